@@ -1,0 +1,57 @@
+# The README's two commands, and the rest of the developer loop.
+#   make run    bootstrap, configure, build (Release), open the GUI
+#   make test   bootstrap, configure, build (Debug), run every test; a skipped test fails
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+# CI turns warnings into errors; locally they stay warnings unless you ask.
+export FLASHDECK_WERROR ?= $(if $(CI),ON,OFF)
+# Tests open windows offscreen.
+export QT_QPA_PLATFORM ?= offscreen
+
+SOURCES = $(shell git ls-files -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
+
+.PHONY: help bootstrap run test test-asan bench format format-check screenshots build-% clean
+
+help:
+	@echo "make run          build (Release) and open Flashdeck"
+	@echo "make test         build (Debug) and run the whole test suite"
+	@echo "make test-asan    backend unit tests under address + undefined sanitizers"
+	@echo "make screenshots  save a PNG of every page to docs/screenshots/"
+	@echo "make format       apply .clang-format;  make format-check  verify it"
+
+bootstrap:
+	@scripts/bootstrap
+
+build-%: bootstrap
+	@cmake --preset $* >/dev/null
+	@cmake --build --preset $*
+
+run: build-release
+	env -u QT_QPA_PLATFORM build/release/bin/flashdeck $(ARGS)
+
+test: build-dev
+	@scripts/run-tests dev
+
+test-asan: bootstrap
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan --target flashdeck_backend_tests
+	@scripts/run-tests asan -L backend
+
+bench: build-release
+	@echo "No benchmarks yet: they arrive with the SSH transport (tests/bench)."
+
+screenshots: build-dev
+	@mkdir -p docs/screenshots
+	FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
+	@ls docs/screenshots/*.png
+
+format:
+	@clang-format -i $(SOURCES)
+
+format-check:
+	@scripts/bootstrap
+	@clang-format --dry-run --Werror $(SOURCES) && echo "format-check: ok"
+
+clean:
+	rm -rf build

@@ -1,0 +1,126 @@
+// Composition root: builds the services, then runs either the GUI or a CLI command.
+
+#include "backend/core/apppaths.h"
+#include "backend/core/buildinfo.h"
+#include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
+#include "backend/logging/logging.h"
+#include "backend/security/redactor.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <spdlog/logger.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+
+enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+
+// A command, --help or --version means no window: decide before building the application
+// object, so the CLI never needs a display.
+bool wantsGui(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--config-dir") {
+            ++i; // its value is not a command
+            continue;
+        }
+        if (arg == "-h" || arg == "--help" || arg == "-v" || arg == "--version" || arg == "--help-all" ||
+            !arg.startsWith('-')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void printErr(const QString &text)
+{
+    QTextStream(stderr) << text << Qt::endl;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const bool gui = wantsGui(argc, argv);
+    std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
+                                                 : std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
+    QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
+    if (gui) {
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
+        QGuiApplication::setDesktopFileName(QStringLiteral("flashdeck"));
+    }
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.\n"
+                       "Without a command it opens the window."));
+    parser.addHelpOption();
+    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
+                                           QStringLiteral("Print the versions of Flashdeck, Qt and libssh."));
+    const QCommandLineOption configDirOption(
+        QStringLiteral("config-dir"), QStringLiteral("Keep settings, inventory, data and logs under DIR."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
+                                             QStringLiteral("Also write the log to standard error."));
+    parser.addOptions({versionOption, configDirOption, logStderrOption});
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("Nothing yet: the window opens."),
+                                 QStringLiteral("[command]"));
+
+    if (!parser.parse(QCoreApplication::arguments())) {
+        printErr(parser.errorText() + QStringLiteral("\nRun 'flashdeck --help' for usage."));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
+    if (parser.isSet(versionOption)) {
+        QTextStream(stdout) << info.versionText();
+        return ExitOk;
+    }
+
+    const flashdeck::AppPaths paths(parser.value(configDirOption));
+    QString error;
+    if (!paths.ensureExists(&error)) {
+        printErr(error);
+        return ExitFailed;
+    }
+    flashdeck::Settings settings(paths);
+
+    flashdeck::Redactor redactor;
+    flashdeck::log::LogOptions logOptions;
+    logOptions.directory = paths.logDir();
+    logOptions.toStderr = parser.isSet(logStderrOption);
+    const QString envLevels = qEnvironmentVariable("FLASHDECK_LOG");
+    logOptions.levels = envLevels.isEmpty() ? settings.logLevels() : envLevels;
+    flashdeck::log::Logging logging(redactor, logOptions);
+    if (!logging.warning().isEmpty()) {
+        printErr(QStringLiteral("flashdeck: ") + logging.warning());
+    }
+    info.logFile = logging.logFile();
+    info.logLevels = logOptions.levels;
+    flashdeck::log::app().info("flashdeck {} starting (Qt {}, libssh {}), config in {}", info.version.toStdString(),
+                               info.qtVersion.toStdString(), info.libsshVersion.toStdString(),
+                               paths.configDir().toStdString());
+
+    const QStringList commands = parser.positionalArguments();
+    if (!commands.isEmpty()) {
+        printErr(QStringLiteral("Unknown command \"%1\". Run 'flashdeck --help' for usage.").arg(commands.first()));
+        return ExitUsage;
+    }
+
+    flashdeck::ui::MainWindow window(paths, settings, info);
+    window.show();
+    const int rc = QCoreApplication::exec();
+    flashdeck::log::app().info("flashdeck exiting with {}", rc);
+    return rc;
+}

@@ -1,0 +1,82 @@
+#include "backend/core/settings.h"
+
+#include "backend/core/apppaths.h"
+
+#include <QSettings>
+
+namespace flashdeck {
+
+namespace {
+const QString kLogLevels = QStringLiteral("logging/levels");
+const QString kLastHost = QStringLiteral("window/lastHost");
+const QString kLastPage = QStringLiteral("window/lastPage");
+const QString kGeometry = QStringLiteral("window/geometry");
+} // namespace
+
+Settings::Settings(const AppPaths &paths)
+    : m_settings(std::make_unique<QSettings>(paths.settingsFile(), QSettings::IniFormat))
+{
+}
+
+Settings::~Settings() = default;
+
+QString Settings::fileName() const
+{
+    return m_settings->fileName();
+}
+
+QString Settings::logLevels() const
+{
+    return m_settings->value(kLogLevels).toString();
+}
+
+void Settings::setLogLevels(const QString &spec)
+{
+    m_settings->setValue(kLogLevels, spec);
+}
+
+QString Settings::lastHost() const
+{
+    return m_settings->value(kLastHost).toString();
+}
+
+void Settings::setLastHost(const QString &name)
+{
+    m_settings->setValue(kLastHost, name);
+}
+
+int Settings::lastPage() const
+{
+    return m_settings->value(kLastPage, 0).toInt();
+}
+
+void Settings::setLastPage(int index)
+{
+    m_settings->setValue(kLastPage, index);
+}
+
+QByteArray Settings::windowGeometry() const
+{
+    return m_settings->value(kGeometry).toByteArray();
+}
+
+void Settings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(kGeometry, geometry);
+}
+
+bool Settings::sync(QString *error)
+{
+    m_settings->sync();
+    if (m_settings->status() == QSettings::NoError) {
+        return true;
+    }
+    if (error) {
+        *error = QStringLiteral("Could not save settings to %1: the file is not writable or not valid INI. "
+                                "Check the folder's permissions and free space.")
+                     .arg(m_settings->fileName());
+    }
+    return false;
+}
+
+} // namespace flashdeck

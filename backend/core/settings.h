@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QSettings;
+
+namespace flashdeck {
+
+class AppPaths;
+
+/**
+ * Typed access to the user's preferences, stored as an INI file in AppPaths::configDir().
+ * Never holds secrets: those belong to the keyring (see security/).
+ */
+class Settings final
+{
+public:
+    explicit Settings(const AppPaths &paths);
+    ~Settings();
+    Settings(const Settings &) = delete;
+    Settings &operator=(const Settings &) = delete;
+
+    QString fileName() const;
+
+    /** Log level spec in FLASHDECK_LOG's syntax, e.g. "ssh=debug,info". */
+    QString logLevels() const;
+    void setLogLevels(const QString &spec);
+
+    /** Name of the host selected when the window last closed. */
+    QString lastHost() const;
+    void setLastHost(const QString &name);
+
+    /** Index of the page shown when the window last closed. */
+    int lastPage() const;
+    void setLastPage(int index);
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+
+    /** Writes pending changes; false (with a reason) when the file cannot be written. */
+    [[nodiscard]] bool sync(QString *error = nullptr);
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace flashdeck

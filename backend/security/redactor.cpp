@@ -1,0 +1,341 @@
+#include "backend/security/redactor.h"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+namespace flashdeck {
+
+namespace {
+
+bool isAlnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool isIdentChar(char c)
+{
+    return isAlnum(c) || c == '_' || c == '-';
+}
+
+char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool startsWithNoCase(std::string_view text, std::size_t at, std::string_view word)
+{
+    if (text.size() - at < word.size()) {
+        return false;
+    }
+    for (std::size_t k = 0; k < word.size(); ++k) {
+        if (lower(text[at + k]) != word[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// RFC 6750 §2.1 b64token characters.
+bool isTokenChar(char c)
+{
+    return isAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=';
+}
+
+// Base64 and base64url, plus the backslash of JSON's "\/" escape.
+bool isBase64Char(char c)
+{
+    return isAlnum(c) || c == '+' || c == '/' || c == '=' || c == '-' || c == '_' || c == '\\';
+}
+
+// Includes the backslash of JSON's "image\/png" escape.
+bool isMediaTypeChar(char c)
+{
+    return isAlnum(c) || c == '.' || c == '+' || c == '-' || c == '/' || c == ';' || c == '=' || c == '_' || c == '\\';
+}
+
+std::size_t skipSpaces(std::string_view text, std::size_t i)
+{
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) {
+        ++i;
+    }
+    return i;
+}
+
+// Names whose value is a secret when written as --name VALUE, name=VALUE or "name": "VALUE".
+constexpr std::array kSecretNames{
+    std::string_view("api-key"),      std::string_view("api_key"),   std::string_view("apikey"),
+    std::string_view("access_token"), std::string_view("hf_token"),  std::string_view("password"),
+    std::string_view("passphrase"),   std::string_view("token"),     std::string_view("secret"),
+    std::string_view("client_secret"),
+};
+
+class Scanner
+{
+public:
+    explicit Scanner(std::string_view text)
+        : m_text(text)
+    {
+        m_out.reserve(text.size());
+    }
+
+    std::string run()
+    {
+        while (m_i < m_text.size()) {
+            if (tryBearer() || tryAuthorization() || tryDataUri() || tryHuggingFaceToken() || tryNamedValue()) {
+                continue;
+            }
+            m_out.push_back(m_text[m_i++]);
+        }
+        return std::move(m_out);
+    }
+
+private:
+    bool atWordStart() const { return m_i == 0 || !isIdentChar(m_text[m_i - 1]); }
+
+    // "Bearer <token>" anywhere (headers, curl commands, error messages).
+    bool tryBearer()
+    {
+        if (!atWordStart() || !startsWithNoCase(m_text, m_i, "bearer")) {
+            return false;
+        }
+        std::size_t j = m_i + 6;
+        const std::size_t valueStart = skipSpaces(m_text, j);
+        if (valueStart == j) {
+            return false;
+        }
+        std::size_t end = valueStart;
+        while (end < m_text.size() && isTokenChar(m_text[end])) {
+            ++end;
+        }
+        if (end == valueStart) {
+            return false; // already "Bearer [REDACTED]"
+        }
+        m_out.append(m_text.substr(m_i, valueStart - m_i));
+        m_out.append(Redactor::marker);
+        m_i = end;
+        return true;
+    }
+
+    // "Authorization: Basic dXNlcjpwYXNz" and other schemes: everything up to the line's end.
+    bool tryAuthorization()
+    {
+        if (!atWordStart() || !startsWithNoCase(m_text, m_i, "authorization")) {
+            return false;
+        }
+        std::size_t j = m_i + 13;
+        if (j < m_text.size() && m_text[j] == '"') {
+            ++j; // "Authorization": "…" in JSON
+        }
+        j = skipSpaces(m_text, j);
+        if (j >= m_text.size() || m_text[j] != ':') {
+            return false;
+        }
+        j = skipSpaces(m_text, j + 1);
+        if (startsWithNoCase(m_text, j, "bearer")) {
+            return false; // the Bearer rule keeps the scheme visible
+        }
+        const bool quoted = j < m_text.size() && m_text[j] == '"';
+        std::size_t end = quoted ? j + 1 : j;
+        while (end < m_text.size() && m_text[end] != '\n' && m_text[end] != '\r' && !(quoted && m_text[end] == '"')) {
+            ++end;
+        }
+        if (end == (quoted ? j + 1 : j)) {
+            return false;
+        }
+        m_out.append(m_text.substr(m_i, (quoted ? j + 1 : j) - m_i));
+        m_out.append(Redactor::marker);
+        m_i = end;
+        return true;
+    }
+
+    // "data:image/png;base64,iVBOR…": keep the media type, drop the payload, say how big it was.
+    bool tryDataUri()
+    {
+        if (!startsWithNoCase(m_text, m_i, "data:")) {
+            return false;
+        }
+        std::size_t j = m_i + 5;
+        while (j < m_text.size() && j - m_i < 256 && isMediaTypeChar(m_text[j])) {
+            ++j;
+        }
+        if (j >= m_text.size() || m_text[j] != ',') {
+            return false;
+        }
+        const std::string_view header = m_text.substr(m_i, j - m_i);
+        if (header.size() < 12 || !startsWithNoCase(header, header.size() - 7, ";base64")) {
+            return false;
+        }
+        std::size_t end = j + 1;
+        while (end < m_text.size() && isBase64Char(m_text[end])) {
+            ++end;
+        }
+        m_out.append(m_text.substr(m_i, j + 1 - m_i));
+        m_out.append("[REDACTED ");
+        m_out.append(std::to_string(end - j - 1));
+        m_out.append(" base64 chars]");
+        m_i = end;
+        return true;
+    }
+
+    // Hugging Face user access tokens: "hf_" and 34 letters or digits.
+    bool tryHuggingFaceToken()
+    {
+        if (!atWordStart() || !startsWithNoCase(m_text, m_i, "hf_")) {
+            return false;
+        }
+        std::size_t end = m_i + 3;
+        while (end < m_text.size() && isAlnum(m_text[end])) {
+            ++end;
+        }
+        if (end - m_i - 3 < 30) {
+            return false;
+        }
+        m_out.append("hf_");
+        m_out.append(Redactor::marker);
+        m_i = end;
+        return true;
+    }
+
+    // --api-key VALUE, --api-key=VALUE, api_key=VALUE, "api_key": "VALUE".
+    bool tryNamedValue()
+    {
+        const bool dashed = startsWithNoCase(m_text, m_i, "--");
+        std::size_t nameStart = dashed ? m_i + 2 : m_i;
+        const bool quotedName = !dashed && m_text[m_i] == '"';
+        if (quotedName) {
+            ++nameStart;
+        }
+        if (!dashed && !quotedName && !atWordStart()) {
+            return false;
+        }
+        for (const std::string_view name : kSecretNames) {
+            if (!startsWithNoCase(m_text, nameStart, name)) {
+                continue;
+            }
+            std::size_t j = nameStart + name.size();
+            if (j < m_text.size() && isIdentChar(m_text[j])) {
+                continue; // "tokens", "password_file": a longer name
+            }
+            if (quotedName) {
+                if (j >= m_text.size() || m_text[j] != '"') {
+                    continue;
+                }
+                ++j;
+            }
+            std::size_t sep = skipSpaces(m_text, j);
+            if (sep < m_text.size() && (m_text[sep] == '=' || (quotedName && m_text[sep] == ':'))) {
+                sep = skipSpaces(m_text, sep + 1);
+            } else if (dashed && sep > j) {
+                // "--api-key VALUE": separated by spaces only.
+            } else {
+                continue;
+            }
+            return redactValueAt(sep);
+        }
+        return false;
+    }
+
+    bool redactValueAt(std::size_t start)
+    {
+        if (start >= m_text.size()) {
+            return false;
+        }
+        char quote = 0;
+        std::size_t valueStart = start;
+        if (m_text[start] == '"' || m_text[start] == '\'') {
+            quote = m_text[start];
+            ++valueStart;
+        }
+        std::size_t end = valueStart;
+        while (end < m_text.size()) {
+            const char c = m_text[end];
+            if (quote ? c == quote : (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '&' ||
+                                      c == '"' || c == '\'' || c == '}' || c == ')')) {
+                break;
+            }
+            if (quote && c == '\\' && end + 1 < m_text.size()) {
+                ++end; // escaped character inside a JSON string
+            }
+            ++end;
+        }
+        if (end == valueStart || m_text.substr(valueStart, end - valueStart) == Redactor::marker) {
+            return false;
+        }
+        m_out.append(m_text.substr(m_i, valueStart - m_i));
+        m_out.append(Redactor::marker);
+        m_i = end;
+        return true;
+    }
+
+    std::string_view m_text;
+    std::string m_out;
+    std::size_t m_i = 0;
+};
+
+} // namespace
+
+bool Redactor::addSecret(const QString &secret)
+{
+    const QByteArray utf8 = secret.toUtf8();
+    if (static_cast<std::size_t>(utf8.size()) < minimumSecretLength) {
+        return false;
+    }
+    std::unique_lock lock(m_mutex);
+    std::string s(utf8.constData(), static_cast<std::size_t>(utf8.size()));
+    if (std::find(m_secrets.begin(), m_secrets.end(), s) == m_secrets.end()) {
+        m_secrets.push_back(std::move(s));
+        std::stable_sort(m_secrets.begin(), m_secrets.end(),
+                         [](const std::string &a, const std::string &b) { return a.size() > b.size(); });
+    }
+    return true;
+}
+
+void Redactor::removeSecret(const QString &secret)
+{
+    const QByteArray utf8 = secret.toUtf8();
+    std::unique_lock lock(m_mutex);
+    std::erase(m_secrets, std::string(utf8.constData(), static_cast<std::size_t>(utf8.size())));
+}
+
+void Redactor::clearSecrets()
+{
+    std::unique_lock lock(m_mutex);
+    m_secrets.clear();
+}
+
+std::size_t Redactor::secretCount() const
+{
+    std::shared_lock lock(m_mutex);
+    return m_secrets.size();
+}
+
+std::string Redactor::redactPatterns(std::string_view text)
+{
+    return Scanner(text).run();
+}
+
+std::string Redactor::redact(std::string_view text) const
+{
+    std::string out(text);
+    {
+        std::shared_lock lock(m_mutex);
+        for (const std::string &secret : m_secrets) {
+            std::size_t pos = 0;
+            while ((pos = out.find(secret, pos)) != std::string::npos) {
+                out.replace(pos, secret.size(), marker);
+                pos += marker.size();
+            }
+        }
+    }
+    return redactPatterns(out);
+}
+
+QString Redactor::redact(const QString &text) const
+{
+    const QByteArray utf8 = text.toUtf8();
+    const std::string out = redact(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())));
+    return QString::fromUtf8(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+} // namespace flashdeck

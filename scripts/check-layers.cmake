@@ -1,0 +1,18 @@
+# Fails when a backend source includes a GUI module. Run by the build (see backend/CMakeLists.txt)
+# and by a ctest. Plain <QWidget> already fails to compile there; this catches the qualified
+# <QtWidgets/QWidget> form, which the shared Qt include root would otherwise let through.
+if(NOT ROOT)
+  message(FATAL_ERROR "check-layers: pass -DROOT=<backend dir>")
+endif()
+file(GLOB_RECURSE sources "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
+set(bad "")
+foreach(f IN LISTS sources)
+  file(STRINGS "${f}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](QtGui|QtWidgets|QtCharts|QtSvg|QtQuick|QtQml)[/>\"]")
+  if(hits)
+    list(APPEND bad "${f}: ${hits}")
+  endif()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "backend/ must not include GUI modules (Qt Core and Network only):\n  ${text}")
+endif()

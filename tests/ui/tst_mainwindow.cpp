@@ -1,0 +1,133 @@
+#include "backend/core/apppaths.h"
+#include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QListWidget>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using flashdeck::ui::MainWindow;
+
+/**
+ * Smoke test of the window frame: opens it offscreen, visits every page by clicking the
+ * navigation and by keyboard, and saves a screenshot of each page. `make screenshots` runs
+ * this with FLASHDECK_SCREENSHOT_DIR=docs/screenshots.
+ */
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void everyPage_opensAndIsCaptured();
+    void shortcuts_switchPages();
+    void closing_remembersPage();
+    void emptyInventory_saysSo();
+
+private:
+    QString screenshotDir() const;
+    QTemporaryDir m_root;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_root.isValid());
+}
+
+QString TestMainWindow::screenshotDir() const
+{
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", m_root.path() + QStringLiteral("/shots"));
+    QDir().mkpath(dir);
+    return dir;
+}
+
+void TestMainWindow::everyPage_opensAndIsCaptured()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/a"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
+    info.logFile = paths.logDir() + QStringLiteral("/flashdeck.log");
+    MainWindow window(paths, settings, info);
+    window.resize(1180, 760);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
+    auto *pages = window.findChild<QStackedWidget *>(QStringLiteral("pages"));
+    QVERIFY(navigation);
+    QVERIFY(pages);
+    QCOMPARE(navigation->count(), MainWindow::pageCount);
+    QCOMPARE(pages->count(), MainWindow::pageCount);
+
+    for (int i = 0; i < MainWindow::pageCount; ++i) {
+        const auto page = static_cast<MainWindow::Page>(i);
+        const QRect rect = navigation->visualItemRect(navigation->item(i));
+        QTest::mouseClick(navigation->viewport(), Qt::LeftButton, {}, rect.center());
+        QTRY_COMPARE(window.currentPage(), page);
+        QCOMPARE(navigation->item(i)->text(), MainWindow::pageTitle(page));
+        QVERIFY(pages->currentWidget()->isVisible());
+
+        const QString file =
+            QDir(screenshotDir()).filePath(QStringLiteral("page-%1.png").arg(MainWindow::pageTitle(page).toLower()));
+        QVERIFY2(window.grab().save(file), qPrintable(file));
+        QVERIFY(QFileInfo(file).size() > 1000);
+    }
+}
+
+void TestMainWindow::shortcuts_switchPages()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/b"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QTRY_VERIFY(window.isActiveWindow());
+    for (int i = MainWindow::pageCount - 1; i >= 0; --i) {
+        QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_1 + i), Qt::ControlModifier);
+        QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
+    }
+}
+
+void TestMainWindow::closing_remembersPage()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/c"));
+    QVERIFY(paths.ensureExists());
+    {
+        flashdeck::Settings settings(paths);
+        MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+        window.show();
+        window.showPage(MainWindow::Page::Metrics);
+        QVERIFY(window.close());
+    }
+    flashdeck::Settings settings(paths);
+    QCOMPARE(settings.lastPage(), static_cast<int>(MainWindow::Page::Metrics));
+    MainWindow reopened(paths, settings, flashdeck::RuntimeInfo::current());
+    QCOMPARE(reopened.currentPage(), MainWindow::Page::Metrics);
+}
+
+void TestMainWindow::emptyInventory_saysSo()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/d"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+    auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
+    auto *status = window.findChild<QLabel *>(QStringLiteral("statusText"));
+    QVERIFY(selector && status);
+    QCOMPARE(selector->count(), 0);
+    QVERIFY(status->text().contains(QStringLiteral("No hosts")));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,231 @@
+#include "ui/mainwindow.h"
+
+#include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
+#include "ui/pages/placeholderpage.h"
+#include "ui/pages/settingspage.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+namespace {
+
+QString iconPath(MainWindow::Page page)
+{
+    switch (page) {
+    case MainWindow::Page::Fleet:
+        return QStringLiteral(":/icons/fleet.svg");
+    case MainWindow::Page::Deploy:
+        return QStringLiteral(":/icons/deploy.svg");
+    case MainWindow::Page::Logs:
+        return QStringLiteral(":/icons/logs.svg");
+    case MainWindow::Page::Metrics:
+        return QStringLiteral(":/icons/metrics.svg");
+    case MainWindow::Page::Playground:
+        return QStringLiteral(":/icons/playground.svg");
+    case MainWindow::Page::Settings:
+        return QStringLiteral(":/icons/settings.svg");
+    }
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(const AppPaths &paths, Settings &settings, const RuntimeInfo &info, QWidget *parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+{
+    setWindowTitle(QStringLiteral("Flashdeck"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/flashdeck.svg")));
+    setObjectName(QStringLiteral("mainWindow"));
+
+    auto *central = new QWidget(this);
+    auto *rootLayout = new QHBoxLayout(central);
+    rootLayout->setContentsMargins(0, 0, 0, 0);
+    rootLayout->setSpacing(0);
+
+    buildNavigation();
+    rootLayout->addWidget(m_navigation);
+
+    auto *right = new QWidget(central);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(0);
+    rightLayout->addWidget(buildHostBar());
+    auto *line = new QFrame(right);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    rightLayout->addWidget(line);
+
+    m_pages = new QStackedWidget(right);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    buildPages(paths, info);
+    rightLayout->addWidget(m_pages, 1);
+    rootLayout->addWidget(right, 1);
+    setCentralWidget(central);
+
+    m_statusText = new QLabel(statusBar());
+    m_statusText->setObjectName(QStringLiteral("statusText"));
+    statusBar()->addWidget(m_statusText, 1);
+
+    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    for (int i = 0; i < pageCount; ++i) {
+        auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this);
+        connect(shortcut, &QShortcut::activated, this, [this, i] { showPage(static_cast<Page>(i)); });
+    }
+
+    if (!restoreGeometry(m_settings.windowGeometry())) {
+        resize(1180, 760);
+    }
+    const int last = m_settings.lastPage();
+    showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::pageTitle(Page page)
+{
+    switch (page) {
+    case Page::Fleet:
+        return tr("Fleet");
+    case Page::Deploy:
+        return tr("Deploy");
+    case Page::Logs:
+        return tr("Logs");
+    case Page::Metrics:
+        return tr("Metrics");
+    case Page::Playground:
+        return tr("Playground");
+    case Page::Settings:
+        return tr("Settings");
+    }
+    return {};
+}
+
+void MainWindow::buildNavigation()
+{
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setIconSize(QSize(20, 20));
+    m_navigation->setSpacing(2);
+    m_navigation->setFixedWidth(176);
+    m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The window background rather than the base colour sets the sidebar apart in light and
+    // dark palettes alike, without custom colours.
+    m_navigation->setBackgroundRole(QPalette::Window);
+    m_navigation->viewport()->setBackgroundRole(QPalette::Window);
+    QFont navFont = m_navigation->font();
+    navFont.setPointSizeF(navFont.pointSizeF() * 1.08);
+    m_navigation->setFont(navFont);
+    for (int i = 0; i < pageCount; ++i) {
+        const auto page = static_cast<Page>(i);
+        auto *item = new QListWidgetItem(QIcon(iconPath(page)), pageTitle(page), m_navigation);
+        item->setSizeHint(QSize(160, 36));
+        item->setToolTip(tr("%1 (Ctrl+%2)").arg(pageTitle(page)).arg(i + 1));
+    }
+}
+
+QWidget *MainWindow::buildHostBar()
+{
+    auto *bar = new QWidget(this);
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(12, 8, 12, 8);
+
+    auto *label = new QLabel(tr("Host:"), bar);
+    m_hostSelector = new QComboBox(bar);
+    m_hostSelector->setObjectName(QStringLiteral("hostSelector"));
+    m_hostSelector->setMinimumWidth(260);
+    m_hostSelector->setPlaceholderText(tr("No hosts yet"));
+    m_hostSelector->setEnabled(false);
+    label->setBuddy(m_hostSelector);
+
+    m_hostState = new QLabel(tr("Add a host to start"), bar);
+    m_hostState->setObjectName(QStringLiteral("hostState"));
+    m_hostState->setEnabled(false);
+
+    auto *settingsButton = new QToolButton(bar);
+    settingsButton->setIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
+    settingsButton->setToolTip(tr("Settings (Ctrl+6)"));
+    settingsButton->setAutoRaise(true);
+    connect(settingsButton, &QToolButton::clicked, this, [this] { showPage(Page::Settings); });
+
+    layout->addWidget(label);
+    layout->addWidget(m_hostSelector);
+    layout->addWidget(m_hostState);
+    layout->addStretch(1);
+    layout->addWidget(settingsButton);
+    return bar;
+}
+
+void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
+{
+    m_pages->addWidget(new PlaceholderPage(
+        tr("Fleet"), tr("Every host you manage, at a glance."),
+        {tr("one row per host: reachable, GPUs, container state, health, pinned image digest"),
+         tr("KV-pool use, queue depth, throughput, error rate, GPU memory and disk"),
+         tr("alerts with the worst first, and a way to add a host or try the simulated demo host")},
+        m_pages));
+    m_pages->addWidget(new PlaceholderPage(
+        tr("Deploy"), tr("The guided first deployment of MiniMax-M3.1-Flash with SGLang."),
+        {tr("host and recipe profile, with the licence acknowledgement"),
+         tr("pre-flight → pin → pull → verify GPUs → launch → ready → qmul4 → DSpark → text → thinking off → image"),
+         tr("for each step: the exact command, what was expected, what was seen, and a fix when it fails")},
+        m_pages));
+    m_pages->addWidget(new PlaceholderPage(
+        tr("Logs"), tr("The SGLang container's log, live and classified."),
+        {tr("follow, pause, search, and severity filters"),
+         tr("highlighted milestones (ready, qmul4, DSpark, KV pool) and errors, with what each means")},
+        m_pages));
+    m_pages->addWidget(new PlaceholderPage(
+        tr("Metrics"), tr("Live charts for the selected host."),
+        {tr("GPU utilisation, memory, power and temperature per GPU"),
+         tr("KV-pool use, running and queued requests, throughput, TTFT")},
+        m_pages));
+    m_pages->addWidget(new PlaceholderPage(
+        tr("Playground"), tr("Chat with a deployment through an SSH tunnel."),
+        {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
+         tr("sampling parameters, time to first token and tokens per second, copy as curl")},
+        m_pages));
+    m_pages->addWidget(new SettingsPage(paths, info, m_pages));
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_navigation->setCurrentRow(static_cast<int>(page));
+}
+
+MainWindow::Page MainWindow::currentPage() const
+{
+    return static_cast<Page>(m_pages->currentIndex());
+}
+
+void MainWindow::updateStatus()
+{
+    m_statusText->setText(m_hostSelector->count() == 0 ? tr("No hosts in the inventory.")
+                                                       : tr("%n host(s)", nullptr, m_hostSelector->count()));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_settings.setWindowGeometry(saveGeometry());
+    m_settings.setLastPage(static_cast<int>(currentPage()));
+    QString error;
+    if (!m_settings.sync(&error)) {
+        statusBar()->showMessage(error);
+    }
+    event->accept();
+}
+
+} // namespace flashdeck::ui
