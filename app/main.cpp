@@ -49,8 +49,8 @@ void printErr(const QString &text)
 int main(int argc, char **argv)
 {
     const bool gui = wantsGui(argc, argv);
-    std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
-                                                 : std::make_unique<QCoreApplication>(argc, argv);
+    std::unique_ptr<QCoreApplication> app =
+        gui ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
     QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
     if (gui) {
@@ -65,9 +65,9 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
                                            QStringLiteral("Print the versions of Flashdeck, Qt and libssh."));
-    const QCommandLineOption configDirOption(
-        QStringLiteral("config-dir"), QStringLiteral("Keep settings, inventory, data and logs under DIR."),
-        QStringLiteral("DIR"));
+    const QCommandLineOption configDirOption(QStringLiteral("config-dir"),
+                                             QStringLiteral("Keep settings, inventory, data and logs under DIR."),
+                                             QStringLiteral("DIR"));
     const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
                                              QStringLiteral("Also write the log to standard error."));
     parser.addOptions({versionOption, configDirOption, logStderrOption});

@@ -171,12 +171,12 @@ QWidget *MainWindow::buildHostBar()
 
 void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
 {
-    m_pages->addWidget(new PlaceholderPage(
-        tr("Fleet"), tr("Every host you manage, at a glance."),
-        {tr("one row per host: reachable, GPUs, container state, health, pinned image digest"),
-         tr("KV-pool use, queue depth, throughput, error rate, GPU memory and disk"),
-         tr("alerts with the worst first, and a way to add a host or try the simulated demo host")},
-        m_pages));
+    m_pages->addWidget(
+        new PlaceholderPage(tr("Fleet"), tr("Every host you manage, at a glance."),
+                            {tr("one row per host: reachable, GPUs, container state, health, pinned image digest"),
+                             tr("KV-pool use, queue depth, throughput, error rate, GPU memory and disk"),
+                             tr("alerts with the worst first, and a way to add a host or try the simulated demo host")},
+                            m_pages));
     m_pages->addWidget(new PlaceholderPage(
         tr("Deploy"), tr("The guided first deployment of MiniMax-M3.1-Flash with SGLang."),
         {tr("host and recipe profile, with the licence acknowledgement"),
@@ -188,16 +188,15 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
         {tr("follow, pause, search, and severity filters"),
          tr("highlighted milestones (ready, qmul4, DSpark, KV pool) and errors, with what each means")},
         m_pages));
-    m_pages->addWidget(new PlaceholderPage(
-        tr("Metrics"), tr("Live charts for the selected host."),
-        {tr("GPU utilisation, memory, power and temperature per GPU"),
-         tr("KV-pool use, running and queued requests, throughput, TTFT")},
-        m_pages));
-    m_pages->addWidget(new PlaceholderPage(
-        tr("Playground"), tr("Chat with a deployment through an SSH tunnel."),
-        {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
-         tr("sampling parameters, time to first token and tokens per second, copy as curl")},
-        m_pages));
+    m_pages->addWidget(new PlaceholderPage(tr("Metrics"), tr("Live charts for the selected host."),
+                                           {tr("GPU utilisation, memory, power and temperature per GPU"),
+                                            tr("KV-pool use, running and queued requests, throughput, TTFT")},
+                                           m_pages));
+    m_pages->addWidget(
+        new PlaceholderPage(tr("Playground"), tr("Chat with a deployment through an SSH tunnel."),
+                            {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
+                             tr("sampling parameters, time to first token and tokens per second, copy as curl")},
+                            m_pages));
     m_pages->addWidget(new SettingsPage(paths, info, m_pages));
 }
 

@@ -8,8 +8,7 @@ namespace flashdeck {
 
 AppPaths::AppPaths()
     : AppPaths(QString())
-{
-}
+{ }
 
 AppPaths::AppPaths(const QString &root)
     : m_root(root.isEmpty() ? QString() : QDir(root).absolutePath())

@@ -45,8 +45,7 @@ class [[nodiscard]] Result
 public:
     Result(T value) // NOLINT(google-explicit-constructor): implicit on purpose, like std::expected
         : m_value(std::move(value))
-    {
-    }
+    { }
     Result(Status failure) // NOLINT(google-explicit-constructor)
         : m_status(std::move(failure))
     {

@@ -15,8 +15,7 @@ const QString kGeometry = QStringLiteral("window/geometry");
 
 Settings::Settings(const AppPaths &paths)
     : m_settings(std::make_unique<QSettings>(paths.settingsFile(), QSettings::IniFormat))
-{
-}
+{ }
 
 Settings::~Settings() = default;
 

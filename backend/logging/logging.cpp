@@ -85,14 +85,38 @@ void forwardQtMessage(QtMsgType type, const QMessageLogContext &context, const Q
 
 } // namespace
 
-spdlog::logger &app() { return named("app"); }
-spdlog::logger &ssh() { return named("ssh"); }
-spdlog::logger &deploy() { return named("deploy"); }
-spdlog::logger &docker() { return named("docker"); }
-spdlog::logger &metrics() { return named("metrics"); }
-spdlog::logger &chat() { return named("chat"); }
-spdlog::logger &ui() { return named("ui"); }
-spdlog::logger &qt() { return named("qt"); }
+spdlog::logger &app()
+{
+    return named("app");
+}
+spdlog::logger &ssh()
+{
+    return named("ssh");
+}
+spdlog::logger &deploy()
+{
+    return named("deploy");
+}
+spdlog::logger &docker()
+{
+    return named("docker");
+}
+spdlog::logger &metrics()
+{
+    return named("metrics");
+}
+spdlog::logger &chat()
+{
+    return named("chat");
+}
+spdlog::logger &ui()
+{
+    return named("ui");
+}
+spdlog::logger &qt()
+{
+    return named("qt");
+}
 
 Logging::Logging(const Redactor &redactor, LogOptions options)
 {
@@ -112,8 +136,8 @@ Logging::Logging(const Redactor &redactor, LogOptions options)
                 options.toStderr = true;
             }
         } else {
-            m_warning = QStringLiteral("Cannot create the log folder %1; logging to the terminal only.")
-                            .arg(options.directory);
+            m_warning =
+                QStringLiteral("Cannot create the log folder %1; logging to the terminal only.").arg(options.directory);
             options.toStderr = true;
         }
     }

@@ -7,8 +7,7 @@ namespace flashdeck::log {
 RedactingSink::RedactingSink(const Redactor &redactor, std::vector<spdlog::sink_ptr> children)
     : m_redactor(redactor)
     , m_children(std::move(children))
-{
-}
+{ }
 
 void RedactingSink::sink_it_(const spdlog::details::log_msg &msg)
 {

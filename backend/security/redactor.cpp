@@ -64,9 +64,9 @@ std::size_t skipSpaces(std::string_view text, std::size_t i)
 
 // Names whose value is a secret when written as --name VALUE, name=VALUE or "name": "VALUE".
 constexpr std::array kSecretNames{
-    std::string_view("api-key"),      std::string_view("api_key"),   std::string_view("apikey"),
-    std::string_view("access_token"), std::string_view("hf_token"),  std::string_view("password"),
-    std::string_view("passphrase"),   std::string_view("token"),     std::string_view("secret"),
+    std::string_view("api-key"),       std::string_view("api_key"),  std::string_view("apikey"),
+    std::string_view("access_token"),  std::string_view("hf_token"), std::string_view("password"),
+    std::string_view("passphrase"),    std::string_view("token"),    std::string_view("secret"),
     std::string_view("client_secret"),
 };
 
@@ -250,8 +250,9 @@ private:
         std::size_t end = valueStart;
         while (end < m_text.size()) {
             const char c = m_text[end];
-            if (quote ? c == quote : (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '&' ||
-                                      c == '"' || c == '\'' || c == '}' || c == ')')) {
+            if (quote ? c == quote
+                      : (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '&' || c == '"' ||
+                         c == '\'' || c == '}' || c == ')')) {
                 break;
             }
             if (quote && c == '\\' && end + 1 < m_text.size()) {

@@ -43,10 +43,10 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, QWidg
     filesForm->addRow(tr("Host inventory:"), selectable(paths.inventoryFile(), files));
     filesForm->addRow(tr("Deployments:"), selectable(paths.dataDir(), files));
     filesForm->addRow(tr("Log file:"), selectable(info.logFile.isEmpty() ? tr("none") : info.logFile, files));
-    filesForm->addRow(tr("Log levels:"),
-                      selectable(info.logLevels.isEmpty() ? tr("info (set FLASHDECK_LOG=ssh=debug,… to change)")
-                                                          : info.logLevels,
-                                 files));
+    filesForm->addRow(
+        tr("Log levels:"),
+        selectable(info.logLevels.isEmpty() ? tr("info (set FLASHDECK_LOG=ssh=debug,… to change)") : info.logLevels,
+                   files));
     layout->addWidget(files);
 
     auto *about = new QGroupBox(tr("About"), this);

@@ -23,13 +23,13 @@ void TestLevelSpec::parse_valid_data()
     QTest::addColumn<QString>("deploy");
 
     QTest::newRow("empty") << QString() << QString() << QString() << QString();
-    QTest::newRow("issue example") << QStringLiteral("ssh=debug,deploy=info") << QString()
-                                   << QStringLiteral("debug") << QStringLiteral("info");
+    QTest::newRow("issue example") << QStringLiteral("ssh=debug,deploy=info") << QString() << QStringLiteral("debug")
+                                   << QStringLiteral("info");
     QTest::newRow("default only") << QStringLiteral("warn") << QStringLiteral("warn") << QString() << QString();
     QTest::newRow("mixed, spaces, case") << QStringLiteral(" SSH = Trace , error ") << QStringLiteral("error")
                                          << QStringLiteral("trace") << QString();
-    QTest::newRow("warning alias and trailing comma") << QStringLiteral("deploy=warning,") << QString() << QString()
-                                                      << QStringLiteral("warn");
+    QTest::newRow("warning alias and trailing comma")
+        << QStringLiteral("deploy=warning,") << QString() << QString() << QStringLiteral("warn");
     QTest::newRow("off") << QStringLiteral("ssh=off") << QString() << QStringLiteral("off") << QString();
 }
 

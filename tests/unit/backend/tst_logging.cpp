@@ -138,8 +138,7 @@ void TestLogging::unwritableLogDir_fallsBackToStderrWithWarning()
     options.directory = blocker.fileName() + QStringLiteral("/logs");
     fdlog::Logging logging(redactor, options);
     QVERIFY(logging.logFile().isEmpty());
-    QVERIFY2(logging.warning().contains(QStringLiteral("Cannot create the log folder")),
-             qPrintable(logging.warning()));
+    QVERIFY2(logging.warning().contains(QStringLiteral("Cannot create the log folder")), qPrintable(logging.warning()));
 }
 
 void TestLogging::beforeSetup_loggersDiscard()

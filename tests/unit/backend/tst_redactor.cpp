@@ -36,23 +36,26 @@ void TestRedactor::redact_patterns_data()
         << QStringLiteral("curl -H 'authorization: bearer [REDACTED]' http://127.0.0.1:30000/v1/models");
     QTest::newRow("bearer twice") << QStringLiteral("Bearer aaaa then Bearer bbbb")
                                   << QStringLiteral("Bearer [REDACTED] then Bearer [REDACTED]");
-    QTest::newRow("bearer already redacted") << QStringLiteral("Bearer [REDACTED]")
-                                             << QStringLiteral("Bearer [REDACTED]");
+    QTest::newRow("bearer already redacted")
+        << QStringLiteral("Bearer [REDACTED]") << QStringLiteral("Bearer [REDACTED]");
     QTest::newRow("word containing bearer untouched") << QStringLiteral("forbearer x") << QStringLiteral("forbearer x");
     QTest::newRow("basic auth header") << QStringLiteral("Authorization: Basic dXNlcjpwYXNz\nnext line")
                                        << QStringLiteral("Authorization: [REDACTED]\nnext line");
     QTest::newRow("authorization json") << QStringLiteral(R"({"Authorization": "Token abc def", "x": 1})")
                                         << QStringLiteral(R"({"Authorization": "[REDACTED]", "x": 1})");
     QTest::newRow("data uri png")
-        << QStringLiteral(R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="}})")
-        << QStringLiteral(R"({"type":"image_url","image_url":{"url":"data:image/png;base64,[REDACTED 24 base64 chars]"}})");
+        << QStringLiteral(
+               R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="}})")
+        << QStringLiteral(
+               R"({"type":"image_url","image_url":{"url":"data:image/png;base64,[REDACTED 24 base64 chars]"}})");
     QTest::newRow("data uri json escaped slash")
         << QStringLiteral(R"("data:image\/jpeg;base64,\/9j\/4AAQ")")
         << QStringLiteral(R"("data:image\/jpeg;base64,[REDACTED 10 base64 chars]")");
-    QTest::newRow("data uri with parameters") << QStringLiteral("data:text/plain;charset=utf-8;base64,SGVsbG8=")
-                                              << QStringLiteral("data:text/plain;charset=utf-8;base64,[REDACTED 8 base64 chars]");
-    QTest::newRow("data uri not base64 untouched") << QStringLiteral("data:text/plain,hello")
-                                                   << QStringLiteral("data:text/plain,hello");
+    QTest::newRow("data uri with parameters")
+        << QStringLiteral("data:text/plain;charset=utf-8;base64,SGVsbG8=")
+        << QStringLiteral("data:text/plain;charset=utf-8;base64,[REDACTED 8 base64 chars]");
+    QTest::newRow("data uri not base64 untouched")
+        << QStringLiteral("data:text/plain,hello") << QStringLiteral("data:text/plain,hello");
     QTest::newRow("metadata: prose untouched") << QStringLiteral("metadata: none") << QStringLiteral("metadata: none");
     QTest::newRow("sglang --api-key flag")
         << QStringLiteral("python3 -m sglang.launch_server --api-key s3cr3t-key --port 30000")
@@ -63,19 +66,19 @@ void TestRedactor::redact_patterns_data()
                                   << QStringLiteral(R"({"api_key": "[REDACTED]", "model": "m"})");
     QTest::newRow("password query") << QStringLiteral("user=root&password=hunter22&x=1")
                                     << QStringLiteral("user=root&password=[REDACTED]&x=1");
-    QTest::newRow("passphrase single quoted") << QStringLiteral("passphrase='two words'")
-                                              << QStringLiteral("passphrase='[REDACTED]'");
+    QTest::newRow("passphrase single quoted")
+        << QStringLiteral("passphrase='two words'") << QStringLiteral("passphrase='[REDACTED]'");
     QTest::newRow("hf token") << QStringLiteral("HF_TOKEN is hf_abcdefghijklmnopqrstuvwxyzABCDEFGH ok")
                               << QStringLiteral("HF_TOKEN is hf_[REDACTED] ok");
-    QTest::newRow("hf_token= variable") << QStringLiteral("hf_token=abc123")
-                                        << QStringLiteral("hf_token=[REDACTED]");
-    QTest::newRow("short hf_ name untouched") << QStringLiteral("hf_transfer enabled")
-                                              << QStringLiteral("hf_transfer enabled");
-    QTest::newRow("tokens word untouched") << QStringLiteral("max_total_num_tokens=10400000")
-                                           << QStringLiteral("max_total_num_tokens=10400000");
-    QTest::newRow("password prose untouched") << QStringLiteral("auth method password: denied")
-                                              << QStringLiteral("auth method password: denied");
-    QTest::newRow("utf8 around secret") << QStringLiteral("clé → Bearer abc ✓") << QStringLiteral("clé → Bearer [REDACTED] ✓");
+    QTest::newRow("hf_token= variable") << QStringLiteral("hf_token=abc123") << QStringLiteral("hf_token=[REDACTED]");
+    QTest::newRow("short hf_ name untouched")
+        << QStringLiteral("hf_transfer enabled") << QStringLiteral("hf_transfer enabled");
+    QTest::newRow("tokens word untouched")
+        << QStringLiteral("max_total_num_tokens=10400000") << QStringLiteral("max_total_num_tokens=10400000");
+    QTest::newRow("password prose untouched")
+        << QStringLiteral("auth method password: denied") << QStringLiteral("auth method password: denied");
+    QTest::newRow("utf8 around secret") << QStringLiteral("clé → Bearer abc ✓")
+                                        << QStringLiteral("clé → Bearer [REDACTED] ✓");
 }
 
 void TestRedactor::redact_patterns()
@@ -94,17 +97,15 @@ void TestRedactor::redact_registeredSecrets_data()
 
     QTest::newRow("once") << QStringList{QStringLiteral("sk-fd-9c1e55aa")}
                           << QStringLiteral("key sk-fd-9c1e55aa in text") << QStringLiteral("key [REDACTED] in text");
-    QTest::newRow("many times, no separators")
-        << QStringList{QStringLiteral("abcd")} << QStringLiteral("abcdabcdxabcd")
-        << QStringLiteral("[REDACTED][REDACTED]x[REDACTED]");
+    QTest::newRow("many times, no separators") << QStringList{QStringLiteral("abcd")} << QStringLiteral("abcdabcdxabcd")
+                                               << QStringLiteral("[REDACTED][REDACTED]x[REDACTED]");
     QTest::newRow("longest first") << QStringList{QStringLiteral("pass"), QStringLiteral("password123")}
-                                   << QStringLiteral("it was password123")
-                                   << QStringLiteral("it was [REDACTED]");
-    QTest::newRow("non-ascii secret") << QStringList{QStringLiteral("ключ-секрет")}
-                                      << QStringLiteral("→ключ-секрет←") << QStringLiteral("→[REDACTED]←");
-    QTest::newRow("secret inside an URL") << QStringList{QStringLiteral("t0ps3cret")}
-                                          << QStringLiteral("http://u:t0ps3cret@host/")
-                                          << QStringLiteral("http://u:[REDACTED]@host/");
+                                   << QStringLiteral("it was password123") << QStringLiteral("it was [REDACTED]");
+    QTest::newRow("non-ascii secret") << QStringList{QStringLiteral("ключ-секрет")} << QStringLiteral("→ключ-секрет←")
+                                      << QStringLiteral("→[REDACTED]←");
+    QTest::newRow("secret inside an URL")
+        << QStringList{QStringLiteral("t0ps3cret")} << QStringLiteral("http://u:t0ps3cret@host/")
+        << QStringLiteral("http://u:[REDACTED]@host/");
 }
 
 void TestRedactor::redact_registeredSecrets()
