@@ -55,7 +55,23 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, const RuntimeI
     rootLayout->setSpacing(0);
 
     buildNavigation();
-    rootLayout->addWidget(m_navigation);
+    auto *sidebar = new QWidget(central);
+    auto *sidebarLayout = new QVBoxLayout(sidebar);
+    sidebarLayout->setContentsMargins(0, 0, 0, 0);
+    sidebarLayout->setSpacing(0);
+    auto *brand = new QLabel(sidebar);
+    brand->setObjectName(QStringLiteral("brand"));
+    brand->setText(QStringLiteral("<img src=\":/icons/flashdeck.svg\" width=\"22\" height=\"22\" "
+                                  "style=\"vertical-align:middle\">&nbsp;&nbsp;<b>Flashdeck</b>"));
+    brand->setContentsMargins(14, 12, 8, 12);
+    sidebarLayout->addWidget(brand);
+    sidebarLayout->addWidget(m_navigation, 1);
+    sidebar->setFixedWidth(m_navigation->width());
+    rootLayout->addWidget(sidebar);
+    auto *divider = new QFrame(central);
+    divider->setFrameShape(QFrame::VLine);
+    divider->setFrameShadow(QFrame::Sunken);
+    rootLayout->addWidget(divider);
 
     auto *right = new QWidget(central);
     auto *rightLayout = new QVBoxLayout(right);
