@@ -6,8 +6,6 @@ SHELL := /bin/bash
 
 # CI turns warnings into errors; locally they stay warnings unless you ask.
 export FLASHDECK_WERROR ?= $(if $(CI),ON,OFF)
-# Tests open windows offscreen.
-export QT_QPA_PLATFORM ?= offscreen
 
 SOURCES = $(shell git ls-files -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
 
@@ -28,7 +26,7 @@ build-%: bootstrap
 	@cmake --build --preset $*
 
 run: build-release
-	env -u QT_QPA_PLATFORM build/release/bin/flashdeck $(ARGS)
+	build/release/bin/flashdeck $(ARGS)
 
 test: build-dev
 	@scripts/run-tests dev
@@ -43,7 +41,7 @@ bench: build-release
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots
-	FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
+	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
 	@ls docs/screenshots/*.png
 
 format:
