@@ -1,0 +1,80 @@
+#pragma once
+
+#include "backend/ssh/sshhandles.h"
+#include "backend/ssh/sshtypes.h"
+
+#include <QElapsedTimer>
+
+#include <libssh/callbacks.h>
+
+namespace flashdeck::ssh {
+
+/**
+ * One remote command on its own channel (libssh: "In a single channel, only ONE command can
+ * be executed!"). Reads stdout and stderr alike, since both share the channel's window
+ * (RFC 4254 §5.2): a command that floods stderr must not stall its stdout. Lives on the
+ * host's worker thread only.
+ */
+class CommandJob final
+{
+public:
+    CommandJob(quint64 id, RemoteCommand command);
+    ~CommandJob();
+    CommandJob(const CommandJob &) = delete;
+    CommandJob &operator=(const CommandJob &) = delete;
+
+    quint64 id() const { return m_id; }
+    const RemoteCommand &command() const { return m_command; }
+
+    /** Opens the channel and starts the command (blocking for one round trip each). */
+    SshError start(ssh_session session);
+
+    enum class Pump { Idle, Progress, Finished };
+    /** Moves whatever is available; never blocks. */
+    Pump pump();
+
+    /** Complete lines gathered since the last call, if a batch is due (or `force`). */
+    bool takeBatch(QList<QByteArray> &stdoutLines, QList<QByteArray> &stderrLines, bool force);
+
+    /** Asks the remote side to stop (TERM), then closes the channel. */
+    void cancel();
+
+    bool isTimedOut() const;
+    /** The result; `error` overrides (cancel, timeout, lost connection). */
+    CommandResult result(const SshError &error);
+
+private:
+    struct Stream
+    {
+        QByteArray partial;
+        QList<QByteArray> lines;
+        qsizetype pendingBytes = 0;
+        QByteArray captured;
+        qint64 total = 0;
+        bool eof = false;
+    };
+    bool readStream(Stream &stream, int isStderr, bool &progress);
+    void append(Stream &stream, const char *data, int size);
+    bool writeStdin(bool &progress);
+
+    static void onExitStatus(ssh_session, ssh_channel, int status, void *userdata);
+    static void onExitSignal(ssh_session, ssh_channel, const char *signal, int, const char *, const char *,
+                             void *userdata);
+
+    quint64 m_id;
+    RemoteCommand m_command;
+    ChannelPtr m_channel;
+    ssh_channel_callbacks_struct m_callbacks{};
+    Stream m_out;
+    Stream m_err;
+    qsizetype m_stdinWritten = 0;
+    bool m_stdinClosed = false;
+    std::optional<int> m_exitCode;
+    QString m_exitSignal;
+    bool m_failed = false;
+    QString m_failure;
+    QElapsedTimer m_clock;
+    qint64 m_lastBatchMs = 0;
+};
+
+} // namespace flashdeck::ssh

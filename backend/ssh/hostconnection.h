@@ -1,0 +1,74 @@
+#pragma once
+
+#include "backend/ssh/sshtypes.h"
+
+#include <QObject>
+
+#include <atomic>
+
+class QThread;
+
+namespace flashdeck::ssh {
+
+class SessionWorker;
+
+/**
+ * One SSH connection to one host, with its own thread (conventions §6). Everything here is
+ * safe to call from the owner's thread: calls are queued to the worker, results come back
+ * as signals carrying value types. Prompts (host key, passphrase, keyboard-interactive,
+ * password) are requests to answer with the matching answer…() call; nobody answering means
+ * the connection waits, so a headless caller must answer or disconnect.
+ */
+class HostConnection final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HostConnection)
+
+public:
+    explicit HostConnection(SshTarget target, QObject *parent = nullptr);
+    ~HostConnection() override;
+
+    const SshTarget &target() const { return m_target; }
+    ConnectionState state() const { return m_state; }
+
+    void connectToHost();
+    void disconnectFromHost();
+
+    void answerHostKey(bool accept);
+    /** nullopt: the user declined; the next identity or method is tried. */
+    void answerPassphrase(std::optional<QString> passphrase);
+    void answerKeyboardInteractive(std::optional<QStringList> answers);
+    void answerPassword(std::optional<QString> password);
+
+    /** Starts a command (queued until connected); returns its id for the signals. */
+    quint64 run(const RemoteCommand &command);
+    quint64 run(const QByteArray &commandLine, int timeoutMs = 0);
+    void cancel(quint64 commandId);
+
+    /** A local 127.0.0.1 port whose connections reach remoteHost:remotePort from the host. */
+    quint64 openPortTunnel(const QString &remoteHost, quint16 remotePort);
+    /** A local port whose connections each run `command` on the host, bytes both ways. */
+    quint64 openStdioTunnel(const QByteArray &command);
+    void closeTunnel(quint64 tunnelId);
+
+Q_SIGNALS:
+    void stateChanged(const flashdeck::ssh::ConnectionState &state);
+    void hostKeyVerified(const flashdeck::ssh::HostKeyInfo &info);
+    void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);
+    void passphraseNeeded(const flashdeck::ssh::PassphraseRequest &request);
+    void keyboardInteractiveNeeded(const flashdeck::ssh::KbdIntChallenge &challenge);
+    void passwordNeeded(const flashdeck::ssh::PasswordRequest &request);
+    void commandOutput(quint64 id, const QList<QByteArray> &stdoutLines, const QList<QByteArray> &stderrLines);
+    void commandFinished(quint64 id, const flashdeck::ssh::CommandResult &result);
+    void tunnelReady(quint64 id, quint16 localPort);
+    void tunnelFailed(quint64 id, const QString &message);
+
+private:
+    SshTarget m_target;
+    QThread *m_thread = nullptr;
+    SessionWorker *m_worker = nullptr;
+    ConnectionState m_state;
+    std::atomic<quint64> m_nextId{1};
+};
+
+} // namespace flashdeck::ssh

@@ -1,0 +1,652 @@
+#include "backend/ssh/sessionworker.h"
+
+#include "backend/logging/logging.h"
+#include "backend/ssh/commandjob.h"
+#include "backend/ssh/keyfile.h"
+#include "backend/ssh/knownhosts.h"
+#include "backend/ssh/sshconfig.h"
+#include "backend/ssh/sshlog.h"
+#include "backend/ssh/tunnelserver.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <libssh/server.h> // ssh_send_keepalive lives here but works for clients too
+#include <spdlog/logger.h>
+
+namespace flashdeck::ssh {
+
+namespace {
+
+constexpr int kOperationTimeoutSec = 30;
+constexpr int kSafetyTickMs = 50;
+
+QString expandTilde(const QString &path)
+{
+    return path.startsWith(QStringLiteral("~/")) ? QDir::homePath() + path.mid(1) : path;
+}
+
+// The one place libssh's connect errors become ours (KIO's toKIOError idea).
+SshError mapConnectError(ssh_session session, const QString &where)
+{
+    const QString text = QString::fromUtf8(ssh_get_error(session));
+    const QString lower = text.toLower();
+    SshError e;
+    e.detail = QStringLiteral("%1 (libssh code %2)").arg(text).arg(ssh_get_error_code(session));
+    if (lower.contains(QStringLiteral("timeout")) || lower.contains(QStringLiteral("timed out"))) {
+        e.code = SshErrorCode::TimedOut;
+        e.message = QStringLiteral("%1 did not answer in time. Check that the host is up, the address and port "
+                                   "are right, and no firewall drops SSH.")
+                        .arg(where);
+    } else if (lower.contains(QStringLiteral("refused")) || lower.contains(QStringLiteral("resolve")) ||
+               lower.contains(QStringLiteral("unreachable")) || lower.contains(QStringLiteral("no route")) ||
+               lower.contains(QStringLiteral("getaddrinfo")) || lower.contains(QStringLiteral("connect"))) {
+        e.code = SshErrorCode::Unreachable;
+        e.message = QStringLiteral("Cannot reach %1: %2. Check the address and port, and that sshd runs there.")
+                        .arg(where, text);
+    } else {
+        e.code = SshErrorCode::Protocol;
+        e.message = QStringLiteral("The SSH handshake with %1 failed: %2").arg(where, text);
+    }
+    return e;
+}
+
+} // namespace
+
+SessionWorker::SessionWorker(SshTarget target)
+    : m_target(std::move(target))
+{
+    qRegisterMetaType<flashdeck::ssh::RemoteCommand>();
+    qRegisterMetaType<flashdeck::ssh::CommandResult>();
+    qRegisterMetaType<flashdeck::ssh::ConnectionState>();
+    qRegisterMetaType<flashdeck::ssh::HostKeyInfo>();
+    qRegisterMetaType<flashdeck::ssh::PassphraseRequest>();
+    qRegisterMetaType<flashdeck::ssh::KbdIntChallenge>();
+    qRegisterMetaType<flashdeck::ssh::PasswordRequest>();
+}
+
+SessionWorker::~SessionWorker()
+{
+    m_stopped = true;
+    teardown();
+}
+
+void SessionWorker::initThread()
+{
+    // libssh keeps its log level and callback per thread (src/log.c, LIBSSH_THREAD).
+    installLibsshLogging();
+    m_tick = new QTimer(this);
+    m_tick->setInterval(kSafetyTickMs);
+    connect(m_tick, &QTimer::timeout, this, &SessionWorker::service);
+    m_keepalive = new QTimer(this);
+    connect(m_keepalive, &QTimer::timeout, this, &SessionWorker::keepalive);
+    m_reconnect = new QTimer(this);
+    m_reconnect->setSingleShot(true);
+    connect(m_reconnect, &QTimer::timeout, this, &SessionWorker::start);
+}
+
+void SessionWorker::setPhase(ConnectionPhase phase, const SshError &error)
+{
+    m_state.phase = phase;
+    m_state.error = error;
+    if (phase != ConnectionPhase::Reconnecting) {
+        m_state.retryInMs = 0;
+    }
+    if (phase != ConnectionPhase::Ready) {
+        m_state.authMethod.clear();
+    }
+    Q_EMIT stateChanged(m_state);
+}
+
+QString SessionWorker::knownHostsPath() const
+{
+    return m_target.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
+                                             : expandTilde(m_target.knownHostsFile);
+}
+
+QStringList SessionWorker::identityCandidates() const
+{
+    QStringList out;
+    if (!m_target.identityFile.isEmpty()) {
+        out.append(expandTilde(m_target.identityFile));
+    }
+    if (m_target.configFile != QStringLiteral("none")) {
+        const SshConfig config =
+            SshConfig::load(m_target.configFile.isEmpty() ? SshConfig::defaultPath() : m_target.configFile);
+        for (const QString &f : config.resolve(m_target.host).identityFiles) {
+            if (!out.contains(f)) {
+                out.append(f);
+            }
+        }
+    }
+    for (const QString &f : keyfile::defaultIdentities(QDir::homePath() + QStringLiteral("/.ssh"))) {
+        if (!out.contains(f)) {
+            out.append(f);
+        }
+    }
+    return out;
+}
+
+bool SessionWorker::createSession(SshError &error)
+{
+    m_session.reset(ssh_new());
+    ssh_session s = m_session.get();
+    const QByteArray host = m_target.host.toUtf8();
+    const QByteArray user = m_target.user.toUtf8();
+    const QByteArray knownHosts = QFile::encodeName(knownHostsPath());
+    const long timeoutUsec = static_cast<long>(m_target.connectTimeoutMs) * 1000;
+    const int nodelay = 1;
+    const unsigned int port = m_target.port;
+    const bool processConfig = m_target.configFile != QStringLiteral("none");
+
+    // KIO's order (conventions §5.3): host, port, user, known_hosts, then the config file
+    // last, so explicit settings win ("Options that were already set explicitly … take
+    // precedence", libssh src/options.c).
+    auto setOpt = [&](ssh_options_e option, const void *value, const char *what) {
+        if (ssh_options_set(s, option, value) == SSH_OK) {
+            return true;
+        }
+        error = {SshErrorCode::Protocol, QStringLiteral("Invalid SSH option %1 for %2.")
+                                             .arg(QString::fromUtf8(what), m_target.host),
+                 QString::fromUtf8(ssh_get_error(s))};
+        return false;
+    };
+    if (!setOpt(SSH_OPTIONS_HOST, host.constData(), "host") || !setOpt(SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec, "timeout") ||
+        !setOpt(SSH_OPTIONS_NODELAY, &nodelay, "nodelay")) {
+        return false;
+    }
+    if (port != 0 && !setOpt(SSH_OPTIONS_PORT, &port, "port")) {
+        return false;
+    }
+    if (!user.isEmpty() && !setOpt(SSH_OPTIONS_USER, user.constData(), "user")) {
+        return false;
+    }
+    if (!setOpt(SSH_OPTIONS_KNOWNHOSTS, knownHosts.constData(), "known_hosts")) {
+        return false;
+    }
+    if (!processConfig) {
+        const bool no = false;
+        if (!setOpt(SSH_OPTIONS_PROCESS_CONFIG, &no, "process-config")) {
+            return false;
+        }
+    } else {
+        const QByteArray config = QFile::encodeName(expandTilde(m_target.configFile));
+        if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
+            log::ssh().warn("could not parse the SSH config for {}: {}", m_target.host.toStdString(),
+                            ssh_get_error(s));
+        }
+    }
+    char *value = nullptr;
+    if (ssh_options_get(s, SSH_OPTIONS_USER, &value) == SSH_OK) {
+        m_effectiveUser = QString::fromUtf8(value);
+        ssh_string_free_char(value);
+    }
+    if (ssh_options_get(s, SSH_OPTIONS_HOST, &value) == SSH_OK) {
+        m_effectiveHost = QString::fromUtf8(value);
+        ssh_string_free_char(value);
+    }
+    return true;
+}
+
+void SessionWorker::start()
+{
+    if (m_state.phase == ConnectionPhase::Ready || m_state.phase == ConnectionPhase::Connecting ||
+        m_state.phase == ConnectionPhase::Verifying || m_state.phase == ConnectionPhase::Authenticating) {
+        return;
+    }
+    m_stopped = false;
+    ++m_attempt;
+    setPhase(ConnectionPhase::Connecting);
+    SshError error;
+    if (!createSession(error)) {
+        fail(error);
+        return;
+    }
+    unsigned int port = 22;
+    (void)ssh_options_get_port(m_session.get(), &port);
+    const QString where = QStringLiteral("%1:%2").arg(m_effectiveHost).arg(port);
+    log::ssh().info("connecting to {} as {} (attempt {})", where.toStdString(), m_effectiveUser.toStdString(),
+                    m_attempt);
+    if (ssh_connect(m_session.get()) != SSH_OK) {
+        const SshError e = mapConnectError(m_session.get(), where);
+        log::ssh().warn("connect to {} failed: {}", where.toStdString(), e.detail.toStdString());
+        m_session.reset();
+        if (m_wasReady && m_target.reconnect && !m_stopped) {
+            connectionLost(e); // keep trying: it was up before
+        } else {
+            fail(e);
+        }
+        return;
+    }
+    verifyHostKey();
+}
+
+void SessionWorker::verifyHostKey()
+{
+    setPhase(ConnectionPhase::Verifying);
+    m_hostKey = KnownHosts::inspect(m_session.get(), knownHostsPath());
+    log::ssh().info("host key of {}: {} {} ({})", m_hostKey.host.toStdString(), m_hostKey.keyType.toStdString(),
+                    m_hostKey.fingerprint.toStdString(), static_cast<int>(m_hostKey.state));
+    switch (m_hostKey.state) {
+    case KnownHostState::Ok:
+        Q_EMIT hostKeyVerified(m_hostKey);
+        authenticate();
+        return;
+    case KnownHostState::Unknown:
+    case KnownHostState::NotFound:
+        Q_EMIT hostKeyNeedsDecision(m_hostKey); // answered by answerHostKey()
+        return;
+    case KnownHostState::Changed:
+    case KnownHostState::Other:
+    case KnownHostState::Error: {
+        SshError e = KnownHosts::refusal(m_hostKey);
+        e.detail = QString::fromUtf8(ssh_get_error(m_session.get()));
+        m_wasReady = false; // never retry a refused key
+        fail(e);
+        return;
+    }
+    }
+}
+
+void SessionWorker::answerHostKey(bool accept)
+{
+    if (m_state.phase != ConnectionPhase::Verifying || !m_session) {
+        return;
+    }
+    if (!accept) {
+        fail(KnownHosts::refusal(m_hostKey));
+        return;
+    }
+    if (const Status status = KnownHosts::accept(m_session.get(), knownHostsPath()); !status) {
+        fail({SshErrorCode::HostKeyError, status.message(), status.detail()});
+        return;
+    }
+    log::ssh().info("host key of {} accepted and written to {}", m_hostKey.host.toStdString(),
+                    knownHostsPath().toStdString());
+    m_hostKey.state = KnownHostState::Ok;
+    Q_EMIT hostKeyVerified(m_hostKey);
+    authenticate();
+}
+
+void SessionWorker::authenticate()
+{
+    setPhase(ConnectionPhase::Authenticating);
+    Authenticator::Hooks hooks;
+    hooks.passphrase = [this](const PassphraseRequest &r) { Q_EMIT passphraseNeeded(r); };
+    hooks.keyboardInteractive = [this](const KbdIntChallenge &c) { Q_EMIT keyboardInteractiveNeeded(c); };
+    hooks.password = [this](const PasswordRequest &r) { Q_EMIT passwordNeeded(r); };
+    m_auth = std::make_unique<Authenticator>(m_session.get(), m_effectiveUser, m_effectiveHost, identityCandidates(),
+                                             true, m_keyCache, std::move(hooks));
+    onAuthProgress(m_auth->begin());
+}
+
+void SessionWorker::onAuthProgress(Authenticator::Progress progress)
+{
+    switch (progress) {
+    case Authenticator::Progress::Waiting:
+        return;
+    case Authenticator::Progress::Done:
+        m_state.authMethod = m_auth->method();
+        m_auth.reset();
+        becomeReady();
+        return;
+    case Authenticator::Progress::Failed: {
+        const SshError e = m_auth->error();
+        m_auth.reset();
+        m_wasReady = false; // a refused login is not retried on its own
+        fail(e);
+        return;
+    }
+    }
+}
+
+void SessionWorker::answerPassphrase(const QByteArray &passphrase, bool given)
+{
+    if (m_auth) {
+        onAuthProgress(m_auth->answerPassphrase(given ? std::optional<QByteArray>(passphrase) : std::nullopt));
+    }
+}
+
+void SessionWorker::answerKeyboardInteractive(const QList<QByteArray> &answers, bool given)
+{
+    if (m_auth) {
+        onAuthProgress(
+            m_auth->answerKeyboardInteractive(given ? std::optional<QList<QByteArray>>(answers) : std::nullopt));
+    }
+}
+
+void SessionWorker::answerPassword(const QByteArray &password, bool given)
+{
+    if (m_auth) {
+        onAuthProgress(m_auth->answerPassword(given ? std::optional<QByteArray>(password) : std::nullopt));
+    }
+}
+
+void SessionWorker::becomeReady()
+{
+    ssh_session s = m_session.get();
+    const long opTimeout = kOperationTimeoutSec;
+    ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &opTimeout);
+
+    m_event.reset(ssh_event_new());
+    ssh_event_add_session(m_event.get(), s);
+    m_notifier = new QSocketNotifier(ssh_get_fd(s), QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &SessionWorker::service);
+
+    m_wasReady = true;
+    m_attempt = 0;
+    m_state.attempt = 0;
+    const QString method = m_state.authMethod;
+    m_state.phase = ConnectionPhase::Ready;
+    m_state.error = {};
+    m_state.authMethod = method;
+    Q_EMIT stateChanged(m_state);
+    if (m_target.keepaliveIntervalMs > 0) {
+        m_keepalive->start(m_target.keepaliveIntervalMs);
+    }
+    for (auto &[id, tunnel] : m_tunnels) {
+        tunnel->setSessionReady(true);
+    }
+    while (!m_queued.empty()) {
+        std::unique_ptr<CommandJob> job = std::move(m_queued.front());
+        m_queued.pop_front();
+        startCommand(std::move(job));
+    }
+    scheduleService();
+}
+
+void SessionWorker::fail(const SshError &error)
+{
+    log::ssh().warn("{}: {} [{}] {}", m_target.host.toStdString(), errorCodeName(error.code).toStdString(),
+                    error.message.toStdString(), error.detail.toStdString());
+    teardown();
+    for (auto &job : m_queued) {
+        Q_EMIT commandFinished(job->id(), job->result(error));
+    }
+    m_queued.clear();
+    setPhase(ConnectionPhase::Failed, error);
+}
+
+void SessionWorker::connectionLost(const SshError &error)
+{
+    teardown();
+    if (m_stopped || !m_target.reconnect) {
+        setPhase(ConnectionPhase::Failed, error);
+        return;
+    }
+    // Capped exponential back-off with ±20 % jitter, so a fleet does not reconnect in step.
+    const int exponent = std::min(m_attempt, 16);
+    const double base = std::min<double>(m_target.reconnectCapMs, m_target.reconnectBaseMs * double(1 << exponent));
+    const double jitter = 0.8 + 0.4 * QRandomGenerator::global()->generateDouble();
+    const int delay = std::max(1, static_cast<int>(base * jitter));
+    m_state.retryInMs = delay;
+    m_state.attempt = m_attempt + 1;
+    setPhase(ConnectionPhase::Reconnecting, error);
+    log::ssh().info("{}: reconnecting in {} ms", m_target.host.toStdString(), delay);
+    m_reconnect->start(delay);
+}
+
+void SessionWorker::teardown()
+{
+    const SshError lost{SshErrorCode::ConnectionLost,
+                        QStringLiteral("The connection to %1 was lost while the command ran; it did not finish "
+                                       "here. Run it again once the host is back.")
+                            .arg(m_target.host),
+                        {}};
+    for (auto &[id, job] : m_commands) {
+        Q_EMIT commandFinished(id, job->result(m_stopped ? SshError{SshErrorCode::Cancelled,
+                                                                     QStringLiteral("Disconnected."), {}}
+                                                         : lost));
+    }
+    m_commands.clear();
+    for (auto &[id, tunnel] : m_tunnels) {
+        tunnel->setSessionReady(false);
+        tunnel->dropLinks();
+    }
+    if (m_tick) {
+        m_tick->stop();
+    }
+    if (m_keepalive) {
+        m_keepalive->stop();
+    }
+    delete m_notifier;
+    m_notifier = nullptr;
+    m_auth.reset();
+    if (m_event && m_session) {
+        ssh_event_remove_session(m_event.get(), m_session.get());
+    }
+    m_event.reset();
+    m_session.reset();
+}
+
+void SessionWorker::stop()
+{
+    m_stopped = true;
+    if (m_reconnect) {
+        m_reconnect->stop();
+    }
+    teardown();
+    for (auto &[id, tunnel] : m_tunnels) {
+        Q_EMIT tunnelFailed(id, QStringLiteral("Disconnected."));
+    }
+    m_tunnels.clear();
+    for (auto &job : m_queued) {
+        Q_EMIT commandFinished(job->id(), job->result({SshErrorCode::Cancelled, QStringLiteral("Disconnected."), {}}));
+    }
+    m_queued.clear();
+    setPhase(ConnectionPhase::Disconnected);
+}
+
+void SessionWorker::runCommand(quint64 id, const RemoteCommand &command)
+{
+    auto job = std::make_unique<CommandJob>(id, command);
+    if (m_state.phase == ConnectionPhase::Ready) {
+        startCommand(std::move(job));
+        scheduleService();
+    } else if (m_state.phase == ConnectionPhase::Failed || m_state.phase == ConnectionPhase::Disconnected) {
+        const SshError e = m_state.error.isError()
+                               ? m_state.error
+                               : SshError{SshErrorCode::Cancelled, QStringLiteral("Not connected to %1.").arg(m_target.host), {}};
+        Q_EMIT commandFinished(id, job->result(e));
+    } else {
+        m_queued.push_back(std::move(job)); // runs once the connection is ready
+    }
+}
+
+void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
+{
+    const quint64 id = job->id();
+    log::ssh().debug("{}: run #{}: {}", m_target.host.toStdString(), id, job->command().commandLine.toStdString());
+    const SshError error = job->start(m_session.get());
+    if (error.isError()) {
+        Q_EMIT commandFinished(id, job->result(error));
+        if (!sessionAlive()) {
+            connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+                            error.detail});
+        }
+        return;
+    }
+    m_commands.emplace(id, std::move(job));
+    m_tick->start();
+}
+
+void SessionWorker::cancelCommand(quint64 id)
+{
+    if (const auto it = m_commands.find(id); it != m_commands.end()) {
+        it->second->cancel();
+        finishCommand(id, {SshErrorCode::Cancelled, QStringLiteral("Cancelled."), {}});
+        return;
+    }
+    for (auto it = m_queued.begin(); it != m_queued.end(); ++it) {
+        if ((*it)->id() == id) {
+            Q_EMIT commandFinished(id, (*it)->result({SshErrorCode::Cancelled, QStringLiteral("Cancelled."), {}}));
+            m_queued.erase(it);
+            return;
+        }
+    }
+}
+
+void SessionWorker::finishCommand(quint64 id, const SshError &error)
+{
+    const auto it = m_commands.find(id);
+    if (it == m_commands.end()) {
+        return;
+    }
+    std::unique_ptr<CommandJob> job = std::move(it->second);
+    m_commands.erase(it);
+    QList<QByteArray> out;
+    QList<QByteArray> err;
+    if (job->takeBatch(out, err, true)) {
+        Q_EMIT commandOutput(id, out, err);
+    }
+    Q_EMIT commandFinished(id, job->result(error));
+}
+
+void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
+                               const QByteArray &command)
+{
+    TunnelServer::Spec spec{static_cast<TunnelServer::Kind>(kind), remoteHost, remotePort, command};
+    auto opener = [this](const TunnelServer::Spec &s, quint16 localPort, SshError &error) -> ChannelPtr {
+        if (!m_session) {
+            error = {SshErrorCode::ConnectionLost, QStringLiteral("Not connected."), {}};
+            return {};
+        }
+        ChannelPtr ch(ssh_channel_new(m_session.get()));
+        int rc = SSH_ERROR;
+        if (ch && s.kind == TunnelServer::Kind::Port) {
+            const QByteArray host = s.remoteHost.toUtf8();
+            rc = ssh_channel_open_forward(ch.get(), host.constData(), s.remotePort, "127.0.0.1", localPort);
+        } else if (ch) {
+            rc = ssh_channel_open_session(ch.get());
+            if (rc == SSH_OK) {
+                rc = ssh_channel_request_exec(ch.get(), s.command.constData());
+            }
+        }
+        scheduleService();
+        if (rc != SSH_OK) {
+            error = {SshErrorCode::ChannelFailed,
+                     s.kind == TunnelServer::Kind::Port
+                         ? QStringLiteral("The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing "
+                                          "listens there).")
+                               .arg(s.remoteHost)
+                               .arg(s.remotePort)
+                         : QStringLiteral("The server refused to run the tunnel command."),
+                     QString::fromUtf8(ssh_get_error(m_session.get()))};
+            return {};
+        }
+        return ch;
+    };
+    auto tunnel = std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
+    QString error;
+    if (!tunnel->listen(&error)) {
+        Q_EMIT tunnelFailed(id, error);
+        return;
+    }
+    connect(tunnel.get(), &TunnelServer::activity, this, &SessionWorker::scheduleService);
+    tunnel->setSessionReady(m_state.phase == ConnectionPhase::Ready);
+    const quint16 port = tunnel->localPort();
+    m_tunnels.emplace(id, std::move(tunnel));
+    Q_EMIT tunnelReady(id, port);
+}
+
+void SessionWorker::closeTunnel(quint64 id)
+{
+    m_tunnels.erase(id);
+}
+
+void SessionWorker::scheduleService()
+{
+    if (!m_serviceQueued) {
+        m_serviceQueued = true;
+        QMetaObject::invokeMethod(this, &SessionWorker::service, Qt::QueuedConnection);
+    }
+}
+
+bool SessionWorker::sessionAlive()
+{
+    if (!m_session) {
+        return false;
+    }
+    const int status = ssh_get_status(m_session.get());
+    return ssh_is_connected(m_session.get()) && !(status & (SSH_CLOSED | SSH_CLOSED_ERROR));
+}
+
+void SessionWorker::service()
+{
+    m_serviceQueued = false;
+    if (!m_session || m_state.phase != ConnectionPhase::Ready) {
+        return;
+    }
+    // Let libssh read and dispatch whatever arrived; channel data lands in channel buffers.
+    ssh_event_dopoll(m_event.get(), 0);
+    if (!sessionAlive()) {
+        connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+                        QString::fromUtf8(ssh_get_error(m_session.get()))});
+        return;
+    }
+    bool progress = false;
+    std::vector<std::pair<quint64, SshError>> finished;
+    for (auto &[id, job] : m_commands) {
+        const CommandJob::Pump p = job->pump();
+        QList<QByteArray> out;
+        QList<QByteArray> err;
+        if (job->takeBatch(out, err, false)) {
+            Q_EMIT commandOutput(id, out, err);
+        }
+        if (p == CommandJob::Pump::Finished) {
+            finished.emplace_back(id, SshError{});
+        } else if (job->isTimedOut()) {
+            job->cancel();
+            finished.emplace_back(id, SshError{SshErrorCode::CommandTimedOut,
+                                               QStringLiteral("The command did not finish within %1 s and was stopped.")
+                                                   .arg(job->command().timeoutMs / 1000.0),
+                                               {}});
+        }
+        progress = progress || p == CommandJob::Pump::Progress;
+    }
+    for (const auto &[id, error] : finished) {
+        finishCommand(id, error);
+        progress = true;
+    }
+    for (auto &[id, tunnel] : m_tunnels) {
+        progress = tunnel->pump() || progress;
+    }
+    if (!sessionAlive()) {
+        connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+                        QString::fromUtf8(ssh_get_error(m_session.get()))});
+        return;
+    }
+    bool busy = !m_commands.empty();
+    for (auto &[id, tunnel] : m_tunnels) {
+        busy = busy || tunnel->linkCount() > 0;
+    }
+    if (busy) {
+        m_tick->start(); // safety net for data libssh buffered during a blocking call
+    } else {
+        m_tick->stop();
+    }
+    if (progress) {
+        scheduleService();
+    }
+}
+
+void SessionWorker::keepalive()
+{
+    if (!m_session || m_state.phase != ConnectionPhase::Ready) {
+        return;
+    }
+    // keepalive@openssh.com with want-reply, as OpenSSH's ServerAliveInterval sends.
+    ssh_send_keepalive(m_session.get());
+    if (!sessionAlive()) {
+        connectionLost({SshErrorCode::ConnectionLost,
+                        QStringLiteral("%1 stopped answering keepalives.").arg(m_target.host),
+                        QString::fromUtf8(ssh_get_error(m_session.get()))});
+        return;
+    }
+    scheduleService();
+}
+
+} // namespace flashdeck::ssh

@@ -1,0 +1,65 @@
+#include "backend/ssh/sshtypes.h"
+
+namespace flashdeck::ssh {
+
+QString errorCodeName(SshErrorCode code)
+{
+    switch (code) {
+    case SshErrorCode::None:
+        return QStringLiteral("none");
+    case SshErrorCode::Unreachable:
+        return QStringLiteral("unreachable");
+    case SshErrorCode::TimedOut:
+        return QStringLiteral("timed-out");
+    case SshErrorCode::HostKeyUnknown:
+        return QStringLiteral("host-key-unknown");
+    case SshErrorCode::HostKeyChanged:
+        return QStringLiteral("host-key-changed");
+    case SshErrorCode::HostKeyOther:
+        return QStringLiteral("host-key-other-type");
+    case SshErrorCode::HostKeyError:
+        return QStringLiteral("host-key-error");
+    case SshErrorCode::AuthNoMethod:
+        return QStringLiteral("auth-no-method");
+    case SshErrorCode::AuthDenied:
+        return QStringLiteral("auth-denied");
+    case SshErrorCode::AuthCancelled:
+        return QStringLiteral("auth-cancelled");
+    case SshErrorCode::ConnectionLost:
+        return QStringLiteral("connection-lost");
+    case SshErrorCode::ChannelFailed:
+        return QStringLiteral("channel-failed");
+    case SshErrorCode::Cancelled:
+        return QStringLiteral("cancelled");
+    case SshErrorCode::CommandTimedOut:
+        return QStringLiteral("command-timed-out");
+    case SshErrorCode::Protocol:
+        return QStringLiteral("protocol");
+    }
+    return QStringLiteral("protocol");
+}
+
+QString ConnectionState::describe() const
+{
+    switch (phase) {
+    case ConnectionPhase::Disconnected:
+        return QStringLiteral("disconnected");
+    case ConnectionPhase::Connecting:
+        return QStringLiteral("connecting");
+    case ConnectionPhase::Verifying:
+        return QStringLiteral("verifying host key");
+    case ConnectionPhase::Authenticating:
+        return QStringLiteral("authenticating");
+    case ConnectionPhase::Ready:
+        return authMethod.isEmpty() ? QStringLiteral("connected")
+                                    : QStringLiteral("connected (%1)").arg(authMethod);
+    case ConnectionPhase::Reconnecting:
+        return QStringLiteral("connection lost; reconnecting in %1 s (attempt %2)")
+            .arg(QString::number((retryInMs + 999) / 1000), QString::number(attempt));
+    case ConnectionPhase::Failed:
+        return QStringLiteral("failed: %1").arg(error.message);
+    }
+    return {};
+}
+
+} // namespace flashdeck::ssh

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "backend/ssh/sshhandles.h"
+#include "backend/ssh/sshtypes.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace flashdeck::ssh {
+
+/**
+ * A local listener on 127.0.0.1 (ephemeral port) whose every accepted connection gets its own
+ * SSH channel: either `direct-tcpip` to a remote host:port, or a session channel running a
+ * command (stdio tunnel, e.g. `docker system dial-stdio`). Bytes are pumped both ways with
+ * back-pressure on each side and a clean half-close. Lives on the host's worker thread.
+ */
+class TunnelServer final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TunnelServer)
+
+public:
+    enum class Kind { Port, Stdio };
+    struct Spec
+    {
+        Kind kind = Kind::Port;
+        QString remoteHost;
+        quint16 remotePort = 0;
+        QByteArray command;
+    };
+    /** Opens the channel for one accepted connection (the worker owns the session). */
+    using ChannelOpener = std::function<ChannelPtr(const Spec &, quint16 localPort, SshError &error)>;
+
+    TunnelServer(quint64 id, Spec spec, ChannelOpener opener, QObject *parent = nullptr);
+    ~TunnelServer() override;
+
+    /** Listens on 127.0.0.1:0. */
+    bool listen(QString *error);
+    quint16 localPort() const;
+    quint64 id() const { return m_id; }
+    const Spec &spec() const { return m_spec; }
+
+    /** Channels can be opened (true) or not (reconnecting: connections wait). */
+    void setSessionReady(bool ready);
+    /** The session is gone: every open link is closed; listening continues. */
+    void dropLinks();
+    /** Moves what can move; true when anything did. */
+    bool pump();
+    int linkCount() const { return static_cast<int>(m_links.size()); }
+
+Q_SIGNALS:
+    /** Socket activity: the worker should pump soon. */
+    void activity();
+
+private:
+    struct Link;
+    void onNewConnection();
+    void openPending();
+    bool pumpLink(Link &link);
+
+    quint64 m_id;
+    Spec m_spec;
+    ChannelOpener m_opener;
+    QTcpServer *m_server = nullptr;
+    bool m_ready = false;
+    std::vector<std::unique_ptr<Link>> m_links;
+};
+
+} // namespace flashdeck::ssh

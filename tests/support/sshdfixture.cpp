@@ -1,0 +1,329 @@
+#include "tests/support/sshdfixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTcpServer>
+#include <QTest>
+
+#include <csignal>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace flashdeck::test {
+
+namespace {
+
+const QString kSshd = QStringLiteral("/usr/sbin/sshd");
+const QString kPasswordUser = QStringLiteral("fdtest");
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// Every descendant of `root`, found through /proc (sshd's children call setsid(), so a
+// process group kill would miss them).
+QList<qint64> descendants(qint64 root)
+{
+    QMultiHash<qint64, qint64> children;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &e : entries) {
+        bool ok = false;
+        const qint64 pid = e.toLongLong(&ok);
+        if (!ok) {
+            continue;
+        }
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray line = stat.readAll();
+        const qsizetype close = line.lastIndexOf(')');
+        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+        if (fields.size() > 1) {
+            children.insert(fields.at(1).toLongLong(), pid);
+        }
+    }
+    QList<qint64> out;
+    QList<qint64> todo{root};
+    while (!todo.isEmpty()) {
+        const qint64 p = todo.takeFirst();
+        for (const qint64 c : children.values(p)) {
+            out.append(c);
+            todo.append(c);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+int runProgram(const QString &program, const QStringList &args, QString *output, const QByteArray &stdinData,
+               const QStringList &extraEnv)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    if (!extraEnv.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &kv : extraEnv) {
+            const qsizetype eq = kv.indexOf(QLatin1Char('='));
+            env.insert(kv.left(eq), kv.mid(eq + 1));
+        }
+        p.setProcessEnvironment(env);
+    }
+    p.start(program, args);
+    if (!p.waitForStarted(10000)) {
+        if (output) {
+            *output = QStringLiteral("cannot start %1").arg(program);
+        }
+        return -1;
+    }
+    if (!stdinData.isEmpty()) {
+        p.write(stdinData);
+    }
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    if (output) {
+        *output = QString::fromUtf8(p.readAll());
+    }
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+SshdFixture::SshdFixture()
+    : SshdFixture(Options{})
+{
+}
+
+SshdFixture::SshdFixture(Options options)
+    : m_options(std::move(options))
+{
+}
+
+SshdFixture::~SshdFixture()
+{
+    stop();
+}
+
+QString SshdFixture::unavailableReason()
+{
+    if (!QFile::exists(kSshd)) {
+        return QStringLiteral("%1 is missing: install openssh-server (scripts/bootstrap does).").arg(kSshd);
+    }
+    return {};
+}
+
+QString SshdFixture::currentUser()
+{
+    const passwd *pw = getpwuid(getuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : qEnvironmentVariable("USER");
+}
+
+bool SshdFixture::generateHostKey(QString *error)
+{
+    const QString key = dir() + QStringLiteral("/ssh_host_key");
+    QFile::remove(key);
+    QFile::remove(key + QStringLiteral(".pub"));
+    QString out;
+    const int rc = runProgram(QStringLiteral("ssh-keygen"),
+                              {QStringLiteral("-q"), QStringLiteral("-t"), m_options.hostKeyType, QStringLiteral("-N"),
+                               QString(), QStringLiteral("-f"), key},
+                              &out);
+    if (rc != 0 && error) {
+        *error = QStringLiteral("ssh-keygen failed: ") + out;
+    }
+    return rc == 0;
+}
+
+bool SshdFixture::replaceHostKey(const QString &type)
+{
+    m_options.hostKeyType = type;
+    return generateHostKey(nullptr);
+}
+
+QString SshdFixture::hostKeyFingerprint() const
+{
+    QString out;
+    runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-lf"), dir() + QStringLiteral("/ssh_host_key.pub")},
+               &out);
+    const QStringList parts = out.split(QLatin1Char(' '));
+    return parts.size() > 1 ? parts.at(1) : QString();
+}
+
+bool SshdFixture::writeConfig(QString *error)
+{
+    const bool root = getuid() == 0;
+    QStringList lines{
+        QStringLiteral("Port %1").arg(m_port),
+        QStringLiteral("ListenAddress 127.0.0.1"),
+        QStringLiteral("HostKey %1/ssh_host_key").arg(dir()),
+        QStringLiteral("PidFile %1/sshd.pid").arg(dir()),
+        QStringLiteral("AuthorizedKeysFile %1/authorized_keys").arg(dir()),
+        QStringLiteral("StrictModes no"),
+        QStringLiteral("PubkeyAuthentication yes"),
+        QStringLiteral("PasswordAuthentication %1").arg(QLatin1String(m_options.password ? "yes" : "no")),
+        QStringLiteral("KbdInteractiveAuthentication %1").arg(QLatin1String(m_options.keyboardInteractive ? "yes" : "no")),
+        QStringLiteral("UsePAM %1").arg(QLatin1String(root && m_options.keyboardInteractive ? "yes" : "no")),
+        QStringLiteral("PermitRootLogin yes"),
+        QStringLiteral("AllowTcpForwarding yes"),
+        QStringLiteral("MaxSessions 200"),
+        QStringLiteral("MaxStartups 200"),
+        QStringLiteral("LogLevel VERBOSE"),
+        QStringLiteral("PrintMotd no"),
+        QStringLiteral("Subsystem sftp internal-sftp"),
+    };
+    if (!m_options.pathPrefix.isEmpty()) {
+        lines.append(QStringLiteral("SetEnv PATH=%1:/usr/local/bin:/usr/bin:/bin")
+                         .arg(m_options.pathPrefix.join(QLatin1Char(':'))));
+    }
+    lines.append(m_options.extraConfig);
+    QFile file(dir() + QStringLiteral("/sshd_config"));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error) {
+            *error = file.errorString();
+        }
+        return false;
+    }
+    file.write(lines.join(QLatin1Char('\n')).toUtf8() + '\n');
+    return true;
+}
+
+bool SshdFixture::start(QString *error)
+{
+    if (const QString why = unavailableReason(); !why.isEmpty()) {
+        if (error) {
+            *error = why;
+        }
+        return false;
+    }
+    if (getuid() == 0) {
+        QDir().mkpath(QStringLiteral("/run/sshd")); // privilege separation directory
+    }
+    if (!QFile::exists(dir() + QStringLiteral("/ssh_host_key")) && !generateHostKey(error)) {
+        return false;
+    }
+    QFile keys(dir() + QStringLiteral("/authorized_keys"));
+    if (!keys.exists()) {
+        keys.open(QIODevice::WriteOnly);
+        keys.close();
+    }
+    if (m_port == 0) {
+        m_port = freePort();
+    }
+    if (!writeConfig(error)) {
+        return false;
+    }
+    m_log.clear(); // a restart must wait for its own "listening" line
+    m_process = std::make_unique<QProcess>();
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
+                             dir() + QStringLiteral("/sshd_config")});
+    if (!m_process->waitForStarted(10000)) {
+        if (error) {
+            *error = QStringLiteral("cannot start sshd: ") + m_process->errorString();
+        }
+        return false;
+    }
+    // Ready when it says so (sshd -e logs to stderr), not after a guessed delay.
+    const bool listening = QTest::qWaitFor(
+        [this] {
+            collectLog();
+            return m_log.contains(QStringLiteral("Server listening on 127.0.0.1 port %1").arg(m_port)) ||
+                   m_process->state() == QProcess::NotRunning;
+        },
+        15000);
+    if (!listening || m_process->state() == QProcess::NotRunning) {
+        collectLog();
+        if (error) {
+            *error = QStringLiteral("sshd did not start:\n") + m_log;
+        }
+        return false;
+    }
+    return true;
+}
+
+void SshdFixture::collectLog()
+{
+    if (m_process) {
+        m_log += QString::fromUtf8(m_process->readAll());
+    }
+}
+
+void SshdFixture::stop()
+{
+    if (!m_process) {
+        return;
+    }
+    const qint64 pid = m_process->processId();
+    if (pid > 0) {
+        for (const qint64 child : descendants(pid)) {
+            ::kill(static_cast<pid_t>(child), SIGKILL);
+        }
+    }
+    m_process->kill();
+    m_process->waitForFinished(10000);
+    collectLog();
+    m_process.reset();
+}
+
+bool SshdFixture::restart(QString *error)
+{
+    stop();
+    return start(error);
+}
+
+QString SshdFixture::addClientKey(const QString &name, const QString &passphrase, const QString &type)
+{
+    const QString key = dir() + QStringLiteral("/") + name;
+    QFile::remove(key);
+    QFile::remove(key + QStringLiteral(".pub"));
+    runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"),
+                                              passphrase, QStringLiteral("-C"), name, QStringLiteral("-f"), key});
+    QFile pub(key + QStringLiteral(".pub"));
+    QFile keys(dir() + QStringLiteral("/authorized_keys"));
+    if (pub.open(QIODevice::ReadOnly) && keys.open(QIODevice::Append)) {
+        keys.write(pub.readAll());
+    }
+    return key;
+}
+
+bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QString *error)
+{
+    if (getuid() != 0) {
+        if (error) {
+            *error = QStringLiteral("password and keyboard-interactive tests create a local test account, which "
+                                    "needs root: run `sudo make test` (CI runs as root).");
+        }
+        return false;
+    }
+    QString out;
+    if (runProgram(QStringLiteral("id"), {kPasswordUser}, &out) != 0 &&
+        runProgram(QStringLiteral("useradd"), {QStringLiteral("--system"), QStringLiteral("--shell"),
+                                               QStringLiteral("/bin/sh"), QStringLiteral("--home-dir"),
+                                               QStringLiteral("/nonexistent"), QStringLiteral("--no-create-home"),
+                                               kPasswordUser},
+                   &out) != 0) {
+        if (error) {
+            *error = QStringLiteral("useradd failed: ") + out;
+        }
+        return false;
+    }
+    // A fresh random password each run: nothing guessable is left on the machine.
+    static const QString pw = QStringLiteral("Fd-%1-%2")
+                                  .arg(QRandomGenerator::global()->generate64(), 0, 36)
+                                  .arg(QRandomGenerator::global()->generate(), 0, 36);
+    if (runProgram(QStringLiteral("chpasswd"), {}, &out, (kPasswordUser + QLatin1Char(':') + pw + QLatin1Char('\n')).toUtf8()) !=
+        0) {
+        if (error) {
+            *error = QStringLiteral("chpasswd failed: ") + out;
+        }
+        return false;
+    }
+    *user = kPasswordUser;
+    *password = pw;
+    return true;
+}
+
+} // namespace flashdeck::test

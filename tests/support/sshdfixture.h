@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace flashdeck::test {
+
+/**
+ * A throwaway OpenSSH server (Debian's /usr/sbin/sshd) on a free loopback port, with its own
+ * generated host key, authorized_keys, PidFile and config, as KIO's sftp autotests do.
+ * Works as root (CI) and as an ordinary user (who can only log in as themselves). Stopping
+ * kills the listener and every per-connection child, so a client sees the connection drop.
+ */
+class SshdFixture final
+{
+public:
+    struct Options
+    {
+        QString hostKeyType = QStringLiteral("ed25519");
+        bool password = false;
+        bool keyboardInteractive = false; // through PAM (root only)
+        /** Prepended to the server-side PATH (`SetEnv PATH=`): the simulated host's tools. */
+        QStringList pathPrefix;
+        QStringList extraConfig;
+    };
+
+    SshdFixture();
+    explicit SshdFixture(Options options);
+    ~SshdFixture();
+    SshdFixture(const SshdFixture &) = delete;
+    SshdFixture &operator=(const SshdFixture &) = delete;
+
+    /** Why the fixture cannot run here (no sshd binary), or empty. */
+    static QString unavailableReason();
+
+    bool start(QString *error);
+    /** Kills sshd and every connection it serves. */
+    void stop();
+    /** Starts again on the same port with the same (or a replaced) host key. */
+    bool restart(QString *error);
+
+    quint16 port() const { return m_port; }
+    QString dir() const { return m_dir.path(); }
+    /** The login user: the current user, or the password test account. */
+    static QString currentUser();
+
+    /** A client key pair whose public half is authorised; returns the private key path. */
+    QString addClientKey(const QString &name, const QString &passphrase = {}, const QString &type = QStringLiteral("ed25519"));
+    /** Replaces the host key (same or other type); takes effect on the next (re)start. */
+    bool replaceHostKey(const QString &type);
+    /** "SHA256:…" of the current host key, as ssh-keygen prints it. */
+    QString hostKeyFingerprint() const;
+    QString hostKeyType() const { return m_options.hostKeyType; }
+
+    /** The password test account (root only): created once, with a random password. */
+    static bool ensurePasswordAccount(QString *user, QString *password, QString *error);
+
+    QString sshdLog() const { return m_log; }
+
+private:
+    bool writeConfig(QString *error);
+    bool generateHostKey(QString *error);
+    void collectLog();
+
+    Options m_options;
+    QTemporaryDir m_dir;
+    quint16 m_port = 0;
+    std::unique_ptr<QProcess> m_process;
+    QString m_log;
+};
+
+/** Runs a program to completion; returns its exit code, stdout+stderr in `output`. */
+int runProgram(const QString &program, const QStringList &args, QString *output = nullptr,
+               const QByteArray &stdinData = {}, const QStringList &extraEnv = {});
+
+} // namespace flashdeck::test

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "backend/ssh/hostconnection.h"
+
+#include <memory>
+
+namespace flashdeck::test {
+
+class SshdFixture;
+
+/** A target for the fixture: its port, the current user, our own known_hosts, no config. */
+ssh::SshTarget targetFor(const SshdFixture &sshd, const QString &knownHostsFile, const QString &identity = {});
+
+/**
+ * Connects and waits for Ready or Failed, answering the host-key question with
+ * `acceptHostKey` and passphrase / password / keyboard-interactive prompts with `secret`
+ * (empty: decline). Returns the final state.
+ */
+ssh::ConnectionState connectAndWait(ssh::HostConnection &connection, bool acceptHostKey = true,
+                                    const QString &secret = {}, int timeoutMs = 30000);
+
+/** Runs a command and waits for its result. */
+ssh::CommandResult runAndWait(ssh::HostConnection &connection, const ssh::RemoteCommand &command,
+                              int timeoutMs = 60000);
+ssh::CommandResult runAndWait(ssh::HostConnection &connection, const QByteArray &commandLine, int timeoutMs = 60000);
+
+} // namespace flashdeck::test
