@@ -14,6 +14,10 @@ constexpr int kChunk = 64 * 1024;
 constexpr int kChunksPerPump = 16;
 constexpr qint64 kBatchIntervalMs = 50;
 constexpr qsizetype kBatchBytes = 256 * 1024;
+// The login shell prints its PID before running the command. sshd makes that shell a
+// session and process-group leader (setsid() in do_exec_no_pty), so its PID names the
+// whole process tree of the command, which cancel() can then kill.
+constexpr char kPidPrefix[] = "\x1e" "FDPID:";
 } // namespace
 
 CommandJob::CommandJob(quint64 id, RemoteCommand command)
@@ -57,7 +61,8 @@ SshError CommandJob::start(ssh_session session)
                                "connection: MaxSessions in sshd_config)."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
-    if (ssh_channel_request_exec(m_channel.get(), m_command.commandLine.constData()) != SSH_OK) {
+    const QByteArray wrapped = QByteArray("printf '\\036FDPID:%s\\n' \"$$\"; ") + m_command.commandLine;
+    if (ssh_channel_request_exec(m_channel.get(), wrapped.constData()) != SSH_OK) {
         return {SshErrorCode::ChannelFailed, QStringLiteral("The server refused to run the command."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
@@ -67,6 +72,24 @@ SshError CommandJob::start(ssh_session session)
 
 void CommandJob::append(Stream &stream, const char *data, int size)
 {
+    if (&stream == &m_out && !m_pidLineSeen) {
+        m_out.partial.append(data, size);
+        const qsizetype nl = m_out.partial.indexOf('\n');
+        if (nl < 0 && m_out.partial.size() < 64) {
+            return; // wait for the whole marker line
+        }
+        m_pidLineSeen = true;
+        QByteArray rest = std::move(m_out.partial);
+        m_out.partial.clear();
+        if (rest.startsWith(kPidPrefix) && nl > 0) {
+            m_remotePid = rest.mid(qsizetype(sizeof(kPidPrefix) - 1), nl - qsizetype(sizeof(kPidPrefix) - 1)).toLongLong();
+            rest.remove(0, nl + 1);
+        }
+        if (!rest.isEmpty()) {
+            append(stream, rest.constData(), static_cast<int>(rest.size()));
+        }
+        return;
+    }
     stream.total += size;
     if (m_command.capture) {
         const qsizetype room = m_command.captureLimit - stream.captured.size();
@@ -190,15 +213,19 @@ bool CommandJob::takeBatch(QList<QByteArray> &stdoutLines, QList<QByteArray> &st
     return true;
 }
 
-void CommandJob::cancel()
+QByteArray CommandJob::cancel()
 {
     if (m_channel && !ssh_channel_is_closed(m_channel.get())) {
-        // OpenSSH's sshd delivers "signal" requests to the command's process (PROTOCOL,
-        // RFC 4254 §6.9); closing alone would leave e.g. a `sleep` running.
+        // RFC 4254 §6.9; works for ordinary users, refused by sshd for root (see header).
         ssh_channel_request_send_signal(m_channel.get(), "TERM");
         ssh_channel_send_eof(m_channel.get());
         ssh_channel_close(m_channel.get());
     }
+    if (m_remotePid <= 1) {
+        return {};
+    }
+    const QByteArray pid = QByteArray::number(m_remotePid);
+    return "kill -TERM -- -" + pid + " 2>/dev/null || kill -TERM " + pid + " 2>/dev/null; true";
 }
 
 bool CommandJob::isTimedOut() const

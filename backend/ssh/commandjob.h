@@ -36,8 +36,13 @@ public:
     /** Complete lines gathered since the last call, if a batch is due (or `force`). */
     bool takeBatch(QList<QByteArray> &stdoutLines, QList<QByteArray> &stderrLines, bool force);
 
-    /** Asks the remote side to stop (TERM), then closes the channel. */
-    void cancel();
+    /**
+     * Asks the remote side to stop, then closes the channel. Returns the command line that
+     * kills the command's process group, to run on a fresh channel (empty if its PID is not
+     * known yet): sshd refuses "signal" requests on root logins ("session signalling
+     * requires privilege separation", OpenSSH session.c), so a signal alone is not enough.
+     */
+    QByteArray cancel();
 
     bool isTimedOut() const;
     /** The result; `error` overrides (cancel, timeout, lost connection). */
@@ -67,6 +72,8 @@ private:
     ssh_channel_callbacks_struct m_callbacks{};
     Stream m_out;
     Stream m_err;
+    qint64 m_remotePid = 0;
+    bool m_pidLineSeen = false;
     qsizetype m_stdinWritten = 0;
     bool m_stdinClosed = false;
     std::optional<int> m_exitCode;

@@ -397,6 +397,9 @@ void SessionWorker::teardown()
                             .arg(m_target.host),
                         {}};
     for (auto &[id, job] : m_commands) {
+        if (m_internal.remove(id)) {
+            continue;
+        }
         Q_EMIT commandFinished(id, job->result(m_stopped ? SshError{SshErrorCode::Cancelled,
                                                                      QStringLiteral("Disconnected."), {}}
                                                          : lost));
@@ -446,7 +449,8 @@ void SessionWorker::runCommand(quint64 id, const RemoteCommand &command)
     if (m_state.phase == ConnectionPhase::Ready) {
         startCommand(std::move(job));
         scheduleService();
-    } else if (m_state.phase == ConnectionPhase::Failed || m_state.phase == ConnectionPhase::Disconnected) {
+    } else if (m_state.phase == ConnectionPhase::Failed ||
+               (m_state.phase == ConnectionPhase::Disconnected && m_stopped)) {
         const SshError e = m_state.error.isError()
                                ? m_state.error
                                : SshError{SshErrorCode::Cancelled, QStringLiteral("Not connected to %1.").arg(m_target.host), {}};
@@ -476,7 +480,7 @@ void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
 void SessionWorker::cancelCommand(quint64 id)
 {
     if (const auto it = m_commands.find(id); it != m_commands.end()) {
-        it->second->cancel();
+        killRemote(it->second->cancel());
         finishCommand(id, {SshErrorCode::Cancelled, QStringLiteral("Cancelled."), {}});
         return;
     }
@@ -489,6 +493,21 @@ void SessionWorker::cancelCommand(quint64 id)
     }
 }
 
+void SessionWorker::killRemote(const QByteArray &killCommand)
+{
+    if (killCommand.isEmpty() || !m_session) {
+        return;
+    }
+    // Internal ids count down from the top, far from HostConnection's ids.
+    RemoteCommand command;
+    command.commandLine = killCommand;
+    command.streamLines = false;
+    command.timeoutMs = 10000;
+    const quint64 id = m_nextInternalId--;
+    m_internal.insert(id);
+    startCommand(std::make_unique<CommandJob>(id, command));
+}
+
 void SessionWorker::finishCommand(quint64 id, const SshError &error)
 {
     const auto it = m_commands.find(id);
@@ -497,6 +516,9 @@ void SessionWorker::finishCommand(quint64 id, const SshError &error)
     }
     std::unique_ptr<CommandJob> job = std::move(it->second);
     m_commands.erase(it);
+    if (m_internal.remove(id)) {
+        return;
+    }
     QList<QByteArray> out;
     QList<QByteArray> err;
     if (job->takeBatch(out, err, true)) {
@@ -599,7 +621,7 @@ void SessionWorker::service()
         if (p == CommandJob::Pump::Finished) {
             finished.emplace_back(id, SshError{});
         } else if (job->isTimedOut()) {
-            job->cancel();
+            killRemote(job->cancel());
             finished.emplace_back(id, SshError{SshErrorCode::CommandTimedOut,
                                                QStringLiteral("The command did not finish within %1 s and was stopped.")
                                                    .arg(job->command().timeoutMs / 1000.0),

@@ -5,6 +5,7 @@
 #include "backend/ssh/sshtypes.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <deque>
 #include <map>
@@ -73,6 +74,7 @@ private:
     void teardown();
     void startCommand(std::unique_ptr<CommandJob> job);
     void finishCommand(quint64 id, const SshError &error);
+    void killRemote(const QByteArray &killCommand);
     void scheduleService();
     void service();
     void keepalive();
@@ -102,6 +104,8 @@ private:
 
     std::map<quint64, std::unique_ptr<CommandJob>> m_commands;
     std::deque<std::unique_ptr<CommandJob>> m_queued;
+    QSet<quint64> m_internal;
+    quint64 m_nextInternalId = ~quint64(0);
     std::map<quint64, std::unique_ptr<TunnelServer>> m_tunnels;
 };
 

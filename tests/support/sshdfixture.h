@@ -59,7 +59,7 @@ public:
     /** The password test account (root only): created once, with a random password. */
     static bool ensurePasswordAccount(QString *user, QString *password, QString *error);
 
-    QString sshdLog() const { return m_log; }
+    QString sshdLog() { collectLog(); return m_log; }
 
 private:
     bool writeConfig(QString *error);

@@ -1,0 +1,223 @@
+#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/shellquote.h"
+#include "tests/support/sshdfixture.h"
+#include "tests/support/sshtesthelpers.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+/** Remote commands over one real connection: output, exit status, cancel, timeouts, quoting. */
+class TestSshCommands : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void exitStatus_data();
+    void exitStatus();
+    void lines_streamInBatches_stdoutAndStderrApart();
+    void megabytesOnBothStreams_doNotStall();
+    void cancel_stopsTheRemoteProcess();
+    void timeout_stopsTheCommand();
+    void shellQuote_roundTripsHostileArguments_data();
+    void shellQuote_roundTripsHostileArguments();
+    void stdin_carriesDataNotArgv();
+    void manyConcurrentCommands_allFinish();
+    void commandsBeforeConnect_areQueued();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_home;
+    std::unique_ptr<SshdFixture> m_sshd;
+    std::unique_ptr<ssh::HostConnection> m_conn;
+    QString m_key;
+};
+
+void TestSshCommands::initTestCase()
+{
+    m_home = std::make_unique<QTemporaryDir>();
+    qputenv("HOME", m_home->path().toUtf8());
+    qunsetenv("SSH_AUTH_SOCK");
+    m_sshd = std::make_unique<SshdFixture>();
+    QString error;
+    if (!m_sshd->start(&error)) {
+        QSKIP(qPrintable(error));
+    }
+    m_key = m_sshd->addClientKey(QStringLiteral("id_cmd"));
+    m_conn = std::make_unique<ssh::HostConnection>(
+        targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), m_key));
+    const auto state = connectAndWait(*m_conn);
+    QVERIFY2(state.phase == ssh::ConnectionPhase::Ready, qPrintable(state.error.message));
+}
+
+void TestSshCommands::cleanupTestCase()
+{
+    m_conn.reset();
+    m_sshd.reset();
+}
+
+void TestSshCommands::exitStatus_data()
+{
+    QTest::addColumn<QByteArray>("command");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QByteArray>("stdoutData");
+    QTest::newRow("true") << QByteArray("true") << 0 << QByteArray();
+    QTest::newRow("false") << QByteArray("false") << 1 << QByteArray();
+    QTest::newRow("exit 42") << QByteArray("echo hi; exit 42") << 42 << QByteArray("hi\n");
+    QTest::newRow("not found") << QByteArray("no-such-command-xyz") << 127 << QByteArray();
+    QTest::newRow("no trailing newline") << QByteArray("printf abc") << 0 << QByteArray("abc");
+}
+
+void TestSshCommands::exitStatus()
+{
+    QFETCH(QByteArray, command);
+    QFETCH(int, code);
+    QFETCH(QByteArray, stdoutData);
+    const auto r = runAndWait(*m_conn, command);
+    QVERIFY2(!r.error.isError(), qPrintable(r.error.message));
+    QVERIFY(r.exitCode.has_value());
+    QCOMPARE(*r.exitCode, code);
+    QCOMPARE(r.stdoutData, stdoutData);
+}
+
+void TestSshCommands::lines_streamInBatches_stdoutAndStderrApart()
+{
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "for i in $(seq 1 2000); do echo out$i; echo err$i >&2; done; printf tail";
+    QSignalSpy output(m_conn.get(), &ssh::HostConnection::commandOutput);
+    const auto r = runAndWait(*m_conn, cmd);
+    QVERIFY(r.succeeded());
+    QList<QByteArray> out;
+    QList<QByteArray> err;
+    for (const auto &args : output) {
+        out += args.at(1).value<QList<QByteArray>>();
+        err += args.at(2).value<QList<QByteArray>>();
+    }
+    QCOMPARE(out.size(), 2001);
+    QCOMPARE(err.size(), 2000);
+    QCOMPARE(out.first(), QByteArray("out1"));
+    QCOMPARE(out.at(1999), QByteArray("out2000"));
+    QCOMPARE(out.last(), QByteArray("tail")); // the partial last line is delivered too
+    QCOMPARE(err.last(), QByteArray("err2000"));
+    // Batches, not a signal per line.
+    QVERIFY2(output.count() < 200, qPrintable(QString::number(output.count())));
+}
+
+void TestSshCommands::megabytesOnBothStreams_doNotStall()
+{
+    // 8 MiB on each stream at once: if stderr were not read, the shared window would fill
+    // and stdout would stall for ever (RFC 4254 §5.2).
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "head -c 8388608 /dev/zero >&2 & head -c 8388608 /dev/zero; wait";
+    cmd.streamLines = false;
+    cmd.capture = true;
+    cmd.captureLimit = 1024;
+    const auto r = runAndWait(*m_conn, cmd, 120000);
+    QVERIFY2(r.succeeded(), qPrintable(r.error.message));
+    QCOMPARE(r.stdoutBytes, qint64(8388608));
+    QCOMPARE(r.stderrBytes, qint64(8388608));
+    QCOMPARE(r.stdoutData.size(), qsizetype(1024)); // capture is bounded
+}
+
+void TestSshCommands::cancel_stopsTheRemoteProcess()
+{
+    const QByteArray marker = "31337" + QByteArray::number(QDateTime::currentMSecsSinceEpoch() % 100000);
+    QSignalSpy finished(m_conn.get(), &ssh::HostConnection::commandFinished);
+    const quint64 id = m_conn->run("sleep " + marker);
+    QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 0, 10000);
+    m_conn->cancel(id);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && finished.last().at(0).toULongLong() == id, 10000);
+    const auto r = finished.last().at(1).value<ssh::CommandResult>();
+    QCOMPARE(r.error.code, ssh::SshErrorCode::Cancelled);
+    // The remote sleep is gone, not orphaned.
+    QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 1, 10000);
+}
+
+void TestSshCommands::timeout_stopsTheCommand()
+{
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "sleep 30";
+    cmd.timeoutMs = 300;
+    const auto t = runAndWait(*m_conn, cmd, 20000);
+    QCOMPARE(t.error.code, ssh::SshErrorCode::CommandTimedOut);
+    QVERIFY(t.elapsedMs < 10000);
+}
+
+void TestSshCommands::shellQuote_roundTripsHostileArguments_data()
+{
+    QTest::addColumn<QByteArray>("argument");
+    QTest::newRow("plain") << QByteArray("abc");
+    QTest::newRow("empty") << QByteArray();
+    QTest::newRow("spaces") << QByteArray("two words  and   more");
+    QTest::newRow("single quotes") << QByteArray("it's 'quoted'");
+    QTest::newRow("double quotes") << QByteArray("say \"hi\"");
+    QTest::newRow("command substitution") << QByteArray("$(touch /tmp/fd-pwned)");
+    QTest::newRow("backticks") << QByteArray("`touch /tmp/fd-pwned`");
+    QTest::newRow("variables") << QByteArray("$HOME ${PATH} $0 $$");
+    QTest::newRow("newlines") << QByteArray("line1\nline2\n");
+    QTest::newRow("semicolon and pipes") << QByteArray("a; rm -rf / | cat && echo x || y");
+    QTest::newRow("globs") << QByteArray("* ? [a-z] ~ ~root");
+    QTest::newRow("leading dash") << QByteArray("-n");
+    QTest::newRow("leading equals") << QByteArray("=ls");
+    QTest::newRow("backslashes") << QByteArray("a\\b\\\\c\\");
+    QTest::newRow("non-utf8 bytes") << QByteArray("\xff\xfe\x80 caf\xe9");
+    QTest::newRow("utf8") << QByteArray("MiniMax ✓ 模型");
+    QTest::newRow("control chars") << QByteArray("\x01\x1b[31mred\x7f\t");
+    QTest::newRow("only a quote") << QByteArray("'");
+}
+
+void TestSshCommands::shellQuote_roundTripsHostileArguments()
+{
+    QFETCH(QByteArray, argument);
+    const QByteArray command = ssh::shellJoin(QList<QByteArray>{"printf", "%s", argument});
+    const auto r = runAndWait(*m_conn, command);
+    QVERIFY2(r.succeeded(), qPrintable(QString::fromUtf8(r.stderrData)));
+    QCOMPARE(r.stdoutData, argument);
+    QVERIFY(!QFile::exists(QStringLiteral("/tmp/fd-pwned")));
+}
+
+void TestSshCommands::stdin_carriesDataNotArgv()
+{
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "wc -c; cat >/dev/null";
+    cmd.stdinData = QByteArray(300000, 'k');
+    cmd.capture = true;
+    const auto r = runAndWait(*m_conn, cmd);
+    QVERIFY(r.succeeded());
+    QCOMPARE(r.stdoutData.trimmed(), QByteArray("300000"));
+}
+
+void TestSshCommands::manyConcurrentCommands_allFinish()
+{
+    QSignalSpy finished(m_conn.get(), &ssh::HostConnection::commandFinished);
+    QSet<quint64> ids;
+    for (int i = 0; i < 40; ++i) {
+        ids.insert(m_conn->run("echo " + QByteArray::number(i)));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 40, 60000);
+    for (const auto &args : finished) {
+        QVERIFY(ids.remove(args.at(0).toULongLong()));
+        QVERIFY(args.at(1).value<ssh::CommandResult>().succeeded());
+    }
+    QVERIFY(ids.isEmpty());
+}
+
+void TestSshCommands::commandsBeforeConnect_areQueued()
+{
+    ssh::HostConnection fresh(targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), m_key));
+    QSignalSpy finished(&fresh, &ssh::HostConnection::commandFinished);
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "echo queued";
+    cmd.capture = true;
+    fresh.run(cmd); // before connect: waits for Ready
+    QCOMPARE(connectAndWait(fresh).phase, ssh::ConnectionPhase::Ready);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(finished.first().at(1).value<ssh::CommandResult>().stdoutData, QByteArray("queued\n"));
+}
+
+QTEST_GUILESS_MAIN(TestSshCommands)
+#include "tst_sshcommands.moc"
