@@ -37,8 +37,8 @@ void wipe(QByteArray &secret)
 
 } // namespace
 
-Authenticator::Authenticator(ssh_session session, QString user, QString host, QStringList identities,
-                             bool useAgent, std::map<QString, KeyPtr> &keyCache, Hooks hooks)
+Authenticator::Authenticator(ssh_session session, QString user, QString host, QStringList identities, bool useAgent,
+                             std::map<QString, KeyPtr> &keyCache, Hooks hooks)
     : m_session(session)
     , m_user(std::move(user))
     , m_host(std::move(host))
@@ -46,8 +46,7 @@ Authenticator::Authenticator(ssh_session session, QString user, QString host, QS
     , m_useAgent(useAgent)
     , m_keyCache(keyCache)
     , m_hooks(std::move(hooks))
-{
-}
+{ }
 
 QString Authenticator::libsshError() const
 {
@@ -160,7 +159,8 @@ Authenticator::Progress Authenticator::stepAgent()
     case SSH_AUTH_PARTIAL:
         return partial();
     case SSH_AUTH_ERROR:
-        return fail(SshErrorCode::Protocol, QStringLiteral("Authentication with ssh-agent failed: %1").arg(libsshError()));
+        return fail(SshErrorCode::Protocol,
+                    QStringLiteral("Authentication with ssh-agent failed: %1").arg(libsshError()));
     default:
         return Progress::Waiting;
     }
@@ -211,7 +211,8 @@ Authenticator::Progress Authenticator::stepIdentity()
         const KeyPtr pub(rawPub);
         const int rc = ssh_userauth_try_publickey(m_session, nullptr, pub.get());
         if (rc == SSH_AUTH_ERROR) {
-            return fail(SshErrorCode::Protocol, QStringLiteral("Public key authentication failed: %1").arg(libsshError()));
+            return fail(SshErrorCode::Protocol,
+                        QStringLiteral("Public key authentication failed: %1").arg(libsshError()));
         }
         if (rc != SSH_AUTH_SUCCESS) {
             m_tried.append(QStringLiteral("publickey (%1)").arg(label));
@@ -221,8 +222,8 @@ Authenticator::Progress Authenticator::stepIdentity()
     }
 
     if (keyfile::isEncrypted(contents)) {
-        m_hooks.passphrase(PassphraseRequest{path, m_passphraseAttempt,
-                                             m_passphraseAttempt > 1 ? QStringLiteral("Wrong passphrase.") : QString()});
+        m_hooks.passphrase(PassphraseRequest{
+            path, m_passphraseAttempt, m_passphraseAttempt > 1 ? QStringLiteral("Wrong passphrase.") : QString()});
         return Progress::Waiting;
     }
     ssh_key rawKey = nullptr;
@@ -249,8 +250,8 @@ Authenticator::Progress Authenticator::answerPassphrase(std::optional<QByteArray
     }
     ssh_key rawKey = nullptr;
     const QByteArray encodedPath = QFile::encodeName(path);
-    const int rc = ssh_pki_import_privkey_file(encodedPath.constData(), passphrase->constData(), nullptr, nullptr,
-                                               &rawKey);
+    const int rc =
+        ssh_pki_import_privkey_file(encodedPath.constData(), passphrase->constData(), nullptr, nullptr, &rawKey);
     wipe(*passphrase);
     if (rc != SSH_OK) {
         if (++m_passphraseAttempt > kMaxAttempts) {
@@ -344,9 +345,9 @@ Authenticator::Progress Authenticator::stepPassword()
     if (m_passwordAttempt == 1) {
         m_tried.append(QStringLiteral("password"));
     }
-    m_hooks.password(PasswordRequest{m_user, m_host, m_passwordAttempt,
-                                     m_passwordAttempt > 1 ? QStringLiteral("Incorrect user name or password.")
-                                                           : QString()});
+    m_hooks.password(
+        PasswordRequest{m_user, m_host, m_passwordAttempt,
+                        m_passwordAttempt > 1 ? QStringLiteral("Incorrect user name or password.") : QString()});
     return Progress::Waiting;
 }
 

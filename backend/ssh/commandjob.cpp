@@ -17,7 +17,8 @@ constexpr qsizetype kBatchBytes = 256 * 1024;
 // The login shell prints its PID before running the command. sshd makes that shell a
 // session and process-group leader (setsid() in do_exec_no_pty), so its PID names the
 // whole process tree of the command, which cancel() can then kill.
-constexpr char kPidPrefix[] = "\x1e" "FDPID:";
+constexpr char kPidPrefix[] = "\x1e"
+                              "FDPID:";
 } // namespace
 
 CommandJob::CommandJob(quint64 id, RemoteCommand command)
@@ -82,7 +83,8 @@ void CommandJob::append(Stream &stream, const char *data, int size)
         QByteArray rest = std::move(m_out.partial);
         m_out.partial.clear();
         if (rest.startsWith(kPidPrefix) && nl > 0) {
-            m_remotePid = rest.mid(qsizetype(sizeof(kPidPrefix) - 1), nl - qsizetype(sizeof(kPidPrefix) - 1)).toLongLong();
+            m_remotePid =
+                rest.mid(qsizetype(sizeof(kPidPrefix) - 1), nl - qsizetype(sizeof(kPidPrefix) - 1)).toLongLong();
             rest.remove(0, nl + 1);
         }
         if (!rest.isEmpty()) {

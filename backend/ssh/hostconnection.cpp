@@ -66,7 +66,8 @@ void HostConnection::disconnectFromHost()
 
 void HostConnection::answerHostKey(bool accept)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, accept] { w->answerHostKey(accept); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, accept] { w->answerHostKey(accept); }, Qt::QueuedConnection);
 }
 
 void HostConnection::answerPassphrase(std::optional<QString> passphrase)

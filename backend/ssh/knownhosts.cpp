@@ -31,9 +31,8 @@ std::pair<QString, QString> KnownHosts::findEntry(const QString &knownHostsFile,
         // Matches plain, wildcard and hashed (|1|…) host fields the way libssh does.
         if (ssh_known_hosts_parse_line(host.constData(), line.constData(), &raw) == SSH_OK && raw) {
             KnownHostsEntryPtr entry(raw);
-            const QString type = entry->publickey
-                                     ? QString::fromUtf8(ssh_key_type_to_char(ssh_key_type(entry->publickey)))
-                                     : QString();
+            const QString type =
+                entry->publickey ? QString::fromUtf8(ssh_key_type_to_char(ssh_key_type(entry->publickey))) : QString();
             return {QStringLiteral("%1:%2").arg(knownHostsFile).arg(lineNo), type};
         }
     }

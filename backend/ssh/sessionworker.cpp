@@ -149,12 +149,13 @@ bool SessionWorker::createSession(SshError &error)
         if (ssh_options_set(s, option, value) == SSH_OK) {
             return true;
         }
-        error = {SshErrorCode::Protocol, QStringLiteral("Invalid SSH option %1 for %2.")
-                                             .arg(QString::fromUtf8(what), m_target.host),
+        error = {SshErrorCode::Protocol,
+                 QStringLiteral("Invalid SSH option %1 for %2.").arg(QString::fromUtf8(what), m_target.host),
                  QString::fromUtf8(ssh_get_error(s))};
         return false;
     };
-    if (!setOpt(SSH_OPTIONS_HOST, host.constData(), "host") || !setOpt(SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec, "timeout") ||
+    if (!setOpt(SSH_OPTIONS_HOST, host.constData(), "host") ||
+        !setOpt(SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec, "timeout") ||
         !setOpt(SSH_OPTIONS_NODELAY, &nodelay, "nodelay")) {
         return false;
     }
@@ -175,8 +176,7 @@ bool SessionWorker::createSession(SshError &error)
     } else {
         const QByteArray config = QFile::encodeName(expandTilde(m_target.configFile));
         if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
-            log::ssh().warn("could not parse the SSH config for {}: {}", m_target.host.toStdString(),
-                            ssh_get_error(s));
+            log::ssh().warn("could not parse the SSH config for {}: {}", m_target.host.toStdString(), ssh_get_error(s));
         }
     }
     char *value = nullptr;
@@ -400,9 +400,8 @@ void SessionWorker::teardown()
         if (m_internal.remove(id)) {
             continue;
         }
-        Q_EMIT commandFinished(id, job->result(m_stopped ? SshError{SshErrorCode::Cancelled,
-                                                                     QStringLiteral("Disconnected."), {}}
-                                                         : lost));
+        Q_EMIT commandFinished(
+            id, job->result(m_stopped ? SshError{SshErrorCode::Cancelled, QStringLiteral("Disconnected."), {}} : lost));
     }
     m_commands.clear();
     for (auto &[id, tunnel] : m_tunnels) {
@@ -452,8 +451,8 @@ void SessionWorker::runCommand(quint64 id, const RemoteCommand &command)
     } else if (m_state.phase == ConnectionPhase::Failed ||
                (m_state.phase == ConnectionPhase::Disconnected && m_stopped)) {
         const SshError e = m_state.error.isError()
-                               ? m_state.error
-                               : SshError{SshErrorCode::Cancelled, QStringLiteral("Not connected to %1.").arg(m_target.host), {}};
+            ? m_state.error
+            : SshError{SshErrorCode::Cancelled, QStringLiteral("Not connected to %1.").arg(m_target.host), {}};
         Q_EMIT commandFinished(id, job->result(e));
     } else {
         m_queued.push_back(std::move(job)); // runs once the connection is ready
@@ -468,8 +467,8 @@ void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
     if (error.isError()) {
         Q_EMIT commandFinished(id, job->result(error));
         if (!sessionAlive()) {
-            connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
-                            error.detail});
+            connectionLost({SshErrorCode::ConnectionLost,
+                            QStringLiteral("The connection to %1 was lost.").arg(m_target.host), error.detail});
         }
         return;
     }
@@ -605,7 +604,8 @@ void SessionWorker::service()
     // Let libssh read and dispatch whatever arrived; channel data lands in channel buffers.
     ssh_event_dopoll(m_event.get(), 0);
     if (!sessionAlive()) {
-        connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+        connectionLost({SshErrorCode::ConnectionLost,
+                        QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
                         QString::fromUtf8(ssh_get_error(m_session.get()))});
         return;
     }
@@ -622,10 +622,11 @@ void SessionWorker::service()
             finished.emplace_back(id, SshError{});
         } else if (job->isTimedOut()) {
             killRemote(job->cancel());
-            finished.emplace_back(id, SshError{SshErrorCode::CommandTimedOut,
-                                               QStringLiteral("The command did not finish within %1 s and was stopped.")
-                                                   .arg(job->command().timeoutMs / 1000.0),
-                                               {}});
+            finished.emplace_back(id,
+                                  SshError{SshErrorCode::CommandTimedOut,
+                                           QStringLiteral("The command did not finish within %1 s and was stopped.")
+                                               .arg(job->command().timeoutMs / 1000.0),
+                                           {}});
         }
         progress = progress || p == CommandJob::Pump::Progress;
     }
@@ -637,7 +638,8 @@ void SessionWorker::service()
         progress = tunnel->pump() || progress;
     }
     if (!sessionAlive()) {
-        connectionLost({SshErrorCode::ConnectionLost, QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+        connectionLost({SshErrorCode::ConnectionLost,
+                        QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
                         QString::fromUtf8(ssh_get_error(m_session.get()))});
         return;
     }

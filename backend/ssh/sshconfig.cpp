@@ -116,9 +116,8 @@ void SshConfig::parseInto(const QByteArray &text, const QString &baseDir, int de
 
 bool SshConfig::patternMatches(const QString &pattern, const QString &host)
 {
-    const QRegularExpression re(QRegularExpression::anchoredPattern(
-                                    QRegularExpression::wildcardToRegularExpression(
-                                        pattern, QRegularExpression::UnanchoredWildcardConversion)),
+    const QRegularExpression re(QRegularExpression::anchoredPattern(QRegularExpression::wildcardToRegularExpression(
+                                    pattern, QRegularExpression::UnanchoredWildcardConversion)),
                                 QRegularExpression::CaseInsensitiveOption);
     return re.match(host).hasMatch();
 }

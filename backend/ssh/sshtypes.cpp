@@ -51,8 +51,7 @@ QString ConnectionState::describe() const
     case ConnectionPhase::Authenticating:
         return QStringLiteral("authenticating");
     case ConnectionPhase::Ready:
-        return authMethod.isEmpty() ? QStringLiteral("connected")
-                                    : QStringLiteral("connected (%1)").arg(authMethod);
+        return authMethod.isEmpty() ? QStringLiteral("connected") : QStringLiteral("connected (%1)").arg(authMethod);
     case ConnectionPhase::Reconnecting:
         return QStringLiteral("connection lost; reconnecting in %1 s (attempt %2)")
             .arg(QString::number((retryInMs + 999) / 1000), QString::number(attempt));

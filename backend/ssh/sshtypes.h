@@ -36,20 +36,20 @@ struct SshTarget
 /** One error vocabulary for the whole transport; CLI exit codes derive from it. */
 enum class SshErrorCode {
     None,
-    Unreachable,       // refused, no route, name does not resolve
-    TimedOut,          // nothing answered in time
-    HostKeyUnknown,    // first contact and the key was not accepted
-    HostKeyChanged,    // known host, different key: refused
-    HostKeyOther,      // known host, key of another type: refused
-    HostKeyError,      // known_hosts unreadable or not writable
-    AuthNoMethod,      // the server offers nothing we can use
-    AuthDenied,        // every method we could use was refused
-    AuthCancelled,     // the user cancelled a prompt
-    ConnectionLost,    // it was up and went away
-    ChannelFailed,     // the server refused a channel, exec or forward
-    Cancelled,         // our side cancelled (command cancel, disconnect)
-    CommandTimedOut,   // the command outlived its timeout
-    Protocol,          // anything else libssh reports
+    Unreachable, // refused, no route, name does not resolve
+    TimedOut, // nothing answered in time
+    HostKeyUnknown, // first contact and the key was not accepted
+    HostKeyChanged, // known host, different key: refused
+    HostKeyOther, // known host, key of another type: refused
+    HostKeyError, // known_hosts unreadable or not writable
+    AuthNoMethod, // the server offers nothing we can use
+    AuthDenied, // every method we could use was refused
+    AuthCancelled, // the user cancelled a prompt
+    ConnectionLost, // it was up and went away
+    ChannelFailed, // the server refused a channel, exec or forward
+    Cancelled, // our side cancelled (command cancel, disconnect)
+    CommandTimedOut, // the command outlived its timeout
+    Protocol, // anything else libssh reports
 };
 
 struct SshError
@@ -70,7 +70,7 @@ enum class KnownHostState { Ok, Unknown, NotFound, Changed, Other, Error };
 /** What the server showed us, for the trust decision. */
 struct HostKeyInfo
 {
-    QString host;   // as written in known_hosts: "name" or "[name]:port"
+    QString host; // as written in known_hosts: "name" or "[name]:port"
     QString keyType; // "ssh-ed25519", "ecdsa-sha2-nistp256", …
     QString fingerprint; // "SHA256:…" (OpenSSH's form)
     KnownHostState state = KnownHostState::Unknown;

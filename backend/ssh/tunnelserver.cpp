@@ -2,29 +2,51 @@
 
 #include "backend/logging/logging.h"
 
+#include <QSocketNotifier>
 #include <QTcpServer>
-#include <QTcpSocket>
 
 #include <spdlog/logger.h>
 
 #include <array>
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace flashdeck::ssh {
 
 namespace {
 constexpr int kChunk = 64 * 1024;
-// Stop reading from one side while the other side has this much queued.
-constexpr qint64 kHighWater = 1024 * 1024;
-constexpr qint64 kSocketReadBuffer = 256 * 1024;
+// Stop reading from one side while this much waits for the other.
+constexpr qsizetype kHighWater = 1024 * 1024;
 } // namespace
+
+/** Hands over accepted descriptors without wrapping them in QTcpSocket (see the header). */
+class TunnelServer::Listener final : public QTcpServer
+{
+public:
+    Listener(TunnelServer *owner)
+        : QTcpServer(owner)
+        , m_owner(owner)
+    { }
+
+protected:
+    void incomingConnection(qintptr fd) override { m_owner->onNewConnection(fd); }
+
+private:
+    TunnelServer *m_owner;
+};
 
 struct TunnelServer::Link
 {
-    QTcpSocket *socket = nullptr;
+    int fd = -1;
+    QSocketNotifier *readable = nullptr;
+    QSocketNotifier *writable = nullptr;
     ChannelPtr channel;
-    bool localEof = false;  // the local client finished sending
-    bool eofSent = false;   // …and we told the server
+    QByteArray toRemote; // read from the client, not yet accepted by the channel window
+    QByteArray toLocal; // read from the channel, not yet written to the client
+    bool localEof = false; // the client finished sending
+    bool eofSent = false; // …and the server was told
     bool remoteEof = false; // the server finished sending
     bool shutdownSent = false;
     bool done = false;
@@ -35,10 +57,8 @@ TunnelServer::TunnelServer(quint64 id, Spec spec, ChannelOpener opener, QObject 
     , m_id(id)
     , m_spec(std::move(spec))
     , m_opener(std::move(opener))
-    , m_server(new QTcpServer(this))
-{
-    connect(m_server, &QTcpServer::newConnection, this, &TunnelServer::onNewConnection);
-}
+    , m_server(new Listener(this))
+{ }
 
 TunnelServer::~TunnelServer()
 {
@@ -47,7 +67,7 @@ TunnelServer::~TunnelServer()
 
 bool TunnelServer::listen(QString *error)
 {
-    // Loopback only: the tunnel must never expose the remote service to the network.
+    // Loopback only: a tunnel must never expose the remote service to the network.
     if (!m_server->listen(QHostAddress::LocalHost, 0)) {
         if (error) {
             *error = QStringLiteral("Cannot listen on 127.0.0.1: %1").arg(m_server->errorString());
@@ -70,36 +90,41 @@ void TunnelServer::setSessionReady(bool ready)
     }
 }
 
+void TunnelServer::closeLink(Link &link)
+{
+    delete link.readable;
+    delete link.writable;
+    link.readable = link.writable = nullptr;
+    link.channel.reset();
+    if (link.fd >= 0) {
+        ::close(link.fd);
+        link.fd = -1;
+    }
+    link.done = true;
+}
+
 void TunnelServer::dropLinks()
 {
     for (auto &link : m_links) {
-        link->channel.reset();
-        if (link->socket) {
-            link->socket->disconnect(this);
-            link->socket->abort();
-            link->socket->deleteLater();
-        }
+        closeLink(*link);
     }
     m_links.clear();
 }
 
-void TunnelServer::onNewConnection()
+void TunnelServer::onNewConnection(qintptr fd)
 {
-    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        socket->setReadBufferSize(kSocketReadBuffer); // back-pressure toward the local client
-        auto link = std::make_unique<Link>();
-        link->socket = socket;
-        connect(socket, &QTcpSocket::readyRead, this, &TunnelServer::activity);
-        connect(socket, &QTcpSocket::bytesWritten, this, &TunnelServer::activity);
-        Link *raw = link.get();
-        // The client shut down its sending side (half-close) or went away.
-        connect(socket, &QTcpSocket::readChannelFinished, this, [this, raw] {
-            raw->localEof = true;
-            Q_EMIT activity();
-        });
-        connect(socket, &QTcpSocket::disconnected, this, &TunnelServer::activity);
-        m_links.push_back(std::move(link));
-    }
+    const int sock = static_cast<int>(fd);
+    ::fcntl(sock, F_SETFL, ::fcntl(sock, F_GETFL) | O_NONBLOCK);
+    auto link = std::make_unique<Link>();
+    link->fd = sock;
+    link->readable = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+    link->writable = new QSocketNotifier(fd, QSocketNotifier::Write, this);
+    link->writable->setEnabled(false);
+    connect(link->readable, &QSocketNotifier::activated, this, &TunnelServer::activity);
+    connect(link->writable, &QSocketNotifier::activated, this, &TunnelServer::activity);
+    // Until its channel is open, the client's bytes wait in the kernel.
+    link->readable->setEnabled(false);
+    m_links.push_back(std::move(link));
     openPending();
     Q_EMIT activity();
 }
@@ -117,48 +142,63 @@ void TunnelServer::openPending()
         link->channel = m_opener(m_spec, localPort(), error);
         if (!link->channel) {
             log::ssh().warn("tunnel {}: {} ({})", m_id, error.message.toStdString(), error.detail.toStdString());
-            link->done = true;
-            link->socket->abort();
+            closeLink(*link);
+            continue;
         }
+        link->readable->setEnabled(true);
     }
 }
 
 bool TunnelServer::pumpLink(Link &link)
 {
     bool progress = false;
-    QTcpSocket *socket = link.socket;
     ssh_channel ch = link.channel.get();
+    std::array<char, kChunk> buffer{};
 
-    // Local → remote, no more than the channel window allows, so a write never blocks.
-    while (!link.eofSent && socket->bytesAvailable() > 0) {
+    // Client → buffer, while the buffer is not backed up.
+    while (!link.localEof && link.toRemote.size() < kHighWater) {
+        const ssize_t n = ::read(link.fd, buffer.data(), buffer.size());
+        if (n > 0) {
+            link.toRemote.append(buffer.data(), n);
+            progress = true;
+        } else if (n == 0) {
+            link.localEof = true; // half-close from the client
+            progress = true;
+        } else if (errno == EINTR) {
+            continue;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            break;
+        } else {
+            link.done = true; // reset by the client
+            return true;
+        }
+    }
+    // Buffer → channel, no more than the window allows, so a write never blocks.
+    while (!link.toRemote.isEmpty()) {
         const uint32_t window = ssh_channel_window_size(ch);
         if (window == 0) {
             break;
         }
-        const qint64 want = std::min<qint64>({socket->bytesAvailable(), static_cast<qint64>(window), kChunk});
-        const QByteArray data = socket->read(want);
-        if (data.isEmpty()) {
-            break;
-        }
-        if (ssh_channel_write(ch, data.constData(), static_cast<uint32_t>(data.size())) < 0) {
+        const auto n = static_cast<uint32_t>(std::min<qsizetype>({link.toRemote.size(), qsizetype(window), kChunk}));
+        const int written = ssh_channel_write(ch, link.toRemote.constData(), n);
+        if (written < 0) {
             link.done = true;
             return true;
         }
+        link.toRemote.remove(0, written);
         progress = true;
     }
-    if (link.localEof && !link.eofSent && socket->bytesAvailable() == 0) {
+    if (link.localEof && !link.eofSent && link.toRemote.isEmpty()) {
         ssh_channel_send_eof(ch);
         link.eofSent = true;
         progress = true;
     }
 
-    // Remote → local, while the socket is not backed up.
-    std::array<char, kChunk> buffer{};
-    while (!link.remoteEof && socket->state() == QAbstractSocket::ConnectedState &&
-           socket->bytesToWrite() < kHighWater) {
+    // Channel → buffer, while the client keeps up.
+    while (!link.remoteEof && link.toLocal.size() < kHighWater) {
         const int n = ssh_channel_read_nonblocking(ch, buffer.data(), kChunk, 0);
         if (n > 0) {
-            socket->write(buffer.data(), n);
+            link.toLocal.append(buffer.data(), n);
             progress = true;
             continue;
         }
@@ -180,15 +220,32 @@ bool TunnelServer::pumpLink(Link &link)
             progress = true;
         }
     }
-    if (link.remoteEof && !link.shutdownSent && socket->bytesToWrite() == 0 &&
-        socket->state() == QAbstractSocket::ConnectedState) {
-        // Half-close toward the client: QTcpSocket has no shutdown(SHUT_WR) of its own.
-        ::shutdown(static_cast<int>(socket->socketDescriptor()), SHUT_WR);
+    // Buffer → client.
+    while (!link.toLocal.isEmpty()) {
+        const ssize_t n =
+            ::send(link.fd, link.toLocal.constData(), static_cast<size_t>(link.toLocal.size()), MSG_NOSIGNAL);
+        if (n > 0) {
+            link.toLocal.remove(0, n);
+            progress = true;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            break;
+        } else {
+            link.done = true; // the client went away
+            return true;
+        }
+    }
+    if (link.remoteEof && link.toLocal.isEmpty() && !link.shutdownSent) {
+        ::shutdown(link.fd, SHUT_WR); // half-close toward the client
         link.shutdownSent = true;
         progress = true;
     }
-    const bool localGone = socket->state() == QAbstractSocket::UnconnectedState;
-    if ((link.eofSent && link.shutdownSent) || localGone || ssh_channel_is_closed(ch)) {
+    link.readable->setEnabled(!link.localEof && link.toRemote.size() < kHighWater);
+    link.writable->setEnabled(!link.toLocal.isEmpty());
+
+    const bool channelGone = ssh_channel_is_closed(ch) && link.toLocal.isEmpty();
+    if ((link.eofSent && link.shutdownSent) || channelGone) {
         link.done = true;
         progress = true;
     }
@@ -203,18 +260,9 @@ bool TunnelServer::pump()
             progress = pumpLink(*link) || progress;
         }
     }
-    // Retire finished links.
     for (auto it = m_links.begin(); it != m_links.end();) {
-        Link &link = **it;
-        if (link.done) {
-            link.channel.reset();
-            link.socket->disconnect(this); // the lambdas above hold a pointer to this link
-            if (link.socket->state() == QAbstractSocket::ConnectedState && link.socket->bytesToWrite() > 0) {
-                link.socket->disconnectFromHost(); // flushes what is queued first
-            } else {
-                link.socket->abort();
-            }
-            link.socket->deleteLater();
+        if ((*it)->done) {
+            closeLink(**it);
             it = m_links.erase(it);
         } else {
             ++it;

@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
+class QSocketNotifier;
 class QTcpServer;
-class QTcpSocket;
 
 namespace flashdeck::ssh {
 
@@ -19,6 +19,10 @@ namespace flashdeck::ssh {
  * SSH channel: either `direct-tcpip` to a remote host:port, or a session channel running a
  * command (stdio tunnel, e.g. `docker system dial-stdio`). Bytes are pumped both ways with
  * back-pressure on each side and a clean half-close. Lives on the host's worker thread.
+ *
+ * Accepted connections are plain non-blocking descriptors, not QTcpSockets: QAbstractSocket
+ * closes the whole connection when the peer shuts down its sending side, which would turn
+ * every half-close (an HTTP client done sending, `docker` closing stdin) into a reset.
  */
 class TunnelServer final : public QObject
 {
@@ -60,14 +64,16 @@ Q_SIGNALS:
 
 private:
     struct Link;
-    void onNewConnection();
+    class Listener;
+    void onNewConnection(qintptr fd);
     void openPending();
     bool pumpLink(Link &link);
+    void closeLink(Link &link);
 
     quint64 m_id;
     Spec m_spec;
     ChannelOpener m_opener;
-    QTcpServer *m_server = nullptr;
+    Listener *m_server = nullptr;
     bool m_ready = false;
     std::vector<std::unique_ptr<Link>> m_links;
 };

@@ -94,13 +94,11 @@ int runProgram(const QString &program, const QStringList &args, QString *output,
 
 SshdFixture::SshdFixture()
     : SshdFixture(Options{})
-{
-}
+{ }
 
 SshdFixture::SshdFixture(Options options)
     : m_options(std::move(options))
-{
-}
+{ }
 
 SshdFixture::~SshdFixture()
 {
@@ -164,7 +162,8 @@ bool SshdFixture::writeConfig(QString *error)
         QStringLiteral("StrictModes no"),
         QStringLiteral("PubkeyAuthentication yes"),
         QStringLiteral("PasswordAuthentication %1").arg(QLatin1String(m_options.password ? "yes" : "no")),
-        QStringLiteral("KbdInteractiveAuthentication %1").arg(QLatin1String(m_options.keyboardInteractive ? "yes" : "no")),
+        QStringLiteral("KbdInteractiveAuthentication %1")
+            .arg(QLatin1String(m_options.keyboardInteractive ? "yes" : "no")),
         QStringLiteral("UsePAM %1").arg(QLatin1String(root && m_options.keyboardInteractive ? "yes" : "no")),
         QStringLiteral("PermitRootLogin yes"),
         QStringLiteral("AllowTcpForwarding yes"),
@@ -174,10 +173,16 @@ bool SshdFixture::writeConfig(QString *error)
         QStringLiteral("PrintMotd no"),
         QStringLiteral("Subsystem sftp internal-sftp"),
     };
+    // HOME points at the fixture, so the login shell does not source the machine's own
+    // ~/.bashrc (Debian's bash reads it when started by sshd): a developer's rc file that
+    // takes a lock or prints to stdout must not change what our commands see.
+    QDir().mkpath(dir() + QStringLiteral("/home"));
+    QString setEnv = QStringLiteral("SetEnv HOME=%1/home").arg(dir());
     if (!m_options.pathPrefix.isEmpty()) {
-        lines.append(QStringLiteral("SetEnv PATH=%1:/usr/local/bin:/usr/bin:/bin")
-                         .arg(m_options.pathPrefix.join(QLatin1Char(':'))));
+        setEnv +=
+            QStringLiteral(" PATH=%1:/usr/local/bin:/usr/bin:/bin").arg(m_options.pathPrefix.join(QLatin1Char(':')));
     }
+    lines.append(setEnv);
     lines.append(m_options.extraConfig);
     QFile file(dir() + QStringLiteral("/sshd_config"));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
@@ -218,8 +223,9 @@ bool SshdFixture::start(QString *error)
     m_log.clear(); // a restart must wait for its own "listening" line
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                             dir() + QStringLiteral("/sshd_config")});
+    m_process->start(
+        kSshd,
+        {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), dir() + QStringLiteral("/sshd_config")});
     if (!m_process->waitForStarted(10000)) {
         if (error) {
             *error = QStringLiteral("cannot start sshd: ") + m_process->errorString();
@@ -231,7 +237,7 @@ bool SshdFixture::start(QString *error)
         [this] {
             collectLog();
             return m_log.contains(QStringLiteral("Server listening on 127.0.0.1 port %1").arg(m_port)) ||
-                   m_process->state() == QProcess::NotRunning;
+                m_process->state() == QProcess::NotRunning;
         },
         15000);
     if (!listening || m_process->state() == QProcess::NotRunning) {
@@ -279,8 +285,9 @@ QString SshdFixture::addClientKey(const QString &name, const QString &passphrase
     const QString key = dir() + QStringLiteral("/") + name;
     QFile::remove(key);
     QFile::remove(key + QStringLiteral(".pub"));
-    runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"),
-                                              passphrase, QStringLiteral("-C"), name, QStringLiteral("-f"), key});
+    runProgram(QStringLiteral("ssh-keygen"),
+               {QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"), passphrase,
+                QStringLiteral("-C"), name, QStringLiteral("-f"), key});
     QFile pub(key + QStringLiteral(".pub"));
     QFile keys(dir() + QStringLiteral("/authorized_keys"));
     if (pub.open(QIODevice::ReadOnly) && keys.open(QIODevice::Append)) {
@@ -300,10 +307,10 @@ bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QStrin
     }
     QString out;
     if (runProgram(QStringLiteral("id"), {kPasswordUser}, &out) != 0 &&
-        runProgram(QStringLiteral("useradd"), {QStringLiteral("--system"), QStringLiteral("--shell"),
-                                               QStringLiteral("/bin/sh"), QStringLiteral("--home-dir"),
-                                               QStringLiteral("/nonexistent"), QStringLiteral("--no-create-home"),
-                                               kPasswordUser},
+        runProgram(QStringLiteral("useradd"),
+                   {QStringLiteral("--system"), QStringLiteral("--shell"), QStringLiteral("/bin/sh"),
+                    QStringLiteral("--home-dir"), QStringLiteral("/nonexistent"), QStringLiteral("--no-create-home"),
+                    kPasswordUser},
                    &out) != 0) {
         if (error) {
             *error = QStringLiteral("useradd failed: ") + out;
@@ -314,8 +321,8 @@ bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QStrin
     static const QString pw = QStringLiteral("Fd-%1-%2")
                                   .arg(QRandomGenerator::global()->generate64(), 0, 36)
                                   .arg(QRandomGenerator::global()->generate(), 0, 36);
-    if (runProgram(QStringLiteral("chpasswd"), {}, &out, (kPasswordUser + QLatin1Char(':') + pw + QLatin1Char('\n')).toUtf8()) !=
-        0) {
+    if (runProgram(QStringLiteral("chpasswd"), {}, &out,
+                   (kPasswordUser + QLatin1Char(':') + pw + QLatin1Char('\n')).toUtf8()) != 0) {
         if (error) {
             *error = QStringLiteral("chpasswd failed: ") + out;
         }

@@ -49,7 +49,8 @@ public:
     static QString currentUser();
 
     /** A client key pair whose public half is authorised; returns the private key path. */
-    QString addClientKey(const QString &name, const QString &passphrase = {}, const QString &type = QStringLiteral("ed25519"));
+    QString addClientKey(const QString &name, const QString &passphrase = {},
+                         const QString &type = QStringLiteral("ed25519"));
     /** Replaces the host key (same or other type); takes effect on the next (re)start. */
     bool replaceHostKey(const QString &type);
     /** "SHA256:…" of the current host key, as ssh-keygen prints it. */
@@ -59,7 +60,11 @@ public:
     /** The password test account (root only): created once, with a random password. */
     static bool ensurePasswordAccount(QString *user, QString *password, QString *error);
 
-    QString sshdLog() { collectLog(); return m_log; }
+    QString sshdLog()
+    {
+        collectLog();
+        return m_log;
+    }
 
 private:
     bool writeConfig(QString *error);

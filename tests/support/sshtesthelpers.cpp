@@ -26,8 +26,9 @@ ssh::ConnectionState connectAndWait(ssh::HostConnection &connection, bool accept
                                     int timeoutMs)
 {
     QObject context;
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &context,
-                     [&connection, acceptHostKey](const ssh::HostKeyInfo &) { connection.answerHostKey(acceptHostKey); });
+    QObject::connect(
+        &connection, &ssh::HostConnection::hostKeyNeedsDecision, &context,
+        [&connection, acceptHostKey](const ssh::HostKeyInfo &) { connection.answerHostKey(acceptHostKey); });
     QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &context,
                      [&connection, secret](const ssh::PassphraseRequest &) {
                          connection.answerPassphrase(secret.isEmpty() ? std::nullopt : std::optional<QString>(secret));
@@ -84,6 +85,26 @@ ssh::CommandResult runAndWait(ssh::HostConnection &connection, const QByteArray 
     command.commandLine = commandLine;
     command.capture = true;
     return runAndWait(connection, command, timeoutMs);
+}
+
+} // namespace flashdeck::test
+
+#include "backend/logging/logging.h"
+#include "backend/security/redactor.h"
+
+namespace flashdeck::test {
+
+void enableTestLogging()
+{
+    const QString spec = qEnvironmentVariable("FLASHDECK_LOG");
+    if (spec.isEmpty()) {
+        return;
+    }
+    static Redactor redactor;
+    log::LogOptions options;
+    options.toStderr = true;
+    options.levels = spec;
+    static log::Logging logging(redactor, options);
 }
 
 } // namespace flashdeck::test

@@ -25,3 +25,8 @@ ssh::CommandResult runAndWait(ssh::HostConnection &connection, const ssh::Remote
 ssh::CommandResult runAndWait(ssh::HostConnection &connection, const QByteArray &commandLine, int timeoutMs = 60000);
 
 } // namespace flashdeck::test
+
+namespace flashdeck::test {
+/** With FLASHDECK_LOG set (e.g. ssh=trace), logs to stderr for the rest of the test run. */
+void enableTestLogging();
+} // namespace flashdeck::test
