@@ -123,7 +123,8 @@ void TestSshTunnels::portTunnel_fiftyParallelRequests()
     for (int i = 0; i < kClients; ++i) {
         const QByteArray body = MiniHttpServer::bodyFor("/req" + QByteArray::number(i));
         QVERIFY2(replies[i].startsWith("HTTP/1.0 200 OK"), replies[i].left(100).constData());
-        QVERIFY2(replies[i].endsWith(body), qPrintable(QStringLiteral("client %1: %2 bytes").arg(i).arg(replies[i].size())));
+        QVERIFY2(replies[i].endsWith(body),
+                 qPrintable(QStringLiteral("client %1: %2 bytes").arg(i).arg(replies[i].size())));
     }
 }
 
@@ -182,7 +183,8 @@ void TestSshTunnels::sshdKilledAndRestarted_recoversByItself()
     QVERIFY(local != 0);
 
     QList<ssh::ConnectionState> states;
-    connect(&c, &ssh::HostConnection::stateChanged, this, [&states](const ssh::ConnectionState &s) { states.append(s); });
+    connect(&c, &ssh::HostConnection::stateChanged, this,
+            [&states](const ssh::ConnectionState &s) { states.append(s); });
     m_sshd->stop(); // the listener and the connection's own sshd process
     QTRY_VERIFY_WITH_TIMEOUT(c.state().phase == ssh::ConnectionPhase::Reconnecting, 20000);
     QVERIFY(c.state().retryInMs > 0);
