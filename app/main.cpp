@@ -1,5 +1,8 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
+#include "backend/cli/exitcodes.h"
+#include "backend/cli/hostscommand.h"
+#include "backend/cli/terminalprompt.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
@@ -19,7 +22,9 @@
 
 namespace {
 
-enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+using flashdeck::cli::ExitCheckFailed;
+using flashdeck::cli::ExitOk;
+using flashdeck::cli::ExitUsage;
 
 // A command, --help or --version means no window: decide before building the application
 // object, so the CLI never needs a display.
@@ -42,6 +47,22 @@ bool wantsGui(int argc, char **argv)
 void printErr(const QString &text)
 {
     QTextStream(stderr) << text << Qt::endl;
+}
+
+// Global options may also follow the command ("flashdeck hosts list --config-dir X"); the
+// command's own parser accepts them, and this finds their value.
+QString optionValueAnywhere(const QStringList &args, const QString &name)
+{
+    const QString flag = QStringLiteral("--") + name;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args.at(i) == flag && i + 1 < args.size()) {
+            return args.at(i + 1);
+        }
+        if (args.at(i).startsWith(flag + QLatin1Char('='))) {
+            return args.at(i).mid(flag.size() + 1);
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -71,8 +92,12 @@ int main(int argc, char **argv)
     const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
                                              QStringLiteral("Also write the log to standard error."));
     parser.addOptions({versionOption, configDirOption, logStderrOption});
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("Nothing yet: the window opens."),
+    parser.addPositionalArgument(QStringLiteral("command"),
+                                 QStringLiteral("hosts add|list|remove|check (see 'flashdeck hosts'). Without a "
+                                                "command the window opens."),
                                  QStringLiteral("[command]"));
+    // Everything after the command belongs to the command's own parser.
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     if (!parser.parse(QCoreApplication::arguments())) {
         printErr(parser.errorText() + QStringLiteral("\nRun 'flashdeck --help' for usage."));
@@ -88,18 +113,21 @@ int main(int argc, char **argv)
         return ExitOk;
     }
 
-    const flashdeck::AppPaths paths(parser.value(configDirOption));
+    const QStringList args = QCoreApplication::arguments();
+    const QString configDir = parser.isSet(configDirOption) ? parser.value(configDirOption)
+                                                            : optionValueAnywhere(args, QStringLiteral("config-dir"));
+    const flashdeck::AppPaths paths(configDir);
     QString error;
     if (!paths.ensureExists(&error)) {
         printErr(error);
-        return ExitFailed;
+        return ExitCheckFailed;
     }
     flashdeck::Settings settings(paths);
 
     flashdeck::Redactor redactor;
     flashdeck::log::LogOptions logOptions;
     logOptions.directory = paths.logDir();
-    logOptions.toStderr = parser.isSet(logStderrOption);
+    logOptions.toStderr = parser.isSet(logStderrOption) || args.contains(QStringLiteral("--log-stderr"));
     const QString envLevels = qEnvironmentVariable("FLASHDECK_LOG");
     logOptions.levels = envLevels.isEmpty() ? settings.logLevels() : envLevels;
     flashdeck::log::Logging logging(redactor, logOptions);
@@ -114,6 +142,16 @@ int main(int argc, char **argv)
 
     const QStringList commands = parser.positionalArguments();
     if (!commands.isEmpty()) {
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal};
+        QStringList commandArgs{args.first()};
+        commandArgs += commands;
+        if (commands.first() == QStringLiteral("hosts")) {
+            const int rc = flashdeck::cli::runHostsCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
         printErr(QStringLiteral("Unknown command \"%1\". Run 'flashdeck --help' for usage.").arg(commands.first()));
         return ExitUsage;
     }

@@ -64,10 +64,18 @@ void TestShellQuote::roundTrip_throughRealShells_data()
     QTest::addColumn<QString>("shell");
     QTest::addColumn<QByteArray>("argument");
     const QList<QByteArray> hostile{
-        QByteArray("it's \"quoted\""),   QByteArray("$(id) `id` ${HOME}"), QByteArray("a\nb\n"),
-        QByteArray("; rm -rf / #"),      QByteArray("* ? [x] ~ !"),        QByteArray("\\\\n \\t"),
-        QByteArray("'"),                 QByteArray("''''"),               QByteArray("\xff\xfe\x80"),
-        QByteArray("-e"),                QByteArray("=ls"),                QByteArray("\x01\x1b[0m"),
+        QByteArray("it's \"quoted\""),
+        QByteArray("$(id) `id` ${HOME}"),
+        QByteArray("a\nb\n"),
+        QByteArray("; rm -rf / #"),
+        QByteArray("* ? [x] ~ !"),
+        QByteArray("\\\\n \\t"),
+        QByteArray("'"),
+        QByteArray("''''"),
+        QByteArray("\xff\xfe\x80"),
+        QByteArray("-e"),
+        QByteArray("=ls"),
+        QByteArray("\x01\x1b[0m"),
         QByteArray("✓ 模型 über"),
     };
     for (const QString &shell : {QStringLiteral("/bin/sh"), QStringLiteral("/bin/bash")}) {

@@ -62,9 +62,10 @@ void TestSshConfig::resolve_firstValueWins_identitiesAccumulate()
     QCOMPARE(h.hostName, QStringLiteral("b300-a.gpu.internal"));
     QCOMPARE(h.user, QStringLiteral("ops"));
     QCOMPARE(h.port, quint16(2222));
-    QCOMPARE(h.identityFiles, (QStringList{QDir::homePath() + QStringLiteral("/.ssh/fleet_ed25519"),
-                                           QDir::homePath() + QStringLiteral("/.ssh/fallback"),
-                                           QDir::homePath() + QStringLiteral("/.ssh/id_default")}));
+    QCOMPARE(h.identityFiles,
+             (QStringList{QDir::homePath() + QStringLiteral("/.ssh/fleet_ed25519"),
+                          QDir::homePath() + QStringLiteral("/.ssh/fallback"),
+                          QDir::homePath() + QStringLiteral("/.ssh/id_default")}));
     const SshConfigHost m = c.resolve(QStringLiteral("mi355x"));
     QCOMPARE(m.hostName, QStringLiteral("10.0.0.5"));
     QVERIFY(m.user.isEmpty()); // Match blocks are not evaluated
@@ -117,19 +118,20 @@ void TestSshConfig::keyEncryption_detectedForEveryFormat_data()
     QTest::addColumn<QStringList>("keygenArgs");
     QTest::addColumn<bool>("encrypted");
     QTest::newRow("openssh ed25519 plain") << QStringList{QStringLiteral("-t"), QStringLiteral("ed25519")} << false;
-    QTest::newRow("openssh ed25519 encrypted")
-        << QStringList{QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QStringLiteral("passw0rd-long")}
-        << true;
-    QTest::newRow("pem rsa encrypted") << QStringList{QStringLiteral("-t"), QStringLiteral("rsa"), QStringLiteral("-b"),
-                                                      QStringLiteral("2048"), QStringLiteral("-m"), QStringLiteral("PEM"),
+    QTest::newRow("openssh ed25519 encrypted") << QStringList{QStringLiteral("-t"), QStringLiteral("ed25519"),
+                                                              QStringLiteral("-N"), QStringLiteral("passw0rd-long")}
+                                               << true;
+    QTest::newRow("pem rsa encrypted") << QStringList{QStringLiteral("-t"), QStringLiteral("rsa"),
+                                                      QStringLiteral("-b"), QStringLiteral("2048"),
+                                                      QStringLiteral("-m"), QStringLiteral("PEM"),
                                                       QStringLiteral("-N"), QStringLiteral("passw0rd-long")}
                                        << true;
-    QTest::newRow("pem ecdsa plain")
-        << QStringList{QStringLiteral("-t"), QStringLiteral("ecdsa"), QStringLiteral("-m"), QStringLiteral("PEM")}
-        << false;
+    QTest::newRow("pem ecdsa plain") << QStringList{QStringLiteral("-t"), QStringLiteral("ecdsa"), QStringLiteral("-m"),
+                                                    QStringLiteral("PEM")}
+                                     << false;
     QTest::newRow("pkcs8 ecdsa encrypted")
-        << QStringList{QStringLiteral("-t"), QStringLiteral("ecdsa"), QStringLiteral("-m"), QStringLiteral("PKCS8"),
-                       QStringLiteral("-N"), QStringLiteral("passw0rd-long")}
+        << QStringList{QStringLiteral("-t"),    QStringLiteral("ecdsa"), QStringLiteral("-m"),
+                       QStringLiteral("PKCS8"), QStringLiteral("-N"),    QStringLiteral("passw0rd-long")}
         << true;
 }
 

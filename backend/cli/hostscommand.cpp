@@ -1,0 +1,363 @@
+#include "backend/cli/hostscommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/fleet/inventory.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QTextStream>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral("Usage: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT] [--identity FILE] "
+                                      "[--known-hosts FILE]\n"
+                                      "       flashdeck hosts list [--json]\n"
+                                      "       flashdeck hosts remove NAME\n"
+                                      "       flashdeck hosts check NAME [--accept-new-host-key] [--json]");
+
+std::string s(const QString &v)
+{
+    return v.toStdString();
+}
+
+void printJson(QTextStream &out, const nlohmann::json &j)
+{
+    out << QString::fromStdString(j.dump()) << '\n';
+    out.flush();
+}
+
+int usage(CliContext &c, const QString &message)
+{
+    c.err << "flashdeck hosts: " << message << '\n' << kUsage << '\n';
+    c.err.flush();
+    return ExitUsage;
+}
+
+void addGlobalOptions(QCommandLineParser &p)
+{
+    // Accepted here too, so they may come after the command; main() applies them.
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+}
+
+Result<Inventory> loadInventory(CliContext &c)
+{
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        return s;
+    }
+    return inventory;
+}
+
+int cmdAdd(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption ssh(QStringLiteral("ssh"), QStringLiteral("[USER@]HOST[:PORT]"), QStringLiteral("SPEC"));
+    const QCommandLineOption identity(QStringLiteral("identity"), QStringLiteral("Private key file."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption knownHosts(QStringLiteral("known-hosts"), QStringLiteral("known_hosts file."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption vendor(QStringLiteral("vendor"), QStringLiteral("nvidia or amd (a hint)."),
+                                    QStringLiteral("VENDOR"));
+    const QCommandLineOption notes(QStringLiteral("notes"), QStringLiteral("Free text."), QStringLiteral("TEXT"));
+    p.addOptions({ssh, identity, knownHosts, vendor, notes});
+    if (!p.parse(args)) {
+        return usage(c, p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 2 || !p.isSet(ssh)) {
+        return usage(c, QStringLiteral("'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
+    }
+    Result<HostEntry> entry = HostEntry::fromSshSpec(pos.at(1), p.value(ssh));
+    if (!entry) {
+        return usage(c, entry.message());
+    }
+    HostEntry host = entry.value();
+    host.identityFile = p.value(identity);
+    host.knownHostsFile = p.value(knownHosts);
+    host.vendorHint = p.value(vendor).toLower();
+    host.notes = p.value(notes);
+    if (!host.vendorHint.isEmpty() && host.vendorHint != QStringLiteral("nvidia") &&
+        host.vendorHint != QStringLiteral("amd")) {
+        return usage(c, QStringLiteral("--vendor must be nvidia or amd."));
+    }
+    Result<Inventory> inventory = loadInventory(c);
+    if (!inventory) {
+        c.err << inventory.message() << '\n';
+        return ExitCheckFailed;
+    }
+    if (Status s = inventory.value().add(host); !s) {
+        c.err << s.message() << '\n';
+        return ExitUsage;
+    }
+    if (Status s = inventory.value().save(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    c.out << "Added " << host.name << " (" << host.sshSpec() << "). Check it with: flashdeck hosts check "
+          << host.name << '\n';
+    return ExitOk;
+}
+
+int cmdList(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+    p.addOption(json);
+    if (!p.parse(args)) {
+        return usage(c, p.errorText());
+    }
+    if (p.positionalArguments().size() != 1) {
+        return usage(c, QStringLiteral("'hosts list' takes no arguments."));
+    }
+    Result<Inventory> inventory = loadInventory(c);
+    if (!inventory) {
+        c.err << inventory.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const QList<HostEntry> &hosts = inventory.value().hosts();
+    if (p.isSet(json)) {
+        for (const HostEntry &h : hosts) {
+            printJson(c.out, nlohmann::json(h));
+        }
+        return ExitOk;
+    }
+    if (hosts.isEmpty()) {
+        c.out << "No hosts yet. Add one with: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT]\n";
+        return ExitOk;
+    }
+    qsizetype width = 4;
+    for (const HostEntry &h : hosts) {
+        width = std::max(width, h.name.size());
+    }
+    c.out << QStringLiteral("NAME").leftJustified(width + 2) << "SSH\n";
+    for (const HostEntry &h : hosts) {
+        c.out << h.name.leftJustified(width + 2) << h.sshSpec()
+              << (h.simulated ? QStringLiteral("  [SIMULATED]") : QString()) << '\n';
+    }
+    return ExitOk;
+}
+
+int cmdRemove(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    if (!p.parse(args)) {
+        return usage(c, p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 2) {
+        return usage(c, QStringLiteral("'hosts remove' needs NAME."));
+    }
+    Result<Inventory> inventory = loadInventory(c);
+    if (!inventory) {
+        c.err << inventory.message() << '\n';
+        return ExitCheckFailed;
+    }
+    if (Status s = inventory.value().remove(pos.at(1)); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    if (Status s = inventory.value().save(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    c.out << "Removed " << pos.at(1) << ". Its known_hosts entry was kept.\n";
+    return ExitOk;
+}
+
+struct CheckReport
+{
+    ssh::HostKeyInfo key;
+    QString hostKey = QStringLiteral("unknown"); // trusted | accepted | rejected | refused
+    ssh::ConnectionState state;
+    ssh::CommandResult uname;
+};
+
+int cmdCheck(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
+    const QCommandLineOption accept(QStringLiteral("accept-new-host-key"),
+                                    QStringLiteral("Trust an unknown host key (never a changed one)."));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Connect timeout in seconds."),
+                                     QStringLiteral("SECONDS"), QStringLiteral("15"));
+    p.addOptions({json, accept, timeout});
+    if (!p.parse(args)) {
+        return usage(c, p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 2) {
+        return usage(c, QStringLiteral("'hosts check' needs NAME."));
+    }
+    Result<Inventory> inventory = loadInventory(c);
+    if (!inventory) {
+        c.err << inventory.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.value().find(pos.at(1));
+    if (!host) {
+        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
+        return ExitUsage;
+    }
+    ssh::SshTarget target = host->toTarget();
+    target.connectTimeoutMs = std::max(1, p.value(timeout).toInt()) * 1000;
+    target.reconnect = false;
+
+    CheckReport report;
+    QEventLoop loop;
+    ssh::HostConnection connection(target);
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyVerified, &loop,
+                     [&report](const ssh::HostKeyInfo &info) {
+                         if (report.hostKey == QStringLiteral("unknown")) {
+                             report.hostKey = QStringLiteral("trusted");
+                         }
+                         report.key = info;
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop,
+                     [&](const ssh::HostKeyInfo &info) {
+                         report.key = info;
+                         const bool yes = p.isSet(accept);
+                         report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
+                         if (!p.isSet(json)) {
+                             c.out << "New host key for " << info.host << ": " << info.keyType << ' '
+                                   << info.fingerprint << (yes ? " (accepted)\n" : "\n");
+                             c.out.flush();
+                         }
+                         connection.answerHostKey(yes);
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &loop,
+                     [&](const ssh::PassphraseRequest &r) {
+                         QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
+                         text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
+                         connection.answerPassphrase(c.prompt(text, false));
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::passwordNeeded, &loop, [&](const ssh::PasswordRequest &r) {
+        QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
+        text += QStringLiteral("%1@%2's password: ").arg(r.user, r.host);
+        connection.answerPassword(c.prompt(text, false));
+    });
+    QObject::connect(&connection, &ssh::HostConnection::keyboardInteractiveNeeded, &loop,
+                     [&](const ssh::KbdIntChallenge &ch) {
+                         QStringList answers;
+                         for (const ssh::KbdIntPrompt &prompt : ch.prompts) {
+                             const std::optional<QString> a = c.prompt(prompt.text + QLatin1Char(' '), prompt.echo);
+                             if (!a) {
+                                 connection.answerKeyboardInteractive(std::nullopt);
+                                 return;
+                             }
+                             answers.append(*a);
+                         }
+                         connection.answerKeyboardInteractive(answers);
+                     });
+    quint64 unameId = 0;
+    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
+        report.state = st;
+        if (st.phase == ssh::ConnectionPhase::Ready && unameId == 0) {
+            unameId = connection.run("uname -a", 30000);
+        } else if (st.phase == ssh::ConnectionPhase::Failed) {
+            loop.quit();
+        }
+    });
+    QObject::connect(&connection, &ssh::HostConnection::commandFinished, &loop,
+                     [&](quint64 id, const ssh::CommandResult &r) {
+                         if (id == unameId) {
+                             report.uname = r;
+                             loop.quit();
+                         }
+                     });
+    connection.connectToHost();
+    loop.exec();
+
+    ssh::SshError error = report.state.error;
+    if (!error.isError() && report.uname.error.isError()) {
+        error = report.uname.error;
+    }
+    int code = exitCodeFor(error.code);
+    if (!error.isError() && !report.uname.succeeded()) {
+        code = ExitCheckFailed;
+        error = {ssh::SshErrorCode::Protocol,
+                 QStringLiteral("'uname -a' exited with %1: %2")
+                     .arg(report.uname.exitCode.value_or(-1))
+                     .arg(QString::fromUtf8(report.uname.stderrData).trimmed()),
+                 {}};
+    }
+    if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||
+        report.state.error.code == ssh::SshErrorCode::HostKeyOther) {
+        report.hostKey = QStringLiteral("refused");
+    }
+    const QString uname = QString::fromUtf8(report.uname.stdoutData).trimmed();
+    if (p.isSet(json)) {
+        nlohmann::json j{{"host", s(host->name)},
+                         {"ssh", s(host->sshSpec())},
+                         {"key_type", s(report.key.keyType)},
+                         {"fingerprint", s(report.key.fingerprint)},
+                         {"host_key", s(report.hostKey)},
+                         {"ok", code == ExitOk},
+                         {"exit_code", code}};
+        if (!report.state.authMethod.isEmpty()) {
+            j["auth"] = s(report.state.authMethod);
+        }
+        if (code == ExitOk) {
+            j["uname"] = s(uname);
+        } else {
+            j["error"] = {{"code", s(errorCodeName(error.code))}, {"message", s(error.message)}};
+        }
+        printJson(c.out, j);
+        return code;
+    }
+    if (!report.key.fingerprint.isEmpty()) {
+        c.out << "Host key: " << report.key.keyType << ' ' << report.key.fingerprint << " (" << report.hostKey
+              << ")\n";
+    }
+    if (code == ExitOk) {
+        c.out << "Authenticated: " << report.state.authMethod << '\n' << "uname -a: " << uname << '\n';
+        c.out << "OK\n";
+    } else {
+        c.err << error.message << '\n';
+        if (error.code == ssh::SshErrorCode::HostKeyUnknown) {
+            c.err << "Run again with --accept-new-host-key once you have compared the fingerprint.\n";
+        }
+    }
+    c.out.flush();
+    c.err.flush();
+    return code;
+}
+
+} // namespace
+
+int runHostsCommand(const QStringList &args, CliContext &context)
+{
+    // args: program, "hosts", verb, …
+    const QString verb = args.value(2);
+    QStringList rest = args;
+    rest.removeAt(1); // drop "hosts": each verb's parser sees program, verb, arguments
+    if (verb == QStringLiteral("add")) {
+        return cmdAdd(rest, context);
+    }
+    if (verb == QStringLiteral("list")) {
+        return cmdList(rest, context);
+    }
+    if (verb == QStringLiteral("remove")) {
+        return cmdRemove(rest, context);
+    }
+    if (verb == QStringLiteral("check")) {
+        return cmdCheck(rest, context);
+    }
+    return usage(context, verb.isEmpty() ? QStringLiteral("which hosts command?")
+                                         : QStringLiteral("unknown command \"%1\".").arg(verb));
+}
+
+} // namespace flashdeck::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+class QTextStream;
+
+namespace flashdeck {
+class AppPaths;
+}
+
+namespace flashdeck::cli {
+
+/** Where a command reads and writes; tests give their own streams and prompt. */
+struct CliContext
+{
+    const AppPaths &paths;
+    QTextStream &out;
+    QTextStream &err;
+    std::function<std::optional<QString>(const QString &prompt, bool echo)> prompt;
+};
+
+/**
+ * `flashdeck hosts add|list|remove|check …`. `args` starts with the program name, then
+ * "hosts" and the rest (QCommandLineParser's convention). Returns the exit code.
+ */
+int runHostsCommand(const QStringList &args, CliContext &context);
+
+} // namespace flashdeck::cli
