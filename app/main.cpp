@@ -7,6 +7,7 @@
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
 #include "backend/security/redactor.h"
 #include "ui/mainwindow.h"
@@ -156,7 +157,13 @@ int main(int argc, char **argv)
         return ExitUsage;
     }
 
-    flashdeck::ui::MainWindow window(paths, settings, info);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    if (const flashdeck::Status status = inventory.load(); !status) {
+        // Shown, not fatal: the window opens with an empty list and the file is left alone.
+        printErr(status.message());
+        flashdeck::log::app().error("{}", status.message().toStdString());
+    }
+    flashdeck::ui::MainWindow window(paths, settings, inventory, info);
     window.show();
     const int rc = QCoreApplication::exec();
     flashdeck::log::app().info("flashdeck exiting with {}", rc);

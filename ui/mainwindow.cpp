@@ -2,6 +2,11 @@
 
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/inventory.h"
+#include "backend/ssh/sshconfig.h"
+#include "backend/ssh/sshtypes.h"
+#include "ui/connectioncontroller.h"
+#include "ui/dialogs/addhostdialog.h"
 #include "ui/pages/placeholderpage.h"
 #include "ui/pages/settingspage.h"
 
@@ -10,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -41,10 +47,15 @@ QString iconPath(MainWindow::Page page)
 
 } // namespace
 
-MainWindow::MainWindow(const AppPaths &paths, Settings &settings, const RuntimeInfo &info, QWidget *parent)
+MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
+                       QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
+    , m_inventory(inventory)
+    , m_sshConfigPath(ssh::SshConfig::defaultPath())
+    , m_controller(new ConnectionController(this))
 {
+    connect(m_controller, &ConnectionController::stateChanged, this, &MainWindow::onConnectionState);
     setWindowTitle(QStringLiteral("Flashdeck"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/flashdeck.svg")));
     setObjectName(QStringLiteral("mainWindow"));
@@ -105,6 +116,7 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, const RuntimeI
     }
     const int last = m_settings.lastPage();
     showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
+    reloadHosts(m_settings.lastHost());
     updateStatus();
 }
 
@@ -171,16 +183,35 @@ QWidget *MainWindow::buildHostBar()
     m_hostState->setObjectName(QStringLiteral("hostState"));
     m_hostState->setEnabled(false);
 
+    m_connectButton = new QToolButton(bar);
+    m_connectButton->setObjectName(QStringLiteral("connectButton"));
+    m_connectButton->setText(tr("Connect"));
+    m_connectButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_connectButton->setEnabled(false);
+    connect(m_connectButton, &QToolButton::clicked, this, &MainWindow::connectSelectedHost);
+
+    auto *addButton = new QToolButton(bar);
+    addButton->setObjectName(QStringLiteral("addHostButton"));
+    addButton->setText(tr("Add host…"));
+    addButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(addButton, &QToolButton::clicked, this, &MainWindow::addHost);
+
     auto *settingsButton = new QToolButton(bar);
     settingsButton->setIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
     settingsButton->setToolTip(tr("Settings (Ctrl+6)"));
     settingsButton->setAutoRaise(true);
     connect(settingsButton, &QToolButton::clicked, this, [this] { showPage(Page::Settings); });
+    connect(m_hostSelector, &QComboBox::currentIndexChanged, this, [this] {
+        m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
+        m_settings.setLastHost(m_hostSelector->currentData().toString());
+        updateStatus();
+    });
 
     layout->addWidget(label);
     layout->addWidget(m_hostSelector);
-    layout->addWidget(m_hostState);
-    layout->addStretch(1);
+    layout->addWidget(m_connectButton);
+    layout->addWidget(m_hostState, 1);
+    layout->addWidget(addButton);
     layout->addWidget(settingsButton);
     return bar;
 }
@@ -226,10 +257,83 @@ MainWindow::Page MainWindow::currentPage() const
     return static_cast<Page>(m_pages->currentIndex());
 }
 
+void MainWindow::reloadHosts(const QString &select)
+{
+    const QSignalBlocker blocker(m_hostSelector);
+    m_hostSelector->clear();
+    for (const HostEntry &h : m_inventory.hosts()) {
+        QString label = h.name + QStringLiteral("  ·  ") + h.sshSpec();
+        if (h.simulated) {
+            label += QStringLiteral("  [SIMULATED]");
+        }
+        m_hostSelector->addItem(label, h.name);
+    }
+    m_hostSelector->setEnabled(m_hostSelector->count() > 0);
+    const int index = m_hostSelector->findData(select);
+    m_hostSelector->setCurrentIndex(index >= 0 ? index : (m_hostSelector->count() > 0 ? 0 : -1));
+    m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
+    m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
+}
+
+void MainWindow::addHost()
+{
+    QStringList names;
+    for (const HostEntry &h : m_inventory.hosts()) {
+        names.append(h.name);
+    }
+    auto *dialog = new AddHostDialog(names, m_sshConfigPath, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const HostEntry host = dialog->host();
+        Status status = m_inventory.add(host);
+        if (status) {
+            status = m_inventory.save();
+        }
+        if (!status) {
+            QMessageBox::warning(this, tr("Could not add the host"), status.message());
+            return;
+        }
+        reloadHosts(host.name);
+        updateStatus();
+        statusBar()->showMessage(tr("Added %1. Connect to check its host key.").arg(host.name), 8000);
+    });
+    dialog->open();
+}
+
+void MainWindow::connectSelectedHost()
+{
+    const std::optional<HostEntry> host = m_inventory.find(m_hostSelector->currentData().toString());
+    if (!host) {
+        return;
+    }
+    m_controller->connectTo(*host);
+}
+
+void MainWindow::onConnectionState(const QString &hostName, const ssh::ConnectionState &state)
+{
+    m_hostState->setEnabled(true);
+    const QString mark = state.phase == ssh::ConnectionPhase::Ready ? QStringLiteral("● ")
+        : state.phase == ssh::ConnectionPhase::Failed               ? QStringLiteral("✕ ")
+                                                                    : QStringLiteral("◌ ");
+    m_hostState->setText(mark + state.describe().section(QLatin1Char('\n'), 0, 0));
+    m_hostState->setToolTip(state.error.message);
+    m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
+    m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Reconnect") : tr("Connect"));
+    if (state.phase == ssh::ConnectionPhase::Failed && state.error.isError()) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot connect to %1").arg(hostName),
+                                    state.error.message.section(QLatin1Char('\n'), 0, 0), QMessageBox::Ok, this);
+        box->setDetailedText(state.error.message);
+        box->setObjectName(QStringLiteral("connectionError"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
 void MainWindow::updateStatus()
 {
-    m_statusText->setText(m_hostSelector->count() == 0 ? tr("No hosts in the inventory.")
-                                                       : tr("%n host(s)", nullptr, m_hostSelector->count()));
+    const qsizetype n = m_inventory.hosts().size();
+    m_statusText->setText(n == 0 ? tr("No hosts in the inventory. Add one with \"Add host…\".")
+                                 : tr("%n host(s) in the inventory", nullptr, int(n)));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -104,8 +104,8 @@ int cmdAdd(const QStringList &args, CliContext &c)
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    c.out << "Added " << host.name << " (" << host.sshSpec() << "). Check it with: flashdeck hosts check "
-          << host.name << '\n';
+    c.out << "Added " << host.name << " (" << host.sshSpec() << "). Check it with: flashdeck hosts check " << host.name
+          << '\n';
     return ExitOk;
 }
 
@@ -226,24 +226,22 @@ int cmdCheck(const QStringList &args, CliContext &c)
                          }
                          report.key = info;
                      });
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop,
-                     [&](const ssh::HostKeyInfo &info) {
-                         report.key = info;
-                         const bool yes = p.isSet(accept);
-                         report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
-                         if (!p.isSet(json)) {
-                             c.out << "New host key for " << info.host << ": " << info.keyType << ' '
-                                   << info.fingerprint << (yes ? " (accepted)\n" : "\n");
-                             c.out.flush();
-                         }
-                         connection.answerHostKey(yes);
-                     });
-    QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &loop,
-                     [&](const ssh::PassphraseRequest &r) {
-                         QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
-                         text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
-                         connection.answerPassphrase(c.prompt(text, false));
-                     });
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
+        report.key = info;
+        const bool yes = p.isSet(accept);
+        report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
+        if (!p.isSet(json)) {
+            c.out << "New host key for " << info.host << ": " << info.keyType << ' ' << info.fingerprint
+                  << (yes ? " (accepted)\n" : "\n");
+            c.out.flush();
+        }
+        connection.answerHostKey(yes);
+    });
+    QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &loop, [&](const ssh::PassphraseRequest &r) {
+        QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
+        text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
+        connection.answerPassphrase(c.prompt(text, false));
+    });
     QObject::connect(&connection, &ssh::HostConnection::passwordNeeded, &loop, [&](const ssh::PasswordRequest &r) {
         QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
         text += QStringLiteral("%1@%2's password: ").arg(r.user, r.host);
@@ -319,8 +317,7 @@ int cmdCheck(const QStringList &args, CliContext &c)
         return code;
     }
     if (!report.key.fingerprint.isEmpty()) {
-        c.out << "Host key: " << report.key.keyType << ' ' << report.key.fingerprint << " (" << report.hostKey
-              << ")\n";
+        c.out << "Host key: " << report.key.keyType << ' ' << report.key.fingerprint << " (" << report.hostKey << ")\n";
     }
     if (code == ExitOk) {
         c.out << "Authenticated: " << report.state.authMethod << '\n' << "uname -a: " << uname << '\n';
@@ -356,8 +353,9 @@ int runHostsCommand(const QStringList &args, CliContext &context)
     if (verb == QStringLiteral("check")) {
         return cmdCheck(rest, context);
     }
-    return usage(context, verb.isEmpty() ? QStringLiteral("which hosts command?")
-                                         : QStringLiteral("unknown command \"%1\".").arg(verb));
+    return usage(context,
+                 verb.isEmpty() ? QStringLiteral("which hosts command?")
+                                : QStringLiteral("unknown command \"%1\".").arg(verb));
 }
 
 } // namespace flashdeck::cli

@@ -15,8 +15,7 @@ constexpr int kFormatVersion = 1;
 
 Inventory::Inventory(QString path)
     : m_path(std::move(path))
-{
-}
+{ }
 
 Status Inventory::load()
 {
@@ -26,7 +25,8 @@ Status Inventory::load()
         return Status::ok();
     }
     if (!file.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read the host inventory %1: %2.").arg(m_path, file.errorString()));
+        return Status::failure(
+            QStringLiteral("Cannot read the host inventory %1: %2.").arg(m_path, file.errorString()));
     }
     const QByteArray data = file.readAll();
     try {
@@ -42,8 +42,8 @@ Status Inventory::load()
         for (const nlohmann::json &item : j.at("hosts")) {
             HostEntry h = item.get<HostEntry>();
             if (Status s = HostEntry::validateName(h.name); !s) {
-                return Status::failure(QStringLiteral("The host inventory %1 has an invalid entry: %2")
-                                           .arg(m_path, s.message()));
+                return Status::failure(
+                    QStringLiteral("The host inventory %1 has an invalid entry: %2").arg(m_path, s.message()));
             }
             hosts.append(std::move(h));
         }
@@ -125,8 +125,8 @@ Status Inventory::remove(const QString &name)
             return Status::ok();
         }
     }
-    return Status::failure(QStringLiteral("No host named \"%1\" in the inventory (see 'flashdeck hosts list').")
-                               .arg(name));
+    return Status::failure(
+        QStringLiteral("No host named \"%1\" in the inventory (see 'flashdeck hosts list').").arg(name));
 }
 
 } // namespace flashdeck

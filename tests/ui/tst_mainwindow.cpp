@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/inventory.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -56,7 +57,8 @@ void TestMainWindow::everyPage_opensAndIsCaptured()
     flashdeck::Settings settings(paths);
     flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
     info.logFile = paths.logDir() + QStringLiteral("/flashdeck.log");
-    MainWindow window(paths, settings, info);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    MainWindow window(paths, settings, inventory, info);
     window.resize(1180, 760);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -88,7 +90,8 @@ void TestMainWindow::shortcuts_switchPages()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/b"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.activateWindow();
@@ -105,14 +108,16 @@ void TestMainWindow::closing_remembersPage()
     QVERIFY(paths.ensureExists());
     {
         flashdeck::Settings settings(paths);
-        MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+        flashdeck::Inventory inventory(paths.inventoryFile());
+        MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
         window.show();
         window.showPage(MainWindow::Page::Metrics);
         QVERIFY(window.close());
     }
     flashdeck::Settings settings(paths);
     QCOMPARE(settings.lastPage(), static_cast<int>(MainWindow::Page::Metrics));
-    MainWindow reopened(paths, settings, flashdeck::RuntimeInfo::current());
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
     QCOMPARE(reopened.currentPage(), MainWindow::Page::Metrics);
 }
 
@@ -121,7 +126,8 @@ void TestMainWindow::emptyInventory_saysSo()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/d"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    MainWindow window(paths, settings, flashdeck::RuntimeInfo::current());
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
     auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
     auto *status = window.findChild<QLabel *>(QStringLiteral("statusText"));
     QVERIFY(selector && status);

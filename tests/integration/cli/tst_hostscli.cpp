@@ -79,9 +79,10 @@ TestHostsCli::Run TestHostsCli::flashdeck(const QStringList &args)
 
 void TestHostsCli::addHost(const QString &identity)
 {
-    const Run r = flashdeck({QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("lab"), QStringLiteral("--ssh"),
-                             QStringLiteral("%1@127.0.0.1:%2").arg(SshdFixture::currentUser()).arg(m_sshd->port()),
-                             QStringLiteral("--identity"), identity, QStringLiteral("--known-hosts"), knownHosts()});
+    const Run r =
+        flashdeck({QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("lab"), QStringLiteral("--ssh"),
+                   QStringLiteral("%1@127.0.0.1:%2").arg(SshdFixture::currentUser()).arg(m_sshd->port()),
+                   QStringLiteral("--identity"), identity, QStringLiteral("--known-hosts"), knownHosts()});
     QCOMPARE(r.code, 0);
 }
 
@@ -106,7 +107,8 @@ void TestHostsCli::addListRemove()
 void TestHostsCli::check_unknownKey_exit3_thenAccept_exit0_json()
 {
     addHost(m_sshd->addClientKey(QStringLiteral("id_cli")));
-    Run r = flashdeck({QStringLiteral("hosts"), QStringLiteral("check"), QStringLiteral("lab"), QStringLiteral("--json")});
+    Run r =
+        flashdeck({QStringLiteral("hosts"), QStringLiteral("check"), QStringLiteral("lab"), QStringLiteral("--json")});
     QCOMPARE(r.code, 3);
     QJsonObject o = QJsonDocument::fromJson(r.out.trimmed()).object();
     QCOMPARE(o.value(QStringLiteral("host_key")).toString(), QStringLiteral("rejected"));
@@ -181,12 +183,14 @@ void TestHostsCli::usageErrors_exit2_data()
     QTest::addColumn<QStringList>("args");
     QTest::newRow("no verb") << QStringList{QStringLiteral("hosts")};
     QTest::newRow("unknown verb") << QStringList{QStringLiteral("hosts"), QStringLiteral("frob")};
-    QTest::newRow("add without --ssh") << QStringList{QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("x")};
+    QTest::newRow("add without --ssh") << QStringList{QStringLiteral("hosts"), QStringLiteral("add"),
+                                                      QStringLiteral("x")};
     QTest::newRow("add bad spec") << QStringList{QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("x"),
                                                  QStringLiteral("--ssh"), QStringLiteral("h:99999")};
     QTest::newRow("check unknown host") << QStringList{QStringLiteral("hosts"), QStringLiteral("check"),
                                                        QStringLiteral("nope")};
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("hosts"), QStringLiteral("list"), QStringLiteral("--x")};
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("hosts"), QStringLiteral("list"),
+                                                   QStringLiteral("--x")};
 }
 
 void TestHostsCli::usageErrors_exit2()

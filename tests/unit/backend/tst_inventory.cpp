@@ -36,8 +36,8 @@ void TestInventory::sshSpec_data()
                                     << QStringLiteral("gpu1.example") << 2222;
     QTest::newRow("ipv4") << QStringLiteral("root@127.0.0.1") << true << QStringLiteral("root")
                           << QStringLiteral("127.0.0.1") << 0;
-    QTest::newRow("ipv6 bracketed with port") << QStringLiteral("[::1]:22") << true << QString() << QStringLiteral("::1")
-                                              << 22;
+    QTest::newRow("ipv6 bracketed with port")
+        << QStringLiteral("[::1]:22") << true << QString() << QStringLiteral("::1") << 22;
     QTest::newRow("ipv6 bare") << QStringLiteral("fe80::1") << true << QString() << QStringLiteral("fe80::1") << 0;
     QTest::newRow("port zero") << QStringLiteral("h:0") << false << QString() << QString() << 0;
     QTest::newRow("port too big") << QStringLiteral("h:70000") << false << QString() << QString() << 0;
@@ -160,7 +160,8 @@ void TestInventory::save_isOwnerOnlyAndHasNoSecrets()
     h.address = QStringLiteral("x");
     QVERIFY(inv.add(h).isOk());
     QVERIFY(inv.save().isOk());
-    QCOMPARE(QFile(path).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteOther), QFile::Permissions());
+    QCOMPARE(QFile(path).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteOther),
+             QFile::Permissions());
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray text = f.readAll().toLower();

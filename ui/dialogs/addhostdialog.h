@@ -1,0 +1,43 @@
+#pragma once
+
+#include "backend/fleet/hostentry.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace flashdeck::ui {
+
+/** Adds a host by hand or from ~/.ssh/config. Validates as the CLI does. */
+class AddHostDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AddHostDialog)
+
+public:
+    /** `existingNames` are refused; `sshConfigPath` feeds the import list. */
+    AddHostDialog(const QStringList &existingNames, const QString &sshConfigPath, QWidget *parent = nullptr);
+
+    HostEntry host() const;
+
+private:
+    void importAlias(const QString &alias);
+    void validate();
+
+    QStringList m_existing;
+    QString m_configPath;
+    QComboBox *m_import = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_address = nullptr;
+    QLineEdit *m_user = nullptr;
+    QSpinBox *m_port = nullptr;
+    QLineEdit *m_identity = nullptr;
+    QComboBox *m_vendor = nullptr;
+    QLabel *m_problem = nullptr;
+    QPushButton *m_ok = nullptr;
+};
+
+} // namespace flashdeck::ui
