@@ -37,7 +37,7 @@ test-asan: bootstrap
 	@scripts/run-tests asan -L backend
 
 bench: build-release
-	@echo "No benchmarks yet: they arrive with the SSH transport (tests/bench)."
+	@build/release/tests/bench/bench_ssh
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots

@@ -223,9 +223,11 @@ bool SshdFixture::start(QString *error)
     m_log.clear(); // a restart must wait for its own "listening" line
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(
-        kSshd,
-        {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), dir() + QStringLiteral("/sshd_config")});
+    // Logs go to a file (-E), not a pipe: a pipe nobody drains fills up after a few hundred
+    // sessions and then blocks sshd itself.
+    QFile::remove(logFile());
+    m_process->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-E"), logFile(), QStringLiteral("-f"),
+                             dir() + QStringLiteral("/sshd_config")});
     if (!m_process->waitForStarted(10000)) {
         if (error) {
             *error = QStringLiteral("cannot start sshd: ") + m_process->errorString();
@@ -250,8 +252,17 @@ bool SshdFixture::start(QString *error)
     return true;
 }
 
+QString SshdFixture::logFile() const
+{
+    return dir() + QStringLiteral("/sshd.log");
+}
+
 void SshdFixture::collectLog()
 {
+    QFile file(logFile());
+    if (file.open(QIODevice::ReadOnly)) {
+        m_log = QString::fromUtf8(file.readAll());
+    }
     if (m_process) {
         m_log += QString::fromUtf8(m_process->readAll());
     }

@@ -67,6 +67,7 @@ public:
     }
 
 private:
+    QString logFile() const;
     bool writeConfig(QString *error);
     bool generateHostKey(QString *error);
     void collectLog();

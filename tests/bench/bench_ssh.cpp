@@ -1,0 +1,279 @@
+// SSH transport benchmarks (`make bench`): Flashdeck's one-connection transport against the
+// OpenSSH client, on a throwaway loopback sshd. Prints a table; figures are recorded in
+// docs/PERFORMANCE.md. Not a test: nothing here asserts a time.
+
+#include "backend/ssh/hostconnection.h"
+#include "tests/support/sshdfixture.h"
+#include "tests/support/sshtesthelpers.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTcpServer>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <cstdio>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+namespace {
+
+constexpr int kCommands = 200;
+constexpr qint64 kTransferBytes = qint64(1) << 30; // 1 GiB
+
+struct Row
+{
+    QString what;
+    double value;
+    QString unit;
+    QString note;
+};
+
+// A loopback TCP source that sends `bytes` zeros to the first client, then closes.
+class Source
+{
+public:
+    explicit Source(qint64 bytes)
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        ::listen(m_listen, 4);
+        socklen_t len = sizeof a;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
+        m_port = ntohs(a.sin_port);
+        m_thread = std::thread([this, bytes] {
+            const int c = ::accept(m_listen, nullptr, nullptr);
+            std::vector<char> buf(256 * 1024, 0);
+            qint64 left = bytes;
+            while (left > 0) {
+                const ssize_t n = ::send(c, buf.data(), std::min<qint64>(left, qint64(buf.size())), MSG_NOSIGNAL);
+                if (n <= 0) {
+                    break;
+                }
+                left -= n;
+            }
+            ::close(c);
+        });
+    }
+    ~Source()
+    {
+        m_thread.join();
+        ::close(m_listen);
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::thread m_thread;
+};
+
+// Connects to 127.0.0.1:port and reads until EOF; returns bytes read.
+qint64 sink(quint16 port)
+{
+    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+        ::close(s);
+        return -1;
+    }
+    std::vector<char> buf(256 * 1024);
+    qint64 total = 0;
+    for (;;) {
+        const ssize_t n = ::recv(s, buf.data(), buf.size(), 0);
+        if (n <= 0) {
+            break;
+        }
+        total += n;
+    }
+    ::close(s);
+    return total;
+}
+
+bool portOpen(quint16 port)
+{
+    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+    ::close(s);
+    return ok;
+}
+
+QStringList sshArgs(const SshdFixture &sshd, const QString &key, const QString &knownHosts)
+{
+    return {QStringLiteral("-p"), QString::number(sshd.port()), QStringLiteral("-i"), key,
+            QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
+            QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
+            QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+            QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
+            QStringLiteral("-F"), QStringLiteral("/dev/null")};
+}
+
+double runOpenSsh(const QStringList &base, const QString &dest, const QStringList &extra)
+{
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < kCommands; ++i) {
+        QProcess p;
+        p.start(QStringLiteral("ssh"), base + extra + QStringList{QStringLiteral("-n"), dest, QStringLiteral("true")});
+        p.closeWriteChannel();
+        if (!p.waitForFinished(30000)) {
+            std::fprintf(stderr, "ssh hung: %s\n%s\n", qPrintable(p.arguments().join(QLatin1Char(' '))),
+                         p.readAll().constData());
+            p.kill();
+            p.waitForFinished();
+            return -1;
+        }
+        if (p.exitCode() != 0) {
+            std::fprintf(stderr, "ssh failed: %s\n", p.readAllStandardError().constData());
+            return -1;
+        }
+    }
+    return double(t.nsecsElapsed()) / 1e6 / kCommands;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QTemporaryDir home;
+    qputenv("HOME", home.path().toUtf8());
+    qunsetenv("SSH_AUTH_SOCK");
+    SshdFixture sshd;
+    QString error;
+    if (!sshd.start(&error)) {
+        std::fprintf(stderr, "cannot start sshd: %s\n", qPrintable(error));
+        return 1;
+    }
+    const QString key = sshd.addClientKey(QStringLiteral("id_bench"));
+    const QString knownHosts = home.path() + QStringLiteral("/known_hosts");
+    ssh::HostConnection conn(targetFor(sshd, knownHosts, key));
+    if (connectAndWait(conn).phase != ssh::ConnectionPhase::Ready) {
+        std::fprintf(stderr, "cannot connect\n");
+        return 1;
+    }
+    const QString dest = SshdFixture::currentUser() + QStringLiteral("@127.0.0.1");
+    const QStringList base = sshArgs(sshd, key, knownHosts);
+    std::vector<Row> rows;
+    std::fprintf(stderr, "running benchmarks against sshd on port %u…\n", sshd.port());
+
+    // 1. Per-command latency: 200 sequential `true`.
+    for (int i = 0; i < 5; ++i) {
+        (void)runAndWait(conn, "true"); // warm-up
+    }
+    // Wait on the signal itself: QTest::qWaitFor polls every 10 ms, which would swamp the
+    // figure we want.
+    QEventLoop loop;
+    bool ok = true;
+    QObject::connect(&conn, &ssh::HostConnection::commandFinished, &loop,
+                     [&](quint64, const ssh::CommandResult &r) {
+                         ok = ok && r.succeeded();
+                         loop.quit();
+                     });
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < kCommands && ok; ++i) {
+        conn.run("true");
+        loop.exec();
+    }
+    if (!ok) {
+        std::fprintf(stderr, "command failed\n");
+        return 1;
+    }
+    rows.push_back({QStringLiteral("200 × `true`: Flashdeck, one connection"), double(t.nsecsElapsed()) / 1e6 / kCommands,
+                    QStringLiteral("ms/cmd"), QStringLiteral("channel per command")});
+    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ssh, new connection each"), runOpenSsh(base, dest, {}),
+                    QStringLiteral("ms/cmd"), QStringLiteral("handshake + auth each time")});
+    const QString control = home.path() + QStringLiteral("/cm.sock");
+    QProcess master;
+    master.start(QStringLiteral("ssh"), base + QStringList{QStringLiteral("-M"), QStringLiteral("-S"), control,
+                                                            QStringLiteral("-N"), dest});
+    (void)QTest::qWaitFor([&] { return QFile::exists(control); }, 10000);
+    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ControlMaster"),
+                    runOpenSsh(base, dest, {QStringLiteral("-S"), control}), QStringLiteral("ms/cmd"),
+                    QStringLiteral("multiplexed, a process per command")});
+    master.terminate();
+    master.waitForFinished();
+
+    // 2. Tunnel throughput, remote → local, 1 GiB.
+    {
+        Source source(kTransferBytes);
+        QSignalSpy ready(&conn, &ssh::HostConnection::tunnelReady);
+        conn.openPortTunnel(QStringLiteral("127.0.0.1"), source.port());
+        ready.wait(10000);
+        const quint16 local = static_cast<quint16>(ready.first().at(1).toUInt());
+        qint64 got = 0;
+        t.restart();
+        std::thread reader([&] { got = sink(local); });
+        (void)QTest::qWaitFor([&] { return got != 0; }, 600000);
+        reader.join();
+        const double secs = double(t.nsecsElapsed()) / 1e9;
+        rows.push_back({QStringLiteral("1 GiB through a tunnel: Flashdeck"), double(got) / secs / 1e6,
+                        QStringLiteral("MB/s"), got == kTransferBytes ? QString() : QStringLiteral("SHORT READ")});
+    }
+    {
+        // ssh -L opens its listeners together: wait on a throwaway one (that probe
+        // connection consumes `warm`), then time the real transfer.
+        Source warm(1);
+        Source source(kTransferBytes);
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost, 0);
+        const quint16 localWarm = probe.serverPort();
+        probe.close();
+        QTcpServer probe2;
+        probe2.listen(QHostAddress::LocalHost, 0);
+        const quint16 local = probe2.serverPort();
+        probe2.close();
+        QProcess fwd;
+        fwd.start(QStringLiteral("ssh"),
+                  base + QStringList{QStringLiteral("-N"), QStringLiteral("-L"),
+                                     QStringLiteral("%1:127.0.0.1:%2").arg(localWarm).arg(warm.port()),
+                                     QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()),
+                                     dest});
+        (void)QTest::qWaitFor([&] { return portOpen(localWarm) || fwd.state() == QProcess::NotRunning; }, 10000);
+        qint64 got = 0;
+        t.restart();
+        std::thread reader([&] { got = sink(local); });
+        (void)QTest::qWaitFor([&] { return got != 0; }, 600000);
+        reader.join();
+        const double secs = double(t.nsecsElapsed()) / 1e9;
+        rows.push_back({QStringLiteral("1 GiB through a tunnel: OpenSSH ssh -L"), double(got) / secs / 1e6,
+                        QStringLiteral("MB/s"), got == kTransferBytes ? QString() : QStringLiteral("SHORT READ")});
+        fwd.terminate();
+        fwd.waitForFinished();
+    }
+
+    std::printf("\n%-52s %12s  %-7s %s\n", "benchmark", "result", "unit", "note");
+    std::printf("%s\n", QByteArray(100, '-').constData());
+    for (const Row &r : rows) {
+        std::printf("%-52s %12.2f  %-7s %s\n", qPrintable(r.what), r.value, qPrintable(r.unit), qPrintable(r.note));
+    }
+    const double ours = rows[0].value;
+    const double cm = rows[2].value;
+    const double tunOurs = rows[3].value;
+    const double tunSsh = rows[4].value;
+    std::printf("\nper-command latency vs ControlMaster: %.2f× (goal ≤ 1.00×)\n", ours / cm);
+    std::printf("tunnel throughput vs ssh -L:          %.2f× (goal ≥ 0.80×)\n", tunOurs / tunSsh);
+    return 0;
+}
