@@ -11,8 +11,7 @@ namespace flashdeck::ui {
 ConnectionController::ConnectionController(QWidget *dialogParent)
     : QObject(dialogParent)
     , m_dialogParent(dialogParent)
-{
-}
+{ }
 
 ConnectionController::~ConnectionController() = default;
 
@@ -101,8 +100,8 @@ void ConnectionController::askKeyboardInteractive(const ssh::KbdIntChallenge &ch
         if (!target) {
             return;
         }
-        target->answerKeyboardInteractive(result == QDialog::Accepted ? std::optional<QStringList>(dialog->takeAnswers())
-                                                                      : std::nullopt);
+        target->answerKeyboardInteractive(
+            result == QDialog::Accepted ? std::optional<QStringList>(dialog->takeAnswers()) : std::nullopt);
     });
     dialog->open();
 }

@@ -12,8 +12,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <arpa/inet.h>
@@ -121,7 +121,8 @@ bool portOpen(quint16 port)
 
 QStringList sshArgs(const SshdFixture &sshd, const QString &key, const QString &knownHosts)
 {
-    return {QStringLiteral("-p"), QString::number(sshd.port()), QStringLiteral("-i"), key,
+    return {QStringLiteral("-p"), QString::number(sshd.port()),
+            QStringLiteral("-i"), key,
             QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
             QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
             QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
@@ -186,11 +187,10 @@ int main(int argc, char **argv)
     // figure we want.
     QEventLoop loop;
     bool ok = true;
-    QObject::connect(&conn, &ssh::HostConnection::commandFinished, &loop,
-                     [&](quint64, const ssh::CommandResult &r) {
-                         ok = ok && r.succeeded();
-                         loop.quit();
-                     });
+    QObject::connect(&conn, &ssh::HostConnection::commandFinished, &loop, [&](quint64, const ssh::CommandResult &r) {
+        ok = ok && r.succeeded();
+        loop.quit();
+    });
     QElapsedTimer t;
     t.start();
     for (int i = 0; i < kCommands && ok; ++i) {
@@ -201,14 +201,15 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "command failed\n");
         return 1;
     }
-    rows.push_back({QStringLiteral("200 × `true`: Flashdeck, one connection"), double(t.nsecsElapsed()) / 1e6 / kCommands,
-                    QStringLiteral("ms/cmd"), QStringLiteral("channel per command")});
+    rows.push_back({QStringLiteral("200 × `true`: Flashdeck, one connection"),
+                    double(t.nsecsElapsed()) / 1e6 / kCommands, QStringLiteral("ms/cmd"),
+                    QStringLiteral("channel per command")});
     rows.push_back({QStringLiteral("200 × `true`: OpenSSH ssh, new connection each"), runOpenSsh(base, dest, {}),
                     QStringLiteral("ms/cmd"), QStringLiteral("handshake + auth each time")});
     const QString control = home.path() + QStringLiteral("/cm.sock");
     QProcess master;
-    master.start(QStringLiteral("ssh"), base + QStringList{QStringLiteral("-M"), QStringLiteral("-S"), control,
-                                                            QStringLiteral("-N"), dest});
+    master.start(QStringLiteral("ssh"),
+                 base + QStringList{QStringLiteral("-M"), QStringLiteral("-S"), control, QStringLiteral("-N"), dest});
     (void)QTest::qWaitFor([&] { return QFile::exists(control); }, 10000);
     rows.push_back({QStringLiteral("200 × `true`: OpenSSH ControlMaster"),
                     runOpenSsh(base, dest, {QStringLiteral("-S"), control}), QStringLiteral("ms/cmd"),
@@ -247,10 +248,11 @@ int main(int argc, char **argv)
         probe2.close();
         QProcess fwd;
         fwd.start(QStringLiteral("ssh"),
-                  base + QStringList{QStringLiteral("-N"), QStringLiteral("-L"),
-                                     QStringLiteral("%1:127.0.0.1:%2").arg(localWarm).arg(warm.port()),
-                                     QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()),
-                                     dest});
+                  base +
+                      QStringList{QStringLiteral("-N"), QStringLiteral("-L"),
+                                  QStringLiteral("%1:127.0.0.1:%2").arg(localWarm).arg(warm.port()),
+                                  QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()),
+                                  dest});
         (void)QTest::qWaitFor([&] { return portOpen(localWarm) || fwd.state() == QProcess::NotRunning; }, 10000);
         qint64 got = 0;
         t.restart();

@@ -226,8 +226,9 @@ bool SshdFixture::start(QString *error)
     // Logs go to a file (-E), not a pipe: a pipe nobody drains fills up after a few hundred
     // sessions and then blocks sshd itself.
     QFile::remove(logFile());
-    m_process->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-E"), logFile(), QStringLiteral("-f"),
-                             dir() + QStringLiteral("/sshd_config")});
+    m_process->start(kSshd,
+                     {QStringLiteral("-D"), QStringLiteral("-E"), logFile(), QStringLiteral("-f"),
+                      dir() + QStringLiteral("/sshd_config")});
     if (!m_process->waitForStarted(10000)) {
         if (error) {
             *error = QStringLiteral("cannot start sshd: ") + m_process->errorString();

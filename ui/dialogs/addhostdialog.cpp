@@ -55,7 +55,8 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     auto *browse = new QToolButton(this);
     browse->setText(tr("…"));
     connect(browse, &QToolButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Private key"), QDir::homePath() + QStringLiteral("/.ssh"));
+        const QString f =
+            QFileDialog::getOpenFileName(this, tr("Private key"), QDir::homePath() + QStringLiteral("/.ssh"));
         if (!f.isEmpty()) {
             m_identity->setText(f);
         }
@@ -142,7 +143,7 @@ void AddHostDialog::validate()
         problem = parsed.message();
     }
     m_problem->setText(problem.isEmpty() || (h.name.isEmpty() && h.address.isEmpty()) ? QString()
-                                                                                        : QStringLiteral("⚠ ") + problem);
+                                                                                      : QStringLiteral("⚠ ") + problem);
     m_ok->setEnabled(problem.isEmpty());
 }
 

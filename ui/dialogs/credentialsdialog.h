@@ -25,8 +25,8 @@ public:
         bool echo = false;
     };
 
-    CredentialsDialog(const QString &title, const QString &message, const QString &error,
-                      const QList<Prompt> &prompts, QWidget *parent = nullptr);
+    CredentialsDialog(const QString &title, const QString &message, const QString &error, const QList<Prompt> &prompts,
+                      QWidget *parent = nullptr);
     ~CredentialsDialog() override;
 
     /** The answers, in prompt order; clears the fields. */

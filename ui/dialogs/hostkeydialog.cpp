@@ -28,11 +28,10 @@ HostKeyDialog::HostKeyDialog(const QString &hostName, const ssh::HostKeyInfo &in
         tr("<b>%1</b> has not been seen before. Before trusting it, compare this fingerprint with the one the "
            "server's administrator reads on the server itself (<code>ssh-keygen -lf "
            "/etc/ssh/ssh_host_%2_key.pub</code>).")
-            .arg(hostName.toHtmlEscaped(), info.keyType.startsWith(QStringLiteral("ssh-ed25519"))
-                                               ? QStringLiteral("ed25519")
-                                               : info.keyType.contains(QStringLiteral("ecdsa"))
-                                                     ? QStringLiteral("ecdsa")
-                                                     : QStringLiteral("rsa")),
+            .arg(hostName.toHtmlEscaped(),
+                 info.keyType.startsWith(QStringLiteral("ssh-ed25519")) ? QStringLiteral("ed25519")
+                     : info.keyType.contains(QStringLiteral("ecdsa"))   ? QStringLiteral("ecdsa")
+                                                                        : QStringLiteral("rsa")),
         this);
     intro->setWordWrap(true);
     intro->setMinimumWidth(460);
