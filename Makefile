@@ -14,7 +14,7 @@ SOURCES = $(shell git ls-files -- '*.cpp' '*.h' 2>/dev/null || find app backend 
 help:
 	@echo "make run          build (Release) and open Flashdeck"
 	@echo "make test         build (Debug) and run the whole test suite"
-	@echo "make test-asan    backend unit tests under address + undefined sanitizers"
+	@echo "make test-asan    backend and integration tests under address + undefined sanitizers"
 	@echo "make screenshots  save a PNG of every page to docs/screenshots/"
 	@echo "make format       apply .clang-format;  make format-check  verify it"
 
@@ -33,8 +33,8 @@ test: build-dev
 
 test-asan: bootstrap
 	@cmake --preset asan >/dev/null
-	@cmake --build --preset asan --target flashdeck_backend_tests
-	@scripts/run-tests asan -L backend
+	@cmake --build --preset asan --target flashdeck_backend_tests flashdeck_integration_tests flashdeck
+	@scripts/run-tests asan -L 'backend|integration' -LE ui
 
 bench: build-release
 	@build/release/tests/bench/bench_ssh

@@ -28,7 +28,21 @@ CommandJob::CommandJob(quint64 id, RemoteCommand command)
     m_clock.start();
 }
 
-CommandJob::~CommandJob() = default;
+CommandJob::~CommandJob()
+{
+    releaseChannel();
+}
+
+void CommandJob::releaseChannel()
+{
+    if (m_channel) {
+        // ssh_channel_free only marks a channel the server has not closed yet; libssh keeps
+        // it, callbacks included, until the server's CLOSE arrives. Unhook them first, or a
+        // late exit-signal would call into a destroyed job (found by ASan).
+        ssh_remove_channel_callbacks(m_channel.get(), &m_callbacks);
+        m_channel.reset();
+    }
+}
 
 void CommandJob::onExitStatus(ssh_session, ssh_channel, int status, void *userdata)
 {
@@ -250,7 +264,7 @@ CommandResult CommandJob::result(const SshError &error)
     r.stdoutBytes = m_out.total;
     r.stderrBytes = m_err.total;
     r.elapsedMs = m_clock.elapsed();
-    m_channel.reset();
+    releaseChannel();
     return r;
 }
 

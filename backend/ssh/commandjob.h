@@ -60,6 +60,7 @@ private:
     };
     bool readStream(Stream &stream, int isStderr, bool &progress);
     void append(Stream &stream, const char *data, int size);
+    void releaseChannel();
     bool writeStdin(bool &progress);
 
     static void onExitStatus(ssh_session, ssh_channel, int status, void *userdata);

@@ -5,6 +5,7 @@
 #include "backend/ssh/keyfile.h"
 #include "backend/ssh/knownhosts.h"
 #include "backend/ssh/sshconfig.h"
+#include "backend/ssh/sshlibrary.h"
 #include "backend/ssh/sshlog.h"
 #include "backend/ssh/tunnelserver.h"
 
@@ -72,6 +73,10 @@ SessionWorker::~SessionWorker()
 {
     m_stopped = true;
     teardown();
+    m_tunnels.clear();
+    m_keyCache.clear();
+    // Runs on the worker thread as it finishes (deleteLater on QThread::finished).
+    releaseThreadState();
 }
 
 void SessionWorker::initThread()
