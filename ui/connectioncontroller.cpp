@@ -15,9 +15,28 @@ ConnectionController::ConnectionController(QWidget *dialogParent)
 
 ConnectionController::~ConnectionController() = default;
 
+void ConnectionController::retireConnection()
+{
+    if (!m_connection) {
+        return;
+    }
+    // Destroying a connection waits for its thread, which may sit in a blocking connect for
+    // up to the connect timeout. Retire it instead: ask it to stop and delete it once it
+    // says it has, so the window never freezes.
+    ssh::HostConnection *old = m_connection.release();
+    old->disconnect(this);
+    old->setParent(this); // still cleaned up if the window closes first
+    connect(old, &ssh::HostConnection::stateChanged, old, [old](const ssh::ConnectionState &s) {
+        if (s.phase == ssh::ConnectionPhase::Disconnected || s.phase == ssh::ConnectionPhase::Failed) {
+            old->deleteLater();
+        }
+    });
+    old->disconnectFromHost();
+}
+
 void ConnectionController::connectTo(const HostEntry &host)
 {
-    m_connection.reset();
+    retireConnection();
     m_host = host;
     m_connection = std::make_unique<ssh::HostConnection>(host.toTarget());
     ssh::HostConnection *c = m_connection.get();

@@ -39,6 +39,7 @@ Q_SIGNALS:
     void stateChanged(const QString &hostName, const flashdeck::ssh::ConnectionState &state);
 
 private:
+    void retireConnection();
     void askHostKey(const ssh::HostKeyInfo &info);
     void askPassphrase(const ssh::PassphraseRequest &request);
     void askPassword(const ssh::PasswordRequest &request);
