@@ -25,7 +25,9 @@ build-%: bootstrap
 	@cmake --preset $* >/dev/null
 	@cmake --build --preset $*
 
-run: build-release
+run: bootstrap
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target flashdeck
 	build/release/bin/flashdeck $(ARGS)
 
 test: build-dev
@@ -36,7 +38,9 @@ test-asan: bootstrap
 	@cmake --build --preset asan --target flashdeck_backend_tests flashdeck_integration_tests flashdeck
 	@scripts/run-tests asan -L 'backend|integration' -LE ui
 
-bench: build-release
+bench: bootstrap
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target bench_ssh
 	@build/release/tests/bench/bench_ssh
 
 screenshots: build-dev
