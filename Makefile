@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # CI turns warnings into errors; locally they stay warnings unless you ask.
 export FLASHDECK_WERROR ?= $(if $(CI),ON,OFF)
 
-SOURCES = $(shell git ls-files -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
+SOURCES = $(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
 
 .PHONY: help bootstrap run test test-asan bench format format-check screenshots build-% clean
 

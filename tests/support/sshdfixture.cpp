@@ -182,6 +182,9 @@ bool SshdFixture::writeConfig(QString *error)
         setEnv +=
             QStringLiteral(" PATH=%1:/usr/local/bin:/usr/bin:/bin").arg(m_options.pathPrefix.join(QLatin1Char(':')));
     }
+    for (const QString &kv : m_options.environment) {
+        setEnv += QLatin1Char(' ') + kv;
+    }
     lines.append(setEnv);
     lines.append(m_options.extraConfig);
     QFile file(dir() + QStringLiteral("/sshd_config"));

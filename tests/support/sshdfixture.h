@@ -25,6 +25,8 @@ public:
         bool keyboardInteractive = false; // through PAM (root only)
         /** Prepended to the server-side PATH (`SetEnv PATH=`): the simulated host's tools. */
         QStringList pathPrefix;
+        /** More session environment (`NAME=value`), e.g. FLASHDECK_SIM_DIR for the simulated host. */
+        QStringList environment;
         QStringList extraConfig;
     };
 

@@ -1,0 +1,103 @@
+#include "tests/simhost/simscenario.h"
+
+#include <QDir>
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::sim {
+
+namespace {
+
+QString str(const nlohmann::json &j, const char *key)
+{
+    return QString::fromStdString(j.value(key, std::string()));
+}
+
+QString simDir()
+{
+    return qEnvironmentVariable("FLASHDECK_SIM_DIR");
+}
+
+} // namespace
+
+std::optional<SimScenario> SimScenario::load(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) {
+            *error = QStringLiteral("cannot read scenario %1").arg(path);
+        }
+        return std::nullopt;
+    }
+    const QByteArray data = file.readAll();
+    try {
+        const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
+        SimScenario s;
+        s.name = str(j, "name");
+        s.description = str(j, "description");
+        s.vendor = str(j, "vendor");
+        s.driverVersion = str(j, "driver_version");
+        s.nvmlVersion = str(j, "nvml_version");
+        s.cudaVersion = str(j, "cuda_version");
+        for (const nlohmann::json &g : j.at("gpus")) {
+            SimGpu gpu;
+            gpu.name = str(g, "name");
+            gpu.architecture = str(g, "architecture");
+            gpu.uuid = str(g, "uuid");
+            gpu.pciBusId = str(g, "pci_bus_id");
+            gpu.memoryTotalMiB = g.value("memory_total_mib", qint64(0));
+            gpu.memoryReservedMiB = g.value("memory_reserved_mib", qint64(0));
+            gpu.powerLimitW = g.value("power_limit_w", 0.0);
+            gpu.idlePowerW = g.value("idle_power_w", 0.0);
+            gpu.idleTempC = g.value("idle_temp_c", 0);
+            gpu.idleSmClockMHz = g.value("idle_sm_clock_mhz", 0);
+            s.gpus.append(gpu);
+        }
+        return s;
+    } catch (const nlohmann::json::exception &e) {
+        if (error) {
+            *error = QStringLiteral("scenario %1 is not valid: %2").arg(path, QString::fromUtf8(e.what()));
+        }
+        return std::nullopt;
+    }
+}
+
+std::optional<SimScenario> SimScenario::fromEnvironment(QString *error)
+{
+    const QString dir = simDir();
+    if (dir.isEmpty()) {
+        if (error) {
+            *error = QStringLiteral("FLASHDECK_SIM_DIR is not set: this tool only runs on a simulated host");
+        }
+        return std::nullopt;
+    }
+    return load(QDir(dir).filePath(QStringLiteral("scenario.json")), error);
+}
+
+QList<SimGpuLoad> SimScenario::currentLoad() const
+{
+    QList<SimGpuLoad> loads(gpus.size());
+    QFile file(QDir(simDir()).filePath(QStringLiteral("gpu-load.json")));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return loads;
+    }
+    const QByteArray data = file.readAll();
+    try {
+        const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
+        const nlohmann::json &arr = j.at("gpus");
+        for (qsizetype i = 0; i < loads.size() && i < qsizetype(arr.size()); ++i) {
+            const nlohmann::json &g = arr.at(size_t(i));
+            loads[i].memoryUsedMiB = g.value("memory_used_mib", qint64(0));
+            loads[i].utilizationGpu = g.value("utilization_gpu", 0);
+            loads[i].utilizationMemory = g.value("utilization_memory", 0);
+            loads[i].powerW = g.value("power_w", -1.0);
+            loads[i].tempC = g.value("temp_c", -1);
+        }
+    } catch (const nlohmann::json::exception &) {
+        // A half-written file reads as idle this once; the writer replaces it atomically.
+    }
+    return loads;
+}
+
+} // namespace flashdeck::sim

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace flashdeck::sim {
+
+/** One simulated GPU: fixed facts from the scenario. */
+struct SimGpu
+{
+    QString name;
+    QString architecture;
+    QString uuid;
+    QString pciBusId;
+    qint64 memoryTotalMiB = 0;
+    qint64 memoryReservedMiB = 0;
+    double powerLimitW = 0;
+    double idlePowerW = 0;
+    int idleTempC = 0;
+    int idleSmClockMHz = 0;
+};
+
+/** What the simulated load does to a GPU right now (written by the SGLang simulator). */
+struct SimGpuLoad
+{
+    qint64 memoryUsedMiB = 0;
+    int utilizationGpu = 0;
+    int utilizationMemory = 0;
+    double powerW = -1; // < 0: idle power
+    int tempC = -1; // < 0: idle temperature
+};
+
+/**
+ * A scenario: the simulated host's hardware and its faults, from a JSON file in
+ * tests/simhost/scenarios/. The tools find it through FLASHDECK_SIM_DIR (scenario.json, and
+ * the live gpu-load.json beside it), which the sshd fixture sets with `SetEnv`.
+ */
+struct SimScenario
+{
+    QString name;
+    QString description;
+    QString vendor;
+    QString driverVersion;
+    QString nvmlVersion;
+    QString cudaVersion;
+    QList<SimGpu> gpus;
+
+    static std::optional<SimScenario> load(const QString &path, QString *error);
+    /** Scenario of this process: $FLASHDECK_SIM_DIR/scenario.json. */
+    static std::optional<SimScenario> fromEnvironment(QString *error);
+    /** Current per-GPU load: $FLASHDECK_SIM_DIR/gpu-load.json, idle when absent. */
+    QList<SimGpuLoad> currentLoad() const;
+};
+
+} // namespace flashdeck::sim

@@ -1,0 +1,266 @@
+#include "backend/ssh/hostconnection.h"
+#include "tests/support/sshdfixture.h"
+#include "tests/support/sshtesthelpers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+namespace {
+
+QByteArray readData(const QString &name)
+{
+    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/nvidia-smi-h200x2/") + name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+const QByteArray kFixtureQuery = "timestamp,index,name,uuid,driver_version,pci.bus_id,memory.total,memory.used,"
+                                 "memory.free,utilization.gpu,utilization.memory,temperature.gpu,power.draw,"
+                                 "power.limit,clocks.sm,pstate";
+
+// Element paths of the first <gpu> block: the structure a parser walks.
+QStringList gpuStructure(const QByteArray &xml)
+{
+    QXmlStreamReader r(xml);
+    QStringList path;
+    QStringList out;
+    bool inGpu = false;
+    while (!r.atEnd()) {
+        r.readNext();
+        if (r.isStartElement()) {
+            path.append(r.name().toString());
+            if (path.size() == 2 && path.last() == QStringLiteral("gpu")) {
+                if (!out.isEmpty()) {
+                    break; // first GPU only
+                }
+                inGpu = true;
+            }
+            if (inGpu) {
+                out.append(path.join(QLatin1Char('/')));
+            }
+        } else if (r.isEndElement()) {
+            path.removeLast();
+        }
+    }
+    return out;
+}
+
+QString firstText(const QByteArray &xml, const QString &element)
+{
+    QXmlStreamReader r(xml);
+    while (r.readNextStartElement() || !r.atEnd()) {
+        if (r.isStartElement() && r.name() == element) {
+            return r.readElementText();
+        }
+        if (!r.isStartElement()) {
+            r.readNext();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+/** The simulated nvidia-smi, run over real SSH, against the real H200 fixture formats. */
+class TestSimNvidiaSmi : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void listGpus_matchesFixtureExactly();
+    void version_matchesFixtureExactly();
+    void queryCsv_headerAndColumnsMatchFixture_data();
+    void queryCsv_headerAndColumnsMatchFixture();
+    void streaming_followsTheSimulatedLoad();
+    void queryXml_hasTheRealStructure();
+    void unknownField_failsLikeTheRealTool();
+    void b300Scenario_fourGpusWith288GbClassMemory();
+
+private:
+    void useScenario(const QString &name);
+    void writeLoad(qint64 usedMiB, int util);
+    std::unique_ptr<QTemporaryDir> m_home;
+    std::unique_ptr<QTemporaryDir> m_sim;
+    std::unique_ptr<SshdFixture> m_sshd;
+    std::unique_ptr<ssh::HostConnection> m_conn;
+};
+
+void TestSimNvidiaSmi::useScenario(const QString &name)
+{
+    const QString target = m_sim->path() + QStringLiteral("/scenario.json");
+    QFile::remove(target);
+    QVERIFY(QFile::copy(QStringLiteral(FLASHDECK_SIM_SCENARIOS "/") + name + QStringLiteral(".json"), target));
+    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
+}
+
+void TestSimNvidiaSmi::writeLoad(qint64 usedMiB, int util)
+{
+    QSaveFile f(m_sim->path() + QStringLiteral("/gpu-load.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QStringLiteral("{\"gpus\":[{\"memory_used_mib\":%1,\"utilization_gpu\":%2,\"utilization_memory\":%3,"
+                           "\"power_w\":512.5,\"temp_c\":61}]}")
+                .arg(usedMiB)
+                .arg(util)
+                .arg(util / 2)
+                .toUtf8());
+    QVERIFY(f.commit());
+}
+
+void TestSimNvidiaSmi::initTestCase()
+{
+    m_home = std::make_unique<QTemporaryDir>();
+    m_sim = std::make_unique<QTemporaryDir>();
+    qputenv("HOME", m_home->path().toUtf8());
+    qunsetenv("SSH_AUTH_SOCK");
+    useScenario(QStringLiteral("h200x2"));
+    SshdFixture::Options options;
+    options.pathPrefix = {QStringLiteral(FLASHDECK_SIM_BIN)};
+    options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path()};
+    m_sshd = std::make_unique<SshdFixture>(options);
+    QString error;
+    if (!m_sshd->start(&error)) {
+        QSKIP(qPrintable(error));
+    }
+    const QString key = m_sshd->addClientKey(QStringLiteral("id_sim"));
+    m_conn =
+        std::make_unique<ssh::HostConnection>(targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), key));
+    QCOMPARE(connectAndWait(*m_conn).phase, ssh::ConnectionPhase::Ready);
+    // The simulated tool is the one on PATH, not a real driver's.
+    QCOMPARE(runAndWait(*m_conn, "command -v nvidia-smi").stdoutData.trimmed(),
+             QByteArray(FLASHDECK_SIM_BIN "/nvidia-smi"));
+}
+
+void TestSimNvidiaSmi::cleanupTestCase()
+{
+    m_conn.reset();
+    m_sshd.reset();
+}
+
+void TestSimNvidiaSmi::listGpus_matchesFixtureExactly()
+{
+    const auto r = runAndWait(*m_conn, "nvidia-smi -L");
+    QVERIFY(r.succeeded());
+    QCOMPARE(r.stdoutData, readData(QStringLiteral("nvidia-smi-L.txt")));
+}
+
+void TestSimNvidiaSmi::version_matchesFixtureExactly()
+{
+    const auto r = runAndWait(*m_conn, "nvidia-smi --version");
+    QVERIFY(r.succeeded());
+    QCOMPARE(r.stdoutData.trimmed(), readData(QStringLiteral("version.txt")).trimmed());
+}
+
+void TestSimNvidiaSmi::queryCsv_headerAndColumnsMatchFixture_data()
+{
+    QTest::addColumn<QByteArray>("format");
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<bool>("header");
+    QTest::newRow("csv") << QByteArray("csv") << QStringLiteral("query-gpu-csv-stream-head.txt") << true;
+    QTest::newRow("csv,noheader,nounits")
+        << QByteArray("csv,noheader,nounits") << QStringLiteral("query-gpu-csv-noheader-nounits-head.txt") << false;
+}
+
+void TestSimNvidiaSmi::queryCsv_headerAndColumnsMatchFixture()
+{
+    QFETCH(QByteArray, format);
+    QFETCH(QString, fixture);
+    QFETCH(bool, header);
+    const auto r = runAndWait(*m_conn, "nvidia-smi --query-gpu=" + kFixtureQuery + " --format=" + format);
+    QVERIFY(r.succeeded());
+    const QList<QByteArray> got = r.stdoutData.trimmed().split('\n');
+    const QList<QByteArray> want = readData(fixture).trimmed().split('\n');
+    QCOMPARE(got.size(), header ? 3 : 2);
+    int row = 0;
+    if (header) {
+        QCOMPARE(got.first(), want.first()); // including "clocks.current.sm [MHz]"
+        row = 1;
+    }
+    for (int i = row; i < got.size(); ++i) {
+        const QList<QByteArray> g = got.at(i).split(',');
+        const QList<QByteArray> w = want.at(i).split(',');
+        QCOMPARE(g.size(), w.size());
+        // Static columns identical: index, name, uuid, driver, bus id, total, power limit, pstate.
+        for (int col : {1, 2, 3, 4, 5, 6, 13, 15}) {
+            QCOMPARE(g.at(col), w.at(col));
+        }
+        // Dynamic columns keep the real shape (units, decimals).
+        QVERIFY(QRegularExpression(QStringLiteral("^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3}$"))
+                    .match(QString::fromUtf8(g.at(0)))
+                    .hasMatch());
+        QCOMPARE(g.at(12).endsWith(" W"), w.at(12).endsWith(" W"));
+        QCOMPARE(g.at(12).contains('.'), true);
+        QCOMPARE(g.at(7).endsWith(" MiB"), w.at(7).endsWith(" MiB"));
+    }
+}
+
+void TestSimNvidiaSmi::streaming_followsTheSimulatedLoad()
+{
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = "nvidia-smi --query-gpu=index,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 100";
+    QList<QByteArray> lines;
+    QObject ctx;
+    connect(m_conn.get(), &ssh::HostConnection::commandOutput, &ctx,
+            [&lines](quint64, const QList<QByteArray> &out, const QList<QByteArray> &) { lines += out; });
+    const quint64 id = m_conn->run(cmd);
+    QTRY_VERIFY_WITH_TIMEOUT(lines.size() >= 4, 10000);
+    QVERIFY(lines.contains("0, 0, 0"));
+    writeLoad(46309, 97); // the fixture's busy figure for GPU 0
+    QTRY_VERIFY_WITH_TIMEOUT(lines.contains("0, 46309, 97"), 10000);
+    QSignalSpy finished(m_conn.get(), &ssh::HostConnection::commandFinished);
+    m_conn->cancel(id);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
+}
+
+void TestSimNvidiaSmi::queryXml_hasTheRealStructure()
+{
+    writeLoad(8159, 83);
+    const auto r = runAndWait(*m_conn, "nvidia-smi -q -x");
+    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
+    QVERIFY(r.succeeded());
+    const QByteArray fixture = readData(QStringLiteral("nvidia-smi-q-idle.xml"));
+    QCOMPARE(gpuStructure(r.stdoutData), gpuStructure(fixture));
+    QCOMPARE(firstText(r.stdoutData, QStringLiteral("driver_version")), QStringLiteral("580.159.04"));
+    QCOMPARE(firstText(r.stdoutData, QStringLiteral("cuda_version")), QStringLiteral("13.0"));
+    QCOMPARE(firstText(r.stdoutData, QStringLiteral("attached_gpus")), QStringLiteral("2"));
+    QCOMPARE(firstText(r.stdoutData, QStringLiteral("used")), QStringLiteral("8159 MiB"));
+    QCOMPARE(firstText(r.stdoutData, QStringLiteral("gpu_util")), QStringLiteral("83 %"));
+    QVERIFY(r.stdoutData.contains("<uuid>GPU-eada4807-2ab2-1f43-b19b-ef0b073c9efe</uuid>"));
+    QXmlStreamReader check(r.stdoutData);
+    while (!check.atEnd()) {
+        check.readNext();
+    }
+    QVERIFY2(!check.hasError(), qPrintable(check.errorString()));
+}
+
+void TestSimNvidiaSmi::unknownField_failsLikeTheRealTool()
+{
+    const auto r = runAndWait(*m_conn, "nvidia-smi --query-gpu=index,bogus.field --format=csv");
+    QCOMPARE(r.exitCode.value_or(-1), 2);
+    QVERIFY(r.stdoutData.contains("Field \"bogus.field\" is not a valid field to query."));
+}
+
+void TestSimNvidiaSmi::b300Scenario_fourGpusWith288GbClassMemory()
+{
+    useScenario(QStringLiteral("b300x4"));
+    const auto list = runAndWait(*m_conn, "nvidia-smi -L");
+    QCOMPARE(list.stdoutData.count('\n'), 4);
+    QVERIFY(list.stdoutData.contains("GPU 3: NVIDIA B300"));
+    const auto csv = runAndWait(*m_conn, "nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits");
+    QCOMPARE(csv.stdoutData, QByteArray("293660\n293660\n293660\n293660\n"));
+    const auto xml = runAndWait(*m_conn, "nvidia-smi -q -x");
+    QCOMPARE(firstText(xml.stdoutData, QStringLiteral("cuda_version")), QStringLiteral("13.4"));
+    useScenario(QStringLiteral("h200x2"));
+}
+
+QTEST_GUILESS_MAIN(TestSimNvidiaSmi)
+#include "tst_simnvidiasmi.moc"
