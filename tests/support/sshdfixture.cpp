@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLockFile>
 #include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTest>
@@ -320,8 +321,23 @@ bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QStrin
         }
         return false;
     }
+    // One random password per machine, kept root-only, so concurrent test runs (a developer's
+    // and CI's) agree on it instead of resetting it under each other. A lock serialises the
+    // first creation.
+    const QString dir = QStringLiteral("/var/lib/flashdeck-tests");
+    const QString store = dir + QStringLiteral("/fdtest-password");
+    QDir().mkpath(dir);
+    QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QLockFile lock(dir + QStringLiteral("/fdtest.lock"));
+    if (!lock.tryLock(60000)) {
+        if (error) {
+            *error = QStringLiteral("cannot lock %1/fdtest.lock").arg(dir);
+        }
+        return false;
+    }
     QString out;
-    if (runProgram(QStringLiteral("id"), {kPasswordUser}, &out) != 0 &&
+    const bool exists = runProgram(QStringLiteral("id"), {kPasswordUser}, &out) == 0;
+    if (!exists &&
         runProgram(QStringLiteral("useradd"),
                    {QStringLiteral("--system"), QStringLiteral("--shell"), QStringLiteral("/bin/sh"),
                     QStringLiteral("--home-dir"), QStringLiteral("/nonexistent"), QStringLiteral("--no-create-home"),
@@ -332,16 +348,31 @@ bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QStrin
         }
         return false;
     }
-    // A fresh random password each run: nothing guessable is left on the machine.
-    static const QString pw = QStringLiteral("Fd-%1-%2")
-                                  .arg(QRandomGenerator::global()->generate64(), 0, 36)
-                                  .arg(QRandomGenerator::global()->generate(), 0, 36);
-    if (runProgram(QStringLiteral("chpasswd"), {}, &out,
-                   (kPasswordUser + QLatin1Char(':') + pw + QLatin1Char('\n')).toUtf8()) != 0) {
-        if (error) {
-            *error = QStringLiteral("chpasswd failed: ") + out;
+    QFile file(store);
+    QString pw;
+    if (exists && file.open(QIODevice::ReadOnly)) {
+        pw = QString::fromUtf8(file.readAll()).trimmed();
+        file.close();
+    }
+    if (pw.isEmpty()) {
+        pw = QStringLiteral("Fd-%1-%2")
+                 .arg(QRandomGenerator::system()->generate64(), 0, 36)
+                 .arg(QRandomGenerator::system()->generate(), 0, 36);
+        if (runProgram(QStringLiteral("chpasswd"), {}, &out,
+                       (kPasswordUser + QLatin1Char(':') + pw + QLatin1Char('\n')).toUtf8()) != 0) {
+            if (error) {
+                *error = QStringLiteral("chpasswd failed: ") + out;
+            }
+            return false;
         }
-        return false;
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            if (error) {
+                *error = QStringLiteral("cannot write %1").arg(store);
+            }
+            return false;
+        }
+        file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        file.write(pw.toUtf8());
     }
     *user = kPasswordUser;
     *password = pw;
