@@ -40,6 +40,8 @@ std::optional<SimScenario> SimScenario::load(const QString &path, QString *error
         s.driverVersion = str(j, "driver_version");
         s.nvmlVersion = str(j, "nvml_version");
         s.cudaVersion = str(j, "cuda_version");
+        s.rocmVersion = str(j, "rocm_version");
+        s.amdSmiShape = str(j, "amd_smi_shape");
         for (const nlohmann::json &g : j.at("gpus")) {
             SimGpu gpu;
             gpu.name = str(g, "name");

@@ -45,6 +45,9 @@ struct SimScenario
     QString driverVersion;
     QString nvmlVersion;
     QString cudaVersion;
+    QString rocmVersion;
+    /** amd-smi's JSON: "wrapped" ({"gpu_data": [...]}, newer releases) or "list" (older). */
+    QString amdSmiShape;
     QList<SimGpu> gpus;
 
     static std::optional<SimScenario> load(const QString &path, QString *error);

@@ -1,5 +1,4 @@
-#include "backend/ssh/hostconnection.h"
-#include "tests/support/sshdfixture.h"
+#include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
 #include <QDir>
@@ -86,75 +85,36 @@ private Q_SLOTS:
     void b300Scenario_fourGpusWith288GbClassMemory();
 
 private:
-    void useScenario(const QString &name);
-    void writeLoad(qint64 usedMiB, int util);
-    std::unique_ptr<QTemporaryDir> m_home;
-    std::unique_ptr<QTemporaryDir> m_sim;
-    std::unique_ptr<SshdFixture> m_sshd;
-    std::unique_ptr<ssh::HostConnection> m_conn;
+    ssh::HostConnection &conn() { return m_host.connection(); }
+    SimHostFixture m_host;
 };
-
-void TestSimNvidiaSmi::useScenario(const QString &name)
-{
-    const QString target = m_sim->path() + QStringLiteral("/scenario.json");
-    QFile::remove(target);
-    QVERIFY(QFile::copy(QStringLiteral(FLASHDECK_SIM_SCENARIOS "/") + name + QStringLiteral(".json"), target));
-    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
-}
-
-void TestSimNvidiaSmi::writeLoad(qint64 usedMiB, int util)
-{
-    QSaveFile f(m_sim->path() + QStringLiteral("/gpu-load.json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QStringLiteral("{\"gpus\":[{\"memory_used_mib\":%1,\"utilization_gpu\":%2,\"utilization_memory\":%3,"
-                           "\"power_w\":512.5,\"temp_c\":61}]}")
-                .arg(usedMiB)
-                .arg(util)
-                .arg(util / 2)
-                .toUtf8());
-    QVERIFY(f.commit());
-}
 
 void TestSimNvidiaSmi::initTestCase()
 {
-    m_home = std::make_unique<QTemporaryDir>();
-    m_sim = std::make_unique<QTemporaryDir>();
-    qputenv("HOME", m_home->path().toUtf8());
-    qunsetenv("SSH_AUTH_SOCK");
-    useScenario(QStringLiteral("h200x2"));
-    SshdFixture::Options options;
-    options.pathPrefix = {QStringLiteral(FLASHDECK_SIM_BIN)};
-    options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path()};
-    m_sshd = std::make_unique<SshdFixture>(options);
     QString error;
-    if (!m_sshd->start(&error)) {
+    if (!m_host.start(QStringLiteral("h200x2"), &error)) {
         QSKIP(qPrintable(error));
     }
-    const QString key = m_sshd->addClientKey(QStringLiteral("id_sim"));
-    m_conn =
-        std::make_unique<ssh::HostConnection>(targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), key));
-    QCOMPARE(connectAndWait(*m_conn).phase, ssh::ConnectionPhase::Ready);
     // The simulated tool is the one on PATH, not a real driver's.
-    QCOMPARE(runAndWait(*m_conn, "command -v nvidia-smi").stdoutData.trimmed(),
+    QCOMPARE(runAndWait(conn(), "command -v nvidia-smi").stdoutData.trimmed(),
              QByteArray(FLASHDECK_SIM_BIN "/nvidia-smi"));
 }
 
 void TestSimNvidiaSmi::cleanupTestCase()
 {
-    m_conn.reset();
-    m_sshd.reset();
+    m_host.stop();
 }
 
 void TestSimNvidiaSmi::listGpus_matchesFixtureExactly()
 {
-    const auto r = runAndWait(*m_conn, "nvidia-smi -L");
+    const auto r = runAndWait(conn(), "nvidia-smi -L");
     QVERIFY(r.succeeded());
     QCOMPARE(r.stdoutData, readData(QStringLiteral("nvidia-smi-L.txt")));
 }
 
 void TestSimNvidiaSmi::version_matchesFixtureExactly()
 {
-    const auto r = runAndWait(*m_conn, "nvidia-smi --version");
+    const auto r = runAndWait(conn(), "nvidia-smi --version");
     QVERIFY(r.succeeded());
     QCOMPARE(r.stdoutData.trimmed(), readData(QStringLiteral("version.txt")).trimmed());
 }
@@ -174,7 +134,7 @@ void TestSimNvidiaSmi::queryCsv_headerAndColumnsMatchFixture()
     QFETCH(QByteArray, format);
     QFETCH(QString, fixture);
     QFETCH(bool, header);
-    const auto r = runAndWait(*m_conn, "nvidia-smi --query-gpu=" + kFixtureQuery + " --format=" + format);
+    const auto r = runAndWait(conn(), "nvidia-smi --query-gpu=" + kFixtureQuery + " --format=" + format);
     QVERIFY(r.succeeded());
     const QList<QByteArray> got = r.stdoutData.trimmed().split('\n');
     const QList<QByteArray> want = readData(fixture).trimmed().split('\n');
@@ -208,24 +168,24 @@ void TestSimNvidiaSmi::streaming_followsTheSimulatedLoad()
     cmd.commandLine = "nvidia-smi --query-gpu=index,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 100";
     QList<QByteArray> lines;
     QObject ctx;
-    connect(m_conn.get(), &ssh::HostConnection::commandOutput, &ctx,
+    connect(&conn(), &ssh::HostConnection::commandOutput, &ctx,
             [&lines](quint64, const QList<QByteArray> &out, const QList<QByteArray> &) { lines += out; });
-    const quint64 id = m_conn->run(cmd);
+    const quint64 id = conn().run(cmd);
     QTRY_VERIFY_WITH_TIMEOUT(lines.size() >= 4, 10000);
     QVERIFY(lines.contains("0, 0, 0"));
-    writeLoad(46309, 97); // the fixture's busy figure for GPU 0
+    QVERIFY(m_host.writeLoad({0}, 46309, 97)); // the fixture's busy figure for GPU 0
     QTRY_VERIFY_WITH_TIMEOUT(lines.contains("0, 46309, 97"), 10000);
-    QSignalSpy finished(m_conn.get(), &ssh::HostConnection::commandFinished);
-    m_conn->cancel(id);
+    QSignalSpy finished(&conn(), &ssh::HostConnection::commandFinished);
+    conn().cancel(id);
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
-    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
+    m_host.clearLoad();
 }
 
 void TestSimNvidiaSmi::queryXml_hasTheRealStructure()
 {
-    writeLoad(8159, 83);
-    const auto r = runAndWait(*m_conn, "nvidia-smi -q -x");
-    QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
+    QVERIFY(m_host.writeLoad({0}, 8159, 83));
+    const auto r = runAndWait(conn(), "nvidia-smi -q -x");
+    m_host.clearLoad();
     QVERIFY(r.succeeded());
     const QByteArray fixture = readData(QStringLiteral("nvidia-smi-q-idle.xml"));
     QCOMPARE(gpuStructure(r.stdoutData), gpuStructure(fixture));
@@ -244,22 +204,22 @@ void TestSimNvidiaSmi::queryXml_hasTheRealStructure()
 
 void TestSimNvidiaSmi::unknownField_failsLikeTheRealTool()
 {
-    const auto r = runAndWait(*m_conn, "nvidia-smi --query-gpu=index,bogus.field --format=csv");
+    const auto r = runAndWait(conn(), "nvidia-smi --query-gpu=index,bogus.field --format=csv");
     QCOMPARE(r.exitCode.value_or(-1), 2);
     QVERIFY(r.stdoutData.contains("Field \"bogus.field\" is not a valid field to query."));
 }
 
 void TestSimNvidiaSmi::b300Scenario_fourGpusWith288GbClassMemory()
 {
-    useScenario(QStringLiteral("b300x4"));
-    const auto list = runAndWait(*m_conn, "nvidia-smi -L");
+    QVERIFY(m_host.useScenario(QStringLiteral("b300x4")));
+    const auto list = runAndWait(conn(), "nvidia-smi -L");
     QCOMPARE(list.stdoutData.count('\n'), 4);
     QVERIFY(list.stdoutData.contains("GPU 3: NVIDIA B300"));
-    const auto csv = runAndWait(*m_conn, "nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits");
+    const auto csv = runAndWait(conn(), "nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits");
     QCOMPARE(csv.stdoutData, QByteArray("293660\n293660\n293660\n293660\n"));
-    const auto xml = runAndWait(*m_conn, "nvidia-smi -q -x");
+    const auto xml = runAndWait(conn(), "nvidia-smi -q -x");
     QCOMPARE(firstText(xml.stdoutData, QStringLiteral("cuda_version")), QStringLiteral("13.4"));
-    useScenario(QStringLiteral("h200x2"));
+    QVERIFY(m_host.useScenario(QStringLiteral("h200x2")));
 }
 
 QTEST_GUILESS_MAIN(TestSimNvidiaSmi)
