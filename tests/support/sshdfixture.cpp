@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace flashdeck::test {
@@ -227,6 +228,9 @@ bool SshdFixture::start(QString *error)
     m_log.clear(); // a restart must wait for its own "listening" line
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
+    // If the test process dies (a crash, a sanitizer abort), sshd dies with it instead of
+    // lingering on its port.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     // Logs go to a file (-E), not a pipe: a pipe nobody drains fills up after a few hundred
     // sessions and then blocks sshd itself.
     QFile::remove(logFile());

@@ -1,0 +1,441 @@
+// The SGLang simulator: what a `python3 -m sglang.launch_server …` container does, as far as
+// Flashdeck can see it — its startup log (real strings, shared reference sglang-facts §3,
+// §11, §12), its HTTP API (§1, §2, §4, §5) and the GPU memory it takes (gpu-load.json for the
+// simulated nvidia-smi). Durations scale with FLASHDECK_SIM_TIME_FACTOR; text is seeded.
+
+#include "tests/simhost/sglang/sglangsim.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+using nlohmann::json;
+
+namespace flashdeck::sim {
+
+namespace {
+
+std::mutex g_logMutex;
+
+std::string stamp()
+{
+    const std::time_t now = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+    return buf;
+}
+
+// "[YYYY-MM-DD HH:MM:SS TP0] message" for scheduler lines, "[…] message" for the main process.
+void logLine(const std::string &message, bool tp0 = true)
+{
+    const std::lock_guard lock(g_logMutex);
+    std::printf("[%s%s] %s\n", stamp().c_str(), tp0 ? " TP0" : "", message.c_str());
+    std::fflush(stdout);
+}
+
+void pause(const SglangSimOptions &o, double seconds)
+{
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(seconds * o.timeFactor * 1e6)));
+}
+
+std::string fixed(double v, int decimals = 2)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+void writeGpuLoad(const SglangSimOptions &o, const SglangState &s)
+{
+    if (o.simDir.empty()) {
+        return;
+    }
+    json gpus = json::array();
+    const int util = s.running > 0 ? 92 : (s.phase < 2 && s.weightsMiB > 0 ? 35 : 0);
+    for (int i = 0; i < o.gpuCount; ++i) {
+        gpus.push_back({{"memory_used_mib", s.weightsMiB + s.kvMiB},
+                        {"utilization_gpu", util},
+                        {"utilization_memory", util / 2},
+                        {"power_w", util > 0 ? 380.0 + 6.0 * util : -1.0},
+                        {"temp_c", util > 0 ? 48 + util / 4 : -1}});
+    }
+    const std::string tmp = o.simDir + "/gpu-load.json.tmp";
+    std::ofstream(tmp) << json{{"gpus", gpus}}.dump();
+    std::rename(tmp.c_str(), (o.simDir + "/gpu-load.json").c_str()); // atomic for readers
+}
+
+std::string words(SglangState &s, int n)
+{
+    static const char *vocab[] = {"the",    "model", "server", "runs",    "on",   "four", "GPUs",   "with",    "a",
+                                  "pinned", "image", "and",    "answers", "over", "the",  "tunnel", "quickly", "today"};
+    std::string out;
+    const std::lock_guard lock(s.rngMutex);
+    for (int i = 0; i < n; ++i) {
+        out += (i ? " " : "") + std::string(vocab[s.rng() % (sizeof vocab / sizeof *vocab)]);
+    }
+    return out;
+}
+
+bool authorised(const SglangArgs &a, const httplib::Request &req)
+{
+    if (a.apiKey.empty()) {
+        return true;
+    }
+    return req.get_header_value("Authorization") == "Bearer " + a.apiKey ||
+        req.get_header_value("x-api-key") == a.apiKey;
+}
+
+void accessLog(const httplib::Request &req, const httplib::Response &res)
+{
+    const char *reason = res.status == 200 ? "OK"
+        : res.status == 401                ? "Unauthorized"
+        : res.status == 404                ? "Not Found"
+        : res.status == 503                ? "Service Unavailable"
+                                           : "";
+    logLine("INFO:     127.0.0.1:0 - \"" + req.method + " " + req.path + " HTTP/1.1\" " + std::to_string(res.status) +
+                " " + reason,
+            false);
+}
+
+json loadsJson(const SglangSimOptions &o, const SglangState &s)
+{
+    const double usage = double(s.usedTokens) / double(o.kvTokens);
+    return {{"timestamp", std::time(nullptr)},
+            {"version", "0.5.10-sim"},
+            {"accelerator", "cuda"},
+            {"num_accelerators", o.gpuCount},
+            {"loads",
+             json::array({{{"dp_rank", 0},
+                           {"num_running_reqs", s.running.load()},
+                           {"num_waiting_reqs", s.queued.load()},
+                           {"num_used_tokens", s.usedTokens.load()},
+                           {"num_total_tokens", o.kvTokens},
+                           {"max_total_num_tokens", o.kvTokens},
+                           {"token_usage", usage},
+                           {"gen_throughput", s.running > 0 ? 1635.11 : 0.0},
+                           {"cache_hit_rate", 0.0},
+                           {"speculative", {{"accept_length", 3.08}, {"accept_rate", 0.41}}}}})}};
+}
+
+std::string metricsText(const SglangArgs &a, const SglangSimOptions &o, const SglangState &s)
+{
+    std::string labels = "{model_name=\"" + a.modelName() + "\",tp_rank=\"0\",dp_rank=\"0\"}";
+    std::string out;
+    auto gauge = [&](const std::string &name, const std::string &value) {
+        out += "# TYPE sglang:" + name + " gauge\nsglang:" + name + labels + " " + value + "\n";
+    };
+    gauge("token_usage", fixed(double(s.usedTokens) / double(o.kvTokens), 4));
+    gauge("num_used_tokens", std::to_string(s.usedTokens));
+    gauge("max_total_num_tokens", std::to_string(o.kvTokens));
+    gauge("num_running_reqs", std::to_string(s.running));
+    gauge("num_queue_reqs", std::to_string(s.queued));
+    gauge("gen_throughput", s.running > 0 ? "1635.11" : "0.0");
+    gauge("cache_hit_rate", "0.0");
+    gauge("spec_accept_length", "3.08");
+    out += "# TYPE sglang:num_requests_total counter\nsglang:num_requests_total" + labels + " " +
+        std::to_string(s.requestsTotal) + "\n";
+    return out;
+}
+
+void startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
+{
+    logLine("server_args=ServerArgs(model_path='" + a.modelPath + "', revision='" + a.revision +
+                "', tp_size=" + std::to_string(a.tp) + ", host='" + a.host + "', port=" + std::to_string(a.port) +
+                ", mem_fraction_static=" + fixed(a.memFractionStatic) +
+                ", api_key=" + (a.apiKey.empty() ? "None" : "'[REDACTED]'") + ", speculative_algorithm=" +
+                (a.speculativeAlgorithm.empty() ? "None" : "'" + a.speculativeAlgorithm + "'") +
+                ", reasoning_parser=" + (a.reasoningParser.empty() ? "None" : "'" + a.reasoningParser + "'") +
+                ", enable_metrics=" + (a.enableMetrics ? "True" : "False") + ")",
+            false);
+    if (a.speculativeAlgorithm == "DSPARK" && o.dspark) {
+        logLine("DSpark draft weights are bundled in the target checkpoint; defaulting --speculative-draft-model-path "
+                "to --model-path (" +
+                    a.modelPath + ").",
+                false);
+    }
+    pause(o, 1.3);
+    logLine("Init torch distributed ends. elapsed=1.33 s, mem usage=0.61 GB");
+    const double total = double(o.gpuMemoryMiB) / 1024.0 * 1.048576;
+    logLine("Load weight begin. avail mem=" + fixed(total - 0.9) + " GB");
+    const std::int64_t weights = o.gpuMemoryMiB * 33 / 100;
+    for (int shard = 1; shard <= 4; ++shard) {
+        pause(o, 5.0);
+        s.weightsMiB = weights * shard / 4;
+        writeGpuLoad(o, s);
+    }
+    logLine("Load weight end. elapsed=20.41 s, type=MiniMaxM3ForCausalLM, quant=modelopt_fp4, avail mem=" +
+            fixed(total * 0.66) + " GB, mem usage=" + fixed(total * 0.33) + " GB.");
+    if (a.speculativeAlgorithm == "DSPARK" && o.dspark) {
+        logLine("Draft checkpoint bundles a DSpark head; loading draft arch MiniMaxM3DSparkForCausalLM.");
+    }
+    if (o.qmul4 != "cached") {
+        pause(o, 12.0);
+        const char *backend = o.qmul4 == "fallback" ? "fp16_fallback" : "qmul4";
+        logLine(std::string("Compiled inference.dequant.nvfp4_to_fp8 backend=") + backend + " in 12.3s");
+    }
+    s.kvMiB = static_cast<std::int64_t>(o.gpuMemoryMiB * a.memFractionStatic) - s.weightsMiB;
+    writeGpuLoad(o, s);
+    logLine("KV Cache is allocated. #tokens: " + std::to_string(o.kvTokens) + ", K size: 61.20 GB, V size: 61.20 GB");
+    if (a.speculativeAlgorithm == "DSPARK" && o.dspark) {
+        logLine("Initialized DSpark draft runner. attention_backend=trtllm_mha, model=" + a.modelPath +
+                ", gamma=5, verify_num_draft_tokens=6");
+    }
+    pause(o, 5.0);
+    logLine("max_total_num_tokens=" + std::to_string(o.kvTokens) +
+            ", chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=256, context_len=1048576, "
+            "available_gpu_mem=" +
+            fixed(total * (1.0 - a.memFractionStatic)) + " GB");
+}
+
+} // namespace
+
+std::string SglangArgs::parse(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        auto value = [&](std::string &out) {
+            if (i + 1 >= argc) {
+                return false;
+            }
+            out = argv[++i];
+            return true;
+        };
+        std::string v;
+        if (flag == "-m" || flag == "sglang.launch_server") {
+            continue;
+        } else if (flag == "--model-path" || flag == "--model") {
+            value(modelPath);
+        } else if (flag == "--revision") {
+            value(revision);
+        } else if (flag == "--served-model-name") {
+            value(servedModelName);
+        } else if (flag == "--host") {
+            value(host);
+        } else if (flag == "--port" && value(v)) {
+            port = std::atoi(v.c_str());
+        } else if ((flag == "--tp" || flag == "--tp-size") && value(v)) {
+            tp = std::atoi(v.c_str());
+        } else if (flag == "--api-key") {
+            value(apiKey);
+        } else if (flag == "--enable-metrics") {
+            enableMetrics = true;
+        } else if (flag == "--speculative-algorithm") {
+            value(speculativeAlgorithm);
+        } else if (flag == "--reasoning-parser") {
+            value(reasoningParser);
+        } else if (flag == "--mem-fraction-static" && value(v)) {
+            memFractionStatic = std::atof(v.c_str());
+        } else if (flag == "--tool-call-parser" || flag == "--attention-backend" || flag == "--chunked-prefill-size") {
+            value(v); // accepted, no visible effect here
+        } else if (flag == "--trust-remote-code") {
+            continue;
+        } else {
+            return "launch_server: error: unrecognized arguments: " + flag;
+        }
+    }
+    return {};
+}
+
+int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
+{
+    SglangState s;
+    s.rng.seed(o.seed);
+    startupLog(a, o, s);
+
+    httplib::Server server;
+    server.set_logger(accessLog);
+    server.set_pre_routing_handler([&](const httplib::Request &req, httplib::Response &res) {
+        // Exempt from the key: OPTIONS, /health*, /ready*, /metrics (sglang utils/auth.py).
+        const bool exempt = req.method == "OPTIONS" || req.path.rfind("/health", 0) == 0 ||
+            req.path.rfind("/ready", 0) == 0 || req.path.rfind("/metrics", 0) == 0;
+        if (!exempt && !authorised(a, req)) {
+            res.status = 401;
+            res.set_content(R"({"error": "Unauthorized"})", "application/json");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    server.Get("/health",
+               [&](const httplib::Request &, httplib::Response &res) { res.status = s.phase == 2 ? 200 : 503; });
+    server.Get("/health_generate",
+               [&](const httplib::Request &, httplib::Response &res) { res.status = s.phase == 2 ? 200 : 503; });
+    server.Get("/v1/models", [&](const httplib::Request &, httplib::Response &res) {
+        const json body{{"object", "list"},
+                        {"data",
+                         json::array({{{"id", a.modelName()},
+                                       {"object", "model"},
+                                       {"created", std::time(nullptr)},
+                                       {"owned_by", "sglang"},
+                                       {"root", a.modelName()},
+                                       {"max_model_len", 1048576}}})}};
+        res.set_content(body.dump(), "application/json");
+    });
+    server.Get("/model_info", [&](const httplib::Request &, httplib::Response &res) {
+        res.set_content(json{{"model_path", a.modelPath},
+                             {"is_generation", true},
+                             {"has_image_understanding", true},
+                             {"model_type", "minimax_m3"},
+                             {"architectures", json::array({"MiniMaxM3ForCausalLM"})}}
+                            .dump(),
+                        "application/json");
+    });
+    server.Get("/server_info", [&](const httplib::Request &, httplib::Response &res) {
+        res.set_content(json{{"model_path", a.modelPath},
+                             {"tp_size", a.tp},
+                             {"port", a.port},
+                             {"api_key", a.apiKey.empty() ? json(nullptr) : json("[REDACTED]")},
+                             {"speculative_algorithm", a.speculativeAlgorithm},
+                             {"reasoning_parser", a.reasoningParser},
+                             {"enable_metrics", a.enableMetrics},
+                             {"max_total_num_tokens", o.kvTokens},
+                             {"version", "0.5.10-sim"}}
+                            .dump(),
+                        "application/json");
+    });
+    server.Get("/v1/loads", [&](const httplib::Request &, httplib::Response &res) {
+        res.set_content(loadsJson(o, s).dump(), "application/json");
+    });
+    if (a.enableMetrics) {
+        server.Get("/metrics", [&](const httplib::Request &, httplib::Response &res) {
+            res.set_content(metricsText(a, o, s), "text/plain; version=0.0.4");
+        });
+    }
+    server.Post("/v1/chat/completions", [&](const httplib::Request &req, httplib::Response &res) {
+        if (req.get_header_value("Content-Type").rfind("application/json", 0) != 0) {
+            res.status = 400; // sglang-facts §1.3
+            res.set_content("Unsupported Media Type: Only 'application/json' is allowed", "text/plain");
+            return;
+        }
+        json body;
+        try {
+            body = json::parse(req.body);
+        } catch (const json::exception &) {
+            res.status = 400;
+            res.set_content(
+                R"({"object":"error","message":"invalid JSON","type":"BadRequestError","param":null,"code":400})",
+                "application/json");
+            return;
+        }
+        const bool thinking = !(body.contains("chat_template_kwargs") &&
+                                body["chat_template_kwargs"].value("thinking_mode", std::string()) == "disabled");
+        bool image = false;
+        for (const json &m : body.value("messages", json::array())) {
+            if (m.contains("content") && m["content"].is_array()) {
+                for (const json &part : m["content"]) {
+                    image = image || part.value("type", std::string()) == "image_url";
+                }
+            }
+        }
+        const std::string reasoning = thinking ? "The user asks a question. " + words(s, 12) + "." : "";
+        const std::string answer = (image ? "The image shows a small square. " : "") + words(s, 24) + ".";
+        const bool split = !a.reasoningParser.empty();
+        ++s.requestsTotal;
+        const std::string id = "chatcmpl-" + std::to_string(s.requestsTotal.load());
+        if (!body.value("stream", false)) {
+            ++s.running;
+            s.usedTokens += 512;
+            writeGpuLoad(o, s);
+            pause(o, 0.4);
+            json message{
+                {"role", "assistant"},
+                {"content", split || reasoning.empty() ? answer : "<think>" + reasoning + "</think>" + answer}};
+            message["reasoning_content"] = split && !reasoning.empty() ? json(reasoning) : json(nullptr);
+            res.set_content(
+                json{{"id", id},
+                     {"object", "chat.completion"},
+                     {"model", a.modelName()},
+                     {"choices", json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
+                     {"usage", {{"prompt_tokens", 20}, {"completion_tokens", 40}, {"total_tokens", 60}}}}
+                    .dump(),
+                "application/json");
+            --s.running;
+            s.usedTokens -= 512;
+            writeGpuLoad(o, s);
+            return;
+        }
+        std::vector<std::pair<std::string, std::string>> deltas; // field, text
+        if (!reasoning.empty()) {
+            for (const std::string &w :
+                 {std::string(split ? "" : "<think>"), reasoning, std::string(split ? "" : "</think>")}) {
+                if (!w.empty()) {
+                    deltas.emplace_back(split ? "reasoning_content" : "content", w);
+                }
+            }
+        }
+        for (std::size_t p = 0; p < answer.size(); p += 12) {
+            deltas.emplace_back("content", answer.substr(p, 12));
+        }
+        ++s.running;
+        s.usedTokens += 512;
+        writeGpuLoad(o, s);
+        res.set_chunked_content_provider(
+            "text/event-stream",
+            [&, deltas, id, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {
+                if (n < deltas.size()) {
+                    pause(o, n == 0 ? 0.3 : 0.02); // time to first token, then the token rate
+                    const json chunk{{"id", id},
+                                     {"object", "chat.completion.chunk"},
+                                     {"model", a.modelName()},
+                                     {"choices",
+                                      json::array({{{"index", 0},
+                                                    {"delta", {{deltas[n].first, deltas[n].second}}},
+                                                    {"finish_reason", nullptr}}})}};
+                    const std::string line = "data: " + chunk.dump() + "\n\n";
+                    ++n;
+                    ++s.generatedTokens;
+                    return sink.write(line.data(), line.size());
+                }
+                const std::string end = "data: [DONE]\n\n";
+                sink.write(end.data(), end.size());
+                sink.done();
+                return true;
+            },
+            [&](bool) {
+                --s.running;
+                s.usedTokens -= 512;
+                writeGpuLoad(o, s);
+            });
+    });
+
+    if (!server.bind_to_port(a.host, a.port)) {
+        logLine("ERROR: [Errno 98] error while attempting to bind on address ('" + a.host + "', " +
+                    std::to_string(a.port) + "): address already in use",
+                false);
+        return 1;
+    }
+    std::thread http([&] { server.listen_after_bind(); });
+    logLine("INFO:     Started server process [" + std::to_string(::getpid()) + "]", false);
+    logLine("INFO:     Waiting for application startup.", false);
+    logLine("INFO:     Application startup complete.", false);
+    logLine("INFO:     Uvicorn running on http://" + a.host + ":" + std::to_string(a.port) + " (Press CTRL+C to quit)",
+            false);
+    s.phase = 1;
+    if (!o.neverReady) {
+        pause(o, 2.0); // warm-up request
+        logLine("INFO:     127.0.0.1:0 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK", false);
+        s.phase = 2;
+        logLine("The server is fired up and ready to roll!", false);
+    }
+    // Decode lines every few seconds while requests run (TP0 only, sglang-facts §11).
+    for (;;) {
+        pause(o, 4.0);
+        if (s.running > 0) {
+            logLine("Decode batch, #running-req: " + std::to_string(s.running) +
+                    ", #token: " + std::to_string(s.usedTokens) +
+                    ", token usage: " + fixed(double(s.usedTokens) / double(o.kvTokens)) +
+                    ", accept len: 3.08, accept rate: 0.41, cuda graph: True, gen throughput (token/s): 1635.11, "
+                    "#queue-req: " +
+                    std::to_string(s.queued));
+        }
+    }
+    http.join();
+    return 0;
+}
+
+} // namespace flashdeck::sim

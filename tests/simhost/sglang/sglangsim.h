@@ -1,0 +1,64 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <string>
+
+namespace flashdeck::sim {
+
+/** The launch_server flags the simulator honours (host contract §4–5). */
+struct SglangArgs
+{
+    std::string modelPath = "MiniMaxAI/MiniMax-M3.1-Flash";
+    std::string revision;
+    std::string servedModelName;
+    std::string host = "127.0.0.1";
+    int port = 30000;
+    int tp = 1;
+    std::string apiKey;
+    bool enableMetrics = false;
+    std::string speculativeAlgorithm;
+    std::string reasoningParser;
+    double memFractionStatic = 0.8;
+
+    /** Parses `python3 -m sglang.launch_server …` arguments; returns an error or empty. */
+    std::string parse(int argc, char **argv);
+    std::string modelName() const { return servedModelName.empty() ? modelPath : servedModelName; }
+};
+
+/** Faults and timing from the scenario and the environment. */
+struct SglangSimOptions
+{
+    /** Every simulated duration is multiplied by this (FLASHDECK_SIM_TIME_FACTOR). */
+    double timeFactor = 1.0;
+    /** "ok" (compiled, qmul4), "fallback" (fp16_fallback: CUDA < 13.4), "cached" (no line). */
+    std::string qmul4 = "ok";
+    bool dspark = true;
+    bool neverReady = false;
+    std::uint32_t seed = 20261130;
+    /** Expected KV pool, tokens (F09: ≈10.4 M for the balanced B300 profile). */
+    std::int64_t kvTokens = 10400000;
+    /** Where gpu-load.json goes (FLASHDECK_SIM_DIR); empty: none. */
+    std::string simDir;
+    int gpuCount = 4;
+    std::int64_t gpuMemoryMiB = 293660;
+};
+
+/** Live counters shared by the HTTP handlers, the log ticker and the GPU load writer. */
+struct SglangState
+{
+    std::atomic<int> phase{0}; // 0 loading, 1 warming up (HTTP up, /health 503), 2 ready
+    std::atomic<int> running{0};
+    std::atomic<int> queued{0};
+    std::atomic<std::int64_t> usedTokens{0};
+    std::atomic<std::int64_t> requestsTotal{0};
+    std::atomic<std::int64_t> generatedTokens{0};
+    std::atomic<std::int64_t> weightsMiB{0};
+    std::atomic<std::int64_t> kvMiB{0};
+    std::mutex rngMutex;
+    std::mt19937 rng;
+};
+
+} // namespace flashdeck::sim
