@@ -48,7 +48,10 @@ HostConnection::HostConnection(SshTarget target, QObject *parent)
 
 HostConnection::~HostConnection()
 {
-    QMetaObject::invokeMethod(m_worker, &SessionWorker::stop, Qt::QueuedConnection);
+    // Blocking, so the worker stops the remote commands and disconnects before the thread
+    // ends (a queued call might never run once quit() is processed). This is the owner waiting
+    // for its worker, never the worker waiting for the GUI.
+    QMetaObject::invokeMethod(m_worker, &SessionWorker::stop, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
     delete m_thread;

@@ -10,6 +10,7 @@
 #include "backend/ssh/tunnelserver.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QSocketNotifier>
@@ -429,12 +430,38 @@ void SessionWorker::teardown()
     m_session.reset();
 }
 
+void SessionWorker::stopRemoteCommands()
+{
+    if (!m_session || m_state.phase != ConnectionPhase::Ready) {
+        return;
+    }
+    // Nothing of ours stays running on the host: a command that writes nothing while idle
+    // would not even notice the closed channel (no SIGPIPE), so kill each process group, and
+    // give those kills a moment to run before the connection goes.
+    QList<QByteArray> kills;
+    for (auto &[id, job] : m_commands) {
+        if (!m_internal.contains(id)) {
+            kills.append(job->cancel());
+        }
+    }
+    for (const QByteArray &kill : kills) {
+        killRemote(kill);
+    }
+    QElapsedTimer clock;
+    clock.start();
+    while (!m_internal.isEmpty() && clock.elapsed() < 2000 && m_session && sessionAlive()) {
+        ssh_event_dopoll(m_event.get(), 20);
+        service();
+    }
+}
+
 void SessionWorker::stop()
 {
     m_stopped = true;
     if (m_reconnect) {
         m_reconnect->stop();
     }
+    stopRemoteCommands();
     teardown();
     for (auto &[id, tunnel] : m_tunnels) {
         Q_EMIT tunnelFailed(id, QStringLiteral("Disconnected."));

@@ -72,6 +72,7 @@ private:
     void fail(const SshError &error);
     void connectionLost(const SshError &error);
     void teardown();
+    void stopRemoteCommands();
     void startCommand(std::unique_ptr<CommandJob> job);
     void finishCommand(quint64 id, const SshError &error);
     void killRemote(const QByteArray &killCommand);

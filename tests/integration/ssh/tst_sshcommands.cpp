@@ -29,6 +29,7 @@ private Q_SLOTS:
     void stdin_carriesDataNotArgv();
     void manyConcurrentCommands_allFinish();
     void commandsBeforeConnect_areQueued();
+    void disconnect_stopsTheCommandsItStarted();
 
 private:
     std::unique_ptr<QTemporaryDir> m_home;
@@ -217,6 +218,20 @@ void TestSshCommands::commandsBeforeConnect_areQueued()
     QCOMPARE(connectAndWait(fresh).phase, ssh::ConnectionPhase::Ready);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QCOMPARE(finished.first().at(1).value<ssh::CommandResult>().stdoutData, QByteArray("queued\n"));
+}
+
+void TestSshCommands::disconnect_stopsTheCommandsItStarted()
+{
+    // A command that prints nothing would never notice its closed channel (no SIGPIPE):
+    // disconnecting must stop it, so nothing of ours keeps running on the host.
+    const QByteArray marker = "42424" + QByteArray::number(QDateTime::currentMSecsSinceEpoch() % 100000);
+    {
+        ssh::HostConnection other(targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), m_key));
+        QCOMPARE(connectAndWait(other).phase, ssh::ConnectionPhase::Ready);
+        other.run("sleep " + marker);
+        QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 0, 10000);
+    } // destroyed: disconnects
+    QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 1, 10000);
 }
 
 QTEST_GUILESS_MAIN(TestSshCommands)
