@@ -2,9 +2,8 @@
 
 #include "backend/logging/logging.h"
 #include "backend/ssh/commandjob.h"
-#include "backend/ssh/keyfile.h"
 #include "backend/ssh/knownhosts.h"
-#include "backend/ssh/sshconfig.h"
+#include "backend/ssh/sessionsetup.h"
 #include "backend/ssh/sshlibrary.h"
 #include "backend/ssh/sshlog.h"
 #include "backend/ssh/tunnelserver.h"
@@ -25,36 +24,6 @@ namespace {
 
 constexpr int kOperationTimeoutSec = 30;
 constexpr int kSafetyTickMs = 50;
-
-QString expandTilde(const QString &path)
-{
-    return path.startsWith(QStringLiteral("~/")) ? QDir::homePath() + path.mid(1) : path;
-}
-
-// The one place libssh's connect errors become ours (KIO's toKIOError idea).
-SshError mapConnectError(ssh_session session, const QString &where)
-{
-    const QString text = QString::fromUtf8(ssh_get_error(session));
-    const QString lower = text.toLower();
-    SshError e;
-    e.detail = QStringLiteral("%1 (libssh code %2)").arg(text).arg(ssh_get_error_code(session));
-    if (lower.contains(QStringLiteral("timeout")) || lower.contains(QStringLiteral("timed out"))) {
-        e.code = SshErrorCode::TimedOut;
-        e.message = QStringLiteral("%1 did not answer in time. Check that the host is up, the address and port "
-                                   "are right, and no firewall drops SSH.")
-                        .arg(where);
-    } else if (lower.contains(QStringLiteral("refused")) || lower.contains(QStringLiteral("resolve")) ||
-               lower.contains(QStringLiteral("unreachable")) || lower.contains(QStringLiteral("no route")) ||
-               lower.contains(QStringLiteral("getaddrinfo")) || lower.contains(QStringLiteral("connect"))) {
-        e.code = SshErrorCode::Unreachable;
-        e.message = QStringLiteral("Cannot reach %1: %2. Check the address and port, and that sshd runs there.")
-                        .arg(where, text);
-    } else {
-        e.code = SshErrorCode::Protocol;
-        e.message = QStringLiteral("The SSH handshake with %1 failed: %2").arg(where, text);
-    }
-    return e;
-}
 
 } // namespace
 
@@ -107,96 +76,6 @@ void SessionWorker::setPhase(ConnectionPhase phase, const SshError &error)
     Q_EMIT stateChanged(m_state);
 }
 
-QString SessionWorker::knownHostsPath() const
-{
-    return m_target.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-                                             : expandTilde(m_target.knownHostsFile);
-}
-
-QStringList SessionWorker::identityCandidates() const
-{
-    QStringList out;
-    if (!m_target.identityFile.isEmpty()) {
-        out.append(expandTilde(m_target.identityFile));
-    }
-    if (m_target.configFile != QStringLiteral("none")) {
-        const SshConfig config =
-            SshConfig::load(m_target.configFile.isEmpty() ? SshConfig::defaultPath() : m_target.configFile);
-        for (const QString &f : config.resolve(m_target.host).identityFiles) {
-            if (!out.contains(f)) {
-                out.append(f);
-            }
-        }
-    }
-    for (const QString &f : keyfile::defaultIdentities(QDir::homePath() + QStringLiteral("/.ssh"))) {
-        if (!out.contains(f)) {
-            out.append(f);
-        }
-    }
-    return out;
-}
-
-bool SessionWorker::createSession(SshError &error)
-{
-    m_session.reset(ssh_new());
-    ssh_session s = m_session.get();
-    const QByteArray host = m_target.host.toUtf8();
-    const QByteArray user = m_target.user.toUtf8();
-    const QByteArray knownHosts = QFile::encodeName(knownHostsPath());
-    const long timeoutUsec = static_cast<long>(m_target.connectTimeoutMs) * 1000;
-    const int nodelay = 1;
-    const unsigned int port = m_target.port;
-    const bool processConfig = m_target.configFile != QStringLiteral("none");
-
-    // KIO's order (conventions §5.3): host, port, user, known_hosts, then the config file
-    // last, so explicit settings win ("Options that were already set explicitly … take
-    // precedence", libssh src/options.c).
-    auto setOpt = [&](ssh_options_e option, const void *value, const char *what) {
-        if (ssh_options_set(s, option, value) == SSH_OK) {
-            return true;
-        }
-        error = {SshErrorCode::Protocol,
-                 QStringLiteral("Invalid SSH option %1 for %2.").arg(QString::fromUtf8(what), m_target.host),
-                 QString::fromUtf8(ssh_get_error(s))};
-        return false;
-    };
-    if (!setOpt(SSH_OPTIONS_HOST, host.constData(), "host") ||
-        !setOpt(SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec, "timeout") ||
-        !setOpt(SSH_OPTIONS_NODELAY, &nodelay, "nodelay")) {
-        return false;
-    }
-    if (port != 0 && !setOpt(SSH_OPTIONS_PORT, &port, "port")) {
-        return false;
-    }
-    if (!user.isEmpty() && !setOpt(SSH_OPTIONS_USER, user.constData(), "user")) {
-        return false;
-    }
-    if (!setOpt(SSH_OPTIONS_KNOWNHOSTS, knownHosts.constData(), "known_hosts")) {
-        return false;
-    }
-    if (!processConfig) {
-        const bool no = false;
-        if (!setOpt(SSH_OPTIONS_PROCESS_CONFIG, &no, "process-config")) {
-            return false;
-        }
-    } else {
-        const QByteArray config = QFile::encodeName(expandTilde(m_target.configFile));
-        if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
-            log::ssh().warn("could not parse the SSH config for {}: {}", m_target.host.toStdString(), ssh_get_error(s));
-        }
-    }
-    char *value = nullptr;
-    if (ssh_options_get(s, SSH_OPTIONS_USER, &value) == SSH_OK) {
-        m_effectiveUser = QString::fromUtf8(value);
-        ssh_string_free_char(value);
-    }
-    if (ssh_options_get(s, SSH_OPTIONS_HOST, &value) == SSH_OK) {
-        m_effectiveHost = QString::fromUtf8(value);
-        ssh_string_free_char(value);
-    }
-    return true;
-}
-
 void SessionWorker::start()
 {
     if (m_state.phase == ConnectionPhase::Ready || m_state.phase == ConnectionPhase::Connecting ||
@@ -207,7 +86,8 @@ void SessionWorker::start()
     ++m_attempt;
     setPhase(ConnectionPhase::Connecting);
     SshError error;
-    if (!createSession(error)) {
+    m_session = SessionSetup::create(m_target, error, &m_effectiveUser, &m_effectiveHost);
+    if (!m_session) {
         fail(error);
         return;
     }
@@ -217,7 +97,7 @@ void SessionWorker::start()
     log::ssh().info("connecting to {} as {} (attempt {})", where.toStdString(), m_effectiveUser.toStdString(),
                     m_attempt);
     if (ssh_connect(m_session.get()) != SSH_OK) {
-        const SshError e = mapConnectError(m_session.get(), where);
+        const SshError e = SessionSetup::connectError(m_session.get(), where);
         log::ssh().warn("connect to {} failed: {}", where.toStdString(), e.detail.toStdString());
         m_session.reset();
         if (m_wasReady && m_target.reconnect && !m_stopped) {
@@ -233,7 +113,7 @@ void SessionWorker::start()
 void SessionWorker::verifyHostKey()
 {
     setPhase(ConnectionPhase::Verifying);
-    m_hostKey = KnownHosts::inspect(m_session.get(), knownHostsPath());
+    m_hostKey = KnownHosts::inspect(m_session.get(), SessionSetup::knownHostsPath(m_target));
     log::ssh().info("host key of {}: {} {} ({})", m_hostKey.host.toStdString(), m_hostKey.keyType.toStdString(),
                     m_hostKey.fingerprint.toStdString(), static_cast<int>(m_hostKey.state));
     switch (m_hostKey.state) {
@@ -266,12 +146,12 @@ void SessionWorker::answerHostKey(bool accept)
         fail(KnownHosts::refusal(m_hostKey));
         return;
     }
-    if (const Status status = KnownHosts::accept(m_session.get(), knownHostsPath()); !status) {
+    if (const Status status = KnownHosts::accept(m_session.get(), SessionSetup::knownHostsPath(m_target)); !status) {
         fail({SshErrorCode::HostKeyError, status.message(), status.detail()});
         return;
     }
     log::ssh().info("host key of {} accepted and written to {}", m_hostKey.host.toStdString(),
-                    knownHostsPath().toStdString());
+                    SessionSetup::knownHostsPath(m_target).toStdString());
     m_hostKey.state = KnownHostState::Ok;
     Q_EMIT hostKeyVerified(m_hostKey);
     authenticate();
@@ -284,8 +164,9 @@ void SessionWorker::authenticate()
     hooks.passphrase = [this](const PassphraseRequest &r) { Q_EMIT passphraseNeeded(r); };
     hooks.keyboardInteractive = [this](const KbdIntChallenge &c) { Q_EMIT keyboardInteractiveNeeded(c); };
     hooks.password = [this](const PasswordRequest &r) { Q_EMIT passwordNeeded(r); };
-    m_auth = std::make_unique<Authenticator>(m_session.get(), m_effectiveUser, m_effectiveHost, identityCandidates(),
-                                             true, m_keyCache, std::move(hooks));
+    m_auth =
+        std::make_unique<Authenticator>(m_session.get(), m_effectiveUser, m_effectiveHost,
+                                        SessionSetup::identityCandidates(m_target), true, m_keyCache, std::move(hooks));
     onAuthProgress(m_auth->begin());
 }
 

@@ -64,7 +64,6 @@ Q_SIGNALS:
 
 private:
     void setPhase(ConnectionPhase phase, const SshError &error = {});
-    bool createSession(SshError &error);
     void verifyHostKey();
     void authenticate();
     void onAuthProgress(Authenticator::Progress progress);
@@ -80,8 +79,6 @@ private:
     void service();
     void keepalive();
     bool sessionAlive();
-    QStringList identityCandidates() const;
-    QString knownHostsPath() const;
 
     SshTarget m_target;
     SessionPtr m_session;
