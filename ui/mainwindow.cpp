@@ -316,6 +316,14 @@ void MainWindow::onConnectionState(const QString &hostName, const ssh::Connectio
         : state.phase == ssh::ConnectionPhase::Failed               ? QStringLiteral("✕ ")
                                                                     : QStringLiteral("◌ ");
     m_hostState->setText(mark + state.describe().section(QLatin1Char('\n'), 0, 0));
+    // Colour backs up the mark and the words (screens.md: never colour alone).
+    QPalette pal = m_hostSelector->palette();
+    if (state.phase == ssh::ConnectionPhase::Ready) {
+        pal.setColor(QPalette::WindowText, QColor(0x1a, 0x7f, 0x37));
+    } else if (state.phase == ssh::ConnectionPhase::Failed) {
+        pal.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
+    }
+    m_hostState->setPalette(pal);
     m_hostState->setToolTip(state.error.message);
     m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
     m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Reconnect") : tr("Connect"));
