@@ -107,6 +107,17 @@ qint64 sink(quint16 port)
     return total;
 }
 
+// Reads a whole transfer from the local end of a tunnel, timed; a short read is flagged.
+Row measureTransfer(const QString &label, quint16 localPort)
+{
+    QElapsedTimer t;
+    t.start();
+    const qint64 got = sink(localPort);
+    const double secs = double(t.nsecsElapsed()) / 1e9;
+    return {label, double(got) / secs / 1e6, QStringLiteral("MB/s"),
+            got == kTransferBytes ? QString() : QStringLiteral("SHORT READ")};
+}
+
 bool portOpen(quint16 port)
 {
     const int s = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -159,8 +170,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QTemporaryDir home;
-    qputenv("HOME", home.path().toUtf8());
-    qunsetenv("SSH_AUTH_SOCK");
+    isolateSshEnvironment(home.path());
     SshdFixture sshd;
     QString error;
     if (!sshd.start(&error)) {
@@ -224,28 +234,15 @@ int main(int argc, char **argv)
         conn.openPortTunnel(QStringLiteral("127.0.0.1"), source.port());
         ready.wait(10000);
         const quint16 local = static_cast<quint16>(ready.first().at(1).toUInt());
-        qint64 got = 0;
-        t.restart();
-        std::thread reader([&] { got = sink(local); });
-        (void)QTest::qWaitFor([&] { return got != 0; }, 600000);
-        reader.join();
-        const double secs = double(t.nsecsElapsed()) / 1e9;
-        rows.push_back({QStringLiteral("1 GiB through a tunnel: Flashdeck"), double(got) / secs / 1e6,
-                        QStringLiteral("MB/s"), got == kTransferBytes ? QString() : QStringLiteral("SHORT READ")});
+        rows.push_back(measureTransfer(QStringLiteral("1 GiB through a tunnel: Flashdeck"), local));
     }
     {
         // ssh -L opens its listeners together: wait on a throwaway one (that probe
         // connection consumes `warm`), then time the real transfer.
         Source warm(1);
         Source source(kTransferBytes);
-        QTcpServer probe;
-        probe.listen(QHostAddress::LocalHost, 0);
-        const quint16 localWarm = probe.serverPort();
-        probe.close();
-        QTcpServer probe2;
-        probe2.listen(QHostAddress::LocalHost, 0);
-        const quint16 local = probe2.serverPort();
-        probe2.close();
+        const quint16 localWarm = freeLocalPort();
+        const quint16 local = freeLocalPort();
         QProcess fwd;
         fwd.start(QStringLiteral("ssh"),
                   base +
@@ -254,14 +251,7 @@ int main(int argc, char **argv)
                                   QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()),
                                   dest});
         (void)QTest::qWaitFor([&] { return portOpen(localWarm) || fwd.state() == QProcess::NotRunning; }, 10000);
-        qint64 got = 0;
-        t.restart();
-        std::thread reader([&] { got = sink(local); });
-        (void)QTest::qWaitFor([&] { return got != 0; }, 600000);
-        reader.join();
-        const double secs = double(t.nsecsElapsed()) / 1e9;
-        rows.push_back({QStringLiteral("1 GiB through a tunnel: OpenSSH ssh -L"), double(got) / secs / 1e6,
-                        QStringLiteral("MB/s"), got == kTransferBytes ? QString() : QStringLiteral("SHORT READ")});
+        rows.push_back(measureTransfer(QStringLiteral("1 GiB through a tunnel: OpenSSH ssh -L"), local));
         fwd.terminate();
         fwd.waitForFinished();
     }

@@ -13,8 +13,7 @@ bool SimHostFixture::start(const QString &scenario, QString *error)
 {
     m_home = std::make_unique<QTemporaryDir>();
     m_sim = std::make_unique<QTemporaryDir>();
-    qputenv("HOME", m_home->path().toUtf8());
-    qunsetenv("SSH_AUTH_SOCK");
+    isolateSshEnvironment(m_home->path());
     if (!useScenario(scenario)) {
         *error = QStringLiteral("no scenario named %1").arg(scenario);
         return false;

@@ -57,10 +57,7 @@ void TestSglangFaults::initTestCase()
 
 quint16 TestSglangFaults::launch(quint64 *id)
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    const quint16 port = probe.serverPort();
-    probe.close();
+    const quint16 port = freeLocalPort();
     m_log.clear();
     ssh::RemoteCommand cmd;
     cmd.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.01 sglang-sim --tp 4 --port " + QByteArray::number(port) +

@@ -80,10 +80,7 @@ void TestSglangSim::initTestCase()
     if (!m_host.start(QStringLiteral("b300x4"), &error)) {
         QSKIP(qPrintable(error));
     }
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 port = probe.serverPort();
-    probe.close();
+    const quint16 port = freeLocalPort();
 
     connect(&m_host.connection(), &ssh::HostConnection::commandOutput, this,
             [this](quint64 id, const QList<QByteArray> &out, const QList<QByteArray> &err) {

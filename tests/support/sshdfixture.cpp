@@ -1,5 +1,7 @@
 #include "tests/support/sshdfixture.h"
 
+#include "tests/support/sshtesthelpers.h"
+
 #include <QDir>
 #include <QFile>
 #include <QLockFile>
@@ -18,13 +20,6 @@ namespace {
 
 const QString kSshd = QStringLiteral("/usr/sbin/sshd");
 const QString kPasswordUser = QStringLiteral("fdtest");
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
 
 // Every descendant of `root`, found through /proc (sshd's children call setsid(), so a
 // process group kill would miss them).
@@ -220,7 +215,7 @@ bool SshdFixture::start(QString *error)
         keys.close();
     }
     if (m_port == 0) {
-        m_port = freePort();
+        m_port = freeLocalPort();
     }
     if (!writeConfig(error)) {
         return false;

@@ -3,9 +3,23 @@
 #include "tests/support/sshdfixture.h"
 
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
 
 namespace flashdeck::test {
+
+void isolateSshEnvironment(const QString &home)
+{
+    qputenv("HOME", home.toUtf8());
+    qunsetenv("SSH_AUTH_SOCK");
+}
+
+quint16 freeLocalPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
 
 ssh::SshTarget targetFor(const SshdFixture &sshd, const QString &knownHostsFile, const QString &identity)
 {

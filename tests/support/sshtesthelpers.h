@@ -8,6 +8,15 @@ namespace flashdeck::test {
 
 class SshdFixture;
 
+/**
+ * Points HOME at `home` and forgets any ssh-agent, so no real ~/.ssh key, config or agent
+ * of the machine running the tests can take part.
+ */
+void isolateSshEnvironment(const QString &home);
+
+/** A free port on 127.0.0.1 (free when asked; tests bind it at once). */
+quint16 freeLocalPort();
+
 /** A target for the fixture: its port, the current user, our own known_hosts, no config. */
 ssh::SshTarget targetFor(const SshdFixture &sshd, const QString &knownHostsFile, const QString &identity = {});
 

@@ -4,6 +4,7 @@
 #include "backend/fleet/inventory.h"
 #include "backend/ssh/sshtypes.h"
 #include "tests/support/sshdfixture.h"
+#include "tests/support/sshtesthelpers.h"
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/dialogs/credentialsdialog.h"
 #include "ui/dialogs/hostkeydialog.h"
@@ -44,8 +45,7 @@ private:
 void TestSshDialogs::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    qputenv("HOME", m_dir.path().toUtf8());
-    qunsetenv("SSH_AUTH_SOCK");
+    test::isolateSshEnvironment(m_dir.path());
 }
 
 void TestSshDialogs::shoot(QWidget *w, const QString &name)

@@ -42,8 +42,7 @@ private:
 void TestSshAuth::init()
 {
     m_home = std::make_unique<QTemporaryDir>();
-    qputenv("HOME", m_home->path().toUtf8()); // no real ~/.ssh keys or config leak in
-    qunsetenv("SSH_AUTH_SOCK");
+    isolateSshEnvironment(m_home->path());
 }
 
 void TestSshAuth::cleanup()

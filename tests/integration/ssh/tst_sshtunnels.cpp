@@ -72,8 +72,7 @@ void TestSshTunnels::init()
 {
     enableTestLogging();
     m_home = std::make_unique<QTemporaryDir>();
-    qputenv("HOME", m_home->path().toUtf8());
-    qunsetenv("SSH_AUTH_SOCK");
+    isolateSshEnvironment(m_home->path());
     m_sshd = std::make_unique<SshdFixture>();
     QString error;
     if (!m_sshd->start(&error)) {
