@@ -9,7 +9,40 @@
 
 namespace flashdeck::test {
 
-bool SimHostFixture::start(const QString &scenario, QString *error)
+bool SimHostFixture::startDaemon(double timeFactor, QString *error)
+{
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FLASHDECK_SIM_TIME_FACTOR"), QString::number(timeFactor));
+    m_daemon->setProcessEnvironment(env);
+    m_daemon->start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                    {QStringLiteral("--sim-dir"), m_sim->path(), QStringLiteral("--bin"),
+                     QStringLiteral(FLASHDECK_SIM_BIN), QStringLiteral("--registry"),
+                     QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--die-with-parent")});
+    // The first line says where it listens; nothing else is on stdout.
+    while (!m_daemon->canReadLine()) {
+        if (!m_daemon->waitForReadyRead(30000)) {
+            *error = QStringLiteral("simhostd did not start: ") + daemonLog();
+            return false;
+        }
+    }
+    const QByteArray line = m_daemon->readLine();
+    const auto ports = nlohmann::json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
+    if (!ports.is_object()) {
+        *error = QStringLiteral("simhostd said: ") + QString::fromUtf8(line);
+        return false;
+    }
+    m_dockerPort = ports.value("docker_port", quint16(0));
+    m_hubPort = ports.value("hub_port", quint16(0));
+    return true;
+}
+
+QString SimHostFixture::daemonLog()
+{
+    return m_daemon ? QString::fromUtf8(m_daemon->readAllStandardError()) : QString();
+}
+
+bool SimHostFixture::start(const QString &scenario, QString *error, double timeFactor)
 {
     m_home = std::make_unique<QTemporaryDir>();
     m_sim = std::make_unique<QTemporaryDir>();
@@ -18,16 +51,20 @@ bool SimHostFixture::start(const QString &scenario, QString *error)
         *error = QStringLiteral("no scenario named %1").arg(scenario);
         return false;
     }
+    if (!startDaemon(timeFactor, error)) {
+        return false;
+    }
     SshdFixture::Options options;
     options.pathPrefix = {QStringLiteral(FLASHDECK_SIM_BIN)};
-    options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path()};
+    options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path(),
+                           QStringLiteral("HF_ENDPOINT=http://127.0.0.1:") + QString::number(m_hubPort)};
     m_sshd = std::make_unique<SshdFixture>(options);
     if (!m_sshd->start(error)) {
         return false;
     }
-    const QString key = m_sshd->addClientKey(QStringLiteral("id_sim"));
-    m_conn =
-        std::make_unique<ssh::HostConnection>(targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), key));
+    m_key = m_sshd->addClientKey(QStringLiteral("id_sim"));
+    m_conn = std::make_unique<ssh::HostConnection>(
+        targetFor(*m_sshd, m_home->path() + QStringLiteral("/known_hosts"), m_key));
     const ssh::ConnectionState state = connectAndWait(*m_conn);
     if (state.phase != ssh::ConnectionPhase::Ready) {
         *error = state.error.message;
@@ -40,6 +77,14 @@ void SimHostFixture::stop()
 {
     m_conn.reset();
     m_sshd.reset();
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+        m_daemon->terminate(); // SIGTERM: it kills its containers and exits
+        if (!m_daemon->waitForFinished(15000)) {
+            m_daemon->kill();
+            m_daemon->waitForFinished(5000);
+        }
+    }
+    m_daemon.reset();
 }
 
 bool SimHostFixture::useScenario(const QString &name)

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace flashdeck::sim {
 
 namespace {
@@ -54,6 +56,7 @@ std::optional<SimScenario> SimScenario::load(const QString &path, QString *error
             gpu.idlePowerW = g.value("idle_power_w", 0.0);
             gpu.idleTempC = g.value("idle_temp_c", 0);
             gpu.idleSmClockMHz = g.value("idle_sm_clock_mhz", 0);
+            gpu.hostIndex = int(s.gpus.size());
             s.gpus.append(gpu);
         }
         return s;
@@ -74,30 +77,57 @@ std::optional<SimScenario> SimScenario::fromEnvironment(QString *error)
         }
         return std::nullopt;
     }
-    return load(QDir(dir).filePath(QStringLiteral("scenario.json")), error);
+    std::optional<SimScenario> s = load(QDir(dir).filePath(QStringLiteral("scenario.json")), error);
+    const QString visible = qEnvironmentVariable("NVIDIA_VISIBLE_DEVICES");
+    if (s && s->vendor == QLatin1String("nvidia") && !visible.isEmpty() && visible != QLatin1String("all")) {
+        QList<SimGpu> seen;
+        for (const QString &id : visible.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            for (const SimGpu &gpu : s->gpus) {
+                if (id.trimmed() == QString::number(gpu.hostIndex) || id.trimmed() == gpu.uuid) {
+                    seen.append(gpu);
+                }
+            }
+        }
+        s->gpus = seen; // "none" and "void" leave no GPU, as with the real runtime
+    }
+    return s;
 }
 
 QList<SimGpuLoad> SimScenario::currentLoad() const
 {
-    QList<SimGpuLoad> loads(gpus.size());
-    QFile file(QDir(simDir()).filePath(QStringLiteral("gpu-load.json")));
-    if (!file.open(QIODevice::ReadOnly)) {
-        return loads;
+    int hostCount = 0;
+    for (const SimGpu &gpu : gpus) {
+        hostCount = std::max(hostCount, gpu.hostIndex + 1);
     }
-    const QByteArray data = file.readAll();
-    try {
-        const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
-        const nlohmann::json &arr = j.at("gpus");
-        for (qsizetype i = 0; i < loads.size() && i < qsizetype(arr.size()); ++i) {
-            const nlohmann::json &g = arr.at(size_t(i));
-            loads[i].memoryUsedMiB = g.value("memory_used_mib", qint64(0));
-            loads[i].utilizationGpu = g.value("utilization_gpu", 0);
-            loads[i].utilizationMemory = g.value("utilization_memory", 0);
-            loads[i].powerW = g.value("power_w", -1.0);
-            loads[i].tempC = g.value("temp_c", -1);
+    QList<SimGpuLoad> host(hostCount);
+    const QDir dir(simDir());
+    const QStringList files =
+        dir.entryList({QStringLiteral("gpu-load.json"), QStringLiteral("gpu-load-*.json")}, QDir::Files, QDir::Name);
+    for (const QString &fileName : files) {
+        QFile file(dir.filePath(fileName));
+        if (!file.open(QIODevice::ReadOnly)) {
+            continue; // removed between the listing and now: its server stopped
         }
-    } catch (const nlohmann::json::exception &) {
-        // A half-written file reads as idle this once; the writer replaces it atomically.
+        const QByteArray data = file.readAll();
+        try {
+            const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
+            const nlohmann::json &arr = j.at("gpus");
+            for (qsizetype i = 0; i < host.size() && i < qsizetype(arr.size()); ++i) {
+                const nlohmann::json &g = arr.at(size_t(i));
+                SimGpuLoad &l = host[i];
+                l.memoryUsedMiB += g.value("memory_used_mib", qint64(0));
+                l.utilizationGpu = std::max(l.utilizationGpu, g.value("utilization_gpu", 0));
+                l.utilizationMemory = std::max(l.utilizationMemory, g.value("utilization_memory", 0));
+                l.powerW = std::max(l.powerW, g.value("power_w", -1.0));
+                l.tempC = std::max(l.tempC, g.value("temp_c", -1));
+            }
+        } catch (const nlohmann::json::exception &) {
+            // A half-written file reads as idle this once; writers replace files atomically.
+        }
+    }
+    QList<SimGpuLoad> loads;
+    for (const SimGpu &gpu : gpus) {
+        loads.append(host.value(gpu.hostIndex));
     }
     return loads;
 }

@@ -20,6 +20,8 @@ struct SimGpu
     double idlePowerW = 0;
     int idleTempC = 0;
     int idleSmClockMHz = 0;
+    /** Index on the host; differs from the position inside a container that sees a subset. */
+    int hostIndex = 0;
 };
 
 /** What the simulated load does to a GPU right now (written by the SGLang simulator). */
@@ -51,9 +53,16 @@ struct SimScenario
     QList<SimGpu> gpus;
 
     static std::optional<SimScenario> load(const QString &path, QString *error);
-    /** Scenario of this process: $FLASHDECK_SIM_DIR/scenario.json. */
+    /**
+     * Scenario of this process: $FLASHDECK_SIM_DIR/scenario.json. Inside a simulated
+     * container, NVIDIA_VISIBLE_DEVICES (set by the NVIDIA runtime from `--gpus`) narrows the
+     * GPUs to those listed, renumbered from 0, as the real runtime does.
+     */
     static std::optional<SimScenario> fromEnvironment(QString *error);
-    /** Current per-GPU load: $FLASHDECK_SIM_DIR/gpu-load.json, idle when absent. */
+    /**
+     * Current per-GPU load, idle when nothing loads: the sum of gpu-load.json (written by
+     * tests) and gpu-load-*.json (one per running SGLang simulator), all indexed by host GPU.
+     */
     QList<SimGpuLoad> currentLoad() const;
 };
 

@@ -5,9 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <signal.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
 
 namespace flashdeck::sim {
 int runSglangSim(const SglangArgs &a, const SglangSimOptions &o);
@@ -37,11 +42,45 @@ int main(int argc, char **argv)
                 options.dspark = faults.value("dspark", options.dspark);
                 options.neverReady = faults.value("never_ready", options.neverReady);
                 options.kvTokens = faults.value("kv_tokens", options.kvTokens);
+                options.fault = faults.value("launch", options.fault);
+                options.slowdown = faults.value("slowdown", options.slowdown);
             } catch (const nlohmann::json::exception &e) {
                 std::fprintf(stderr, "sglang-sim: bad scenario: %s\n", e.what());
                 return 2;
             }
         }
+    }
+    if (const char *gpus = std::getenv("FLASHDECK_SIM_GPUS")) {
+        for (const char *p = gpus; *p;) {
+            char *end = nullptr;
+            options.gpus.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+            p = *end == ',' ? end + 1 : end;
+            if (end == p && *p) {
+                break;
+            }
+        }
+    }
+    if (const char *container = std::getenv("FLASHDECK_SIM_CONTAINER")) {
+        // A container dies with its daemon (dockerd without live-restore does the same).
+        // Not PR_SET_PDEATHSIG: that fires when the daemon *thread* that spawned us ends.
+        std::thread([parent = ::getppid()] {
+            while (::getppid() == parent) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            }
+            ::kill(::getpid(), SIGTERM); // the handler removes the load file
+        }).detach();
+        // Started by the simulated daemon: it removes this file when the container exits.
+        options.loadFile = std::string("gpu-load-") + container + ".json";
+        const char *jit = std::getenv("FMHA_SM100_ALLOW_JIT");
+        options.jitAllowed = jit && std::string(jit) == "1";
+    } else {
+        options.loadFile = "gpu-load-sglang-" + std::to_string(::getpid()) + ".json";
+    }
+    if (const char *listen = std::getenv("FLASHDECK_SIM_LISTEN")) {
+        const std::string l = listen;
+        const auto colon = l.rfind(':');
+        options.listenHost = l.substr(0, colon);
+        options.listenPort = std::atoi(l.c_str() + colon + 1);
     }
     return flashdeck::sim::runSglangSim(args, options);
 }

@@ -8,12 +8,17 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
+#include <signal.h>
 #include <thread>
+#include <unistd.h>
+#include <vector>
 
 using nlohmann::json;
 
@@ -51,6 +56,18 @@ std::string fixed(double v, int decimals = 2)
     return buf;
 }
 
+char g_loadPath[4096];
+
+// The load file goes with the server: on SIGTERM/SIGINT (docker stop, a test's kill) it is
+// removed before exiting; after SIGKILL the daemon removes it.
+extern "C" void removeLoadAndExit(int sig)
+{
+    if (g_loadPath[0]) {
+        ::unlink(g_loadPath);
+    }
+    ::_exit(128 + sig);
+}
+
 void writeGpuLoad(const SglangSimOptions &o, const SglangState &s)
 {
     if (o.simDir.empty()) {
@@ -59,15 +76,33 @@ void writeGpuLoad(const SglangSimOptions &o, const SglangState &s)
     json gpus = json::array();
     const int util = s.running > 0 ? 92 : (s.phase < 2 && s.weightsMiB > 0 ? 35 : 0);
     for (int i = 0; i < o.gpuCount; ++i) {
-        gpus.push_back({{"memory_used_mib", s.weightsMiB + s.kvMiB},
-                        {"utilization_gpu", util},
-                        {"utilization_memory", util / 2},
-                        {"power_w", util > 0 ? 380.0 + 6.0 * util : -1.0},
-                        {"temp_c", util > 0 ? 48 + util / 4 : -1}});
+        const bool mine = o.gpus.empty() || std::find(o.gpus.begin(), o.gpus.end(), i) != o.gpus.end();
+        gpus.push_back({{"memory_used_mib", mine ? s.weightsMiB + s.kvMiB : 0},
+                        {"utilization_gpu", mine ? util : 0},
+                        {"utilization_memory", mine ? util / 2 : 0},
+                        {"power_w", mine && util > 0 ? 380.0 + 6.0 * util : -1.0},
+                        {"temp_c", mine && util > 0 ? 48 + util / 4 : -1}});
     }
-    const std::string tmp = o.simDir + "/gpu-load.json.tmp";
+    const std::string path = o.simDir + "/" + o.loadFile;
+    if (!g_loadPath[0] && path.size() < sizeof g_loadPath) {
+        std::memcpy(g_loadPath, path.c_str(), path.size() + 1);
+        ::signal(SIGTERM, removeLoadAndExit);
+        ::signal(SIGINT, removeLoadAndExit);
+    }
+    const std::string tmp = path + ".tmp";
     std::ofstream(tmp) << json{{"gpus", gpus}}.dump();
-    std::rename(tmp.c_str(), (o.simDir + "/gpu-load.json").c_str()); // atomic for readers
+    std::rename(tmp.c_str(), path.c_str()); // atomic for readers
+}
+
+void traceback(const std::vector<std::string> &frames, const std::string &error)
+{
+    logLine("Scheduler hit an exception: Traceback (most recent call last):");
+    for (const auto &f : frames) {
+        std::fprintf(stdout, "%s\n", f.c_str());
+    }
+    std::fprintf(stdout, "%s\n\n", error.c_str());
+    std::fflush(stdout);
+    logLine("Received sigquit from a child process. It usually means the child failed.", false);
 }
 
 std::string words(SglangState &s, int n)
@@ -143,7 +178,8 @@ std::string metricsText(const SglangArgs &a, const SglangSimOptions &o, const Sg
     return out;
 }
 
-void startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
+/** The launch up to the KV pool; false when a scenario fault ends it (logged as SGLang does). */
+bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
 {
     logLine("server_args=ServerArgs(model_path='" + a.modelPath + "', revision='" + a.revision +
                 "', tp_size=" + std::to_string(a.tp) + ", host='" + a.host + "', port=" + std::to_string(a.port) +
@@ -164,20 +200,60 @@ void startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
     const double total = double(o.gpuMemoryMiB) / 1024.0 * 1.048576;
     logLine("Load weight begin. avail mem=" + fixed(total - 0.9) + " GB");
     const std::int64_t weights = o.gpuMemoryMiB * 33 / 100;
-    for (int shard = 1; shard <= 4; ++shard) {
-        pause(o, 5.0);
-        s.weightsMiB = weights * shard / 4;
+    if (o.fault == "oom_cuda") {
+        pause(o, 3.0 * o.slowdown);
+        traceback({"  File \"/sgl-workspace/sglang/python/sglang/srt/model_loader/loader.py\", line 412, in load_model",
+                   "    model.load_weights(self._get_all_weights(model_config, model))"},
+                  "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacity "
+                  "of " +
+                      fixed(total / 1.073741824) + " GiB of which 1.21 GiB is free.");
+        return false;
+    }
+    // 48 shards (the checkpoint's model-000NN-of-00048 files), tqdm on stderr without a prefix.
+    const int shards = 48;
+    for (int shard = 4; shard <= shards; shard += 4) {
+        pause(o, 20.0 * o.slowdown / 12.0);
+        if (o.fault == "missing_shard" && shard > shards / 2) {
+            std::fprintf(stderr,
+                         "Loading safetensors checkpoint shards:  %d%% Completed | %d/%d [00:%02d<00:%02d, "
+                         "2.40it/s]\n",
+                         shard * 100 / shards, shard - 1, shards, shard / 2, (shards - shard) / 2);
+            traceback(
+                {"  File \"/usr/local/lib/python3.12/dist-packages/safetensors/torch.py\", line 313, in load_file",
+                 "    with safe_open(filename, framework=\"pt\", device=device) as f:"},
+                "safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer");
+            return false;
+        }
+        s.weightsMiB = weights * shard / shards;
         writeGpuLoad(o, s);
+        std::fprintf(stderr,
+                     "Loading safetensors checkpoint shards: %3d%% Completed | %d/%d [00:%02d<00:%02d, 2.40it/s]\n",
+                     shard * 100 / shards, shard, shards, shard / 2, (shards - shard) / 2);
+        std::fflush(stderr);
     }
     logLine("Load weight end. elapsed=20.41 s, type=MiniMaxM3ForCausalLM, quant=modelopt_fp4, avail mem=" +
             fixed(total * 0.66) + " GB, mem usage=" + fixed(total * 0.33) + " GB.");
     if (a.speculativeAlgorithm == "DSPARK" && o.dspark) {
         logLine("Draft checkpoint bundles a DSpark head; loading draft arch MiniMaxM3DSparkForCausalLM.");
     }
+    if (o.qmul4 != "cached" && !o.jitAllowed) {
+        traceback({"  File \"/usr/local/lib/python3.12/dist-packages/msa_v1/aot_cache.py\", line 88, in load"},
+                  "RuntimeError: JIT compilation is disabled and AOT kernel fmha_sm100_fwd_h64_d128 was not found; set "
+                  "FMHA_SM100_ALLOW_JIT=1 to allow JIT compilation");
+        return false;
+    }
     if (o.qmul4 != "cached") {
-        pause(o, 12.0);
+        pause(o, 12.0 * o.slowdown);
         const char *backend = o.qmul4 == "fallback" ? "fp16_fallback" : "qmul4";
         logLine(std::string("Compiled inference.dequant.nvfp4_to_fp8 backend=") + backend + " in 12.3s");
+    }
+    if (o.fault == "oom_kv") {
+        traceback({"  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py\", line 1650, in "
+                   "init_memory_pool"},
+                  "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: "
+                  "mem_fraction_static=" +
+                      fixed(a.memFractionStatic));
+        return false;
     }
     s.kvMiB = static_cast<std::int64_t>(o.gpuMemoryMiB * a.memFractionStatic) - s.weightsMiB;
     writeGpuLoad(o, s);
@@ -191,6 +267,7 @@ void startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
             ", chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=256, context_len=1048576, "
             "available_gpu_mem=" +
             fixed(total * (1.0 - a.memFractionStatic)) + " GB");
+    return true;
 }
 
 } // namespace
@@ -246,7 +323,12 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
 {
     SglangState s;
     s.rng.seed(o.seed);
-    startupLog(a, o, s);
+    if (!startupLog(a, o, s)) {
+        if (g_loadPath[0]) {
+            ::unlink(g_loadPath);
+        }
+        return 1;
+    }
 
     httplib::Server server;
     server.set_logger(accessLog);
@@ -403,7 +485,10 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
             });
     });
 
-    if (!server.bind_to_port(a.host, a.port)) {
+    const std::string bindHost = o.listenHost.empty() ? a.host : o.listenHost;
+    const int bindPort = o.listenPort < 0 ? a.port : o.listenPort;
+    const bool bound = bindPort == 0 ? server.bind_to_any_port(bindHost) > 0 : server.bind_to_port(bindHost, bindPort);
+    if (!bound) {
         logLine("ERROR: [Errno 98] error while attempting to bind on address ('" + a.host + "', " +
                     std::to_string(a.port) + "): address already in use",
                 false);
@@ -420,6 +505,7 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         pause(o, 2.0); // warm-up request
         logLine("INFO:     127.0.0.1:0 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK", false);
         s.phase = 2;
+        writeGpuLoad(o, s); // warm-up done: the GPUs go idle, the memory stays
         logLine("The server is fired up and ready to roll!", false);
     }
     // Decode lines every few seconds while requests run (TP0 only, sglang-facts §11).

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace flashdeck::sim {
 
@@ -44,6 +45,19 @@ struct SglangSimOptions
     std::string simDir;
     int gpuCount = 4;
     std::int64_t gpuMemoryMiB = 293660;
+    /** Host GPUs this server loads (FLASHDECK_SIM_GPUS, from `--gpus`); empty: all. */
+    std::vector<int> gpus;
+    /** Its own load file in simDir (gpu-load-<container>.json), summed by the GPU tools. */
+    std::string loadFile = "gpu-load-sglang.json";
+    /** Where it really listens (FLASHDECK_SIM_LISTEN, the published host port); empty: --host/--port. */
+    std::string listenHost;
+    int listenPort = -1;
+    /** Scenario faults: "missing_shard", "oom_kv", "oom_cuda", or empty. */
+    std::string fault;
+    /** Scenario `slowdown`: loading and compiling take this many times longer (slow-start). */
+    double slowdown = 1.0;
+    /** In a container without FMHA_SM100_ALLOW_JIT=1 the MSA kernel cannot compile (F17). */
+    bool jitAllowed = true;
 };
 
 /** Live counters shared by the HTTP handlers, the log ticker and the GPU load writer. */

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace flashdeck::sim {
+
+/**
+ * An image reference as the Engine API receives it: `docker.io/lmsysorg/sglang`,
+ * `lmsysorg/sglang:tag`, `lmsysorg/sglang:tag@sha256:…`, `sha256:<id>` or an id prefix.
+ * Normalised the way the distribution/reference library does (docker.io/ and library/ dropped).
+ */
+struct ImageRef
+{
+    std::string repo;
+    std::string tag;
+    std::string digest;
+
+    static ImageRef parse(const std::string &text);
+    /** `repo:tag`, `repo@digest` (a digest wins, as the daemon pulls by digest then). */
+    std::string familiar() const;
+};
+
+/** One image the simulated registry serves (tests/simhost/registry.json). */
+struct RegistryImage
+{
+    std::string repo;
+    std::string tag;
+    std::string digest; // manifest (index) digest: what a pin records
+    std::string id; // config digest: the local image id
+    std::string created;
+    std::int64_t size = 0; // unpacked
+    std::vector<std::pair<std::string, std::int64_t>> layers; // digest, compressed bytes
+
+    std::int64_t downloadBytes() const;
+    std::string shortLayerId(std::size_t i) const { return layers[i].first.substr(7, 12); }
+};
+
+/** Hugging Face models the fake hub answers for: repo → commit of `main`. */
+struct HubModel
+{
+    std::string repo;
+    std::string sha;
+    std::string lastModified;
+    std::vector<std::string> files;
+};
+
+struct Registry
+{
+    std::vector<RegistryImage> images;
+    std::vector<HubModel> models;
+
+    /** Reads registry.json; false with `error`. */
+    bool load(const std::string &path, std::string *error);
+    /** By repo and tag, or by repo and digest. */
+    const RegistryImage *find(const ImageRef &ref) const;
+    const HubModel *model(const std::string &repo) const;
+};
+
+} // namespace flashdeck::sim
