@@ -39,6 +39,18 @@ int main(int argc, char **argv)
                 options.gpuMemoryMiB = sc.at("gpus").at(0).value("memory_total_mib", options.gpuMemoryMiB);
                 const nlohmann::json faults = sc.value("faults", nlohmann::json::object());
                 options.qmul4 = faults.value("qmul4", options.qmul4);
+                if (sc.value("vendor", std::string("nvidia")) != "nvidia") {
+                    options.qmul4 = "cached"; // no CUDA kernel to compile: no qmul4 line on ROCm
+                }
+                // F20: a driver whose CUDA is older than 13.4 makes the qmul4 kernel fall back.
+                const std::string cuda = sc.value("cuda_version", std::string());
+                if (!cuda.empty() && options.qmul4 == "ok") {
+                    const auto dot = cuda.find('.');
+                    const int version = std::atoi(cuda.c_str()) * 100 + std::atoi(cuda.c_str() + dot + 1);
+                    if (dot != std::string::npos && version < 1304) {
+                        options.qmul4 = "fallback";
+                    }
+                }
                 options.dspark = faults.value("dspark", options.dspark);
                 options.neverReady = faults.value("never_ready", options.neverReady);
                 options.kvTokens = faults.value("kv_tokens", options.kvTokens);
