@@ -28,7 +28,7 @@ build-%: bootstrap
 run: bootstrap
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release --target flashdeck
-	build/release/bin/flashdeck $(ARGS)
+	build/release/bin/flashdeck --demo $(ARGS)
 
 test: build-dev
 	@scripts/run-tests dev

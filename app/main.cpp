@@ -1,5 +1,6 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
+#include "backend/cli/democommand.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/terminalprompt.h"
@@ -7,6 +8,7 @@
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/demo/demohost.h"
 #include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
 #include "backend/security/redactor.h"
@@ -92,9 +94,12 @@ int main(int argc, char **argv)
                                              QStringLiteral("DIR"));
     const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
                                              QStringLiteral("Also write the log to standard error."));
-    parser.addOptions({versionOption, configDirOption, logStderrOption});
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"),
+        QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
+    parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
     parser.addPositionalArgument(QStringLiteral("command"),
-                                 QStringLiteral("hosts add|list|remove|check (see 'flashdeck hosts'). Without a "
+                                 QStringLiteral("hosts add|list|remove|check, demo start|status|stop. Without a "
                                                 "command the window opens."),
                                  QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
@@ -153,6 +158,11 @@ int main(int argc, char **argv)
             logging.flush();
             return rc;
         }
+        if (commands.first() == QStringLiteral("demo")) {
+            const int rc = flashdeck::cli::runDemoCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
         printErr(QStringLiteral("Unknown command \"%1\". Run 'flashdeck --help' for usage.").arg(commands.first()));
         return ExitUsage;
     }
@@ -163,9 +173,29 @@ int main(int argc, char **argv)
         printErr(status.message());
         flashdeck::log::app().error("{}", status.message().toStdString());
     }
+    // --demo: simulated hosts in the inventory before the window opens; stopped at exit when
+    // this run started them (a demo started by `flashdeck demo start` keeps running).
+    flashdeck::DemoHosts demo(paths, flashdeck::DemoResources::locate());
+    bool stopDemoAtExit = false;
+    if (parser.isSet(demoOption)) {
+        stopDemoAtExit = demo.running().isEmpty();
+        const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
+            demo.start(inventory, QStringLiteral("b300x4"), 0.5);
+        if (!started) {
+            printErr(QStringLiteral("flashdeck: the demo did not start: ") + started.message());
+            flashdeck::log::app().error("demo: {} {}", started.message().toStdString(),
+                                        started.status().detail().toStdString());
+            stopDemoAtExit = false;
+        }
+    }
     flashdeck::ui::MainWindow window(paths, settings, inventory, info);
     window.show();
     const int rc = QCoreApplication::exec();
+    if (stopDemoAtExit) {
+        if (const flashdeck::Status s = demo.stop(inventory); !s) {
+            printErr(s.message());
+        }
+    }
     flashdeck::log::app().info("flashdeck exiting with {}", rc);
     return rc;
 }

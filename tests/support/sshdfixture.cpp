@@ -1,5 +1,6 @@
 #include "tests/support/sshdfixture.h"
 
+#include "backend/core/processtree.h"
 #include "tests/support/sshtesthelpers.h"
 
 #include <QDir>
@@ -20,41 +21,6 @@ namespace {
 
 const QString kSshd = QStringLiteral("/usr/sbin/sshd");
 const QString kPasswordUser = QStringLiteral("fdtest");
-
-// Every descendant of `root`, found through /proc (sshd's children call setsid(), so a
-// process group kill would miss them).
-QList<qint64> descendants(qint64 root)
-{
-    QMultiHash<qint64, qint64> children;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &e : entries) {
-        bool ok = false;
-        const qint64 pid = e.toLongLong(&ok);
-        if (!ok) {
-            continue;
-        }
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-        if (!stat.open(QIODevice::ReadOnly)) {
-            continue;
-        }
-        const QByteArray line = stat.readAll();
-        const qsizetype close = line.lastIndexOf(')');
-        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-        if (fields.size() > 1) {
-            children.insert(fields.at(1).toLongLong(), pid);
-        }
-    }
-    QList<qint64> out;
-    QList<qint64> todo{root};
-    while (!todo.isEmpty()) {
-        const qint64 p = todo.takeFirst();
-        for (const qint64 c : children.values(p)) {
-            out.append(c);
-            todo.append(c);
-        }
-    }
-    return out;
-}
 
 } // namespace
 
@@ -279,7 +245,7 @@ void SshdFixture::stop()
     }
     const qint64 pid = m_process->processId();
     if (pid > 0) {
-        for (const qint64 child : descendants(pid)) {
+        for (const qint64 child : processDescendants(pid)) {
             ::kill(static_cast<pid_t>(child), SIGKILL);
         }
     }

@@ -1,0 +1,120 @@
+#include "backend/cli/democommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/demo/demohost.h"
+#include "backend/fleet/inventory.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral("Usage: flashdeck demo start [--scenario NAME] [--time-factor X] [--json]\n"
+                                      "       flashdeck demo status [--json]\n"
+                                      "       flashdeck demo stop");
+
+int usage(CliContext &c, const QString &message)
+{
+    c.err << "flashdeck demo: " << message << '\n' << kUsage << '\n';
+    c.err.flush();
+    return ExitUsage;
+}
+
+void printHosts(CliContext &c, const QList<DemoHostInfo> &hosts, bool json)
+{
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const DemoHostInfo &h : hosts) {
+            list.push_back(h);
+        }
+        c.out << QString::fromStdString(nlohmann::json{{"hosts", list}}.dump()) << '\n';
+        c.out.flush();
+        return;
+    }
+    c.out << "Simulated hosts on loopback (nothing here is a real GPU server):\n";
+    for (const DemoHostInfo &h : hosts) {
+        c.out << "  " << h.name.leftJustified(10) << ' ' << h.description.leftJustified(34) << " scenario "
+              << h.scenario << ", " << h.user << "@127.0.0.1:" << h.port << '\n';
+    }
+    c.out << "Connect with OpenSSH:\n";
+    for (const DemoHostInfo &h : hosts) {
+        c.out << "  " << h.sshCommand() << '\n';
+    }
+    c.out << "Open the window with 'flashdeck'; stop the demo with 'flashdeck demo stop'.\n";
+    c.out.flush();
+}
+
+} // namespace
+
+int runDemoCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("Scenario of host 'demo' (default b300x4)."),
+                                      QStringLiteral("NAME"), QStringLiteral("b300x4"));
+    const QCommandLineOption factor(QStringLiteral("time-factor"),
+                                    QStringLiteral("Scale every simulated duration (default 0.5)."),
+                                    QStringLiteral("X"), QStringLiteral("0.5"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    p.addOptions({scenario, factor, json});
+    if (!p.parse(args)) {
+        return usage(c, p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    const QString verb = pos.value(1);
+    if (pos.size() != 2 ||
+        (verb != QLatin1String("start") && verb != QLatin1String("stop") && verb != QLatin1String("status"))) {
+        return usage(c, QStringLiteral("expected start, status or stop."));
+    }
+    bool ok = false;
+    const double timeFactor = p.value(factor).toDouble(&ok);
+    if (!ok || timeFactor <= 0) {
+        return usage(c, QStringLiteral("--time-factor must be a positive number."));
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    DemoHosts demo(c.paths, DemoResources::locate());
+    if (verb == QLatin1String("status")) {
+        const QList<DemoHostInfo> hosts = demo.running();
+        if (hosts.isEmpty() && !p.isSet(json)) {
+            c.out << "No demo is running. Start one with 'flashdeck demo start'.\n";
+            return ExitOk;
+        }
+        printHosts(c, hosts, p.isSet(json));
+        return ExitOk;
+    }
+    if (verb == QLatin1String("stop")) {
+        const Status s = demo.stop(inventory);
+        if (!s) {
+            c.err << s.message() << '\n';
+            return ExitCheckFailed;
+        }
+        if (!p.isSet(json)) {
+            c.out << "Demo stopped; hosts demo and demo-amd removed.\n";
+        }
+        return ExitOk;
+    }
+    const Result<QList<DemoHostInfo>> started = demo.start(inventory, p.value(scenario), timeFactor);
+    if (!started) {
+        c.err << started.message() << '\n';
+        if (!started.status().detail().isEmpty()) {
+            c.err << started.status().detail() << '\n';
+        }
+        return ExitCheckFailed;
+    }
+    printHosts(c, started.value(), p.isSet(json));
+    return ExitOk;
+}
+
+} // namespace flashdeck::cli
