@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/hostentry.h"
 #include "backend/fleet/inventory.h"
 #include "ui/mainwindow.h"
 
@@ -13,6 +14,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <tuple>
 
 using flashdeck::ui::MainWindow;
 
@@ -31,6 +34,7 @@ private Q_SLOTS:
     void shortcuts_switchPages();
     void closing_remembersPage();
     void emptyInventory_saysSo();
+    void simulatedHosts_areLabelled();
 
 private:
     QString screenshotDir() const;
@@ -133,6 +137,38 @@ void TestMainWindow::emptyInventory_saysSo()
     QVERIFY(selector && status);
     QCOMPARE(selector->count(), 0);
     QVERIFY(status->text().contains(QStringLiteral("No hosts")));
+}
+
+void TestMainWindow::simulatedHosts_areLabelled()
+{
+    // What `make run` (flashdeck --demo) shows first: the demo hosts, marked as simulated.
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/demo"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    for (const auto &[name, port, simulated] :
+         {std::tuple{QStringLiteral("demo"), 40123, true}, std::tuple{QStringLiteral("demo-amd"), 40124, true},
+          std::tuple{QStringLiteral("b300-a"), 22, false}}) {
+        flashdeck::HostEntry h;
+        h.name = name;
+        h.address = simulated ? QStringLiteral("127.0.0.1") : QStringLiteral("gpu1.example.com");
+        h.user = QStringLiteral("ops");
+        h.port = quint16(port);
+        h.simulated = simulated;
+        QVERIFY(inventory.add(h));
+    }
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    window.resize(1180, 760);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
+    QVERIFY(selector);
+    QCOMPARE(selector->count(), 3);
+    QVERIFY(selector->itemText(0).endsWith(QLatin1String("[SIMULATED]")));
+    QVERIFY(selector->itemText(1).endsWith(QLatin1String("[SIMULATED]")));
+    QVERIFY(!selector->itemText(2).contains(QLatin1String("SIMULATED")));
+    const QString file = QDir(screenshotDir()).filePath(QStringLiteral("demo-hosts.png"));
+    QVERIFY2(window.grab().save(file), qPrintable(file));
 }
 
 QTEST_MAIN(TestMainWindow)
