@@ -16,12 +16,16 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSocketNotifier>
 #include <QTextStream>
 
 #include <spdlog/logger.h>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace {
 
@@ -66,6 +70,31 @@ QString optionValueAnywhere(const QStringList &args, const QString &name)
         }
     }
     return {};
+}
+
+// Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at exit
+// (stopping the demo's processes) still runs. The handler only writes a byte (async-signal-safe).
+int g_signalPipe[2] = {-1, -1};
+
+extern "C" void onQuitSignal(int)
+{
+    const char byte = 1;
+    (void)!::write(g_signalPipe[1], &byte, 1);
+}
+
+void quitOnSignals(QObject *parent)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0) {
+        return;
+    }
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, parent);
+    QObject::connect(notifier, &QSocketNotifier::activated, parent, [] {
+        char byte = 0;
+        (void)!::read(g_signalPipe[0], &byte, 1);
+        QCoreApplication::quit();
+    });
+    std::signal(SIGINT, onQuitSignal);
+    std::signal(SIGTERM, onQuitSignal);
 }
 
 } // namespace
@@ -190,6 +219,7 @@ int main(int argc, char **argv)
     }
     flashdeck::ui::MainWindow window(paths, settings, inventory, info);
     window.show();
+    quitOnSignals(&window);
     const int rc = QCoreApplication::exec();
     if (stopDemoAtExit) {
         if (const flashdeck::Status s = demo.stop(inventory); !s) {
