@@ -120,6 +120,9 @@ QList<SimGpuLoad> SimScenario::currentLoad() const
                 l.utilizationMemory = std::max(l.utilizationMemory, g.value("utilization_memory", 0));
                 l.powerW = std::max(l.powerW, g.value("power_w", -1.0));
                 l.tempC = std::max(l.tempC, g.value("temp_c", -1));
+                if (g.value("memory_used_mib", qint64(0)) > 0 && l.pid == 0) {
+                    l.pid = g.value("pid", qint64(0));
+                }
             }
         } catch (const nlohmann::json::exception &) {
             // A half-written file reads as idle this once; writers replace files atomically.

@@ -32,6 +32,7 @@ struct SimGpuLoad
     int utilizationMemory = 0;
     double powerW = -1; // < 0: idle power
     int tempC = -1; // < 0: idle temperature
+    qint64 pid = 0; // the process holding the memory (the SGLang simulator), 0: none
 };
 
 /**

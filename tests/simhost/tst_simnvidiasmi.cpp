@@ -83,6 +83,7 @@ private Q_SLOTS:
     void queryXml_hasTheRealStructure();
     void unknownField_failsLikeTheRealTool();
     void b300Scenario_fourGpusWith288GbClassMemory();
+    void plainTable_hasTheBoxLayoutAndTheLoad();
 
 private:
     ssh::HostConnection &conn() { return m_host.connection(); }
@@ -219,6 +220,29 @@ void TestSimNvidiaSmi::b300Scenario_fourGpusWith288GbClassMemory()
     QCOMPARE(csv.stdoutData, QByteArray("293660\n293660\n293660\n293660\n"));
     const auto xml = runAndWait(conn(), "nvidia-smi -q -x");
     QCOMPARE(firstText(xml.stdoutData, QStringLiteral("cuda_version")), QStringLiteral("13.4"));
+    QVERIFY(m_host.useScenario(QStringLiteral("h200x2")));
+}
+
+void TestSimNvidiaSmi::plainTable_hasTheBoxLayoutAndTheLoad()
+{
+    QVERIFY(m_host.useScenario(QStringLiteral("b300x4")));
+    QVERIFY(m_host.writeLoad({1}, 234928, 92));
+    const auto r = runAndWait(conn(), "nvidia-smi");
+    QVERIFY(r.succeeded());
+    const QList<QByteArray> lines = r.stdoutData.split('\n');
+    QVERIFY(lines.at(2).startsWith("| NVIDIA-SMI 595.58.03"));
+    QVERIFY(lines.at(2).contains("CUDA Version: 13.4"));
+    int gpuRows = 0;
+    for (const QByteArray &l : lines.mid(1)) {
+        if (l.startsWith('|') || l.startsWith('+')) {
+            QCOMPARE(l.size(), 91); // every box line is 91 columns wide
+        }
+        gpuRows += l.contains("NVIDIA B300 SXM6 AC") ? 1 : 0;
+    }
+    QCOMPARE(gpuRows, 4);
+    QVERIFY(r.stdoutData.contains("|  234928MiB / 293660MiB |     92%      Default |"));
+    QVERIFY(r.stdoutData.contains("No running processes found")); // a test's load has no process
+    m_host.clearLoad();
     QVERIFY(m_host.useScenario(QStringLiteral("h200x2")));
 }
 

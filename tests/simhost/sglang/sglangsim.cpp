@@ -81,7 +81,8 @@ void writeGpuLoad(const SglangSimOptions &o, const SglangState &s)
                         {"utilization_gpu", mine ? util : 0},
                         {"utilization_memory", mine ? util / 2 : 0},
                         {"power_w", mine && util > 0 ? 380.0 + 6.0 * util : -1.0},
-                        {"temp_c", mine && util > 0 ? 48 + util / 4 : -1}});
+                        {"temp_c", mine && util > 0 ? 48 + util / 4 : -1},
+                        {"pid", mine ? ::getpid() : 0}});
     }
     const std::string path = o.simDir + "/" + o.loadFile;
     if (!g_loadPath[0] && path.size() < sizeof g_loadPath) {

@@ -280,6 +280,77 @@ int queryGpu(const SimScenario &sc, const QStringList &names, bool header, bool 
     }
 }
 
+// The plain `nvidia-smi` table (driver 5xx layout: 41/24/22-column cells, 91 columns wide), as
+// F15's "run nvidia-smi inside the image" shows it. Values come from the scenario and load.
+int plainTable(const SimScenario &sc)
+{
+    const QString rule =
+        QStringLiteral("+-----------------------------------------+------------------------+----------------------+\n");
+    auto line = [](const QString &inner) -> QString {
+        return QStringLiteral("|") + inner.leftJustified(89) + QStringLiteral("|\n");
+    };
+    auto row = [](const QString &a, const QString &b, const QString &c) -> QString {
+        return QStringLiteral("|") + a.leftJustified(41) + QStringLiteral("|") + b.leftJustified(24) +
+            QStringLiteral("|") + c.leftJustified(22) + QStringLiteral("|\n");
+    };
+    QString t =
+        QDateTime::currentDateTime().toString(QStringLiteral("ddd MMM d HH:mm:ss yyyy")) + QStringLiteral("       \n");
+    t += QStringLiteral("+") + QString(89, QLatin1Char('-')) + QStringLiteral("+\n");
+    t += line(QStringLiteral(" NVIDIA-SMI %1 Driver Version: %2 CUDA Version: %3")
+                  .arg(sc.driverVersion.leftJustified(22), sc.driverVersion.leftJustified(14),
+                       sc.cudaVersion.leftJustified(9)));
+    t += rule;
+    t += row(QStringLiteral(" GPU  Name                 Persistence-M"), QStringLiteral(" Bus-Id          Disp.A"),
+             QStringLiteral(" Volatile Uncorr. ECC"));
+    t += row(QStringLiteral(" Fan  Temp   Perf          Pwr:Usage/Cap"), QStringLiteral("           Memory-Usage"),
+             QStringLiteral(" GPU-Util  Compute M."));
+    t += row(QString(), QString(), QStringLiteral("               MIG M."));
+    t +=
+        QStringLiteral("|=========================================+========================+======================|\n");
+    const QList<SimGpuLoad> loads = sc.currentLoad();
+    for (int i = 0; i < sc.gpus.size(); ++i) {
+        const SimGpu &g = sc.gpus[i];
+        const SimGpuLoad l = loads.value(i);
+        const int temp = l.tempC >= 0 ? l.tempC : g.idleTempC;
+        const double power = l.powerW >= 0 ? l.powerW : g.idlePowerW;
+        t += row(QStringLiteral("%1  %2On  ").arg(i, 4).arg(g.name.left(30).leftJustified(31)),
+                 QStringLiteral(" %1 Off ").arg(g.pciBusId.right(16), 18), QStringLiteral("%1 ").arg(0, 21));
+        t += row(QStringLiteral(" N/A  %1C    P0%2W / %3W ")
+                     .arg(temp, 3)
+                     .arg(qRound(power), 15)
+                     .arg(qRound(g.powerLimitW), 4),
+                 QStringLiteral("%1MiB / %2MiB ").arg(l.memoryUsedMiB, 8).arg(g.memoryTotalMiB, 6),
+                 QStringLiteral("%1%      Default ").arg(l.utilizationGpu, 7));
+        t += row(QString(), QString(), QStringLiteral("             Disabled "));
+        t += rule;
+    }
+    t += QString(91, QLatin1Char(' ')) + QLatin1Char('\n');
+    t += QStringLiteral("+") + QString(89, QLatin1Char('-')) + QStringLiteral("+\n");
+    t += line(QStringLiteral(" Processes:"));
+    t += line(
+        QStringLiteral("  GPU   GI   CI              PID   Type   Process name                        GPU Memory"));
+    t += line(QStringLiteral("        ID   ID                                                               Usage"));
+    t += QStringLiteral("|") + QString(89, QLatin1Char('=')) + QStringLiteral("|\n");
+    bool any = false;
+    for (int i = 0; i < sc.gpus.size(); ++i) {
+        const SimGpuLoad l = loads.value(i);
+        if (l.memoryUsedMiB > 0 && l.pid > 0) {
+            any = true;
+            t += line(QStringLiteral("  %1   N/A  N/A  %2      C   %3 %4MiB ")
+                          .arg(i, 3)
+                          .arg(l.pid, 15)
+                          .arg(QStringLiteral("python3").leftJustified(35))
+                          .arg(l.memoryUsedMiB, 10));
+        }
+    }
+    if (!any) {
+        t += line(QStringLiteral("  No running processes found"));
+    }
+    t += QStringLiteral("+") + QString(89, QLatin1Char('-')) + QStringLiteral("+\n");
+    out(t);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -339,6 +410,9 @@ int main(int argc, char **argv)
         }
         return queryGpu(*scenario, query, !fmt.contains(QStringLiteral("noheader")),
                         !fmt.contains(QStringLiteral("nounits")), loopMs);
+    }
+    if (args.isEmpty()) {
+        return plainTable(*scenario);
     }
     std::fprintf(stderr, "simulated nvidia-smi: this form is not simulated (see tests/simhost/README.md)\n");
     return 2;
