@@ -1,0 +1,220 @@
+#include "backend/deploy/launchspec.h"
+
+#include "backend/deploy/recipe.h"
+#include "backend/ssh/shellquote.h"
+
+#include <QRandomGenerator>
+
+namespace flashdeck {
+
+namespace {
+
+using nlohmann::json;
+
+std::string s(const QString &v)
+{
+    return v.toStdString();
+}
+
+QString expandHome(const QString &path, const QString &home)
+{
+    return path.startsWith(QLatin1String("~/")) ? home + path.mid(1) : path;
+}
+
+/** "32g" → bytes, as the docker CLI parses --shm-size (binary units). */
+qint64 parseSize(const QString &text)
+{
+    static const QString units = QStringLiteral("bkmgt");
+    const QString t = text.trimmed().toLower();
+    const int unit = t.isEmpty() ? -1 : int(units.indexOf(t.back()));
+    bool ok = false;
+    const qint64 n = (unit >= 0 ? t.chopped(1) : t).toLongLong(&ok);
+    return ok ? n << (10 * std::max(unit, 0)) : -1;
+}
+
+} // namespace
+
+QString generateApiKey()
+{
+    QByteArray bytes(32, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(bytes.data()), bytes.size() / 4);
+    return QStringLiteral("sk-fd-") +
+        QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+QString ContainerSpec::dockerRunLine() const
+{
+    QStringList words{QStringLiteral("docker")};
+    for (const QString &a : dockerRunArgs) {
+        // The key stays a variable expansion in double quotes; everything else is quoted.
+        words.append(a.contains(QLatin1String("$FLASHDECK_API_KEY")) ? QStringLiteral("\"%1\"").arg(a)
+                                                                     : QString::fromUtf8(ssh::shellQuote(a)));
+    }
+    return words.join(QLatin1Char(' '));
+}
+
+Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfile &profile, const LaunchInputs &in)
+{
+    if (profile.generatorOnly()) {
+        return Status::failure(QStringLiteral("%1 has no launch in this recipe. %2").arg(profile.title, profile.note));
+    }
+    if (profile.operatorFlagsRequired && in.operatorFlags.isEmpty()) {
+        return Status::failure(QStringLiteral("%1 needs its extra flags, which the seed page does not give. %2")
+                                   .arg(profile.title, profile.note));
+    }
+    if (profile.vendor == QLatin1String("amd") && profile.tp > 4) {
+        return Status::failure(QStringLiteral("TP %1 with the NVFP4 checkpoint on ROCm is refused: it runs only at "
+                                              "TP 4 or lower (F11). Use two TP 4 services behind the Router.")
+                                   .arg(profile.tp));
+    }
+    if (in.exposePublicly && in.apiKey.isEmpty()) {
+        return Status::failure(QStringLiteral("Exposing the port beyond loopback needs an API key (F30)."));
+    }
+    if (!in.apiKey.isEmpty() && in.apiKey.size() < 43) { // 32 bytes in base64url at the least
+        return Status::failure(QStringLiteral("The API key is too short: use at least 32 random bytes."));
+    }
+    if (!in.imageDigest.startsWith(QLatin1String("sha256:")) || in.imageDigest.size() != 71) {
+        return Status::failure(QStringLiteral("The image is not pinned to a digest (F06): run the pin step first."));
+    }
+    if (in.offlineModelDir.isEmpty() && in.modelSha.size() != 40) {
+        return Status::failure(QStringLiteral("The model revision is not pinned to a commit (F06): run the pin step "
+                                              "first."));
+    }
+    const QString imageName = profile.imageName.isEmpty() ? recipe.imageName : profile.imageName;
+    const QString imageTag = profile.imageName.isEmpty() ? recipe.imageTag : profile.imageTag;
+    const QString image = imageName + QLatin1Char(':') + imageTag + QLatin1Char('@') + in.imageDigest;
+    const QString bindIp = in.exposePublicly ? QStringLiteral("0.0.0.0") : QStringLiteral("127.0.0.1");
+    const QString hfCache = expandHome(recipe.hfCache, in.hostHome);
+    const QString minfer = expandHome(recipe.minferCache, in.hostHome);
+    const bool nvidia = profile.vendor == QLatin1String("nvidia");
+
+    QList<ContainerSpec> specs;
+    for (int r = 0; r < profile.replicas.size(); ++r) {
+        const RecipeReplica &replica = profile.replicas.at(r);
+        if (replica.gpus.size() != profile.tp) {
+            return Status::failure(QStringLiteral("Replica %1 lists %2 GPUs for TP %3: give one GPU per rank.")
+                                       .arg(r)
+                                       .arg(replica.gpus.size())
+                                       .arg(profile.tp));
+        }
+        ContainerSpec spec;
+        spec.role = QStringLiteral("server");
+        spec.hostPort = replica.port;
+        spec.name = QStringLiteral("flashdeck-%1-%2").arg(in.deploymentId).arg(r);
+        QStringList gpuIds;
+        for (const int g : replica.gpus) {
+            gpuIds.append(QString::number(g));
+        }
+        QStringList cmd{QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("sglang.launch_server")};
+        if (in.offlineModelDir.isEmpty()) {
+            cmd << QStringLiteral("--model-path") << recipe.modelRepo << QStringLiteral("--revision") << in.modelSha;
+        } else {
+            cmd << QStringLiteral("--model-path")
+                << QStringLiteral("/models/") + recipe.modelRepo.section(QLatin1Char('/'), -1);
+        }
+        cmd << QStringLiteral("--tp") << QString::number(profile.tp) << QStringLiteral("--host")
+            << QStringLiteral("0.0.0.0") << QStringLiteral("--port") << QString::number(replica.port)
+            << QStringLiteral("--mem-fraction-static") << QString::number(profile.memFractionStatic);
+        cmd += profile.serverArgs;
+        cmd += in.operatorFlags;
+        if (in.hicacheGbPerRank) {
+            cmd << QStringLiteral("--enable-hierarchical-cache") << QStringLiteral("--hicache-size")
+                << QString::number(*in.hicacheGbPerRank);
+        }
+        QStringList env;
+        for (auto it = profile.env.begin(); it != profile.env.end(); ++it) {
+            env.append(it.key() + QLatin1Char('=') + it.value());
+        }
+        QStringList binds{hfCache + QStringLiteral(":/root/.cache/huggingface"),
+                          minfer + QStringLiteral(":/root/.cache/minfer")};
+        if (!in.offlineModelDir.isEmpty()) {
+            env.append(QStringLiteral("HF_HUB_OFFLINE=1"));
+            binds.append(in.offlineModelDir + QStringLiteral(":/models/") +
+                         recipe.modelRepo.section(QLatin1Char('/'), -1) + QStringLiteral(":ro"));
+        }
+
+        // docker run, argument for argument the same container.
+        QStringList run{QStringLiteral("run"),     QStringLiteral("-d"),
+                        QStringLiteral("--name"),  spec.name,
+                        QStringLiteral("--label"), QStringLiteral("io.flashdeck.deployment=") + in.deploymentId};
+        if (nvidia) {
+            run << QStringLiteral("--gpus") << QStringLiteral("\"device=%1\"").arg(gpuIds.join(QLatin1Char(',')));
+        } else {
+            run << QStringLiteral("--device=/dev/kfd") << QStringLiteral("--device=/dev/dri")
+                << QStringLiteral("--group-add") << QStringLiteral("video");
+            env.append(QStringLiteral("HIP_VISIBLE_DEVICES=") + gpuIds.join(QLatin1Char(',')));
+        }
+        run << QStringLiteral("--shm-size") << profile.shmSize << QStringLiteral("--ipc=") + profile.ipc
+            << QStringLiteral("-p") << QStringLiteral("%1:%2:%2").arg(bindIp).arg(replica.port);
+        for (const QString &b : binds) {
+            run << QStringLiteral("-v") << b;
+        }
+        for (const QString &e : env) {
+            run << QStringLiteral("-e") << e;
+        }
+        if (!in.hfToken.isEmpty()) {
+            run << QStringLiteral("-e") << QStringLiteral("HF_TOKEN"); // taken from the caller's environment
+        }
+        run << image;
+        run += cmd;
+        if (!in.apiKey.isEmpty()) {
+            run << QStringLiteral("--api-key") << QStringLiteral("$FLASHDECK_API_KEY");
+        }
+        spec.dockerRunArgs = run;
+
+        // The Engine API body, as the docker CLI would send it for that command.
+        json cmdJson = json::array();
+        for (const QString &c : cmd) {
+            cmdJson.push_back(s(c));
+        }
+        if (!in.apiKey.isEmpty()) {
+            cmdJson.push_back("--api-key");
+            cmdJson.push_back(s(in.apiKey));
+        }
+        json envJson = json::array();
+        for (const QString &e : env) {
+            envJson.push_back(s(e));
+        }
+        if (!in.hfToken.isEmpty()) {
+            envJson.push_back(s(QStringLiteral("HF_TOKEN=") + in.hfToken));
+        }
+        json bindsJson = json::array();
+        for (const QString &b : binds) {
+            bindsJson.push_back(s(b));
+        }
+        const std::string portKey = std::to_string(replica.port) + "/tcp";
+        json host = {
+            {"Binds", bindsJson},
+            {"PortBindings", {{portKey, {{{"HostIp", s(bindIp)}, {"HostPort", std::to_string(replica.port)}}}}}},
+            {"ShmSize", parseSize(profile.shmSize)},
+            {"IpcMode", s(profile.ipc)},
+            {"NetworkMode", "bridge"},
+            {"RestartPolicy", {{"Name", "no"}}}};
+        if (nvidia) {
+            json ids = json::array();
+            for (const QString &g : gpuIds) {
+                ids.push_back(s(g));
+            }
+            host["DeviceRequests"] = {{{"Driver", ""}, {"Count", 0}, {"DeviceIDs", ids}, {"Capabilities", {{"gpu"}}}}};
+        } else {
+            host["Devices"] = {
+                {{"PathOnHost", "/dev/kfd"}, {"PathInContainer", "/dev/kfd"}, {"CgroupPermissions", "rwm"}},
+                {{"PathOnHost", "/dev/dri"}, {"PathInContainer", "/dev/dri"}, {"CgroupPermissions", "rwm"}}};
+            host["GroupAdd"] = {"video"};
+        }
+        spec.createBody = {
+            {"Image", s(image)},
+            {"Cmd", cmdJson},
+            {"Env", envJson},
+            {"Labels", {{"io.flashdeck.deployment", s(in.deploymentId)}, {"io.flashdeck.role", "server"}}},
+            {"ExposedPorts", {{portKey, json::object()}}},
+            {"Tty", false},
+            {"AttachStdout", false},
+            {"AttachStderr", false},
+            {"HostConfig", host}};
+        specs.append(spec);
+    }
+    return specs;
+}
+
+} // namespace flashdeck

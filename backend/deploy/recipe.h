@@ -1,0 +1,86 @@
+#pragma once
+
+#include "backend/core/result.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace flashdeck {
+
+/** One SGLang service of a profile: its GPUs and its host port. */
+struct RecipeReplica
+{
+    QList<int> gpus;
+    quint16 port = 0;
+};
+
+/** A way to run the model on one kind of host (a recipe file's "profiles"). */
+struct RecipeProfile
+{
+    QString id;
+    QString title;
+    /** "verified-upstream", "unverified" (say so, F12) or "generator-only" (no launch, F12). */
+    QString status;
+    QString vendor; // "nvidia" or "amd"
+    QString gpuModel; // matched by substring against the probed GPU name
+    int gpuCount = 0;
+    int tp = 0;
+    QList<RecipeReplica> replicas;
+    quint16 routerPort = 0; // 0: no router
+    QString routerPolicy;
+    QString imageName; // empty: the recipe's image
+    QString imageTag;
+    QString shmSize;
+    QString ipc;
+    double memFractionStatic = 0;
+    qint64 kvTokensExpected = 0; // 0: no published expectation
+    QMap<QString, QString> env;
+    QStringList serverArgs;
+    bool operatorFlagsRequired = false;
+    QString note;
+    QStringList facts;
+
+    bool generatorOnly() const { return status == QLatin1String("generator-only"); }
+    bool verified() const { return status == QLatin1String("verified-upstream"); }
+};
+
+/**
+ * A deployment recipe: the model, its licence, the image and the profiles, loaded from JSON
+ * and validated on load, so a bad file says which key is wrong and what was expected.
+ */
+struct Recipe
+{
+    QString id;
+    QString title;
+    QString status;
+    QString statusNote;
+    QString modelRepo;
+    QString modelRevision;
+    qint64 weightsBytes = 0;
+    QString modelscopeMirror;
+    QString draftSubfolder;
+    QString licenseId;
+    QString licenseVersion;
+    QString licenseName;
+    QStringList licenseUses;
+    QString imageName;
+    QString imageTag;
+    QString cudaRuntime;
+    double temperature = 0;
+    double topP = 0;
+    QString hfCache;
+    QString minferCache;
+    QList<RecipeProfile> profiles;
+
+    /** Parses and validates; `source` names the file in error messages. */
+    [[nodiscard]] static Result<Recipe> fromJson(const QByteArray &json, const QString &source);
+    [[nodiscard]] static Result<Recipe> load(const QString &path);
+    /** The recipes shipped with Flashdeck (compiled in). */
+    [[nodiscard]] static Result<QList<Recipe>> builtIn();
+
+    const RecipeProfile *profile(const QString &id) const;
+};
+
+} // namespace flashdeck

@@ -1,0 +1,126 @@
+#include "backend/deploy/recipe.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using flashdeck::Recipe;
+
+/** The shipped recipe loads and says what the seed says; a broken one names the key. */
+class TestRecipe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void builtIn_loadsWithTheSeedsFacts();
+    void invalid_namesTheKeyAndWhatWasExpected_data();
+    void invalid_namesTheKeyAndWhatWasExpected();
+
+private:
+    static nlohmann::json shipped();
+};
+
+nlohmann::json TestRecipe::shipped()
+{
+    QFile f(QStringLiteral(":/recipes/minimax-m31-flash.json"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray data = f.readAll();
+    return nlohmann::json::parse(data.constData(), data.constData() + data.size());
+}
+
+void TestRecipe::builtIn_loadsWithTheSeedsFacts()
+{
+    const auto recipes = Recipe::builtIn();
+    QVERIFY2(recipes, qPrintable(recipes.message()));
+    QCOMPARE(recipes.value().size(), 1);
+    const Recipe &r = recipes.value().first();
+    QCOMPARE(r.modelRepo, QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"));
+    QCOMPARE(r.weightsBytes, 252000000000LL); // F13
+    QCOMPARE(r.imageName + QLatin1Char(':') + r.imageTag,
+             QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash")); // F05
+    QCOMPARE(r.cudaRuntime, QStringLiteral("13.4")); // F07
+    QCOMPARE(r.temperature, 1.0); // F24
+    QCOMPARE(r.topP, 0.95);
+    QCOMPARE(r.status, QStringLiteral("experimental"));
+
+    const auto *balanced = r.profile(QStringLiteral("b300x4-balanced"));
+    QVERIFY(balanced);
+    QVERIFY(balanced->verified());
+    QCOMPARE(balanced->tp, 4);
+    QCOMPARE(balanced->replicas.size(), 1);
+    QCOMPARE(balanced->replicas.first().gpus, (QList<int>{0, 1, 2, 3})); // F13
+    QCOMPARE(balanced->replicas.first().port, quint16(30000)); // F16
+    QCOMPARE(balanced->kvTokensExpected, 10400000); // F09
+    QCOMPARE(balanced->env.value(QStringLiteral("FMHA_SM100_ALLOW_JIT")), QStringLiteral("1")); // F17
+    QVERIFY(balanced->serverArgs.contains(QStringLiteral("DSPARK"))); // F18
+
+    const auto *lowLatency = r.profile(QStringLiteral("b300x4-low-latency"));
+    QVERIFY(lowLatency);
+    QCOMPARE(lowLatency->kvTokensExpected, 6500000); // F10
+    QVERIFY(lowLatency->operatorFlagsRequired);
+
+    const auto *amd = r.profile(QStringLiteral("mi355x-x8-two-tp4-router"));
+    QVERIFY(amd);
+    QCOMPARE(amd->status, QStringLiteral("unverified")); // F12
+    QCOMPARE(amd->replicas.size(), 2); // F11
+    QCOMPARE(amd->replicas.at(1).port, quint16(30001));
+    QCOMPARE(amd->routerPolicy, QStringLiteral("cache_aware")); // F37
+
+    for (const char *id : {"b200", "gb200", "h200"}) {
+        const auto *p = r.profile(QString::fromLatin1(id));
+        QVERIFY(p);
+        QVERIFY(p->generatorOnly()); // F12: never the B300 flags
+        QVERIFY(p->note.contains(QLatin1String("configuration generator")));
+    }
+}
+
+void TestRecipe::invalid_namesTheKeyAndWhatWasExpected_data()
+{
+    QTest::addColumn<QByteArray>("jsonPointer");
+    QTest::addColumn<QByteArray>("value"); // JSON text, or empty to remove the key
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("no model repo") << QByteArray("/model/repo") << QByteArray()
+                                   << "x.json: model.repo should be a string (missing).";
+    QTest::newRow("weights not a number") << QByteArray("/model/weights_bytes") << QByteArray("\"252 GB\"")
+                                          << "x.json: model.weights_bytes should be an integer ≥ 1.";
+    QTest::newRow("bad vendor") << QByteArray("/profiles/0/vendor") << QByteArray("\"intel\"")
+                                << "x.json: profiles[0].vendor should be nvidia or amd.";
+    QTest::newRow("gpus not one per rank") << QByteArray("/profiles/0/replicas/0/gpus") << QByteArray("[0,1]")
+                                           << "x.json: profiles[0].replicas[0].gpus should be a list of 4 GPU "
+                                              "indexes (one per TP rank).";
+    QTest::newRow("gpu out of range") << QByteArray("/profiles/0/replicas/0/gpus") << QByteArray("[0,1,2,7]")
+                                      << "x.json: profiles[0].replicas[0].gpus should be GPU indexes from 0 to 3.";
+    QTest::newRow("mem fraction") << QByteArray("/profiles/0/mem_fraction_static") << QByteArray("1.5")
+                                  << "x.json: profiles[0].mem_fraction_static should be a number from 0.05 to 0.99.";
+    QTest::newRow("duplicate id") << QByteArray("/profiles/1/id") << QByteArray("\"b300x4-balanced\"")
+                                  << "x.json: profiles[1].id should be an id not used before.";
+    QTest::newRow("schema") << QByteArray("/schema") << QByteArray("2")
+                            << "x.json: schema should be 1 (this Flashdeck reads schema 1).";
+    QTest::newRow("env value") << QByteArray("/profiles/0/env/FMHA_SM100_ALLOW_JIT") << QByteArray("1")
+                               << "x.json: profiles[0].env.FMHA_SM100_ALLOW_JIT should be a string.";
+}
+
+void TestRecipe::invalid_namesTheKeyAndWhatWasExpected()
+{
+    QFETCH(QByteArray, jsonPointer);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, message);
+    nlohmann::json j = shipped();
+    const nlohmann::json::json_pointer ptr(jsonPointer.toStdString());
+    if (value.isEmpty()) {
+        j[ptr.parent_pointer()].erase(ptr.back());
+    } else {
+        j[ptr] = nlohmann::json::parse(value.toStdString());
+    }
+    const auto r = Recipe::fromJson(QByteArray::fromStdString(j.dump()), QStringLiteral("x.json"));
+    QVERIFY(!r);
+    QCOMPARE(r.message(), message);
+    QVERIFY(!Recipe::fromJson("{not json", QStringLiteral("y.json")));
+}
+
+QTEST_GUILESS_MAIN(TestRecipe)
+#include "tst_recipe.moc"
