@@ -3,6 +3,7 @@
 #include "backend/cli/democommand.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
+#include "backend/cli/recipescommand.h"
 #include "backend/cli/terminalprompt.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
@@ -127,10 +128,11 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(QStringLiteral("command"),
-                                 QStringLiteral("hosts add|list|remove|check, demo start|status|stop. Without a "
-                                                "command the window opens."),
-                                 QStringLiteral("[command]"));
+    parser.addPositionalArgument(
+        QStringLiteral("command"),
+        QStringLiteral("hosts add|list|remove|check, recipes list|show, demo start|status|stop. Without a "
+                       "command the window opens."),
+        QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -184,6 +186,11 @@ int main(int argc, char **argv)
         commandArgs += commands;
         if (commands.first() == QStringLiteral("hosts")) {
             const int rc = flashdeck::cli::runHostsCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
+        if (commands.first() == QStringLiteral("recipes")) {
+            const int rc = flashdeck::cli::runRecipesCommand(commandArgs, context);
             logging.flush();
             return rc;
         }

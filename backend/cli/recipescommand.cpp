@@ -1,0 +1,160 @@
+#include "backend/cli/recipescommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/deploy/recipe.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral("Usage: flashdeck recipes list [--json]\n"
+                                      "       flashdeck recipes show ID [--json]   (a recipe or a profile id)");
+
+std::string s(const QString &v)
+{
+    return v.toStdString();
+}
+
+nlohmann::json profileJson(const RecipeProfile &p)
+{
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const RecipeReplica &r : p.replicas) {
+        replicas.push_back({{"gpus", r.gpus}, {"port", r.port}});
+    }
+    nlohmann::json env = nlohmann::json::object();
+    for (auto it = p.env.begin(); it != p.env.end(); ++it) {
+        env[s(it.key())] = s(it.value());
+    }
+    nlohmann::json args = nlohmann::json::array();
+    for (const QString &a : p.serverArgs) {
+        args.push_back(s(a));
+    }
+    nlohmann::json facts = nlohmann::json::array();
+    for (const QString &f : p.facts) {
+        facts.push_back(s(f));
+    }
+    nlohmann::json j = {{"id", s(p.id)},         {"title", s(p.title)},        {"status", s(p.status)},
+                        {"vendor", s(p.vendor)}, {"gpu_model", s(p.gpuModel)}, {"note", s(p.note)},
+                        {"facts", facts}};
+    if (!p.generatorOnly()) {
+        j.update({{"gpu_count", p.gpuCount},
+                  {"tp", p.tp},
+                  {"replicas", replicas},
+                  {"kv_tokens_expected", p.kvTokensExpected},
+                  {"mem_fraction_static", p.memFractionStatic},
+                  {"env", env},
+                  {"server_args", args},
+                  {"operator_flags_required", p.operatorFlagsRequired}});
+        if (p.routerPort) {
+            j["router"] = {{"port", p.routerPort}, {"policy", s(p.routerPolicy)}};
+        }
+    }
+    return j;
+}
+
+void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
+{
+    out << p.title << "  (" << p.id << ", " << p.status << ")\n";
+    out << "  recipe     " << r.id << ": " << r.modelRepo << ", image " << r.imageName << ':' << r.imageTag << '\n';
+    if (p.generatorOnly()) {
+        out << "  " << p.note << '\n';
+        return;
+    }
+    out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel << " (" << p.vendor << "), TP " << p.tp << '\n';
+    for (const RecipeReplica &rep : p.replicas) {
+        QStringList gpus;
+        for (const int g : rep.gpus) {
+            gpus.append(QString::number(g));
+        }
+        out << "  service    GPUs " << gpus.join(QLatin1Char(',')) << " on 127.0.0.1:" << rep.port << '\n';
+    }
+    if (p.routerPort) {
+        out << "  router     port " << p.routerPort << ", --policy " << p.routerPolicy << '\n';
+    }
+    out << "  KV pool    "
+        << (p.kvTokensExpected ? QString::number(p.kvTokensExpected) + QStringLiteral(" tokens expected")
+                               : QStringLiteral("no published expectation"))
+        << " at --mem-fraction-static " << p.memFractionStatic << '\n';
+    out << "  flags      " << p.serverArgs.join(QLatin1Char(' ')) << '\n';
+    if (!p.note.isEmpty()) {
+        out << "  note       " << p.note << '\n';
+    }
+    if (!p.facts.isEmpty()) {
+        out << "  facts      " << p.facts.join(QStringLiteral(", ")) << '\n';
+    }
+}
+
+} // namespace
+
+int runRecipesCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    p.addOption(json);
+    const auto usage = [&c](const QString &message) {
+        c.err << "flashdeck recipes: " << message << '\n' << kUsage << '\n';
+        return int(ExitUsage);
+    };
+    if (!p.parse(args)) {
+        return usage(p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    const QString verb = pos.value(1);
+    if (!((verb == QLatin1String("list") && pos.size() == 2) || (verb == QLatin1String("show") && pos.size() == 3))) {
+        return usage(QStringLiteral("expected list, or show ID."));
+    }
+    const auto recipes = Recipe::builtIn();
+    if (!recipes) {
+        c.err << recipes.message() << '\n';
+        return ExitCheckFailed;
+    }
+    if (verb == QLatin1String("list")) {
+        for (const Recipe &r : recipes.value()) {
+            if (p.isSet(json)) {
+                nlohmann::json profiles = nlohmann::json::array();
+                for (const RecipeProfile &pr : r.profiles) {
+                    profiles.push_back(profileJson(pr));
+                }
+                c.out << QString::fromStdString(nlohmann::json{
+                             {"id", s(r.id)},
+                             {"title", s(r.title)},
+                             {"status", s(r.status)},
+                             {"model", s(r.modelRepo)},
+                             {"profiles", profiles}}.dump())
+                      << '\n';
+                continue;
+            }
+            c.out << r.id << "  " << r.title << "  [" << r.status << "]\n";
+            for (const RecipeProfile &pr : r.profiles) {
+                c.out << "  " << pr.id.leftJustified(26) << ' ' << pr.title.leftJustified(56) << ' ' << pr.status
+                      << '\n';
+            }
+        }
+        return ExitOk;
+    }
+    const QString id = pos.at(2);
+    for (const Recipe &r : recipes.value()) {
+        for (const RecipeProfile &pr : r.profiles) {
+            if (pr.id == id || (r.id == id && &pr == &r.profiles.first())) {
+                if (p.isSet(json)) {
+                    c.out << QString::fromStdString(profileJson(pr).dump()) << '\n';
+                } else {
+                    printProfile(c.out, r, pr);
+                }
+                return ExitOk;
+            }
+        }
+    }
+    c.err << "No recipe or profile named \"" << id << "\". See 'flashdeck recipes list'.\n";
+    return ExitUsage;
+}
+
+} // namespace flashdeck::cli
