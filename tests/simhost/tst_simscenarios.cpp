@@ -1,10 +1,11 @@
+#include "backend/probe/amdsmi.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/probe/nvidiasmi.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -127,36 +128,41 @@ void TestSimScenarios::scenario()
     const bool nvidia = !cuda.isEmpty();
 
     // §2 probes: GPUs, driver CUDA, docker and its runtimes, disk, memory, ports, the pin.
+    // …parsed with the product's own probe parsers.
     if (nvidia) {
-        const QByteArray xml = run(c, "nvidia-smi -q -x");
-        const QByteArray want = "<cuda_version>" + cuda.toLatin1() + "</cuda_version>";
-        QVERIFY(xml.contains(want));
-        QCOMPARE(run(c, "nvidia-smi -L").count("\nGPU ") + 1, gpus);
+        const auto driver = probe::parseNvidiaSmiXml(run(c, "nvidia-smi -q -x"));
+        QVERIFY2(driver, qPrintable(driver.message()));
+        QCOMPARE(driver.value().cudaVersion, cuda);
+        QCOMPARE(driver.value().gpus.size(), gpus);
+        const QList<QByteArray> samples =
+            run(c, QByteArray("nvidia-smi --query-gpu=") + probe::kGpuSampleFields + " --format=csv,noheader,nounits")
+                .trimmed()
+                .split('\n');
+        QCOMPARE(samples.size(), gpus);
+        for (const QByteArray &line : samples) {
+            const auto sample = probe::parseGpuSample(line);
+            QVERIFY2(sample, qPrintable(sample.message()));
+            QCOMPARE(sample.value().memoryTotalMiB.value_or(0), driver.value().gpus.first().memoryTotalMiB);
+        }
     } else {
-        const QJsonDocument amd = QJsonDocument::fromJson(run(c, "amd-smi metric --json"));
-        const QJsonArray list = amd.isArray() ? amd.array() : amd.object()[QLatin1String("gpu_data")].toArray();
-        QCOMPARE(list.size(), gpus);
+        const auto amd = probe::parseAmdSmiMetric(run(c, "amd-smi metric --json"));
+        QVERIFY2(amd, qPrintable(amd.message()));
+        QCOMPARE(amd.value().size(), gpus);
     }
     const QJsonObject version = QJsonDocument::fromJson(run(c, "docker version --format '{{json .}}'")).object();
     QCOMPARE(version[QLatin1String("Server")].toObject()[QLatin1String("Version")].toString(),
              QStringLiteral("27.5.1"));
     const QJsonObject info = QJsonDocument::fromJson(run(c, "docker info --format '{{json .}}'")).object();
     QCOMPARE(info[QLatin1String("Runtimes")].toObject().contains(QLatin1String("nvidia")), nvidia);
-    const QByteArray df = run(c, "df -B1 --output=avail,target \"$HOME\"");
-    const QRegularExpressionMatch avail =
-        QRegularExpression(QStringLiteral("^\\s*Avail Mounted on\\n\\s*(\\d+) (/\\S*)\\n$"))
-            .match(QString::fromUtf8(df));
-    QVERIFY2(avail.hasMatch(), df.constData());
+    const auto disk = probe::parseDf(run(c, "df -B1 --output=avail,target \"$HOME\""));
+    QVERIFY2(disk, qPrintable(disk.message()));
     if (name == QLatin1String("low-disk")) {
-        QCOMPARE(avail.captured(1).toLongLong(), 180000000000LL); // < 252 GB (F13)
+        QCOMPARE(disk.value().availBytes, 180000000000LL); // < 252 GB (F13)
     }
-    const QByteArray meminfo = run(c, "cat /proc/meminfo");
-    QVERIFY(QRegularExpression(QStringLiteral("^MemTotal:\\s+\\d+ kB$"), QRegularExpression::MultilineOption)
-                .match(QString::fromUtf8(meminfo))
-                .hasMatch());
+    const auto memory = probe::parseMeminfo(run(c, "cat /proc/meminfo"));
+    QVERIFY2(memory, qPrintable(memory.message()));
     if (name == QLatin1String("port-taken")) { // the real ss sees the scenario's squatter
-        const QByteArray listening = run(c, "ss -Hltn");
-        QVERIFY2(listening.contains("127.0.0.1:30000 "), listening.constData());
+        QVERIFY(probe::portTaken(probe::parseSsListening(run(c, "ss -Hltn")), 30000));
     }
     int code = -1;
     run(c, R"(curl -fsS "$HF_ENDPOINT/api/models/MiniMaxAI/MiniMax-M3.1-Flash/revision/main")", &code);

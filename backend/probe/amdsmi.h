@@ -1,0 +1,17 @@
+#pragma once
+
+#include "backend/core/result.h"
+#include "backend/probe/nvidiasmi.h"
+
+#include <QList>
+
+namespace flashdeck::probe {
+
+/**
+ * `amd-smi metric --json` in both shapes (a list, or {"gpu_data": [...]} in newer releases),
+ * with "N/A" allowed anywhere (shared reference sglang-facts §13). Samples use the NVIDIA
+ * shape so charts treat both vendors alike; memory converts MB → MiB.
+ */
+[[nodiscard]] Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &json);
+
+} // namespace flashdeck::probe

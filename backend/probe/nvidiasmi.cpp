@@ -1,0 +1,128 @@
+#include "backend/probe/nvidiasmi.h"
+
+#include <QXmlStreamReader>
+
+namespace flashdeck::probe {
+
+namespace {
+
+// "143771 MiB" → 143771; "[N/A]", "N/A", "[Not Supported]" → nothing.
+std::optional<double> number(const QString &text)
+{
+    QString t = text.trimmed();
+    if (t.isEmpty() || t.startsWith(QLatin1Char('[')) || t == QLatin1String("N/A")) {
+        return std::nullopt;
+    }
+    t = t.section(QLatin1Char(' '), 0, 0);
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    return ok ? std::optional<double>(v) : std::nullopt;
+}
+
+} // namespace
+
+Result<NvidiaDriver> parseNvidiaSmiXml(const QByteArray &xml)
+{
+    QXmlStreamReader r(xml);
+    NvidiaDriver d;
+    QStringList path;
+    while (!r.atEnd()) {
+        const auto token = r.readNext();
+        if (token == QXmlStreamReader::StartElement) {
+            const QString name = r.name().toString();
+            path.append(name);
+            if (name == QLatin1String("gpu")) {
+                NvidiaGpu gpu;
+                gpu.index = int(d.gpus.size());
+                gpu.pciBusId = r.attributes().value(QStringLiteral("id")).toString();
+                d.gpus.append(gpu);
+                continue;
+            }
+            const QString parent = path.size() >= 2 ? path.at(path.size() - 2) : QString();
+            if (name == QLatin1String("driver_version") && parent == QLatin1String("nvidia_smi_log")) {
+                d.driverVersion = r.readElementText().trimmed();
+                path.removeLast();
+            } else if (name == QLatin1String("cuda_version") && parent == QLatin1String("nvidia_smi_log")) {
+                d.cudaVersion = r.readElementText().trimmed();
+                path.removeLast();
+            } else if (!d.gpus.isEmpty() && parent == QLatin1String("gpu") &&
+                       (name == QLatin1String("product_name") || name == QLatin1String("uuid"))) {
+                (name == QLatin1String("uuid") ? d.gpus.last().uuid : d.gpus.last().name) =
+                    r.readElementText().trimmed();
+                path.removeLast();
+            } else if (!d.gpus.isEmpty() && name == QLatin1String("total") &&
+                       parent == QLatin1String("fb_memory_usage")) {
+                d.gpus.last().memoryTotalMiB = qint64(number(r.readElementText()).value_or(0));
+                path.removeLast();
+            }
+        } else if (token == QXmlStreamReader::EndElement && !path.isEmpty()) {
+            path.removeLast();
+        }
+    }
+    if (r.hasError()) {
+        return Status::failure(QStringLiteral("nvidia-smi -q -x printed XML that does not parse (%1 at line %2).")
+                                   .arg(r.errorString())
+                                   .arg(r.lineNumber()));
+    }
+    if (d.driverVersion.isEmpty() || d.cudaVersion.isEmpty()) {
+        return Status::failure(QStringLiteral("nvidia-smi -q -x did not report the driver and CUDA versions."));
+    }
+    return d;
+}
+
+QStringList splitCsvRow(const QByteArray &line)
+{
+    QStringList out;
+    for (const QByteArray &f : line.trimmed().split(',')) {
+        out.append(QString::fromUtf8(f.trimmed()));
+    }
+    return out;
+}
+
+Result<GpuSample> parseGpuSample(const QByteArray &line)
+{
+    const QStringList f = splitCsvRow(line);
+    if (f.size() != 9) {
+        return Status::failure(QStringLiteral("A GPU sample has %1 fields instead of 9: \"%2\"")
+                                   .arg(f.size())
+                                   .arg(QString::fromUtf8(line.left(200))));
+    }
+    GpuSample s;
+    bool ok = false;
+    s.index = f.at(0).toInt(&ok);
+    if (!ok) {
+        return Status::failure(
+            QStringLiteral("A GPU sample has no index: \"%1\"").arg(QString::fromUtf8(line.left(200))));
+    }
+    s.name = f.at(1);
+    s.uuid = f.at(2);
+    auto asInt = [](const QString &t) -> std::optional<qint64> {
+        const auto v = number(t);
+        return v ? std::optional<qint64>(qint64(*v)) : std::nullopt;
+    };
+    s.memoryTotalMiB = asInt(f.at(3));
+    s.memoryUsedMiB = asInt(f.at(4));
+    if (const auto u = asInt(f.at(5))) {
+        s.utilizationGpu = int(*u);
+    }
+    s.temperatureC = number(f.at(6));
+    s.powerW = number(f.at(7));
+    s.powerLimitW = number(f.at(8));
+    return s;
+}
+
+int compareVersions(const QString &a, const QString &b)
+{
+    const QStringList x = a.split(QLatin1Char('.'));
+    const QStringList y = b.split(QLatin1Char('.'));
+    for (qsizetype i = 0; i < std::max(x.size(), y.size()); ++i) {
+        const int p = x.value(i, QStringLiteral("0")).toInt();
+        const int q = y.value(i, QStringLiteral("0")).toInt();
+        if (p != q) {
+            return p < q ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+} // namespace flashdeck::probe

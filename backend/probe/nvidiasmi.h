@@ -1,0 +1,60 @@
+#pragma once
+
+#include "backend/core/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace flashdeck::probe {
+
+/** One GPU as `nvidia-smi -q -x` describes it. */
+struct NvidiaGpu
+{
+    int index = 0;
+    QString name; // "NVIDIA H200", "NVIDIA B300 SXM6 AC": match models by substring
+    QString uuid;
+    QString pciBusId;
+    qint64 memoryTotalMiB = 0;
+};
+
+/** The driver facts pre-flight needs (host contract §2; F07: the driver's CUDA ≥ 13.4). */
+struct NvidiaDriver
+{
+    QString driverVersion;
+    QString cudaVersion; // the highest CUDA the driver supports
+    QList<NvidiaGpu> gpus;
+};
+
+/** Parses `nvidia-smi -q -x`. */
+[[nodiscard]] Result<NvidiaDriver> parseNvidiaSmiXml(const QByteArray &xml);
+
+/** The live-sample query of host contract §2, in this order (noheader, nounits). */
+inline constexpr const char *kGpuSampleFields =
+    "index,name,uuid,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,power.limit";
+
+/** One line of the sample stream; a field the GPU cannot report (`[N/A]`) is empty. */
+struct GpuSample
+{
+    int index = 0;
+    QString name;
+    QString uuid;
+    std::optional<qint64> memoryTotalMiB;
+    std::optional<qint64> memoryUsedMiB;
+    std::optional<int> utilizationGpu;
+    std::optional<double> temperatureC;
+    std::optional<double> powerW;
+    std::optional<double> powerLimitW;
+};
+
+/** Splits a `--format=csv` row (", "-separated; names never hold a comma in practice). */
+QStringList splitCsvRow(const QByteArray &line);
+/** Parses one `kGpuSampleFields` line; an error names the line. */
+[[nodiscard]] Result<GpuSample> parseGpuSample(const QByteArray &line);
+
+/** Compares dotted versions numerically ("13.0" < "13.4" < "13.10"): <0, 0, >0. */
+int compareVersions(const QString &a, const QString &b);
+
+} // namespace flashdeck::probe

@@ -1,0 +1,176 @@
+#include "backend/probe/amdsmi.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/probe/nvidiasmi.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace flashdeck::probe;
+
+namespace {
+QByteArray data(const QString &name)
+{
+    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/nvidia-smi-h200x2/") + name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+/** The probe parsers on real captures (tests/data) and the real tools' documented shapes. */
+class TestProbeParsers : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nvidiaXml_realH200Capture();
+    void nvidiaXml_brokenSaysSo();
+    void csvRow_realCapture();
+    void gpuSample_data();
+    void gpuSample();
+    void versions_compareNumerically();
+    void df_data();
+    void df();
+    void meminfo();
+    void ss_listeningPorts();
+    void amdSmi_bothShapesAndNA();
+};
+
+void TestProbeParsers::nvidiaXml_realH200Capture()
+{
+    const auto d = parseNvidiaSmiXml(data(QStringLiteral("nvidia-smi-q-idle.xml")));
+    QVERIFY2(d, qPrintable(d.message()));
+    QCOMPARE(d.value().driverVersion, QStringLiteral("580.159.04"));
+    QCOMPARE(d.value().cudaVersion, QStringLiteral("13.0")); // < 13.4: F07 fails on this host
+    QCOMPARE(d.value().gpus.size(), 2);
+    QCOMPARE(d.value().gpus.at(1).name, QStringLiteral("NVIDIA H200"));
+    QCOMPARE(d.value().gpus.at(0).memoryTotalMiB, 143771);
+    QVERIFY(d.value().gpus.at(0).uuid.startsWith(QLatin1String("GPU-53c876d4")));
+}
+
+void TestProbeParsers::nvidiaXml_brokenSaysSo()
+{
+    QVERIFY(!parseNvidiaSmiXml("<nvidia_smi_log><driver_version>1</driver"));
+    const auto noCuda = parseNvidiaSmiXml("<nvidia_smi_log><driver_version>1</driver_version></nvidia_smi_log>");
+    QVERIFY(!noCuda);
+    QVERIFY(noCuda.message().contains(QLatin1String("CUDA")));
+}
+
+void TestProbeParsers::csvRow_realCapture()
+{
+    const QList<QByteArray> lines = data(QStringLiteral("query-gpu-csv-noheader-nounits-head.txt")).split('\n');
+    const QStringList f = splitCsvRow(lines.first());
+    QCOMPARE(f.size(), 16);
+    QCOMPARE(f.at(2), QStringLiteral("NVIDIA H200"));
+    QCOMPARE(f.at(6), QStringLiteral("143771"));
+    QCOMPARE(f.at(12), QStringLiteral("79.12"));
+}
+
+void TestProbeParsers::gpuSample_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("used");
+    QTest::addColumn<bool>("hasPower");
+    QTest::newRow("b300") << QByteArray("2, NVIDIA B300 SXM6 AC, GPU-5b3, 293660, 234928, 92, 71, 932.00, 1100.00")
+                          << true << qint64(234928) << true;
+    QTest::newRow("power N/A") << QByteArray("0, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, [N/A], 700.00") << true
+                               << qint64(0) << false;
+    QTest::newRow("short") << QByteArray("0, NVIDIA H200") << false << qint64(0) << false;
+    QTest::newRow("no index") << QByteArray("x, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, 79, 700") << false << qint64(0)
+                              << false;
+}
+
+void TestProbeParsers::gpuSample()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(bool, ok);
+    QFETCH(qint64, used);
+    QFETCH(bool, hasPower);
+    const auto s = parseGpuSample(line);
+    QCOMPARE(bool(s), ok);
+    if (ok) {
+        QCOMPARE(s.value().memoryUsedMiB.value_or(-1), used);
+        QCOMPARE(s.value().powerW.has_value(), hasPower);
+    } else {
+        QVERIFY(!s.message().isEmpty());
+    }
+}
+
+void TestProbeParsers::versions_compareNumerically()
+{
+    QVERIFY(compareVersions(QStringLiteral("13.0"), QStringLiteral("13.4")) < 0);
+    QVERIFY(compareVersions(QStringLiteral("13.10"), QStringLiteral("13.4")) > 0);
+    QCOMPARE(compareVersions(QStringLiteral("13.4"), QStringLiteral("13.4.0")), 0);
+    QVERIFY(compareVersions(QStringLiteral("12.9"), QStringLiteral("13")) < 0);
+}
+
+void TestProbeParsers::df_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<qint64>("avail");
+    QTest::addColumn<QString>("mount");
+    QTest::newRow("gnu df") << QByteArray("       Avail Mounted on\n75053461504 /\n") << qint64(75053461504) << "/";
+    QTest::newRow("space in mount") << QByteArray("Avail Mounted on\n180000000000 /mnt/fast disk\n")
+                                    << qint64(180000000000) << "/mnt/fast disk";
+    QTest::newRow("error") << QByteArray("df: /nope: No such file or directory\n") << qint64(-1) << "";
+}
+
+void TestProbeParsers::df()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(qint64, avail);
+    QFETCH(QString, mount);
+    const auto d = parseDf(output);
+    QCOMPARE(bool(d), avail >= 0);
+    if (d) {
+        QCOMPARE(d.value().availBytes, avail);
+        QCOMPARE(d.value().mountPoint, mount);
+    }
+}
+
+void TestProbeParsers::meminfo()
+{
+    const auto m = parseMeminfo("MemTotal:       2113407488 kB\nMemFree:        1986603038 kB\n"
+                                "MemAvailable:   2050005263 kB\n");
+    QVERIFY(m);
+    QCOMPARE(m.value().totalBytes, 2113407488LL * 1024);
+    QCOMPARE(m.value().availableBytes, 2050005263LL * 1024);
+    QVERIFY(!parseMeminfo("nothing here"));
+}
+
+void TestProbeParsers::ss_listeningPorts()
+{
+    const QByteArray out = "LISTEN 0      128        127.0.0.1:30000      0.0.0.0:*          \n"
+                           "LISTEN 0      4096       0.0.0.0:22           0.0.0.0:*\n"
+                           "LISTEN 0      511        [::]:8080            [::]:*\n"
+                           "LISTEN 0      4096       127.0.0.53%lo:53     0.0.0.0:*\n";
+    const auto sockets = parseSsListening(out);
+    QCOMPARE(sockets.size(), 4);
+    QVERIFY(portTaken(sockets, 30000));
+    QVERIFY(portTaken(sockets, 8080)); // [::] covers IPv4 loopback too on Linux by default
+    QVERIFY(!portTaken(sockets, 30001));
+    QCOMPARE(sockets.at(3).address, QStringLiteral("127.0.0.53"));
+}
+
+void TestProbeParsers::amdSmi_bothShapesAndNA()
+{
+    const QByteArray gpu = R"({"gpu": 3, "mem_usage": {"total_vram": {"value": 294896, "unit": "MB"},
+        "used_vram": "N/A"}, "usage": {"gfx_activity": {"value": 57, "unit": "%"}},
+        "temperature": {"edge": "N/A", "hotspot": {"value": 61, "unit": "C"}}, "power": "N/A"})";
+    const auto wrapped = parseAmdSmiMetric("{\"gpu_data\": [" + gpu + "]}");
+    const auto list = parseAmdSmiMetric("[" + gpu + "]");
+    QVERIFY(wrapped);
+    QVERIFY(list);
+    for (const auto &r : {wrapped.value(), list.value()}) {
+        QCOMPARE(r.size(), 1);
+        QCOMPARE(r.first().index, 3);
+        QCOMPARE(r.first().memoryTotalMiB.value_or(0), qint64(294896 * 1e6 / 1048576.0));
+        QVERIFY(!r.first().memoryUsedMiB);
+        QCOMPARE(r.first().utilizationGpu.value_or(-1), 57);
+        QCOMPARE(r.first().temperatureC.value_or(0), 61.0);
+        QVERIFY(!r.first().powerW);
+    }
+    QVERIFY(!parseAmdSmiMetric("WARNING: No JSON data to report"));
+}
+
+QTEST_GUILESS_MAIN(TestProbeParsers)
+#include "tst_probeparsers.moc"
