@@ -1,0 +1,117 @@
+#include "backend/docker/dockerclient.h"
+
+#include "backend/probe/nvidiasmi.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::docker {
+
+namespace {
+// The newest Engine API this client was written against; older servers are spoken to in
+// their own version (>= 1.41, Docker 20.10: what Debian 12 ships).
+const QString kOurApi = QStringLiteral("1.47");
+const QString kOldestApi = QStringLiteral("1.41");
+} // namespace
+
+QString DockerResponse::message() const
+{
+    if (!transportError.isEmpty()) {
+        return transportError;
+    }
+    const nlohmann::json j = json();
+    if (j.is_object() && j.contains("message") && j["message"].is_string()) {
+        return QString::fromStdString(j["message"].get<std::string>());
+    }
+    return QStringLiteral("HTTP %1").arg(status);
+}
+
+nlohmann::json DockerResponse::json() const
+{
+    return nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+}
+
+DockerClient::DockerClient(quint16 tunnelPort, QObject *parent)
+    : QObject(parent)
+    , m_nam(new QNetworkAccessManager(this))
+    , m_port(tunnelPort)
+{
+    // Straight to the tunnel: a proxy setting of the desktop must not capture these calls.
+    m_nam->setProxy(QNetworkProxy::NoProxy);
+}
+
+DockerClient::~DockerClient() = default;
+
+QString DockerClient::q(const QString &value)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(value));
+}
+
+QNetworkReply *DockerClient::send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody)
+{
+    QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(m_port) + pathAndQuery, QUrl::StrictMode);
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setTransferTimeout(0); // pulls and follows last as long as they last
+    request.setRawHeader("Host", "docker"); // as the docker CLI sends it over dial-stdio
+    if (!jsonBody.isEmpty() || method == "POST") {
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    }
+    return m_nam->sendCustomRequest(request, method, jsonBody);
+}
+
+DockerResponse DockerClient::responseOf(QNetworkReply *reply)
+{
+    DockerResponse r;
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.body = reply->readAll();
+    if (r.status == 0) {
+        r.transportError = QStringLiteral("No answer from the Docker Engine through the SSH tunnel: %1. Is Docker "
+                                          "installed and running on the host (docker system dial-stdio)?")
+                               .arg(reply->errorString());
+    }
+    return r;
+}
+
+void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done)
+{
+    QNetworkReply *reply = send(method, m_prefix + pathAndQuery, jsonBody);
+    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
+        const DockerResponse r = responseOf(reply);
+        reply->deleteLater();
+        done(r);
+    });
+}
+
+void DockerClient::ping(Done done)
+{
+    QNetworkReply *reply = send("GET", QStringLiteral("/_ping"), {});
+    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+        DockerResponse r = responseOf(reply);
+        const QString server = QString::fromLatin1(reply->rawHeader("API-Version"));
+        reply->deleteLater();
+        if (r.ok() && !server.isEmpty()) {
+            if (probe::compareVersions(server, kOldestApi) < 0) {
+                r.status = 0;
+                r.transportError = QStringLiteral("The host's Docker Engine speaks API %1; Flashdeck needs %2 or "
+                                                  "newer (Docker 20.10). Upgrade Docker on the host.")
+                                       .arg(server, kOldestApi);
+            } else {
+                m_prefix = QStringLiteral("/v") + (probe::compareVersions(server, kOurApi) < 0 ? server : kOurApi);
+            }
+        }
+        done(r);
+    });
+}
+
+QNetworkReply *DockerClient::stream(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody)
+{
+    return send(method, m_prefix + pathAndQuery, jsonBody);
+}
+
+} // namespace flashdeck::docker

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <functional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace flashdeck::docker {
+
+/** A finished Engine API call. */
+struct DockerResponse
+{
+    int status = 0; // HTTP status; 0 when the call never got an answer
+    QByteArray body;
+    QString transportError; // the tunnel or connection failed: no answer at all
+
+    bool ok() const { return transportError.isEmpty() && status >= 200 && status < 300; }
+    /** dockerd's `{"message": …}`, or the transport error, or "HTTP <status>". */
+    QString message() const;
+    nlohmann::json json() const;
+};
+
+/**
+ * The Docker Engine API spoken over Flashdeck's stdio tunnel (`docker system dial-stdio`
+ * on the host, the transport the docker CLI uses for ssh:// hosts; host contract §3). Each
+ * HTTP connection to the tunnel's local port is one exec channel on the host's single SSH
+ * session. Calls are asynchronous; streams (pull, logs, wait) hand out the QNetworkReply.
+ */
+class DockerClient final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /** `tunnelPort`: the local port of HostConnection::openStdioTunnel("docker system dial-stdio"). */
+    explicit DockerClient(quint16 tunnelPort, QObject *parent = nullptr);
+    ~DockerClient() override;
+
+    /** The API version path prefix in use ("/v1.47"); settled by ping(). */
+    QString apiPrefix() const { return m_prefix; }
+
+    using Done = std::function<void(const DockerResponse &)>;
+    /** GET /_ping, and settle the API version: the server's, at most the one we speak. */
+    void ping(Done done);
+    void call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done);
+    /** A streamed call: read it as it arrives; it is deleted with this client at the latest. */
+    QNetworkReply *stream(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody = {});
+
+    /** Percent-encodes a query value (image references hold '/', ':' and '@'). */
+    static QString q(const QString &value);
+    /** The status and body of a finished reply, as call() reports them. */
+    static DockerResponse responseOf(QNetworkReply *reply);
+
+private:
+    QNetworkReply *send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody);
+
+    QNetworkAccessManager *m_nam;
+    quint16 m_port;
+    QString m_prefix = QStringLiteral("/v1.41");
+};
+
+} // namespace flashdeck::docker

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+
+namespace flashdeck::docker {
+
+/** One log line of a container: which stream, and its text without the newline. */
+struct LogLine
+{
+    int stream = 1; // 1 stdout, 2 stderr
+    QByteArray text;
+};
+
+/**
+ * Decodes `GET /containers/{id}/logs` bodies: the 8-byte multiplexed frames
+ * (`[stream, 0, 0, 0, size as big-endian uint32]` then the payload) when the container has no
+ * TTY, raw bytes otherwise; then splits into lines. Chunks may cut frames and lines anywhere.
+ */
+class LogFrameDecoder final
+{
+public:
+    explicit LogFrameDecoder(bool multiplexed = true)
+        : m_multiplexed(multiplexed)
+    { }
+
+    /** New complete lines in `chunk` (with what earlier chunks left). */
+    QList<LogLine> feed(const QByteArray &chunk);
+    /** What is left at the end of the stream: a last line without a newline. */
+    QList<LogLine> finish();
+    /** Set when a frame header is impossible (a stream byte other than 0–2). */
+    bool corrupt() const { return m_corrupt; }
+
+private:
+    void emitText(int stream, const QByteArray &payload, QList<LogLine> &out);
+
+    bool m_multiplexed;
+    bool m_corrupt = false;
+    QByteArray m_frames;
+    QByteArray m_partial[3];
+};
+
+} // namespace flashdeck::docker

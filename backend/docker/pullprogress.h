@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+
+namespace flashdeck::docker {
+
+/**
+ * Folds the JSON lines of `POST /images/create` into byte progress: per layer
+ * `progressDetail.current/total` while downloading (extraction does not count twice), the
+ * final `Digest: sha256:…`, and `error`/`errorDetail`. Feed it raw chunks; lines may split.
+ */
+class PullProgress final
+{
+public:
+    /** Returns true when at least one complete line changed the state. */
+    bool feed(const QByteArray &chunk);
+
+    qint64 downloadedBytes() const;
+    /** Sum of the layer sizes known so far (grows as layers report their totals). */
+    qint64 totalBytes() const;
+    int layers() const { return int(m_layers.size()); }
+    int layersDone() const;
+    QString digest() const { return m_digest; }
+    QString error() const { return m_error; }
+    QString lastStatus() const { return m_lastStatus; }
+    /** A line that was not JSON (kept to report, never fatal by itself). */
+    QString malformed() const { return m_malformed; }
+
+private:
+    struct Layer
+    {
+        qint64 current = 0;
+        qint64 total = 0;
+        bool done = false;
+    };
+    void line(const QByteArray &text);
+
+    QByteArray m_pending;
+    QMap<QString, Layer> m_layers;
+    QString m_digest;
+    QString m_error;
+    QString m_lastStatus;
+    QString m_malformed;
+};
+
+} // namespace flashdeck::docker

@@ -1,0 +1,114 @@
+#include "backend/docker/logframes.h"
+#include "backend/docker/pullprogress.h"
+
+#include <QTest>
+
+using namespace flashdeck::docker;
+
+namespace {
+QByteArray frame(char stream, const QByteArray &payload)
+{
+    QByteArray h(8, '\0');
+    h[0] = stream;
+    const auto n = quint32(payload.size());
+    h[4] = char(n >> 24);
+    h[5] = char(n >> 16);
+    h[6] = char(n >> 8);
+    h[7] = char(n);
+    return h + payload;
+}
+} // namespace
+
+/** Pull progress and log frames, fed in every possible cut. */
+class TestDockerDecoders : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void pull_countsDownloadedBytesOnce();
+    void pull_reportsTheDaemonsError();
+    void pull_survivesAMalformedLine();
+    void frames_anyCutGivesTheSameLines();
+    void frames_rawWhenTty();
+    void frames_garbageStops();
+};
+
+void TestDockerDecoders::pull_countsDownloadedBytesOnce()
+{
+    const QByteArray stream =
+        R"({"status":"Pulling from lmsysorg/sglang","id":"dev"}
+{"status":"Pulling fs layer","progressDetail":{},"id":"aaa"}
+{"status":"Pulling fs layer","progressDetail":{},"id":"bbb"}
+{"status":"Downloading","progressDetail":{"current":500,"total":1000},"progress":"[==> ]","id":"aaa"}
+{"status":"Downloading","progressDetail":{"current":100,"total":3000},"id":"bbb"}
+)";
+    PullProgress p;
+    QVERIFY(p.feed(stream.left(70)));
+    p.feed(stream.mid(70));
+    QCOMPARE(p.layers(), 2);
+    QCOMPARE(p.downloadedBytes(), 600);
+    QCOMPARE(p.totalBytes(), 4000);
+    p.feed(R"({"status":"Download complete","progressDetail":{},"id":"aaa"}
+{"status":"Extracting","progressDetail":{"current":10,"total":1000},"id":"aaa"}
+{"status":"Pull complete","progressDetail":{},"id":"aaa"}
+{"status":"Already exists","progressDetail":{},"id":"bbb"}
+{"status":"Digest: sha256:819722d1"}
+{"status":"Status: Downloaded newer image for lmsysorg/sglang:dev"}
+)");
+    QCOMPARE(p.downloadedBytes(), 4000); // extraction did not count again
+    QCOMPARE(p.layersDone(), 2);
+    QCOMPARE(p.digest(), QStringLiteral("sha256:819722d1"));
+    QVERIFY(p.error().isEmpty());
+}
+
+void TestDockerDecoders::pull_reportsTheDaemonsError()
+{
+    PullProgress p;
+    p.feed(R"({"errorDetail":{"message":"failed to register layer: no space left on device"},"error":"x"})"
+           "\r\n");
+    QCOMPARE(p.error(), QStringLiteral("failed to register layer: no space left on device"));
+}
+
+void TestDockerDecoders::pull_survivesAMalformedLine()
+{
+    PullProgress p;
+    p.feed("not json\n{\"status\":\"Digest: sha256:1\"}\n");
+    QCOMPARE(p.malformed(), QStringLiteral("not json"));
+    QCOMPARE(p.digest(), QStringLiteral("sha256:1"));
+}
+
+void TestDockerDecoders::frames_anyCutGivesTheSameLines()
+{
+    const QByteArray body = frame(1, "one\ntw") + frame(1, "o\n") + frame(2, "err line\n") + frame(1, "last");
+    for (int cut = 0; cut <= body.size(); ++cut) {
+        LogFrameDecoder d;
+        QList<LogLine> lines = d.feed(body.left(cut));
+        lines += d.feed(body.mid(cut));
+        lines += d.finish();
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines.at(0).text, QByteArray("one"));
+        QCOMPARE(lines.at(1).text, QByteArray("two"));
+        QCOMPARE(lines.at(2).stream, 2);
+        QCOMPARE(lines.at(2).text, QByteArray("err line"));
+        QCOMPARE(lines.at(3).text, QByteArray("last"));
+        QVERIFY(!d.corrupt());
+    }
+}
+
+void TestDockerDecoders::frames_rawWhenTty()
+{
+    LogFrameDecoder d(false);
+    const QList<LogLine> lines = d.feed("a\r\nb\n");
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.at(0).text, QByteArray("a"));
+}
+
+void TestDockerDecoders::frames_garbageStops()
+{
+    LogFrameDecoder d;
+    QVERIFY(d.feed("Hello, this is not framed at all\n").isEmpty());
+    QVERIFY(d.corrupt());
+}
+
+QTEST_GUILESS_MAIN(TestDockerDecoders)
+#include "tst_dockerdecoders.moc"
