@@ -1,0 +1,102 @@
+#include "backend/deploy/journal.h"
+
+#include "backend/security/redactor.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace flashdeck {
+
+Journal::Journal(QString path, const Redactor &redactor)
+    : m_path(std::move(path))
+    , m_redactor(redactor)
+{ }
+
+Status Journal::append(const StepRecord &record)
+{
+    StepRecord clean = record;
+    for (QString *field : {&clean.title, &clean.why, &clean.command, &clean.expected, &clean.seen, &clean.fix}) {
+        *field = m_redactor.redact(*field);
+    }
+    const QByteArray line = QByteArray::fromStdString(nlohmann::json(clean).dump()) + '\n';
+    QDir().mkpath(QFileInfo(m_path).absolutePath());
+    // O_APPEND and one write(): concurrent readers never see half a line, except after a crash.
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return Status::failure(QStringLiteral("Cannot open the journal %1: %2.")
+                                   .arg(m_path, QString::fromLocal8Bit(std::strerror(errno))));
+    }
+    const ssize_t written = ::write(fd, line.constData(), size_t(line.size()));
+    const int writeErrno = errno;
+    const bool synced = ::fsync(fd) == 0;
+    ::close(fd);
+    if (written != line.size() || !synced) {
+        return Status::failure(
+            QStringLiteral("Cannot write the journal %1: %2. Free some disk space and run again "
+                           "with --resume.")
+                .arg(m_path, QString::fromLocal8Bit(std::strerror(written < 0 ? writeErrno : ENOSPC))));
+    }
+    return Status::ok();
+}
+
+Result<QList<StepRecord>> Journal::read(QString *warning) const
+{
+    QFile file(m_path);
+    if (!file.exists()) {
+        return QList<StepRecord>{};
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        return Status::failure(QStringLiteral("Cannot read the journal %1: %2.").arg(m_path, file.errorString()));
+    }
+    QList<StepRecord> records;
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (lines.at(i).trimmed().isEmpty()) {
+            continue;
+        }
+        const auto j = nlohmann::json::parse(lines.at(i).constData(), lines.at(i).constData() + lines.at(i).size(),
+                                             nullptr, false);
+        if (!j.is_object()) {
+            if (i >= lines.size() - 2) { // the last line: a write cut short by a crash
+                if (warning) {
+                    *warning = QStringLiteral("The journal's last line was cut short (a crash while writing); it was "
+                                              "skipped.");
+                }
+                continue;
+            }
+            return Status::failure(QStringLiteral("The journal %1 is damaged at line %2. Move it aside to start over.")
+                                       .arg(m_path)
+                                       .arg(i + 1));
+        }
+        records.append(j.get<StepRecord>());
+    }
+    return records;
+}
+
+Result<QList<StepRecord>> Journal::latest() const
+{
+    Result<QList<StepRecord>> all = read();
+    if (!all) {
+        return all;
+    }
+    QList<StepRecord> out;
+    for (const StepRecord &r : all.value()) {
+        auto it = std::find_if(out.begin(), out.end(), [&r](const StepRecord &o) { return o.step == r.step; });
+        if (it == out.end()) {
+            out.append(r);
+        } else {
+            *it = r;
+        }
+    }
+    return out;
+}
+
+} // namespace flashdeck

@@ -1,0 +1,110 @@
+#include "backend/deploy/journal.h"
+#include "backend/security/redactor.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flashdeck;
+
+/** The deployment journal: append-only JSON lines, redacted, robust to a torn last line. */
+class TestJournal : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void appendThenRead_roundTrips();
+    void secrets_neverReachTheFile();
+    void tornLastLine_isSkippedWithANote();
+    void damagedMiddle_isAnError();
+    void unwritable_saysWhereAndWhat();
+
+private:
+    static StepRecord record(const QString &step, StepStatus status, const QString &seen = {});
+    QTemporaryDir m_dir;
+    Redactor m_redactor;
+};
+
+StepRecord TestJournal::record(const QString &step, StepStatus status, const QString &seen)
+{
+    StepRecord r;
+    r.step = step;
+    r.status = status;
+    r.title = QStringLiteral("Title of ") + step;
+    r.seen = seen;
+    r.at = QDateTime::currentDateTimeUtc();
+    return r;
+}
+
+void TestJournal::appendThenRead_roundTrips()
+{
+    Journal j(m_dir.filePath(QStringLiteral("a/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("preflight.driver"), StepStatus::Running)));
+    QVERIFY(j.append(record(QStringLiteral("preflight.driver"), StepStatus::Fail, QStringLiteral("CUDA 13.0"))));
+    QVERIFY(j.append(record(QStringLiteral("preflight.disk"), StepStatus::Pass)));
+    const auto all = j.read();
+    QVERIFY(all);
+    QCOMPARE(all.value().size(), 3);
+    QCOMPARE(all.value().at(1).seen, QStringLiteral("CUDA 13.0"));
+    const auto latest = j.latest();
+    QVERIFY(latest);
+    QCOMPARE(latest.value().size(), 2);
+    QCOMPARE(latest.value().first().status, StepStatus::Fail);
+    QCOMPARE(QFile(j.path()).permissions() & (QFile::ReadOther | QFile::ReadGroup), QFile::Permissions());
+}
+
+void TestJournal::secrets_neverReachTheFile()
+{
+    const QString key = QStringLiteral("sk-fd-ThisIsTheSecretKeyOfTheDeployment0123456789");
+    QVERIFY(m_redactor.addSecret(key));
+    Journal j(m_dir.filePath(QStringLiteral("b/journal.jsonl")), m_redactor);
+    StepRecord r = record(QStringLiteral("launch"), StepStatus::Pass);
+    r.command = QStringLiteral("docker run … --api-key ") + key;
+    QVERIFY(j.append(r));
+    QFile f(j.path());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(!text.contains(key.toUtf8()));
+    QVERIFY(text.contains("--api-key"));
+    m_redactor.removeSecret(key);
+}
+
+void TestJournal::tornLastLine_isSkippedWithANote()
+{
+    Journal j(m_dir.filePath(QStringLiteral("c/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    QFile f(j.path());
+    QVERIFY(f.open(QIODevice::Append));
+    f.write(R"({"step":"pull","status":"pa)");
+    f.close();
+    QString warning;
+    const auto all = j.read(&warning);
+    QVERIFY(all);
+    QCOMPARE(all.value().size(), 1);
+    QVERIFY(warning.contains(QLatin1String("cut short")));
+}
+
+void TestJournal::damagedMiddle_isAnError()
+{
+    Journal j(m_dir.filePath(QStringLiteral("d/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("a"), StepStatus::Pass)));
+    QFile f(j.path());
+    QVERIFY(f.open(QIODevice::Append));
+    f.write("garbage\n");
+    f.close();
+    QVERIFY(j.append(record(QStringLiteral("b"), StepStatus::Pass)));
+    const auto all = j.read();
+    QVERIFY(!all);
+    QVERIFY(all.message().contains(QLatin1String("line 2")));
+}
+
+void TestJournal::unwritable_saysWhereAndWhat()
+{
+    Journal j(QStringLiteral("/proc/flashdeck-cannot-write/journal.jsonl"), m_redactor);
+    const Status s = j.append(record(QStringLiteral("a"), StepStatus::Pass));
+    QVERIFY(!s);
+    QVERIFY(s.message().contains(QLatin1String("/proc/flashdeck-cannot-write/journal.jsonl")));
+}
+
+QTEST_GUILESS_MAIN(TestJournal)
+#include "tst_journal.moc"
