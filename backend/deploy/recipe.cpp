@@ -225,6 +225,7 @@ Result<Recipe> Recipe::fromJson(const QByteArray &data, const QString &source)
         recipe.imageName = image.string("name");
         recipe.imageTag = image.string("tag");
         recipe.cudaRuntime = image.string("cuda_runtime");
+        recipe.imageApproxBytes = image.integer("approx_bytes", 0, false);
         const Reader sampling = r.child("sampling");
         recipe.temperature = sampling.number("temperature", 0, 2);
         recipe.topP = sampling.number("top_p", 0, 1);

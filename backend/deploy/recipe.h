@@ -68,6 +68,7 @@ struct Recipe
     QString imageName;
     QString imageTag;
     QString cudaRuntime;
+    qint64 imageApproxBytes = 0; // unpacked, for the disk check before the pin knows the size
     double temperature = 0;
     double topP = 0;
     QString hfCache;

@@ -1,0 +1,241 @@
+#include "backend/deploy/checks.h"
+
+#include "backend/deploy/recipe.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/probe/nvidiasmi.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+
+namespace flashdeck::checks {
+
+namespace {
+
+StepRecord make(const char *step, const QString &title, const QString &why)
+{
+    StepRecord r;
+    r.step = QString::fromLatin1(step);
+    r.title = title;
+    r.why = why;
+    return r;
+}
+
+QString gb(qint64 bytes)
+{
+    return QStringLiteral("%1 GB").arg(QLocale::c().toString(double(bytes) / 1e9, 'f', 1));
+}
+
+} // namespace
+
+StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
+{
+    StepRecord r = make("preflight.gpus", QStringLiteral("GPUs match the profile"),
+                        QStringLiteral("F15: the profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
+    r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
+    int matching = 0;
+    for (const QString &n : names) {
+        matching += n.contains(profile.gpuModel, Qt::CaseInsensitive) ? 1 : 0;
+    }
+    QStringList distinct = names;
+    distinct.removeDuplicates();
+    r.seen = names.isEmpty() ? QStringLiteral("no GPU")
+                             : QStringLiteral("%1 × %2").arg(names.size()).arg(distinct.join(QStringLiteral(", ")));
+    if (matching >= profile.gpuCount) {
+        r.status = StepStatus::Pass;
+    } else {
+        r.status = StepStatus::Fail;
+        r.fix = QStringLiteral("Choose the profile for this host's GPUs (flashdeck recipes list), or deploy on a host "
+                               "with %1 × %2.")
+                    .arg(profile.gpuCount)
+                    .arg(profile.gpuModel);
+    }
+    return r;
+}
+
+StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
+{
+    StepRecord r = make("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
+                        QStringLiteral("F07: the pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
+    r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
+    r.seen = QStringLiteral("driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
+    if (probe::compareVersions(d.cudaVersion, recipe.cudaRuntime) >= 0) {
+        r.status = StepStatus::Pass;
+    } else {
+        r.status = StepStatus::Fail;
+        r.fix = QStringLiteral("Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top "
+                               "right), reboot, and run again. With an older driver the qmul4 kernel silently falls "
+                               "back to a slow path (F20).")
+                    .arg(recipe.cudaRuntime);
+    }
+    return r;
+}
+
+StepRecord disk(const Recipe &recipe, const probe::DiskFree &free)
+{
+    StepRecord r =
+        make("preflight.disk", QStringLiteral("Room for the weights and the image"),
+             QStringLiteral("F13: about %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
+    const qint64 need = recipe.weightsBytes + recipe.imageApproxBytes;
+    r.expected = QStringLiteral("≥ %1 free (%2 weights + %3 image)")
+                     .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
+    r.seen = QStringLiteral("%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
+    if (free.availBytes >= need) {
+        r.status = StepStatus::Pass;
+    } else {
+        r.status = StepStatus::Fail;
+        r.fix = QStringLiteral("Free %1 more on %2, or point the Hugging Face cache at a larger disk.")
+                    .arg(gb(need - free.availBytes), free.mountPoint);
+    }
+    return r;
+}
+
+StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
+{
+    StepRecord r = make("preflight.port", QStringLiteral("The service ports are free"),
+                        QStringLiteral("F16: the server publishes on the host's loopback"));
+    QList<quint16> wanted;
+    for (const RecipeReplica &rep : profile.replicas) {
+        wanted.append(rep.port);
+    }
+    if (profile.routerPort) {
+        wanted.append(profile.routerPort);
+    }
+    QStringList want;
+    QStringList taken;
+    for (const quint16 p : wanted) {
+        want.append(QString::number(p));
+        if (probe::portTaken(listening, p)) {
+            taken.append(QString::number(p));
+        }
+    }
+    r.expected = QStringLiteral("nothing listening on %1").arg(want.join(QStringLiteral(", ")));
+    r.seen = taken.isEmpty() ? QStringLiteral("all free")
+                             : QStringLiteral("in use: %1").arg(taken.join(QStringLiteral(", ")));
+    r.status = taken.isEmpty() ? StepStatus::Pass : StepStatus::Fail;
+    if (!taken.isEmpty()) {
+        r.fix = QStringLiteral("Stop what listens there (sudo ss -ltnp 'sport = :%1' shows it), or change the port in "
+                               "the profile.")
+                    .arg(taken.first());
+    }
+    return r;
+}
+
+StepRecord qmul4(const QStringList &lines)
+{
+    StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
+                        QStringLiteral("F20: any other backend means a CUDA older than 13.4 and a silent slow path"));
+    r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
+    static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
+    for (const QString &l : lines) {
+        const QRegularExpressionMatch m = backend.match(l);
+        if (m.hasMatch()) {
+            r.seen = l.trimmed();
+            if (m.captured(1) == QLatin1String("qmul4")) {
+                r.status = StepStatus::Pass;
+            } else {
+                r.status = StepStatus::Warn;
+                r.fix = QStringLiteral("The server found a CUDA older than 13.4 and fell back to %1: decode is slower. "
+                                       "Update the driver (F07) and restart.")
+                            .arg(m.captured(1));
+            }
+            return r;
+        }
+    }
+    r.status = StepStatus::Unknown;
+    r.seen = QStringLiteral("no nvfp4_to_fp8 line: the kernel came from the minfer cache");
+    r.fix = QStringLiteral("To see it, clear ~/.cache/minfer on the host and restart the server once; the line is "
+                           "printed only when the kernel compiles.");
+    return r;
+}
+
+StepRecord dspark(const QStringList &lines)
+{
+    StepRecord r = make("check.dspark", QStringLiteral("The DSpark draft model is loaded"),
+                        QStringLiteral("F18: --speculative-algorithm DSPARK loads the draft from the checkpoint's "
+                                       "dspark/ subfolder"));
+    r.expected = QStringLiteral("a DSpark draft line");
+    for (const QString &l : lines) {
+        if (l.contains(QLatin1String("DSpark draft found in the target checkpoint")) ||
+            l.contains(QLatin1String("DSpark draft weights are bundled in the target checkpoint")) ||
+            l.contains(QLatin1String("Initialized DSpark draft runner"))) {
+            r.status = StepStatus::Pass;
+            r.seen = l.trimmed();
+            return r;
+        }
+    }
+    r.status = StepStatus::Warn;
+    r.seen = QStringLiteral("no DSpark line in the log");
+    r.fix = QStringLiteral("Speculative decoding is off: check that the pinned revision has the dspark/ folder and "
+                           "that the launch has --speculative-algorithm DSPARK.");
+    return r;
+}
+
+StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines)
+{
+    StepRecord r = make("check.kvpool", QStringLiteral("KV pool size"),
+                        QStringLiteral("F09/F10: the profile expects about %1 tokens").arg(profile.kvTokensExpected));
+    static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
+    qint64 seen = 0;
+    for (const QString &l : lines) {
+        const QRegularExpressionMatch m = tokens.match(l);
+        if (m.hasMatch()) {
+            seen = m.captured(1).toLongLong();
+        }
+    }
+    r.expected = profile.kvTokensExpected ? QStringLiteral("≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
+                                          : QStringLiteral("no published figure");
+    if (seen == 0) {
+        r.status = StepStatus::Unknown;
+        r.seen = QStringLiteral("the log names no KV pool size");
+        return r;
+    }
+    r.seen = QStringLiteral("%1 tokens").arg(seen);
+    if (profile.kvTokensExpected == 0 || qAbs(seen - profile.kvTokensExpected) * 100 <= profile.kvTokensExpected * 15) {
+        r.status = StepStatus::Pass;
+    } else {
+        r.status = StepStatus::Warn;
+        r.fix = QStringLiteral("Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).");
+    }
+    return r;
+}
+
+StepRecord launchFailure(const QStringList &lines)
+{
+    struct Rule
+    {
+        const char *match;
+        const char *fix;
+    };
+    static const Rule rules[] = {
+        {"CUDA out of memory", "The GPUs ran out of memory: free them (nvidia-smi) or lower --mem-fraction-static."},
+        {"Not enough memory. Please try to increase --mem-fraction-static",
+         "The KV pool does not fit: raise --mem-fraction-static a little, or free GPU memory."},
+        {"SafetensorError",
+         "A weight shard is missing or corrupt (F29): check free disk, re-download the pinned "
+         "revision (hf download … --revision <sha>), then start again."},
+        {"Cannot find any model weights",
+         "No weights were found (F29): check free disk and re-download the pinned "
+         "revision."},
+        {"Bus error", "A shard could not be mapped (F29): check the disk and re-download the revision."},
+        {"JIT compilation is disabled", "Set FMHA_SM100_ALLOW_JIT=1 in the container's environment (F17)."},
+        {"address already in use", "The port is taken: stop what listens there or change the port."},
+        {"is already in use", "The port is taken: stop what listens there or change the port."},
+        {"Scheduler hit an exception", "The server crashed; read the log lines above the traceback."},
+    };
+    // The most specific rule wins: a traceback starts with the generic "Scheduler hit an
+    // exception" and names the cause a few lines later.
+    StepRecord r;
+    for (const Rule &rule : rules) {
+        for (const QString &l : lines) {
+            if (l.contains(QLatin1String(rule.match))) {
+                r.status = StepStatus::Fail;
+                r.seen = l.trimmed();
+                r.fix = QString::fromUtf8(rule.fix);
+                return r;
+            }
+        }
+    }
+    return r;
+}
+
+} // namespace flashdeck::checks

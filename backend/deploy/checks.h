@@ -1,0 +1,40 @@
+#pragma once
+
+#include "backend/deploy/step.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace flashdeck {
+
+struct Recipe;
+struct RecipeProfile;
+namespace probe {
+struct NvidiaDriver;
+struct GpuSample;
+struct DiskFree;
+struct ListeningSocket;
+} // namespace probe
+
+/**
+ * The judgements of the plan, as pure functions of what the host answered, so each one is
+ * tested on its own. Each returns the finished record (status, expected, seen, fix, why);
+ * the runner fills in the command and the time.
+ */
+namespace checks {
+
+StepRecord gpus(const RecipeProfile &profile, const QStringList &gpuNames);
+StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
+StepRecord disk(const Recipe &recipe, const probe::DiskFree &free);
+StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
+/** F20: qmul4 pass, another backend warns loudly, no line at all is "unknown" with the way to check. */
+StepRecord qmul4(const QStringList &logLines);
+/** F18: the seed's wording or the real variants. */
+StepRecord dspark(const QStringList &logLines);
+/** F09/F10: the KV pool the log reports against the profile's expectation (±15 %). */
+StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
+/** The launch's failure lines (host contract §6) in `logLines`, with their fix; empty when none. */
+StepRecord launchFailure(const QStringList &logLines);
+
+} // namespace checks
+} // namespace flashdeck
