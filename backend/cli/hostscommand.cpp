@@ -1,5 +1,6 @@
 #include "backend/cli/hostscommand.h"
 
+#include "backend/cli/cliprompts.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/fleet/inventory.h"
@@ -237,29 +238,7 @@ int cmdCheck(const QStringList &args, CliContext &c)
         }
         connection.answerHostKey(yes);
     });
-    QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &loop, [&](const ssh::PassphraseRequest &r) {
-        QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
-        text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
-        connection.answerPassphrase(c.prompt(text, false));
-    });
-    QObject::connect(&connection, &ssh::HostConnection::passwordNeeded, &loop, [&](const ssh::PasswordRequest &r) {
-        QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
-        text += QStringLiteral("%1@%2's password: ").arg(r.user, r.host);
-        connection.answerPassword(c.prompt(text, false));
-    });
-    QObject::connect(&connection, &ssh::HostConnection::keyboardInteractiveNeeded, &loop,
-                     [&](const ssh::KbdIntChallenge &ch) {
-                         QStringList answers;
-                         for (const ssh::KbdIntPrompt &prompt : ch.prompts) {
-                             const std::optional<QString> a = c.prompt(prompt.text + QLatin1Char(' '), prompt.echo);
-                             if (!a) {
-                                 connection.answerKeyboardInteractive(std::nullopt);
-                                 return;
-                             }
-                             answers.append(*a);
-                         }
-                         connection.answerKeyboardInteractive(answers);
-                     });
+    answerAuthPromptsAtTerminal(connection, c);
     quint64 unameId = 0;
     QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
         report.state = st;

@@ -1,0 +1,37 @@
+#include "backend/cli/cliprompts.h"
+
+#include "backend/cli/hostscommand.h"
+#include "backend/ssh/hostconnection.h"
+
+namespace flashdeck::cli {
+
+void answerAuthPromptsAtTerminal(ssh::HostConnection &connection, CliContext &c)
+{
+    QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &connection,
+                     [&connection, &c](const ssh::PassphraseRequest &r) {
+                         QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
+                         text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
+                         connection.answerPassphrase(c.prompt(text, false));
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::passwordNeeded, &connection,
+                     [&connection, &c](const ssh::PasswordRequest &r) {
+                         QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
+                         text += QStringLiteral("%1@%2's password: ").arg(r.user, r.host);
+                         connection.answerPassword(c.prompt(text, false));
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::keyboardInteractiveNeeded, &connection,
+                     [&connection, &c](const ssh::KbdIntChallenge &ch) {
+                         QStringList answers;
+                         for (const ssh::KbdIntPrompt &prompt : ch.prompts) {
+                             const std::optional<QString> a = c.prompt(prompt.text + QLatin1Char(' '), prompt.echo);
+                             if (!a) {
+                                 connection.answerKeyboardInteractive(std::nullopt);
+                                 return;
+                             }
+                             answers.append(*a);
+                         }
+                         connection.answerKeyboardInteractive(answers);
+                     });
+}
+
+} // namespace flashdeck::cli
