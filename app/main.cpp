@@ -1,6 +1,7 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
 #include "backend/cli/democommand.h"
+#include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/recipescommand.h"
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
     parser.addPositionalArgument(
         QStringLiteral("command"),
-        QStringLiteral("hosts add|list|remove|check, recipes list|show, demo start|status|stop. Without a "
+        QStringLiteral("hosts add|list|remove|check, deploy HOST, recipes list|show, demo start|status|stop. Without a "
                        "command the window opens."),
         QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
@@ -181,11 +182,16 @@ int main(int argc, char **argv)
     if (!commands.isEmpty()) {
         QTextStream out(stdout);
         QTextStream err(stderr);
-        flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal};
+        flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal, &redactor};
         QStringList commandArgs{args.first()};
         commandArgs += commands;
         if (commands.first() == QStringLiteral("hosts")) {
             const int rc = flashdeck::cli::runHostsCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
+        if (commands.first() == QStringLiteral("deploy")) {
+            const int rc = flashdeck::cli::runDeployCommand(commandArgs, context);
             logging.flush();
             return rc;
         }

@@ -9,7 +9,8 @@ class QTextStream;
 
 namespace flashdeck {
 class AppPaths;
-}
+class Redactor;
+} // namespace flashdeck
 
 namespace flashdeck::cli {
 
@@ -20,6 +21,8 @@ struct CliContext
     QTextStream &out;
     QTextStream &err;
     std::function<std::optional<QString>(const QString &prompt, bool echo)> prompt;
+    /** The log's redactor: secrets a command creates (API keys) are registered here. */
+    Redactor *redactor = nullptr;
 };
 
 /**

@@ -1,0 +1,227 @@
+#include "backend/cli/deploycommand.h"
+
+#include "backend/cli/cliprompts.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/journal.h"
+#include "backend/fleet/inventory.h"
+#include "backend/security/redactor.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral(
+    "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
+    "                        [--resume] [--json] [--ready-timeout SECONDS]");
+
+const char *mark(StepStatus s)
+{
+    switch (s) {
+    case StepStatus::Pass:
+        return "PASS";
+    case StepStatus::Warn:
+        return "WARN";
+    case StepStatus::Fail:
+        return "FAIL";
+    case StepStatus::Skipped:
+        return "SKIP";
+    case StepStatus::Unknown:
+        return "UNKNOWN";
+    default:
+        return "....";
+    }
+}
+
+/** The licence acknowledgement of this host (F40), kept beside its journal. */
+QString readAcknowledgement(const QString &file, const Recipe &recipe)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray data = f.readAll();
+    const auto j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    if (!j.is_object() || j.value("license", std::string()) != recipe.licenseId.toStdString() ||
+        j.value("version", std::string()) != recipe.licenseVersion.toStdString()) {
+        return {}; // another licence or version: ask again
+    }
+    return QString::fromStdString(j.value("use", std::string()));
+}
+
+} // namespace
+
+int runDeployCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    const QCommandLineOption profileOpt(QStringLiteral("profile"), QStringLiteral("Recipe profile."),
+                                        QStringLiteral("ID"), QStringLiteral("b300x4-balanced"));
+    const QCommandLineOption licenseOpt(QStringLiteral("accept-license"),
+                                        QStringLiteral("Acknowledge the model licence for this use."),
+                                        QStringLiteral("USE"));
+    const QCommandLineOption resumeOpt(QStringLiteral("resume"), QStringLiteral("Continue an earlier deployment."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per step transition."));
+    const QCommandLineOption timeoutOpt(QStringLiteral("ready-timeout"),
+                                        QStringLiteral("Seconds to wait for the server to be ready (default 2400)."),
+                                        QStringLiteral("SECONDS"), QStringLiteral("2400"));
+    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt});
+    const auto usage = [&c](const QString &message) {
+        c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
+        return int(ExitUsage);
+    };
+    if (!p.parse(args)) {
+        return usage(p.errorText());
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 2) {
+        return usage(QStringLiteral("needs HOST."));
+    }
+    const bool json = p.isSet(jsonOpt);
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(pos.at(1));
+    if (!host) {
+        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
+        return ExitUsage;
+    }
+    const auto recipes = Recipe::builtIn();
+    if (!recipes) {
+        c.err << recipes.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const Recipe recipe = recipes.value().first();
+    const RecipeProfile *profile = recipe.profile(p.value(profileOpt));
+    if (!profile) {
+        return usage(QStringLiteral("no profile \"%1\" (see 'flashdeck recipes list').").arg(p.value(profileOpt)));
+    }
+    if (profile->generatorOnly()) {
+        c.err << profile->title << ": " << profile->note << '\n';
+        return ExitCheckFailed;
+    }
+    const QString dir = c.paths.dataDir() + QStringLiteral("/deployments/") + host->name;
+    QDir().mkpath(dir);
+    const QString ackFile = dir + QStringLiteral("/license.json");
+    if (p.isSet(licenseOpt)) {
+        if (!recipe.licenseUses.contains(p.value(licenseOpt))) {
+            return usage(QStringLiteral("--accept-license takes %1.").arg(recipe.licenseUses.join(QLatin1Char('|'))));
+        }
+        const nlohmann::json ack = {{"license", recipe.licenseId.toStdString()},
+                                    {"version", recipe.licenseVersion.toStdString()},
+                                    {"use", p.value(licenseOpt).toStdString()},
+                                    {"at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+        QSaveFile f(ackFile);
+        if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(ack.dump(2))) < 0 || !f.commit()) {
+            c.err << "Cannot record the licence acknowledgement in " << ackFile << ".\n";
+            return ExitCheckFailed;
+        }
+    }
+
+    Redactor localRedactor;
+    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
+    Journal journal(dir + QStringLiteral("/journal.jsonl"), redactor);
+    DeployOptions options;
+    options.deploymentId = host->name + QLatin1Char('-') + profile->id;
+    options.licenseAcknowledged = readAcknowledgement(ackFile, recipe);
+    options.readyTimeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
+    if (!json && p.isSet(resumeOpt)) {
+        c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";
+    }
+
+    ssh::SshTarget target = host->toTarget();
+    target.reconnect = true; // a dropped connection mid-pull comes back; the steps are idempotent
+    ssh::HostConnection connection(target);
+    answerAuthPromptsAtTerminal(connection, c);
+    QEventLoop loop;
+    int code = ExitOk;
+    std::unique_ptr<DeployRunner> runner;
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
+        c.err << "The host key of " << info.host << " is not known (" << info.keyType << ' ' << info.fingerprint
+              << "). Check it with 'flashdeck hosts check " << host->name << " --accept-new-host-key' first.\n";
+        connection.answerHostKey(false);
+    });
+    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
+        if (st.phase == ssh::ConnectionPhase::Failed && !runner) {
+            c.err << st.error.message << '\n';
+            code = exitCodeFor(st.error.code);
+            loop.quit();
+        } else if (st.phase == ssh::ConnectionPhase::Ready && !runner) {
+            runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
+            QObject::connect(runner.get(), &DeployRunner::stepChanged, &loop, [&](const StepRecord &r) {
+                if (json) {
+                    nlohmann::json j = r;
+                    c.out << QString::fromStdString(j.dump()) << '\n';
+                } else if (r.status == StepStatus::Running) {
+                    c.out << "....  " << r.title << '\n';
+                } else {
+                    c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+                          << (r.seen.isEmpty() ? QString()
+                                               : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
+                          << '\n';
+                    if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+                        c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+                    }
+                }
+                c.out.flush();
+            });
+            QObject::connect(runner.get(), &DeployRunner::progress, &loop,
+                             [&](const QString &step, qint64 done, qint64 total, const QString &text) {
+                                 if (json) {
+                                     c.out << QString::fromStdString(nlohmann::json{
+                                                  {"progress", step.toStdString()},
+                                                  {"done", done},
+                                                  {"total", total},
+                                                  {"text",
+                                                   text.toStdString()}}.dump())
+                                           << '\n';
+                                     c.out.flush();
+                                 }
+                             });
+            QObject::connect(runner.get(), &DeployRunner::finished, &loop, [&](bool ok) {
+                code = ok ? ExitOk : ExitCheckFailed;
+                const nlohmann::json manifest = {
+                    {"host", host->name.toStdString()},
+                    {"profile", profile->id.toStdString()},
+                    {"recipe", recipe.id.toStdString()},
+                    {"image_digest", runner->imageDigest().toStdString()},
+                    {"model_sha", runner->modelSha().toStdString()},
+                    {"launch", redactor.redact(runner->launchLine()).toStdString()},
+                    {"license_acknowledged", options.licenseAcknowledged.toStdString()},
+                    {"ok", ok},
+                    {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+                QSaveFile f(dir + QStringLiteral("/manifest.json"));
+                if (f.open(QIODevice::WriteOnly)) {
+                    f.write(QByteArray::fromStdString(manifest.dump(2)));
+                    (void)f.commit();
+                }
+                if (!json) {
+                    c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
+                          << '\n';
+                }
+                loop.quit();
+            });
+            runner->start();
+        }
+    });
+    connection.connectToHost();
+    loop.exec();
+    return code;
+}
+
+} // namespace flashdeck::cli

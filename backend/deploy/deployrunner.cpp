@@ -1,0 +1,570 @@
+#include "backend/deploy/deployrunner.h"
+
+#include "backend/deploy/checks.h"
+#include "backend/deploy/journal.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/logframes.h"
+#include "backend/docker/pullprogress.h"
+#include "backend/probe/amdsmi.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/probe/nvidiasmi.h"
+#include "backend/security/redactor.h"
+#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/shellquote.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+namespace {
+
+using nlohmann::json;
+
+QString str(const json &j, const char *key)
+{
+    return j.is_object() && j.contains(key) && j[key].is_string() ? QString::fromStdString(j[key].get<std::string>())
+                                                                  : QString();
+}
+
+} // namespace
+
+DeployRunner::DeployRunner(ssh::HostConnection &connection, const Recipe &recipe, const RecipeProfile &profile,
+                           DeployOptions options, Journal &journal, Redactor &redactor, QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_recipe(recipe)
+    , m_profile(profile)
+    , m_options(std::move(options))
+    , m_journal(journal)
+    , m_redactor(redactor)
+    , m_http(new QNetworkAccessManager(this))
+{
+    m_http->setProxy(QNetworkProxy::NoProxy);
+}
+
+DeployRunner::~DeployRunner() = default;
+
+QStringList DeployRunner::stepIds()
+{
+    return {QStringLiteral("preflight.ssh"),    QStringLiteral("preflight.gpus"), QStringLiteral("preflight.driver"),
+            QStringLiteral("preflight.docker"), QStringLiteral("preflight.disk"), QStringLiteral("preflight.port"),
+            QStringLiteral("preflight.memory"), QStringLiteral("license"),        QStringLiteral("pin.image"),
+            QStringLiteral("pin.model"),        QStringLiteral("pull"),           QStringLiteral("verify.gpus"),
+            QStringLiteral("launch"),           QStringLiteral("ready"),          QStringLiteral("check.qmul4"),
+            QStringLiteral("check.dspark"),     QStringLiteral("check.kvpool"),   QStringLiteral("verify.text"),
+            QStringLiteral("verify.thinking"),  QStringLiteral("verify.image")};
+}
+
+void DeployRunner::start()
+{
+    if (!m_options.apiKey.isEmpty()) {
+        m_redactor.addSecret(m_options.apiKey);
+    }
+    m_plan = {[this] { preflightSsh(); },
+              [this] { preflightGpus(); },
+              [this] { preflightDriver(); },
+              [this] { preflightDocker(); },
+              [this] { preflightDisk(); },
+              [this] { preflightPort(); },
+              [this] { preflightMemory(); },
+              [this] { license(); },
+              [this] { pinImage(); },
+              [this] { pinModel(); },
+              [this] { pull(); },
+              [this] { verifyGpus(); },
+              [this] { launch(); },
+              [this] { ready(); },
+              [this] { checkLog("check.qmul4"); },
+              [this] { checkLog("check.dspark"); },
+              [this] { checkLog("check.kvpool"); },
+              [this] { verifyChat("verify.text"); },
+              [this] { verifyChat("verify.thinking"); },
+              [this] { verifyChat("verify.image"); }};
+    advance();
+}
+
+void DeployRunner::cancel()
+{
+    m_cancelled = true;
+    if (m_logStream) {
+        m_logStream->abort();
+    }
+}
+
+void DeployRunner::advance()
+{
+    if (m_done) {
+        return;
+    }
+    if (m_cancelled || m_plan.isEmpty()) {
+        m_done = true;
+        Q_EMIT finished(!m_cancelled);
+        return;
+    }
+    const Next next = m_plan.takeFirst();
+    QTimer::singleShot(0, this, next); // a fresh stack for every step
+}
+
+void DeployRunner::begin(const char *step, const QString &title, const QString &why, const QString &command)
+{
+    m_current = StepRecord{};
+    m_current.step = QString::fromLatin1(step);
+    m_current.title = title;
+    m_current.why = why;
+    m_current.command = command;
+    m_current.status = StepStatus::Running;
+    m_current.at = QDateTime::currentDateTimeUtc();
+    if (const Status s = m_journal.append(m_current); !s) {
+        m_cancelled = true; // no journal, no deployment: we could not resume or explain it
+        fail(s.message(), QStringLiteral("Free disk space on this machine, then run again with --resume."));
+        return;
+    }
+    Q_EMIT stepChanged(m_current);
+}
+
+void DeployRunner::finish(StepRecord r)
+{
+    if (r.step.isEmpty()) {
+        r.step = m_current.step;
+    }
+    if (r.title.isEmpty()) {
+        r.title = m_current.title;
+    }
+    if (r.why.isEmpty()) {
+        r.why = m_current.why;
+    }
+    if (r.command.isEmpty()) {
+        r.command = m_current.command;
+    }
+    for (QString *field : {&r.command, &r.seen, &r.expected, &r.fix}) {
+        *field = m_redactor.redact(*field);
+    }
+    r.at = QDateTime::currentDateTimeUtc();
+    m_current = r;
+    (void)m_journal.append(r); // a failure to write here was already reported by begin()
+    Q_EMIT stepChanged(r);
+    if (stepLetsPlanContinue(r.status)) {
+        advance();
+    } else if (!m_done) {
+        m_done = true;
+        Q_EMIT finished(false);
+    }
+}
+
+void DeployRunner::fail(const QString &seen, const QString &fix, const QString &expected)
+{
+    StepRecord r = m_current;
+    r.status = StepStatus::Fail;
+    r.seen = seen;
+    r.fix = fix;
+    if (!expected.isEmpty()) {
+        r.expected = expected;
+    }
+    finish(r);
+}
+
+void DeployRunner::skip(const char *step, const QString &title, const QString &reason)
+{
+    begin(step, title, {}, {});
+    StepRecord r = m_current;
+    r.status = StepStatus::Skipped;
+    r.seen = reason;
+    finish(r);
+}
+
+void DeployRunner::runCommand(const QByteArray &commandLine, std::function<void(const ssh::CommandResult &)> done,
+                              int timeoutMs)
+{
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = commandLine;
+    cmd.timeoutMs = timeoutMs;
+    cmd.capture = true;
+    cmd.streamLines = false;
+    const quint64 id = m_conn.run(cmd);
+    auto *guard = new QObject(this);
+    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
+            [id, guard, done = std::move(done)](quint64 finishedId, const ssh::CommandResult &r) {
+                if (finishedId == id) {
+                    guard->deleteLater();
+                    done(r);
+                }
+            });
+}
+
+void DeployRunner::preflightSsh()
+{
+    begin("preflight.ssh", QStringLiteral("SSH connection"), QStringLiteral("Host contract §1"), QString());
+    StepRecord r = m_current;
+    r.status = StepStatus::Pass;
+    r.expected = QStringLiteral("an authenticated session with a verified host key");
+    r.seen = QStringLiteral("connected");
+    finish(r);
+}
+
+void DeployRunner::preflightGpus()
+{
+    const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
+    const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
+    begin("preflight.gpus", QStringLiteral("GPUs match the profile"), {}, QString::fromLatin1(cmd));
+    runCommand(cmd, [this, nvidia](const ssh::CommandResult &res) {
+        if (!res.succeeded()) {
+            fail(QStringLiteral("%1 failed: %2").arg(m_current.command, QString::fromUtf8(res.stderrData).trimmed()),
+                 nvidia ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
+                        : QStringLiteral("Install ROCm's amd-smi on the host."));
+            return;
+        }
+        QStringList names;
+        if (nvidia) {
+            const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+            if (!d) {
+                fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                return;
+            }
+            for (const probe::NvidiaGpu &g : d.value().gpus) {
+                names.append(g.name);
+            }
+        } else {
+            const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
+            if (!gpus) {
+                fail(gpus.message(), QStringLiteral("Check the ROCm installation."));
+                return;
+            }
+            for (qsizetype i = 0; i < gpus.value().size(); ++i) {
+                names.append(m_profile.gpuModel); // amd-smi metric names no model: the count is what it proves
+            }
+        }
+        StepRecord r = checks::gpus(m_profile, names);
+        r.command = m_current.command;
+        finish(r);
+    });
+}
+
+void DeployRunner::preflightDriver()
+{
+    if (m_profile.vendor != QLatin1String("nvidia")) {
+        skip("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
+             QStringLiteral("ROCm host: no CUDA driver to check"));
+        return;
+    }
+    begin("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"), {},
+          QStringLiteral("nvidia-smi -q -x"));
+    runCommand("nvidia-smi -q -x", [this](const ssh::CommandResult &res) {
+        const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+        if (!d) {
+            fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+            return;
+        }
+        StepRecord r = checks::driver(m_recipe, d.value());
+        r.command = m_current.command;
+        finish(r);
+    });
+}
+
+void DeployRunner::preflightDocker()
+{
+    begin("preflight.docker", QStringLiteral("Docker Engine reachable"),
+          QStringLiteral("Host contract §3: the Engine API through docker system dial-stdio"),
+          QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
+    auto *guard = new QObject(this);
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, guard, [this, guard](quint64, const QString &message) {
+        guard->deleteLater();
+        fail(message, QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
+    });
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, guard, [this, guard](quint64, quint16 port) {
+        guard->deleteLater();
+        m_docker = std::make_unique<docker::DockerClient>(port);
+        m_docker->ping([this](const docker::DockerResponse &pong) {
+            if (!pong.ok()) {
+                fail(pong.message(),
+                     QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                    "that this user may use it."));
+                return;
+            }
+            m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
+                const json j = info.json();
+                const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
+                StepRecord r = m_current;
+                r.expected = m_profile.vendor == QLatin1String("nvidia")
+                    ? QStringLiteral("Docker with the nvidia runtime")
+                    : QStringLiteral("Docker");
+                r.seen = QStringLiteral("Docker %1, API %2%3")
+                             .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
+                                  nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
+                if (m_profile.vendor == QLatin1String("nvidia") && !nvidiaRuntime) {
+                    r.status = StepStatus::Fail;
+                    r.fix = QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                } else {
+                    r.status = StepStatus::Pass;
+                }
+                finish(r);
+            });
+        });
+    });
+    m_conn.openStdioTunnel("docker system dial-stdio");
+}
+
+void DeployRunner::preflightDisk()
+{
+    const QByteArray cmd = "mkdir -p ~/.cache/huggingface ~/.cache/minfer && printf '%s\\n' \"$HOME\" && df -B1 "
+                           "--output=avail,target ~/.cache/huggingface";
+    begin("preflight.disk", QStringLiteral("Room for the weights and the image"), {}, QString::fromUtf8(cmd));
+    runCommand(cmd, [this](const ssh::CommandResult &res) {
+        const qsizetype nl = res.stdoutData.indexOf('\n');
+        m_hostHome = QString::fromUtf8(res.stdoutData.left(nl)).trimmed();
+        const auto free = probe::parseDf(res.stdoutData.mid(nl + 1));
+        if (!res.succeeded() || !free) {
+            fail(free ? QString::fromUtf8(res.stderrData).trimmed() : free.message(),
+                 QStringLiteral("Check that the home directory on the host is writable."));
+            return;
+        }
+        StepRecord r = checks::disk(m_recipe, free.value());
+        r.command = m_current.command;
+        finish(r);
+    });
+}
+
+void DeployRunner::preflightPort()
+{
+    begin("preflight.port", QStringLiteral("The service ports are free"), {}, QStringLiteral("ss -Hltn"));
+    const QString filter =
+        QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"],"status":["running"]})").arg(m_options.deploymentId);
+    m_docker->call("GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
+                   [this](const docker::DockerResponse &ours) {
+                       const bool running = ours.ok() && ours.json().is_array() && !ours.json().empty();
+                       runCommand("ss -Hltn", [this, running](const ssh::CommandResult &res) {
+                           StepRecord r = checks::ports(m_profile, probe::parseSsListening(res.stdoutData));
+                           r.command = m_current.command;
+                           if (r.status == StepStatus::Fail && running) {
+                               r.status = StepStatus::Pass; // our own server from an earlier run holds them
+                               r.seen = QStringLiteral("in use by this deployment's running server");
+                           }
+                           finish(r);
+                       });
+                   });
+}
+
+void DeployRunner::preflightMemory()
+{
+    skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
+         QStringLiteral("HiCache is off in this deployment (F36)"));
+}
+
+void DeployRunner::license()
+{
+    begin("license", QStringLiteral("Licence acknowledged"),
+          QStringLiteral("F40: %1, non-commercial grant; commercial use has conditions").arg(m_recipe.licenseName),
+          QString());
+    StepRecord r = m_current;
+    r.expected = QStringLiteral("an acknowledgement of the %1 (%2)").arg(m_recipe.licenseName, m_recipe.licenseVersion);
+    if (m_recipe.licenseUses.contains(m_options.licenseAcknowledged)) {
+        r.status = StepStatus::Pass;
+        r.seen = QStringLiteral("acknowledged for %1 use").arg(m_options.licenseAcknowledged);
+    } else {
+        r.status = StepStatus::Fail;
+        r.seen = QStringLiteral("no acknowledgement for this host and licence version");
+        r.fix = QStringLiteral("Read the %1 (commercial use must show \"Built with MiniMax M3.1-Flash\"; revenue above "
+                               "USD 20 million needs MiniMax's written authorisation; no military use), then run "
+                               "with --accept-license noncommercial|commercial|commercial-authorized.")
+                    .arg(m_recipe.licenseName);
+    }
+    finish(r);
+}
+
+void DeployRunner::pinImage()
+{
+    const QString image = (m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName) +
+        QLatin1Char(':') + (m_profile.imageName.isEmpty() ? m_recipe.imageTag : m_profile.imageTag);
+    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("F06: pin the image digest"),
+          QStringLiteral("GET /distribution/%1/json").arg(image));
+    m_docker->call("GET", QStringLiteral("/distribution/%1/json").arg(image), {},
+                   [this, image](const docker::DockerResponse &res) {
+                       const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
+                       if (!res.ok() || !digest.startsWith(QLatin1String("sha256:"))) {
+                           fail(res.message(),
+                                QStringLiteral("Check the image name and the host's access to the "
+                                               "registry (docker pull %1 on the host).")
+                                    .arg(image));
+                           return;
+                       }
+                       m_imageDigest = digest;
+                       StepRecord r = m_current;
+                       r.status = StepStatus::Pass;
+                       r.expected = QStringLiteral("a sha256 digest");
+                       r.seen = image + QLatin1Char('@') + digest;
+                       finish(r);
+                   });
+}
+
+void DeployRunner::pinModel()
+{
+    const QByteArray cmd = "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" +
+        m_recipe.modelRepo.toUtf8() + "/revision/" + m_recipe.modelRevision.toUtf8() + '"';
+    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
+          QStringLiteral("F06: pin the model revision"), QString::fromUtf8(cmd));
+    runCommand(cmd, [this](const ssh::CommandResult &res) {
+        const QString sha = str(json::parse(res.stdoutData.toStdString(), nullptr, false), "sha");
+        if (!res.succeeded() || sha.size() != 40) {
+            fail(QStringLiteral("curl exited with %1: %2")
+                     .arg(res.exitCode.value_or(-1))
+                     .arg(QString::fromUtf8(res.stderrData).trimmed()),
+                 QStringLiteral("Check the host's access to the Hugging Face Hub, or deploy offline from a "
+                                "pre-downloaded revision (F27)."));
+            return;
+        }
+        m_modelSha = sha;
+        StepRecord r = m_current;
+        r.status = StepStatus::Pass;
+        r.expected = QStringLiteral("a 40-hex commit");
+        r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, m_recipe.modelRevision, sha);
+        finish(r);
+    });
+}
+
+void DeployRunner::pull()
+{
+    const QString name = m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName;
+    const QString pinned = name + QLatin1Char('@') + m_imageDigest;
+    begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("F14: pull by digest"),
+          QStringLiteral("docker pull %1").arg(pinned));
+    auto verify = [this, pinned](bool pulled) {
+        m_docker->call("GET", QStringLiteral("/images/%1/json").arg(pinned), {},
+                       [this, pinned, pulled](const docker::DockerResponse &res) {
+                           const json digests = res.json().value("RepoDigests", json::array());
+                           const bool has =
+                               std::find(digests.begin(), digests.end(), pinned.toStdString()) != digests.end();
+                           StepRecord r = m_current;
+                           r.expected = QStringLiteral("RepoDigests contains %1").arg(pinned);
+                           r.seen = has ? (pulled ? QStringLiteral("pulled; RepoDigests has the pin")
+                                                  : QStringLiteral("already present; not pulled again"))
+                                        : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
+                           r.status = has ? StepStatus::Pass : StepStatus::Fail;
+                           if (!has) {
+                               r.fix = QStringLiteral("Remove the image on the host and pull again.");
+                           }
+                           finish(r);
+                       });
+    };
+    m_docker->call(
+        "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
+        [this, name, verify](const docker::DockerResponse &present) {
+            if (present.ok()) {
+                verify(false);
+                return;
+            }
+            auto progress = std::make_shared<docker::PullProgress>();
+            QNetworkReply *reply =
+                m_docker->stream("POST",
+                                 QStringLiteral("/images/create?fromImage=%1&tag=%2")
+                                     .arg(docker::DockerClient::q(QStringLiteral("docker.io/") + name),
+                                          docker::DockerClient::q(m_imageDigest)));
+            connect(reply, &QNetworkReply::readyRead, this, [this, reply, progress] {
+                if (progress->feed(reply->readAll())) {
+                    Q_EMIT this->progress(
+                        QStringLiteral("pull"), progress->downloadedBytes(), progress->totalBytes(),
+                        QStringLiteral("%1 of %2 layers").arg(progress->layersDone()).arg(progress->layers()));
+                }
+            });
+            connect(reply, &QNetworkReply::finished, this, [this, reply, progress, verify] {
+                progress->feed(reply->readAll() + '\n');
+                const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
+                reply->deleteLater();
+                if (!res.ok() || !progress->error().isEmpty()) {
+                    fail(progress->error().isEmpty() ? res.message() : progress->error(),
+                         QStringLiteral("Check free disk on the host (F13) and its registry access, then "
+                                        "run again with --resume."));
+                    return;
+                }
+                verify(true);
+            });
+        });
+}
+
+void DeployRunner::verifyGpus()
+{
+    if (m_profile.vendor != QLatin1String("nvidia")) {
+        skip("verify.gpus", QStringLiteral("The image sees the GPUs"),
+             QStringLiteral("ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
+        return;
+    }
+    const RecipeReplica &replica = m_profile.replicas.first();
+    QStringList ids;
+    json idsJson = json::array();
+    for (const int g : replica.gpus) {
+        ids.append(QString::number(g));
+        idsJson.push_back(std::to_string(g));
+    }
+    const QString name = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
+    const QString image = (m_recipe.imageName) + QLatin1Char('@') + m_imageDigest;
+    begin("verify.gpus", QStringLiteral("The image sees the GPUs"),
+          QStringLiteral("F15: nvidia-smi inside the pinned image lists %1 × %2")
+              .arg(m_profile.tp)
+              .arg(m_profile.gpuModel),
+          QStringLiteral("docker run --rm --gpus '\"device=%1\"' %2 nvidia-smi -L")
+              .arg(ids.join(QLatin1Char(',')), image));
+    const json body = {
+        {"Image", image.toStdString()},
+        {"Cmd", {"nvidia-smi", "-L"}},
+        {"Labels", {{"io.flashdeck.deployment", m_options.deploymentId.toStdString()}}},
+        {"HostConfig",
+         {{"DeviceRequests", {{{"Driver", ""}, {"Count", 0}, {"DeviceIDs", idsJson}, {"Capabilities", {{"gpu"}}}}}}}}};
+    m_docker->call(
+        "DELETE", QStringLiteral("/containers/%1?force=1").arg(name), {},
+        [this, name, body](const docker::DockerResponse &) {
+            m_docker->call(
+                "POST", QStringLiteral("/containers/create?name=") + name, QByteArray::fromStdString(body.dump()),
+                [this, name](const docker::DockerResponse &created) {
+                    if (created.status != 201) {
+                        fail(created.message(), QStringLiteral("Check the image and the NVIDIA runtime."));
+                        return;
+                    }
+                    m_docker->call(
+                        "POST", QStringLiteral("/containers/%1/start").arg(name), {},
+                        [this, name](const docker::DockerResponse &started) {
+                            if (!started.ok()) {
+                                fail(started.message(),
+                                     QStringLiteral("Check the GPU list (F13: change it if those "
+                                                    "GPUs are busy) and the NVIDIA runtime."));
+                                return;
+                            }
+                            m_docker->call(
+                                "POST", QStringLiteral("/containers/%1/wait").arg(name), {},
+                                [this, name](const docker::DockerResponse &) {
+                                    m_docker->call(
+                                        "GET", QStringLiteral("/containers/%1/logs?stdout=1&stderr=1").arg(name), {},
+                                        [this, name](const docker::DockerResponse &logs) {
+                                            docker::LogFrameDecoder decoder;
+                                            QList<docker::LogLine> lines = decoder.feed(logs.body);
+                                            lines += decoder.finish();
+                                            int count = 0;
+                                            QStringList seen;
+                                            for (const docker::LogLine &l : lines) {
+                                                seen.append(QString::fromUtf8(l.text));
+                                                count += l.text.startsWith("GPU ") &&
+                                                    l.text.contains(m_profile.gpuModel.toUtf8());
+                                            }
+                                            m_docker->call("DELETE", QStringLiteral("/containers/%1").arg(name), {},
+                                                           [](const docker::DockerResponse &) {});
+                                            StepRecord r = m_current;
+                                            r.expected =
+                                                QStringLiteral("%1 × %2").arg(m_profile.tp).arg(m_profile.gpuModel);
+                                            r.seen = seen.join(QLatin1Char('\n'));
+                                            r.status = count == m_profile.tp ? StepStatus::Pass : StepStatus::Fail;
+                                            if (r.status == StepStatus::Fail) {
+                                                r.fix = QStringLiteral("The container does not see the GPUs the "
+                                                                       "profile needs: check the NVIDIA runtime "
+                                                                       "and the GPU list.");
+                                            }
+                                            finish(r);
+                                        });
+                                });
+                        });
+                });
+        });
+}
+
+} // namespace flashdeck

@@ -1,0 +1,123 @@
+#pragma once
+
+#include "backend/deploy/launchspec.h"
+#include "backend/deploy/recipe.h"
+#include "backend/deploy/step.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QTimer;
+
+namespace flashdeck {
+
+class Journal;
+class Redactor;
+namespace ssh {
+class HostConnection;
+struct CommandResult;
+} // namespace ssh
+namespace docker {
+class DockerClient;
+class LogFrameDecoder;
+} // namespace docker
+
+struct DeployOptions
+{
+    QString deploymentId; // label value: stable per host and profile, so reruns find their containers
+    /** The licence use acknowledged (noncommercial, commercial, commercial-authorized); empty: none. */
+    QString licenseAcknowledged;
+    QString apiKey; // empty: generated (≥ 32 random bytes), or recovered from the running container
+    int readyTimeoutMs = 40 * 60 * 1000; // F17: a first start downloads 252 GB and compiles kernels
+    int healthPollMs = 2000;
+};
+
+/**
+ * The plan pin → pull → launch → verify (issue 5's step ids, in order) as a state machine on
+ * one host connection. Each step records running, then its outcome, in the journal and as a
+ * signal. A failed step stops the plan; a rerun reuses what is there: no second container
+ * (label io.flashdeck.deployment), no second pull of a present digest.
+ */
+class DeployRunner final : public QObject
+{
+    Q_OBJECT
+
+public:
+    DeployRunner(ssh::HostConnection &connection, const Recipe &recipe, const RecipeProfile &profile,
+                 DeployOptions options, Journal &journal, Redactor &redactor, QObject *parent = nullptr);
+    ~DeployRunner() override;
+
+    /** The step ids of the plan, in order (a contract: the CLI and the GUI use them). */
+    static QStringList stepIds();
+    void start();
+    void cancel();
+
+    QString imageDigest() const { return m_imageDigest; }
+    QString modelSha() const { return m_modelSha; }
+    /** The launch as a docker run line (the key as $FLASHDECK_API_KEY); empty before launch. */
+    QString launchLine() const { return m_launchLine; }
+
+Q_SIGNALS:
+    void stepChanged(const flashdeck::StepRecord &record);
+    void progress(const QString &step, qint64 done, qint64 total, const QString &text);
+    void logLine(const QString &line);
+    void finished(bool ok);
+
+private:
+    using Next = std::function<void()>;
+    void begin(const char *step, const QString &title, const QString &why, const QString &command);
+    void finish(StepRecord record);
+    void skip(const char *step, const QString &title, const QString &reason);
+    void fail(const QString &seen, const QString &fix, const QString &expected = {});
+    void runCommand(const QByteArray &commandLine, std::function<void(const ssh::CommandResult &)> done,
+                    int timeoutMs = 120000);
+    void advance();
+
+    void preflightSsh();
+    void preflightGpus();
+    void preflightDriver();
+    void preflightDocker();
+    void preflightDisk();
+    void preflightPort();
+    void preflightMemory();
+    void license();
+    void pinImage();
+    void pinModel();
+    void pull();
+    void verifyGpus();
+    void launch();
+    void ready();
+    void checkLog(const char *step);
+    void verifyChat(const char *step);
+    QString lastLinesOf(int n) const;
+
+    ssh::HostConnection &m_conn;
+    const Recipe &m_recipe;
+    const RecipeProfile &m_profile;
+    DeployOptions m_options;
+    Journal &m_journal;
+    Redactor &m_redactor;
+    QList<Next> m_plan;
+    StepRecord m_current;
+    bool m_cancelled = false;
+    bool m_done = false;
+    std::unique_ptr<docker::DockerClient> m_docker;
+    QNetworkAccessManager *m_http = nullptr;
+    QString m_hostHome;
+    QString m_imageDigest;
+    QString m_modelSha;
+    QString m_launchLine;
+    QStringList m_containerIds;
+    QStringList m_log; // the server's log so far (first replica)
+    quint16 m_apiPort = 0; // local end of the tunnel to the first replica
+    QTimer *m_readyTimer = nullptr;
+    QNetworkReply *m_logStream = nullptr;
+    std::unique_ptr<docker::LogFrameDecoder> m_decoder;
+};
+
+} // namespace flashdeck
