@@ -1,0 +1,200 @@
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+/**
+ * `flashdeck deploy` as a real process over real SSH against every simulated-host scenario
+ * (started with `flashdeck demo start --scenario …`): which step passes, warns or fails, and
+ * with what. Then a rerun, and a grep for the API key in everything written.
+ */
+class TestDeployCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void scenario_data();
+    void scenario();
+    void rerun_reusesAndLeaksNothing();
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    static Run run(const QString &config, QStringList args);
+    /** The last record of each step, by id. */
+    static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
+};
+
+TestDeployCli::Run TestDeployCli::run(const QString &config, QStringList args)
+{
+    args << QStringLiteral("--config-dir") << config;
+    QProcess p;
+    p.start(QStringLiteral(FLASHDECK_BINARY), args);
+    Run r;
+    if (!p.waitForFinished(180000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QMap<QString, QJsonObject> TestDeployCli::steps(const QByteArray &jsonLines)
+{
+    QMap<QString, QJsonObject> out;
+    for (const QByteArray &line : jsonLines.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.contains(QLatin1String("step"))) {
+            out[o[QLatin1String("step")].toString()] = o;
+        }
+    }
+    return out;
+}
+
+void TestDeployCli::scenario_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("readyTimeout");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("step"); // the step whose status is checked
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("mentions"); // in seen or fix
+
+    const QString balanced = QStringLiteral("b300x4-balanced");
+    QTest::newRow("b300x4") << "b300x4" << balanced << "60" << 0 << "verify.image"
+                            << "pass"
+                            << "content";
+    QTest::newRow("b300x4-old-driver") << "b300x4-old-driver" << balanced << "60" << 1 << "preflight.driver"
+                                       << "fail"
+                                       << "13.4";
+    QTest::newRow("low-disk") << "low-disk" << balanced << "60" << 1 << "preflight.disk"
+                              << "fail"
+                              << "180.0 GB free";
+    QTest::newRow("port-taken") << "port-taken" << balanced << "60" << 1 << "preflight.port"
+                                << "fail"
+                                << "in use: 30000";
+    QTest::newRow("missing-shard") << "missing-shard" << balanced << "60" << 1 << "ready"
+                                   << "fail"
+                                   << "F29";
+    QTest::newRow("oom") << "oom" << balanced << "60" << 1 << "ready"
+                         << "fail"
+                         << "mem-fraction-static";
+    QTest::newRow("never-ready") << "never-ready" << balanced << "4" << 1 << "ready"
+                                 << "fail"
+                                 << "not ready after 4 s";
+    QTest::newRow("slow-start") << "slow-start" << balanced << "120" << 0 << "ready"
+                                << "pass"
+                                << "/health 200";
+    QTest::newRow("qmul4-fallback") << "qmul4-fallback" << balanced << "60" << 0 << "check.qmul4"
+                                    << "warn"
+                                    << "fp16_fallback";
+    QTest::newRow("qmul4-cached") << "qmul4-cached" << balanced << "60" << 0 << "check.qmul4"
+                                  << "unknown"
+                                  << "minfer";
+    QTest::newRow("no-dspark") << "no-dspark" << balanced << "60" << 0 << "check.dspark"
+                               << "warn"
+                               << "no DSpark";
+    QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
+                            << "fail"
+                            << "2 × NVIDIA H200";
+}
+
+void TestDeployCli::scenario()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QString, profile);
+    QFETCH(QString, readyTimeout);
+    QFETCH(int, exitCode);
+    QFETCH(QString, step);
+    QFETCH(QString, status);
+    QFETCH(QString, mentions);
+    QTemporaryDir config;
+    const Run demo = run(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"), scenario,
+                          QStringLiteral("--time-factor"), QStringLiteral("0.01")});
+    QVERIFY2(demo.exitCode == 0, demo.err.constData());
+    const Run deploy = run(config.path(),
+                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--profile"), profile,
+                            QStringLiteral("--accept-license"), QStringLiteral("noncommercial"),
+                            QStringLiteral("--ready-timeout"), readyTimeout, QStringLiteral("--json")});
+    const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+    QCOMPARE(stop.exitCode, 0);
+    QVERIFY2(deploy.exitCode == exitCode, QByteArray(deploy.out + deploy.err).constData());
+    const QMap<QString, QJsonObject> s = steps(deploy.out);
+    QVERIFY2(s.contains(step), deploy.out.constData());
+    const QJsonObject r = s.value(step);
+    QCOMPARE(r[QLatin1String("status")].toString(), status);
+    const QString text = r[QLatin1String("seen")].toString() + QLatin1Char(' ') + r[QLatin1String("fix")].toString();
+    QVERIFY2(text.contains(mentions), qPrintable(text));
+    for (const QString &key :
+         {QStringLiteral("step"), QStringLiteral("status"), QStringLiteral("title"), QStringLiteral("expected"),
+          QStringLiteral("seen"), QStringLiteral("fix"), QStringLiteral("command")}) {
+        QVERIFY(r.contains(key)); // the CLI's JSON contract
+    }
+    if (exitCode == 1) { // the plan stopped at the failed step
+        QVERIFY(!s.contains(QStringLiteral("verify.text")));
+    }
+}
+
+void TestDeployCli::rerun_reusesAndLeaksNothing()
+{
+    QTemporaryDir config;
+    QVERIFY(
+        run(config.path(),
+            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")})
+            .exitCode == 0);
+    const QStringList deployArgs{QStringLiteral("deploy"),
+                                 QStringLiteral("demo"),
+                                 QStringLiteral("--accept-license"),
+                                 QStringLiteral("noncommercial"),
+                                 QStringLiteral("--ready-timeout"),
+                                 QStringLiteral("60"),
+                                 QStringLiteral("--json")};
+    const Run first = run(config.path(), deployArgs);
+    Run again = run(config.path(), deployArgs + QStringList{QStringLiteral("--resume")});
+    // The key the server runs with, read on the host; then stop everything.
+    const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+    QCOMPARE(first.exitCode, 0);
+    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(stop.exitCode, 0);
+    const QMap<QString, QJsonObject> s = steps(again.out);
+    QVERIFY(
+        s.value(QStringLiteral("pull"))[QLatin1String("seen")].toString().contains(QLatin1String("not pulled again")));
+    QVERIFY(s.value(QStringLiteral("launch"))[QLatin1String("seen")].toString().contains(
+        QLatin1String("not started again")));
+    QCOMPARE(s.value(QStringLiteral("verify.text"))[QLatin1String("status")].toString(), QStringLiteral("pass"));
+
+    // No API key (sk-fd-…) in the output, the journal, the manifest or the log.
+    QVERIFY(!first.out.contains("sk-fd-"));
+    QVERIFY(!again.out.contains("sk-fd-"));
+    QDirIterator it(config.path(), QDir::Files, QDirIterator::Subdirectories);
+    int checked = 0;
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (path.contains(QLatin1String("/data/demo/"))) {
+            continue; // the simulated host's own files (its sshd, keys and containers' state)
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(!f.readAll().contains("sk-fd-"), qPrintable(path));
+        ++checked;
+    }
+    QVERIFY(checked >= 3); // journal, manifest, licence acknowledgement (and the log)
+}
+
+QTEST_GUILESS_MAIN(TestDeployCli)
+#include "tst_deploycli.moc"
