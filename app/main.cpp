@@ -5,7 +5,9 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/recipescommand.h"
+#include "backend/cli/runbookcommand.h"
 #include "backend/cli/terminalprompt.h"
+#include "backend/cli/undeploycommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
@@ -129,11 +131,11 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(
-        QStringLiteral("command"),
-        QStringLiteral("hosts add|list|remove|check, deploy HOST, recipes list|show, demo start|status|stop. Without a "
-                       "command the window opens."),
-        QStringLiteral("[command]"));
+    parser.addPositionalArgument(QStringLiteral("command"),
+                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                                                "HOST, recipes list|show, demo start|status|stop. Without a "
+                                                "command the window opens."),
+                                 QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -192,6 +194,16 @@ int main(int argc, char **argv)
         }
         if (commands.first() == QStringLiteral("deploy")) {
             const int rc = flashdeck::cli::runDeployCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
+        if (commands.first() == QStringLiteral("undeploy")) {
+            const int rc = flashdeck::cli::runUndeployCommand(commandArgs, context);
+            logging.flush();
+            return rc;
+        }
+        if (commands.first() == QStringLiteral("runbook")) {
+            const int rc = flashdeck::cli::runRunbookCommand(commandArgs, context);
             logging.flush();
             return rc;
         }

@@ -1,6 +1,6 @@
 #include "backend/cli/deploycommand.h"
 
-#include "backend/cli/cliprompts.h"
+#include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/deploy/deployrunner.h"
@@ -11,7 +11,6 @@
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QEventLoop>
 #include <QFile>
 #include <QSaveFile>
 #include <QTextStream>
@@ -144,84 +143,64 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";
     }
 
-    ssh::SshTarget target = host->toTarget();
-    target.reconnect = true; // a dropped connection mid-pull comes back; the steps are idempotent
-    ssh::HostConnection connection(target);
-    answerAuthPromptsAtTerminal(connection, c);
-    QEventLoop loop;
-    int code = ExitOk;
     std::unique_ptr<DeployRunner> runner;
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
-        c.err << "The host key of " << info.host << " is not known (" << info.keyType << ' ' << info.fingerprint
-              << "). Check it with 'flashdeck hosts check " << host->name << " --accept-new-host-key' first.\n";
-        connection.answerHostKey(false);
+    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+        runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
+        QObject::connect(runner.get(), &DeployRunner::stepChanged, runner.get(), [&c, json](const StepRecord &r) {
+            if (json) {
+                nlohmann::json j = r;
+                c.out << QString::fromStdString(j.dump()) << '\n';
+            } else if (r.status == StepStatus::Running) {
+                c.out << "....  " << r.title << '\n';
+            } else {
+                c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+                      << (r.seen.isEmpty() ? QString()
+                                           : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
+                      << '\n';
+                if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+                    c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+                }
+            }
+            c.out.flush();
+        });
+        QObject::connect(runner.get(), &DeployRunner::progress, runner.get(),
+                         [&c, json](const QString &step, qint64 doneBytes, qint64 total, const QString &text) {
+                             if (json) {
+                                 c.out << QString::fromStdString(nlohmann::json{
+                                              {"progress", step.toStdString()},
+                                              {"done", doneBytes},
+                                              {"total", total},
+                                              {"text",
+                                               text.toStdString()}}.dump())
+                                       << '\n';
+                                 c.out.flush();
+                             }
+                         });
+        QObject::connect(runner.get(), &DeployRunner::finished, runner.get(), [&, done](bool ok) {
+            const nlohmann::json manifest = {
+                {"host", host->name.toStdString()},
+                {"profile", profile->id.toStdString()},
+                {"recipe", recipe.id.toStdString()},
+                {"image_digest", runner->imageDigest().toStdString()},
+                {"model_sha", runner->modelSha().toStdString()},
+                {"host_home", runner->hostHome().toStdString()},
+                {"launch", redactor.redact(runner->launchLine()).toStdString()},
+                {"license_acknowledged", options.licenseAcknowledged.toStdString()},
+                {"ok", ok},
+                {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+            QSaveFile f(dir + QStringLiteral("/manifest.json"));
+            if (f.open(QIODevice::WriteOnly)) {
+                f.write(QByteArray::fromStdString(manifest.dump(2)));
+                (void)f.commit();
+            }
+            if (!json) {
+                c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
+                      << '\n';
+            }
+            done(ok ? ExitOk : ExitCheckFailed);
+        });
+        runner->start();
     });
-    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
-        if (st.phase == ssh::ConnectionPhase::Failed && !runner) {
-            c.err << st.error.message << '\n';
-            code = exitCodeFor(st.error.code);
-            loop.quit();
-        } else if (st.phase == ssh::ConnectionPhase::Ready && !runner) {
-            runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
-            QObject::connect(runner.get(), &DeployRunner::stepChanged, &loop, [&](const StepRecord &r) {
-                if (json) {
-                    nlohmann::json j = r;
-                    c.out << QString::fromStdString(j.dump()) << '\n';
-                } else if (r.status == StepStatus::Running) {
-                    c.out << "....  " << r.title << '\n';
-                } else {
-                    c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
-                          << (r.seen.isEmpty() ? QString()
-                                               : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
-                          << '\n';
-                    if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
-                        c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
-                    }
-                }
-                c.out.flush();
-            });
-            QObject::connect(runner.get(), &DeployRunner::progress, &loop,
-                             [&](const QString &step, qint64 done, qint64 total, const QString &text) {
-                                 if (json) {
-                                     c.out << QString::fromStdString(nlohmann::json{
-                                                  {"progress", step.toStdString()},
-                                                  {"done", done},
-                                                  {"total", total},
-                                                  {"text",
-                                                   text.toStdString()}}.dump())
-                                           << '\n';
-                                     c.out.flush();
-                                 }
-                             });
-            QObject::connect(runner.get(), &DeployRunner::finished, &loop, [&](bool ok) {
-                code = ok ? ExitOk : ExitCheckFailed;
-                const nlohmann::json manifest = {
-                    {"host", host->name.toStdString()},
-                    {"profile", profile->id.toStdString()},
-                    {"recipe", recipe.id.toStdString()},
-                    {"image_digest", runner->imageDigest().toStdString()},
-                    {"model_sha", runner->modelSha().toStdString()},
-                    {"launch", redactor.redact(runner->launchLine()).toStdString()},
-                    {"license_acknowledged", options.licenseAcknowledged.toStdString()},
-                    {"ok", ok},
-                    {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
-                QSaveFile f(dir + QStringLiteral("/manifest.json"));
-                if (f.open(QIODevice::WriteOnly)) {
-                    f.write(QByteArray::fromStdString(manifest.dump(2)));
-                    (void)f.commit();
-                }
-                if (!json) {
-                    c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
-                          << '\n';
-                }
-                loop.quit();
-            });
-            runner->start();
-        }
-    });
-    connection.connectToHost();
-    loop.exec();
-    return code;
 }
 
 } // namespace flashdeck::cli

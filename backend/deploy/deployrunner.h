@@ -59,6 +59,8 @@ public:
 
     QString imageDigest() const { return m_imageDigest; }
     QString modelSha() const { return m_modelSha; }
+    /** The host user's $HOME (the cache mounts hang off it). */
+    QString hostHome() const { return m_hostHome; }
     /** The launch as a docker run line (the key as $FLASHDECK_API_KEY); empty before launch. */
     QString launchLine() const { return m_launchLine; }
 

@@ -49,7 +49,8 @@ void TestDockerClient::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QString error;
-    QVERIFY2(m_host.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    // A pull of ~1.5 s, so its progress arrives in pieces however slow this machine is.
+    QVERIFY2(m_host.start(QStringLiteral("b300x4"), &error, 0.25), qPrintable(error));
     QSignalSpy ready(&m_host.connection(), &ssh::HostConnection::tunnelReady);
     QSignalSpy failed(&m_host.connection(), &ssh::HostConnection::tunnelFailed);
     m_host.connection().openStdioTunnel("docker system dial-stdio");
@@ -139,7 +140,8 @@ void TestDockerClient::pull_streamsByteProgressAndTheDigest()
     QCOMPARE(progress.downloadedBytes(), progress.totalBytes());
     QVERIFY(progress.totalBytes() > 14000000000LL); // ~14 GB of layers
     QVERIFY(std::is_sorted(seen.begin(), seen.end())); // bytes only grow
-    QVERIFY(seen.size() > 20); // it streamed, not one lump at the end
+    QVERIFY(seen.size() >= 2);
+    QVERIFY(seen.first() < progress.totalBytes()); // progress came while it pulled, not in one lump at the end
 
     const DockerResponse image =
         callAndWait("GET", QStringLiteral("/images/%1/json").arg(kImage + QLatin1Char('@') + kDigest));

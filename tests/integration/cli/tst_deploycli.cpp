@@ -1,5 +1,6 @@
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -22,7 +23,8 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void scenario_data();
     void scenario();
-    void rerun_reusesAndLeaksNothing();
+    void rerun_reusesAndLeaksNothing_undeployCleansUp();
+    void runbook_reproducesTheDeploymentOverOpenSsh();
 
 private:
     struct Run
@@ -150,7 +152,7 @@ void TestDeployCli::scenario()
     }
 }
 
-void TestDeployCli::rerun_reusesAndLeaksNothing()
+void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
 {
     QTemporaryDir config;
     QVERIFY(
@@ -166,8 +168,16 @@ void TestDeployCli::rerun_reusesAndLeaksNothing()
                                  QStringLiteral("--json")};
     const Run first = run(config.path(), deployArgs);
     Run again = run(config.path(), deployArgs + QStringList{QStringLiteral("--resume")});
-    // The key the server runs with, read on the host; then stop everything.
+    // undeploy removes Flashdeck's own container, and only that; a second time there is nothing.
+    const Run undeploy =
+        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run undeployAgain =
+        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
     const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+    QCOMPARE(undeploy.exitCode, 0);
+    QCOMPARE(undeploy.out.trimmed(),
+             QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})"));
+    QCOMPARE(undeployAgain.out.trimmed(), QByteArray(R"({"host":"demo","ok":true,"removed":[]})"));
     QCOMPARE(first.exitCode, 0);
     QCOMPARE(again.exitCode, 0);
     QCOMPARE(stop.exitCode, 0);
@@ -194,6 +204,62 @@ void TestDeployCli::rerun_reusesAndLeaksNothing()
         ++checked;
     }
     QVERIFY(checked >= 3); // journal, manifest, licence acknowledgement (and the log)
+}
+
+void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
+{
+    QTemporaryDir config;
+    const Run demo = run(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
+                          QStringLiteral("0.01"), QStringLiteral("--json")});
+    QCOMPARE(demo.exitCode, 0);
+    const QJsonObject host =
+        QJsonDocument::fromJson(demo.out).object()[QLatin1String("hosts")].toArray().first().toObject();
+    const Run deploy = run(config.path(),
+                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                            QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")});
+    const QString script = config.filePath(QStringLiteral("runbook.sh"));
+    const Run runbook =
+        run(config.path(), {QStringLiteral("runbook"), QStringLiteral("demo"), QStringLiteral("--output"), script});
+    const Run undeploy = run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo")});
+
+    // Checked as a shell script, then run by OpenSSH on the host with the key on stdin only.
+    QProcess syntax;
+    syntax.start(QStringLiteral("sh"), {QStringLiteral("-n"), script});
+    syntax.waitForFinished();
+    QProcess lint;
+    lint.start(QStringLiteral("shellcheck"), {script});
+    lint.waitForFinished();
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    const QByteArray key = "sk-fd-runbook-test-key-0123456789abcdefghijklmnopq";
+    QProcess ssh;
+    ssh.start(QStringLiteral("ssh"),
+              {QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+               QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"),
+               QStringLiteral("UserKnownHostsFile=") + host[QLatin1String("known_hosts_file")].toString(),
+               QStringLiteral("-i"), host[QLatin1String("identity_file")].toString(), QStringLiteral("-p"),
+               QString::number(host[QLatin1String("port")].toInt()),
+               host[QLatin1String("user")].toString() + QStringLiteral("@127.0.0.1"), QStringLiteral("sh -s")});
+    ssh.write("FLASHDECK_API_KEY=" + key + "; export FLASHDECK_API_KEY\n" + text);
+    ssh.closeWriteChannel();
+    const bool finished = ssh.waitForFinished(180000);
+    const QByteArray out = ssh.readAllStandardOutput() + ssh.readAllStandardError();
+    const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+
+    QCOMPARE(deploy.exitCode, 0);
+    QVERIFY2(runbook.exitCode == 0, runbook.err.constData());
+    QCOMPARE(undeploy.exitCode, 0);
+    QCOMPARE(syntax.exitCode(), 0);
+    QVERIFY2(lint.exitCode() == 0, lint.readAllStandardOutput().constData());
+    QVERIFY(!text.contains("sk-fd-")); // the key is never in the script
+    QVERIFY(text.contains("--api-key \"$FLASHDECK_API_KEY\""));
+    QVERIFY(finished);
+    QVERIFY2(ssh.exitCode() == 0, out.constData());
+    QVERIFY(out.contains("nvfp4_to_fp8 backend=qmul4"));
+    QVERIFY(out.contains("Deployed: lmsysorg/sglang@sha256:"));
+    QCOMPARE(stop.exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestDeployCli)

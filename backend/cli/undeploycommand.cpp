@@ -1,0 +1,136 @@
+#include "backend/cli/undeploycommand.h"
+
+#include "backend/cli/clisession.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/fleet/inventory.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace flashdeck::cli {
+
+namespace {
+
+struct Undeploy
+{
+    std::unique_ptr<docker::DockerClient> docker;
+    QStringList todo; // container ids
+    QStringList removed; // names
+    QString error;
+};
+
+void removeNext(const std::shared_ptr<Undeploy> &u, const std::function<void()> &finished)
+{
+    if (u->todo.isEmpty()) {
+        finished();
+        return;
+    }
+    const QString id = u->todo.takeFirst();
+    // stop (SIGTERM, 30 s grace: SGLang frees the GPUs), then remove.
+    u->docker->call("POST", QStringLiteral("/containers/%1/stop?t=30").arg(id), {},
+                    [u, id, finished](const docker::DockerResponse &stopped) {
+                        if (!stopped.ok() && stopped.status != 304 && stopped.status != 404) {
+                            u->error = stopped.message();
+                        }
+                        u->docker->call("DELETE", QStringLiteral("/containers/%1?force=1").arg(id), {},
+                                        [u, id, finished](const docker::DockerResponse &gone) {
+                                            if (!gone.ok() && gone.status != 404) {
+                                                u->error = gone.message();
+                                            }
+                                            removeNext(u, finished);
+                                        });
+                    });
+}
+
+} // namespace
+
+int runUndeployCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    p.addOption(json);
+    if (!p.parse(args) || p.positionalArguments().size() != 2) {
+        c.err << "flashdeck undeploy: " << (p.errorText().isEmpty() ? QStringLiteral("needs HOST.") : p.errorText())
+              << "\nUsage: flashdeck undeploy HOST [--json]\n";
+        return ExitUsage;
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(p.positionalArguments().at(1));
+    if (!host) {
+        c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
+        return ExitUsage;
+    }
+    const QString prefix = host->name + QLatin1Char('-');
+    auto u = std::make_shared<Undeploy>();
+    return runOnHost(*host, c, [&, u, prefix](ssh::HostConnection &connection, std::function<void(int)> done) {
+        QObject::connect(&connection, &ssh::HostConnection::tunnelFailed, &connection,
+                         [&c, done](quint64, const QString &message) {
+                             c.err << message << '\n';
+                             done(ExitCheckFailed);
+                         });
+        QObject::connect(
+            &connection, &ssh::HostConnection::tunnelReady, &connection, [&, u, prefix, done](quint64, quint16 port) {
+                u->docker = std::make_unique<docker::DockerClient>(port);
+                const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
+                u->docker->call(
+                    "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                    [&, u, prefix, done](const docker::DockerResponse &list) {
+                        if (!list.ok()) {
+                            c.err << list.message() << '\n';
+                            done(ExitCheckFailed);
+                            return;
+                        }
+                        for (const auto &ct : list.json()) {
+                            const std::string label = ct.value("Labels", nlohmann::json::object())
+                                                          .value("io.flashdeck.deployment", std::string());
+                            if (QString::fromStdString(label).startsWith(prefix)) { // ours, for this host
+                                u->todo.append(QString::fromStdString(ct.value("Id", std::string())));
+                                const nlohmann::json names = ct.value("Names", nlohmann::json::array());
+                                const std::string first =
+                                    !names.empty() && names[0].is_string() ? names[0].get<std::string>() : "/?";
+                                u->removed.append(QString::fromStdString(first).mid(1));
+                            }
+                        }
+                        removeNext(u, [&, u, done] {
+                            if (p.isSet(json)) {
+                                nlohmann::json names = nlohmann::json::array();
+                                for (const QString &n : u->removed) {
+                                    names.push_back(n.toStdString());
+                                }
+                                c.out << QString::fromStdString(nlohmann::json{
+                                             {"host", host->name.toStdString()},
+                                             {"removed", names},
+                                             {"ok",
+                                              u->error.isEmpty()}}.dump())
+                                      << '\n';
+                            } else if (u->removed.isEmpty()) {
+                                c.out << "No Flashdeck container on " << host->name << ".\n";
+                            } else {
+                                c.out << "Stopped and removed: " << u->removed.join(QStringLiteral(", ")) << '\n';
+                            }
+                            if (!u->error.isEmpty()) {
+                                c.err << u->error << '\n';
+                            }
+                            done(u->error.isEmpty() ? ExitOk : ExitCheckFailed);
+                        });
+                    });
+            });
+        connection.openStdioTunnel("docker system dial-stdio");
+    });
+}
+
+} // namespace flashdeck::cli

@@ -1,0 +1,136 @@
+#include "backend/deploy/runbook.h"
+
+#include "backend/deploy/launchspec.h"
+#include "backend/deploy/recipe.h"
+#include "backend/ssh/shellquote.h"
+
+#include <QDateTime>
+
+namespace flashdeck {
+
+namespace {
+QString q(const QString &s)
+{
+    return QString::fromUtf8(ssh::shellQuote(s));
+}
+} // namespace
+
+Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+{
+    if (profile.vendor != QLatin1String("nvidia") || profile.replicas.size() != 1) {
+        return Status::failure(
+            QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
+    }
+    LaunchInputs launch;
+    launch.deploymentId = in.deploymentId;
+    launch.imageDigest = in.imageDigest;
+    launch.modelSha = in.modelSha;
+    launch.apiKey = generateApiKey(); // only to pass the checks: the script uses $FLASHDECK_API_KEY
+    launch.hostHome = in.hostHome;
+    const Result<QList<ContainerSpec>> specs = buildLaunch(recipe, profile, launch);
+    if (!specs) {
+        return specs.status();
+    }
+    const ContainerSpec &spec = specs.value().first();
+    const RecipeReplica &replica = profile.replicas.first();
+    QStringList gpuIds;
+    for (const int g : replica.gpus) {
+        gpuIds.append(QString::number(g));
+    }
+    const QString image = recipe.imageName + QLatin1Char('@') + in.imageDigest;
+    const qint64 needBytes = recipe.weightsBytes + recipe.imageApproxBytes;
+    QStringList s;
+    s << QStringLiteral("#!/bin/sh")
+      << QStringLiteral("# Flashdeck runbook: %1, profile %2 (%3), host %4.")
+             .arg(recipe.title, profile.id, profile.status, in.hostName)
+      << QStringLiteral("# Generated %1. Reproduces the deployment without Flashdeck; run it on the GPU host.")
+             .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))
+      << QStringLiteral(
+             "# The API key comes from FLASHDECK_API_KEY (at least 32 random bytes) and is never written here.")
+      << QStringLiteral("# Licence: %1 (F40). Read it before production or commercial use.").arg(recipe.licenseName)
+      << QStringLiteral("set -eu")
+      << QStringLiteral(
+             ": \"${FLASHDECK_API_KEY:?set FLASHDECK_API_KEY to the server key (e.g. openssl rand -base64 32)}\"")
+      << QStringLiteral("IMAGE=%1").arg(q(image)) << QStringLiteral("REVISION=%1").arg(q(in.modelSha))
+      << QStringLiteral("NAME=%1").arg(q(spec.name)) << QStringLiteral("PORT=%1").arg(replica.port) << QString()
+      << QStringLiteral("step() { printf '\\n== %s\\n' \"$1\"; }")
+      << QStringLiteral("fail() { printf 'FAIL: %s\\n' \"$1\" >&2; exit 1; }") << QString();
+    s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer (F07)'").arg(recipe.cudaRuntime)
+      << QStringLiteral(
+             "cuda=$(nvidia-smi -q -x | sed -n 's:.*<cuda_version>\\(.*\\)</cuda_version>.*:\\1:p' | head -n 1)")
+      << QStringLiteral("echo \"driver CUDA: $cuda (expected >= %1)\"").arg(recipe.cudaRuntime)
+      << QStringLiteral(
+             "echo \"$cuda\" | awk -F. '{ exit !($1 > %1 || ($1 == %1 && $2 >= %2)) }' || fail \"CUDA $cuda is older "
+             "than %3: update the driver\"")
+             .arg(recipe.cudaRuntime.section(QLatin1Char('.'), 0, 0),
+                  recipe.cudaRuntime.section(QLatin1Char('.'), 1, 1), recipe.cudaRuntime)
+      << QString();
+    s << QStringLiteral("step 'preflight.disk: at least %1 bytes free for the weights and the image (F13)'")
+             .arg(needBytes)
+      << QStringLiteral("mkdir -p \"$HOME/.cache/huggingface\" \"$HOME/.cache/minfer\"")
+      << QStringLiteral(
+             "avail=$(df -B1 --output=avail,target \"$HOME/.cache/huggingface\" | tail -n 1 | awk '{ print $1 }')")
+      << QStringLiteral("echo \"free: $avail bytes\"")
+      << QStringLiteral("[ \"$avail\" -ge %1 ] || fail \"not enough free disk\"").arg(needBytes) << QString();
+    s << QStringLiteral("step 'pin.model: the revision is %1 (F06)'").arg(in.modelSha)
+      << QStringLiteral(
+             "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/%1/revision/$REVISION\" | grep -q "
+             "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
+             .arg(recipe.modelRepo)
+      << QString();
+    s << QStringLiteral("step 'pull: the pinned image (F14); RepoDigests must hold the digest'")
+      << QStringLiteral("docker pull \"$IMAGE\"")
+      << QStringLiteral(
+             "docker image inspect --format '{{json .RepoDigests}}' \"$IMAGE\" | grep -q %1 || fail \"RepoDigests "
+             "lacks the pin\"")
+             .arg(q(in.imageDigest))
+      << QString();
+    s << QStringLiteral("step 'verify.gpus: the image sees %1 x %2 (F15)'").arg(profile.tp).arg(profile.gpuModel)
+      << QStringLiteral("n=$(docker run --rm --gpus %1 \"$IMAGE\" nvidia-smi -L | grep -c %2 || true)")
+             .arg(q(QStringLiteral("\"device=%1\"").arg(gpuIds.join(QLatin1Char(',')))), q(profile.gpuModel))
+      << QStringLiteral("[ \"$n\" -eq %1 ] || fail \"the image sees $n %2 GPUs\"").arg(profile.tp).arg(profile.gpuModel)
+      << QString();
+    s << QStringLiteral("step 'launch (F16, F17): loopback only, the key from the environment'")
+      << QStringLiteral("docker rm -f \"$NAME\" >/dev/null 2>&1 || true") << spec.dockerRunLine() << QString();
+    s << QStringLiteral("step 'ready (F19): /health answers 200 (a first start can take long, F17)'")
+      << QStringLiteral("i=0")
+      << QStringLiteral(
+             "until [ \"$(curl -s -o /dev/null -w '%{http_code}' \"http://127.0.0.1:$PORT/health\")\" = 200 ]; do")
+      << QStringLiteral(
+             "  [ \"$(docker inspect -f '{{.State.Running}}' \"$NAME\")\" = true ] || { docker logs --tail 20 "
+             "\"$NAME\"; fail 'the server exited'; }")
+      << QStringLiteral("  i=$((i + 1)); [ \"$i\" -lt 4800 ] || fail 'not ready after 40 minutes'; sleep 0.5")
+      << QStringLiteral("done") << QString();
+    s << QStringLiteral("step 'check.qmul4 (F20): expected nvfp4_to_fp8 backend=qmul4'")
+      << QStringLiteral(
+             "docker logs \"$NAME\" 2>&1 | grep 'nvfp4_to_fp8 backend=' || echo 'unknown: no line (the kernel "
+             "came from the minfer cache; clear ~/.cache/minfer and restart to see it)'")
+      << QStringLiteral("step 'check.dspark (F18): expected a DSpark draft line'")
+      << QStringLiteral(
+             "docker logs \"$NAME\" 2>&1 | grep -E 'DSpark draft (found|weights are bundled)|Initialized DSpark "
+             "draft runner' || echo 'WARN: no DSpark line'")
+      << QStringLiteral("step 'check.kvpool (F09, F10): expected about %1 tokens'").arg(profile.kvTokensExpected)
+      << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -E 'KV Cache is allocated|max_total_num_tokens=' || echo "
+                        "'unknown: no KV pool line'")
+      << QString();
+    const QString body = QStringLiteral(
+        R"({"model":"%1","messages":[{"role":"user","content":"Reply with one short sentence."}],"max_tokens":64%2})");
+    s << QStringLiteral("step 'verify.text (F21): a non-empty content'")
+      << QStringLiteral(
+             "curl -fsS \"http://127.0.0.1:$PORT/v1/chat/completions\" -H \"Authorization: Bearer "
+             "$FLASHDECK_API_KEY\" -H 'Content-Type: application/json' -d %1 | grep -q '\"content\":\"[^\"]' || "
+             "fail 'no content'")
+             .arg(q(body.arg(recipe.modelRepo, QString())))
+      << QStringLiteral("step 'verify.thinking (F22): thinking off gives content and no reasoning_content'")
+      << QStringLiteral("out=$(curl -fsS \"http://127.0.0.1:$PORT/v1/chat/completions\" -H \"Authorization: Bearer "
+                        "$FLASHDECK_API_KEY\" -H 'Content-Type: application/json' -d %1)")
+             .arg(q(
+                 body.arg(recipe.modelRepo, QStringLiteral(R"(,"chat_template_kwargs":{"thinking_mode":"disabled"})"))))
+      << QStringLiteral("echo \"$out\" | grep -q '\"content\":\"[^\"]' || fail 'no content'")
+      << QStringLiteral(
+             "echo \"$out\" | grep -q '\"reasoning_content\":\"[^\"]' && fail 'reasoning_content with thinking off'")
+      << QStringLiteral("printf '\\nDeployed: %s on 127.0.0.1:%s\\n' \"$IMAGE\" \"$PORT\"");
+    return QString(s.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
+} // namespace flashdeck
