@@ -23,7 +23,8 @@ namespace {
 
 const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
-    "                        [--resume] [--json] [--ready-timeout SECONDS]");
+    "                        [--resume] [--json] [--ready-timeout SECONDS] [--hicache-gb GB]\n"
+    "                        [--operator-flags \"FLAGS\"]");
 
 const char *mark(StepStatus s)
 {
@@ -77,7 +78,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     const QCommandLineOption timeoutOpt(QStringLiteral("ready-timeout"),
                                         QStringLiteral("Seconds to wait for the server to be ready (default 2400)."),
                                         QStringLiteral("SECONDS"), QStringLiteral("2400"));
-    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt});
+    const QCommandLineOption hicacheOpt(QStringLiteral("hicache-gb"),
+                                        QStringLiteral("Turn on HiCache with GB of host memory per rank (F36)."),
+                                        QStringLiteral("GB"));
+    const QCommandLineOption flagsOpt(QStringLiteral("operator-flags"),
+                                      QStringLiteral("Extra SGLang flags (the Low-Latency profile needs them, F10)."),
+                                      QStringLiteral("FLAGS"));
+    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, hicacheOpt, flagsOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -139,6 +146,11 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     options.deploymentId = host->name + QLatin1Char('-') + profile->id;
     options.licenseAcknowledged = readAcknowledgement(ackFile, recipe);
     options.readyTimeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
+    options.hicacheGbPerRank = p.value(hicacheOpt).toInt();
+    options.operatorFlags = p.value(flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (profile->operatorFlagsRequired && options.operatorFlags.isEmpty()) {
+        return usage(QStringLiteral("%1 needs --operator-flags: %2").arg(profile->title, profile->note));
+    }
     if (!json && p.isSet(resumeOpt)) {
         c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";
     }

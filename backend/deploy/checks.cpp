@@ -120,6 +120,24 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
     return r;
 }
 
+StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
+{
+    StepRecord r = make("preflight.memory", QStringLiteral("Host memory for HiCache"),
+                        QStringLiteral("F36: --hicache-size counts per rank"));
+    const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
+    const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
+    r.expected = QStringLiteral("≥ %1 available (%2 GB × %3 ranks)").arg(gb(need)).arg(gbPerRank).arg(ranks);
+    r.seen = QStringLiteral("%1 available of %2").arg(gb(memory.availableBytes), gb(memory.totalBytes));
+    if (memory.availableBytes >= need) {
+        r.status = StepStatus::Pass;
+    } else {
+        r.status = StepStatus::Fail;
+        r.fix = QStringLiteral("Lower --hicache-size to at most %1 GB per rank, or free host memory.")
+                    .arg(memory.availableBytes / 1000000000LL / std::max<qsizetype>(1, ranks));
+    }
+    return r;
+}
+
 StepRecord qmul4(const QStringList &lines)
 {
     StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),

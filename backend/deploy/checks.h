@@ -14,6 +14,7 @@ struct NvidiaDriver;
 struct GpuSample;
 struct DiskFree;
 struct ListeningSocket;
+struct HostMemory;
 } // namespace probe
 
 /**
@@ -27,6 +28,8 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &gpuNames);
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free);
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
+/** F36: host memory for HiCache: --hicache-size counts per rank, for every rank of every service. */
+StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const probe::HostMemory &memory);
 /** F20: qmul4 pass, another backend warns loudly, no line at all is "unknown" with the way to check. */
 StepRecord qmul4(const QStringList &logLines);
 /** F18: the seed's wording or the real variants. */

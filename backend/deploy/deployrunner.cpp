@@ -350,8 +350,22 @@ void DeployRunner::preflightPort()
 
 void DeployRunner::preflightMemory()
 {
-    skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
-         QStringLiteral("HiCache is off in this deployment (F36)"));
+    if (m_options.hicacheGbPerRank <= 0) {
+        skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
+             QStringLiteral("HiCache is off in this deployment (F36)"));
+        return;
+    }
+    begin("preflight.memory", QStringLiteral("Host memory for HiCache"), {}, QStringLiteral("cat /proc/meminfo"));
+    runCommand("cat /proc/meminfo", [this](const ssh::CommandResult &res) {
+        const auto memory = probe::parseMeminfo(res.stdoutData);
+        if (!memory) {
+            fail(memory.message(), QStringLiteral("Check that /proc/meminfo is readable on the host."));
+            return;
+        }
+        StepRecord r = checks::hostMemory(m_profile, m_options.hicacheGbPerRank, memory.value());
+        r.command = m_current.command;
+        finish(r);
+    });
 }
 
 void DeployRunner::license()

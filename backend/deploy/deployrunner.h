@@ -35,6 +35,10 @@ struct DeployOptions
     QString apiKey; // empty: generated (≥ 32 random bytes), or recovered from the running container
     int readyTimeoutMs = 40 * 60 * 1000; // F17: a first start downloads 252 GB and compiles kernels
     int healthPollMs = 2000;
+    /** HiCache (F36): GB of host memory per rank; 0 = off. */
+    int hicacheGbPerRank = 0;
+    /** The Low-Latency profile's extra flags, typed by the operator (F10). */
+    QStringList operatorFlags;
 };
 
 /**

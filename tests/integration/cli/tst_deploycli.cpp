@@ -75,44 +75,52 @@ void TestDeployCli::scenario_data()
     QTest::addColumn<QString>("step"); // the step whose status is checked
     QTest::addColumn<QString>("status");
     QTest::addColumn<QString>("mentions"); // in seen or fix
+    QTest::addColumn<QStringList>("extra"); // more deploy arguments
 
     const QString balanced = QStringLiteral("b300x4-balanced");
     QTest::newRow("b300x4") << "b300x4" << balanced << "60" << 0 << "verify.image"
                             << "pass"
-                            << "content";
+                            << "content" << QStringList{};
     QTest::newRow("b300x4-old-driver") << "b300x4-old-driver" << balanced << "60" << 1 << "preflight.driver"
                                        << "fail"
-                                       << "13.4";
+                                       << "13.4" << QStringList{};
     QTest::newRow("low-disk") << "low-disk" << balanced << "60" << 1 << "preflight.disk"
                               << "fail"
-                              << "180.0 GB free";
+                              << "180.0 GB free" << QStringList{};
     QTest::newRow("port-taken") << "port-taken" << balanced << "60" << 1 << "preflight.port"
                                 << "fail"
-                                << "in use: 30000";
+                                << "in use: 30000" << QStringList{};
     QTest::newRow("missing-shard") << "missing-shard" << balanced << "60" << 1 << "ready"
                                    << "fail"
-                                   << "F29";
+                                   << "F29" << QStringList{};
     QTest::newRow("oom") << "oom" << balanced << "60" << 1 << "ready"
                          << "fail"
-                         << "mem-fraction-static";
+                         << "mem-fraction-static" << QStringList{};
     QTest::newRow("never-ready") << "never-ready" << balanced << "4" << 1 << "ready"
                                  << "fail"
-                                 << "not ready after 4 s";
+                                 << "not ready after 4 s" << QStringList{};
     QTest::newRow("slow-start") << "slow-start" << balanced << "120" << 0 << "ready"
                                 << "pass"
-                                << "/health 200";
+                                << "/health 200" << QStringList{};
     QTest::newRow("qmul4-fallback") << "qmul4-fallback" << balanced << "60" << 0 << "check.qmul4"
                                     << "warn"
-                                    << "fp16_fallback";
+                                    << "fp16_fallback" << QStringList{};
     QTest::newRow("qmul4-cached") << "qmul4-cached" << balanced << "60" << 0 << "check.qmul4"
                                   << "unknown"
-                                  << "minfer";
+                                  << "minfer" << QStringList{};
     QTest::newRow("no-dspark") << "no-dspark" << balanced << "60" << 0 << "check.dspark"
                                << "warn"
-                               << "no DSpark";
+                               << "no DSpark" << QStringList{};
+    QTest::newRow("hicache too big") << "b300x4" << balanced << "60" << 1 << "preflight.memory"
+                                     << "fail"
+                                     << "600 GB × 4 ranks"
+                                     << QStringList{QStringLiteral("--hicache-gb"), QStringLiteral("600")};
+    QTest::newRow("hicache fits") << "b300x4" << balanced << "60" << 0 << "launch"
+                                  << "pass"
+                                  << "started" << QStringList{QStringLiteral("--hicache-gb"), QStringLiteral("100")};
     QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
                             << "fail"
-                            << "2 × NVIDIA H200";
+                            << "2 × NVIDIA H200" << QStringList{};
 }
 
 void TestDeployCli::scenario()
@@ -124,6 +132,7 @@ void TestDeployCli::scenario()
     QFETCH(QString, step);
     QFETCH(QString, status);
     QFETCH(QString, mentions);
+    QFETCH(QStringList, extra);
     QTemporaryDir config;
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"), scenario,

@@ -309,9 +309,10 @@ std::string SglangArgs::parse(int argc, char **argv)
             value(reasoningParser);
         } else if (flag == "--mem-fraction-static" && value(v)) {
             memFractionStatic = std::atof(v.c_str());
-        } else if (flag == "--tool-call-parser" || flag == "--attention-backend" || flag == "--chunked-prefill-size") {
+        } else if (flag == "--tool-call-parser" || flag == "--attention-backend" || flag == "--chunked-prefill-size" ||
+                   flag == "--hicache-size") {
             value(v); // accepted, no visible effect here
-        } else if (flag == "--trust-remote-code") {
+        } else if (flag == "--trust-remote-code" || flag == "--enable-hierarchical-cache") {
             continue;
         } else {
             return "launch_server: error: unrecognized arguments: " + flag;

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void driver_needsCuda134();
     void disk_saysTheNumbers();
     void ports_namesTheTakenOne();
+    void hostMemory_countsEveryRank();
     void qmul4_passWarnUnknown_data();
     void qmul4_passWarnUnknown();
     void dspark_seedWordingAndVariants();
@@ -77,6 +78,18 @@ void TestChecks::ports_namesTheTakenOne()
     QCOMPARE(taken.status, StepStatus::Fail);
     QCOMPARE(taken.seen, QStringLiteral("in use: 30000"));
     QCOMPARE(checks::ports(*m_balanced, {}).status, StepStatus::Pass);
+}
+
+void TestChecks::hostMemory_countsEveryRank()
+{
+    probe::HostMemory memory;
+    memory.totalBytes = 2000000000000LL;
+    memory.availableBytes = 1500000000000LL;
+    QCOMPARE(checks::hostMemory(*m_balanced, 300, memory).status, StepStatus::Pass); // 300 GB × 4 ranks
+    const StepRecord tooMuch = checks::hostMemory(*m_balanced, 400, memory);
+    QCOMPARE(tooMuch.status, StepStatus::Fail);
+    QCOMPARE(tooMuch.expected, QStringLiteral("≥ 1600.0 GB available (400 GB × 4 ranks)"));
+    QVERIFY(tooMuch.fix.contains(QLatin1String("at most 375 GB per rank")));
 }
 
 void TestChecks::qmul4_passWarnUnknown_data()
