@@ -217,12 +217,13 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines)
     return r;
 }
 
-StepRecord launchFailure(const QStringList &lines)
+StepRecord launchFailure(const QStringList &lines, bool specificOnly)
 {
     struct Rule
     {
         const char *match;
         const char *fix;
+        bool generic = false;
     };
     static const Rule rules[] = {
         {"CUDA out of memory", "The GPUs ran out of memory: free them (nvidia-smi) or lower --mem-fraction-static."},
@@ -238,12 +239,15 @@ StepRecord launchFailure(const QStringList &lines)
         {"JIT compilation is disabled", "Set FMHA_SM100_ALLOW_JIT=1 in the container's environment (F17)."},
         {"address already in use", "The port is taken: stop what listens there or change the port."},
         {"is already in use", "The port is taken: stop what listens there or change the port."},
-        {"Scheduler hit an exception", "The server crashed; read the log lines above the traceback."},
+        {"Scheduler hit an exception", "The server crashed; read the log lines above the traceback.", true},
     };
     // The most specific rule wins: a traceback starts with the generic "Scheduler hit an
     // exception" and names the cause a few lines later.
     StepRecord r;
     for (const Rule &rule : rules) {
+        if (rule.generic && specificOnly) {
+            continue;
+        }
         for (const QString &l : lines) {
             if (l.contains(QLatin1String(rule.match))) {
                 r.status = StepStatus::Fail;

@@ -36,8 +36,12 @@ StepRecord qmul4(const QStringList &logLines);
 StepRecord dspark(const QStringList &logLines);
 /** F09/F10: the KV pool the log reports against the profile's expectation (±15 %). */
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
-/** The launch's failure lines (host contract §6) in `logLines`, with their fix; empty when none. */
-StepRecord launchFailure(const QStringList &logLines);
+/**
+ * The launch's failure lines (host contract §6) in `logLines`, with their fix; empty when none.
+ * `specificOnly`: ignore the generic crash lines (a traceback names its cause a few lines
+ * later, so a log read while it streams must not stop at its first line).
+ */
+StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
 
 } // namespace checks
 } // namespace flashdeck

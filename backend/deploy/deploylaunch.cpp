@@ -168,7 +168,8 @@ void DeployRunner::ready()
                 passIfReady();
             }
         }
-        const StepRecord failure = checks::launchFailure(m_log);
+        // Only a named cause stops the wait here; a bare crash is judged when the container ends.
+        const StepRecord failure = checks::launchFailure(m_log, true);
         if (failure.status == StepStatus::Fail) {
             StepRecord r = m_current;
             r.status = StepStatus::Fail;

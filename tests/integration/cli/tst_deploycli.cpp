@@ -113,7 +113,7 @@ void TestDeployCli::scenario_data()
                                << "no DSpark" << QStringList{};
     QTest::newRow("hicache too big") << "b300x4" << balanced << "60" << 1 << "preflight.memory"
                                      << "fail"
-                                     << "600 GB × 4 ranks"
+                                     << "at most 524 GB per rank"
                                      << QStringList{QStringLiteral("--hicache-gb"), QStringLiteral("600")};
     QTest::newRow("hicache fits") << "b300x4" << balanced << "60" << 0 << "launch"
                                   << "pass"
@@ -139,9 +139,10 @@ void TestDeployCli::scenario()
                           QStringLiteral("--time-factor"), QStringLiteral("0.01")});
     QVERIFY2(demo.exitCode == 0, demo.err.constData());
     const Run deploy = run(config.path(),
-                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--profile"), profile,
-                            QStringLiteral("--accept-license"), QStringLiteral("noncommercial"),
-                            QStringLiteral("--ready-timeout"), readyTimeout, QStringLiteral("--json")});
+                           QStringList{QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--profile"),
+                                       profile, QStringLiteral("--accept-license"), QStringLiteral("noncommercial"),
+                                       QStringLiteral("--ready-timeout"), readyTimeout, QStringLiteral("--json")} +
+                               extra);
     const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
     QCOMPARE(stop.exitCode, 0);
     QVERIFY2(deploy.exitCode == exitCode, QByteArray(deploy.out + deploy.err).constData());

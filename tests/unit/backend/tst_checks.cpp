@@ -143,6 +143,9 @@ void TestChecks::launchFailure_mostSpecificCauseWins()
     QVERIFY(r.seen.contains(QLatin1String("SafetensorError")));
     QVERIFY(r.fix.contains(QLatin1String("F29")));
     QCOMPARE(checks::launchFailure({QStringLiteral("all good")}).status, StepStatus::Pending);
+    // Read while it streams: the traceback's first line alone is no verdict yet.
+    QCOMPARE(checks::launchFailure({log.first()}, true).status, StepStatus::Pending);
+    QCOMPARE(checks::launchFailure({log.first()}).status, StepStatus::Fail);
 }
 
 QTEST_GUILESS_MAIN(TestChecks)
