@@ -42,60 +42,95 @@ QString apiKeyOf(const json &inspect)
 void DeployRunner::launch()
 {
     begin("launch", QStringLiteral("Start the server"), QStringLiteral("F16, F17: host contract §4"), QString());
-    if (m_profile.routerPort) {
-        fail(QStringLiteral("This profile puts the SGLang Router in front of its services, which this version of "
-                            "Flashdeck does not launch yet."),
-             QStringLiteral("Use a single-service profile, or start the Router by hand (F37)."));
+    // A rerun talks to a running server with the key it was started with: recover it first.
+    const QString first = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
+    m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(first), {},
+                   [this](const docker::DockerResponse &existing) {
+                       const json inspect = existing.json();
+                       if (existing.ok() && inspect.value("State", json::object()).value("Running", false)) {
+                           if (const QString key = apiKeyOf(inspect); !key.isEmpty()) {
+                               m_options.apiKey = key;
+                           }
+                       }
+                       if (m_options.apiKey.isEmpty()) {
+                           m_options.apiKey = generateApiKey();
+                       }
+                       m_redactor.addSecret(m_options.apiKey);
+                       LaunchInputs in;
+                       in.deploymentId = m_options.deploymentId;
+                       in.imageDigest = m_imageDigest;
+                       in.modelSha = m_modelSha;
+                       in.apiKey = m_options.apiKey;
+                       in.hostHome = m_hostHome;
+                       in.operatorFlags = m_options.operatorFlags;
+                       if (m_options.hicacheGbPerRank > 0) {
+                           in.hicacheGbPerRank = m_options.hicacheGbPerRank;
+                       }
+                       const Result<QList<ContainerSpec>> specs = buildLaunch(m_recipe, m_profile, in);
+                       if (!specs) {
+                           fail(specs.message(), QStringLiteral("Fix the profile or the inputs and run again."));
+                           return;
+                       }
+                       QStringList lines;
+                       for (const ContainerSpec &spec : specs.value()) {
+                           lines.append(spec.dockerRunLine());
+                       }
+                       m_launchLine = lines.join(QLatin1Char('\n'));
+                       m_current.command = m_launchLine;
+                       launchNext(std::make_shared<QList<ContainerSpec>>(specs.value()), 0, {}, {});
+                   });
+}
+
+void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started,
+                              QStringList reused)
+{
+    if (index == specs->size()) {
+        StepRecord r = m_current;
+        r.status = StepStatus::Pass;
+        r.expected = QStringLiteral("%1 container(s) labelled io.flashdeck.deployment=%2 running")
+                         .arg(specs->size())
+                         .arg(m_options.deploymentId);
+        QStringList seen;
+        if (!started.isEmpty()) {
+            seen.append(QStringLiteral("started %1").arg(started.join(QStringLiteral(", "))));
+        }
+        if (!reused.isEmpty()) {
+            seen.append(
+                QStringLiteral("already running (not started again): %1").arg(reused.join(QStringLiteral(", "))));
+        }
+        r.seen = seen.join(QStringLiteral("; "));
+        if (!m_profile.verified()) { // F12: say so, every time it runs
+            r.status = StepStatus::Warn;
+            r.fix =
+                QStringLiteral("This profile is not verified upstream: validate it with your own load before relying "
+                               "on it (F12). %1")
+                    .arg(m_profile.note);
+        }
+        finish(r);
         return;
     }
-    const QString name = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
+    const ContainerSpec spec = specs->at(index);
+    auto next = [this, specs, index](QStringList s, QStringList r) { launchNext(specs, index + 1, s, r); };
     m_docker->call(
-        "GET", QStringLiteral("/containers/%1/json").arg(name), {},
-        [this, name](const docker::DockerResponse &existing) {
+        "GET", QStringLiteral("/containers/%1/json").arg(spec.name), {},
+        [this, spec, next, started, reused](const docker::DockerResponse &existing) mutable {
             const json inspect = existing.json();
-            const bool running = existing.ok() && inspect.value("State", json::object()).value("Running", false);
-            if (running) {
-                // A rerun: the server is up already. No second container; reuse its key.
-                const QString key = apiKeyOf(inspect);
-                if (!key.isEmpty()) {
-                    m_options.apiKey = key;
-                    m_redactor.addSecret(key);
+            if (existing.ok() && inspect.value("State", json::object()).value("Running", false)) {
+                if (spec.role == QLatin1String("server")) {
+                    m_containerIds.append(QString::fromStdString(inspect.value("Id", std::string())));
                 }
-                m_containerIds = {QString::fromStdString(inspect.value("Id", std::string()))};
-                StepRecord r = m_current;
-                r.status = StepStatus::Pass;
-                r.expected = QStringLiteral("one server container labelled io.flashdeck.deployment=%1")
-                                 .arg(m_options.deploymentId);
-                r.seen = QStringLiteral("already running (%1); not started again").arg(m_containerIds.first().left(12));
-                finish(r);
+                reused.append(spec.name);
+                next(started, reused);
                 return;
             }
-            if (m_options.apiKey.isEmpty()) {
-                m_options.apiKey = generateApiKey();
-            }
-            m_redactor.addSecret(m_options.apiKey);
-            LaunchInputs in;
-            in.deploymentId = m_options.deploymentId;
-            in.imageDigest = m_imageDigest;
-            in.modelSha = m_modelSha;
-            in.apiKey = m_options.apiKey;
-            in.hostHome = m_hostHome;
-            const Result<QList<ContainerSpec>> specs = buildLaunch(m_recipe, m_profile, in);
-            if (!specs) {
-                fail(specs.message(), QStringLiteral("Fix the profile or the inputs and run again."));
-                return;
-            }
-            const ContainerSpec spec = specs.value().first();
-            m_current.command = spec.dockerRunLine();
-            m_launchLine = m_current.command;
-            // An exited container of an earlier run goes first: one server per deployment.
+            // An exited container of an earlier run goes first: one of each per deployment.
             m_docker->call(
-                "DELETE", QStringLiteral("/containers/%1?force=1").arg(name), {},
-                [this, spec](const docker::DockerResponse &) {
+                "DELETE", QStringLiteral("/containers/%1?force=1").arg(spec.name), {},
+                [this, spec, next, started, reused](const docker::DockerResponse &) mutable {
                     m_docker->call(
                         "POST", QStringLiteral("/containers/create?name=") + spec.name,
                         QByteArray::fromStdString(spec.createBody.dump()),
-                        [this, spec](const docker::DockerResponse &created) {
+                        [this, spec, next, started, reused](const docker::DockerResponse &created) mutable {
                             if (created.status != 201) {
                                 fail(created.message(), QStringLiteral("Check the image and the container settings."));
                                 return;
@@ -103,24 +138,22 @@ void DeployRunner::launch()
                             const QString id = QString::fromStdString(created.json().value("Id", std::string()));
                             m_docker->call(
                                 "POST", QStringLiteral("/containers/%1/start").arg(id), {},
-                                [this, id, spec](const docker::DockerResponse &started) {
-                                    if (!started.ok()) {
-                                        fail(started.message(),
-                                             started.message().contains(QLatin1String("address already in use"))
+                                [this, spec, id, next, started, reused](const docker::DockerResponse &ok) mutable {
+                                    if (!ok.ok()) {
+                                        fail(ok.message(),
+                                             ok.message().contains(QLatin1String("address already in use"))
                                                  ? QStringLiteral(
                                                        "Port %1 is taken on the host: stop what listens there.")
                                                        .arg(spec.hostPort)
                                                  : QStringLiteral("Read the message above; fix and run again."));
                                         return;
                                     }
-                                    m_containerIds = {id};
-                                    StepRecord r = m_current;
-                                    r.status = StepStatus::Pass;
-                                    r.expected = QStringLiteral("the container running");
-                                    r.seen = QStringLiteral("started %1 (%2) on 127.0.0.1:%3")
-                                                 .arg(spec.name, id.left(12))
-                                                 .arg(spec.hostPort);
-                                    finish(r);
+                                    if (spec.role == QLatin1String("server")) {
+                                        m_containerIds.append(id);
+                                    }
+                                    started.append(
+                                        QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
+                                    next(started, reused);
                                 });
                         });
                 });
@@ -129,7 +162,8 @@ void DeployRunner::launch()
 
 void DeployRunner::ready()
 {
-    const quint16 port = m_profile.replicas.first().port;
+    // Health at the entry point: the Router when there is one (healthy when its workers are).
+    const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
     begin("ready", QStringLiteral("The server is ready"), QStringLiteral("F19: /health 200 after the ready log line"),
           QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f").arg(port));
     auto seenReady = std::make_shared<bool>(false);
@@ -233,6 +267,11 @@ QString DeployRunner::lastLinesOf(int n) const
 void DeployRunner::checkLog(const char *step)
 {
     const QString id = QString::fromLatin1(step);
+    if (id == QLatin1String("check.qmul4") && m_profile.vendor != QLatin1String("nvidia")) {
+        skip(step, QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
+             QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (F20 applies to CUDA)"));
+        return;
+    }
     StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log)
         : id == QLatin1String("check.dspark")         ? checks::dspark(m_log)
                                                       : checks::kvPool(m_profile, m_log);

@@ -97,6 +97,7 @@ private:
     void pull();
     void verifyGpus();
     void launch();
+    void launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started, QStringList reused);
     void ready();
     void checkLog(const char *step);
     void verifyChat(const char *step);

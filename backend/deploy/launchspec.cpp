@@ -214,6 +214,42 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
             {"HostConfig", host}};
         specs.append(spec);
     }
+    if (profile.routerPort) {
+        // The SGLang Router in front of the services (F37), on the host network so it reaches
+        // their loopback ports; it listens on loopback itself (F16).
+        ContainerSpec router;
+        router.role = QStringLiteral("router");
+        router.hostPort = profile.routerPort;
+        router.name = QStringLiteral("flashdeck-%1-router").arg(in.deploymentId);
+        QStringList cmd{QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("sglang_router.launch_router"),
+                        QStringLiteral("--worker-urls")};
+        for (const RecipeReplica &replica : profile.replicas) {
+            cmd.append(QStringLiteral("http://127.0.0.1:%1").arg(replica.port));
+        }
+        cmd << QStringLiteral("--policy") << profile.routerPolicy << QStringLiteral("--host") << bindIp
+            << QStringLiteral("--port") << QString::number(profile.routerPort);
+        router.dockerRunArgs = QStringList{QStringLiteral("run"),
+                                           QStringLiteral("-d"),
+                                           QStringLiteral("--name"),
+                                           router.name,
+                                           QStringLiteral("--label"),
+                                           QStringLiteral("io.flashdeck.deployment=") + in.deploymentId,
+                                           QStringLiteral("--network"),
+                                           QStringLiteral("host"),
+                                           image} +
+            cmd;
+        json cmdJson = json::array();
+        for (const QString &c : cmd) {
+            cmdJson.push_back(s(c));
+        }
+        router.createBody = {
+            {"Image", s(image)},
+            {"Cmd", cmdJson},
+            {"Labels", {{"io.flashdeck.deployment", s(in.deploymentId)}, {"io.flashdeck.role", "router"}}},
+            {"Tty", false},
+            {"HostConfig", {{"NetworkMode", "host"}, {"RestartPolicy", {{"Name", "no"}}}}}};
+        specs.append(router);
+    }
     return specs;
 }
 

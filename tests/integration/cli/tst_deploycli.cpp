@@ -118,6 +118,11 @@ void TestDeployCli::scenario_data()
     QTest::newRow("hicache fits") << "b300x4" << balanced << "60" << 0 << "launch"
                                   << "pass"
                                   << "started" << QStringList{QStringLiteral("--hicache-gb"), QStringLiteral("100")};
+    QTest::newRow("mi355x-x8") << "mi355x-x8"
+                               << "mi355x-x8-two-tp4-router"
+                               << "60" << 0 << "launch"
+                               << "warn"
+                               << "not verified upstream" << QStringList{};
     QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
                             << "fail"
                             << "2 × NVIDIA H200" << QStringList{};

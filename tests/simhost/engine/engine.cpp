@@ -343,6 +343,13 @@ EngineResult Engine::spawn(Container &c)
         env.push_back("FLASHDECK_SIM_GPUS=" + list);
     }
 
+    // ROCm containers name their GPUs themselves (--device /dev/kfd, /dev/dri and HIP_VISIBLE_DEVICES).
+    for (const auto &e : strings(c.config.value("Env", json()))) {
+        if (e.rfind("HIP_VISIBLE_DEVICES=", 0) == 0) {
+            env.push_back("FLASHDECK_SIM_GPUS=" + e.substr(20));
+        }
+    }
+
     // Published ports: docker-proxy binds them at start. The simulator only ever listens on
     // loopback, even for a 0.0.0.0 binding, so a test never exposes a fake server.
     std::string listen;
@@ -388,6 +395,9 @@ EngineResult Engine::spawn(Container &c)
     if (argv.size() >= 3 && (argv[0] == "python3" || argv[0] == "python") && argv[1] == "-m") {
         if (argv[2] == "sglang.launch_server") {
             exec.push_back(m_options.simBin + "/sglang-sim");
+            exec.insert(exec.end(), argv.begin() + 3, argv.end());
+        } else if (argv[2] == "sglang_router.launch_router") {
+            exec = {m_options.simBin + "/sglang-sim", "--router"};
             exec.insert(exec.end(), argv.begin() + 3, argv.end());
         } else {
             exec = {"/bin/sh", "-c", "echo \"/usr/bin/python3: No module named " + argv[2] + "\" >&2; exit 1"};

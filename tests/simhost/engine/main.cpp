@@ -120,6 +120,10 @@ int main(int argc, char **argv)
         addr.sin_family = AF_INET;
         addr.sin_port = htons(port.get<std::uint16_t>());
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int yes = 1;
+        if (fd >= 0) {
+            ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        }
         if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 && ::listen(fd, 8) == 0) {
             squatters.push_back(fd);
         } else if (fd >= 0) {

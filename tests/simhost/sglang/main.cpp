@@ -16,10 +16,14 @@
 
 namespace flashdeck::sim {
 int runSglangSim(const SglangArgs &a, const SglangSimOptions &o);
-}
+int runRouterSim(int argc, char **argv);
+} // namespace flashdeck::sim
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && std::string(argv[1]) == "--router") { // python3 -m sglang_router.launch_router …
+        return flashdeck::sim::runRouterSim(argc - 1, argv + 1);
+    }
     flashdeck::sim::SglangArgs args;
     if (const std::string error = args.parse(argc, argv); !error.empty()) {
         std::fprintf(stderr, "%s\n", error.c_str());

@@ -16,6 +16,7 @@
 #include <ctime>
 #include <fstream>
 #include <signal.h>
+#include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -333,6 +334,12 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
     }
 
     httplib::Server server;
+    // SO_REUSEADDR as uvicorn sets it (httplib's default is SO_REUSEPORT alone): the sockets this
+    // server closes then wait in TIME_WAIT in a way the next server on the port may rebind over.
+    server.set_socket_options([](socket_t sock) {
+        const int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     server.set_logger(accessLog);
     server.set_pre_routing_handler([&](const httplib::Request &req, httplib::Response &res) {
         // Exempt from the key: OPTIONS, /health*, /ready*, /metrics (sglang utils/auth.py).
