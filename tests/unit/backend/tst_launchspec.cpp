@@ -111,8 +111,15 @@ void TestLaunchSpec::amd_twoServicesOnTheirGpusAndPorts()
 {
     const auto specs = buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("mi355x-x8-two-tp4-router")), inputs());
     QVERIFY2(specs, qPrintable(specs.message()));
-    QCOMPARE(specs.value().size(), 2);
+    QCOMPARE(specs.value().size(), 3); // two TP 4 services and the Router (F11, F37)
     QCOMPARE(specs.value().at(1).hostPort, quint16(30001));
+    const ContainerSpec &router = specs.value().at(2);
+    QCOMPARE(router.role, QStringLiteral("router"));
+    QCOMPARE(router.createBody["HostConfig"]["NetworkMode"], "host");
+    QCOMPARE(router.createBody["Cmd"],
+             nlohmann::json({"python3", "-m", "sglang_router.launch_router", "--worker-urls", "http://127.0.0.1:30000",
+                             "http://127.0.0.1:30001", "--policy", "cache_aware", "--host", "127.0.0.1", "--port",
+                             "30080"}));
     const nlohmann::json &second = specs.value().at(1).createBody;
     QVERIFY(!second["HostConfig"].contains("DeviceRequests")); // no NVIDIA runtime on ROCm
     QCOMPARE(second["HostConfig"]["Devices"][0]["PathOnHost"], "/dev/kfd");
