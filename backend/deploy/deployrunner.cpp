@@ -445,15 +445,15 @@ void DeployRunner::pull()
     const QString pinned = name + QLatin1Char('@') + m_imageDigest;
     begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("F14: pull by digest"),
           QStringLiteral("docker pull %1").arg(pinned));
-    auto verify = [this, pinned](bool pulled) {
+    auto verify = [this, pinned](bool pulled, const QString &how) {
         m_docker->call("GET", QStringLiteral("/images/%1/json").arg(pinned), {},
-                       [this, pinned, pulled](const docker::DockerResponse &res) {
+                       [this, pinned, pulled, how](const docker::DockerResponse &res) {
                            const json digests = res.json().value("RepoDigests", json::array());
                            const bool has =
                                std::find(digests.begin(), digests.end(), pinned.toStdString()) != digests.end();
                            StepRecord r = m_current;
                            r.expected = QStringLiteral("RepoDigests contains %1").arg(pinned);
-                           r.seen = has ? (pulled ? QStringLiteral("pulled; RepoDigests has the pin")
+                           r.seen = has ? (pulled ? QStringLiteral("pulled %1; RepoDigests has the pin").arg(how)
                                                   : QStringLiteral("already present; not pulled again"))
                                         : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
                            r.status = has ? StepStatus::Pass : StepStatus::Fail;
@@ -467,7 +467,7 @@ void DeployRunner::pull()
         "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
         [this, name, verify](const docker::DockerResponse &present) {
             if (present.ok()) {
-                verify(false);
+                verify(false, {});
                 return;
             }
             auto progress = std::make_shared<docker::PullProgress>();
@@ -486,6 +486,7 @@ void DeployRunner::pull()
             connect(reply, &QNetworkReply::finished, this, [this, reply, progress, verify] {
                 progress->feed(reply->readAll() + '\n');
                 const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
+                const bool cutOff = reply->error() != QNetworkReply::NoError || progress->digest().isEmpty();
                 reply->deleteLater();
                 if (!res.ok() || !progress->error().isEmpty()) {
                     fail(progress->error().isEmpty() ? res.message() : progress->error(),
@@ -493,7 +494,20 @@ void DeployRunner::pull()
                                         "run again with --resume."));
                     return;
                 }
-                verify(true);
+                if (cutOff) {
+                    fail(QStringLiteral("the pull was cut off after %1 of %2 bytes (%3)")
+                             .arg(progress->downloadedBytes())
+                             .arg(progress->totalBytes())
+                             .arg(reply->errorString()),
+                         QStringLiteral("Run again with --resume: the layers the host already unpacked are kept, the "
+                                        "rest is fetched."));
+                    return;
+                }
+                verify(true,
+                       QStringLiteral("%1 GB (%2 of %3 layers were already there)")
+                           .arg(QString::number(double(progress->downloadedBytes()) / 1e9, 'f', 1))
+                           .arg(progress->layersAlreadyThere())
+                           .arg(progress->layers()));
             });
         });
 }

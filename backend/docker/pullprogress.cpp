@@ -52,6 +52,7 @@ void PullProgress::line(const QByteArray &text)
     } else if (status == QLatin1String("Pull complete") || status == QLatin1String("Already exists")) {
         layer.current = layer.total;
         layer.done = true;
+        layer.already = status == QLatin1String("Already exists");
     }
 }
 
@@ -71,6 +72,15 @@ qint64 PullProgress::totalBytes() const
         sum += l.total;
     }
     return sum;
+}
+
+int PullProgress::layersAlreadyThere() const
+{
+    int n = 0;
+    for (const Layer &l : m_layers) {
+        n += l.already ? 1 : 0;
+    }
+    return n;
 }
 
 int PullProgress::layersDone() const

@@ -22,6 +22,8 @@ public:
     qint64 totalBytes() const;
     int layers() const { return int(m_layers.size()); }
     int layersDone() const;
+    /** Layers the host had already ("Already exists"): an interrupted pull resumes from them. */
+    int layersAlreadyThere() const;
     QString digest() const { return m_digest; }
     QString error() const { return m_error; }
     QString lastStatus() const { return m_lastStatus; }
@@ -34,6 +36,7 @@ private:
         qint64 current = 0;
         qint64 total = 0;
         bool done = false;
+        bool already = false;
     };
     void line(const QByteArray &text);
 

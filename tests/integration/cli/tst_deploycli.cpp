@@ -1,3 +1,5 @@
+#include "backend/core/processtree.h"
+
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
@@ -9,6 +11,7 @@
 #include <QTest>
 
 #include <memory>
+#include <signal.h>
 
 /**
  * `flashdeck deploy` as a real process over real SSH against every simulated-host scenario
@@ -25,6 +28,7 @@ private Q_SLOTS:
     void scenario();
     void rerun_reusesAndLeaksNothing_undeployCleansUp();
     void runbook_reproducesTheDeploymentOverOpenSsh();
+    void interruptedPull_resumesWithoutStartingOver();
 
 private:
     struct Run
@@ -275,6 +279,73 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QVERIFY(out.contains("nvfp4_to_fp8 backend=qmul4"));
     QVERIFY(out.contains("Deployed: lmsysorg/sglang@sha256:"));
     QCOMPARE(stop.exitCode, 0);
+}
+
+void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
+{
+    QTemporaryDir config;
+    // A slower host, so the pull is still running when the connection goes.
+    const Run demo = run(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
+                          QStringLiteral("0.4"), QStringLiteral("--json")});
+    QCOMPARE(demo.exitCode, 0);
+    const qint64 sshd = QJsonDocument::fromJson(demo.out)
+                            .object()[QLatin1String("hosts")]
+                            .toArray()
+                            .first()
+                            .toObject()[QLatin1String("sshd_pid")]
+                            .toInteger();
+    const QStringList deployArgs{QStringLiteral("deploy"),
+                                 QStringLiteral("demo"),
+                                 QStringLiteral("--accept-license"),
+                                 QStringLiteral("noncommercial"),
+                                 QStringLiteral("--ready-timeout"),
+                                 QStringLiteral("120"),
+                                 QStringLiteral("--json"),
+                                 QStringLiteral("--config-dir"),
+                                 config.path()};
+    QProcess deploy;
+    deploy.start(QStringLiteral(FLASHDECK_BINARY), deployArgs);
+    // Wait for the first unpacked layers, then drop the SSH connection (the session processes of
+    // the host's sshd; the listener stays, as after a network cut).
+    QByteArray out;
+    int layersDone = 0;
+    while (layersDone < 3) {
+        QVERIFY2(deploy.waitForReadyRead(60000), out.constData());
+        out += deploy.readAllStandardOutput();
+        for (const QByteArray &line : out.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.contains(QLatin1String("progress"))) {
+                layersDone =
+                    std::max(layersDone, o[QLatin1String("text")].toString().section(QLatin1Char(' '), 0, 0).toInt());
+            }
+        }
+    }
+    for (const qint64 pid : flashdeck::processDescendants(sshd)) {
+        ::kill(pid_t(pid), SIGKILL);
+    }
+    QVERIFY(deploy.waitForFinished(60000));
+    out += deploy.readAllStandardOutput();
+    const Run resumed = run(config.path(),
+                            {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"),
+                             QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
+    const Run undeploy =
+        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+
+    QCOMPARE(deploy.exitCode(), 1);
+    const QJsonObject cut = steps(out).value(QStringLiteral("pull"));
+    QCOMPARE(cut[QLatin1String("status")].toString(), QStringLiteral("fail"));
+    QVERIFY2(cut[QLatin1String("seen")].toString().contains(QLatin1String("cut off")),
+             qPrintable(cut[QLatin1String("seen")].toString()));
+    QVERIFY2(resumed.exitCode == 0, resumed.out.constData());
+    const QString pulled = steps(resumed.out).value(QStringLiteral("pull"))[QLatin1String("seen")].toString();
+    const int already = pulled.section(QLatin1Char('('), 1).section(QLatin1Char(' '), 0, 0).toInt();
+    QVERIFY2(already >= 3, qPrintable(pulled)); // what was unpacked before the cut was not fetched again
+    QVERIFY(!steps(out).contains(QStringLiteral("launch")));
+    QCOMPARE(
+        undeploy.out.trimmed(),
+        QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})")); // one container
 }
 
 QTEST_GUILESS_MAIN(TestDeployCli)

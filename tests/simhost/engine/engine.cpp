@@ -175,6 +175,18 @@ bool Engine::hasImage(const RegistryImage &image) const
     return m_localDigests.count(image.id) > 0;
 }
 
+bool Engine::hasLayer(const std::string &digest) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_layers.count(digest) > 0;
+}
+
+void Engine::addLayer(const std::string &digest)
+{
+    const std::lock_guard lock(m_mutex);
+    m_layers.insert(digest);
+}
+
 std::vector<std::string> Engine::repoTags(const RegistryImage &image) const
 {
     const std::lock_guard lock(m_mutex);

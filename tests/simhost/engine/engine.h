@@ -93,6 +93,9 @@ public:
     std::vector<std::string> repoTags(const RegistryImage &image) const;
     std::vector<std::string> repoDigests(const RegistryImage &image) const;
     bool hasImage(const RegistryImage &image) const;
+    /** Layers downloaded so far (an interrupted pull keeps them, as dockerd's layer store does). */
+    bool hasLayer(const std::string &digest) const;
+    void addLayer(const std::string &digest);
 
     // Containers
     EngineResult create(const std::string &name, const nlohmann::json &body, std::string *id);
@@ -116,6 +119,7 @@ private:
     std::condition_variable m_changed;
     std::map<std::string, std::set<std::string>> m_localTags; // image id → repo:tag
     std::map<std::string, std::set<std::string>> m_localDigests; // image id → repo@digest
+    std::set<std::string> m_layers;
     std::vector<std::shared_ptr<Container>> m_containers;
     std::vector<std::thread> m_supervisors;
     std::uint64_t m_idCounter = 0;

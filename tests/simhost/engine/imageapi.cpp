@@ -151,56 +151,69 @@ bool streamPull(Engine &engine, const RegistryImage &image, const ImageRef &ref,
         const json scenario = engine.scenario();
         const double rate = pullRate(scenario) * 1e6;
         const double avail = scenario.value("disk", json::object()).value("avail_bytes", 1e15);
+        // Layers an interrupted pull already fetched are in the layer store: "Already exists".
+        std::vector<std::size_t> todo;
         for (std::size_t i = 0; i < n; ++i) {
-            emit({{"status", "Pulling fs layer"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(i)}});
+            if (engine.hasLayer(image.layers[i].first)) {
+                emit({{"status", "Already exists"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(i)}});
+            } else {
+                emit({{"status", "Pulling fs layer"},
+                      {"progressDetail", json::object()},
+                      {"id", image.shortLayerId(i)}});
+                todo.push_back(i);
+            }
         }
-        for (std::size_t i = 3; i < n; ++i) {
-            emit({{"status", "Waiting"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(i)}});
+        for (std::size_t k = 3; k < todo.size(); ++k) {
+            emit({{"status", "Waiting"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(todo[k])}});
         }
-        // Three downloads at a time (dockerd's max-concurrent-downloads), ten updates each.
-        for (std::size_t first = 0; first < n; first += 3) {
-            const std::size_t last = std::min(n, first + 3);
+        // Three downloads at a time (dockerd's max-concurrent-downloads), ten updates each; each
+        // group is unpacked once it is down, so an interrupted pull keeps the groups it finished.
+        // The unpacked image must fit on the disk.
+        double written = 0;
+        for (std::size_t first = 0; first < todo.size(); first += 3) {
+            const std::size_t last = std::min(todo.size(), first + 3);
             std::int64_t biggest = 0;
-            for (std::size_t i = first; i < last; ++i) {
-                biggest = std::max(biggest, image.layers[i].second);
+            for (std::size_t k = first; k < last; ++k) {
+                biggest = std::max(biggest, image.layers[todo[k]].second);
             }
             for (int step = 1; step <= 10; ++step) {
                 pauseScaled(engine, double(biggest) / rate / 10.0);
-                for (std::size_t i = first; i < last; ++i) {
-                    const std::int64_t total = image.layers[i].second;
-                    if (!emit(progressLine("Downloading", image.shortLayerId(i), total * step / 10, total))) {
-                        return false;
+                for (std::size_t k = first; k < last; ++k) {
+                    const std::int64_t total = image.layers[todo[k]].second;
+                    if (!emit(progressLine("Downloading", image.shortLayerId(todo[k]), total * step / 10, total))) {
+                        return false; // the client went away: what was unpacked stays in the layer store
                     }
                 }
             }
-            for (std::size_t i = first; i < last; ++i) {
+            for (std::size_t k = first; k < last; ++k) {
                 emit({{"status", "Verifying Checksum"},
                       {"progressDetail", json::object()},
-                      {"id", image.shortLayerId(i)}});
+                      {"id", image.shortLayerId(todo[k])}});
                 emit({{"status", "Download complete"},
                       {"progressDetail", json::object()},
-                      {"id", image.shortLayerId(i)}});
+                      {"id", image.shortLayerId(todo[k])}});
             }
-        }
-        // Extraction, one layer after another; the unpacked image must fit on the disk.
-        double written = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::int64_t total = image.layers[i].second;
-            for (int step = 1; step <= 4; ++step) {
-                pauseScaled(engine, double(total) / (rate * 4.0) / 4.0);
-                written += double(image.size) * double(total) / double(image.downloadBytes()) / 4.0;
-                if (written > avail) {
-                    const std::string message = "failed to register layer: write "
-                                                "/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: "
-                                                "no space left on device";
-                    emit({{"errorDetail", {{"message", message}}}, {"error", message}});
-                    return true;
+            for (std::size_t k = first; k < last; ++k) {
+                const std::size_t i = todo[k];
+                const std::int64_t total = image.layers[i].second;
+                for (int step = 1; step <= 4; ++step) {
+                    pauseScaled(engine, double(total) / (rate * 4.0) / 4.0);
+                    written += double(image.size) * double(total) / double(image.downloadBytes()) / 4.0;
+                    if (written > avail) {
+                        const std::string message =
+                            "failed to register layer: write "
+                            "/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: "
+                            "no space left on device";
+                        emit({{"errorDetail", {{"message", message}}}, {"error", message}});
+                        return true;
+                    }
+                    if (!emit(progressLine("Extracting", image.shortLayerId(i), total * step / 4, total))) {
+                        return false;
+                    }
                 }
-                if (!emit(progressLine("Extracting", image.shortLayerId(i), total * step / 4, total))) {
-                    return false;
-                }
+                engine.addLayer(image.layers[i].first);
+                emit({{"status", "Pull complete"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(i)}});
             }
-            emit({{"status", "Pull complete"}, {"progressDetail", json::object()}, {"id", image.shortLayerId(i)}});
         }
     }
     engine.addPulledImage(image, ref);
