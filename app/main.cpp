@@ -30,6 +30,7 @@
 #include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
@@ -187,35 +188,18 @@ int main(int argc, char **argv)
         flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal, &redactor};
         QStringList commandArgs{args.first()};
         commandArgs += commands;
-        if (commands.first() == QStringLiteral("hosts")) {
-            const int rc = flashdeck::cli::runHostsCommand(commandArgs, context);
-            logging.flush();
-            return rc;
-        }
-        if (commands.first() == QStringLiteral("deploy")) {
-            const int rc = flashdeck::cli::runDeployCommand(commandArgs, context);
-            logging.flush();
-            return rc;
-        }
-        if (commands.first() == QStringLiteral("undeploy")) {
-            const int rc = flashdeck::cli::runUndeployCommand(commandArgs, context);
-            logging.flush();
-            return rc;
-        }
-        if (commands.first() == QStringLiteral("runbook")) {
-            const int rc = flashdeck::cli::runRunbookCommand(commandArgs, context);
-            logging.flush();
-            return rc;
-        }
-        if (commands.first() == QStringLiteral("recipes")) {
-            const int rc = flashdeck::cli::runRecipesCommand(commandArgs, context);
-            logging.flush();
-            return rc;
-        }
-        if (commands.first() == QStringLiteral("demo")) {
-            const int rc = flashdeck::cli::runDemoCommand(commandArgs, context);
-            logging.flush();
-            return rc;
+        using Command = int (*)(const QStringList &, flashdeck::cli::CliContext &);
+        static const std::pair<const char *, Command> table[] = {
+            {"hosts", &flashdeck::cli::runHostsCommand},       {"deploy", &flashdeck::cli::runDeployCommand},
+            {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
+            {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
+        };
+        for (const auto &[name, run] : table) {
+            if (commands.first() == QLatin1String(name)) {
+                const int rc = run(commandArgs, context);
+                logging.flush();
+                return rc;
+            }
         }
         printErr(QStringLiteral("Unknown command \"%1\". Run 'flashdeck --help' for usage.").arg(commands.first()));
         return ExitUsage;

@@ -54,9 +54,7 @@ void printHosts(CliContext &c, const QList<DemoHostInfo> &hosts, bool json)
 int runDemoCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    addGlobalOptions(p);
     const QCommandLineOption scenario(QStringLiteral("scenario"),
                                       QStringLiteral("Scenario of host 'demo' (default b300x4)."),
                                       QStringLiteral("NAME"), QStringLiteral("b300x4"));

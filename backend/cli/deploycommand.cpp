@@ -65,9 +65,7 @@ QString readAcknowledgement(const QString &file, const Recipe &recipe)
 int runDeployCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    addGlobalOptions(p);
     const QCommandLineOption profileOpt(QStringLiteral("profile"), QStringLiteral("Recipe profile."),
                                         QStringLiteral("ID"), QStringLiteral("b300x4-balanced"));
     const QCommandLineOption licenseOpt(QStringLiteral("accept-license"),

@@ -16,6 +16,13 @@
 
 namespace flashdeck::cli {
 
+void addGlobalOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+}
+
 namespace {
 
 const QString kUsage = QStringLiteral("Usage: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT] [--identity FILE] "
@@ -40,14 +47,6 @@ int usage(CliContext &c, const QString &message)
     c.err << "flashdeck hosts: " << message << '\n' << kUsage << '\n';
     c.err.flush();
     return ExitUsage;
-}
-
-void addGlobalOptions(QCommandLineParser &p)
-{
-    // Accepted here too, so they may come after the command; main() applies them.
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
 }
 
 Result<Inventory> loadInventory(CliContext &c)

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 
+class QCommandLineParser;
 class QTextStream;
 
 namespace flashdeck {
@@ -24,6 +25,12 @@ struct CliContext
     /** The log's redactor: secrets a command creates (API keys) are registered here. */
     Redactor *redactor = nullptr;
 };
+
+/**
+ * The options every command accepts after its name (--config-dir, --log-stderr), so they may
+ * come anywhere on the line; main() applies them.
+ */
+void addGlobalOptions(QCommandLineParser &parser);
 
 /**
  * `flashdeck hosts add|list|remove|check …`. `args` starts with the program name, then

@@ -94,9 +94,7 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
 int runRecipesCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    addGlobalOptions(p);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     p.addOption(json);
     const auto usage = [&c](const QString &message) {

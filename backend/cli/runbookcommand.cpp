@@ -17,9 +17,7 @@ namespace flashdeck::cli {
 int runRunbookCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    addGlobalOptions(p);
     const QCommandLineOption profileOpt(QStringLiteral("profile"), QStringLiteral("Recipe profile."),
                                         QStringLiteral("ID"));
     const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("Write the script to FILE."),

@@ -54,9 +54,7 @@ void removeNext(const std::shared_ptr<Undeploy> &u, const std::function<void()> 
 int runUndeployCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    addGlobalOptions(p);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     p.addOption(json);
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
