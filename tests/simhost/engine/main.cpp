@@ -7,6 +7,8 @@
 #include "tests/simhost/engine/engine.h"
 #include "tests/simhost/engine/engineapi.h"
 #include "tests/simhost/engine/httpserver.h"
+#include "tests/simhost/engine/modelfiles.h"
+#include "tests/simhost/engine/registry.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -30,7 +32,8 @@ namespace {
 int usage()
 {
     std::fprintf(stderr,
-                 "usage: simhostd --sim-dir DIR --bin DIR --registry FILE [--time-factor X] [--die-with-parent]\n");
+                 "usage: simhostd --sim-dir DIR --bin DIR --registry FILE [--time-factor X] [--die-with-parent]\n"
+                 "       simhostd --registry FILE --write-model REPO DIR hf|modelscope\n");
     return 2;
 }
 
@@ -58,6 +61,24 @@ int main(int argc, char **argv)
     }
     for (int i = 1; i < argc; i += 2) {
         const std::string key = argv[i];
+        if (key == "--write-model") { // the simulated `hf download` / `modelscope download`
+            if (i + 3 >= argc || registryPath.empty()) {
+                return usage();
+            }
+            std::string error;
+            if (!options.registry.load(registryPath, &error)) {
+                std::fprintf(stderr, "simhostd: %s\n", error.c_str());
+                return 1;
+            }
+            const flashdeck::sim::HubModel *model = options.registry.model(argv[i + 1]);
+            error = model ? flashdeck::sim::writeModelFolder(*model, argv[i + 2], argv[i + 3])
+                          : std::string("no model ") + argv[i + 1] + " in the registry";
+            if (!error.empty()) {
+                std::fprintf(stderr, "simhostd: %s\n", error.c_str());
+                return 1;
+            }
+            return 0;
+        }
         if (key == "--die-with-parent") { // tests: never outlive the test process
             ::prctl(PR_SET_PDEATHSIG, SIGTERM);
             --i;

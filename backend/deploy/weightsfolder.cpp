@@ -1,0 +1,418 @@
+#include "backend/deploy/weightsfolder.h"
+
+#include "backend/ssh/shellquote.h"
+
+#include <QSet>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace flashdeck {
+
+namespace {
+
+using nlohmann::json;
+
+// A safetensors header is JSON of a few kB to a few MB; anything past this is a damaged file,
+// not a header to download (https://github.com/huggingface/safetensors, "format").
+constexpr qint64 kMaxHeader = 100 * 1024 * 1024;
+
+QString listOf(QStringList names)
+{
+    std::sort(names.begin(), names.end());
+    if (names.size() > 5) {
+        const qsizetype more = names.size() - 5;
+        names = names.mid(0, 5);
+        names.append(QStringLiteral("and %1 more").arg(more));
+    }
+    return names.join(QStringLiteral(", "));
+}
+
+QString relative(const QByteArray &path)
+{
+    QString p = QString::fromUtf8(path);
+    if (p.startsWith(QLatin1String("./"))) {
+        p.remove(0, 2);
+    }
+    return p;
+}
+
+} // namespace
+
+QByteArray WeightsFolder::listingCommand(const QString &dir, bool checksums)
+{
+    // One round trip. Every record is a line `<tag> <fields> <path>` (the path last, so spaces
+    // survive); C and H records are followed by exactly that many bytes and a newline.
+    QByteArray s = "d=" + ssh::shellQuote(dir) + "\n";
+    s += "if ! cd -- \"$d\" 2>/dev/null; then echo NODIR; exit 0; fi\n"
+         "printf 'DIR %s\\n' \"$(pwd -P)\"\n"
+         "find . -path ./.cache -prune -o -type f -exec stat -c 'F %s %n' {} +\n"
+         "if [ -d .cache/huggingface/download ]; then\n"
+         "  find .cache/huggingface/download -type f -name '*.metadata' -exec sh -c "
+         "'for f; do printf \"M %s %s\\n\" \"$(head -n 1 \"$f\")\" \"$f\"; done' sh {} +\n"
+         "fi\n"
+         "for f in config.json model.safetensors.index.json */config.json */model.safetensors.index.json; do\n"
+         "  if [ -f \"$f\" ]; then n=$(wc -c < \"$f\" | tr -d ' '); printf 'C %s %s\\n' \"$n\" \"$f\"; "
+         "head -c \"$n\" \"$f\"; echo; fi\n"
+         "done\n"
+         "find . -path ./.cache -prune -o -type f -name '*.safetensors' -exec sh -c '\n"
+         "for f; do\n"
+         "  n=$(head -c 8 \"$f\" | od -An -tu8 | tr -d \" \\n\")\n"
+         "  case \"$n\" in \"\"|*[!0-9]*) n=0;; esac\n"
+         "  if [ ${#n} -gt 9 ]; then printf \"H %s 0 %s\\n\\n\" \"$n\" \"$f\"; continue; fi\n"
+         "  got=$(head -c $((8 + n)) \"$f\" | tail -c +9 | wc -c | tr -d \" \")\n"
+         "  printf \"H %s %s %s\\n\" \"$n\" \"$got\" \"$f\"\n"
+         "  head -c $((8 + n)) \"$f\" | tail -c +9\n"
+         "  echo\n"
+         "done' sh {} +\n";
+    if (checksums) {
+        s += "find . -path ./.cache -prune -o -type f -name '*.safetensors' -exec sha256sum {} + | sed 's/^/S /'\n";
+    }
+    s += "echo END\n";
+    return s;
+}
+
+bool WeightsFolder::parse(const QByteArray &output, QString *error)
+{
+    *this = WeightsFolder{};
+    qsizetype pos = 0;
+    bool ended = false;
+    auto fail = [error](const QString &why) {
+        if (error) {
+            *error = why;
+        }
+        return false;
+    };
+    while (pos < output.size()) {
+        qsizetype eol = output.indexOf('\n', pos);
+        if (eol < 0) {
+            eol = output.size();
+        }
+        const QByteArray line = output.mid(pos, eol - pos);
+        pos = eol + 1;
+        if (line.isEmpty()) {
+            continue;
+        }
+        const qsizetype space = line.indexOf(' ');
+        const QByteArray tag = space < 0 ? QByteArray() : line.left(space + 1);
+        const QByteArray rest = space < 0 ? QByteArray() : line.mid(space + 1);
+        if (line == "NODIR") {
+            m_exists = false;
+            ended = true;
+            break;
+        }
+        if (line == "END") {
+            ended = true;
+            break;
+        }
+        if (tag == "DIR ") {
+            m_exists = true;
+            m_resolved = QString::fromUtf8(rest);
+        } else if (tag == "F " || tag == "M " || tag == "S ") {
+            const qsizetype sp = rest.indexOf(tag == "S " ? QByteArrayLiteral("  ") : QByteArrayLiteral(" "));
+            if (sp <= 0) {
+                return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+            }
+            const QByteArray field = rest.left(sp);
+            const QString path = relative(rest.mid(sp + (tag == "S " ? 2 : 1)));
+            if (tag == "F ") {
+                bool ok = false;
+                m_sizes.insert(path, field.toLongLong(&ok));
+                if (!ok) {
+                    return fail(QStringLiteral("unexpected size in: %1").arg(QString::fromUtf8(line.left(200))));
+                }
+            } else if (tag == "M ") {
+                static const QString prefix = QStringLiteral(".cache/huggingface/download/");
+                QString file = path;
+                if (file.startsWith(prefix) && file.endsWith(QLatin1String(".metadata"))) {
+                    file = file.mid(prefix.size(), file.size() - prefix.size() - 9);
+                    m_commits.insert(file, QString::fromUtf8(field));
+                }
+            } else {
+                m_sha256.insert(path, QString::fromLatin1(field));
+            }
+        } else if (tag == "C " || tag == "H ") {
+            const QList<QByteArray> parts = rest.split(' ');
+            const int fields = tag == "C " ? 1 : 2;
+            if (parts.size() <= fields) {
+                return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+            }
+            bool ok1 = false;
+            bool ok2 = true;
+            const qint64 first = parts[0].toLongLong(&ok1);
+            const qint64 bytes = fields == 1 ? first : parts[1].toLongLong(&ok2);
+            qsizetype skip = parts[0].size() + 1;
+            if (fields == 2) {
+                skip += parts[1].size() + 1;
+            }
+            const QString path = relative(rest.mid(skip));
+            if (!ok1 || !ok2 || bytes < 0 || pos + bytes > output.size()) {
+                return fail(QStringLiteral("the listing of %1 is cut short (was the folder changing?)").arg(path));
+            }
+            const QByteArray data = output.mid(pos, bytes);
+            pos += bytes + 1; // and the newline after the block
+            if (tag == "C ") {
+                m_contents.insert(path, data);
+            } else {
+                m_headers.insert(path, Header{first, data});
+            }
+        } else {
+            return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+        }
+    }
+    if (!ended) {
+        return fail(QStringLiteral("the listing ended early (no END line): the connection dropped or a tool failed"));
+    }
+    return true;
+}
+
+void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems) const
+{
+    const auto h = m_headers.constFind(path);
+    if (h == m_headers.cend()) {
+        problems->append(QStringLiteral("%1 could not be read").arg(path));
+        return;
+    }
+    if (h->declared <= 0 || h->declared > kMaxHeader) {
+        problems->append(QStringLiteral("%1 is not a safetensors file (header length %2)").arg(path).arg(h->declared));
+        return;
+    }
+    if (h->json.size() < h->declared) {
+        problems->append(QStringLiteral("%1 is truncated inside its header (%2 of %3 bytes)")
+                             .arg(path)
+                             .arg(h->json.size())
+                             .arg(h->declared));
+        return;
+    }
+    const json header = json::parse(h->json.constData(), h->json.constData() + h->json.size(), nullptr, false);
+    if (!header.is_object()) {
+        problems->append(QStringLiteral("%1 has a damaged header (not JSON)").arg(path));
+        return;
+    }
+    qint64 end = 0;
+    for (const auto &[name, tensor] : header.items()) {
+        if (name == "__metadata__" || !tensor.is_object()) {
+            continue;
+        }
+        const json offsets = tensor.value("data_offsets", json());
+        if (offsets.is_array() && offsets.size() == 2 && offsets[1].is_number_unsigned()) {
+            end = std::max(end, offsets[1].get<qint64>());
+        }
+    }
+    const qint64 expected = 8 + h->declared + end;
+    const qint64 size = m_sizes.value(path, -1);
+    if (size < expected) {
+        problems->append(QStringLiteral("%1 is truncated: %2 of %3 bytes").arg(path).arg(size).arg(expected));
+    } else if (size > expected) {
+        problems->append(
+            QStringLiteral("%1 has %2 bytes more than its header describes (damaged)").arg(path).arg(size - expected));
+    }
+}
+
+WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) const
+{
+    Verdict v;
+    if (!m_exists) {
+        v.problems.append(QStringLiteral("there is no folder there (or it cannot be entered)"));
+        return v;
+    }
+    for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
+        v.bytes += it.value();
+    }
+    const auto config = m_contents.constFind(QStringLiteral("config.json"));
+    if (config == m_contents.cend()) {
+        v.problems.append(
+            QStringLiteral("config.json is missing: this is not a model folder, or the copy is incomplete"));
+    } else if (!json::accept(config->constData(), config->constData() + config->size())) {
+        v.problems.append(QStringLiteral("config.json is not valid JSON (damaged or cut short)"));
+    }
+
+    auto shardsOf = [&](const QString &prefix, const QString &label) {
+        const QString indexPath = prefix + QStringLiteral("model.safetensors.index.json");
+        QStringList shards;
+        const auto index = m_contents.constFind(indexPath);
+        if (index != m_contents.cend()) {
+            const json j = json::parse(index->constData(), index->constData() + index->size(), nullptr, false);
+            const json map = j.is_object() ? j.value("weight_map", json()) : json();
+            if (!map.is_object() || map.empty()) {
+                v.problems.append(QStringLiteral("%1 has no weight_map (damaged or cut short)").arg(indexPath));
+                return shards;
+            }
+            QSet<QString> seen;
+            for (const auto &[tensor, file] : map.items()) {
+                if (file.is_string()) {
+                    const QString f = prefix + QString::fromStdString(file.get<std::string>());
+                    if (!seen.contains(f)) {
+                        seen.insert(f);
+                        shards.append(f);
+                    }
+                }
+            }
+        } else if (m_sizes.contains(prefix + QStringLiteral("model.safetensors"))) {
+            shards.append(prefix + QStringLiteral("model.safetensors"));
+        } else {
+            v.problems.append(
+                QStringLiteral("%1: neither model.safetensors.index.json nor model.safetensors is there").arg(label));
+        }
+        return shards;
+    };
+
+    const QStringList shards = shardsOf(QString(), QStringLiteral("the checkpoint"));
+    v.shards = int(shards.size());
+    QStringList missing;
+    for (const QString &s : shards) {
+        if (!m_sizes.contains(s)) {
+            missing.append(s);
+        } else {
+            checkSafetensors(s, &v.problems);
+        }
+    }
+    if (!missing.isEmpty()) {
+        v.problems.append(QStringLiteral("%1 of the %2 shards the index names are missing: %3")
+                              .arg(missing.size())
+                              .arg(shards.size())
+                              .arg(listOf(missing)));
+    }
+
+    const QString draft = draftSubfolder.isEmpty() ? QString() : draftSubfolder + QLatin1Char('/');
+    if (!draft.isEmpty()) {
+        bool any = false;
+        for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
+            any = any || it.key().startsWith(draft);
+        }
+        if (!any) {
+            v.problems.append(QStringLiteral("no DSpark draft: the %1 subfolder is missing (F18, F27: SGLang finds the "
+                                             "draft there)")
+                                  .arg(draftSubfolder));
+        } else {
+            if (!m_contents.contains(draft + QStringLiteral("config.json"))) {
+                v.problems.append(QStringLiteral("%1config.json is missing").arg(draft));
+            }
+            QStringList draftMissing;
+            for (const QString &s : shardsOf(draft, draftSubfolder)) {
+                if (!m_sizes.contains(s)) {
+                    draftMissing.append(s);
+                } else {
+                    checkSafetensors(s, &v.problems);
+                }
+            }
+            if (!draftMissing.isEmpty()) {
+                v.problems.append(QStringLiteral("the draft's shards are missing: %1").arg(listOf(draftMissing)));
+            }
+        }
+    }
+
+    QSet<QString> commits;
+    for (auto it = m_commits.cbegin(); it != m_commits.cend(); ++it) {
+        if (m_sizes.contains(it.key())) {
+            commits.insert(it.value());
+        }
+    }
+    if (commits.size() == 1) {
+        v.revision = *commits.cbegin();
+    } else if (commits.size() > 1) {
+        QStringList list(commits.cbegin(), commits.cend());
+        v.problems.append(QStringLiteral("the files come from %1 different revisions (%2): download one revision into "
+                                         "an empty folder")
+                              .arg(commits.size())
+                              .arg(listOf(list)));
+    } else {
+        v.notes.append(QStringLiteral("no hf download metadata (.cache/huggingface/download): the folder does not say "
+                                      "which revision it holds"));
+    }
+    return v;
+}
+
+void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict) const
+{
+    const json tree = json::parse(treeJson.constData(), treeJson.constData() + treeJson.size(), nullptr, false);
+    if (!tree.is_array()) {
+        verdict->problems.append(QStringLiteral("the Hub's file list is not a JSON array"));
+        return;
+    }
+    QStringList missing;
+    QStringList wrongSize;
+    QStringList wrongHash;
+    QSet<QString> known;
+    int files = 0;
+    for (const json &e : tree) {
+        if (!e.is_object() || e.value("type", std::string()) != "file") {
+            continue;
+        }
+        const QString path = QString::fromStdString(e.value("path", std::string()));
+        known.insert(path);
+        if (path == QLatin1String(".gitattributes")) {
+            continue; // a git file, not part of a download
+        }
+        ++files;
+        const qint64 size = e.value("size", qint64(-1));
+        if (!m_sizes.contains(path)) {
+            missing.append(path);
+        } else if (m_sizes.value(path) != size) {
+            wrongSize.append(
+                QStringLiteral("%1 (%2 bytes, the revision has %3)").arg(path).arg(m_sizes.value(path)).arg(size));
+        } else if (!m_sha256.isEmpty() && e.contains("lfs") && e["lfs"].is_object()) {
+            const QString oid = QString::fromStdString(e["lfs"].value("oid", std::string()));
+            if (m_sha256.value(path) != oid) {
+                wrongHash.append(path);
+            }
+        }
+    }
+    if (files == 0) {
+        verdict->problems.append(QStringLiteral("the Hub listed no files for the pinned revision"));
+    }
+    if (!missing.isEmpty()) {
+        verdict->problems.append(
+            QStringLiteral("%1 files of the pinned revision are missing: %2").arg(missing.size()).arg(listOf(missing)));
+    }
+    if (!wrongSize.isEmpty()) {
+        verdict->problems.append(QStringLiteral("%1 files differ in size from the pinned revision: %2")
+                                     .arg(wrongSize.size())
+                                     .arg(listOf(wrongSize)));
+    }
+    if (!wrongHash.isEmpty()) {
+        verdict->problems.append(QStringLiteral("%1 files differ in content (sha256) from the pinned revision: %2")
+                                     .arg(wrongHash.size())
+                                     .arg(listOf(wrongHash)));
+    }
+    QStringList extra;
+    for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
+        if (!known.contains(it.key())) {
+            extra.append(it.key());
+        }
+    }
+    if (!extra.isEmpty()) {
+        verdict->notes.append(QStringLiteral("files the revision does not have (ignored): %1").arg(listOf(extra)));
+    }
+    if (verdict->ok()) {
+        verdict->notes.append(
+            m_sha256.isEmpty()
+                ? QStringLiteral("%1 files match the pinned revision by name and size").arg(files)
+                : QStringLiteral("%1 files match the pinned revision by name, size and sha256").arg(files));
+    }
+}
+
+QStringList WeightsFolder::offlineCommands(const QString &repo, const QString &revision, const QString &hostDir,
+                                           const QString &destination)
+{
+    const QString local = QStringLiteral("./") + repo.section(QLatin1Char('/'), -1);
+    const QString rev = revision.isEmpty() ? QStringLiteral("<pinned sha>") : revision;
+    return {QStringLiteral("pip install -U huggingface_hub"),
+            QString::fromUtf8(
+                ssh::shellJoin(QStringList{QStringLiteral("hf"), QStringLiteral("download"), repo,
+                                           QStringLiteral("--revision"), rev, QStringLiteral("--local-dir"), local})),
+            QString::fromUtf8(
+                ssh::shellJoin(QStringList{QStringLiteral("rsync"), QStringLiteral("-a"), QStringLiteral("--partial"),
+                                           QStringLiteral("--info=progress2"), local + QLatin1Char('/'),
+                                           destination + QLatin1Char(':') + hostDir + QLatin1Char('/')}))};
+}
+
+QString WeightsFolder::modelscopeCommand(const QString &mirror, const QString &hostDir)
+{
+    return QString::fromUtf8(
+        ssh::shellJoin(QStringList{QStringLiteral("modelscope"), QStringLiteral("download"), QStringLiteral("--model"),
+                                   mirror, QStringLiteral("--local_dir"), hostDir}));
+}
+
+} // namespace flashdeck
