@@ -24,7 +24,8 @@ namespace {
 const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--hicache-gb GB]\n"
-    "                        [--operator-flags \"FLAGS\"]");
+    "                        [--operator-flags \"FLAGS\"] [--model-dir DIR [--model-source offline|modelscope]\n"
+    "                        [--verify-checksums]]");
 
 const char *mark(StepStatus s)
 {
@@ -82,7 +83,19 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     const QCommandLineOption flagsOpt(QStringLiteral("operator-flags"),
                                       QStringLiteral("Extra SGLang flags (the Low-Latency profile needs them, F10)."),
                                       QStringLiteral("FLAGS"));
-    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, hicacheOpt, flagsOpt});
+    const QCommandLineOption modelDirOpt(
+        QStringLiteral("model-dir"),
+        QStringLiteral("Load the weights from this folder on the host instead of the Hub (F27); it is verified first."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption sourceOpt(QStringLiteral("model-source"),
+                                       QStringLiteral("hub (default), offline (an hf download folder, the default with "
+                                                      "--model-dir) or modelscope (a ModelScope download, F28)."),
+                                       QStringLiteral("SOURCE"));
+    const QCommandLineOption checksumOpt(QStringLiteral("verify-checksums"),
+                                         QStringLiteral("Also compare the sha256 of every shard (reads the whole "
+                                                        "checkpoint on the host)."));
+    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, hicacheOpt, flagsOpt, modelDirOpt, sourceOpt,
+                  checksumOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -146,6 +159,25 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     options.readyTimeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
     options.hicacheGbPerRank = p.value(hicacheOpt).toInt();
     options.operatorFlags = p.value(flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    options.modelDir = p.value(modelDirOpt);
+    options.modelSource = p.isSet(sourceOpt)
+        ? p.value(sourceOpt)
+        : (options.modelDir.isEmpty() ? QStringLiteral("hub") : QStringLiteral("offline"));
+    options.verifyChecksums = p.isSet(checksumOpt);
+    if (!QStringList{QStringLiteral("hub"), QStringLiteral("offline"), QStringLiteral("modelscope")}.contains(
+            options.modelSource)) {
+        return usage(QStringLiteral("--model-source takes hub, offline or modelscope."));
+    }
+    if ((options.modelSource == QLatin1String("hub")) != options.modelDir.isEmpty()) {
+        return usage(options.modelDir.isEmpty()
+                         ? QStringLiteral("--model-source %1 needs --model-dir, the folder on the host.")
+                               .arg(options.modelSource)
+                         : QStringLiteral("--model-dir is a folder on the host: use it with --model-source offline or "
+                                          "modelscope."));
+    }
+    if (options.verifyChecksums && options.modelSource == QLatin1String("hub")) {
+        return usage(QStringLiteral("--verify-checksums checks a folder on the host: use it with --model-dir."));
+    }
     if (profile->operatorFlagsRequired && options.operatorFlags.isEmpty()) {
         return usage(QStringLiteral("%1 needs --operator-flags: %2").arg(profile->title, profile->note));
     }
@@ -154,25 +186,32 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     }
 
     std::unique_ptr<DeployRunner> runner;
+    nlohmann::json results = nlohmann::json::object(); // each step's outcome, for the manifest
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
-        QObject::connect(runner.get(), &DeployRunner::stepChanged, runner.get(), [&c, json](const StepRecord &r) {
-            if (json) {
-                nlohmann::json j = r;
-                c.out << QString::fromStdString(j.dump()) << '\n';
-            } else if (r.status == StepStatus::Running) {
-                c.out << "....  " << r.title << '\n';
-            } else {
-                c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
-                      << (r.seen.isEmpty() ? QString()
-                                           : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
-                      << '\n';
-                if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
-                    c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+        QObject::connect(
+            runner.get(), &DeployRunner::stepChanged, runner.get(),
+            [&c, &results, &journal, json](const StepRecord &record) {
+                const StepRecord r = journal.redacted(record); // stdout is as careful as the journal
+                if (r.status != StepStatus::Running) {
+                    results[r.step.toStdString()] = r;
                 }
-            }
-            c.out.flush();
-        });
+                if (json) {
+                    nlohmann::json j = r;
+                    c.out << QString::fromStdString(j.dump()) << '\n';
+                } else if (r.status == StepStatus::Running) {
+                    c.out << "....  " << r.title << '\n';
+                } else {
+                    c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+                          << (r.seen.isEmpty() ? QString()
+                                               : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
+                          << '\n';
+                    if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+                        c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+                    }
+                }
+                c.out.flush();
+            });
         QObject::connect(runner.get(), &DeployRunner::progress, runner.get(),
                          [&c, json](const QString &step, qint64 doneBytes, qint64 total, const QString &text) {
                              if (json) {
@@ -195,6 +234,9 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                 {"model_sha", runner->modelSha().toStdString()},
                 {"host_home", runner->hostHome().toStdString()},
                 {"launch", redactor.redact(runner->launchLine()).toStdString()},
+                {"model_source", options.modelSource.toStdString()},
+                {"model_dir", runner->modelFolder().toStdString()},
+                {"steps", results},
                 {"license_acknowledged", options.licenseAcknowledged.toStdString()},
                 {"ok", ok},
                 {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};

@@ -35,7 +35,9 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
     const auto str = [&m](const char *k) {
         return m.is_object() ? QString::fromStdString(m.value(k, std::string())) : QString();
     };
-    if (str("image_digest").isEmpty() || str("model_sha").isEmpty() || str("host_home").isEmpty()) {
+    // An offline folder without hf download metadata has no sha (pin.model warned): it is the pin.
+    if (str("image_digest").isEmpty() || (str("model_sha").isEmpty() && str("model_dir").isEmpty()) ||
+        str("host_home").isEmpty()) {
         c.err << "No pinned deployment of " << host << " yet: run 'flashdeck deploy " << host
               << "' first (the runbook reproduces its pins).\n";
         return ExitCheckFailed;
@@ -52,9 +54,9 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         c.err << "No profile \"" << profileId << "\" (see 'flashdeck recipes list').\n";
         return ExitUsage;
     }
-    const Result<QString> script = buildRunbook(
-        recipe, *profile,
-        {host, host + QLatin1Char('-') + profile->id, str("image_digest"), str("model_sha"), str("host_home")});
+    const Result<QString> script = buildRunbook(recipe, *profile,
+                                                {host, host + QLatin1Char('-') + profile->id, str("image_digest"),
+                                                 str("model_sha"), str("host_home"), str("model_dir")});
     if (!script) {
         c.err << script.message() << '\n';
         return ExitCheckFailed;

@@ -70,14 +70,17 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
     return r;
 }
 
-StepRecord disk(const Recipe &recipe, const probe::DiskFree &free)
+StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
     StepRecord r =
         make("preflight.disk", QStringLiteral("Room for the weights and the image"),
              QStringLiteral("F13: about %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
-    const qint64 need = recipe.weightsBytes + recipe.imageApproxBytes;
-    r.expected = QStringLiteral("≥ %1 free (%2 weights + %3 image)")
-                     .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
+    const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
+    r.expected = weightsOnHost ? QStringLiteral("≥ %1 free for the image (the weights are already in a folder on the "
+                                                "host, F27)")
+                                     .arg(gb(need))
+                               : QStringLiteral("≥ %1 free (%2 weights + %3 image)")
+                                     .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
     r.seen = QStringLiteral("%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
         r.status = StepStatus::Pass;

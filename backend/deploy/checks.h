@@ -26,7 +26,8 @@ namespace checks {
 
 StepRecord gpus(const RecipeProfile &profile, const QStringList &gpuNames);
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
-StepRecord disk(const Recipe &recipe, const probe::DiskFree &free);
+/** F13; `weightsOnHost`: an offline folder holds them (F27), only the image needs room. */
+StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost = false);
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
 /** F36: host memory for HiCache: --hicache-size counts per rank, for every rank of every service. */
 StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const probe::HostMemory &memory);

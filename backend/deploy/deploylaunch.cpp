@@ -3,6 +3,7 @@
 
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/weightsfolder.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/security/redactor.h"
@@ -63,6 +64,9 @@ void DeployRunner::launch()
                        in.apiKey = m_options.apiKey;
                        in.hostHome = m_hostHome;
                        in.operatorFlags = m_options.operatorFlags;
+                       if (m_folder && m_options.modelSource != QLatin1String("hub")) {
+                           in.offlineModelDir = m_folder->resolvedPath();
+                       }
                        if (m_options.hicacheGbPerRank > 0) {
                            in.hicacheGbPerRank = m_options.hicacheGbPerRank;
                        }

@@ -2,6 +2,7 @@
 
 #include "backend/deploy/checks.h"
 #include "backend/deploy/journal.h"
+#include "backend/deploy/weightsfolder.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/docker/pullprogress.h"
@@ -51,13 +52,27 @@ DeployRunner::~DeployRunner() = default;
 
 QStringList DeployRunner::stepIds()
 {
-    return {QStringLiteral("preflight.ssh"),    QStringLiteral("preflight.gpus"), QStringLiteral("preflight.driver"),
-            QStringLiteral("preflight.docker"), QStringLiteral("preflight.disk"), QStringLiteral("preflight.port"),
-            QStringLiteral("preflight.memory"), QStringLiteral("license"),        QStringLiteral("pin.image"),
-            QStringLiteral("pin.model"),        QStringLiteral("pull"),           QStringLiteral("verify.gpus"),
-            QStringLiteral("launch"),           QStringLiteral("ready"),          QStringLiteral("check.qmul4"),
-            QStringLiteral("check.dspark"),     QStringLiteral("check.kvpool"),   QStringLiteral("verify.text"),
-            QStringLiteral("verify.thinking"),  QStringLiteral("verify.image")};
+    return {QStringLiteral("preflight.ssh"),
+            QStringLiteral("preflight.gpus"),
+            QStringLiteral("preflight.driver"),
+            QStringLiteral("preflight.docker"),
+            QStringLiteral("preflight.disk"),
+            QStringLiteral("preflight.port"),
+            QStringLiteral("preflight.memory"),
+            QStringLiteral("preflight.weights"),
+            QStringLiteral("license"),
+            QStringLiteral("pin.image"),
+            QStringLiteral("pin.model"),
+            QStringLiteral("pull"),
+            QStringLiteral("verify.gpus"),
+            QStringLiteral("launch"),
+            QStringLiteral("ready"),
+            QStringLiteral("check.qmul4"),
+            QStringLiteral("check.dspark"),
+            QStringLiteral("check.kvpool"),
+            QStringLiteral("verify.text"),
+            QStringLiteral("verify.thinking"),
+            QStringLiteral("verify.image")};
 }
 
 void DeployRunner::start()
@@ -72,6 +87,7 @@ void DeployRunner::start()
               [this] { preflightDisk(); },
               [this] { preflightPort(); },
               [this] { preflightMemory(); },
+              [this] { preflightWeights(); },
               [this] { license(); },
               [this] { pinImage(); },
               [this] { pinModel(); },
@@ -322,7 +338,7 @@ void DeployRunner::preflightDisk()
                  QStringLiteral("Check that the home directory on the host is writable."));
             return;
         }
-        StepRecord r = checks::disk(m_recipe, free.value());
+        StepRecord r = checks::disk(m_recipe, free.value(), m_options.modelSource != QLatin1String("hub"));
         r.command = m_current.command;
         finish(r);
     });
@@ -412,31 +428,6 @@ void DeployRunner::pinImage()
                        r.seen = image + QLatin1Char('@') + digest;
                        finish(r);
                    });
-}
-
-void DeployRunner::pinModel()
-{
-    const QByteArray cmd = "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" +
-        m_recipe.modelRepo.toUtf8() + "/revision/" + m_recipe.modelRevision.toUtf8() + '"';
-    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
-          QStringLiteral("F06: pin the model revision"), QString::fromUtf8(cmd));
-    runCommand(cmd, [this](const ssh::CommandResult &res) {
-        const QString sha = str(json::parse(res.stdoutData.toStdString(), nullptr, false), "sha");
-        if (!res.succeeded() || sha.size() != 40) {
-            fail(QStringLiteral("curl exited with %1: %2")
-                     .arg(res.exitCode.value_or(-1))
-                     .arg(QString::fromUtf8(res.stderrData).trimmed()),
-                 QStringLiteral("Check the host's access to the Hugging Face Hub, or deploy offline from a "
-                                "pre-downloaded revision (F27)."));
-            return;
-        }
-        m_modelSha = sha;
-        StepRecord r = m_current;
-        r.status = StepStatus::Pass;
-        r.expected = QStringLiteral("a 40-hex commit");
-        r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, m_recipe.modelRevision, sha);
-        finish(r);
-    });
 }
 
 void DeployRunner::pull()

@@ -18,6 +18,7 @@ namespace flashdeck {
 
 class Journal;
 class Redactor;
+class WeightsFolder;
 namespace ssh {
 class HostConnection;
 struct CommandResult;
@@ -39,6 +40,15 @@ struct DeployOptions
     int hicacheGbPerRank = 0;
     /** The Low-Latency profile's extra flags, typed by the operator (F10). */
     QStringList operatorFlags;
+    /**
+     * Where the weights come from: "hub" (the pinned revision, downloaded by the server),
+     * "offline" (a folder on the host that `hf download` wrote, F27) or "modelscope" (a folder
+     * of the ModelScope mirror, accepted only when it matches the pinned revision, F28).
+     */
+    QString modelSource = QStringLiteral("hub");
+    QString modelDir; // on the host, for offline and modelscope
+    /** Also compare sha256 of every shard (reads all 252 GB on the host: minutes). */
+    bool verifyChecksums = false;
 };
 
 /**
@@ -65,6 +75,8 @@ public:
     QString modelSha() const { return m_modelSha; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
+    /** The verified model folder on the host (offline or ModelScope); empty: the Hub. */
+    QString modelFolder() const;
     /** The launch as a docker run line (the key as $FLASHDECK_API_KEY); empty before launch. */
     QString launchLine() const { return m_launchLine; }
 
@@ -91,9 +103,11 @@ private:
     void preflightDisk();
     void preflightPort();
     void preflightMemory();
+    void preflightWeights();
     void license();
     void pinImage();
     void pinModel();
+    void pinModelFromFolder();
     void pull();
     void verifyGpus();
     void launch();
@@ -102,6 +116,8 @@ private:
     void checkLog(const char *step);
     void verifyChat(const char *step);
     QString lastLinesOf(int n) const;
+    /** user@host as the operator would type it for scp/rsync. */
+    QString hostDestination() const;
 
     ssh::HostConnection &m_conn;
     const Recipe &m_recipe;
@@ -118,6 +134,7 @@ private:
     QString m_hostHome;
     QString m_imageDigest;
     QString m_modelSha;
+    std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;
     QStringList m_containerIds;
     QStringList m_log; // the server's log so far (first replica)

@@ -20,12 +20,18 @@ Journal::Journal(QString path, const Redactor &redactor)
     , m_redactor(redactor)
 { }
 
-Status Journal::append(const StepRecord &record)
+StepRecord Journal::redacted(const StepRecord &record) const
 {
     StepRecord clean = record;
     for (QString *field : {&clean.title, &clean.why, &clean.command, &clean.expected, &clean.seen, &clean.fix}) {
         *field = m_redactor.redact(*field);
     }
+    return clean;
+}
+
+Status Journal::append(const StepRecord &record)
+{
+    const StepRecord clean = redacted(record);
     const QByteArray line = QByteArray::fromStdString(nlohmann::json(clean).dump()) + '\n';
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     // O_APPEND and one write(): concurrent readers never see half a line, except after a crash.

@@ -20,6 +20,8 @@ class Journal final
 public:
     Journal(QString path, const Redactor &redactor);
 
+    /** `record` with every text field through the redactor (what the journal writes). */
+    StepRecord redacted(const StepRecord &record) const;
     /** Appends `record` (redacted); fails with a message naming the file (full disk, rights). */
     [[nodiscard]] Status append(const StepRecord &record);
     /** Every record so far; `warning` gets a note when a torn last line was skipped. */

@@ -109,8 +109,10 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
         if (in.offlineModelDir.isEmpty()) {
             cmd << QStringLiteral("--model-path") << recipe.modelRepo << QStringLiteral("--revision") << in.modelSha;
         } else {
+            // Clients keep asking for the repo's name whichever folder the weights came from.
             cmd << QStringLiteral("--model-path")
-                << QStringLiteral("/models/") + recipe.modelRepo.section(QLatin1Char('/'), -1);
+                << QStringLiteral("/models/") + recipe.modelRepo.section(QLatin1Char('/'), -1)
+                << QStringLiteral("--served-model-name") << recipe.modelRepo;
         }
         cmd << QStringLiteral("--tp") << QString::number(profile.tp) << QStringLiteral("--host")
             << QStringLiteral("0.0.0.0") << QStringLiteral("--port") << QString::number(replica.port)

@@ -27,6 +27,8 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     launch.modelSha = in.modelSha;
     launch.apiKey = generateApiKey(); // only to pass the checks: the script uses $FLASHDECK_API_KEY
     launch.hostHome = in.hostHome;
+    launch.offlineModelDir = in.modelDir;
+    const bool offline = !in.modelDir.isEmpty();
     const Result<QList<ContainerSpec>> specs = buildLaunch(recipe, profile, launch);
     if (!specs) {
         return specs.status();
@@ -38,7 +40,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
         gpuIds.append(QString::number(g));
     }
     const QString image = recipe.imageName + QLatin1Char('@') + in.imageDigest;
-    const qint64 needBytes = recipe.weightsBytes + recipe.imageApproxBytes;
+    const qint64 needBytes = (offline ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     QStringList s;
     s << QStringLiteral("#!/bin/sh")
       << QStringLiteral("# Flashdeck runbook: %1, profile %2 (%3), host %4.")
@@ -52,6 +54,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral(
              ": \"${FLASHDECK_API_KEY:?set FLASHDECK_API_KEY to the server key (e.g. openssl rand -base64 32)}\"")
       << QStringLiteral("IMAGE=%1").arg(q(image)) << QStringLiteral("REVISION=%1").arg(q(in.modelSha))
+      << (offline ? QStringLiteral("MODEL_DIR=%1").arg(q(in.modelDir)) : QString())
       << QStringLiteral("NAME=%1").arg(q(spec.name)) << QStringLiteral("PORT=%1").arg(replica.port) << QString()
       << QStringLiteral("step() { printf '\\n== %s\\n' \"$1\"; }")
       << QStringLiteral("fail() { printf 'FAIL: %s\\n' \"$1\" >&2; exit 1; }") << QString();
@@ -65,19 +68,37 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              .arg(recipe.cudaRuntime.section(QLatin1Char('.'), 0, 0),
                   recipe.cudaRuntime.section(QLatin1Char('.'), 1, 1), recipe.cudaRuntime)
       << QString();
-    s << QStringLiteral("step 'preflight.disk: at least %1 bytes free for the weights and the image (F13)'")
+    s << (offline ? QStringLiteral("step 'preflight.disk: at least %1 bytes free for the image (the weights are in "
+                                   "the model folder, F27)'")
+                  : QStringLiteral("step 'preflight.disk: at least %1 bytes free for the weights and the image (F13)'"))
              .arg(needBytes)
       << QStringLiteral("mkdir -p \"$HOME/.cache/huggingface\" \"$HOME/.cache/minfer\"")
       << QStringLiteral(
              "avail=$(df -B1 --output=avail,target \"$HOME/.cache/huggingface\" | tail -n 1 | awk '{ print $1 }')")
       << QStringLiteral("echo \"free: $avail bytes\"")
       << QStringLiteral("[ \"$avail\" -ge %1 ] || fail \"not enough free disk\"").arg(needBytes) << QString();
-    s << QStringLiteral("step 'pin.model: the revision is %1 (F06)'").arg(in.modelSha)
-      << QStringLiteral(
-             "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/%1/revision/$REVISION\" | grep -q "
-             "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
-             .arg(recipe.modelRepo)
-      << QString();
+    if (offline) {
+        // F27: the folder is the pin; hf download recorded the commit of every file it wrote.
+        s << QStringLiteral("step 'pin.model: %1 holds revision %2 and the %3/ draft (F06, F27)'")
+                 .arg(QStringLiteral("the model folder"), in.modelSha, recipe.draftSubfolder)
+          << QStringLiteral("[ -f \"$MODEL_DIR/config.json\" ] || fail \"no config.json in $MODEL_DIR\"")
+          << QStringLiteral(
+                 "[ -f \"$MODEL_DIR/model.safetensors.index.json\" ] || fail \"no shard index in $MODEL_DIR\"")
+          << QStringLiteral("[ -f \"$MODEL_DIR/%1/config.json\" ] || fail 'no DSpark draft in the folder (F18)'")
+                 .arg(recipe.draftSubfolder);
+        if (!in.modelSha.isEmpty()) {
+            s << QStringLiteral("[ \"$(head -n 1 \"$MODEL_DIR/.cache/huggingface/download/config.json.metadata\")\" = "
+                                "\"$REVISION\" ] || fail \"the folder does not hold revision $REVISION\"");
+        }
+        s << QString();
+    } else {
+        s << QStringLiteral("step 'pin.model: the revision is %1 (F06)'").arg(in.modelSha)
+          << QStringLiteral(
+                 "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/%1/revision/$REVISION\" | grep -q "
+                 "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
+                 .arg(recipe.modelRepo)
+          << QString();
+    }
     s << QStringLiteral("step 'pull: the pinned image (F14); RepoDigests must hold the digest'")
       << QStringLiteral("docker pull \"$IMAGE\"")
       << QStringLiteral(

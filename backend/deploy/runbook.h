@@ -17,6 +17,8 @@ struct RunbookInputs
     QString imageDigest;
     QString modelSha;
     QString hostHome;
+    /** The offline folder on the host the weights load from (F27); empty: the Hub. */
+    QString modelDir;
 };
 
 /**

@@ -44,13 +44,17 @@ QByteArray WeightsFolder::listingCommand(const QString &dir, bool checksums)
 {
     // One round trip. Every record is a line `<tag> <fields> <path>` (the path last, so spaces
     // survive); C and H records are followed by exactly that many bytes and a newline.
-    QByteArray s = "d=" + ssh::shellQuote(dir) + "\n";
+    // `~/x` is the host user's home, as an operator types it; quoted, the shell would not expand it.
+    QByteArray s = dir.startsWith(QLatin1String("~/")) ? QByteArray("d=\"$HOME\"/" + ssh::shellQuote(dir.mid(2)))
+                                                       : QByteArray("d=" + ssh::shellQuote(dir));
+    s += '\n';
     s += "if ! cd -- \"$d\" 2>/dev/null; then echo NODIR; exit 0; fi\n"
          "printf 'DIR %s\\n' \"$(pwd -P)\"\n"
          "find . -path ./.cache -prune -o -type f -exec stat -c 'F %s %n' {} +\n"
          "if [ -d .cache/huggingface/download ]; then\n"
          "  find .cache/huggingface/download -type f -name '*.metadata' -exec sh -c "
-         "'for f; do printf \"M %s %s\\n\" \"$(head -n 1 \"$f\")\" \"$f\"; done' sh {} +\n"
+         "'for f; do printf \"M %s %s %s\\n\" \"$(sed -n 1p \"$f\")\" \"$(sed -n 2p \"$f\")\" \"$f\"; done' sh "
+         "{} +\n"
          "fi\n"
          "for f in config.json model.safetensors.index.json */config.json */model.safetensors.index.json; do\n"
          "  if [ -f \"$f\" ]; then n=$(wc -c < \"$f\" | tr -d ' '); printf 'C %s %s\\n' \"$n\" \"$f\"; "
@@ -115,7 +119,17 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
             }
             const QByteArray field = rest.left(sp);
-            const QString path = relative(rest.mid(sp + (tag == "S " ? 2 : 1)));
+            QByteArray second;
+            qsizetype pathAt = sp + (tag == "S " ? 2 : 1);
+            if (tag == "M ") { // commit, etag, path
+                const qsizetype sp2 = rest.indexOf(' ', pathAt);
+                if (sp2 < 0) {
+                    return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+                }
+                second = rest.mid(pathAt, sp2 - pathAt);
+                pathAt = sp2 + 1;
+            }
+            const QString path = relative(rest.mid(pathAt));
             if (tag == "F ") {
                 bool ok = false;
                 m_sizes.insert(path, field.toLongLong(&ok));
@@ -128,6 +142,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 if (file.startsWith(prefix) && file.endsWith(QLatin1String(".metadata"))) {
                     file = file.mid(prefix.size(), file.size() - prefix.size() - 9);
                     m_commits.insert(file, QString::fromUtf8(field));
+                    m_etags.insert(file, QString::fromUtf8(second));
                 }
             } else {
                 m_sha256.insert(path, QString::fromLatin1(field));
@@ -301,6 +316,23 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
                 v.problems.append(QStringLiteral("the draft's shards are missing: %1").arg(listOf(draftMissing)));
             }
         }
+    }
+
+    // hf download records an LFS file's sha256 as its etag: with checksums listed, compare them.
+    QStringList changed;
+    for (auto it = m_sha256.cbegin(); it != m_sha256.cend(); ++it) {
+        const QString etag = m_etags.value(it.key());
+        if (etag.size() == 64 && etag != it.value()) {
+            changed.append(it.key());
+        }
+    }
+    if (!changed.isEmpty()) {
+        v.problems.append(QStringLiteral("%1 files differ in content (sha256) from what hf download recorded: %2")
+                              .arg(changed.size())
+                              .arg(listOf(changed)));
+    } else if (!m_sha256.isEmpty() && !m_etags.isEmpty()) {
+        v.notes.append(
+            QStringLiteral("%1 safetensors files match the sha256 hf download recorded").arg(m_sha256.size()));
     }
 
     QSet<QString> commits;

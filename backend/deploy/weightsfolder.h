@@ -77,6 +77,7 @@ private:
     QString m_resolved;
     QHash<QString, qint64> m_sizes;
     QHash<QString, QString> m_commits;
+    QHash<QString, QString> m_etags; // sha256 for LFS files, git blob sha1 for the others
     QHash<QString, QByteArray> m_contents;
     QHash<QString, Header> m_headers;
     QHash<QString, QString> m_sha256;

@@ -61,6 +61,7 @@ private Q_SLOTS:
     void verify_data();
     void verify();
     void checksumsAndTree();
+    void checksums_againstHfMetadata();
     void fileNamesWithSpaces();
     void cutShortListing_isAnError();
     void offlineCommands_quoteAndPin();
@@ -200,6 +201,36 @@ void TestWeightsFolder::checksumsAndTree()
     WeightsFolder::Verdict bad = folder.verify(QStringLiteral("dspark"));
     folder.compareWithTree("{\"error\":\"Invalid rev id: x\"}", &bad);
     QVERIFY(!bad.ok());
+}
+
+void TestWeightsFolder::checksums_againstHfMetadata()
+{
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("m"));
+    QVERIFY(writeModel(dir, QStringLiteral("hf")));
+    WeightsFolder folder;
+    QString error;
+    QVERIFY2(folder.parse(list(dir, true), &error), qPrintable(error));
+    WeightsFolder::Verdict v = folder.verify(QStringLiteral("dspark"));
+    QVERIFY2(v.ok(), qPrintable(v.problems.join(QLatin1Char('\n'))));
+    QVERIFY(v.notes.join(QLatin1Char('\n')).contains(QLatin1String("49 safetensors files match the sha256")));
+
+    // Bit rot: same size, one byte changed near the end of the data. Only checksums see it.
+    QFile f(dir + QStringLiteral("/model-00020-of-00048.safetensors"));
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(f.size() - 10));
+    const char c = f.peek(1).at(0);
+    QVERIFY(f.write(QByteArray(1, char(c ^ 0x55))) == 1);
+    f.close();
+    QVERIFY(folder.parse(list(dir, false), &error));
+    QVERIFY(folder.verify(QStringLiteral("dspark")).ok());
+    QVERIFY(folder.parse(list(dir, true), &error));
+    v = folder.verify(QStringLiteral("dspark"));
+    QVERIFY(!v.ok());
+    QVERIFY2(v.problems.join(QLatin1Char('\n'))
+                 .contains(QLatin1String("1 files differ in content (sha256) from what hf download recorded: "
+                                         "model-00020-of-00048.safetensors")),
+             qPrintable(v.problems.join(QLatin1Char('\n'))));
 }
 
 void TestWeightsFolder::fileNamesWithSpaces()

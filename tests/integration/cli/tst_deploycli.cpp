@@ -1,5 +1,6 @@
 #include "backend/core/processtree.h"
 
+#include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
@@ -26,7 +27,10 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void scenario_data();
     void scenario();
+    void modelFolder_data();
+    void modelFolder();
     void rerun_reusesAndLeaksNothing_undeployCleansUp();
+    void runbook_reproducesTheDeploymentOverOpenSsh_data();
     void runbook_reproducesTheDeploymentOverOpenSsh();
     void interruptedPull_resumesWithoutStartingOver();
 
@@ -171,6 +175,125 @@ void TestDeployCli::scenario()
     }
 }
 
+void TestDeployCli::modelFolder_data()
+{
+    QTest::addColumn<QString>("layout"); // what the simulated download wrote: hf or modelscope
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("mentions");
+
+    const QString weights = QStringLiteral("preflight.weights");
+    const QStringList modelscope{QStringLiteral("--model-source"), QStringLiteral("modelscope")};
+    QTest::newRow("offline folder (F27)") << "hf"
+                                          << "" << QStringList{} << 0 << "verify.image"
+                                          << "pass"
+                                          << "";
+    QTest::newRow("offline, a shard cut short (F29)")
+        << "hf"
+        << "truncate model-00031-of-00048.safetensors" << QStringList{} << 1 << weights << "fail"
+        << "model-00031-of-00048.safetensors is truncated";
+    QTest::newRow("offline, no dspark/ (F18)") << "hf"
+                                               << "remove dspark" << QStringList{} << 1 << weights << "fail"
+                                               << "no DSpark draft";
+    QTest::newRow("offline, no such folder") << "hf"
+                                             << "remove all" << QStringList{} << 1 << weights << "fail"
+                                             << "there is no folder there";
+    QTest::newRow("modelscope, verified by sha256 (F28)")
+        << "modelscope"
+        << "" << modelscope + QStringList{QStringLiteral("--verify-checksums")} << 0 << "pin.model"
+        << "pass"
+        << "match the pinned revision by name, size and sha256";
+    QTest::newRow("modelscope, a file of another size") << "modelscope"
+                                                        << "grow tokenizer.json" << modelscope << 1 << "pin.model"
+                                                        << "fail"
+                                                        << "differ in size from the pinned revision: tokenizer.json";
+    QTest::newRow("modelscope, same size other bytes")
+        << "modelscope"
+        << "flip model-00007-of-00048.safetensors" << modelscope + QStringList{QStringLiteral("--verify-checksums")}
+        << 1 << "pin.model"
+        << "fail"
+        << "differ in content (sha256) from the pinned revision: model-00007-of-00048.safetensors";
+}
+
+void TestDeployCli::modelFolder()
+{
+    QFETCH(QString, layout);
+    QFETCH(QString, damage);
+    QFETCH(QStringList, extra);
+    QFETCH(int, exitCode);
+    QFETCH(QString, step);
+    QFETCH(QString, status);
+    QFETCH(QString, mentions);
+
+    // The simulated `hf download` / `modelscope download` of the registry's revision.
+    QTemporaryDir models;
+    const QString dir = models.filePath(QStringLiteral("MiniMax-M3.1-Flash"));
+    QProcess write;
+    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
+                 QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
+    QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
+    const QStringList d = damage.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (!d.isEmpty()) {
+        const QString file = dir + QLatin1Char('/') + d[1];
+        if (d[0] == QLatin1String("truncate")) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.resize(f.size() / 2));
+        } else if (d[0] == QLatin1String("remove")) {
+            QVERIFY(QDir(d[1] == QLatin1String("all") ? dir : file).removeRecursively());
+        } else if (d[0] == QLatin1String("grow")) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::Append) && f.write("\n") == 1);
+        } else if (d[0] == QLatin1String("flip")) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(f.size() - 1));
+            const char c = f.peek(1).at(0);
+            QVERIFY(f.write(QByteArray(1, char(c ^ 1))) == 1);
+        }
+    }
+
+    QTemporaryDir config;
+    const Run demo =
+        run(config.path(),
+            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")});
+    QVERIFY2(demo.exitCode == 0, demo.err.constData());
+    const Run deploy =
+        run(config.path(),
+            QStringList{QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                        QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60"),
+                        QStringLiteral("--json"), QStringLiteral("--model-dir"), dir} +
+                extra);
+    const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+    QCOMPARE(stop.exitCode, 0);
+    QVERIFY2(deploy.exitCode == exitCode, QByteArray(deploy.out + deploy.err).constData());
+    const QMap<QString, QJsonObject> s = steps(deploy.out);
+    QVERIFY2(s.contains(step), deploy.out.constData());
+    const QJsonObject r = s.value(step);
+    QVERIFY2(r[QLatin1String("status")].toString() == status, QJsonDocument(r).toJson().constData());
+    const QString text = r[QLatin1String("seen")].toString() + QLatin1Char(' ') + r[QLatin1String("fix")].toString();
+    QVERIFY2(text.contains(mentions), qPrintable(text));
+    if (exitCode == 0) {
+        // The server loaded the mounted folder, offline, and found the draft in it (F27, F18).
+        const QString launch = s.value(QStringLiteral("launch"))[QLatin1String("command")].toString();
+        QVERIFY2(launch.contains(QLatin1String("HF_HUB_OFFLINE=1")), qPrintable(launch));
+        QVERIFY2(launch.contains(dir + QStringLiteral(":/models/MiniMax-M3.1-Flash:ro")), qPrintable(launch));
+        QVERIFY2(launch.contains(QLatin1String("--model-path /models/MiniMax-M3.1-Flash")), qPrintable(launch));
+        QCOMPARE(s.value(QStringLiteral("preflight.weights"))[QLatin1String("status")].toString(),
+                 QStringLiteral("pass"));
+        QCOMPARE(s.value(QStringLiteral("check.dspark"))[QLatin1String("status")].toString(), QStringLiteral("pass"));
+        QCOMPARE(s.value(QStringLiteral("verify.text"))[QLatin1String("status")].toString(), QStringLiteral("pass"));
+        if (layout == QLatin1String("hf")) {
+            QVERIFY(s.value(QStringLiteral("pin.model"))[QLatin1String("seen")].toString().contains(
+                QLatin1String("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa")));
+        }
+    } else {
+        QVERIFY(!s.contains(QStringLiteral("launch"))); // nothing started on a folder that failed its check
+    }
+}
+
 void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
 {
     QTemporaryDir config;
@@ -225,8 +348,28 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
     QVERIFY(checked >= 3); // journal, manifest, licence acknowledgement (and the log)
 }
 
+void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh_data()
+{
+    QTest::addColumn<bool>("offline");
+    QTest::newRow("from the Hub") << false;
+    QTest::newRow("from an offline folder (F27)") << true;
+}
+
 void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
 {
+    QFETCH(bool, offline);
+    QTemporaryDir models;
+    QStringList extra;
+    if (offline) {
+        const QString dir = models.filePath(QStringLiteral("weights"));
+        QProcess write;
+        write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                    {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
+                     QStringLiteral("--write-model"), QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir,
+                     QStringLiteral("hf")});
+        QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
+        extra << QStringLiteral("--model-dir") << dir;
+    }
     QTemporaryDir config;
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
@@ -234,9 +377,11 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QCOMPARE(demo.exitCode, 0);
     const QJsonObject host =
         QJsonDocument::fromJson(demo.out).object()[QLatin1String("hosts")].toArray().first().toObject();
-    const Run deploy = run(config.path(),
-                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
-                            QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")});
+    const Run deploy =
+        run(config.path(),
+            QStringList{QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                        QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")} +
+                extra);
     const QString script = config.filePath(QStringLiteral("runbook.sh"));
     const Run runbook =
         run(config.path(), {QStringLiteral("runbook"), QStringLiteral("demo"), QStringLiteral("--output"), script});
@@ -278,6 +423,10 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QVERIFY2(ssh.exitCode() == 0, out.constData());
     QVERIFY(out.contains("nvfp4_to_fp8 backend=qmul4"));
     QVERIFY(out.contains("Deployed: lmsysorg/sglang@sha256:"));
+    if (offline) {
+        QVERIFY2(text.contains("HF_HUB_OFFLINE=1") && text.contains("MODEL_DIR="), text.constData());
+        QVERIFY2(out.contains("holds revision 62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa"), out.constData());
+    }
     QCOMPARE(stop.exitCode, 0);
 }
 

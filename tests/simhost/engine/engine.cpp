@@ -318,6 +318,13 @@ EngineResult Engine::spawn(Container &c)
     env.push_back("FLASHDECK_SIM_DIR=" + m_options.simDir);
     env.push_back("FLASHDECK_SIM_TIME_FACTOR=" + std::to_string(m_options.timeFactor));
     env.push_back("FLASHDECK_SIM_CONTAINER=" + c.id);
+    // Containers are host processes here: the bind mounts travel as a table, so the SGLang
+    // simulator can read a mounted model folder where the container would see it.
+    std::string binds;
+    for (const auto &b : strings(c.hostConfig.value("Binds", json()))) {
+        binds += b + "\n";
+    }
+    env.push_back("FLASHDECK_SIM_BINDS=" + binds);
 
     // GPUs: `--gpus` arrives as a DeviceRequest that the NVIDIA runtime answers (host contract §4).
     const json requests = c.hostConfig.value("DeviceRequests", json::array());

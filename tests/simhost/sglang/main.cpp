@@ -98,5 +98,6 @@ int main(int argc, char **argv)
         options.listenHost = l.substr(0, colon);
         options.listenPort = std::atoi(l.c_str() + colon + 1);
     }
+    flashdeck::sim::inspectModelFolder(args, options);
     return flashdeck::sim::runSglangSim(args, options);
 }

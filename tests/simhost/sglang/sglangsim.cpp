@@ -197,6 +197,12 @@ bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
                     a.modelPath + ").",
                 false);
     }
+    if (!o.modelError.empty()) {
+        traceback({"  File \"/usr/local/lib/python3.12/dist-packages/transformers/utils/hub.py\", line 469, in "
+                   "cached_files"},
+                  o.modelError);
+        return false;
+    }
     pause(o, 1.3);
     logLine("Init torch distributed ends. elapsed=1.33 s, mem usage=0.61 GB");
     const double total = double(o.gpuMemoryMiB) / 1024.0 * 1.048576;
@@ -211,15 +217,17 @@ bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
                       fixed(total / 1.073741824) + " GiB of which 1.21 GiB is free.");
         return false;
     }
-    // 48 shards (the checkpoint's model-000NN-of-00048 files), tqdm on stderr without a prefix.
-    const int shards = 48;
-    for (int shard = 4; shard <= shards; shard += 4) {
+    // The checkpoint's shards (model-000NN-of-000MM files), tqdm on stderr without a prefix.
+    const int shards = o.shards;
+    const int step = std::max(1, shards / 12);
+    for (int shard = step; shard <= shards; shard = (shard == shards ? shards + 1 : std::min(shards, shard + step))) {
         pause(o, 20.0 * o.slowdown / 12.0);
-        if (o.fault == "missing_shard" && shard > shards / 2) {
+        const bool bad = (o.fault == "missing_shard" && shard > shards / 2) || (o.badShard > 0 && shard >= o.badShard);
+        if (bad) {
             std::fprintf(stderr,
                          "Loading safetensors checkpoint shards:  %d%% Completed | %d/%d [00:%02d<00:%02d, "
                          "2.40it/s]\n",
-                         shard * 100 / shards, shard - 1, shards, shard / 2, (shards - shard) / 2);
+                         (shard - 1) * 100 / shards, shard - 1, shards, shard / 2, (shards - shard) / 2);
             traceback(
                 {"  File \"/usr/local/lib/python3.12/dist-packages/safetensors/torch.py\", line 313, in load_file",
                  "    with safe_open(filename, framework=\"pt\", device=device) as f:"},

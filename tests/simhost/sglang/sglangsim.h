@@ -58,7 +58,20 @@ struct SglangSimOptions
     double slowdown = 1.0;
     /** In a container without FMHA_SM100_ALLOW_JIT=1 the MSA kernel cannot compile (F17). */
     bool jitAllowed = true;
+    /** Checkpoint shards to load (the model folder's index, or the Hub checkpoint's 48). */
+    int shards = 48;
+    /** 1-based shard that is missing or cut short in the mounted folder; 0: none. */
+    int badShard = 0;
+    /** Why --model-path cannot be loaded at all (HF_HUB_OFFLINE=1 with no such folder). */
+    std::string modelError;
 };
+
+/**
+ * With HF_HUB_OFFLINE=1 and a --model-path inside a bind mount (FLASHDECK_SIM_BINDS), reads the
+ * host folder as SGLang would read the mounted one (F27): config.json, the index's shards
+ * (each checked against its safetensors header), and the dspark/ draft (F18).
+ */
+void inspectModelFolder(const SglangArgs &a, SglangSimOptions &o);
 
 /** Live counters shared by the HTTP handlers, the log ticker and the GPU load writer. */
 struct SglangState

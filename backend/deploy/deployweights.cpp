@@ -1,0 +1,221 @@
+// The weights: where they come from (the Hub, an offline folder F27, a ModelScope folder F28),
+// the folder's verification, and the model pin. Part of DeployRunner (deployrunner.h).
+
+#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/weightsfolder.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kListingTimeoutMs = 5 * 60 * 1000;
+// sha256 of 252 GB at the ~1 GB/s one core hashes: minutes, and slower on network storage.
+constexpr int kChecksumTimeoutMs = 4 * 60 * 60 * 1000;
+
+QString gb(qint64 bytes)
+{
+    return bytes >= 1000000000 ? QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 1)
+                               : QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
+}
+
+} // namespace
+
+QString DeployRunner::modelFolder() const
+{
+    return m_folder && m_options.modelSource != QLatin1String("hub") ? m_folder->resolvedPath() : QString();
+}
+
+QString DeployRunner::hostDestination() const
+{
+    const ssh::SshTarget &t = m_conn.target();
+    return t.user.isEmpty() ? t.host : t.user + QLatin1Char('@') + t.host;
+}
+
+void DeployRunner::preflightWeights()
+{
+    const QString title = QStringLiteral("The model folder on the host");
+    if (m_options.modelSource == QLatin1String("hub")) {
+        skip("preflight.weights", title,
+             QStringLiteral("The weights come from the Hub at the pinned revision: the server downloads them into "
+                            "~/.cache/huggingface (F26)."));
+        return;
+    }
+    const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
+    const QByteArray cmd = WeightsFolder::listingCommand(m_options.modelDir, m_options.verifyChecksums);
+    begin("preflight.weights", title,
+          modelscope ? QStringLiteral("F28: a ModelScope copy is used only after its files are verified")
+                     : QStringLiteral("F27, F29: SGLang loads every shard and the dspark/ draft from this folder"),
+          QString::fromUtf8(cmd));
+    if (m_options.modelDir.isEmpty()) {
+        fail(QStringLiteral("no folder was given"), QStringLiteral("Name the folder on the host with --model-dir."));
+        return;
+    }
+    runCommand(
+        cmd,
+        [this, modelscope](const ssh::CommandResult &res) {
+            auto folder = std::make_unique<WeightsFolder>();
+            QString error;
+            if (!res.succeeded() || !folder->parse(res.stdoutData, &error)) {
+                fail(error.isEmpty() ? QString::fromUtf8(res.stderrData).trimmed() : error,
+                     QStringLiteral("Check that the folder is readable by the SSH user and not being written, then "
+                                    "run again."));
+                return;
+            }
+            const WeightsFolder::Verdict v = folder->verify(m_recipe.draftSubfolder);
+            StepRecord r = m_current;
+            r.expected = QStringLiteral("config.json, every shard model.safetensors.index.json names, complete, and "
+                                        "the %1/ draft")
+                             .arg(m_recipe.draftSubfolder);
+            if (!folder->exists()) {
+                r.status = StepStatus::Fail;
+                r.seen =
+                    QStringLiteral("%1: there is no folder there (or it cannot be entered)").arg(m_options.modelDir);
+            } else if (!v.ok()) {
+                r.status = StepStatus::Fail;
+                r.seen = QStringLiteral("%1: %2").arg(folder->resolvedPath(), v.problems.join(QStringLiteral("; ")));
+            } else {
+                r.status = StepStatus::Pass;
+                QStringList seen{QStringLiteral("%1: %2 shards and the %3/ draft, complete; %4 in %5 files")
+                                     .arg(folder->resolvedPath())
+                                     .arg(v.shards)
+                                     .arg(m_recipe.draftSubfolder, gb(v.bytes))
+                                     .arg(folder->sizes().size())};
+                if (!v.revision.isEmpty()) {
+                    seen.append(QStringLiteral("hf download recorded revision %1").arg(v.revision));
+                }
+                QStringList notes = v.notes;
+                if (modelscope) { // a ModelScope download never has hf metadata: pin.model checks it instead
+                    notes.removeIf([](const QString &n) { return n.contains(QLatin1String("hf download metadata")); });
+                }
+                seen += notes;
+                r.seen = seen.join(QStringLiteral("; "));
+            }
+            if (r.status == StepStatus::Fail) {
+                const QStringList commands = modelscope
+                    ? QStringList{WeightsFolder::modelscopeCommand(m_recipe.modelscopeMirror, m_options.modelDir)}
+                    : WeightsFolder::offlineCommands(m_recipe.modelRepo,
+                                                     v.revision.isEmpty() ? m_recipe.modelRevision : v.revision,
+                                                     m_options.modelDir, hostDestination());
+                r.fix = QStringLiteral("Check free disk on the host, then download the revision again into the same "
+                                       "folder: an interrupted download resumes (F29). On a connected machine: %1")
+                            .arg(commands.join(QStringLiteral("  then  ")));
+            }
+            m_folder = std::move(folder);
+            finish(r);
+        },
+        m_options.verifyChecksums ? kChecksumTimeoutMs : kListingTimeoutMs);
+}
+
+void DeployRunner::pinModel()
+{
+    if (m_options.modelSource == QLatin1String("offline")) {
+        pinModelFromFolder();
+        return;
+    }
+    const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
+    const QByteArray base =
+        "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" + m_recipe.modelRepo.toUtf8();
+    const QByteArray cmd = base + "/revision/" + m_recipe.modelRevision.toUtf8() + '"';
+    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
+          modelscope
+              ? QStringLiteral("F06, F28: pin the revision, then check the ModelScope copy against it file by file")
+              : QStringLiteral("F06: pin the model revision"),
+          QString::fromUtf8(cmd));
+    runCommand(cmd, [this, modelscope, base](const ssh::CommandResult &res) {
+        const json answer = json::parse(res.stdoutData.toStdString(), nullptr, false);
+        const QString sha = answer.is_object() && answer.value("sha", json()).is_string()
+            ? QString::fromStdString(answer["sha"].get<std::string>())
+            : QString();
+        if (!res.succeeded() || sha.size() != 40) {
+            fail(QStringLiteral("curl exited with %1: %2")
+                     .arg(res.exitCode.value_or(-1))
+                     .arg(QString::fromUtf8(res.stderrData).trimmed()),
+                 modelscope
+                     ? QStringLiteral("A ModelScope copy is accepted only after comparing it with the pinned "
+                                      "Hugging Face revision (F28), which needs the Hub's file list: give the "
+                                      "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
+                                      "from an hf download folder (F27).")
+                     : QStringLiteral("Check the host's access to the Hugging Face Hub, or deploy offline from a "
+                                      "pre-downloaded revision (F27)."));
+            return;
+        }
+        m_modelSha = sha;
+        if (!modelscope) {
+            StepRecord r = m_current;
+            r.status = StepStatus::Pass;
+            r.expected = QStringLiteral("a 40-hex commit");
+            r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, m_recipe.modelRevision, sha);
+            finish(r);
+            return;
+        }
+        // F28: the mirror is not published under the Hub's commit id; its files must match it.
+        const QByteArray tree = base + "/tree/" + sha.toUtf8() + "?recursive=true\"";
+        m_current.command += QLatin1Char('\n') + QString::fromUtf8(tree);
+        runCommand(tree, [this, sha](const ssh::CommandResult &listing) {
+            StepRecord r = m_current;
+            r.expected = QStringLiteral("every file of %1@%2 in the ModelScope folder, same size%3")
+                             .arg(m_recipe.modelRepo, sha,
+                                  m_options.verifyChecksums ? QStringLiteral(" and sha256") : QString());
+            if (!listing.succeeded() || !m_folder) {
+                fail(
+                    QStringLiteral("the Hub's file list could not be read: %1")
+                        .arg(QString::fromUtf8(listing.stderrData).trimmed()),
+                    QStringLiteral("Give the host access to the Hub (F28 needs the pinned file list), then run again."),
+                    r.expected);
+                return;
+            }
+            WeightsFolder::Verdict v;
+            m_folder->compareWithTree(listing.stdoutData, &v);
+            r.status = v.ok() ? StepStatus::Pass : StepStatus::Fail;
+            r.seen = QStringLiteral("%1 → %2; %3")
+                         .arg(m_recipe.modelRevision, sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
+            if (!v.ok()) {
+                r.fix = QStringLiteral("The ModelScope copy is not the pinned revision (F28): deploy from the Hub, or "
+                                       "from an offline folder of revision %1 (F27): %2")
+                            .arg(sha,
+                                 WeightsFolder::offlineCommands(m_recipe.modelRepo, sha, m_options.modelDir,
+                                                                hostDestination())
+                                     .mid(1)
+                                     .join(QStringLiteral("  then  ")));
+            }
+            finish(r);
+        });
+    });
+}
+
+void DeployRunner::pinModelFromFolder()
+{
+    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
+          QStringLiteral("F06, F27: the offline folder is the pin; hf download records its commit"),
+          QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
+    StepRecord r = m_current;
+    const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};
+    const bool pinnedSha = m_recipe.modelRevision.size() == 40;
+    r.expected = pinnedSha ? QStringLiteral("revision %1").arg(m_recipe.modelRevision)
+                           : QStringLiteral("one 40-hex commit recorded by hf download");
+    if (v.revision.isEmpty()) {
+        r.status = StepStatus::Warn;
+        r.seen = QStringLiteral("the folder does not record which revision it holds (no hf download metadata)");
+        r.fix = QStringLiteral("To pin it, download with the revision into the folder: %1")
+                    .arg(WeightsFolder::offlineCommands(m_recipe.modelRepo, m_recipe.modelRevision, m_options.modelDir,
+                                                        hostDestination())
+                             .at(1));
+    } else if (pinnedSha && v.revision != m_recipe.modelRevision) {
+        r.status = StepStatus::Fail;
+        r.seen = QStringLiteral("the folder holds revision %1").arg(v.revision);
+        r.fix = QStringLiteral("Download revision %1 into the folder (F06, F27).").arg(m_recipe.modelRevision);
+    } else {
+        m_modelSha = v.revision;
+        r.status = StepStatus::Pass;
+        r.seen = QStringLiteral("%1 holds %2@%3 (hf download metadata)")
+                     .arg(m_folder->resolvedPath(), m_recipe.modelRepo, v.revision);
+    }
+    finish(r);
+}
+
+} // namespace flashdeck
