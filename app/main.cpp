@@ -12,6 +12,7 @@
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/core/stopsignals.h"
 #include "backend/demo/demohost.h"
 #include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
@@ -20,16 +21,12 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QSocketNotifier>
 #include <QTextStream>
 
 #include <spdlog/logger.h>
 
-#include <csignal>
 #include <cstdio>
 #include <memory>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <utility>
 
 namespace {
@@ -75,31 +72,6 @@ QString optionValueAnywhere(const QStringList &args, const QString &name)
         }
     }
     return {};
-}
-
-// Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at exit
-// (stopping the demo's processes) still runs. The handler only writes a byte (async-signal-safe).
-int g_signalPipe[2] = {-1, -1};
-
-extern "C" void onQuitSignal(int)
-{
-    const char byte = 1;
-    (void)!::write(g_signalPipe[1], &byte, 1);
-}
-
-void quitOnSignals(QObject *parent)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0) {
-        return;
-    }
-    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, parent);
-    QObject::connect(notifier, &QSocketNotifier::activated, parent, [] {
-        char byte = 0;
-        (void)!::read(g_signalPipe[0], &byte, 1);
-        QCoreApplication::quit();
-    });
-    std::signal(SIGINT, onQuitSignal);
-    std::signal(SIGTERM, onQuitSignal);
 }
 
 } // namespace
@@ -228,7 +200,10 @@ int main(int argc, char **argv)
     }
     flashdeck::ui::MainWindow window(paths, settings, inventory, info);
     window.show();
-    quitOnSignals(&window);
+    // Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at
+    // exit (stopping the demo's processes) still runs.
+    flashdeck::StopSignals stopSignals;
+    QObject::connect(&stopSignals, &flashdeck::StopSignals::stopRequested, &window, [] { QCoreApplication::quit(); });
     const int rc = QCoreApplication::exec();
     if (stopDemoAtExit) {
         if (const flashdeck::Status s = demo.stop(inventory); !s) {

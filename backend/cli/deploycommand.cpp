@@ -3,6 +3,7 @@
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/stopsignals.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/journal.h"
 #include "backend/fleet/inventory.h"
@@ -16,6 +17,8 @@
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 namespace flashdeck::cli {
 
@@ -186,6 +189,23 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     }
 
     std::unique_ptr<DeployRunner> runner;
+    // Ctrl+C (or SIGTERM) cancels cleanly: the runner stops what is in flight and reports what is
+    // left on the host. A second one stops at once.
+    StopSignals stopSignals;
+    QObject::connect(&stopSignals, &StopSignals::stopRequested, &stopSignals, [&](int) {
+        if (!runner || stopSignals.count() > 1) {
+            c.out.flush();
+            c.err << "flashdeck deploy: stopped without waiting; run it again with --resume.\n";
+            c.err.flush();
+            ::_exit(130);
+        }
+        if (!json) {
+            c.err << "Cancelling: stopping what runs and checking what is left on the host (Ctrl+C again to quit at "
+                     "once)…\n";
+            c.err.flush();
+        }
+        runner->cancel();
+    });
     nlohmann::json results = nlohmann::json::object(); // each step's outcome, for the manifest
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);

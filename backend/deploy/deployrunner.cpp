@@ -106,15 +106,85 @@ void DeployRunner::start()
 
 void DeployRunner::cancel()
 {
-    m_cancelled = true;
-    if (m_logStream) {
-        m_logStream->abort();
+    if (m_done || m_cancelling) {
+        return;
     }
+    m_cancelling = true;
+    m_cancelled = true;
+    if (m_readyTimer) {
+        m_readyTimer->stop();
+    }
+    for (QNetworkReply *reply : m_http->findChildren<QNetworkReply *>()) {
+        reply->disconnect();
+        reply->abort();
+    }
+    m_logStream = nullptr;
+    if (!m_docker) {
+        reportCancel(QStringLiteral("nothing: Flashdeck had not reached the host's Docker Engine yet"));
+        return;
+    }
+    m_docker->abortAll();
+    // A host that stops answering must not hold the cancel: say what we could not check.
+    QTimer::singleShot(15000, this, [this] {
+        reportCancel(QStringLiteral("unknown: the Docker Engine did not answer (check with docker ps --filter "
+                                    "label=io.flashdeck.deployment=%1)")
+                         .arg(m_options.deploymentId));
+    });
+    // The GPU check's throwaway container is ours and worth nothing: remove it. Servers stay.
+    const QString check = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
+    m_docker->call(
+        "DELETE", QStringLiteral("/containers/%1?force=1").arg(check), {}, [this](const docker::DockerResponse &) {
+            const QString filter =
+                QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"]})").arg(m_options.deploymentId);
+            m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter),
+                           {}, [this](const docker::DockerResponse &res) {
+                               if (!res.ok() || !res.json().is_array()) {
+                                   reportCancel(QStringLiteral("unknown: %1").arg(res.message()));
+                                   return;
+                               }
+                               QStringList left;
+                               for (const json &c : res.json()) {
+                                   const json names = c.value("Names", json::array());
+                                   const QString name = names.is_array() && !names.empty() && names[0].is_string()
+                                       ? QString::fromStdString(names[0].get<std::string>()).mid(1) // "/name"
+                                       : str(c, "Id").left(12);
+                                   left.append(QStringLiteral("container %1 (%2)").arg(name, str(c, "State")));
+                               }
+                               reportCancel(left.isEmpty() ? QStringLiteral("no Flashdeck container")
+                                                           : left.join(QStringLiteral(", ")));
+                           });
+        });
+}
+
+void DeployRunner::reportCancel(const QString &left)
+{
+    if (m_done) {
+        return;
+    }
+    m_done = true;
+    StepRecord r = m_current;
+    r.status = StepStatus::Fail;
+    r.at = QDateTime::currentDateTimeUtc();
+    QString seen = QStringLiteral("cancelled by the operator during this step. Left on the host: %1.").arg(left);
+    if (r.step == QLatin1String("pull")) {
+        seen += QStringLiteral(" The pull was stopped; the layers already unpacked stay in Docker's store and are "
+                               "reused.");
+    }
+    r.seen = seen;
+    r.fix = QStringLiteral("Run the same deploy command with --resume to continue from here; 'flashdeck undeploy' "
+                           "removes Flashdeck's containers (and nothing else).");
+    if (r.step.isEmpty()) {
+        r.step = QStringLiteral("preflight.ssh");
+        r.title = QStringLiteral("SSH connection");
+    }
+    (void)m_journal.append(r); // best effort: we are stopping either way
+    Q_EMIT stepChanged(r);
+    Q_EMIT finished(false);
 }
 
 void DeployRunner::advance()
 {
-    if (m_done) {
+    if (m_done || m_cancelling) {
         return;
     }
     if (m_cancelled || m_plan.isEmpty()) {
@@ -145,6 +215,9 @@ void DeployRunner::begin(const char *step, const QString &title, const QString &
 
 void DeployRunner::finish(StepRecord r)
 {
+    if (m_cancelling) {
+        return; // an outcome that arrived after the cancel: reportCancel records the step
+    }
     if (r.step.isEmpty()) {
         r.step = m_current.step;
     }

@@ -69,6 +69,11 @@ public:
     /** The step ids of the plan, in order (a contract: the CLI and the GUI use them). */
     static QStringList stepIds();
     void start();
+    /**
+     * Stops the plan: aborts what is in flight (a pull is cancelled on the host, the GPU check's
+     * throwaway container removed), then records the step it stopped in as failed with exactly
+     * what is left on the host (Flashdeck's containers and their states), and finishes.
+     */
     void cancel();
 
     QString imageDigest() const { return m_imageDigest; }
@@ -95,6 +100,7 @@ private:
     void runCommand(const QByteArray &commandLine, std::function<void(const ssh::CommandResult &)> done,
                     int timeoutMs = 120000);
     void advance();
+    void reportCancel(const QString &left);
 
     void preflightSsh();
     void preflightGpus();
@@ -128,6 +134,7 @@ private:
     QList<Next> m_plan;
     StepRecord m_current;
     bool m_cancelled = false;
+    bool m_cancelling = false; // the operator cancelled: late outcomes are dropped
     bool m_done = false;
     std::unique_ptr<docker::DockerClient> m_docker;
     QNetworkAccessManager *m_http = nullptr;

@@ -88,6 +88,15 @@ void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, c
     });
 }
 
+void DockerClient::abortAll()
+{
+    for (QNetworkReply *reply : m_nam->findChildren<QNetworkReply *>()) {
+        reply->disconnect(); // the caller gave up on it: no callback runs
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
 void DockerClient::ping(Done done)
 {
     QNetworkReply *reply = send("GET", QStringLiteral("/_ping"), {});

@@ -48,6 +48,11 @@ public:
     /** GET /_ping, and settle the API version: the server's, at most the one we speak. */
     void ping(Done done);
     void call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done);
+    /**
+     * Aborts every call and stream in flight; none of their callbacks runs. Closing a pull's
+     * connection makes dockerd cancel that pull (the layers it finished stay).
+     */
+    void abortAll();
     /** A streamed call: read it as it arrives; it is deleted with this client at the latest. */
     QNetworkReply *stream(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody = {});
 

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void runbook_reproducesTheDeploymentOverOpenSsh_data();
     void runbook_reproducesTheDeploymentOverOpenSsh();
     void interruptedPull_resumesWithoutStartingOver();
+    void ctrlC_saysWhatIsLeft_andResumeFinishes();
 
 private:
     struct Run
@@ -495,6 +496,52 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
     QCOMPARE(
         undeploy.out.trimmed(),
         QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})")); // one container
+}
+
+void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
+{
+    QTemporaryDir config;
+    const Run demo =
+        run(config.path(),
+            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.4")});
+    QCOMPARE(demo.exitCode, 0);
+    QProcess deploy;
+    deploy.start(QStringLiteral(FLASHDECK_BINARY),
+                 {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                  QStringLiteral("noncommercial"), QStringLiteral("--json"), QStringLiteral("--config-dir"),
+                  config.path()});
+    // Ctrl+C once the server container is started and the runner waits for it to be ready.
+    QByteArray out;
+    while (!steps(out).contains(QStringLiteral("ready"))) {
+        QVERIFY2(deploy.waitForReadyRead(120000), out.constData());
+        out += deploy.readAllStandardOutput();
+    }
+    ::kill(pid_t(deploy.processId()), SIGINT);
+    QVERIFY(deploy.waitForFinished(60000));
+    out += deploy.readAllStandardOutput();
+    const Run resumed =
+        run(config.path(),
+            {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"), QStringLiteral("--json")});
+    const Run undeploy =
+        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+
+    QCOMPARE(deploy.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(deploy.exitCode(), 1);
+    const QJsonObject cancelled = steps(out).value(QStringLiteral("ready"));
+    QCOMPARE(cancelled[QLatin1String("status")].toString(), QStringLiteral("fail"));
+    const QString seen = cancelled[QLatin1String("seen")].toString();
+    QVERIFY2(seen.contains(QLatin1String("cancelled by the operator")), qPrintable(seen));
+    QVERIFY2(seen.contains(QLatin1String("container flashdeck-demo-b300x4-balanced-0 (running)")), qPrintable(seen));
+    QVERIFY(!seen.contains(QLatin1String("gpucheck"))); // the throwaway check container is gone
+    QVERIFY(cancelled[QLatin1String("fix")].toString().contains(QLatin1String("--resume")));
+    QVERIFY2(resumed.exitCode == 0, resumed.out.constData());
+    QVERIFY(steps(resumed.out)
+                .value(QStringLiteral("launch"))[QLatin1String("seen")]
+                .toString()
+                .contains(QLatin1String("already running (not started again)")));
+    QCOMPARE(undeploy.out.trimmed(),
+             QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})"));
 }
 
 QTEST_GUILESS_MAIN(TestDeployCli)
