@@ -8,6 +8,7 @@
 #include "backend/deploy/journal.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
+#include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
@@ -207,7 +208,15 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         runner->cancel();
     });
     nlohmann::json results = nlohmann::json::object(); // each step's outcome, for the manifest
-    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+    // The server's API key lives in the system keyring (or, without one, in memory for this run;
+    // a rerun then recovers it from the running container).
+    SecretStore secrets;
+    if (!secrets.keyringAvailable()) {
+        c.err << secrets.memoryOnlyReason() << '\n';
+        c.err.flush();
+    }
+    const QString keyName = SecretStore::apiKeyKey(options.deploymentId);
+    const auto startDeploy = [&](ssh::HostConnection &connection, const std::function<void(int)> &done) {
         runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
         QObject::connect(
             runner.get(), &DeployRunner::stepChanged, runner.get(),
@@ -269,9 +278,29 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                 c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
                       << '\n';
             }
-            done(ok ? ExitOk : ExitCheckFailed);
+            const int rc = ok ? ExitOk : ExitCheckFailed;
+            if (runner->apiKey().isEmpty()) {
+                done(rc);
+                return;
+            }
+            secrets.write(keyName, runner->apiKey(), [&c, done, rc](const Status &stored) {
+                if (!stored) {
+                    c.err << stored.message() << '\n';
+                }
+                done(rc);
+            });
         });
         runner->start();
+    };
+    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+        secrets.read(keyName, [&, done](const Result<QString> &stored) {
+            if (!stored) {
+                c.err << stored.message() << '\n';
+            } else if (!stored.value().isEmpty()) {
+                options.apiKey = stored.value();
+            }
+            startDeploy(connection, done);
+        });
     });
 }
 

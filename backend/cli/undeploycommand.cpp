@@ -3,8 +3,10 @@
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/fleet/inventory.h"
+#include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
@@ -72,21 +74,29 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
         c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
         return ExitUsage;
     }
-    const QString prefix = host->name + QLatin1Char('-');
+    // The deployments of this host, exactly: a prefix would also match a host named "<host>-…".
+    const auto recipes = Recipe::builtIn();
+    QStringList ids;
+    for (const Recipe &r : recipes ? recipes.value() : QList<Recipe>{}) {
+        for (const RecipeProfile &profile : r.profiles) {
+            ids.append(host->name + QLatin1Char('-') + profile.id);
+        }
+    }
     auto u = std::make_shared<Undeploy>();
-    return runOnHost(*host, c, [&, u, prefix](ssh::HostConnection &connection, std::function<void(int)> done) {
+    SecretStore secrets;
+    return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
         QObject::connect(&connection, &ssh::HostConnection::tunnelFailed, &connection,
                          [&c, done](quint64, const QString &message) {
                              c.err << message << '\n';
                              done(ExitCheckFailed);
                          });
         QObject::connect(
-            &connection, &ssh::HostConnection::tunnelReady, &connection, [&, u, prefix, done](quint64, quint16 port) {
+            &connection, &ssh::HostConnection::tunnelReady, &connection, [&, u, done](quint64, quint16 port) {
                 u->docker = std::make_unique<docker::DockerClient>(port);
                 const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
                 u->docker->call(
                     "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-                    [&, u, prefix, done](const docker::DockerResponse &list) {
+                    [&, u, done](const docker::DockerResponse &list) {
                         if (!list.ok()) {
                             c.err << list.message() << '\n';
                             done(ExitCheckFailed);
@@ -95,7 +105,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                         for (const auto &ct : list.json()) {
                             const std::string label = ct.value("Labels", nlohmann::json::object())
                                                           .value("io.flashdeck.deployment", std::string());
-                            if (QString::fromStdString(label).startsWith(prefix)) { // ours, for this host
+                            if (ids.contains(QString::fromStdString(label))) { // ours, for this host
                                 u->todo.append(QString::fromStdString(ct.value("Id", std::string())));
                                 const nlohmann::json names = ct.value("Names", nlohmann::json::array());
                                 const std::string first =
@@ -123,7 +133,26 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                             if (!u->error.isEmpty()) {
                                 c.err << u->error << '\n';
                             }
-                            done(u->error.isEmpty() ? ExitOk : ExitCheckFailed);
+                            if (!u->error.isEmpty()) {
+                                done(ExitCheckFailed);
+                                return;
+                            }
+                            // The keys of servers that no longer exist are worth nothing: forget them.
+                            if (ids.isEmpty()) {
+                                done(ExitOk);
+                                return;
+                            }
+                            auto pending = std::make_shared<qsizetype>(ids.size());
+                            for (const QString &id : ids) {
+                                secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
+                                    if (!s) {
+                                        c.err << s.message() << '\n';
+                                    }
+                                    if (--*pending == 0) {
+                                        done(ExitOk);
+                                    }
+                                });
+                            }
                         });
                     });
             });

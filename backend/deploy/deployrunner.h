@@ -80,6 +80,8 @@ public:
     QString modelSha() const { return m_modelSha; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
+    /** The server's API key once the launch knows it (generated, stored or recovered). Secret. */
+    QString apiKey() const { return m_options.apiKey; }
     /** The verified model folder on the host (offline or ModelScope); empty: the Hub. */
     QString modelFolder() const;
     /** The launch as a docker run line (the key as $FLASHDECK_API_KEY); empty before launch. */

@@ -1,0 +1,105 @@
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+/**
+ * The API key of a deployment in a real system keyring (GNOME keyring over a private D-Bus
+ * session: tests/support/with-keyring): `flashdeck deploy` stores the key it generated, a
+ * rerun uses the same one, `undeploy` forgets it, and no file Flashdeck wrote holds it.
+ */
+class TestDeployKeyring : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void keyLivesInTheKeyring();
+
+private:
+    static int flashdeck(const QString &config, QStringList args, QByteArray *out = nullptr)
+    {
+        args << QStringLiteral("--config-dir") << config;
+        QProcess p;
+        p.start(QStringLiteral(FLASHDECK_BINARY), args);
+        if (!p.waitForFinished(180000)) {
+            p.kill();
+            p.waitForFinished();
+            return -1;
+        }
+        if (out) {
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+        }
+        return p.exitCode();
+    }
+    /** What the keyring holds for the deployment (secret-tool, the Secret Service's own CLI). */
+    static QByteArray keyringEntry()
+    {
+        QProcess p;
+        p.start(QStringLiteral("secret-tool"),
+                {QStringLiteral("lookup"), QStringLiteral("server"), QStringLiteral("Flashdeck"),
+                 QStringLiteral("user"), QStringLiteral("api-key/demo-b300x4-balanced")});
+        p.waitForFinished(30000);
+        return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
+    }
+    static int httpStatusWith(const QByteArray &key)
+    {
+        QProcess p;
+        p.start(QStringLiteral("curl"),
+                {QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
+                 QStringLiteral("%{http_code}"), QStringLiteral("-K"), QStringLiteral("-"),
+                 QStringLiteral("http://127.0.0.1:30000/v1/models")});
+        p.write("header = \"Authorization: Bearer " + key + "\"\n"); // the key on stdin, not in argv
+        p.closeWriteChannel();
+        p.waitForFinished(30000);
+        return p.readAllStandardOutput().toInt();
+    }
+};
+
+void TestDeployKeyring::keyLivesInTheKeyring()
+{
+    QVERIFY2(!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"),
+             "run this test through tests/support/with-keyring (ctest does)");
+    QTemporaryDir config;
+    QByteArray out;
+    QCOMPARE(flashdeck(config.path(),
+                       {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
+                        QStringLiteral("0.01")},
+                       &out),
+             0);
+    const int deployed =
+        flashdeck(config.path(),
+                  {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                   QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")},
+                  &out);
+    const QByteArray key = keyringEntry();
+    const int withKey = httpStatusWith(key);
+    const int withOther = httpStatusWith("sk-fd-not-the-key-0123456789abcdefghijklmnopqrstuvw");
+    QByteArray rerunOut;
+    const int rerun = flashdeck(
+        config.path(), {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume")}, &rerunOut);
+    const QByteArray keyAfterRerun = keyringEntry();
+    const int undeployed = flashdeck(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo")});
+    const QByteArray keyAfterUndeploy = keyringEntry();
+    flashdeck(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+
+    QVERIFY2(deployed == 0, out.constData());
+    QVERIFY(!out.contains("No system keyring")); // it had one
+    QVERIFY2(key.startsWith("sk-fd-") && key.size() >= 49, key.constData()); // 32 random bytes, base64url
+    QCOMPARE(withKey, 200);
+    QCOMPARE(withOther, 401);
+    QVERIFY2(rerun == 0, rerunOut.constData());
+    QCOMPARE(keyAfterRerun, key); // the same server, the same key
+    QCOMPARE(undeployed, 0);
+    QVERIFY(keyAfterUndeploy.isEmpty());
+    for (QDirIterator it(config.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) {
+        QFile f(it.next());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(!f.readAll().contains(key), qPrintable(f.fileName()));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestDeployKeyring)
+#include "tst_deploykeyring.moc"
