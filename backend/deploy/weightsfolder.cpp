@@ -296,9 +296,24 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
             any = any || it.key().startsWith(draft);
         }
-        if (!any) {
-            v.problems.append(QStringLiteral("no DSpark draft: the %1 subfolder is missing (F18, F27: SGLang finds the "
-                                             "draft there)")
+        // SGLang also takes a draft bundled in the target checkpoint, which config.json announces
+        // with dspark_* keys (sglang-facts §10: "DSpark draft weights are bundled in the target
+        // checkpoint"); the seed's layout keeps it in the dspark/ subfolder (F27).
+        bool bundled = false;
+        if (config != m_contents.cend()) {
+            const json c = json::parse(config->constData(), config->constData() + config->size(), nullptr, false);
+            if (c.is_object()) {
+                for (const auto &[k, value] : c.items()) {
+                    bundled = bundled || k.rfind("dspark_", 0) == 0;
+                }
+            }
+        }
+        if (!any && bundled) {
+            v.notes.append(
+                QStringLiteral("the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
+        } else if (!any) {
+            v.problems.append(QStringLiteral("no DSpark draft: the %1 subfolder is missing and config.json has no "
+                                             "dspark_* keys (F18, F27: SGLang finds the draft there)")
                                   .arg(draftSubfolder));
         } else {
             if (!m_contents.contains(draft + QStringLiteral("config.json"))) {

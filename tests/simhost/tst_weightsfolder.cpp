@@ -86,6 +86,8 @@ void TestWeightsFolder::verify_data()
                                             << "model-00005-of-00048.safetensors has 3 bytes more" << kSha;
     QTest::newRow("no dspark") << "remove dspark/model.safetensors dspark/config.json" << false
                                << "no DSpark draft: the dspark subfolder is missing" << kSha;
+    QTest::newRow("draft bundled, no dspark/ (sglang-facts §10)")
+        << "remove dspark/model.safetensors dspark/config.json; bundle" << true << "" << kSha;
     QTest::newRow("draft cut short") << "truncate dspark/model.safetensors 500" << false
                                      << "dspark/model.safetensors is truncated" << kSha;
     QTest::newRow("no index") << "remove model.safetensors.index.json" << false
@@ -110,7 +112,16 @@ void TestWeightsFolder::verify()
     QTemporaryDir tmp;
     const QString dir = tmp.filePath(QStringLiteral("MiniMax M3.1 Flash")); // a space, as people name folders
     QVERIFY(writeModel(dir, QStringLiteral("hf")));
-    const QStringList words = damage.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QString rest = damage;
+    if (damage.endsWith(QLatin1String("; bundle"))) { // config.json announces a bundled draft
+        rest.chop(8);
+        QFile config(dir + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::ReadWrite));
+        QByteArray text = config.readAll();
+        text.insert(text.indexOf('{') + 1, "\n  \"dspark_block_size\": 7,\n  \"dspark_noise_token_id\": 200034,");
+        QVERIFY(config.resize(0) && config.write(text) == text.size());
+    }
+    const QStringList words = rest.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (!words.isEmpty()) {
         const QString verb = words[0];
         if (verb == QLatin1String("truncate")) {
