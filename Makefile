@@ -40,8 +40,9 @@ test-asan: bootstrap
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh
+	@cmake --build --preset release --target bench_ssh bench_metrics
 	@build/release/tests/bench/bench_ssh
+	@build/release/tests/bench/bench_metrics
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots

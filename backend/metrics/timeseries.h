@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QList>
+#include <QtGlobal>
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace flashdeck::metrics {
+
+/**
+ * One metric of one host over time, in fixed memory: the last `rawCapacity` samples as taken
+ * (default one hour at 1 Hz), and behind them `bucketCapacity` buckets of `bucketMs` each
+ * holding min, max and mean (default 8 640 × 10 s = 24 h). A NaN sample is a gap — the host
+ * did not answer — and is drawn as one, never bridged by a line. About 0.3 MB when full.
+ */
+class TimeSeries final
+{
+public:
+    struct Point
+    {
+        qint64 tMs = 0;
+        double v = 0;
+    };
+
+    explicit TimeSeries(int rawCapacity = 3600, qint64 bucketMs = 10000, int bucketCapacity = 8640);
+
+    /** Appends a sample; one older than the last is ignored (clocks only move forward here). */
+    void append(qint64 tMs, double v);
+    void appendGap(qint64 tMs);
+
+    bool isEmpty() const { return m_rawSize == 0; }
+    /** The newest sample that is not a gap. */
+    std::optional<Point> last() const;
+    /** Minimum and maximum over everything retained; empty when there is no value. */
+    std::optional<double> min() const;
+    std::optional<double> max() const;
+    /** The oldest time still retained (raw or bucketed). */
+    std::optional<qint64> oldestMs() const;
+
+    /**
+     * The series over [fromMs, toMs], downsampled to at most 2 × `columns` points: per column its
+     * minimum and maximum in time order, so spikes survive; a column with only gaps gives a
+     * NaN point. Raw samples where the raw ring still has them, buckets before that.
+     */
+    QList<Point> window(qint64 fromMs, qint64 toMs, int columns) const;
+    /** Every retained point in [fromMs, toMs] (raw, or bucket means before the raw window). */
+    QList<Point> points(qint64 fromMs, qint64 toMs) const;
+
+    std::size_t memoryBytes() const;
+
+private:
+    struct Bucket
+    {
+        qint64 startMs = 0;
+        float min = 0;
+        float max = 0;
+        double sum = 0;
+        int count = 0; // values; 0 with gaps only
+    };
+    void pushBucket(qint64 tMs, double v);
+    const Point &rawAt(int i) const { return m_raw[std::size_t((m_rawHead + i) % m_raw.size())]; }
+    const Bucket &bucketAt(int i) const { return m_buckets[std::size_t((m_bucketHead + i) % m_buckets.size())]; }
+    template<typename F>
+    void forEach(qint64 fromMs, qint64 toMs, F &&f) const;
+
+    std::vector<Point> m_raw;
+    int m_rawHead = 0; // oldest
+    int m_rawSize = 0;
+    qint64 m_bucketMs;
+    std::vector<Bucket> m_buckets;
+    int m_bucketHead = 0;
+    int m_bucketSize = 0;
+};
+
+} // namespace flashdeck::metrics
