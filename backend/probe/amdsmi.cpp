@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace flashdeck::probe {
 
 namespace {
@@ -62,6 +64,65 @@ Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &text)
         }
         s.powerW = metric(g.value("power", json::object()), "socket_power");
         out.append(s);
+    }
+    return out;
+}
+
+} // namespace flashdeck::probe
+
+namespace flashdeck::probe {
+
+Result<QList<GpuSample>> parseRocmSmi(const QByteArray &text)
+{
+    // rocm-smi prints this line instead of JSON when none of the options applies (§13).
+    if (text.trimmed().startsWith("WARNING: No JSON data to report")) {
+        return Status::failure(
+            QStringLiteral("rocm-smi had no data for these options (WARNING: No JSON data to report)"));
+    }
+    const nlohmann::json j = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    if (!j.is_object()) {
+        return Status::failure(QStringLiteral("rocm-smi --json printed something that is not JSON: \"%1\"")
+                                   .arg(QString::fromUtf8(text.left(200))));
+    }
+    // Every value is a string; "N/A" means missing (sglang-facts §13).
+    auto number = [](const nlohmann::json &card, const char *key) -> std::optional<double> {
+        if (!card.contains(key) || !card.at(key).is_string()) {
+            return std::nullopt;
+        }
+        bool ok = false;
+        const double v = QString::fromStdString(card.at(key).get<std::string>()).trimmed().toDouble(&ok);
+        return ok ? std::optional(v) : std::nullopt;
+    };
+    QList<GpuSample> out;
+    for (const auto &[key, card] : j.items()) {
+        if (key.rfind("card", 0) != 0 || !card.is_object()) {
+            continue; // "system" and the like
+        }
+        bool ok = false;
+        GpuSample s;
+        s.index = QString::fromStdString(key.substr(4)).toInt(&ok);
+        if (!ok) {
+            continue;
+        }
+        if (const auto u = number(card, "GPU use (%)")) {
+            s.utilizationGpu = int(*u);
+        }
+        // Bytes are the robust fields; the percentage key changed between releases (§13).
+        const auto total = number(card, "VRAM Total Memory (B)");
+        const auto used = number(card, "VRAM Total Used Memory (B)");
+        if (total) {
+            s.memoryTotalMiB = qint64(*total / 1048576.0);
+        }
+        if (used) {
+            s.memoryUsedMiB = qint64(*used / 1048576.0);
+        }
+        s.temperatureC = number(card, "Temperature (Sensor edge) (C)");
+        s.powerW = number(card, "Average Graphics Package Power (W)");
+        out.append(s);
+    }
+    std::sort(out.begin(), out.end(), [](const GpuSample &a, const GpuSample &b) { return a.index < b.index; });
+    if (out.isEmpty()) {
+        return Status::failure(QStringLiteral("rocm-smi --json listed no card"));
     }
     return out;
 }

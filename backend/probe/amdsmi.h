@@ -14,4 +14,10 @@ namespace flashdeck::probe {
  */
 [[nodiscard]] Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &json);
 
+/**
+ * `rocm-smi --showuse --showmeminfo vram --json` (the fallback where amd-smi is missing):
+ * {"card0": {...}, ...}, every value a string, "N/A" for missing; VRAM from the byte fields.
+ */
+[[nodiscard]] Result<QList<GpuSample>> parseRocmSmi(const QByteArray &json);
+
 } // namespace flashdeck::probe

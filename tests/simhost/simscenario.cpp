@@ -44,6 +44,9 @@ std::optional<SimScenario> SimScenario::load(const QString &path, QString *error
         s.cudaVersion = str(j, "cuda_version");
         s.rocmVersion = str(j, "rocm_version");
         s.amdSmiShape = str(j, "amd_smi_shape");
+        for (const auto &t : j.value("missing_tools", nlohmann::json::array())) {
+            s.missingTools.append(QString::fromStdString(t.get<std::string>()));
+        }
         for (const nlohmann::json &g : j.at("gpus")) {
             SimGpu gpu;
             gpu.name = str(g, "name");

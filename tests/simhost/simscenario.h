@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -51,6 +52,8 @@ struct SimScenario
     QString rocmVersion;
     /** amd-smi's JSON: "wrapped" ({"gpu_data": [...]}, newer releases) or "list" (older). */
     QString amdSmiShape;
+    /** Tools this host does not have: they answer as a shell does for a missing command (127). */
+    QStringList missingTools;
     QList<SimGpu> gpus;
 
     static std::optional<SimScenario> load(const QString &path, QString *error);

@@ -36,6 +36,10 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "simulated amd-smi: %s\n", qPrintable(error));
         return 9;
     }
+    if (scenario->missingTools.contains(QStringLiteral("amd-smi"))) {
+        std::fprintf(stderr, "bash: line 1: amd-smi: command not found\n"); // as bash -c says it
+        return 127;
+    }
     bool metric = false;
     bool asJson = false;
     for (int i = 1; i < argc; ++i) {

@@ -32,6 +32,8 @@ private Q_SLOTS:
     void meminfo();
     void ss_listeningPorts();
     void amdSmi_bothShapesAndNA();
+    void rocmSmi_stringsAndNA_data();
+    void rocmSmi_stringsAndNA();
 };
 
 void TestProbeParsers::nvidiaXml_realH200Capture()
@@ -170,6 +172,44 @@ void TestProbeParsers::amdSmi_bothShapesAndNA()
         QVERIFY(!r.first().powerW);
     }
     QVERIFY(!parseAmdSmiMetric("WARNING: No JSON data to report"));
+}
+
+void TestProbeParsers::rocmSmi_stringsAndNA_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("cards");
+    QTest::addColumn<int>("utilization"); // of the first card; -1 absent
+    QTest::addColumn<qint64>("usedMiB"); // -1 absent
+    // sglang-facts §13: the real single-card example (marimo-team/marimo issue #9237), verbatim fields.
+    QTest::newRow("real single card")
+        << QByteArray(
+               R"J({"card0": {"GPU use (%)": "0", "VRAM Total Memory (B)": "21458059264", "VRAM Total Used Memory (B)": "27856896"}})J")
+        << 1 << 0 << qint64(27856896 / 1048576);
+    QTest::newRow("system key, N/A, rocm 5.7 without VRAM%")
+        << QByteArray(
+               R"J({"system": {"Driver version": "6.7.0"}, "card1": {"GPU use (%)": "N/A", "Memory Activity": "N/A", "VRAM Total Memory (B)": "309220868096", "VRAM Total Used Memory (B)": "N/A"}, "card0": {"GPU use (%)": "87", "VRAM Total Memory (B)": "309220868096", "VRAM Total Used Memory (B)": "207220868096"}})J")
+        << 2 << 87 << qint64(207220868096 / 1048576);
+}
+
+void TestProbeParsers::rocmSmi_stringsAndNA()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, cards);
+    QFETCH(int, utilization);
+    QFETCH(qint64, usedMiB);
+    const auto r = parseRocmSmi(json);
+    QVERIFY2(r, qPrintable(r.message()));
+    QCOMPARE(r.value().size(), cards);
+    QCOMPARE(r.value().first().index, 0); // sorted by card number
+    QCOMPARE(r.value().first().utilizationGpu.value_or(-1), utilization);
+    QCOMPARE(r.value().first().memoryUsedMiB.value_or(-1), usedMiB);
+    if (cards == 2) {
+        QVERIFY(!r.value().at(1).utilizationGpu); // "N/A" is missing, not 0
+        QVERIFY(!r.value().at(1).memoryUsedMiB);
+        QVERIFY(r.value().at(1).memoryTotalMiB);
+    }
+    QVERIFY(!parseRocmSmi("WARNING: No JSON data to report\n"));
+    QVERIFY(!parseRocmSmi("{}"));
 }
 
 QTEST_GUILESS_MAIN(TestProbeParsers)

@@ -1,0 +1,182 @@
+#include "backend/metrics/gpusampler.h"
+
+#include "backend/probe/amdsmi.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QDateTime>
+#include <QTimer>
+
+namespace flashdeck::metrics {
+
+namespace {
+
+QByteArray nvidiaCommand(int periodMs)
+{
+    return QByteArray("nvidia-smi --query-gpu=") + probe::kGpuSampleFields + " --format=csv,noheader,nounits -lms " +
+        QByteArray::number(periodMs);
+}
+
+const QByteArray kAmdSmi = "amd-smi metric --json";
+const QByteArray kRocmSmi = "rocm-smi --showuse --showmeminfo vram --showtemp --showpower --json";
+
+} // namespace
+
+GpuSampler::GpuSampler(ssh::HostConnection &connection, Vendor vendor, int periodMs, QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_vendor(vendor)
+    , m_periodMs(periodMs)
+    , m_sweepTimer(new QTimer(this))
+    , m_retryTimer(new QTimer(this))
+    , m_pollTimer(new QTimer(this))
+{
+    // nvidia-smi writes a sweep's lines together; a quarter period of silence ends it.
+    m_sweepTimer->setSingleShot(true);
+    m_sweepTimer->setInterval(std::max(50, periodMs / 4));
+    connect(m_sweepTimer, &QTimer::timeout, this, &GpuSampler::flushSweep);
+    m_retryTimer->setSingleShot(true);
+    connect(m_retryTimer, &QTimer::timeout, this, &GpuSampler::startStream);
+    m_pollTimer->setInterval(periodMs);
+    connect(m_pollTimer, &QTimer::timeout, this, &GpuSampler::pollAmd);
+    connect(&m_conn, &ssh::HostConnection::commandOutput, this,
+            [this](quint64 id, const QList<QByteArray> &out, const QList<QByteArray> &) { onLines(id, out); });
+    connect(&m_conn, &ssh::HostConnection::commandFinished, this, &GpuSampler::onFinished);
+}
+
+GpuSampler::~GpuSampler()
+{
+    stop();
+}
+
+QString GpuSampler::command() const
+{
+    return QString::fromUtf8(m_vendor == Vendor::Nvidia ? nvidiaCommand(m_periodMs)
+                                                        : (m_rocmFallback ? kRocmSmi : kAmdSmi));
+}
+
+void GpuSampler::start()
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    if (m_vendor == Vendor::Nvidia) {
+        startStream();
+    } else {
+        pollAmd();
+        m_pollTimer->start();
+    }
+}
+
+void GpuSampler::stop()
+{
+    m_running = false;
+    m_pollTimer->stop();
+    m_retryTimer->stop();
+    m_sweepTimer->stop();
+    if (m_streamId) {
+        m_conn.cancel(m_streamId); // closes the channel: nvidia-smi gets SIGPIPE on its next line
+        m_streamId = 0;
+    }
+}
+
+void GpuSampler::startStream()
+{
+    if (!m_running) {
+        return;
+    }
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = nvidiaCommand(m_periodMs);
+    cmd.streamLines = true;
+    cmd.capture = true; // a failing start explains itself on stderr
+    cmd.captureLimit = 64 * 1024;
+    m_sweep.clear();
+    m_streamId = m_conn.run(cmd);
+}
+
+void GpuSampler::onLines(quint64 id, const QList<QByteArray> &lines)
+{
+    if (id != m_streamId || id == 0) {
+        return;
+    }
+    for (const QByteArray &line : lines) {
+        if (line.trimmed().isEmpty()) {
+            continue;
+        }
+        const Result<probe::GpuSample> s = probe::parseGpuSample(line);
+        if (!s) {
+            Q_EMIT failed(s.message());
+            continue; // one bad line loses that GPU's reading, not the sweep
+        }
+        if (!m_sweep.isEmpty() && s.value().index <= m_sweep.last().index) {
+            flushSweep(); // the indexes started again: a new sweep
+        }
+        m_sweep.append(s.value());
+        m_restarts = 0; // it works: the next failure starts the backoff afresh
+    }
+    m_sweepTimer->start();
+}
+
+void GpuSampler::flushSweep()
+{
+    m_sweepTimer->stop();
+    if (m_sweep.isEmpty()) {
+        return;
+    }
+    const QList<probe::GpuSample> sweep = std::exchange(m_sweep, {});
+    Q_EMIT sampled(sweep, QDateTime::currentMSecsSinceEpoch());
+}
+
+void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
+{
+    if (id == m_pollId && id != 0) {
+        m_pollId = 0;
+        const bool missing = result.exitCode == 127 || result.stderrData.contains("not found");
+        if (!m_rocmFallback && missing) {
+            m_rocmFallback = true; // no amd-smi on this host: rocm-smi (deprecated, still common)
+            pollAmd();
+            return;
+        }
+        const Result<QList<probe::GpuSample>> gpus =
+            m_rocmFallback ? probe::parseRocmSmi(result.stdoutData) : probe::parseAmdSmiMetric(result.stdoutData);
+        if (gpus && result.succeeded()) {
+            Q_EMIT sampled(gpus.value(), QDateTime::currentMSecsSinceEpoch());
+        } else {
+            Q_EMIT failed(gpus ? QString::fromUtf8(result.stderrData).trimmed() : gpus.message());
+        }
+        return;
+    }
+    if (id != m_streamId || id == 0) {
+        return;
+    }
+    flushSweep();
+    m_streamId = 0;
+    if (!m_running) {
+        return;
+    }
+    const QString why = result.error.message.isEmpty()
+        ? QStringLiteral("nvidia-smi stopped (exit %1): %2")
+              .arg(result.exitCode.value_or(-1))
+              .arg(QString::fromUtf8(result.stderrData).trimmed().left(300))
+        : result.error.message;
+    Q_EMIT failed(why);
+    // 1, 2, 4 … 30 s: a host that lost its driver is not hammered, a blip recovers fast.
+    const int delay = std::min(30000, 1000 << std::min(m_restarts, 5));
+    ++m_restarts;
+    m_retryTimer->start(delay);
+}
+
+void GpuSampler::pollAmd()
+{
+    if (!m_running || m_pollId != 0) {
+        return; // the previous poll has not answered: do not pile them up
+    }
+    ssh::RemoteCommand cmd;
+    cmd.commandLine = m_rocmFallback ? kRocmSmi : kAmdSmi;
+    cmd.streamLines = false;
+    cmd.capture = true;
+    cmd.timeoutMs = 10000;
+    m_pollId = m_conn.run(cmd);
+}
+
+} // namespace flashdeck::metrics

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "backend/probe/nvidiasmi.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+class QTimer;
+
+namespace flashdeck::ssh {
+class HostConnection;
+struct CommandResult;
+} // namespace flashdeck::ssh
+
+namespace flashdeck::metrics {
+
+/**
+ * The GPUs of one host, once a second, over its SSH connection (issue 7). NVIDIA: one
+ * long-lived `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms 1000` whose lines
+ * are grouped into sweeps, restarted with backoff when it ends. AMD: `amd-smi metric --json`
+ * each second, falling back to `rocm-smi … --json` where amd-smi is missing.
+ */
+class GpuSampler final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Vendor { Nvidia, Amd };
+    GpuSampler(ssh::HostConnection &connection, Vendor vendor, int periodMs = 1000, QObject *parent = nullptr);
+    ~GpuSampler() override;
+
+    void start();
+    void stop();
+    /** The command being used (for the status and logs). */
+    QString command() const;
+
+Q_SIGNALS:
+    /** One reading of every GPU the host reported, at `atMs` (ms since the epoch, this machine). */
+    void sampled(const QList<flashdeck::probe::GpuSample> &gpus, qint64 atMs);
+    /** The sampler cannot read the GPUs now (the message says why); it keeps trying. */
+    void failed(const QString &message);
+
+private:
+    void startStream();
+    void onLines(quint64 id, const QList<QByteArray> &lines);
+    void onFinished(quint64 id, const ssh::CommandResult &result);
+    void flushSweep();
+    void pollAmd();
+
+    ssh::HostConnection &m_conn;
+    Vendor m_vendor;
+    int m_periodMs;
+    bool m_running = false;
+    bool m_rocmFallback = false;
+    quint64 m_streamId = 0;
+    quint64 m_pollId = 0;
+    int m_restarts = 0;
+    QList<probe::GpuSample> m_sweep;
+    QTimer *m_sweepTimer = nullptr; // the end of a sweep: no line for a moment
+    QTimer *m_retryTimer = nullptr;
+    QTimer *m_pollTimer = nullptr;
+};
+
+} // namespace flashdeck::metrics
