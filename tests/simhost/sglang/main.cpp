@@ -60,6 +60,7 @@ int main(int argc, char **argv)
                 options.kvTokens = faults.value("kv_tokens", options.kvTokens);
                 options.fault = faults.value("launch", options.fault);
                 options.slowdown = faults.value("slowdown", options.slowdown);
+                options.maxRunning = faults.value("max_running", options.maxRunning);
             } catch (const nlohmann::json::exception &e) {
                 std::fprintf(stderr, "sglang-sim: bad scenario: %s\n", e.what());
                 return 2;

@@ -177,6 +177,12 @@ std::string metricsText(const SglangArgs &a, const SglangSimOptions &o, const Sg
     gauge("spec_accept_length", "3.08");
     out += "# TYPE sglang:num_requests_total counter\nsglang:num_requests_total" + labels + " " +
         std::to_string(s.requestsTotal) + "\n";
+    out += "# TYPE sglang:num_aborted_requests_total counter\nsglang:num_aborted_requests_total" + labels + " " +
+        std::to_string(s.abortedTotal) + "\n";
+    // Tokenizer metrics carry model_name only (sglang-facts §5).
+    const std::string tokenizerLabels = "model_name=\"" + a.modelName() + "\"";
+    out += s.ttft.text("sglang:time_to_first_token_seconds", tokenizerLabels);
+    out += s.e2e.text("sglang:e2e_request_latency_seconds", tokenizerLabels);
     return out;
 }
 
@@ -281,6 +287,31 @@ bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
 }
 
 } // namespace
+
+void SimHistogram::observe(double seconds)
+{
+    int i = 0;
+    while (i < kBuckets && seconds > kBounds[i]) {
+        ++i;
+    }
+    ++counts[i];
+    sumMicros += static_cast<std::int64_t>(seconds * 1e6);
+    ++count;
+}
+
+std::string SimHistogram::text(const std::string &name, const std::string &labels) const
+{
+    std::string out = "# TYPE " + name + " histogram\n";
+    std::int64_t cumulative = 0;
+    for (int i = 0; i <= kBuckets; ++i) {
+        cumulative += counts[i];
+        const std::string le = i < kBuckets ? fixed(kBounds[i], 1) : std::string("+Inf");
+        out += name + "_bucket{" + labels + ",le=\"" + le + "\"} " + std::to_string(cumulative) + ".0\n";
+    }
+    out += name + "_sum{" + labels + "} " + fixed(double(sumMicros) / 1e6, 6) + "\n";
+    out += name + "_count{" + labels + "} " + std::to_string(count.load()) + ".0\n";
+    return out;
+}
 
 std::string SglangArgs::parse(int argc, char **argv)
 {
@@ -436,8 +467,21 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         const bool split = !a.reasoningParser.empty();
         ++s.requestsTotal;
         const std::string id = "chatcmpl-" + std::to_string(s.requestsTotal.load());
+        const auto arrived = std::chrono::steady_clock::now();
+        const auto since = [arrived] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - arrived).count();
+        };
+        // Past max_running, a request waits in the queue for a slot, as the scheduler's does.
+        ++s.queued;
+        for (int running = s.running.load();;) {
+            if (running < o.maxRunning && s.running.compare_exchange_weak(running, running + 1)) {
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            running = s.running.load();
+        }
+        --s.queued;
         if (!body.value("stream", false)) {
-            ++s.running;
             s.usedTokens += 512;
             writeGpuLoad(o, s);
             pause(o, 0.4);
@@ -445,6 +489,8 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                 {"role", "assistant"},
                 {"content", split || reasoning.empty() ? answer : "<think>" + reasoning + "</think>" + answer}};
             message["reasoning_content"] = split && !reasoning.empty() ? json(reasoning) : json(nullptr);
+            s.ttft.observe(since());
+            s.e2e.observe(since());
             res.set_content(
                 json{{"id", id},
                      {"object", "chat.completion"},
@@ -470,12 +516,11 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         for (std::size_t p = 0; p < answer.size(); p += 12) {
             deltas.emplace_back("content", answer.substr(p, 12));
         }
-        ++s.running;
         s.usedTokens += 512;
         writeGpuLoad(o, s);
         res.set_chunked_content_provider(
             "text/event-stream",
-            [&, deltas, id, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {
+            [&, deltas, id, since, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {
                 if (n < deltas.size()) {
                     pause(o, n == 0 ? 0.3 : 0.02); // time to first token, then the token rate
                     const json chunk{{"id", id},
@@ -486,6 +531,9 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                                                     {"delta", {{deltas[n].first, deltas[n].second}}},
                                                     {"finish_reason", nullptr}}})}};
                     const std::string line = "data: " + chunk.dump() + "\n\n";
+                    if (n == 0) {
+                        s.ttft.observe(since());
+                    }
                     ++n;
                     ++s.generatedTokens;
                     return sink.write(line.data(), line.size());
@@ -495,9 +543,14 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                 sink.done();
                 return true;
             },
-            [&](bool) {
+            [&, since](bool success) {
                 --s.running;
                 s.usedTokens -= 512;
+                if (success) {
+                    s.e2e.observe(since());
+                } else {
+                    ++s.abortedTotal; // the client went away mid-stream
+                }
                 writeGpuLoad(o, s);
             });
     });

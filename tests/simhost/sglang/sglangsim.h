@@ -64,6 +64,22 @@ struct SglangSimOptions
     int badShard = 0;
     /** Why --model-path cannot be loaded at all (HF_HUB_OFFLINE=1 with no such folder). */
     std::string modelError;
+    /** Requests served at once; more wait in the queue (#queue-req). Scenario `max_running`. */
+    int maxRunning = 256;
+};
+
+/** A Prometheus histogram the simulator fills as SGLang's tokenizer manager does. */
+struct SimHistogram
+{
+    /** Upper bounds in seconds, +Inf implied (the shape of SGLang's default TTFT buckets). */
+    static constexpr double kBounds[] = {0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 20.0, 40.0, 60.0};
+    static constexpr int kBuckets = int(sizeof(kBounds) / sizeof(kBounds[0]));
+    std::atomic<std::int64_t> counts[kBuckets + 1] = {}; // per bucket, not cumulative; the last is +Inf
+    std::atomic<std::int64_t> sumMicros{0};
+    std::atomic<std::int64_t> count{0};
+    void observe(double seconds);
+    /** `name_bucket{labels,le=…}`, `_sum`, `_count` lines. */
+    std::string text(const std::string &name, const std::string &labels) const;
 };
 
 /**
@@ -84,6 +100,9 @@ struct SglangState
     std::atomic<std::int64_t> generatedTokens{0};
     std::atomic<std::int64_t> weightsMiB{0};
     std::atomic<std::int64_t> kvMiB{0};
+    std::atomic<std::int64_t> abortedTotal{0};
+    SimHistogram ttft;
+    SimHistogram e2e;
     std::mutex rngMutex;
     std::mt19937 rng;
 };

@@ -1,0 +1,176 @@
+#include "backend/metrics/serversampler.h"
+
+#include "backend/metrics/prometheustext.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QDateTime>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QTimer>
+
+namespace flashdeck::metrics {
+
+ServerSampler::ServerSampler(ssh::HostConnection &connection, quint16 remotePort, QString apiKey, int periodMs,
+                             QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_remotePort(remotePort)
+    , m_apiKey(std::move(apiKey))
+    , m_http(new QNetworkAccessManager(this))
+    , m_timer(new QTimer(this))
+{
+    m_http->setProxy(QNetworkProxy::NoProxy);
+    m_timer->setInterval(periodMs);
+    connect(m_timer, &QTimer::timeout, this, &ServerSampler::poll);
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 local) {
+        if (id == m_tunnelId) {
+            m_localPort = local;
+            poll();
+        }
+    });
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
+        if (id == m_tunnelId) {
+            m_tunnelId = 0;
+            m_localPort = 0;
+            Q_EMIT failed(message);
+        }
+    });
+}
+
+ServerSampler::~ServerSampler()
+{
+    stop();
+}
+
+void ServerSampler::start()
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    m_timer->start();
+    if (m_tunnelId == 0) {
+        m_tunnelId = m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), m_remotePort);
+    }
+}
+
+void ServerSampler::stop()
+{
+    m_running = false;
+    m_timer->stop();
+    if (m_tunnelId) {
+        m_conn.closeTunnel(m_tunnelId);
+        m_tunnelId = 0;
+        m_localPort = 0;
+    }
+}
+
+void ServerSampler::setHealth(const QString &health)
+{
+    if (health != m_health) {
+        m_health = health;
+        Q_EMIT healthChanged(health);
+    }
+}
+
+void ServerSampler::poll()
+{
+    if (!m_running) {
+        return;
+    }
+    if (m_tunnelId == 0) {
+        m_tunnelId = m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), m_remotePort); // after a failure, again
+        return;
+    }
+    if (m_localPort == 0 || m_inFlight) {
+        return; // the tunnel is not up yet, or the last poll has not answered: never pile up
+    }
+    m_inFlight = true;
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_localPort)));
+    request.setTransferTimeout(10000);
+    QNetworkReply *reply = m_http->get(request);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200) {
+            setHealth(QStringLiteral("ok"));
+        } else if (status == 503) {
+            setHealth(QStringLiteral("starting")); // Uvicorn is up, the model is not (host contract §5)
+        } else {
+            // Refused through the tunnel: nothing listens on the host's port.
+            setHealth(QStringLiteral("down"));
+            m_inFlight = false;
+            return;
+        }
+        if (m_metricsMissing) {
+            pollLoads();
+        } else {
+            pollMetrics();
+        }
+    });
+}
+
+void ServerSampler::pollMetrics()
+{
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_localPort)));
+    request.setTransferTimeout(10000);
+    if (!m_apiKey.isEmpty()) { // older images guard /metrics too (sglang-facts §2)
+        request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
+    }
+    QNetworkReply *reply = m_http->get(request);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 404) {
+            m_metricsMissing = true; // no --enable-metrics: /v1/loads from now on
+            pollLoads();
+            return;
+        }
+        m_inFlight = false;
+        if (status != 200) {
+            Q_EMIT failed(QStringLiteral("/metrics answered %1 %2").arg(status).arg(reply->errorString()));
+            return;
+        }
+        const PromScrape scrape = parsePrometheusText(reply->readAll());
+        publish(snapshotFromMetrics(scrape, QDateTime::currentMSecsSinceEpoch()));
+    });
+}
+
+void ServerSampler::pollLoads()
+{
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/loads").arg(m_localPort)));
+    request.setTransferTimeout(10000);
+    if (!m_apiKey.isEmpty()) {
+        request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
+    }
+    QNetworkReply *reply = m_http->get(request);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        m_inFlight = false;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 401) {
+            Q_EMIT failed(QStringLiteral("/v1/loads needs the server's API key, and Flashdeck does not have it "
+                                         "(the keyring holds it for deployments Flashdeck made)"));
+            return;
+        }
+        const ServerSnapshot s = snapshotFromLoads(reply->readAll(), QDateTime::currentMSecsSinceEpoch());
+        if (status != 200 || s.source.isEmpty()) {
+            Q_EMIT failed(QStringLiteral("neither /metrics nor /v1/loads gave numbers (/v1/loads: %1)").arg(status));
+            return;
+        }
+        publish(s);
+    });
+}
+
+void ServerSampler::publish(ServerSnapshot snapshot)
+{
+    ServerRates rates;
+    if (m_previous && m_previous->source == snapshot.source) {
+        rates = ratesBetween(*m_previous, snapshot);
+    }
+    m_previous = snapshot;
+    Q_EMIT sampled(snapshot, rates);
+}
+
+} // namespace flashdeck::metrics

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "backend/metrics/serversnapshot.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+
+class QNetworkAccessManager;
+class QTimer;
+
+namespace flashdeck::ssh {
+class HostConnection;
+}
+
+namespace flashdeck::metrics {
+
+/**
+ * One SGLang server, every `periodMs`, through an SSH tunnel to its loopback port (F16):
+ * `/health` for its state, then `/metrics` (with --enable-metrics), else `/v1/loads` with the
+ * API key (sglang-facts §5, §2). Rates and percentiles come from consecutive snapshots.
+ */
+class ServerSampler final : public QObject
+{
+    Q_OBJECT
+
+public:
+    ServerSampler(ssh::HostConnection &connection, quint16 remotePort, QString apiKey, int periodMs = 2000,
+                  QObject *parent = nullptr);
+    ~ServerSampler() override;
+
+    void start();
+    void stop();
+    quint16 remotePort() const { return m_remotePort; }
+
+Q_SIGNALS:
+    /** "ok" (200), "starting" (503, or the port answers nothing yet) or "down" (no server). */
+    void healthChanged(const QString &health);
+    void sampled(const flashdeck::metrics::ServerSnapshot &snapshot, const flashdeck::metrics::ServerRates &rates);
+    void failed(const QString &message);
+
+private:
+    void poll();
+    void pollMetrics();
+    void pollLoads();
+    void publish(ServerSnapshot snapshot);
+    void setHealth(const QString &health);
+
+    ssh::HostConnection &m_conn;
+    quint16 m_remotePort;
+    QString m_apiKey; // sent as a Bearer header, never logged
+    QNetworkAccessManager *m_http;
+    QTimer *m_timer;
+    quint64 m_tunnelId = 0;
+    quint16 m_localPort = 0;
+    bool m_running = false;
+    bool m_metricsMissing = false; // /metrics answered 404: the server runs without --enable-metrics
+    bool m_inFlight = false;
+    QString m_health;
+    std::optional<ServerSnapshot> m_previous;
+};
+
+} // namespace flashdeck::metrics
