@@ -6,6 +6,7 @@
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
+#include "backend/cli/statuscommand.h"
 #include "backend/cli/terminalprompt.h"
 #include "backend/cli/undeploycommand.h"
 #include "backend/core/apppaths.h"
@@ -165,6 +166,7 @@ int main(int argc, char **argv)
             {"hosts", &flashdeck::cli::runHostsCommand},       {"deploy", &flashdeck::cli::runDeployCommand},
             {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
+            {"status", &flashdeck::cli::runStatusCommand},
         };
         for (const auto &[name, run] : table) {
             if (commands.first() == QLatin1String(name)) {

@@ -1,0 +1,239 @@
+#include "backend/cli/statuscommand.h"
+
+#include "backend/cli/cliprompts.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/stopsignals.h"
+#include "backend/fleet/inventory.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QTextStream>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
+                                      "[--timeout SECONDS]");
+
+struct Watched
+{
+    HostEntry entry;
+    std::unique_ptr<ssh::HostConnection> connection;
+    std::unique_ptr<metrics::HostMonitor> monitor;
+};
+
+QString orDash(const std::optional<double> &v, int decimals = 0, const QString &suffix = {})
+{
+    return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("–");
+}
+
+QString line(const metrics::HostStatus &s)
+{
+    QString gpus = QStringLiteral("–");
+    if (!s.gpus.isEmpty()) {
+        double util = 0;
+        double used = 0;
+        double total = 0;
+        int withUtil = 0;
+        for (const probe::GpuSample &g : s.gpus) {
+            if (g.utilizationGpu) {
+                util += *g.utilizationGpu;
+                ++withUtil;
+            }
+            used += double(g.memoryUsedMiB.value_or(0));
+            total += double(g.memoryTotalMiB.value_or(0));
+        }
+        gpus = QStringLiteral("%1× %2 %3% %4/%5 GiB")
+                   .arg(s.gpus.size())
+                   .arg(s.gpus.first().name.section(QLatin1Char(' '), 0, 2))
+                   .arg(withUtil ? QString::number(util / withUtil, 'f', 0) : QStringLiteral("–"))
+                   .arg(used / 1024, 0, 'f', 0)
+                   .arg(total / 1024, 0, 'f', 0);
+    }
+    const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
+    QStringList alerts;
+    for (const metrics::Alert &a : s.alerts) {
+        alerts.append(a.id);
+    }
+    return QStringLiteral("%1  %2  %3  %4  %5  KV %6  run %7 queue %8  %9 tok/s  ttft p95 %10  disk %11  %12")
+        .arg(s.host.leftJustified(12), s.state.leftJustified(11), gpus.leftJustified(30),
+             (s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")))
+                 .leftJustified(10),
+             (s.health.isEmpty() ? QStringLiteral("–") : s.health).leftJustified(8),
+             srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
+             orDash(srv.running), orDash(srv.queued), orDash(srv.genThroughput, 0))
+        .arg(orDash(s.rates.ttftP95, 2, QStringLiteral(" s")),
+             s.diskFreeBytes ? QString::number(double(*s.diskFreeBytes) / 1e9, 'f', 0) + QStringLiteral(" GB")
+                             : QStringLiteral("–"),
+             alerts.isEmpty() ? QStringLiteral("no alerts") : alerts.join(QLatin1Char(' ')));
+}
+
+QString profileOf(const QString &manifestFile)
+{
+    QFile f(manifestFile);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray data = f.readAll();
+    const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    return m.is_object() ? QString::fromStdString(m.value("profile", std::string())) : QString();
+}
+
+} // namespace
+
+int runStatusCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per host."));
+    const QCommandLineOption watchOpt(QStringLiteral("watch"), QStringLiteral("Keep printing until Ctrl+C."));
+    const QCommandLineOption intervalOpt(QStringLiteral("interval"),
+                                         QStringLiteral("Seconds between prints (--watch)."), QStringLiteral("SECONDS"),
+                                         QStringLiteral("2"));
+    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"),
+                                        QStringLiteral("Seconds to wait for every host's first answers."),
+                                        QStringLiteral("SECONDS"), QStringLiteral("30"));
+    p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt});
+    if (!p.parse(args)) {
+        c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
+        return ExitUsage;
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    QList<HostEntry> hosts;
+    const QStringList names = p.positionalArguments().mid(1);
+    for (const QString &name : names) {
+        const std::optional<HostEntry> h = inventory.find(name);
+        if (!h) {
+            c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
+            return ExitUsage;
+        }
+        hosts.append(*h);
+    }
+    if (names.isEmpty()) {
+        hosts = inventory.hosts();
+    }
+    if (hosts.isEmpty()) {
+        c.err << "No hosts yet: add one with 'flashdeck hosts add'.\n";
+        return ExitUsage;
+    }
+    const bool json = p.isSet(jsonOpt);
+
+    SecretStore secrets;
+    std::vector<Watched> watched;
+    for (const HostEntry &h : hosts) {
+        Watched w;
+        w.entry = h;
+        ssh::SshTarget target = h.toTarget();
+        target.reconnect = true;
+        w.connection = std::make_unique<ssh::HostConnection>(target);
+        answerAuthPromptsAtTerminal(*w.connection, c);
+        ssh::HostConnection *conn = w.connection.get();
+        QObject::connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, conn, [conn](const ssh::HostKeyInfo &) {
+            conn->answerHostKey(false); // never accept a key here: `hosts check` is where that is decided
+        });
+        metrics::MonitorConfig config;
+        config.manifestFile =
+            c.paths.dataDir() + QStringLiteral("/deployments/") + h.name + QStringLiteral("/manifest.json");
+        // The deployment's API key, for servers without /metrics (/v1/loads needs it).
+        const QString profile = profileOf(config.manifestFile);
+        if (!profile.isEmpty()) {
+            QEventLoop wait;
+            secrets.read(SecretStore::apiKeyKey(h.name + QLatin1Char('-') + profile),
+                         [&config, &wait](const Result<QString> &key) {
+                             if (key) {
+                                 config.apiKey = key.value();
+                             }
+                             QTimer::singleShot(0, &wait, &QEventLoop::quit);
+                         });
+            wait.exec();
+        }
+        w.monitor = std::make_unique<metrics::HostMonitor>(h.name, *conn, config);
+        watched.push_back(std::move(w));
+    }
+    for (Watched &w : watched) {
+        w.monitor->start();
+        w.connection->connectToHost();
+    }
+
+    auto print = [&] {
+        bool allUp = true;
+        if (!json) {
+            c.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                         .arg(QStringLiteral("HOST").leftJustified(12), QStringLiteral("STATE").leftJustified(11),
+                              QStringLiteral("GPUS").leftJustified(30), QStringLiteral("CONTAINER").leftJustified(10),
+                              QStringLiteral("HEALTH"));
+        }
+        for (const Watched &w : watched) {
+            const metrics::HostStatus &s = w.monitor->status();
+            allUp = allUp && s.state == QLatin1String("up");
+            if (json) {
+                c.out << QString::fromStdString(s.toJson().dump()) << '\n';
+            } else {
+                c.out << line(s) << '\n';
+                if (!s.error.isEmpty()) {
+                    c.out << "              " << s.error << '\n';
+                }
+                for (const metrics::Alert &a : s.alerts) {
+                    c.out << "              " << a.severity << ": " << a.message << '\n';
+                }
+            }
+        }
+        c.out.flush();
+        return allUp;
+    };
+
+    // First answers from every host (or its failure), then print; with --watch, again and again.
+    QEventLoop loop;
+    QElapsedTimer waited;
+    waited.start();
+    const int timeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
+    QTimer check;
+    check.setInterval(100);
+    bool printedOnce = false;
+    int rc = ExitOk;
+    StopSignals stop;
+    QObject::connect(&stop, &StopSignals::stopRequested, &loop, [&loop] { loop.quit(); });
+    QTimer watchTimer;
+    watchTimer.setInterval(std::max(1, p.value(intervalOpt).toInt()) * 1000);
+    QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print() ? ExitOk : ExitCheckFailed; });
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        bool settled = true;
+        for (const Watched &w : watched) {
+            settled = settled && w.monitor->settled();
+        }
+        if (!printedOnce && (settled || waited.elapsed() > timeoutMs)) {
+            printedOnce = true;
+            check.stop();
+            rc = print() ? ExitOk : ExitCheckFailed;
+            if (p.isSet(watchOpt)) {
+                watchTimer.start();
+            } else {
+                loop.quit();
+            }
+        }
+    });
+    check.start();
+    loop.exec();
+    for (Watched &w : watched) {
+        w.monitor->stop();
+    }
+    return rc;
+}
+
+} // namespace flashdeck::cli

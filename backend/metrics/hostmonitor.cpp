@@ -1,0 +1,401 @@
+#include "backend/metrics/hostmonitor.h"
+
+#include "backend/deploy/recipe.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/metrics/gpusampler.h"
+#include "backend/metrics/serversampler.h"
+#include "backend/metrics/timeseries.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace flashdeck::metrics {
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace
+
+HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, MonitorConfig config, QObject *parent)
+    : QObject(parent)
+    , m_hostName(std::move(hostName))
+    , m_conn(connection)
+    , m_config(std::move(config))
+    , m_dockerTimer(new QTimer(this))
+    , m_diskTimer(new QTimer(this))
+{
+    m_status.host = m_hostName;
+    m_dockerTimer->setInterval(m_config.dockerPeriodMs);
+    connect(m_dockerTimer, &QTimer::timeout, this, &HostMonitor::pollContainers);
+    m_diskTimer->setInterval(m_config.diskPeriodMs);
+    connect(m_diskTimer, &QTimer::timeout, this, &HostMonitor::pollDisk);
+    connect(&m_conn, &ssh::HostConnection::stateChanged, this, &HostMonitor::onConnection);
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
+        if (id == m_dockerTunnel) {
+            m_docker = std::make_unique<docker::DockerClient>(port);
+            pollContainers();
+        }
+    });
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
+        if (id == m_dockerTunnel) {
+            m_dockerTunnel = 0;
+            m_docker.reset();
+            m_dockerAnswered = true;
+            m_status.containerKnown = false;
+            m_status.container.reset();
+            m_status.error = message;
+            changed();
+        }
+    });
+    readManifest();
+}
+
+HostMonitor::~HostMonitor()
+{
+    stop();
+}
+
+void HostMonitor::readManifest()
+{
+    QFile f(m_config.manifestFile);
+    if (m_config.manifestFile.isEmpty() || !f.open(QIODevice::ReadOnly)) {
+        return; // no deployment by Flashdeck here: GPUs, disk and any Flashdeck container only
+    }
+    const QByteArray data = f.readAll();
+    const nlohmann::json m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    if (!m.is_object()) {
+        return;
+    }
+    auto str = [&m](const char *k) { return QString::fromStdString(m.value(k, std::string())); };
+    m_status.profile = str("profile");
+    m_status.imageDigest = str("image_digest");
+    m_status.modelSha = str("model_sha");
+    const nlohmann::json qmul4 = m.value("steps", nlohmann::json::object()).value("check.qmul4", nlohmann::json());
+    m_status.qmul4Fallback = qmul4.is_object() && qmul4.value("status", std::string()) == "warn";
+    if (const auto recipes = Recipe::builtIn()) {
+        for (const Recipe &r : recipes.value()) {
+            if (const RecipeProfile *p = r.profile(m_status.profile)) {
+                m_vendor = p->vendor;
+                m_serverPort = p->replicas.isEmpty() ? 0 : p->replicas.first().port;
+                m_expectedKvTokens = p->kvTokensExpected;
+            }
+        }
+    }
+}
+
+void HostMonitor::start()
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
+        onConnection(m_conn.state());
+    }
+}
+
+void HostMonitor::stop()
+{
+    m_running = false;
+    m_dockerTimer->stop();
+    m_diskTimer->stop();
+    if (m_gpus) {
+        m_gpus->stop();
+    }
+    if (m_server) {
+        m_server->stop();
+    }
+    if (m_dockerTunnel) {
+        m_conn.closeTunnel(m_dockerTunnel);
+        m_dockerTunnel = 0;
+    }
+}
+
+bool HostMonitor::settled() const
+{
+    if (m_status.state == QLatin1String("unreachable") || m_status.state == QLatin1String("failed")) {
+        return true;
+    }
+    return m_gpusAnswered && m_dockerAnswered && m_diskAnswered && (m_serverPort == 0 || !m_status.health.isEmpty());
+}
+
+void HostMonitor::onConnection(const ssh::ConnectionState &state)
+{
+    if (!m_running) {
+        return;
+    }
+    switch (state.phase) {
+    case ssh::ConnectionPhase::Ready:
+        m_status.state = QStringLiteral("up");
+        m_status.error.clear();
+        if (!m_started) {
+            m_started = true;
+            detectVendorAndStart();
+        }
+        changed();
+        break;
+    case ssh::ConnectionPhase::Reconnecting:
+    case ssh::ConnectionPhase::Failed:
+    case ssh::ConnectionPhase::Disconnected:
+        m_status.state =
+            state.phase == ssh::ConnectionPhase::Failed ? QStringLiteral("failed") : QStringLiteral("unreachable");
+        m_status.error = state.error.message.isEmpty() ? state.describe() : state.error.message;
+        markGap(now());
+        changed();
+        break;
+    default:
+        break;
+    }
+}
+
+void HostMonitor::detectVendorAndStart()
+{
+    auto startSamplers = [this] {
+        if (m_vendor == QLatin1String("nvidia") || m_vendor == QLatin1String("amd")) {
+            m_gpus = std::make_unique<GpuSampler>(
+                m_conn, m_vendor == QLatin1String("nvidia") ? GpuSampler::Vendor::Nvidia : GpuSampler::Vendor::Amd,
+                m_config.gpuPeriodMs);
+            connect(m_gpus.get(), &GpuSampler::sampled, this, [this](const QList<probe::GpuSample> &gpus, qint64 at) {
+                m_gpusAnswered = true;
+                m_status.gpus = gpus;
+                m_status.gpusAtMs = at;
+                m_status.gpuError.clear();
+                QList<int> seen;
+                for (const probe::GpuSample &g : gpus) {
+                    const QString p = QStringLiteral("gpu.%1.").arg(g.index);
+                    record(p + QStringLiteral("util"), at,
+                           g.utilizationGpu ? std::optional<double>(*g.utilizationGpu) : std::nullopt);
+                    record(p + QStringLiteral("mem_used_mib"), at,
+                           g.memoryUsedMiB ? std::optional<double>(double(*g.memoryUsedMiB)) : std::nullopt);
+                    record(p + QStringLiteral("power_w"), at, g.powerW);
+                    record(p + QStringLiteral("temp_c"), at, g.temperatureC);
+                    seen.append(g.index);
+                }
+                // A GPU that vanished from the readings (fell off the bus): a gap, not its last value.
+                for (const int gone : std::as_const(m_lastGpuIndexes)) {
+                    if (!seen.contains(gone)) {
+                        for (const char *m : {"util", "mem_used_mib", "power_w", "temp_c"}) {
+                            record(QStringLiteral("gpu.%1.%2").arg(gone).arg(QLatin1String(m)), at, std::nullopt);
+                        }
+                    }
+                }
+                m_lastGpuIndexes = seen;
+                changed();
+            });
+            connect(m_gpus.get(), &GpuSampler::failed, this, [this](const QString &message) {
+                m_gpusAnswered = true;
+                m_status.gpuError = message;
+                changed();
+            });
+            m_gpus->start();
+        } else {
+            m_gpusAnswered = true;
+            m_status.gpuError = QStringLiteral("neither nvidia-smi nor amd-smi/rocm-smi is on the host's PATH");
+        }
+        if (m_serverPort != 0) {
+            m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
+            connect(m_server.get(), &ServerSampler::healthChanged, this, [this](const QString &health) {
+                m_status.health = health;
+                changed();
+            });
+            connect(m_server.get(), &ServerSampler::sampled, this,
+                    [this](const ServerSnapshot &s, const ServerRates &r) {
+                        m_status.server = s;
+                        // An interval without requests has no latency: keep the last one measured.
+                        ServerRates merged = r;
+                        if (!merged.ttftP50) {
+                            merged.ttftP50 = m_status.rates.ttftP50;
+                            merged.ttftP95 = m_status.rates.ttftP95;
+                        }
+                        if (!merged.e2eP50) {
+                            merged.e2eP50 = m_status.rates.e2eP50;
+                            merged.e2eP95 = m_status.rates.e2eP95;
+                        }
+                        m_status.rates = merged;
+                        record(QStringLiteral("kv.usage"), s.atMs, s.tokenUsage);
+                        record(QStringLiteral("kv.used_tokens"), s.atMs, s.usedTokens);
+                        record(QStringLiteral("server.running"), s.atMs, s.running);
+                        record(QStringLiteral("server.queued"), s.atMs, s.queued);
+                        record(QStringLiteral("server.throughput"), s.atMs, s.genThroughput);
+                        record(QStringLiteral("spec.accept_length"), s.atMs, s.specAcceptLength);
+                        if (r.ttftP50) {
+                            record(QStringLiteral("ttft.p50"), s.atMs, r.ttftP50);
+                            record(QStringLiteral("ttft.p95"), s.atMs, r.ttftP95);
+                        }
+                        if (r.e2eP50) {
+                            record(QStringLiteral("e2e.p50"), s.atMs, r.e2eP50);
+                            record(QStringLiteral("e2e.p95"), s.atMs, r.e2eP95);
+                        }
+                        changed();
+                    });
+            m_server->start();
+        }
+        startDocker();
+        pollDisk();
+        m_diskTimer->start();
+        changed();
+    };
+    if (!m_vendor.isEmpty()) {
+        startSamplers();
+        return;
+    }
+    // No manifest: ask the host which GPU tools it has.
+    const quint64 id = m_conn.run("if command -v nvidia-smi >/dev/null 2>&1; then echo nvidia; elif command -v amd-smi "
+                                  ">/dev/null 2>&1 || command -v rocm-smi >/dev/null 2>&1; then echo amd; else echo "
+                                  "none; fi",
+                                  30000);
+    auto *guard = new QObject(this);
+    connect(&m_conn, &ssh::HostConnection::commandOutput, guard,
+            [this, id](quint64 got, const QList<QByteArray> &out, const QList<QByteArray> &) {
+                if (got == id && !out.isEmpty()) {
+                    m_vendor = QString::fromUtf8(out.first().trimmed());
+                }
+            });
+    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
+            [guard, id, startSamplers](quint64 got, const ssh::CommandResult &) {
+                if (got == id) {
+                    guard->deleteLater();
+                    startSamplers();
+                }
+            });
+}
+
+void HostMonitor::startDocker()
+{
+    if (m_dockerTunnel == 0) {
+        m_dockerTunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+    }
+    m_dockerTimer->start();
+}
+
+void HostMonitor::pollContainers()
+{
+    if (!m_running) {
+        return;
+    }
+    if (!m_docker) {
+        if (m_dockerTunnel == 0) {
+            startDocker(); // after a failure: try again
+        }
+        return;
+    }
+    const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
+    m_docker->call(
+        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+        [this](const docker::DockerResponse &res) {
+            m_dockerAnswered = true;
+            if (!res.ok() || !res.json().is_array()) {
+                m_status.containerKnown = false;
+                m_status.container.reset();
+                if (res.status == 0) { // the tunnel is gone: open a new one next time
+                    m_docker.reset();
+                    m_conn.closeTunnel(m_dockerTunnel);
+                    m_dockerTunnel = 0;
+                }
+                changed();
+                return;
+            }
+            m_status.containerKnown = true;
+            std::optional<ContainerStatus> best;
+            const QString prefix = m_hostName + QLatin1Char('-');
+            for (const nlohmann::json &c : res.json()) {
+                ContainerStatus s;
+                const nlohmann::json names = c.value("Names", nlohmann::json::array());
+                s.name = names.is_array() && !names.empty() && names[0].is_string()
+                    ? QString::fromStdString(names[0].get<std::string>()).mid(1)
+                    : QString();
+                s.state = QString::fromStdString(c.value("State", std::string()));
+                s.status = QString::fromStdString(c.value("Status", std::string()));
+                s.deployment = QString::fromStdString(
+                    c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
+                if (!s.deployment.startsWith(prefix) || s.name.endsWith(QLatin1String("-gpucheck"))) {
+                    continue;
+                }
+                // The first server of the profile speaks for the deployment.
+                if (!best || s.name.endsWith(QLatin1String("-0"))) {
+                    best = s;
+                }
+            }
+            m_status.container = best;
+            changed();
+        });
+}
+
+void HostMonitor::pollDisk()
+{
+    const quint64 id = m_conn.run("df -B1 --output=avail,target ~/.cache/huggingface 2>/dev/null || df -B1 "
+                                  "--output=avail,target ~",
+                                  30000);
+    auto *guard = new QObject(this);
+    auto out = std::make_shared<QByteArray>();
+    connect(&m_conn, &ssh::HostConnection::commandOutput, guard,
+            [id, out](quint64 got, const QList<QByteArray> &lines, const QList<QByteArray> &) {
+                if (got == id) {
+                    for (const QByteArray &l : lines) {
+                        *out += l + '\n';
+                    }
+                }
+            });
+    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
+            [this, guard, id, out](quint64 got, const ssh::CommandResult &) {
+                if (got != id) {
+                    return;
+                }
+                guard->deleteLater();
+                m_diskAnswered = true;
+                if (const auto free = probe::parseDf(*out)) {
+                    m_status.diskFreeBytes = free.value().availBytes;
+                }
+                changed();
+            });
+}
+
+const TimeSeries *HostMonitor::series(const QString &name) const
+{
+    const auto it = m_series.constFind(name);
+    return it == m_series.cend() ? nullptr : it->get();
+}
+
+QStringList HostMonitor::seriesNames() const
+{
+    QStringList names = m_series.keys();
+    names.sort();
+    return names;
+}
+
+void HostMonitor::record(const QString &name, qint64 atMs, std::optional<double> value)
+{
+    std::shared_ptr<TimeSeries> &s = m_series[name];
+    if (!s) {
+        s = std::make_shared<TimeSeries>();
+    }
+    s->append(atMs, value.value_or(std::numeric_limits<double>::quiet_NaN()));
+}
+
+void HostMonitor::markGap(qint64 atMs)
+{
+    for (auto &s : m_series) {
+        s->appendGap(atMs);
+    }
+}
+
+void HostMonitor::changed()
+{
+    m_status.updatedMs = now();
+    m_status.alerts = m_alerts.update(evaluateAlerts(m_status, m_config.thresholds), m_status.updatedMs);
+    Q_EMIT statusChanged();
+}
+
+} // namespace flashdeck::metrics

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "backend/metrics/hoststatus.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QTimer;
+
+namespace flashdeck {
+namespace ssh {
+class HostConnection;
+struct ConnectionState;
+} // namespace ssh
+namespace docker {
+class DockerClient;
+}
+} // namespace flashdeck
+
+namespace flashdeck::metrics {
+
+class GpuSampler;
+class ServerSampler;
+class TimeSeries;
+
+/** What a monitor watches and how often. */
+struct MonitorConfig
+{
+    int gpuPeriodMs = 1000;
+    int serverPeriodMs = 2000;
+    int dockerPeriodMs = 5000;
+    int diskPeriodMs = 60000;
+    /** deployments/<host>/manifest.json: the profile (vendor, port), pins and checks; may be absent. */
+    QString manifestFile;
+    /** The server's API key, for /v1/loads (from the keyring); never logged. */
+    QString apiKey;
+    AlertThresholds thresholds;
+};
+
+/**
+ * One host, watched over its one SSH connection (issue 7): GPUs every second, Flashdeck's
+ * container through the Docker Engine, the SGLang server through a tunnel, free disk at the
+ * caches. Keeps the latest HostStatus, a TimeSeries per metric (gaps while the host is away),
+ * and the alerts of F34 with their first and last times.
+ */
+class HostMonitor final : public QObject
+{
+    Q_OBJECT
+
+public:
+    HostMonitor(QString hostName, ssh::HostConnection &connection, MonitorConfig config, QObject *parent = nullptr);
+    ~HostMonitor() override;
+
+    void start();
+    void stop();
+
+    const HostStatus &status() const { return m_status; }
+    /** Series by name: gpu.<i>.util, gpu.<i>.mem_used_mib, gpu.<i>.power_w, gpu.<i>.temp_c,
+     *  kv.usage, kv.used_tokens, server.running, server.queued, server.throughput,
+     *  ttft.p50, ttft.p95, e2e.p50, e2e.p95, spec.accept_length. Null when never sampled. */
+    const TimeSeries *series(const QString &name) const;
+    QStringList seriesNames() const;
+    /** The profile's expected KV pool in tokens (a chart's reference line), 0 when unknown. */
+    qint64 expectedKvTokens() const { return m_expectedKvTokens; }
+    /** True once every source answered at least once (or said why it cannot). */
+    bool settled() const;
+    const AlertTracker &alerts() const { return m_alerts; }
+
+Q_SIGNALS:
+    void statusChanged();
+
+private:
+    void readManifest();
+    void onConnection(const ssh::ConnectionState &state);
+    void detectVendorAndStart();
+    void startDocker();
+    void pollContainers();
+    void pollDisk();
+    void record(const QString &name, qint64 atMs, std::optional<double> value);
+    void markGap(qint64 atMs);
+    void changed();
+
+    QString m_hostName;
+    ssh::HostConnection &m_conn;
+    MonitorConfig m_config;
+    HostStatus m_status;
+    AlertTracker m_alerts;
+    QHash<QString, std::shared_ptr<TimeSeries>> m_series;
+    std::unique_ptr<GpuSampler> m_gpus;
+    std::unique_ptr<ServerSampler> m_server;
+    std::unique_ptr<docker::DockerClient> m_docker;
+    QTimer *m_dockerTimer;
+    QTimer *m_diskTimer;
+    QString m_vendor; // nvidia, amd; empty until known
+    quint16 m_serverPort = 0;
+    qint64 m_expectedKvTokens = 0;
+    quint64 m_dockerTunnel = 0;
+    bool m_running = false;
+    bool m_started = false; // samplers were started on a ready connection
+    bool m_gpusAnswered = false;
+    bool m_dockerAnswered = false;
+    bool m_diskAnswered = false;
+    QList<int> m_lastGpuIndexes;
+};
+
+} // namespace flashdeck::metrics

@@ -1,0 +1,176 @@
+#include "backend/metrics/hoststatus.h"
+
+#include <QDateTime>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::metrics {
+
+namespace {
+
+using nlohmann::json;
+
+template<typename T>
+json orNull(const std::optional<T> &v)
+{
+    return v ? json(*v) : json(nullptr);
+}
+
+json text(const QString &s)
+{
+    return s.isEmpty() ? json(nullptr) : json(s.toStdString());
+}
+
+} // namespace
+
+json HostStatus::toJson() const
+{
+    json gpuList = json::array();
+    for (const probe::GpuSample &g : gpus) {
+        gpuList.push_back({{"index", g.index},
+                           {"name", text(g.name)},
+                           {"memory_used_mib", orNull(g.memoryUsedMiB)},
+                           {"memory_total_mib", orNull(g.memoryTotalMiB)},
+                           {"utilization_pct", orNull(g.utilizationGpu)},
+                           {"temperature_c", orNull(g.temperatureC)},
+                           {"power_w", orNull(g.powerW)}});
+    }
+    json containerJson = nullptr;
+    if (container) {
+        containerJson = {{"name", container->name.toStdString()},
+                         {"state", container->state.toStdString()},
+                         {"status", container->status.toStdString()},
+                         {"deployment", container->deployment.toStdString()}};
+    } else if (containerKnown) {
+        containerJson = {{"name", nullptr}, {"state", "none"}};
+    }
+    json serverJson = nullptr;
+    if (!health.isEmpty() || server) {
+        const ServerSnapshot s = server.value_or(ServerSnapshot{});
+        serverJson = {{"health", text(health)},
+                      {"source", text(s.source)},
+                      {"token_usage", orNull(s.tokenUsage)},
+                      {"used_tokens", orNull(s.usedTokens)},
+                      {"max_tokens", orNull(s.maxTokens)},
+                      {"running", orNull(s.running)},
+                      {"queued", orNull(s.queued)},
+                      {"gen_throughput", orNull(s.genThroughput)},
+                      {"cache_hit_rate", orNull(s.cacheHitRate)},
+                      {"spec_accept_length", orNull(s.specAcceptLength)},
+                      {"ttft_p50_s", orNull(rates.ttftP50)},
+                      {"ttft_p95_s", orNull(rates.ttftP95)},
+                      {"e2e_p50_s", orNull(rates.e2eP50)},
+                      {"e2e_p95_s", orNull(rates.e2eP95)},
+                      {"requests_per_s", orNull(rates.requestsPerSecond)},
+                      {"error_rate", orNull(rates.errorRate)}};
+    }
+    json alertList = json::array();
+    for (const Alert &a : alerts) {
+        alertList.push_back(
+            {{"id", a.id.toStdString()},
+             {"severity", a.severity.toStdString()},
+             {"message", a.message.toStdString()},
+             {"since", QDateTime::fromMSecsSinceEpoch(a.sinceMs, Qt::UTC).toString(Qt::ISODateWithMs).toStdString()}});
+    }
+    return {{"host", host.toStdString()},
+            {"state", state.toStdString()},
+            {"error", text(error)},
+            {"gpus", gpuList},
+            {"container", containerJson},
+            {"server", serverJson},
+            {"disk_free_bytes", orNull(diskFreeBytes)},
+            {"profile", text(profile)},
+            {"image_digest", text(imageDigest)},
+            {"model_sha", text(modelSha)},
+            {"alerts", alertList},
+            {"updated",
+             updatedMs
+                 ? json(QDateTime::fromMSecsSinceEpoch(updatedMs, Qt::UTC).toString(Qt::ISODateWithMs).toStdString())
+                 : json(nullptr)}};
+}
+
+QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
+{
+    QList<Alert> out;
+    auto raise = [&out](const QString &id, const char *severity, const QString &message) {
+        out.append(Alert{id, QString::fromLatin1(severity), message, 0, 0});
+    };
+    if (s.state == QLatin1String("unreachable") || s.state == QLatin1String("failed")) {
+        raise(QStringLiteral("host-unreachable"), "critical",
+              QStringLiteral("Host unreachable: %1").arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
+        return out; // nothing else is known while it is away
+    }
+    for (const probe::GpuSample &g : s.gpus) {
+        if (g.memoryUsedMiB && g.memoryTotalMiB && *g.memoryTotalMiB > 0) {
+            const double pct = 100.0 * double(*g.memoryUsedMiB) / double(*g.memoryTotalMiB);
+            if (pct >= t.gpuMemoryPct) {
+                raise(QStringLiteral("gpu-memory-high:%1").arg(g.index), "warning",
+                      QStringLiteral("GPU %1 memory at %2 % (threshold %3 %)")
+                          .arg(g.index)
+                          .arg(pct, 0, 'f', 1)
+                          .arg(t.gpuMemoryPct));
+            }
+        }
+    }
+    if (s.server && s.server->queued && *s.server->queued >= t.queueDepth) {
+        raise(QStringLiteral("queue-high"), "warning",
+              QStringLiteral("%1 requests queued (threshold %2)").arg(*s.server->queued).arg(t.queueDepth));
+    }
+    if (s.rates.ttftP95 && *s.rates.ttftP95 >= t.ttftP95Seconds) {
+        raise(QStringLiteral("latency-high"), "warning",
+              QStringLiteral("Time to first token p95 %1 s (threshold %2 s)")
+                  .arg(*s.rates.ttftP95, 0, 'f', 2)
+                  .arg(t.ttftP95Seconds));
+    }
+    if (s.rates.errorRate && *s.rates.errorRate * 100.0 >= t.errorRatePct) {
+        raise(QStringLiteral("error-rate-high"), "critical",
+              QStringLiteral("%1 % of requests aborted (threshold %2 %)")
+                  .arg(*s.rates.errorRate * 100.0, 0, 'f', 1)
+                  .arg(t.errorRatePct));
+    }
+    if (s.container && s.container->state == QLatin1String("restarting")) {
+        raise(QStringLiteral("container-restarting"), "critical",
+              QStringLiteral("%1 is restarting: %2").arg(s.container->name, s.container->status));
+    } else if (s.container && s.container->state != QLatin1String("running")) {
+        raise(QStringLiteral("container-down"), "critical",
+              QStringLiteral("%1 is %2: %3").arg(s.container->name, s.container->state, s.container->status));
+    } else if (s.container && s.health == QLatin1String("down")) {
+        raise(QStringLiteral("container-down"), "critical",
+              QStringLiteral("%1 runs but its server does not answer").arg(s.container->name));
+    }
+    if (s.diskFreeBytes && double(*s.diskFreeBytes) / 1e9 < t.diskFreeGb) {
+        raise(QStringLiteral("disk-low"), "warning",
+              QStringLiteral("%1 GB free for the caches (threshold %2 GB)")
+                  .arg(double(*s.diskFreeBytes) / 1e9, 0, 'f', 1)
+                  .arg(t.diskFreeGb));
+    }
+    if (s.qmul4Fallback) {
+        raise(
+            QStringLiteral("qmul4-fallback"), "warning",
+            QStringLiteral("The NVFP4 KV kernel fell back from qmul4 (F20): update the driver to CUDA 13.4 or newer"));
+    }
+    return out;
+}
+
+QList<Alert> AlertTracker::update(const QList<Alert> &now, qint64 atMs)
+{
+    QList<Alert> next;
+    for (Alert a : now) {
+        const auto it = std::find_if(m_active.cbegin(), m_active.cend(), [&a](const Alert &x) { return x.id == a.id; });
+        a.sinceMs = it != m_active.cend() ? it->sinceMs : atMs;
+        a.lastMs = atMs;
+        next.append(a);
+    }
+    for (const Alert &old : m_active) {
+        if (std::none_of(next.cbegin(), next.cend(), [&old](const Alert &x) { return x.id == old.id; })) {
+            m_history.prepend(old);
+        }
+    }
+    if (m_history.size() > 200) {
+        m_history.resize(200);
+    }
+    m_active = next;
+    return m_active;
+}
+
+} // namespace flashdeck::metrics

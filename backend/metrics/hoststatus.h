@@ -1,0 +1,94 @@
+#pragma once
+
+#include "backend/metrics/serversnapshot.h"
+#include "backend/probe/nvidiasmi.h"
+
+#include <QList>
+#include <QString>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+
+namespace flashdeck::metrics {
+
+/** Flashdeck's server container on the host, as the Docker Engine lists it. */
+struct ContainerStatus
+{
+    QString name;
+    QString state; // running, restarting, exited, created, paused, dead
+    QString status; // "Up 5 minutes", "Restarting (1) 3 seconds ago"
+    QString deployment; // the io.flashdeck.deployment label
+};
+
+/** One active alert (F34), with when it began and when it was last seen. */
+struct Alert
+{
+    QString id; // stable per condition: "gpu-memory-high:3", "queue-high", …
+    QString severity; // "warning" or "critical"
+    QString message;
+    qint64 sinceMs = 0;
+    qint64 lastMs = 0;
+};
+
+/** Thresholds of the alerts (Settings → Alerts). */
+struct AlertThresholds
+{
+    double gpuMemoryPct = 95;
+    double queueDepth = 32;
+    double ttftP95Seconds = 10;
+    double errorRatePct = 5;
+    double diskFreeGb = 50;
+};
+
+/**
+ * Everything Flashdeck knows about one host right now. A field it could not read stays empty
+ * and is shown (and exported) as unknown, never as zero.
+ */
+struct HostStatus
+{
+    QString host;
+    QString state = QStringLiteral("connecting"); // connecting, up, unreachable, failed
+    QString error; // why it is unreachable or failed
+    QList<probe::GpuSample> gpus;
+    qint64 gpusAtMs = 0;
+    QString gpuError;
+    std::optional<ContainerStatus> container;
+    bool containerKnown = false; // Docker answered (an empty container is then "none")
+    QString health; // ok, starting, down; empty: no server to ask
+    std::optional<ServerSnapshot> server;
+    ServerRates rates;
+    std::optional<qint64> diskFreeBytes;
+    QString profile;
+    QString imageDigest;
+    QString modelSha;
+    bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
+    QList<Alert> alerts;
+    qint64 updatedMs = 0;
+
+    /** `flashdeck status --json`'s object (issue 7's contract), unknowns as null. */
+    nlohmann::json toJson() const;
+};
+
+/** The conditions that hold in `status` (times left at 0): F34's list with `t` thresholds. */
+QList<Alert> evaluateAlerts(const HostStatus &status, const AlertThresholds &t);
+
+/**
+ * Keeps alerts' first and last times across evaluations: a condition that stays keeps its
+ * `sinceMs`; one that ends moves to the history.
+ */
+class AlertTracker final
+{
+public:
+    /** Folds `now` in at `atMs`; returns the active alerts with their times. */
+    QList<Alert> update(const QList<Alert> &now, qint64 atMs);
+    const QList<Alert> &active() const { return m_active; }
+    /** Ended alerts, newest first, at most 200. */
+    const QList<Alert> &history() const { return m_history; }
+
+private:
+    QList<Alert> m_active;
+    QList<Alert> m_history;
+};
+
+} // namespace flashdeck::metrics
