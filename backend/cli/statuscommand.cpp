@@ -3,6 +3,7 @@
 #include "backend/cli/cliprompts.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/settings.h"
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
@@ -135,6 +136,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     const bool json = p.isSet(jsonOpt);
 
     SecretStore secrets;
+    const Settings settings(c.paths);
+    const metrics::AlertThresholds thresholds = metrics::AlertThresholds::fromSettings(settings);
     std::vector<Watched> watched;
     for (const HostEntry &h : hosts) {
         Watched w;
@@ -150,6 +153,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         metrics::MonitorConfig config;
         config.manifestFile =
             c.paths.dataDir() + QStringLiteral("/deployments/") + h.name + QStringLiteral("/manifest.json");
+        config.thresholds = thresholds;
         // The deployment's API key, for servers without /metrics (/v1/loads needs it).
         const QString profile = profileOf(config.manifestFile);
         if (!profile.isEmpty()) {

@@ -44,6 +44,18 @@ void Settings::setLastHost(const QString &name)
     m_settings->setValue(kLastHost, name);
 }
 
+double Settings::alertThreshold(const QString &key, double fallback) const
+{
+    bool ok = false;
+    const double v = m_settings->value(QStringLiteral("alerts/") + key).toDouble(&ok);
+    return ok ? v : fallback;
+}
+
+void Settings::setAlertThreshold(const QString &key, double value)
+{
+    m_settings->setValue(QStringLiteral("alerts/") + key, value);
+}
+
 int Settings::lastPage() const
 {
     return m_settings->value(kLastPage, 0).toInt();

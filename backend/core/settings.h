@@ -37,6 +37,13 @@ public:
     int lastPage() const;
     void setLastPage(int index);
 
+    /**
+     * An alert threshold (section [alerts]: gpu_memory_pct, queue_depth, ttft_p95_s,
+     * error_rate_pct, disk_free_gb), or `fallback` when unset or not a number.
+     */
+    double alertThreshold(const QString &key, double fallback) const;
+    void setAlertThreshold(const QString &key, double value);
+
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
 

@@ -60,6 +60,9 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
         }
     });
     readManifest();
+    if (m_config.serverPort != 0) {
+        m_serverPort = m_config.serverPort;
+    }
 }
 
 HostMonitor::~HostMonitor()

@@ -1,5 +1,7 @@
 #include "backend/metrics/hoststatus.h"
 
+#include "backend/core/settings.h"
+
 #include <QDateTime>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,17 @@ json text(const QString &s)
 }
 
 } // namespace
+
+AlertThresholds AlertThresholds::fromSettings(const Settings &settings)
+{
+    AlertThresholds t;
+    t.gpuMemoryPct = settings.alertThreshold(QStringLiteral("gpu_memory_pct"), t.gpuMemoryPct);
+    t.queueDepth = settings.alertThreshold(QStringLiteral("queue_depth"), t.queueDepth);
+    t.ttftP95Seconds = settings.alertThreshold(QStringLiteral("ttft_p95_s"), t.ttftP95Seconds);
+    t.errorRatePct = settings.alertThreshold(QStringLiteral("error_rate_pct"), t.errorRatePct);
+    t.diskFreeGb = settings.alertThreshold(QStringLiteral("disk_free_gb"), t.diskFreeGb);
+    return t;
+}
 
 json HostStatus::toJson() const
 {

@@ -10,6 +10,10 @@
 
 #include <optional>
 
+namespace flashdeck {
+class Settings;
+}
+
 namespace flashdeck::metrics {
 
 /** Flashdeck's server container on the host, as the Docker Engine lists it. */
@@ -39,6 +43,9 @@ struct AlertThresholds
     double ttftP95Seconds = 10;
     double errorRatePct = 5;
     double diskFreeGb = 50;
+
+    /** From Settings ([alerts]), these defaults where unset. */
+    static AlertThresholds fromSettings(const Settings &settings);
 };
 
 /**

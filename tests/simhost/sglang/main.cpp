@@ -61,6 +61,7 @@ int main(int argc, char **argv)
                 options.fault = faults.value("launch", options.fault);
                 options.slowdown = faults.value("slowdown", options.slowdown);
                 options.maxRunning = faults.value("max_running", options.maxRunning);
+                options.requestSeconds = faults.value("request_seconds", options.requestSeconds);
             } catch (const nlohmann::json::exception &e) {
                 std::fprintf(stderr, "sglang-sim: bad scenario: %s\n", e.what());
                 return 2;

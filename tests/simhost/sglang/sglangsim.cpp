@@ -481,9 +481,12 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
             running = s.running.load();
         }
         --s.queued;
+        s.usedTokens += 512; // the prefill takes its KV at once
+        writeGpuLoad(o, s);
+        if (o.requestSeconds > 0) { // prefill and decode of a long answer, in real time
+            std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(o.requestSeconds * 1e6)));
+        }
         if (!body.value("stream", false)) {
-            s.usedTokens += 512;
-            writeGpuLoad(o, s);
             pause(o, 0.4);
             json message{
                 {"role", "assistant"},
@@ -516,8 +519,6 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         for (std::size_t p = 0; p < answer.size(); p += 12) {
             deltas.emplace_back("content", answer.substr(p, 12));
         }
-        s.usedTokens += 512;
-        writeGpuLoad(o, s);
         res.set_chunked_content_provider(
             "text/event-stream",
             [&, deltas, id, since, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {

@@ -66,6 +66,8 @@ struct SglangSimOptions
     std::string modelError;
     /** Requests served at once; more wait in the queue (#queue-req). Scenario `max_running`. */
     int maxRunning = 256;
+    /** Real seconds each request holds its slot (scenario `request_seconds`): load tests need it. */
+    double requestSeconds = 0;
 };
 
 /** A Prometheus histogram the simulator fills as SGLang's tokenizer manager does. */

@@ -1,0 +1,134 @@
+#include "backend/metrics/hoststatus.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace flashdeck::metrics;
+
+Q_DECLARE_METATYPE(HostStatus)
+
+/** F34's alerts as pure judgements of a host's status, and their tracking over time. */
+class TestAlerts : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void evaluate_data();
+    void evaluate();
+    void tracker_keepsSince_andMovesEndedToHistory();
+    void json_unknownsAreNull();
+};
+
+void TestAlerts::evaluate_data()
+{
+    QTest::addColumn<HostStatus>("status");
+    QTest::addColumn<QStringList>("ids");
+
+    HostStatus up;
+    up.host = QStringLiteral("gpu1");
+    up.state = QStringLiteral("up");
+    QTest::newRow("all quiet") << up << QStringList{};
+
+    HostStatus s = up;
+    s.state = QStringLiteral("unreachable");
+    s.error = QStringLiteral("Connection refused");
+    s.qmul4Fallback = true; // nothing else is judged while the host is away
+    QTest::newRow("unreachable") << s << QStringList{QStringLiteral("host-unreachable")};
+
+    s = up;
+    flashdeck::probe::GpuSample g;
+    g.index = 2;
+    g.memoryTotalMiB = 1000;
+    g.memoryUsedMiB = 960;
+    flashdeck::probe::GpuSample unknown; // no memory reading: no judgement
+    unknown.index = 3;
+    s.gpus = {g, unknown};
+    QTest::newRow("GPU memory") << s << QStringList{QStringLiteral("gpu-memory-high:2")};
+
+    s = up;
+    ServerSnapshot snap;
+    snap.queued = 40;
+    s.server = snap;
+    s.rates.ttftP95 = 12.5;
+    s.rates.errorRate = 0.2;
+    QTest::newRow("queue, latency, errors")
+        << s
+        << QStringList{QStringLiteral("queue-high"), QStringLiteral("latency-high"), QStringLiteral("error-rate-high")};
+
+    s = up;
+    s.container = ContainerStatus{QStringLiteral("flashdeck-gpu1-b300x4-balanced-0"),
+                                  QStringLiteral("restarting"),
+                                  QStringLiteral("Restarting (1) 3 seconds ago"),
+                                  {}};
+    QTest::newRow("restarting") << s << QStringList{QStringLiteral("container-restarting")};
+    s.container->state = QStringLiteral("exited");
+    QTest::newRow("exited") << s << QStringList{QStringLiteral("container-down")};
+    s.container->state = QStringLiteral("running");
+    s.health = QStringLiteral("down");
+    QTest::newRow("running, server silent") << s << QStringList{QStringLiteral("container-down")};
+
+    s = up;
+    s.diskFreeBytes = qint64(20e9);
+    s.qmul4Fallback = true;
+    QTest::newRow("disk and qmul4 (F20)")
+        << s << QStringList{QStringLiteral("disk-low"), QStringLiteral("qmul4-fallback")};
+}
+
+void TestAlerts::evaluate()
+{
+    QFETCH(HostStatus, status);
+    QFETCH(QStringList, ids);
+    QStringList got;
+    for (const Alert &a : evaluateAlerts(status, AlertThresholds{})) {
+        got.append(a.id);
+        QVERIFY(!a.message.isEmpty());
+        QVERIFY(a.severity == QLatin1String("warning") || a.severity == QLatin1String("critical"));
+    }
+    QCOMPARE(got, ids);
+}
+
+void TestAlerts::tracker_keepsSince_andMovesEndedToHistory()
+{
+    AlertTracker t;
+    const Alert q{QStringLiteral("queue-high"), QStringLiteral("warning"), QStringLiteral("m"), 0, 0};
+    const Alert d{QStringLiteral("disk-low"), QStringLiteral("warning"), QStringLiteral("m"), 0, 0};
+    t.update({q}, 1000);
+    QList<Alert> now = t.update({q, d}, 2000);
+    QCOMPARE(now.size(), 2);
+    QCOMPARE(now[0].sinceMs, 1000); // still the same episode
+    QCOMPARE(now[0].lastMs, 2000);
+    QCOMPARE(now[1].sinceMs, 2000);
+    now = t.update({d}, 3000);
+    QCOMPARE(now.size(), 1);
+    QCOMPARE(t.history().size(), 1);
+    QCOMPARE(t.history().first().id, QStringLiteral("queue-high"));
+    QCOMPARE(t.history().first().lastMs, 2000);
+    now = t.update({q}, 4000);
+    QCOMPARE(now.first().sinceMs, 4000); // a new episode
+}
+
+void TestAlerts::json_unknownsAreNull()
+{
+    HostStatus s;
+    s.host = QStringLiteral("h");
+    s.state = QStringLiteral("up");
+    flashdeck::probe::GpuSample g;
+    g.index = 0;
+    g.name = QStringLiteral("NVIDIA H200");
+    g.memoryTotalMiB = 143771;
+    s.gpus = {g};
+    const nlohmann::json j = s.toJson();
+    QCOMPARE(j["gpus"][0]["memory_total_mib"].get<qint64>(), 143771);
+    QVERIFY(j["gpus"][0]["memory_used_mib"].is_null());
+    QVERIFY(j["gpus"][0]["power_w"].is_null());
+    QVERIFY(j["server"].is_null());
+    QVERIFY(j["container"].is_null()); // Docker never answered: unknown, not "none"
+    QVERIFY(j["disk_free_bytes"].is_null());
+    s.health = QStringLiteral("starting");
+    QCOMPARE(s.toJson()["server"]["health"].get<std::string>(), std::string("starting"));
+    QVERIFY(s.toJson()["server"]["token_usage"].is_null());
+}
+
+QTEST_GUILESS_MAIN(TestAlerts)
+#include "tst_alerts.moc"
