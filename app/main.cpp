@@ -15,9 +15,12 @@
 #include "backend/core/settings.h"
 #include "backend/core/stopsignals.h"
 #include "backend/demo/demohost.h"
+#include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
+#include "backend/metrics/hoststatus.h"
 #include "backend/security/redactor.h"
+#include "backend/security/secretstore.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -200,7 +203,20 @@ int main(int argc, char **argv)
             stopDemoAtExit = false;
         }
     }
-    flashdeck::ui::MainWindow window(paths, settings, inventory, info);
+    flashdeck::SecretStore secrets;
+    flashdeck::FleetWatcher fleet(paths, flashdeck::metrics::AlertThresholds::fromSettings(settings), &secrets);
+    flashdeck::ui::MainWindow window(paths, settings, inventory, info, &fleet);
+    window.setDemoHandler([&] {
+        const bool wasRunning = !demo.running().isEmpty();
+        const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
+            demo.start(inventory, QStringLiteral("b300x4"), 0.5);
+        if (!started) {
+            printErr(QStringLiteral("flashdeck: the demo did not start: ") + started.message());
+            return;
+        }
+        stopDemoAtExit = stopDemoAtExit || !wasRunning; // started here: stopped at exit
+        window.inventoryChanged();
+    });
     window.show();
     // Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at
     // exit (stopping the demo's processes) still runs.

@@ -2,11 +2,14 @@
 
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/ssh/sshconfig.h"
 #include "backend/ssh/sshtypes.h"
 #include "ui/connectioncontroller.h"
 #include "ui/dialogs/addhostdialog.h"
+#include "ui/pages/fleetpage.h"
+#include "ui/pages/metricspage.h"
 #include "ui/pages/placeholderpage.h"
 #include "ui/pages/settingspage.h"
 
@@ -48,10 +51,14 @@ QString iconPath(MainWindow::Page page)
 } // namespace
 
 MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-                       QWidget *parent)
+                       FleetWatcher *fleet, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_inventory(inventory)
+    , m_ownFleet(fleet
+                     ? nullptr
+                     : std::make_unique<FleetWatcher>(paths, metrics::AlertThresholds::fromSettings(settings), nullptr))
+    , m_fleet(fleet ? fleet : m_ownFleet.get())
     , m_sshConfigPath(ssh::SshConfig::defaultPath())
     , m_controller(new ConnectionController(this))
 {
@@ -218,12 +225,25 @@ QWidget *MainWindow::buildHostBar()
 
 void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
 {
-    m_pages->addWidget(
-        new PlaceholderPage(tr("Fleet"), tr("Every host you manage, at a glance."),
-                            {tr("one row per host: reachable, GPUs, container state, health, pinned image digest"),
-                             tr("KV-pool use, queue depth, throughput, error rate, GPU memory and disk"),
-                             tr("alerts with the worst first, and a way to add a host or try the simulated demo host")},
-                            m_pages));
+    auto *fleet = new FleetPage(*m_fleet, m_pages);
+    connect(fleet, &FleetPage::addHostRequested, this, &MainWindow::addHost);
+    connect(fleet, &FleetPage::demoRequested, this, [this] {
+        if (m_demoHandler) {
+            m_demoHandler();
+        } else {
+            QMessageBox::information(this, tr("Demo host"),
+                                     tr("Start Flashdeck with --demo (or run 'flashdeck demo start') to add the "
+                                        "simulated hosts."));
+        }
+    });
+    connect(fleet, &FleetPage::openHost, this, [this](const QString &host) {
+        const int i = m_hostSelector->findData(host);
+        if (i >= 0) {
+            m_hostSelector->setCurrentIndex(i);
+        }
+        showPage(Page::Metrics);
+    });
+    m_pages->addWidget(fleet);
     m_pages->addWidget(new PlaceholderPage(
         tr("Deploy"), tr("The guided first deployment of MiniMax-M3.1-Flash with SGLang."),
         {tr("host and recipe profile, with the licence acknowledgement"),
@@ -235,10 +255,11 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
         {tr("follow, pause, search, and severity filters"),
          tr("highlighted milestones (ready, qmul4, DSpark, KV pool) and errors, with what each means")},
         m_pages));
-    m_pages->addWidget(new PlaceholderPage(tr("Metrics"), tr("Live charts for the selected host."),
-                                           {tr("GPU utilisation, memory, power and temperature per GPU"),
-                                            tr("KV-pool use, running and queued requests, throughput, TTFT")},
-                                           m_pages));
+    auto *metricsPage = new MetricsPage(*m_fleet, m_pages);
+    metricsPage->setHost(m_settings.lastHost());
+    connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
+            [this, metricsPage] { metricsPage->setHost(m_hostSelector->currentData().toString()); });
+    m_pages->addWidget(metricsPage);
     m_pages->addWidget(
         new PlaceholderPage(tr("Playground"), tr("Chat with a deployment through an SSH tunnel."),
                             {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
@@ -257,8 +278,15 @@ MainWindow::Page MainWindow::currentPage() const
     return static_cast<Page>(m_pages->currentIndex());
 }
 
+void MainWindow::inventoryChanged()
+{
+    reloadHosts(m_hostSelector->currentData().toString());
+    updateStatus();
+}
+
 void MainWindow::reloadHosts(const QString &select)
 {
+    m_fleet->setHosts(m_inventory.hosts());
     const QSignalBlocker blocker(m_hostSelector);
     m_hostSelector->clear();
     for (const HostEntry &h : m_inventory.hosts()) {

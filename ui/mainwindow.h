@@ -2,6 +2,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -10,6 +13,7 @@ class QToolButton;
 
 namespace flashdeck {
 class AppPaths;
+class FleetWatcher;
 class Inventory;
 class Settings;
 struct RuntimeInfo;
@@ -35,8 +39,9 @@ public:
     enum class Page { Fleet, Deploy, Logs, Metrics, Playground, Settings };
     static constexpr int pageCount = 6;
 
+    /** `fleet` watches the inventory's hosts for the Fleet page; null: the window makes its own. */
     MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-               QWidget *parent = nullptr);
+               FleetWatcher *fleet = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     void showPage(Page page);
@@ -45,6 +50,11 @@ public:
     void connectSelectedHost();
     Page currentPage() const;
     static QString pageTitle(Page page);
+    /** What "Try the demo host" does (main() starts the simulated hosts); unset: the button says how. */
+    void setDemoHandler(std::function<void()> handler) { m_demoHandler = std::move(handler); }
+    /** The inventory changed outside the window (the demo started): show it. */
+    void inventoryChanged();
+    FleetWatcher &fleet() const { return *m_fleet; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -59,6 +69,9 @@ private:
 
     Settings &m_settings;
     Inventory &m_inventory;
+    std::unique_ptr<FleetWatcher> m_ownFleet;
+    FleetWatcher *m_fleet = nullptr;
+    std::function<void()> m_demoHandler;
     QString m_sshConfigPath;
     ConnectionController *m_controller = nullptr;
     QToolButton *m_connectButton = nullptr;

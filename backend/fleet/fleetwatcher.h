@@ -1,0 +1,61 @@
+#pragma once
+
+#include "backend/fleet/hostentry.h"
+#include "backend/metrics/hoststatus.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+
+namespace flashdeck {
+
+class AppPaths;
+class SecretStore;
+namespace ssh {
+class HostConnection;
+}
+namespace metrics {
+class HostMonitor;
+}
+
+/**
+ * Watches every host of the inventory for the Fleet page: one HostConnection and one
+ * HostMonitor per host. It never asks anything: a host whose key is not yet known, or whose
+ * key needs a passphrase, shows why and waits for the operator to connect it from the host
+ * bar, where the dialogs are. Hosts can come and go while it runs.
+ */
+class FleetWatcher final : public QObject
+{
+    Q_OBJECT
+
+public:
+    FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, SecretStore *secrets,
+                 QObject *parent = nullptr);
+    ~FleetWatcher() override;
+
+    /** Starts watching new hosts and stops watching those no longer listed. */
+    void setHosts(const QList<HostEntry> &hosts);
+    QStringList hosts() const { return m_order; }
+    const HostEntry *entry(const QString &host) const;
+    metrics::HostMonitor *monitor(const QString &host) const;
+    /** Connects again now (after the operator accepted its key from the host bar, say). */
+    void retry(const QString &host);
+
+Q_SIGNALS:
+    void hostsChanged();
+    void statusChanged(const QString &host);
+
+private:
+    struct Watched;
+    void watch(const HostEntry &host);
+
+    const AppPaths &m_paths;
+    metrics::AlertThresholds m_thresholds;
+    SecretStore *m_secrets;
+    std::map<QString, std::unique_ptr<Watched>> m_watched;
+    QStringList m_order;
+};
+
+} // namespace flashdeck

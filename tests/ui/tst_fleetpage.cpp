@@ -1,0 +1,183 @@
+#include "backend/core/apppaths.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/hostmonitor.h"
+#include "tests/simhost/simhostfixture.h"
+#include "tests/support/sshtesthelpers.h"
+#include "ui/charts/timechart.h"
+#include "ui/fleet/fleetmodel.h"
+#include "ui/pages/fleetpage.h"
+#include "ui/pages/metricspage.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+using flashdeck::ui::FleetModel;
+
+namespace {
+
+HostEntry entryFor(const QString &name, SimHostFixture &host)
+{
+    const ssh::SshTarget t = host.connection().target();
+    HostEntry e;
+    e.name = name;
+    e.address = t.host;
+    e.port = t.port;
+    e.user = t.user;
+    e.identityFile = t.identityFile;
+    e.knownHostsFile = t.knownHostsFile;
+    e.simulated = true;
+    return e;
+}
+
+QString cell(const QAbstractItemModel &m, const QString &host, int column)
+{
+    for (int r = 0; r < m.rowCount(); ++r) {
+        if (m.index(r, 0).data(FleetModel::HostRole).toString() == host) {
+            return m.index(r, column).data().toString();
+        }
+    }
+    return QStringLiteral("(no row)");
+}
+
+} // namespace
+
+/**
+ * The Fleet page on live simulated hosts over real SSH: a B300 host serving under load, an
+ * H200 host idle, and a host that cannot be reached. The model passes QAbstractItemModelTester
+ * while it updates; rows, sorting, filtering and alerts read right; and the page is captured.
+ */
+class TestFleetPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void liveFleet_modelAndPage();
+};
+
+void TestFleetPage::liveFleet_modelAndPage()
+{
+    SimHostFixture b300;
+    SimHostFixture h200;
+    QString error;
+    QVERIFY2(b300.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QVERIFY2(h200.start(QStringLiteral("h200x2"), &error), qPrintable(error));
+
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    // A deployment Flashdeck made on the B300 host: its manifest names the profile (port 30000).
+    QDir().mkpath(paths.dataDir() + QStringLiteral("/deployments/gpu-b300"));
+    QFile manifest(paths.dataDir() + QStringLiteral("/deployments/gpu-b300/manifest.json"));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write(
+        R"({"profile":"b300x4-balanced","image_digest":"sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500","model_sha":"62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa"})");
+    manifest.close();
+    {
+        QFile f(b300.simDir() + QStringLiteral("/scenario.json"));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        nlohmann::json sc = nlohmann::json::parse(f.readAll().toStdString());
+        sc["faults"]["max_running"] = 4;
+        sc["faults"]["request_seconds"] = 4;
+        QVERIFY(f.resize(0) && f.write(QByteArray::fromStdString(sc.dump())) > 0);
+    }
+    ssh::RemoteCommand launch;
+    launch.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.05 sglang-sim --model-path MiniMaxAI/MiniMax-M3.1-Flash --tp 4 "
+                         "--host 127.0.0.1 --port 30000 --reasoning-parser minimax-m3 --enable-metrics "
+                         "--speculative-algorithm DSPARK";
+    const quint64 server = b300.connection().run(launch);
+
+    metrics::AlertThresholds thresholds;
+    thresholds.queueDepth = 2;
+    FleetWatcher watcher(paths, thresholds, nullptr);
+    HostEntry gone;
+    gone.name = QStringLiteral("gpu-lost");
+    gone.address = QStringLiteral("127.0.0.1");
+    gone.port = 1; // nothing listens there
+    gone.user = QStringLiteral("root");
+    watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), b300), entryFor(QStringLiteral("gpu-h200"), h200), gone});
+
+    ui::FleetPage page(watcher);
+    QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    page.resize(1500, 620);
+    page.show();
+    const QAbstractItemModel &view = *page.table()->model();
+    QCOMPARE(view.rowCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::State), QStringLiteral("up"), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-h200"), FleetModel::Gpus),
+                              QStringLiteral("2 × NVIDIA H200"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-lost"), FleetModel::State) != QLatin1String("connecting"),
+                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cell(view, QStringLiteral("gpu-lost"), FleetModel::Alerts).startsWith(QLatin1String("Host unreachable")),
+        30000);
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::Health), QStringLiteral("ok"), 60000);
+    QCOMPARE(cell(view, QStringLiteral("gpu-h200"), FleetModel::Health), QStringLiteral("–")); // nothing to ask
+    QCOMPARE(cell(view, QStringLiteral("gpu-b300"), FleetModel::Host), QStringLiteral("gpu-b300  · SIMULATED"));
+
+    // Load: GPU use on the B300 host and a burst of chats that fills the queue.
+    QVERIFY(b300.writeLoad({0, 1, 2, 3}, 240000, 87, 820, 64));
+    QNetworkAccessManager http[3];
+    QList<QNetworkReply *> chats;
+    for (int i = 0; i < 9; ++i) {
+        http[i % 3].setProxy(QNetworkProxy::NoProxy);
+        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:30000/v1/chat/completions")));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        chats.append(http[i % 3].post(r, R"({"messages":[{"role":"user","content":"Hello"}],"stream":true})"));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue).toInt() >= 2, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts).contains(QLatin1String("queued")), 10000);
+    QVERIFY(cell(view, QStringLiteral("gpu-b300"), FleetModel::KvUse).endsWith(QLatin1String(" %")));
+    QCOMPARE(cell(view, QStringLiteral("gpu-b300"), FleetModel::Container), QStringLiteral("none"));
+
+    // Sorted by state, unreachable last; filtered to one host.
+    page.table()->sortByColumn(FleetModel::State, Qt::AscendingOrder);
+    QCOMPARE(view.index(2, 0).data(FleetModel::HostRole).toString(), QStringLiteral("gpu-lost"));
+    page.findChild<QLineEdit *>(QStringLiteral("fleetFilter"))->setText(QStringLiteral("h200"));
+    QCOMPARE(view.rowCount(), 1);
+    page.findChild<QLineEdit *>(QStringLiteral("fleetFilter"))->clear();
+    page.table()->sortByColumn(FleetModel::Host, Qt::AscendingOrder);
+
+    QTest::qWait(1500); // a little history in the sparklines before the picture (not a sync point)
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", root.path() + QStringLiteral("/shots"));
+    QDir().mkpath(dir);
+    const QString file = QDir(dir).filePath(QStringLiteral("fleet-dashboard.png"));
+    QVERIFY2(page.grab().save(file), qPrintable(file));
+
+    // The host page under the same load: every chart has its lines and points.
+    ui::MetricsPage metricsPage(watcher);
+    metricsPage.resize(1500, 980);
+    metricsPage.setHost(QStringLiteral("gpu-b300"));
+    metricsPage.show();
+    metricsPage.refresh();
+    QCOMPARE(metricsPage.charts().size(), 10);
+    QCOMPARE(metricsPage.charts().at(0)->lineCount(), 4); // one line per GPU
+    QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(0)->pointsDrawn() > 4), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(6)->pointsDrawn() > 2), 10000); // requests
+    const QString host = QDir(dir).filePath(QStringLiteral("metrics-host.png"));
+    QVERIFY2(metricsPage.grab().save(host), qPrintable(host));
+
+    for (QNetworkReply *r : chats) {
+        r->abort();
+        r->deleteLater();
+    }
+    b300.connection().cancel(server);
+}
+
+QTEST_MAIN(TestFleetPage)
+#include "tst_fleetpage.moc"

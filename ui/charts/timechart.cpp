@@ -1,0 +1,186 @@
+#include "ui/charts/timechart.h"
+
+#include "backend/metrics/timeseries.h"
+
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace flashdeck::ui {
+
+struct TimeChart::Line
+{
+    QString name;
+    QColor color;
+    std::function<const metrics::TimeSeries *()> resolve;
+    double scale = 1.0;
+    QList<QLineSeries *> segments; // one per run of values between gaps; the first carries the legend
+};
+
+TimeChart::TimeChart(const QString &title, const QString &unit, QWidget *parent)
+    : QChartView(parent)
+    , m_chart(new QChart)
+    , m_x(new QDateTimeAxis(m_chart))
+    , m_y(new QValueAxis(m_chart))
+    , m_unit(unit)
+{
+    m_chart->setTitle(title);
+    m_chart->setAnimationOptions(QChart::NoAnimation); // live series: no animation (issue 7)
+    m_chart->setMargins(QMargins(4, 2, 4, 2));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_chart->legend()->setFont(small);
+    m_x->setFormat(QStringLiteral("HH:mm:ss"));
+    m_x->setLabelsFont(small);
+    m_x->setTickCount(4);
+    m_y->setLabelsFont(small);
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_y->setTitleText(unit);
+    m_y->setTitleFont(small);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    // Follow the palette (light and dark) rather than a chart theme of its own.
+    m_chart->setBackgroundBrush(palette().base());
+    m_chart->setTitleBrush(palette().text());
+    m_chart->legend()->setLabelColor(palette().color(QPalette::Text));
+    m_x->setLabelsColor(palette().color(QPalette::Text));
+    m_y->setLabelsColor(palette().color(QPalette::Text));
+    m_y->setTitleBrush(palette().text());
+    setChart(m_chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(190);
+}
+
+TimeChart::~TimeChart()
+{
+    qDeleteAll(m_lines);
+}
+
+void TimeChart::addLine(const QString &name, QColor color, std::function<const metrics::TimeSeries *()> resolve,
+                        double scale)
+{
+    auto *line = new Line{name, color, std::move(resolve), scale, {}};
+    m_lines.append(line);
+    segment(*line, 0);
+}
+
+void TimeChart::clearLines()
+{
+    for (Line *l : std::as_const(m_lines)) {
+        for (QLineSeries *s : std::as_const(l->segments)) {
+            m_chart->removeSeries(s);
+            delete s;
+        }
+    }
+    qDeleteAll(m_lines);
+    m_lines.clear();
+}
+
+QLineSeries *TimeChart::segment(Line &line, int i)
+{
+    while (line.segments.size() <= i) {
+        auto *s = new QLineSeries(m_chart);
+        s->setName(line.name);
+        QPen pen(line.color, 1.6);
+        s->setPen(pen);
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        if (!line.segments.isEmpty()) {
+            for (QLegendMarker *m : m_chart->legend()->markers(s)) {
+                m->setVisible(false); // one legend entry per line, however many gaps it has
+            }
+        }
+        connect(s, &QLineSeries::hovered, this, [this, name = line.name](const QPointF &p, bool state) {
+            if (state) {
+                QToolTip::showText(
+                    QCursor::pos(),
+                    QStringLiteral("%1: %2 %3\n%4")
+                        .arg(name)
+                        .arg(p.y(), 0, 'f', p.y() < 10 ? 2 : 0)
+                        .arg(m_unit)
+                        .arg(QDateTime::fromMSecsSinceEpoch(qint64(p.x())).toString(QStringLiteral("HH:mm:ss"))),
+                    this);
+            } else {
+                QToolTip::hideText();
+            }
+        });
+        line.segments.append(s);
+    }
+    return line.segments[i];
+}
+
+void TimeChart::setReference(const QString &name, double value)
+{
+    if (!m_reference) {
+        m_reference = new QLineSeries(m_chart);
+        QPen pen(palette().color(QPalette::PlaceholderText), 1.2, Qt::DashLine);
+        m_reference->setPen(pen);
+        m_chart->addSeries(m_reference);
+        m_reference->attachAxis(m_x);
+        m_reference->attachAxis(m_y);
+    }
+    m_reference->setName(name);
+    m_referenceValue = value;
+}
+
+void TimeChart::setFixedRange(double min, double max)
+{
+    m_fixedRange = true;
+    m_y->setRange(min, max);
+    m_y->setTickCount(5);
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+}
+
+void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
+{
+    const qint64 from = nowMs - windowMs;
+    const int columns = std::max(50, int(m_chart->plotArea().width()));
+    double lo = 0;
+    double hi = 0;
+    bool any = false;
+    m_pointsDrawn = 0;
+    for (Line *line : std::as_const(m_lines)) {
+        QList<QList<QPointF>> runs(1);
+        if (const metrics::TimeSeries *series = line->resolve()) {
+            for (const auto &p : series->window(from, nowMs, columns)) {
+                if (std::isnan(p.v)) {
+                    if (!runs.last().isEmpty()) {
+                        runs.append(QList<QPointF>{}); // the host said nothing here: a new segment
+                    }
+                    continue;
+                }
+                const double v = p.v * line->scale;
+                runs.last().append(QPointF(double(p.tMs), v));
+                lo = any ? std::min(lo, v) : v;
+                hi = any ? std::max(hi, v) : v;
+                any = true;
+            }
+        }
+        for (int i = 0; i < std::max<int>(int(runs.size()), int(line->segments.size())); ++i) {
+            QLineSeries *s = segment(*line, i);
+            s->replace(i < runs.size() ? runs[i] : QList<QPointF>{});
+            m_pointsDrawn += i < runs.size() ? int(runs[i].size()) : 0;
+        }
+    }
+    if (m_reference) {
+        m_reference->replace({QPointF(double(from), m_referenceValue), QPointF(double(nowMs), m_referenceValue)});
+        hi = any ? std::max(hi, m_referenceValue) : m_referenceValue;
+        any = true;
+    }
+    m_x->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(nowMs));
+    m_x->setFormat(windowMs > 2 * 3600 * 1000 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss"));
+    if (!m_fixedRange) {
+        const double top = any ? (hi > 0 ? hi * 1.1 : 1.0) : 1.0;
+        m_y->setRange(std::min(0.0, lo), top);
+        m_y->setLabelFormat(top < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    }
+}
+
+} // namespace flashdeck::ui

@@ -1,0 +1,310 @@
+#include "ui/fleet/fleetmodel.h"
+
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/hostmonitor.h"
+#include "ui/format.h"
+
+#include <QDateTime>
+#include <QIcon>
+#include <QTimer>
+
+namespace flashdeck::ui {
+
+namespace {
+
+QIcon icon(const char *name)
+{
+    return QIcon(QStringLiteral(":/icons/status-%1.svg").arg(QLatin1String(name)));
+}
+
+int severityRank(const QString &s)
+{
+    return s == QLatin1String("critical") ? 2 : (s == QLatin1String("warning") ? 1 : 0);
+}
+
+} // namespace
+
+FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_watcher(watcher)
+    , m_clock(new QTimer(this))
+{
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, &FleetModel::reset);
+    connect(&m_watcher, &FleetWatcher::statusChanged, this, &FleetModel::hostChanged);
+    m_clock->setInterval(1000);
+    connect(m_clock, &QTimer::timeout, this, [this] {
+        if (!m_hosts.isEmpty()) {
+            Q_EMIT dataChanged(index(0, Updated), index(int(m_hosts.size()) - 1, Updated), {Qt::DisplayRole});
+        }
+    });
+    m_clock->start();
+    m_hosts = m_watcher.hosts();
+}
+
+void FleetModel::reset()
+{
+    beginResetModel();
+    m_hosts = m_watcher.hosts();
+    endResetModel();
+}
+
+void FleetModel::hostChanged(const QString &host)
+{
+    const int row = int(m_hosts.indexOf(host));
+    if (row >= 0) {
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
+int FleetModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_hosts.size());
+}
+
+int FleetModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString FleetModel::hostAt(int row) const
+{
+    return m_hosts.value(row);
+}
+
+QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case State:
+        return tr("State");
+    case Host:
+        return tr("Host");
+    case Gpus:
+        return tr("GPUs");
+    case Container:
+        return tr("Container");
+    case Health:
+        return tr("Health");
+    case KvUse:
+        return tr("KV use");
+    case Queue:
+        return tr("Queue");
+    case Throughput:
+        return tr("Throughput");
+    case Errors:
+        return tr("Errors");
+    case GpuMemory:
+        return tr("GPU memory");
+    case Disk:
+        return tr("Disk free");
+    case Updated:
+        return tr("Updated");
+    case Alerts:
+        return tr("Alerts");
+    default:
+        return {};
+    }
+}
+
+QVariant FleetModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_hosts.size()) {
+        return {};
+    }
+    const QString host = m_hosts.at(index.row());
+    if (role == HostRole) {
+        return host;
+    }
+    const HostEntry *entry = m_watcher.entry(host);
+    const metrics::HostMonitor *monitor = m_watcher.monitor(host);
+    metrics::HostStatus s;
+    s.host = host;
+    if (monitor) {
+        s = monitor->status();
+    }
+    const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
+    double used = 0;
+    double total = 0;
+    for (const probe::GpuSample &g : s.gpus) {
+        used += double(g.memoryUsedMiB.value_or(0));
+        total += double(g.memoryTotalMiB.value_or(0));
+    }
+    const bool alignRight = index.column() >= KvUse && index.column() <= Disk;
+    if (role == Qt::TextAlignmentRole) {
+        return alignRight ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    QString worst;
+    for (const metrics::Alert &a : s.alerts) {
+        if (severityRank(a.severity) > severityRank(worst)) {
+            worst = a.severity;
+        }
+    }
+    switch (index.column()) {
+    case State:
+        if (role == Qt::DisplayRole) {
+            return s.state;
+        }
+        if (role == Qt::DecorationRole) {
+            return s.state == QLatin1String("up")        ? icon("pass")
+                : s.state == QLatin1String("connecting") ? icon("running")
+                                                         : icon("fail");
+        }
+        if (role == Qt::ToolTipRole) {
+            return s.error.isEmpty() ? QVariant() : QVariant(s.error);
+        }
+        if (role == SortRole) {
+            return s.state == QLatin1String("up") ? 0 : 1;
+        }
+        break;
+    case Host:
+        if (role == Qt::DisplayRole || role == SortRole) {
+            return entry && entry->simulated && role == Qt::DisplayRole ? host + QStringLiteral("  · SIMULATED") : host;
+        }
+        if (role == Qt::ToolTipRole && entry) {
+            return entry->sshSpec();
+        }
+        break;
+    case Gpus:
+        if (role == Qt::DisplayRole) {
+            if (s.gpus.isEmpty()) {
+                return s.gpuError.isEmpty() ? fmt::unknown() : tr("none readable");
+            }
+            return QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name);
+        }
+        if (role == Qt::ToolTipRole && !s.gpuError.isEmpty()) {
+            return s.gpuError;
+        }
+        if (role == SortRole) {
+            return int(s.gpus.size());
+        }
+        break;
+    case Container:
+        if (role == Qt::DisplayRole) {
+            return s.container ? s.container->state : (s.containerKnown ? tr("none") : fmt::unknown());
+        }
+        if (role == Qt::DecorationRole && s.container) {
+            return s.container->state == QLatin1String("running") ? icon("pass") : icon("fail");
+        }
+        if (role == Qt::ToolTipRole && s.container) {
+            return QStringLiteral("%1: %2").arg(s.container->name, s.container->status);
+        }
+        if (role == SortRole) {
+            return s.container ? s.container->state : QString();
+        }
+        break;
+    case Health:
+        if (role == Qt::DisplayRole) {
+            return s.health.isEmpty() ? fmt::unknown() : s.health;
+        }
+        if (role == Qt::DecorationRole && !s.health.isEmpty()) {
+            return s.health == QLatin1String("ok")      ? icon("pass")
+                : s.health == QLatin1String("starting") ? icon("running")
+                                                        : icon("fail");
+        }
+        if (role == SortRole) {
+            return s.health;
+        }
+        break;
+    case KvUse:
+        if (role == Qt::DisplayRole) {
+            return fmt::percent(srv.tokenUsage, 1);
+        }
+        if (role == Qt::ToolTipRole && srv.usedTokens) {
+            return tr("%1 of %2").arg(fmt::tokens(srv.usedTokens), fmt::tokens(srv.maxTokens));
+        }
+        if (role == SortRole) {
+            return srv.tokenUsage.value_or(-1);
+        }
+        if (role == SeriesRole && monitor) {
+            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("kv.usage"))));
+        }
+        break;
+    case Queue:
+        if (role == Qt::DisplayRole) {
+            return srv.queued ? QString::number(*srv.queued, 'f', 0) : fmt::unknown();
+        }
+        if (role == Qt::ToolTipRole && srv.running) {
+            return tr("%1 running, %2 queued").arg(*srv.running).arg(srv.queued.value_or(0));
+        }
+        if (role == SortRole) {
+            return srv.queued.value_or(-1);
+        }
+        break;
+    case Throughput:
+        if (role == Qt::DisplayRole) {
+            return fmt::tokensPerSecond(srv.genThroughput);
+        }
+        if (role == SortRole) {
+            return srv.genThroughput.value_or(-1);
+        }
+        if (role == SeriesRole && monitor) {
+            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("server.throughput"))));
+        }
+        break;
+    case Errors:
+        if (role == Qt::DisplayRole) {
+            return fmt::percent(s.rates.errorRate, 1);
+        }
+        if (role == SortRole) {
+            return s.rates.errorRate.value_or(-1);
+        }
+        break;
+    case GpuMemory:
+        if (role == Qt::DisplayRole) {
+            return s.gpus.isEmpty() || total <= 0 ? fmt::unknown()
+                                                  : QStringLiteral("%1 / %2").arg(fmt::gib(used), fmt::gib(total));
+        }
+        if (role == SortRole) {
+            return total > 0 ? used / total : -1.0;
+        }
+        break;
+    case Disk:
+        if (role == Qt::DisplayRole) {
+            return fmt::gigabytes(s.diskFreeBytes);
+        }
+        if (role == SortRole) {
+            return s.diskFreeBytes.value_or(-1);
+        }
+        break;
+    case Updated:
+        if (role == Qt::DisplayRole) {
+            return fmt::ago(s.updatedMs, QDateTime::currentMSecsSinceEpoch());
+        }
+        if (role == Qt::ToolTipRole && s.updatedMs > 0) {
+            return QDateTime::fromMSecsSinceEpoch(s.updatedMs).toString(Qt::ISODate);
+        }
+        if (role == SortRole) {
+            return s.updatedMs;
+        }
+        break;
+    case Alerts:
+        if (role == Qt::DisplayRole) {
+            if (s.alerts.isEmpty()) {
+                return tr("none");
+            }
+            return s.alerts.size() == 1 ? s.alerts.first().message
+                                        : tr("%1 alerts: %2").arg(s.alerts.size()).arg(s.alerts.first().message);
+        }
+        if (role == Qt::DecorationRole && !worst.isEmpty()) {
+            return worst == QLatin1String("critical") ? icon("fail") : icon("warn");
+        }
+        if (role == Qt::ToolTipRole && !s.alerts.isEmpty()) {
+            QStringList lines;
+            for (const metrics::Alert &a : s.alerts) {
+                lines.append(QStringLiteral("%1: %2").arg(a.severity, a.message));
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
+        if (role == SortRole || role == SeverityRole) {
+            return severityRank(worst) * 1000 + int(s.alerts.size());
+        }
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+} // namespace flashdeck::ui

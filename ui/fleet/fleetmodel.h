@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+class QTimer;
+
+namespace flashdeck {
+class FleetWatcher;
+}
+
+namespace flashdeck::ui {
+
+/**
+ * One row per watched host (the Fleet page): state, GPUs, container, health, KV use, queue,
+ * throughput, errors, GPU memory, disk, last update, alerts. Display text comes from the one
+ * formatter; SortRole holds the raw number; SeriesRole the TimeSeries a sparkline draws.
+ */
+class FleetModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        State,
+        Host,
+        Gpus,
+        Container,
+        Health,
+        KvUse,
+        Queue,
+        Throughput,
+        Errors,
+        GpuMemory,
+        Disk,
+        Updated,
+        Alerts,
+        ColumnCount
+    };
+    enum Role { SortRole = Qt::UserRole, SeriesRole, HostRole, SeverityRole };
+
+    explicit FleetModel(FleetWatcher &watcher, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    QString hostAt(int row) const;
+
+private:
+    void reset();
+    void hostChanged(const QString &host);
+
+    FleetWatcher &m_watcher;
+    QStringList m_hosts;
+    QTimer *m_clock; // "updated 3 s ago" ages by itself
+};
+
+} // namespace flashdeck::ui

@@ -1,0 +1,91 @@
+#include "ui/format.h"
+
+#include <cmath>
+
+namespace flashdeck::ui::fmt {
+
+QString unknown()
+{
+    return QStringLiteral("–");
+}
+
+QString grouped(qint64 v)
+{
+    QString digits = QString::number(std::llabs(v));
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3) {
+        digits.insert(i, QChar(0x202F)); // narrow no-break space: "143 771"
+    }
+    return v < 0 ? QLatin1Char('-') + digits : digits;
+}
+
+QString mib(std::optional<qint64> v)
+{
+    return v ? grouped(*v) + QStringLiteral(" MiB") : unknown();
+}
+
+QString gib(std::optional<double> m)
+{
+    return m ? QString::number(*m / 1024.0, 'f', *m >= 10 * 1024 ? 0 : 1) + QStringLiteral(" GiB") : unknown();
+}
+
+QString percent(std::optional<double> fraction, int decimals)
+{
+    return fraction && std::isfinite(*fraction)
+        ? QString::number(*fraction * 100.0, 'f', decimals) + QStringLiteral(" %")
+        : unknown();
+}
+
+QString tokens(std::optional<double> v)
+{
+    if (!v) {
+        return unknown();
+    }
+    if (*v >= 1e6) {
+        return QString::number(*v / 1e6, 'f', 1) + QStringLiteral(" M tokens");
+    }
+    if (*v >= 1e4) {
+        return QString::number(*v / 1e3, 'f', 0) + QStringLiteral(" k tokens");
+    }
+    return grouped(qint64(*v)) + QStringLiteral(" tokens");
+}
+
+QString tokensPerSecond(std::optional<double> v)
+{
+    return v ? grouped(qint64(std::llround(*v))) + QStringLiteral(" tok/s") : unknown();
+}
+
+QString seconds(std::optional<double> v)
+{
+    if (!v || !std::isfinite(*v)) {
+        return unknown();
+    }
+    if (*v < 1.0) {
+        return QString::number(*v * 1000.0, 'f', 0) + QStringLiteral(" ms");
+    }
+    return QString::number(*v, 'f', *v < 10 ? 1 : 0) + QStringLiteral(" s");
+}
+
+QString gigabytes(std::optional<qint64> bytes)
+{
+    return bytes ? grouped(qint64(std::llround(double(*bytes) / 1e9))) + QStringLiteral(" GB") : unknown();
+}
+
+QString ago(qint64 thenMs, qint64 nowMs)
+{
+    if (thenMs <= 0) {
+        return unknown();
+    }
+    const qint64 s = std::max<qint64>(0, (nowMs - thenMs) / 1000);
+    if (s < 3) {
+        return QStringLiteral("just now");
+    }
+    if (s < 60) {
+        return QStringLiteral("%1 s ago").arg(s);
+    }
+    if (s < 3600) {
+        return QStringLiteral("%1 min ago").arg(s / 60);
+    }
+    return QStringLiteral("%1 h ago").arg(s / 3600);
+}
+
+} // namespace flashdeck::ui::fmt

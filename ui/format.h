@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QString>
+
+#include <optional>
+
+namespace flashdeck::ui::fmt {
+
+/**
+ * The one number formatter of the GUI (screens.md): digits grouped with a narrow space,
+ * units after a space, an en dash for "unknown" (never a made-up 0).
+ */
+QString grouped(qint64 v);
+QString mib(std::optional<qint64> v); // "143 771 MiB"
+QString gib(std::optional<double> mib); // from MiB: "280.6 GiB"
+QString percent(std::optional<double> fraction, int decimals = 0); // 0..1 → "82 %"
+QString tokens(std::optional<double> v); // "10.4 M tokens", "512 tokens"
+QString tokensPerSecond(std::optional<double> v); // "1 635 tok/s"
+QString seconds(std::optional<double> v); // "1.8 s", "230 ms"
+QString gigabytes(std::optional<qint64> bytes); // "3 840 GB"
+QString ago(qint64 thenMs, qint64 nowMs); // "just now", "12 s ago", "3 min ago", "2 h ago"
+/** The symbol for unknown values. */
+QString unknown();
+
+} // namespace flashdeck::ui::fmt

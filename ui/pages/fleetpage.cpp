@@ -1,0 +1,234 @@
+#include "ui/pages/fleetpage.h"
+
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/hostmonitor.h"
+#include "ui/fleet/fleetmodel.h"
+#include "ui/fleet/sparklinedelegate.h"
+#include "ui/format.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
+    : QWidget(parent)
+    , m_watcher(watcher)
+    , m_model(new FleetModel(watcher, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_stack(new QStackedWidget(this))
+    , m_table(new QTableView(this))
+    , m_alerts(new QTreeWidget(this))
+    , m_summary(new QLabel(this))
+    , m_filter(new QLineEdit(this))
+    , m_coalesce(new QTimer(this))
+{
+    setObjectName(QStringLiteral("fleetPage"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+
+    auto *header = new QHBoxLayout;
+    auto *title = new QLabel(tr("<b>Fleet</b>"), this);
+    QFont f = title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    title->setFont(f);
+    m_summary->setObjectName(QStringLiteral("fleetSummary"));
+    m_filter->setObjectName(QStringLiteral("fleetFilter"));
+    m_filter->setPlaceholderText(tr("Filter hosts, GPUs, states…"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(280);
+    header->addWidget(title);
+    header->addSpacing(12);
+    header->addWidget(m_summary, 1);
+    header->addWidget(m_filter);
+    layout->addLayout(header);
+
+    // Empty state: what to do first.
+    auto *empty = new QWidget(this);
+    auto *emptyLayout = new QVBoxLayout(empty);
+    emptyLayout->addStretch(1);
+    auto *emptyText = new QLabel(tr("<h3>No hosts yet</h3><p>Add a GPU server you reach over SSH, or try the "
+                                    "simulated 4 × B300 demo host to see everything work first.</p>"),
+                                 empty);
+    emptyText->setAlignment(Qt::AlignCenter);
+    emptyText->setWordWrap(true);
+    auto *buttons = new QHBoxLayout;
+    auto *add = new QPushButton(tr("Add host…"), empty);
+    add->setObjectName(QStringLiteral("fleetAddHost"));
+    auto *demo = new QPushButton(tr("Try the demo host"), empty);
+    demo->setObjectName(QStringLiteral("fleetTryDemo"));
+    buttons->addStretch(1);
+    buttons->addWidget(add);
+    buttons->addWidget(demo);
+    buttons->addStretch(1);
+    emptyLayout->addWidget(emptyText);
+    emptyLayout->addLayout(buttons);
+    emptyLayout->addStretch(2);
+    connect(add, &QPushButton::clicked, this, &FleetPage::addHostRequested);
+    connect(demo, &QPushButton::clicked, this, &FleetPage::demoRequested);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(FleetModel::SortRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(-1);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_table->setObjectName(QStringLiteral("fleetTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(FleetModel::Host, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    auto *spark = new SparklineDelegate(m_table);
+    m_table->setItemDelegateForColumn(FleetModel::KvUse, spark);
+    m_table->setItemDelegateForColumn(FleetModel::Throughput, spark);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 14);
+    const QList<std::pair<int, int>> widths{
+        {FleetModel::State, 112}, {FleetModel::Host, 190},      {FleetModel::Gpus, 210}, {FleetModel::Container, 96},
+        {FleetModel::Health, 86}, {FleetModel::KvUse, 150},     {FleetModel::Queue, 64}, {FleetModel::Throughput, 170},
+        {FleetModel::Errors, 70}, {FleetModel::GpuMemory, 160}, {FleetModel::Disk, 92},  {FleetModel::Updated, 96}};
+    for (const auto &[column, width] : widths) {
+        m_table->setColumnWidth(column, width);
+    }
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex &i) { Q_EMIT openHost(i.data(FleetModel::HostRole).toString()); });
+
+    m_alerts->setObjectName(QStringLiteral("fleetAlerts"));
+    m_alerts->setHeaderLabels({tr("Severity"), tr("Host"), tr("Alert"), tr("Since"), tr("Last seen")});
+    m_alerts->setRootIsDecorated(false);
+    m_alerts->setAlternatingRowColors(true);
+    m_alerts->setColumnWidth(0, 110);
+    m_alerts->setColumnWidth(1, 150);
+    m_alerts->setColumnWidth(2, 560);
+    m_alerts->setColumnWidth(3, 110);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    auto *alertBox = new QWidget(split);
+    auto *alertLayout = new QVBoxLayout(alertBox);
+    alertLayout->setContentsMargins(0, 8, 0, 0);
+    alertLayout->addWidget(new QLabel(tr("<b>Alerts</b> — active now, worst first; ended ones greyed"), alertBox));
+    alertLayout->addWidget(m_alerts);
+    split->addWidget(alertBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
+    m_stack->addWidget(empty);
+    m_stack->addWidget(split);
+    layout->addWidget(m_stack, 1);
+
+    m_coalesce->setSingleShot(true);
+    m_coalesce->setInterval(250);
+    connect(m_coalesce, &QTimer::timeout, this, [this] {
+        refreshSummary();
+        refreshAlerts();
+    });
+    connect(&m_watcher, &FleetWatcher::statusChanged, m_coalesce, [this] {
+        if (!m_coalesce->isActive()) {
+            m_coalesce->start();
+        }
+    });
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+        refreshSummary();
+        refreshAlerts();
+    });
+    refreshSummary();
+    refreshAlerts();
+}
+
+void FleetPage::refreshSummary()
+{
+    const QStringList hosts = m_watcher.hosts();
+    m_stack->setCurrentIndex(hosts.isEmpty() ? 0 : 1);
+    int up = 0;
+    int alerts = 0;
+    int gpus = 0;
+    for (const QString &h : hosts) {
+        if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
+            up += m->status().state == QLatin1String("up") ? 1 : 0;
+            alerts += int(m->status().alerts.size());
+            gpus += int(m->status().gpus.size());
+        }
+    }
+    m_summary->setText(tr("%n host(s)", nullptr, int(hosts.size())) + QStringLiteral(" · ") + tr("%1 up").arg(up) +
+                       QStringLiteral(" · ") + tr("%n GPU(s)", nullptr, gpus) + QStringLiteral(" · ") +
+                       (alerts == 0 ? tr("no alerts") : tr("%n alert(s)", nullptr, alerts)));
+}
+
+void FleetPage::refreshAlerts()
+{
+    struct Row
+    {
+        QString host;
+        metrics::Alert alert;
+        bool active;
+    };
+    QList<Row> rows;
+    for (const QString &h : m_watcher.hosts()) {
+        if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
+            for (const metrics::Alert &a : m->alerts().active()) {
+                rows.append({h, a, true});
+            }
+            for (const metrics::Alert &a : m->alerts().history().mid(0, 20)) {
+                rows.append({h, a, false});
+            }
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if (a.active != b.active) {
+            return a.active;
+        }
+        const bool ac = a.alert.severity == QLatin1String("critical");
+        const bool bc = b.alert.severity == QLatin1String("critical");
+        if (ac != bc) {
+            return ac;
+        }
+        return a.alert.lastMs > b.alert.lastMs;
+    });
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_alerts->clear();
+    for (const Row &r : rows) {
+        auto *item = new QTreeWidgetItem(m_alerts);
+        item->setIcon(0,
+                      QIcon(r.alert.severity == QLatin1String("critical") ? QStringLiteral(":/icons/status-fail.svg")
+                                                                          : QStringLiteral(":/icons/status-warn.svg")));
+        item->setText(0, r.active ? r.alert.severity : tr("%1 (ended)").arg(r.alert.severity));
+        item->setText(1, r.host);
+        item->setText(2, r.alert.message);
+        item->setText(3, fmt::ago(r.alert.sinceMs, now));
+        item->setToolTip(3, QDateTime::fromMSecsSinceEpoch(r.alert.sinceMs).toString(Qt::ISODate));
+        item->setText(4, fmt::ago(r.alert.lastMs, now));
+        item->setToolTip(4, QDateTime::fromMSecsSinceEpoch(r.alert.lastMs).toString(Qt::ISODate));
+        if (!r.active) {
+            for (int c = 0; c < 5; ++c) {
+                item->setForeground(c, palette().brush(QPalette::Disabled, QPalette::Text));
+            }
+        }
+    }
+    if (rows.isEmpty()) {
+        auto *item = new QTreeWidgetItem(m_alerts);
+        item->setIcon(0, QIcon(QStringLiteral(":/icons/status-pass.svg")));
+        item->setText(0, tr("all clear"));
+        item->setText(2, tr("No alert on any host"));
+    }
+}
+
+} // namespace flashdeck::ui

@@ -1,0 +1,216 @@
+#include "ui/pages/metricspage.h"
+
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/metrics/timeseries.h"
+#include "ui/charts/timechart.h"
+#include "ui/format.h"
+
+#include <QButtonGroup>
+#include <QDateTime>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+namespace {
+
+// Okabe–Ito: told apart with the common colour-vision deficiencies, light and dark.
+const QList<QColor> kColors{QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73),
+                            QColor(0xcc, 0x79, 0xa7), QColor(0x56, 0xb4, 0xe9), QColor(0xd5, 0x5e, 0x00),
+                            QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99)};
+
+enum ChartId { GpuUtil, GpuMemory, GpuPower, GpuTemp, KvPercent, KvTokens, Requests, Throughput, Latency, Accept };
+
+} // namespace
+
+MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
+    : QWidget(parent)
+    , m_watcher(watcher)
+    , m_title(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_windows(new QButtonGroup(this))
+    , m_timer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("metricsPage"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    auto *header = new QHBoxLayout;
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    f.setBold(true);
+    m_title->setFont(f);
+    m_summary->setObjectName(QStringLiteral("metricsSummary"));
+    header->addWidget(m_title);
+    header->addSpacing(12);
+    header->addWidget(m_summary, 1);
+    const QList<std::pair<QString, qint64>> windows{
+        {tr("5 min"), 5 * 60 * 1000}, {tr("1 h"), 3600 * 1000}, {tr("24 h"), 24 * 3600 * 1000}};
+    for (int i = 0; i < windows.size(); ++i) {
+        auto *b = new QToolButton(this);
+        b->setText(windows[i].first);
+        b->setCheckable(true);
+        b->setChecked(i == 0);
+        b->setObjectName(QStringLiteral("window%1").arg(i));
+        m_windows->addButton(b, i);
+        header->addWidget(b);
+    }
+    connect(m_windows, &QButtonGroup::idClicked, this,
+            [this, windows](int id) { setWindowMs(windows.value(id).second); });
+    layout->addLayout(header);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("metricsCharts"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *grid = new QWidget(scroll);
+    auto *gridLayout = new QGridLayout(grid);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    gridLayout->setSpacing(8);
+    const QList<std::pair<QString, QString>> specs{{tr("GPU utilisation"), QStringLiteral("%")},
+                                                   {tr("GPU memory used"), QStringLiteral("GiB")},
+                                                   {tr("GPU power"), QStringLiteral("W")},
+                                                   {tr("GPU temperature"), QStringLiteral("°C")},
+                                                   {tr("KV pool use"), QStringLiteral("%")},
+                                                   {tr("KV pool tokens"), QStringLiteral("M tokens")},
+                                                   {tr("Requests"), QString()},
+                                                   {tr("Generation throughput"), QStringLiteral("tok/s")},
+                                                   {tr("Latency (TTFT, end to end)"), QStringLiteral("s")},
+                                                   {tr("Spec accept length"), QStringLiteral("tokens")}};
+    for (int i = 0; i < specs.size(); ++i) {
+        auto *chart = new TimeChart(specs[i].first, specs[i].second, grid);
+        chart->setMinimumWidth(220);
+        chart->setObjectName(QStringLiteral("chart%1").arg(i));
+        m_charts.append(chart);
+        gridLayout->addWidget(chart, i / 3, i % 3);
+    }
+    m_charts[GpuUtil]->setFixedRange(0, 100);
+    m_charts[KvPercent]->setFixedRange(0, 100);
+    scroll->setWidget(grid);
+    m_empty = new QLabel(tr("<h3>No host chosen</h3><p>Pick a host in the bar above, or double-click one on the Fleet "
+                            "page, to see its GPUs and its server live.</p>"),
+                         this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(scroll);
+    layout->addWidget(m_stack, 1);
+
+    m_timer->setInterval(250); // at most 4 redraws a second (issue 7)
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (isVisible()) {
+            refresh();
+        }
+    });
+    m_timer->start();
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] { setHost(m_host); });
+    setHost({});
+}
+
+void MetricsPage::setWindowMs(qint64 windowMs)
+{
+    m_windowMs = windowMs;
+    refresh();
+}
+
+void MetricsPage::setHost(const QString &host)
+{
+    m_host = host;
+    m_gpuIndexes = {-1}; // forces a rebuild
+    rebuildLines();
+    refresh();
+}
+
+void MetricsPage::rebuildLines()
+{
+    const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
+    QList<int> gpus;
+    if (monitor) {
+        static const QRegularExpression re(QStringLiteral("^gpu\\.(\\d+)\\.util$"));
+        for (const QString &name : monitor->seriesNames()) {
+            if (const auto m = re.match(name); m.hasMatch()) {
+                gpus.append(m.captured(1).toInt());
+            }
+        }
+        std::sort(gpus.begin(), gpus.end());
+    }
+    if (gpus == m_gpuIndexes) {
+        return;
+    }
+    m_gpuIndexes = gpus;
+    for (TimeChart *c : std::as_const(m_charts)) {
+        c->clearLines();
+    }
+    FleetWatcher *w = &m_watcher;
+    const QString host = m_host;
+    auto series = [w, host](const QString &name) {
+        return [w, host, name]() -> const metrics::TimeSeries * {
+            const metrics::HostMonitor *m = w->monitor(host);
+            return m ? m->series(name) : nullptr;
+        };
+    };
+    for (int i = 0; i < gpus.size(); ++i) {
+        const int g = gpus[i];
+        const QColor color = kColors[i % kColors.size()];
+        const QString label = QStringLiteral("GPU %1").arg(g);
+        m_charts[GpuUtil]->addLine(label, color, series(QStringLiteral("gpu.%1.util").arg(g)));
+        m_charts[GpuMemory]->addLine(label, color, series(QStringLiteral("gpu.%1.mem_used_mib").arg(g)), 1.0 / 1024.0);
+        m_charts[GpuPower]->addLine(label, color, series(QStringLiteral("gpu.%1.power_w").arg(g)));
+        m_charts[GpuTemp]->addLine(label, color, series(QStringLiteral("gpu.%1.temp_c").arg(g)));
+    }
+    m_charts[KvPercent]->addLine(tr("KV use"), kColors[0], series(QStringLiteral("kv.usage")), 100.0);
+    m_charts[KvTokens]->addLine(tr("used"), kColors[0], series(QStringLiteral("kv.used_tokens")), 1e-6);
+    if (monitor && monitor->expectedKvTokens() > 0) {
+        m_charts[KvTokens]->setReference(tr("expected pool (profile)"), double(monitor->expectedKvTokens()) / 1e6);
+    }
+    m_charts[Requests]->addLine(tr("running"), kColors[2], series(QStringLiteral("server.running")));
+    m_charts[Requests]->addLine(tr("queued"), kColors[5], series(QStringLiteral("server.queued")));
+    m_charts[Throughput]->addLine(tr("generated"), kColors[0], series(QStringLiteral("server.throughput")));
+    m_charts[Latency]->addLine(tr("TTFT p50"), kColors[4], series(QStringLiteral("ttft.p50")));
+    m_charts[Latency]->addLine(tr("TTFT p95"), kColors[0], series(QStringLiteral("ttft.p95")));
+    m_charts[Latency]->addLine(tr("e2e p95"), kColors[5], series(QStringLiteral("e2e.p95")));
+    m_charts[Accept]->addLine(tr("accept length"), kColors[3], series(QStringLiteral("spec.accept_length")));
+}
+
+void MetricsPage::refresh()
+{
+    rebuildLines();
+    const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
+    m_stack->setCurrentIndex(monitor ? 1 : 0);
+    if (m_host.isEmpty() || !monitor) {
+        m_title->setText(tr("Metrics"));
+        m_summary->setText(m_host.isEmpty()
+                               ? tr("Choose a host in the bar above, or double-click one on the Fleet page.")
+                               : tr("%1 is not watched yet.").arg(m_host));
+    } else {
+        const metrics::HostStatus &s = monitor->status();
+        m_title->setText(tr("Metrics — %1").arg(m_host));
+        QStringList parts{s.state};
+        if (!s.gpus.isEmpty()) {
+            parts.append(QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name));
+        }
+        if (s.server) {
+            parts.append(
+                tr("KV %1 of %2").arg(fmt::percent(s.server->tokenUsage, 1), fmt::tokens(s.server->maxTokens)));
+        }
+        if (!s.health.isEmpty()) {
+            parts.append(tr("server %1").arg(s.health));
+        }
+        m_summary->setText(parts.join(QStringLiteral(" · ")));
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (TimeChart *c : std::as_const(m_charts)) {
+        c->refresh(now, m_windowMs);
+    }
+}
+
+} // namespace flashdeck::ui

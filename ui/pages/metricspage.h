@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+class QButtonGroup;
+class QLabel;
+class QStackedWidget;
+class QTimer;
+
+namespace flashdeck {
+class FleetWatcher;
+}
+
+namespace flashdeck::ui {
+
+class TimeChart;
+
+/**
+ * The Metrics page (screens.md): live charts of one host on a shared time window (5 min, 1 h,
+ * 24 h) — GPU utilisation, memory, power and temperature per GPU; KV pool use and tokens with
+ * the profile's expected capacity; running vs queued requests; throughput; TTFT; spec accept
+ * length. Redrawn at most four times a second, only while visible.
+ */
+class MetricsPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit MetricsPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+
+    void setHost(const QString &host);
+    QString host() const { return m_host; }
+    void setWindowMs(qint64 windowMs);
+    /** Redraws now (the timer does it while the page is shown). */
+    void refresh();
+    const QList<TimeChart *> &charts() const { return m_charts; }
+
+private:
+    void rebuildLines();
+
+    FleetWatcher &m_watcher;
+    QString m_host;
+    qint64 m_windowMs = 5 * 60 * 1000;
+    QLabel *m_title;
+    QLabel *m_summary;
+    QLabel *m_empty = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QButtonGroup *m_windows;
+    QList<TimeChart *> m_charts;
+    QList<int> m_gpuIndexes; // the GPUs the lines were built for
+    QTimer *m_timer;
+};
+
+} // namespace flashdeck::ui
