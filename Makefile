@@ -48,6 +48,7 @@ screenshots: build-dev
 	@mkdir -p docs/screenshots
 	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
 	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_sshdialogs >/dev/null
+	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_fleetpage >/dev/null
 	@ls docs/screenshots/*.png
 
 format:
