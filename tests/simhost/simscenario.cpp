@@ -133,7 +133,10 @@ QList<SimGpuLoad> SimScenario::currentLoad() const
     }
     QList<SimGpuLoad> loads;
     for (const SimGpu &gpu : gpus) {
-        loads.append(host.value(gpu.hostIndex));
+        SimGpuLoad l = host.value(gpu.hostIndex);
+        // Two loads on one GPU (a test's and a server's) still fit in it, as on real hardware.
+        l.memoryUsedMiB = std::min(l.memoryUsedMiB, gpu.memoryTotalMiB - gpu.memoryReservedMiB);
+        loads.append(l);
     }
     return loads;
 }

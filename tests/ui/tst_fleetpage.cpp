@@ -20,6 +20,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <nlohmann/json.hpp>
 
@@ -43,11 +44,11 @@ HostEntry entryFor(const QString &name, SimHostFixture &host)
     return e;
 }
 
-QString cell(const QAbstractItemModel &m, const QString &host, int column)
+QString cell(const QAbstractItemModel &m, const QString &host, int column, int role = Qt::DisplayRole)
 {
     for (int r = 0; r < m.rowCount(); ++r) {
         if (m.index(r, 0).data(FleetModel::HostRole).toString() == host) {
-            return m.index(r, column).data().toString();
+            return m.index(r, column).data(role).toString();
         }
     }
     return QStringLiteral("(no row)");
@@ -113,7 +114,7 @@ void TestFleetPage::liveFleet_modelAndPage()
 
     ui::FleetPage page(watcher);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    page.resize(1500, 620);
+    page.resize(1700, 560);
     page.show();
     const QAbstractItemModel &view = *page.table()->model();
     QCOMPARE(view.rowCount(), 3);
@@ -129,19 +130,40 @@ void TestFleetPage::liveFleet_modelAndPage()
     QCOMPARE(cell(view, QStringLiteral("gpu-h200"), FleetModel::Health), QStringLiteral("–")); // nothing to ask
     QCOMPARE(cell(view, QStringLiteral("gpu-b300"), FleetModel::Host), QStringLiteral("gpu-b300  · SIMULATED"));
 
-    // Load: GPU use on the B300 host and a burst of chats that fills the queue.
-    QVERIFY(b300.writeLoad({0, 1, 2, 3}, 240000, 87, 820, 64));
+    // Load: GPU use on the B300 host (each GPU its own) and a burst of chats that fills the queue.
+    {
+        nlohmann::json gpus = nlohmann::json::array();
+        for (int g = 0; g < 4; ++g) {
+            gpus.push_back({{"memory_used_mib", 0},
+                            {"utilization_gpu", 93 + 2 * g},
+                            {"utilization_memory", 40},
+                            {"power_w", 960.0 + 25 * g},
+                            {"temp_c", 71 + 3 * g}});
+        }
+        QFile load(b300.simDir() + QStringLiteral("/gpu-load.json"));
+        QVERIFY(load.open(QIODevice::WriteOnly));
+        load.write(QByteArray::fromStdString(nlohmann::json{{"gpus", gpus}}.dump()));
+    }
     QNetworkAccessManager http[3];
     QList<QNetworkReply *> chats;
+    // Long prompts (≈ 300 k tokens each) so the KV pool visibly fills while they run.
+    const QByteArray prompt(1200000, 'x');
+    const QByteArray body = R"({"messages":[{"role":"user","content":")" + prompt + R"("}],"stream":true})";
     for (int i = 0; i < 9; ++i) {
         http[i % 3].setProxy(QNetworkProxy::NoProxy);
         QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:30000/v1/chat/completions")));
         r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        chats.append(http[i % 3].post(r, R"({"messages":[{"role":"user","content":"Hello"}],"stream":true})"));
+        chats.append(http[i % 3].post(r, body));
     }
-    QTRY_VERIFY_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue).toInt() >= 2, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts).contains(QLatin1String("queued")), 10000);
+    QTRY_VERIFY2_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue).toInt() >= 2,
+                              qPrintable(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue) + QLatin1Char(' ') +
+                                         cell(view, QStringLiteral("gpu-b300"), FleetModel::KvUse) + QLatin1Char(' ') +
+                                         cell(view, QStringLiteral("gpu-b300"), FleetModel::Health)),
+                              30000);
+    // Every active alert is in the cell's tooltip (the cell shows the first).
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts, Qt::ToolTipRole).contains(QLatin1String("queued")),
+        qPrintable(cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts, Qt::ToolTipRole)), 10000);
     QVERIFY(cell(view, QStringLiteral("gpu-b300"), FleetModel::KvUse).endsWith(QLatin1String(" %")));
     QCOMPARE(cell(view, QStringLiteral("gpu-b300"), FleetModel::Container), QStringLiteral("none"));
 
@@ -153,6 +175,8 @@ void TestFleetPage::liveFleet_modelAndPage()
     page.findChild<QLineEdit *>(QStringLiteral("fleetFilter"))->clear();
     page.table()->sortByColumn(FleetModel::Host, Qt::AscendingOrder);
 
+    page.table()->clearSelection();
+    page.table()->setCurrentIndex({});
     QTest::qWait(1500); // a little history in the sparklines before the picture (not a sync point)
     const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", root.path() + QStringLiteral("/shots"));
     QDir().mkpath(dir);
@@ -163,12 +187,18 @@ void TestFleetPage::liveFleet_modelAndPage()
     ui::MetricsPage metricsPage(watcher);
     metricsPage.resize(1500, 980);
     metricsPage.setHost(QStringLiteral("gpu-b300"));
+    metricsPage.setWindowMs(60 * 1000);
+    QCOMPARE(metricsPage.findChild<QToolButton *>(QStringLiteral("window0"))->text(), QStringLiteral("1 min"));
+    QVERIFY(metricsPage.findChild<QToolButton *>(QStringLiteral("window0"))->isChecked());
     metricsPage.show();
     metricsPage.refresh();
     QCOMPARE(metricsPage.charts().size(), 10);
     QCOMPARE(metricsPage.charts().at(0)->lineCount(), 4); // one line per GPU
     QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(0)->pointsDrawn() > 4), 10000);
     QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(6)->pointsDrawn() > 2), 10000); // requests
+    // A few more seconds of history, with requests finishing, so the picture shows lines not dots.
+    QTest::qWait(8000);
+    metricsPage.refresh();
     const QString host = QDir(dir).filePath(QStringLiteral("metrics-host.png"));
     QVERIFY2(metricsPage.grab().save(host), qPrintable(host));
 

@@ -52,6 +52,10 @@ TimeChart::TimeChart(const QString &title, const QString &unit, QWidget *parent)
     m_x->setLabelsColor(palette().color(QPalette::Text));
     m_y->setLabelsColor(palette().color(QPalette::Text));
     m_y->setTitleBrush(palette().text());
+    // A real range before the chart is shown: Qt 6.4's QDateTimeAxis lays its labels out for the
+    // default range when attached early and then never draws them (seen offscreen and on xcb).
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_x->setRange(QDateTime::fromMSecsSinceEpoch(now - 5 * 60 * 1000), QDateTime::fromMSecsSinceEpoch(now));
     setChart(m_chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(190);
@@ -179,7 +183,8 @@ void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
     if (!m_fixedRange) {
         const double top = any ? (hi > 0 ? hi * 1.1 : 1.0) : 1.0;
         m_y->setRange(std::min(0.0, lo), top);
-        m_y->setLabelFormat(top < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+        m_y->applyNiceNumbers(); // ticks at 0, 2, 4 … rather than 0, 1.4, 2.8
+        m_y->setLabelFormat(m_y->max() < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     }
 }
 

@@ -83,6 +83,8 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Host");
     case Gpus:
         return tr("GPUs");
+    case Deployment:
+        return tr("Deployment");
     case Container:
         return tr("Container");
     case Health:
@@ -178,6 +180,21 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         }
         if (role == SortRole) {
             return int(s.gpus.size());
+        }
+        break;
+    case Deployment:
+        if (role == Qt::DisplayRole || role == SortRole) {
+            if (s.profile.isEmpty()) {
+                return role == Qt::DisplayRole ? fmt::unknown() : QString();
+            }
+            // The pin at a glance: profile and the digest's first hex digits (F06).
+            return s.imageDigest.isEmpty() ? s.profile
+                                           : QStringLiteral("%1 · %2…").arg(s.profile, s.imageDigest.mid(7, 8));
+        }
+        if (role == Qt::ToolTipRole && !s.profile.isEmpty()) {
+            return tr("Profile %1\nImage %2\nModel revision %3")
+                .arg(s.profile, s.imageDigest.isEmpty() ? fmt::unknown() : s.imageDigest,
+                     s.modelSha.isEmpty() ? fmt::unknown() : s.modelSha);
         }
         break;
     case Container:

@@ -25,6 +25,7 @@ public:
         State,
         Host,
         Gpus,
+        Deployment,
         Container,
         Health,
         KvUse,

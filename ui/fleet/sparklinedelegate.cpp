@@ -35,7 +35,10 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
         reinterpret_cast<const metrics::TimeSeries *>(index.data(FleetModel::SeriesRole).value<quintptr>());
     if (series && spark.width() > 16) {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const auto points = series->window(now - kWindowMs, now, spark.width());
+        // Five minutes, or less while the history is younger (at least 30 s), so a new row's
+        // line spans the cell instead of huddling at its right end.
+        const qint64 from = std::max(now - kWindowMs, std::min(series->oldestMs().value_or(now), now - 30000));
+        const auto points = series->window(from, now, spark.width());
         double lo = 0;
         double hi = 0;
         bool any = false;
@@ -56,7 +59,7 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
                     penDown = false; // the host said nothing then: leave a gap
                     continue;
                 }
-                const QPointF at(spark.left() + double(p.tMs - (now - kWindowMs)) / double(kWindowMs) * spark.width(),
+                const QPointF at(spark.left() + double(p.tMs - from) / double(now - from) * spark.width(),
                                  spark.bottom() - (p.v - lo) / span * spark.height());
                 if (penDown) {
                     path.lineTo(at);

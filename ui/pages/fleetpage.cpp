@@ -102,9 +102,11 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     m_table->setItemDelegateForColumn(FleetModel::Throughput, spark);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 14);
     const QList<std::pair<int, int>> widths{
-        {FleetModel::State, 112}, {FleetModel::Host, 190},      {FleetModel::Gpus, 210}, {FleetModel::Container, 96},
-        {FleetModel::Health, 86}, {FleetModel::KvUse, 150},     {FleetModel::Queue, 64}, {FleetModel::Throughput, 170},
-        {FleetModel::Errors, 70}, {FleetModel::GpuMemory, 160}, {FleetModel::Disk, 92},  {FleetModel::Updated, 96}};
+        {FleetModel::State, 96},       {FleetModel::Host, 176},      {FleetModel::Gpus, 176},
+        {FleetModel::Deployment, 186}, {FleetModel::Container, 80},  {FleetModel::Health, 70},
+        {FleetModel::KvUse, 124},      {FleetModel::Queue, 54},      {FleetModel::Throughput, 144},
+        {FleetModel::Errors, 58},      {FleetModel::GpuMemory, 136}, {FleetModel::Disk, 80},
+        {FleetModel::Updated, 74}};
     for (const auto &[column, width] : widths) {
         m_table->setColumnWidth(column, width);
     }

@@ -51,17 +51,20 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     header->addWidget(m_title);
     header->addSpacing(12);
     header->addWidget(m_summary, 1);
-    const QList<std::pair<QString, qint64>> windows{
-        {tr("5 min"), 5 * 60 * 1000}, {tr("1 h"), 3600 * 1000}, {tr("24 h"), 24 * 3600 * 1000}};
+    const QList<std::pair<QString, qint64>> windows{{tr("1 min"), 60 * 1000},
+                                                    {tr("5 min"), 5 * 60 * 1000},
+                                                    {tr("1 h"), 3600 * 1000},
+                                                    {tr("24 h"), 24 * 3600 * 1000}};
     for (int i = 0; i < windows.size(); ++i) {
         auto *b = new QToolButton(this);
         b->setText(windows[i].first);
         b->setCheckable(true);
-        b->setChecked(i == 0);
+        b->setChecked(i == 1); // 5 min
         b->setObjectName(QStringLiteral("window%1").arg(i));
         m_windows->addButton(b, i);
         header->addWidget(b);
     }
+    m_windows->setExclusive(true);
     connect(m_windows, &QButtonGroup::idClicked, this,
             [this, windows](int id) { setWindowMs(windows.value(id).second); });
     layout->addLayout(header);
@@ -119,6 +122,10 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
 void MetricsPage::setWindowMs(qint64 windowMs)
 {
     m_windowMs = windowMs;
+    static const QList<qint64> known{60 * 1000, 5 * 60 * 1000, 3600 * 1000, 24 * 3600 * 1000};
+    if (QAbstractButton *b = m_windows->button(int(known.indexOf(windowMs)))) {
+        b->setChecked(true);
+    }
     refresh();
 }
 

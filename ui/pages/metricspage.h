@@ -17,8 +17,8 @@ namespace flashdeck::ui {
 class TimeChart;
 
 /**
- * The Metrics page (screens.md): live charts of one host on a shared time window (5 min, 1 h,
- * 24 h) — GPU utilisation, memory, power and temperature per GPU; KV pool use and tokens with
+ * The Metrics page (screens.md): live charts of one host on a shared time window (1 min, 5 min,
+ * 1 h, 24 h) — GPU utilisation, memory, power and temperature per GPU; KV pool use and tokens with
  * the profile's expected capacity; running vs queued requests; throughput; TTFT; spec accept
  * length. Redrawn at most four times a second, only while visible.
  */

@@ -86,6 +86,9 @@ int runRouterSim(int argc, char **argv)
     }
     std::atomic<long> requests{0};
     httplib::Server server;
+    // Uvicorn serves /health and /metrics while every slot decodes; httplib's default pool (8
+    // threads here) would block them behind long requests, which a real server never does.
+    server.new_task_queue = [] { return new httplib::ThreadPool(128); };
     // SO_REUSEADDR as uvicorn sets it (httplib's default is SO_REUSEPORT alone): the sockets this
     // server closes then wait in TIME_WAIT in a way the next server on the port may rebind over.
     server.set_socket_options([](socket_t sock) {

@@ -373,6 +373,9 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
     }
 
     httplib::Server server;
+    // Uvicorn serves /health and /metrics while every slot decodes; httplib's default pool (8
+    // threads here) would block them behind long requests, which a real server never does.
+    server.new_task_queue = [] { return new httplib::ThreadPool(128); };
     // SO_REUSEADDR as uvicorn sets it (httplib's default is SO_REUSEPORT alone): the sockets this
     // server closes then wait in TIME_WAIT in a way the next server on the port may rebind over.
     server.set_socket_options([](socket_t sock) {
@@ -455,13 +458,19 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         const bool thinking = !(body.contains("chat_template_kwargs") &&
                                 body["chat_template_kwargs"].value("thinking_mode", std::string()) == "disabled");
         bool image = false;
+        std::size_t promptChars = 0;
         for (const json &m : body.value("messages", json::array())) {
+            if (m.contains("content") && m["content"].is_string()) {
+                promptChars += m["content"].get_ref<const std::string &>().size();
+            }
             if (m.contains("content") && m["content"].is_array()) {
                 for (const json &part : m["content"]) {
                     image = image || part.value("type", std::string()) == "image_url";
                 }
             }
         }
+        // KV held while it runs: the prompt (about 4 characters a token) and the answer's budget.
+        const std::int64_t kvTokens = static_cast<std::int64_t>(promptChars / 4) + 512;
         const std::string reasoning = thinking ? "The user asks a question. " + words(s, 12) + "." : "";
         const std::string answer = (image ? "The image shows a small square. " : "") + words(s, 24) + ".";
         const bool split = !a.reasoningParser.empty();
@@ -481,7 +490,7 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
             running = s.running.load();
         }
         --s.queued;
-        s.usedTokens += 512; // the prefill takes its KV at once
+        s.usedTokens += kvTokens; // the prefill takes its KV at once
         writeGpuLoad(o, s);
         if (o.requestSeconds > 0) { // prefill and decode of a long answer, in real time
             std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(o.requestSeconds * 1e6)));
@@ -503,7 +512,7 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                     .dump(),
                 "application/json");
             --s.running;
-            s.usedTokens -= 512;
+            s.usedTokens -= kvTokens;
             writeGpuLoad(o, s);
             return;
         }
@@ -544,9 +553,9 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                 sink.done();
                 return true;
             },
-            [&, since](bool success) {
+            [&, since, kvTokens](bool success) {
                 --s.running;
-                s.usedTokens -= 512;
+                s.usedTokens -= kvTokens;
                 if (success) {
                     s.e2e.observe(since());
                 } else {
