@@ -8,6 +8,7 @@
 #include "backend/ssh/sshtypes.h"
 #include "ui/connectioncontroller.h"
 #include "ui/dialogs/addhostdialog.h"
+#include "ui/fleet/alertnotifier.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/metricspage.h"
 #include "ui/pages/placeholderpage.h"
@@ -265,7 +266,12 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
                             {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
                              tr("sampling parameters, time to first token and tokens per second, copy as curl")},
                             m_pages));
-    m_pages->addWidget(new SettingsPage(paths, info, m_pages));
+    m_notifier = new AlertNotifier(*m_fleet, this);
+    m_notifier->setEnabled(m_settings.alertNotifications());
+    connect(m_notifier, &AlertNotifier::notified, this, [this](const QString &title, const QString &message) {
+        statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, message), 15000);
+    });
+    m_pages->addWidget(new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages));
 }
 
 void MainWindow::showPage(Page page)

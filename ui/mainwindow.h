@@ -24,6 +24,7 @@ struct ConnectionState;
 
 namespace flashdeck::ui {
 
+class AlertNotifier;
 class ConnectionController;
 
 /**
@@ -72,6 +73,7 @@ private:
     std::unique_ptr<FleetWatcher> m_ownFleet;
     FleetWatcher *m_fleet = nullptr;
     std::function<void()> m_demoHandler;
+    AlertNotifier *m_notifier = nullptr;
     QString m_sshConfigPath;
     ConnectionController *m_controller = nullptr;
     QToolButton *m_connectButton = nullptr;

@@ -56,6 +56,16 @@ void Settings::setAlertThreshold(const QString &key, double value)
     m_settings->setValue(QStringLiteral("alerts/") + key, value);
 }
 
+bool Settings::alertNotifications() const
+{
+    return m_settings->value(QStringLiteral("alerts/notifications"), false).toBool();
+}
+
+void Settings::setAlertNotifications(bool on)
+{
+    m_settings->setValue(QStringLiteral("alerts/notifications"), on);
+}
+
 int Settings::lastPage() const
 {
     return m_settings->value(kLastPage, 0).toInt();

@@ -44,6 +44,10 @@ public:
     double alertThreshold(const QString &key, double fallback) const;
     void setAlertThreshold(const QString &key, double value);
 
+    /** Desktop notifications for new alerts (off by default). */
+    bool alertNotifications() const;
+    void setAlertNotifications(bool on);
+
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
 

@@ -112,7 +112,6 @@ void FleetWatcher::watch(const HostEntry &host)
     metrics::MonitorConfig config;
     config.manifestFile =
         m_paths.dataDir() + QStringLiteral("/deployments/") + host.name + QStringLiteral("/manifest.json");
-    config.thresholds = m_thresholds;
     const QString name = host.name;
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
@@ -123,6 +122,7 @@ void FleetWatcher::watch(const HostEntry &host)
             return; // removed meanwhile
         }
         config.apiKey = apiKey;
+        config.thresholds = m_thresholds; // the current ones, even if they changed while we waited
         Watched &watched = *it->second;
         watched.monitor = std::make_unique<metrics::HostMonitor>(name, *watched.connection, config);
         connect(watched.monitor.get(), &metrics::HostMonitor::statusChanged, this,
@@ -137,6 +137,16 @@ void FleetWatcher::watch(const HostEntry &host)
                         [begin](const Result<QString> &key) mutable { begin(key ? key.value() : QString()); });
     } else {
         begin(QString());
+    }
+}
+
+void FleetWatcher::setThresholds(const metrics::AlertThresholds &thresholds)
+{
+    m_thresholds = thresholds;
+    for (auto &[name, w] : m_watched) {
+        if (w->monitor) {
+            w->monitor->setThresholds(thresholds);
+        }
     }
 }
 

@@ -40,6 +40,9 @@ public:
     QStringList hosts() const { return m_order; }
     const HostEntry *entry(const QString &host) const;
     metrics::HostMonitor *monitor(const QString &host) const;
+    /** New alert thresholds for every host, now and later. */
+    void setThresholds(const metrics::AlertThresholds &thresholds);
+    const metrics::AlertThresholds &thresholds() const { return m_thresholds; }
     /** Connects again now (after the operator accepted its key from the host bar, say). */
     void retry(const QString &host);
 

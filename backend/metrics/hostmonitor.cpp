@@ -365,6 +365,12 @@ void HostMonitor::pollDisk()
             });
 }
 
+void HostMonitor::setThresholds(const AlertThresholds &thresholds)
+{
+    m_config.thresholds = thresholds;
+    changed();
+}
+
 const TimeSeries *HostMonitor::series(const QString &name) const
 {
     const auto it = m_series.constFind(name);

@@ -70,6 +70,8 @@ public:
     /** True once every source answered at least once (or said why it cannot). */
     bool settled() const;
     const AlertTracker &alerts() const { return m_alerts; }
+    /** New thresholds (Settings): judged again at once. */
+    void setThresholds(const AlertThresholds &thresholds);
 
 Q_SIGNALS:
     void statusChanged();

@@ -4,6 +4,7 @@
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/charts/timechart.h"
+#include "ui/fleet/alertnotifier.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/metricspage.h"
@@ -15,6 +16,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
@@ -113,6 +115,9 @@ void TestFleetPage::liveFleet_modelAndPage()
     watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), b300), entryFor(QStringLiteral("gpu-h200"), h200), gone});
 
     ui::FleetPage page(watcher);
+    ui::AlertNotifier notifier(watcher);
+    notifier.setEnabled(true);
+    QSignalSpy notified(&notifier, &ui::AlertNotifier::notified);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     page.resize(1700, 560);
     page.show();
@@ -165,6 +170,15 @@ void TestFleetPage::liveFleet_modelAndPage()
         cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts, Qt::ToolTipRole).contains(QLatin1String("queued")),
         qPrintable(cell(view, QStringLiteral("gpu-b300"), FleetModel::Alerts, Qt::ToolTipRole)), 10000);
     QVERIFY(cell(view, QStringLiteral("gpu-b300"), FleetModel::KvUse).endsWith(QLatin1String(" %")));
+    // One notification as each alert began, not one per update while it lasts.
+    int queued = 0;
+    int unreachable = 0;
+    for (const QList<QVariant> &n : notified) {
+        queued += n.at(1).toString().contains(QLatin1String("queued")) ? 1 : 0;
+        unreachable += n.at(0).toString() == QLatin1String("gpu-lost: critical") ? 1 : 0;
+    }
+    QCOMPARE(queued, 1);
+    QCOMPARE(unreachable, 1);
     QCOMPARE(cell(view, QStringLiteral("gpu-b300"), FleetModel::Container), QStringLiteral("none"));
 
     // Sorted by state, unreachable last; filtered to one host.

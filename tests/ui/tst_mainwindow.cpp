@@ -1,13 +1,16 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/fleet/inventory.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QStackedWidget>
@@ -35,6 +38,7 @@ private Q_SLOTS:
     void closing_remembersPage();
     void emptyInventory_saysSo();
     void simulatedHosts_areLabelled();
+    void alertThresholds_applyAndPersist();
 
 private:
     QString screenshotDir() const;
@@ -123,6 +127,33 @@ void TestMainWindow::closing_remembersPage()
     flashdeck::Inventory inventory(paths.inventoryFile());
     MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
     QCOMPARE(reopened.currentPage(), MainWindow::Page::Metrics);
+}
+
+void TestMainWindow::alertThresholds_applyAndPersist()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/t"));
+    QVERIFY(paths.ensureExists());
+    {
+        flashdeck::Settings settings(paths);
+        flashdeck::Inventory inventory(paths.inventoryFile());
+        MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+        window.showPage(MainWindow::Page::Settings);
+        auto *queue = window.findChild<QDoubleSpinBox *>(QStringLiteral("threshold_queue_depth"));
+        QVERIFY(queue);
+        QCOMPARE(queue->value(), 32.0); // the default
+        queue->setValue(7);
+        QCOMPARE(window.fleet().thresholds().queueDepth, 7.0); // every host judged with it at once
+        auto *notify = window.findChild<QCheckBox *>(QStringLiteral("alertNotifications"));
+        QVERIFY(notify && !notify->isChecked());
+        notify->setChecked(true);
+        QVERIFY(window.close());
+    }
+    flashdeck::Settings settings(paths);
+    QCOMPARE(settings.alertThreshold(QStringLiteral("queue_depth"), 0), 7.0);
+    QVERIFY(settings.alertNotifications());
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    QCOMPARE(reopened.fleet().thresholds().queueDepth, 7.0);
 }
 
 void TestMainWindow::emptyInventory_saysSo()

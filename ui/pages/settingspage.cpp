@@ -2,7 +2,12 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "ui/fleet/alertnotifier.h"
 
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -22,7 +27,8 @@ QLabel *selectable(const QString &text, QWidget *parent)
 
 } // namespace
 
-SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, QWidget *parent)
+SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Settings &settings, FleetWatcher &fleet,
+                           AlertNotifier &notifier, QWidget *parent)
     : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
@@ -35,6 +41,55 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, QWidg
     headingFont.setBold(true);
     heading->setFont(headingFont);
     layout->addWidget(heading);
+
+    // F34's alerts: thresholds apply to every host at once and are kept in flashdeck.ini.
+    auto *alerts = new QGroupBox(tr("Alerts"), this);
+    alerts->setObjectName(QStringLiteral("alertSettings"));
+    auto *alertsForm = new QFormLayout(alerts);
+    struct Spec
+    {
+        const char *key;
+        QString label;
+        QString suffix;
+        double max;
+        double metrics::AlertThresholds::*field;
+    };
+    const QList<Spec> specs{
+        {"gpu_memory_pct", tr("GPU memory above:"), QStringLiteral(" %"), 100, &metrics::AlertThresholds::gpuMemoryPct},
+        {"queue_depth", tr("Queued requests above:"), QString(), 100000, &metrics::AlertThresholds::queueDepth},
+        {"ttft_p95_s", tr("Time to first token p95 above:"), QStringLiteral(" s"), 3600,
+         &metrics::AlertThresholds::ttftP95Seconds},
+        {"error_rate_pct", tr("Aborted requests above:"), QStringLiteral(" %"), 100,
+         &metrics::AlertThresholds::errorRatePct},
+        {"disk_free_gb", tr("Free disk below:"), QStringLiteral(" GB"), 100000, &metrics::AlertThresholds::diskFreeGb}};
+    for (const Spec &spec : specs) {
+        auto *box = new QDoubleSpinBox(alerts);
+        box->setObjectName(QStringLiteral("threshold_") + QLatin1String(spec.key));
+        box->setRange(0, spec.max);
+        box->setDecimals(spec.max <= 100 ? 1 : 0);
+        box->setSuffix(spec.suffix);
+        box->setValue(fleet.thresholds().*spec.field);
+        box->setMaximumWidth(160);
+        connect(box, &QDoubleSpinBox::valueChanged, this, [&settings, &fleet, spec](double v) {
+            metrics::AlertThresholds t = fleet.thresholds();
+            t.*spec.field = v;
+            fleet.setThresholds(t);
+            settings.setAlertThreshold(QLatin1String(spec.key), v);
+        });
+        alertsForm->addRow(spec.label, box);
+    }
+    auto *notify = new QCheckBox(tr("Show a desktop notification when an alert begins"), alerts);
+    notify->setObjectName(QStringLiteral("alertNotifications"));
+    notify->setChecked(settings.alertNotifications());
+    if (!AlertNotifier::available()) {
+        notify->setToolTip(tr("This desktop has no system tray: alerts show on the Fleet page only."));
+    }
+    connect(notify, &QCheckBox::toggled, this, [&settings, &notifier](bool on) {
+        settings.setAlertNotifications(on);
+        notifier.setEnabled(on);
+    });
+    alertsForm->addRow(QString(), notify);
+    layout->addWidget(alerts);
 
     auto *files = new QGroupBox(tr("Files"), this);
     auto *filesForm = new QFormLayout(files);

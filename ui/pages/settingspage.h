@@ -4,19 +4,24 @@
 
 namespace flashdeck {
 class AppPaths;
+class FleetWatcher;
+class Settings;
 struct RuntimeInfo;
 } // namespace flashdeck
 
 namespace flashdeck::ui {
 
-/** Where Flashdeck keeps its files and which versions it runs with. */
+class AlertNotifier;
+
+/** Alert thresholds and notifications; where Flashdeck keeps its files; which versions it runs. */
 class SettingsPage final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SettingsPage)
 
 public:
-    SettingsPage(const AppPaths &paths, const RuntimeInfo &info, QWidget *parent = nullptr);
+    SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Settings &settings, FleetWatcher &fleet,
+                 AlertNotifier &notifier, QWidget *parent = nullptr);
 };
 
 } // namespace flashdeck::ui
