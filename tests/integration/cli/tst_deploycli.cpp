@@ -47,6 +47,23 @@ private:
     static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
 };
 
+namespace {
+
+/** Stops the demo of a test's config dir however the test ends (a failed QVERIFY returns early). */
+struct DemoGuard
+{
+    QString dir;
+    ~DemoGuard()
+    {
+        QProcess p;
+        p.start(QStringLiteral(FLASHDECK_BINARY),
+                {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
+        p.waitForFinished(60000);
+    }
+};
+
+} // namespace
+
 TestDeployCli::Run TestDeployCli::run(const QString &config, QStringList args)
 {
     args << QStringLiteral("--config-dir") << config;
@@ -148,6 +165,7 @@ void TestDeployCli::scenario()
     QFETCH(QString, mentions);
     QFETCH(QStringList, extra);
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"), scenario,
                           QStringLiteral("--time-factor"), QStringLiteral("0.01")});
@@ -257,6 +275,7 @@ void TestDeployCli::modelFolder()
     }
 
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     const Run demo =
         run(config.path(),
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")});
@@ -298,6 +317,7 @@ void TestDeployCli::modelFolder()
 void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
 {
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     QVERIFY(
         run(config.path(),
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")})
@@ -372,6 +392,7 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
         extra << QStringLiteral("--model-dir") << dir;
     }
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
                           QStringLiteral("0.01"), QStringLiteral("--json")});
@@ -434,6 +455,7 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
 void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
 {
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     // A slower host, so the pull is still running when the connection goes.
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
@@ -501,6 +523,7 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
 void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
 {
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     const Run demo =
         run(config.path(),
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.4")});

@@ -7,6 +7,19 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+/** Stops the demo of a test's config dir however the test ends (a failed QVERIFY returns early). */
+struct DemoGuard
+{
+    QString dir;
+    ~DemoGuard()
+    {
+        QProcess p;
+        p.start(QStringLiteral(FLASHDECK_BINARY),
+                {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
+        p.waitForFinished(60000);
+    }
+};
+
 /**
  * `flashdeck status` as a real process over real SSH: the JSON contract of issue 7 for the
  * demo's two hosts (before and after a deployment), null for what a host cannot give, and a
@@ -55,6 +68,7 @@ private:
 void TestStatusCli::jsonContract_beforeAndAfterADeployment()
 {
     QTemporaryDir config;
+    const DemoGuard guard{config.path()};
     QCOMPARE(
         run(config.path(),
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")})
