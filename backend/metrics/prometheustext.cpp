@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 namespace flashdeck::metrics {
 
@@ -86,6 +88,21 @@ QList<const PromSample *> PromScrape::named(QByteArrayView name) const
 PromScrape parsePrometheusText(QByteArrayView text)
 {
     PromScrape scrape;
+    // Names, label keys and most label values repeat on every line (model_name, tp_rank, "0"):
+    // share one copy of each instead of allocating it again for every sample.
+    std::unordered_map<std::string_view, QByteArray> interned;
+    auto intern = [&interned](const char *b, qsizetype n) {
+        const std::string_view key(b, size_t(n));
+        const auto it = interned.find(key);
+        if (it != interned.end()) {
+            return it->second;
+        }
+        QByteArray copy(b, n);
+        const std::string_view stable(copy.constData(), size_t(copy.size())); // shared data: never moves
+        interned.emplace(stable, copy);
+        return copy;
+    };
+    scrape.samples.reserve(std::count(text.begin(), text.end(), '\n') + 1);
     const char *p = text.data();
     const char *const end = p + text.size();
     int lineNo = 0;
@@ -134,7 +151,8 @@ PromScrape parsePrometheusText(QByteArrayView text)
         while (q < lineEnd && isNameChar(*q)) {
             ++q;
         }
-        s.name = QByteArray(n, q - n);
+        s.name = intern(n, q - n);
+        s.labels.reserve(8);
         skipBlanks(q, lineEnd);
         bool ok = true;
         if (q < lineEnd && *q == '{') {
@@ -153,7 +171,7 @@ PromScrape parsePrometheusText(QByteArrayView text)
                 while (q < lineEnd && isNameChar(*q) && *q != ':') {
                     ++q;
                 }
-                QByteArray key(k, q - k);
+                QByteArray key = intern(k, q - k);
                 skipBlanks(q, lineEnd);
                 if (q >= lineEnd || *q != '=') {
                     ok = false;
@@ -173,7 +191,7 @@ PromScrape parsePrometheusText(QByteArrayView text)
                 while (q < lineEnd && *q != '"' && *q != '\\') {
                     ++q;
                 }
-                value = QByteArray(start, q - start);
+                value = intern(start, q - start);
                 while (q < lineEnd) {
                     if (*q == '\\' && q + 1 < lineEnd) {
                         const char e = q[1];

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void prometheus();
     void prometheus_malformedLinesAreSkippedAndNamed();
     void prometheus_histogramAndLabels();
+    void prometheus_sharedValuesStayApart();
     void snapshot_aggregatesRanks();
     void snapshot_fromLoads();
     void decodeLine_data();
@@ -126,6 +127,17 @@ void TestMetricsParsers::prometheus_histogramAndLabels()
     QCOMPARE(snap.ttft.count, 10.0);
     QVERIFY(!snap.running); // not in this scrape: not invented
     QVERIFY(!snap.tokenUsage);
+}
+
+void TestMetricsParsers::prometheus_sharedValuesStayApart()
+{
+    // Repeated names and values are shared between samples; an escaped one must not leak into
+    // the plain value that shares its prefix.
+    const PromScrape s = parsePrometheusText("m{a=\"x\\\"y\"} 1\nm{a=\"x\"} 2\nm{a=\"x\\\"y\"} 3\n");
+    QCOMPARE(s.samples.size(), 3);
+    QCOMPARE(s.samples[0].label("a"), QByteArray("x\"y"));
+    QCOMPARE(s.samples[1].label("a"), QByteArray("x"));
+    QCOMPARE(s.samples[2].label("a"), QByteArray("x\"y"));
 }
 
 void TestMetricsParsers::snapshot_aggregatesRanks()
