@@ -11,8 +11,6 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QPainter>
-#include <QPixmap>
 
 #include <algorithm>
 #include <cstdio>
@@ -98,12 +96,13 @@ int main(int argc, char **argv)
         chart.addLine(QStringLiteral("GPU %1").arg(g), QColor::fromHsv(int(g) * 45, 200, 200), [s] { return s; });
     }
     chart.show();
-    QPixmap frame(chart.size());
+    // grab() paints through the view's paintEvent, as the screen does.
+    const double refreshOnly = medianUs(30, [&] { chart.refresh(86400 * 1000, 86400 * 1000); });
     const double draw = medianUs(30, [&] {
         chart.refresh(86400 * 1000, 86400 * 1000);
-        QPainter painter(&frame);
-        chart.render(&painter);
+        (void)chart.grab();
     });
+    std::printf("%-58s %9.0f µs\n", "chart refresh only: 24 h x 8 GPUs (480 px)", refreshOnly);
     std::printf("%-58s %9.0f µs  < 16 ms (issue 7)\n", "chart frame: 24 h x 8 GPUs, refresh and paint (480 px)", draw);
     return samples > 0 && points > 0 ? 0 : 1;
 }

@@ -145,7 +145,8 @@ void TimeChart::setFixedRange(double min, double max)
 void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
 {
     const qint64 from = nowMs - windowMs;
-    const int columns = std::max(50, int(m_chart->plotArea().width()));
+    // Two points (min, max) per column of two pixels: spikes survive, QtCharts draws half as much.
+    const int columns = std::max(50, int(m_chart->plotArea().width() / 2));
     double lo = 0;
     double hi = 0;
     bool any = false;
@@ -178,6 +179,9 @@ void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
         hi = any ? std::max(hi, m_referenceValue) : m_referenceValue;
         any = true;
     }
+    // Antialiasing costs a third of a dense frame (bench_metrics): keep it where lines are sparse
+    // enough to show it, drop it for days of eight GPUs.
+    setRenderHint(QPainter::Antialiasing, m_pointsDrawn < 2500);
     m_x->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(nowMs));
     m_x->setFormat(windowMs > 2 * 3600 * 1000 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss"));
     if (!m_fixedRange) {

@@ -110,7 +110,11 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
 
     m_timer->setInterval(250); // at most 4 redraws a second (issue 7)
     connect(m_timer, &QTimer::timeout, this, [this] {
-        if (isVisible()) {
+        // Redraw when a pixel's worth of time has passed: 4 ×/s for a minute, about every
+        // 3 minutes for a day (a 24 h chart 480 px wide moves 1 px per 180 s).
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 pixelMs = m_windowMs / std::max(200, m_charts.first()->width());
+        if (isVisible() && now - m_lastRefreshMs >= std::clamp<qint64>(pixelMs, 250, 10000)) {
             refresh();
         }
     });
@@ -190,6 +194,7 @@ void MetricsPage::rebuildLines()
 
 void MetricsPage::refresh()
 {
+    m_lastRefreshMs = QDateTime::currentMSecsSinceEpoch();
     rebuildLines();
     const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
     m_stack->setCurrentIndex(monitor ? 1 : 0);

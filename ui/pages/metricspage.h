@@ -50,6 +50,7 @@ private:
     QList<TimeChart *> m_charts;
     QList<int> m_gpuIndexes; // the GPUs the lines were built for
     QTimer *m_timer;
+    qint64 m_lastRefreshMs = 0;
 };
 
 } // namespace flashdeck::ui
