@@ -1,0 +1,167 @@
+#include "backend/logs/linesplitter.h"
+#include "backend/logs/logrules.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace flashdeck::logs;
+
+Q_DECLARE_METATYPE(QList<QByteArray>)
+
+namespace {
+
+QString joined(const QList<SplitLine> &lines)
+{
+    QStringList parts;
+    for (const SplitLine &l : lines) {
+        parts.append(QString::fromLatin1(l.text) + (l.progress ? QStringLiteral("[p]") : QString()) +
+                     (l.cut ? QStringLiteral("[cut]") : QString()));
+    }
+    return parts.join(QLatin1Char('|'));
+}
+
+} // namespace
+
+/**
+ * The log pipeline's first stages (issue 6): the classifier of host contract §6 on real SGLang
+ * lines (tests/data/sglang-logs, from sglang-facts §3, §11, §12), and the line splitter on the
+ * ways bytes arrive: chunk boundaries anywhere, CRLF, tqdm's lone '\r', invalid UTF-8, 1 MiB lines.
+ */
+class TestLogPipeline : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void classify_data();
+    void classify();
+    void rules_badFilesSayWhere_data();
+    void rules_badFilesSayWhere();
+    void split_data();
+    void split();
+    void split_byteByByte_sameAsWhole();
+    void split_longLineIsCut_andTheNextKept();
+};
+
+void TestLogPipeline::classify_data()
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QByteArray>("line");
+    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/sglang-logs/classified.tsv"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    int n = 0;
+    while (!f.atEnd()) {
+        const QByteArray row = f.readLine().chopped(1);
+        const qsizetype tab = row.indexOf('\t');
+        QVERIFY(tab > 0);
+        QTest::addRow("%d %s", ++n, row.left(tab).constData())
+            << QString::fromLatin1(row.left(tab)) << row.mid(tab + 1);
+    }
+    QVERIFY(n >= 30);
+}
+
+void TestLogPipeline::classify()
+{
+    QFETCH(QString, rule);
+    QFETCH(QByteArray, line);
+    const auto rules = LogRules::builtIn();
+    QVERIFY2(rules, qPrintable(rules.message()));
+    const int i = rules.value().classify(line);
+    QCOMPARE(i < 0 ? QStringLiteral("-") : rules.value().rules().at(i).id, rule);
+    if (i >= 0) {
+        const LogRule &r = rules.value().rules().at(i);
+        QVERIFY(!r.meaning.isEmpty());
+        QCOMPARE(r.fix.isEmpty(), r.severity == QLatin1String("ok") || r.severity == QLatin1String("info"));
+    }
+}
+
+void TestLogPipeline::rules_badFilesSayWhere_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not rules") << QByteArray("[]") << "rules.json: expected an object with a \"rules\" array";
+    QTest::newRow("severity") << QByteArray(R"({"rules":[{"id":"x","severity":"bad","match":["a"]}]})")
+                              << "rules.json: rule 1: \"severity\" of x must be ok, info, warn or error";
+    QTest::newRow("empty match") << QByteArray(R"({"rules":[{"id":"x","severity":"ok","match":[]}]})")
+                                 << "rules.json: rule 1: \"match\" of x must be a non-empty array of strings";
+    QTest::newRow("twice") << QByteArray(R"({"rules":[{"id":"x","severity":"ok","match":["a"]},)"
+                                         R"({"id":"x","severity":"ok","match":["b"]}]})")
+                           << "rules.json: rule 2: the id x is used twice";
+}
+
+void TestLogPipeline::rules_badFilesSayWhere()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    const auto r = LogRules::fromJson(json, QStringLiteral("rules.json"));
+    QVERIFY(!r);
+    QCOMPARE(r.message(), message);
+}
+
+void TestLogPipeline::split_data()
+{
+    QTest::addColumn<QList<QByteArray>>("chunks");
+    QTest::addColumn<QString>("lines");
+    QTest::newRow("lines") << QList<QByteArray>{"a\nb\n"} << "a|b";
+    QTest::newRow("partial across chunks")
+        << QList<QByteArray>{"Load wei", "ght begin\nnex", "t\n"} << "Load weight begin|next";
+    QTest::newRow("CRLF") << QList<QByteArray>{"a\r\nb\r\n"} << "a|b";
+    QTest::newRow("CRLF split between chunks") << QList<QByteArray>{"a\r", "\nb\n"} << "a|b";
+    QTest::newRow("tqdm redraws") << QList<QByteArray>{"shards:  0% 0/48\rshards: 50% 24/48\rshards: 100% 48/48\n"}
+                                  << "shards:  0% 0/48[p]|shards: 50% 24/48[p]|shards: 100% 48/48";
+    QTest::newRow("a redraw ending a chunk") << QList<QByteArray>{"bar 10%\r", "bar 20%\n"} << "bar 10%[p]|bar 20%";
+    QTest::newRow("no final newline") << QList<QByteArray>{"last words"} << "last words";
+    QTest::newRow("empty lines kept") << QList<QByteArray>{"a\n\nb\n"} << "a||b";
+}
+
+void TestLogPipeline::split()
+{
+    QFETCH(QList<QByteArray>, chunks);
+    QFETCH(QString, lines);
+    LineSplitter s;
+    QList<SplitLine> out;
+    for (const QByteArray &c : chunks) {
+        out += s.feed(c);
+    }
+    out += s.finish();
+    QCOMPARE(joined(out), lines);
+}
+
+void TestLogPipeline::split_byteByByte_sameAsWhole()
+{
+    // Invalid UTF-8 (a lone 0xff, a cut multibyte sequence) stays as bytes: shown later with
+    // replacement characters, never lost here.
+    const QByteArray stream = "[TP0] Load weight begin\r\nshards: 1%\rshards: 2%\r\n\xff\xfe bad \xe2\x82\nok\n";
+    LineSplitter whole;
+    QList<SplitLine> a = whole.feed(stream);
+    a += whole.finish();
+    LineSplitter bytes;
+    QList<SplitLine> b;
+    for (char c : stream) {
+        b += bytes.feed(QByteArray(1, c));
+    }
+    b += bytes.finish();
+    QCOMPARE(joined(b), joined(a));
+    QCOMPARE(a.size(), 5);
+    QCOMPARE(a.at(3).text, QByteArray("\xff\xfe bad \xe2\x82"));
+    QVERIFY(a.at(1).progress);
+    QVERIFY(!a.at(2).progress);
+}
+
+void TestLogPipeline::split_longLineIsCut_andTheNextKept()
+{
+    LineSplitter s(1024);
+    QList<SplitLine> out = s.feed(QByteArray(3000, 'x'));
+    out += s.feed(QByteArray(500, 'y') + "\nnext line\n");
+    QCOMPARE(out.size(), 2);
+    QCOMPARE(out.at(0).text.size(), 1024);
+    QVERIFY(out.at(0).cut);
+    QCOMPARE(out.at(1).text, QByteArray("next line"));
+    QVERIFY(!out.at(1).cut);
+    LineSplitter mib; // the default limit keeps a full 1 MiB line whole
+    const QList<SplitLine> one = mib.feed(QByteArray(1024 * 1024, 'z') + '\n');
+    QCOMPARE(one.size(), 1);
+    QVERIFY(!one.at(0).cut);
+}
+
+QTEST_GUILESS_MAIN(TestLogPipeline)
+#include "tst_logpipeline.moc"
