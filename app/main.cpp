@@ -4,6 +4,7 @@
 #include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
+#include "backend/cli/logscommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
 #include "backend/cli/statuscommand.h"
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
             {"hosts", &flashdeck::cli::runHostsCommand},       {"deploy", &flashdeck::cli::runDeployCommand},
             {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
-            {"status", &flashdeck::cli::runStatusCommand},
+            {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
         };
         for (const auto &[name, run] : table) {
             if (commands.first() == QLatin1String(name)) {
