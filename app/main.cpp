@@ -40,8 +40,9 @@ using flashdeck::cli::ExitCheckFailed;
 using flashdeck::cli::ExitOk;
 using flashdeck::cli::ExitUsage;
 
-// A command, --help or --version means no window: decide before building the application
-// object, so the CLI never needs a display.
+// The window opens only when every argument is one of its own options; a command, --help,
+// --version or anything unknown goes to the command line, so the CLI never needs a display and
+// a mistyped option gets "Unknown option", not a failed attempt to open a window.
 bool wantsGui(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
@@ -50,12 +51,24 @@ bool wantsGui(int argc, char **argv)
             ++i; // its value is not a command
             continue;
         }
-        if (arg == "-h" || arg == "--help" || arg == "-v" || arg == "--version" || arg == "--help-all" ||
-            !arg.startsWith('-')) {
-            return false;
+        if (arg.startsWith("--config-dir=") || arg == "--demo" || arg == "--log-stderr") {
+            continue;
         }
+        return false;
     }
     return true;
+}
+
+/** Why the window cannot open here, or empty (a display, or a platform chosen on purpose). */
+QString missingDisplay()
+{
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+        !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        return {};
+    }
+    return QStringLiteral("flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                          "Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: "
+                          "flashdeck --help.");
 }
 
 void printErr(const QString &text)
@@ -84,6 +97,12 @@ QString optionValueAnywhere(const QStringList &args, const QString &name)
 int main(int argc, char **argv)
 {
     const bool gui = wantsGui(argc, argv);
+    if (gui) {
+        if (const QString why = missingDisplay(); !why.isEmpty()) {
+            std::fputs(qPrintable(why + QLatin1Char('\n')), stderr);
+            return ExitCheckFailed; // a clear word instead of Qt's abort
+        }
+    }
     std::unique_ptr<QCoreApplication> app =
         gui ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
@@ -111,8 +130,8 @@ int main(int argc, char **argv)
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                                "HOST, recipes list|show, demo start|status|stop. Without a "
-                                                "command the window opens."),
+                                                "HOST, recipes list|show, status [HOST…], logs --file PATH, demo "
+                                                "start|status|stop. Without a command the window opens."),
                                  QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
