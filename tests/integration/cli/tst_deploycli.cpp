@@ -1,5 +1,4 @@
 #include "backend/core/processtree.h"
-#include "tests/integration/cli/demoguard.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -48,19 +47,20 @@ private:
     static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
 };
 
-namespace { } // namespace
-
 namespace {
 
-/** The simulated `hf download` / `modelscope download` of the registry's revision into `dir`. */
-bool writeModel(const QString &dir, const QString &layout)
+/** Stops the demo of a test's config dir however the test ends (a failed QVERIFY returns early). */
+struct DemoGuard
 {
-    QProcess write;
-    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
-                 QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
-    return write.waitForFinished(60000) && write.exitCode() == 0;
-}
+    QString dir;
+    ~DemoGuard()
+    {
+        QProcess p;
+        p.start(QStringLiteral(FLASHDECK_BINARY),
+                {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
+        p.waitForFinished(60000);
+    }
+};
 
 } // namespace
 
@@ -250,7 +250,11 @@ void TestDeployCli::modelFolder()
     // The simulated `hf download` / `modelscope download` of the registry's revision.
     QTemporaryDir models;
     const QString dir = models.filePath(QStringLiteral("MiniMax-M3.1-Flash"));
-    QVERIFY(writeModel(dir, layout));
+    QProcess write;
+    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
+                 QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
+    QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
     const QStringList d = damage.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (!d.isEmpty()) {
         const QString file = dir + QLatin1Char('/') + d[1];
@@ -379,7 +383,12 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QStringList extra;
     if (offline) {
         const QString dir = models.filePath(QStringLiteral("weights"));
-        QVERIFY(writeModel(dir, QStringLiteral("hf")));
+        QProcess write;
+        write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                    {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
+                     QStringLiteral("--write-model"), QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir,
+                     QStringLiteral("hf")});
+        QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
         extra << QStringLiteral("--model-dir") << dir;
     }
     QTemporaryDir config;
