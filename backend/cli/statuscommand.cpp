@@ -1,25 +1,21 @@
 #include "backend/cli/statuscommand.h"
 
-#include "backend/cli/cliprompts.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/core/stopsignals.h"
+#include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
 #include <QTextStream>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
-
-#include <memory>
 
 namespace flashdeck::cli {
 
@@ -27,13 +23,6 @@ namespace {
 
 const QString kUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
                                       "[--timeout SECONDS]");
-
-struct Watched
-{
-    HostEntry entry;
-    std::unique_ptr<ssh::HostConnection> connection;
-    std::unique_ptr<metrics::HostMonitor> monitor;
-};
 
 QString orDash(const std::optional<double> &v, int decimals = 0, const QString &suffix = {})
 {
@@ -81,17 +70,6 @@ QString line(const metrics::HostStatus &s)
              alerts.isEmpty() ? QStringLiteral("no alerts") : alerts.join(QLatin1Char(' ')));
 }
 
-QString profileOf(const QString &manifestFile)
-{
-    QFile f(manifestFile);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    const QByteArray data = f.readAll();
-    const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    return m.is_object() ? QString::fromStdString(m.value("profile", std::string())) : QString();
-}
-
 } // namespace
 
 int runStatusCommand(const QStringList &args, CliContext &c)
@@ -135,45 +113,18 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     }
     const bool json = p.isSet(jsonOpt);
 
+    // The same watcher as the Fleet page: one connection and one monitor per host, never a prompt
+    // (host keys are accepted with `hosts check`), the deployment's API key from the keyring.
     SecretStore secrets;
     const Settings settings(c.paths);
-    const metrics::AlertThresholds thresholds = metrics::AlertThresholds::fromSettings(settings);
-    std::vector<Watched> watched;
-    for (const HostEntry &h : hosts) {
-        Watched w;
-        w.entry = h;
-        ssh::SshTarget target = h.toTarget();
-        target.reconnect = true;
-        w.connection = std::make_unique<ssh::HostConnection>(target);
-        answerAuthPromptsAtTerminal(*w.connection, c);
-        ssh::HostConnection *conn = w.connection.get();
-        QObject::connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, conn, [conn](const ssh::HostKeyInfo &) {
-            conn->answerHostKey(false); // never accept a key here: `hosts check` is where that is decided
-        });
-        metrics::MonitorConfig config;
-        config.manifestFile =
-            c.paths.dataDir() + QStringLiteral("/deployments/") + h.name + QStringLiteral("/manifest.json");
-        config.thresholds = thresholds;
-        // The deployment's API key, for servers without /metrics (/v1/loads needs it).
-        const QString profile = profileOf(config.manifestFile);
-        if (!profile.isEmpty()) {
-            QEventLoop wait;
-            secrets.read(SecretStore::apiKeyKey(h.name + QLatin1Char('-') + profile),
-                         [&config, &wait](const Result<QString> &key) {
-                             if (key) {
-                                 config.apiKey = key.value();
-                             }
-                             QTimer::singleShot(0, &wait, &QEventLoop::quit);
-                         });
-            wait.exec();
-        }
-        w.monitor = std::make_unique<metrics::HostMonitor>(h.name, *conn, config);
-        watched.push_back(std::move(w));
-    }
-    for (Watched &w : watched) {
-        w.monitor->start();
-        w.connection->connectToHost();
-    }
+    FleetWatcher fleet(c.paths, metrics::AlertThresholds::fromSettings(settings), &secrets);
+    fleet.setHosts(hosts);
+    auto statusOf = [&fleet](const HostEntry &h) {
+        const metrics::HostMonitor *m = fleet.monitor(h.name);
+        metrics::HostStatus s;
+        s.host = h.name;
+        return m ? m->status() : s;
+    };
 
     auto print = [&] {
         bool allUp = true;
@@ -183,8 +134,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                               QStringLiteral("GPUS").leftJustified(30), QStringLiteral("CONTAINER").leftJustified(10),
                               QStringLiteral("HEALTH"));
         }
-        for (const Watched &w : watched) {
-            const metrics::HostStatus &s = w.monitor->status();
+        for (const HostEntry &h : hosts) {
+            const metrics::HostStatus s = statusOf(h);
             allUp = allUp && s.state == QLatin1String("up");
             if (json) {
                 c.out << QString::fromStdString(s.toJson().dump()) << '\n';
@@ -218,8 +169,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print() ? ExitOk : ExitCheckFailed; });
     QObject::connect(&check, &QTimer::timeout, &loop, [&] {
         bool settled = true;
-        for (const Watched &w : watched) {
-            settled = settled && w.monitor->settled();
+        for (const HostEntry &h : hosts) {
+            const metrics::HostMonitor *m = fleet.monitor(h.name);
+            settled = settled && m && m->settled();
         }
         if (!printedOnce && (settled || waited.elapsed() > timeoutMs)) {
             printedOnce = true;
@@ -234,9 +186,6 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     });
     check.start();
     loop.exec();
-    for (Watched &w : watched) {
-        w.monitor->stop();
-    }
     return rc;
 }
 

@@ -1,4 +1,5 @@
 #include "backend/core/processtree.h"
+#include "tests/integration/cli/demoguard.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -47,20 +48,19 @@ private:
     static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
 };
 
+namespace { } // namespace
+
 namespace {
 
-/** Stops the demo of a test's config dir however the test ends (a failed QVERIFY returns early). */
-struct DemoGuard
+/** The simulated `hf download` / `modelscope download` of the registry's revision into `dir`. */
+bool writeModel(const QString &dir, const QString &layout)
 {
-    QString dir;
-    ~DemoGuard()
-    {
-        QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY),
-                {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
-        p.waitForFinished(60000);
-    }
-};
+    QProcess write;
+    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
+                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
+                 QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
+    return write.waitForFinished(60000) && write.exitCode() == 0;
+}
 
 } // namespace
 
@@ -250,11 +250,7 @@ void TestDeployCli::modelFolder()
     // The simulated `hf download` / `modelscope download` of the registry's revision.
     QTemporaryDir models;
     const QString dir = models.filePath(QStringLiteral("MiniMax-M3.1-Flash"));
-    QProcess write;
-    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
-                 QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
-    QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
+    QVERIFY(writeModel(dir, layout));
     const QStringList d = damage.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (!d.isEmpty()) {
         const QString file = dir + QLatin1Char('/') + d[1];
@@ -383,12 +379,7 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QStringList extra;
     if (offline) {
         const QString dir = models.filePath(QStringLiteral("weights"));
-        QProcess write;
-        write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-                    {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
-                     QStringLiteral("--write-model"), QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir,
-                     QStringLiteral("hf")});
-        QVERIFY(write.waitForFinished(60000) && write.exitCode() == 0);
+        QVERIFY(writeModel(dir, QStringLiteral("hf")));
         extra << QStringLiteral("--model-dir") << dir;
     }
     QTemporaryDir config;

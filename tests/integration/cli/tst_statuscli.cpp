@@ -1,3 +1,5 @@
+#include "tests/integration/cli/demoguard.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -6,19 +8,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-/** Stops the demo of a test's config dir however the test ends (a failed QVERIFY returns early). */
-struct DemoGuard
-{
-    QString dir;
-    ~DemoGuard()
-    {
-        QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY),
-                {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
-        p.waitForFinished(60000);
-    }
-};
 
 /**
  * `flashdeck status` as a real process over real SSH: the JSON contract of issue 7 for the
