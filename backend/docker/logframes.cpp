@@ -1,19 +1,43 @@
 #include "backend/docker/logframes.h"
 
+#include <cstring>
+
 namespace flashdeck::docker {
 
 void LogFrameDecoder::emitText(int stream, const QByteArray &payload, QList<LogLine> &out)
 {
+    // One pass over the payload, appending each line once: a 64 KiB chunk of short lines
+    // must not cost a copy of the rest per line.
     QByteArray &partial = m_partial[stream];
-    partial += payload;
-    qsizetype nl;
-    while ((nl = partial.indexOf('\n')) >= 0) {
-        QByteArray text = partial.left(nl);
-        if (text.endsWith('\r')) {
-            text.chop(1);
+    bool &discarding = m_discarding[stream];
+    const char *p = payload.constData();
+    const char *const end = p + payload.size();
+    while (p < end) {
+        const char *nl = static_cast<const char *>(memchr(p, '\n', size_t(end - p)));
+        const char *stop = nl ? nl : end;
+        if (!discarding) {
+            const qsizetype room = kMaxLine - partial.size();
+            if (stop - p > room) {
+                partial.append(p, room);
+                out.append({stream, partial, true});
+                partial.clear();
+                discarding = true;
+            } else {
+                partial.append(p, stop - p);
+            }
         }
-        out.append({stream, text});
-        partial.remove(0, nl + 1);
+        if (!nl) {
+            break;
+        }
+        if (!discarding) {
+            if (partial.endsWith('\r')) {
+                partial.chop(1);
+            }
+            out.append({stream, partial, false});
+        }
+        partial.clear();
+        discarding = false;
+        p = nl + 1;
     }
 }
 
@@ -50,10 +74,11 @@ QList<LogLine> LogFrameDecoder::finish()
 {
     QList<LogLine> out;
     for (int s = 1; s <= 2; ++s) {
-        if (!m_partial[s].isEmpty()) {
-            out.append({s, m_partial[s]});
-            m_partial[s].clear();
+        if (!m_partial[s].isEmpty() && !m_discarding[s]) {
+            out.append({s, m_partial[s], false});
         }
+        m_partial[s].clear();
+        m_discarding[s] = false;
     }
     return out;
 }

@@ -10,6 +10,7 @@ struct LogLine
 {
     int stream = 1; // 1 stdout, 2 stderr
     QByteArray text;
+    bool cut = false; // longer than kMaxLine: the rest up to the newline was dropped
 };
 
 /**
@@ -20,6 +21,9 @@ struct LogLine
 class LogFrameDecoder final
 {
 public:
+    /** A line is cut here, so one runaway line cannot take the memory (host contract §6). */
+    static constexpr qsizetype kMaxLine = 1024 * 1024;
+
     explicit LogFrameDecoder(bool multiplexed = true)
         : m_multiplexed(multiplexed)
     { }
@@ -38,6 +42,7 @@ private:
     bool m_corrupt = false;
     QByteArray m_frames;
     QByteArray m_partial[3];
+    bool m_discarding[3] = {false, false, false}; // past kMaxLine: drop until the next newline
 };
 
 } // namespace flashdeck::docker

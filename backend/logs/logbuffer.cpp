@@ -1,0 +1,78 @@
+#include "backend/logs/logbuffer.h"
+
+#include <algorithm>
+
+namespace flashdeck::logs {
+
+LogBuffer::LogBuffer(qsizetype capacity)
+    : m_capacity(std::max<qsizetype>(1, capacity))
+{ }
+
+qsizetype LogBuffer::append(const QList<LogRecord> &records)
+{
+    if (m_ring.size() != size_t(m_capacity)) {
+        m_ring.resize(size_t(m_capacity)); // allocated on first use: an idle host costs nothing
+    }
+    qsizetype dropped = 0;
+    for (const LogRecord &r : records) {
+        ++m_total;
+        if (m_size == m_capacity) {
+            LogRecord &oldest = m_ring[size_t(m_head)];
+            m_textBytes -= oldest.text.size();
+            oldest = r;
+            m_textBytes += r.text.size();
+            m_head = (m_head + 1) % m_capacity;
+            ++dropped;
+        } else {
+            m_ring[size_t((m_head + m_size) % m_capacity)] = r;
+            m_textBytes += r.text.size();
+            ++m_size;
+        }
+    }
+    return dropped;
+}
+
+void LogBuffer::dropOldest(qsizetype count)
+{
+    count = std::min(count, m_size);
+    for (qsizetype i = 0; i < count; ++i) {
+        LogRecord &oldest = m_ring[size_t(m_head)];
+        m_textBytes -= oldest.text.size();
+        oldest = LogRecord();
+        m_head = (m_head + 1) % m_capacity;
+    }
+    m_size -= count;
+}
+
+void LogBuffer::clear()
+{
+    m_ring.clear();
+    m_ring.shrink_to_fit();
+    m_head = 0;
+    m_size = 0;
+    m_textBytes = 0;
+}
+
+qsizetype LogBuffer::setCapacity(qsizetype capacity)
+{
+    capacity = std::max<qsizetype>(1, capacity);
+    const qsizetype keep = std::min(m_size, capacity);
+    std::vector<LogRecord> ring;
+    ring.reserve(size_t(capacity));
+    for (qsizetype i = m_size - keep; i < m_size; ++i) {
+        ring.push_back(at(i));
+    }
+    const qsizetype dropped = m_size - keep;
+    m_textBytes = 0;
+    for (const LogRecord &r : ring) {
+        m_textBytes += r.text.size();
+    }
+    ring.resize(size_t(capacity));
+    m_ring = std::move(ring);
+    m_capacity = capacity;
+    m_head = 0;
+    m_size = keep;
+    return dropped;
+}
+
+} // namespace flashdeck::logs

@@ -1,0 +1,446 @@
+#include "backend/logs/logfollower.h"
+
+#include "backend/deploy/recipe.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/logframes.h"
+#include "backend/logs/logrules.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QNetworkReply>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::logs {
+
+namespace {
+
+/** The deployment labels Flashdeck gives this host's containers: "<host>-<profile>". */
+QStringList deploymentIds(const QString &host)
+{
+    QStringList ids;
+    if (const auto recipes = Recipe::builtIn()) {
+        for (const Recipe &r : recipes.value()) {
+            for (const RecipeProfile &p : r.profiles) {
+                ids.append(host + QLatin1Char('-') + p.id);
+            }
+        }
+    }
+    return ids;
+}
+
+QString nameOf(const nlohmann::json &c)
+{
+    const nlohmann::json names = c.value("Names", nlohmann::json::array());
+    return names.is_array() && !names.empty() && names[0].is_string()
+        ? QString::fromStdString(names[0].get<std::string>()).mid(1)
+        : QString();
+}
+
+} // namespace
+
+LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules, Options options, QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_rules(rules)
+    , m_options(std::move(options))
+    , m_batch(new QTimer(this))
+    , m_retry(new QTimer(this))
+{
+    m_batch->setSingleShot(true);
+    m_batch->setInterval(m_options.batchMs);
+    connect(m_batch, &QTimer::timeout, this, &LogFollower::flush);
+    m_retry->setSingleShot(true);
+    connect(m_retry, &QTimer::timeout, this, [this] {
+        if (!m_running) {
+            return;
+        }
+        if (!m_docker) {
+            openTunnel();
+        } else {
+            findContainer();
+        }
+    });
+    connect(&m_conn, &ssh::HostConnection::stateChanged, this, &LogFollower::onConnection);
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
+        if (id != m_tunnel || !m_running) {
+            return;
+        }
+        m_docker = std::make_unique<docker::DockerClient>(port);
+        m_docker->ping([this](const docker::DockerResponse &res) {
+            if (!res.ok()) {
+                setState(State::Failed, res.message());
+                if (!m_options.follow) {
+                    Q_EMIT finished();
+                    return;
+                }
+                dropTunnel();
+                retryLater(5000);
+                return;
+            }
+            findContainer();
+        });
+    });
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
+        if (id != m_tunnel) {
+            return;
+        }
+        m_tunnel = 0;
+        setState(State::Failed, message);
+        if (!m_options.follow) {
+            Q_EMIT finished();
+        } else {
+            retryLater(5000);
+        }
+    });
+}
+
+LogFollower::~LogFollower()
+{
+    stop();
+}
+
+void LogFollower::start()
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
+        openTunnel();
+    } else {
+        setState(State::Connecting, QStringLiteral("Waiting for the SSH connection"));
+    }
+}
+
+void LogFollower::stop()
+{
+    if (!m_running) {
+        return;
+    }
+    m_running = false;
+    m_retry->stop();
+    dropTunnel();
+    flush();
+    setState(State::Idle, QStringLiteral("Stopped"));
+}
+
+void LogFollower::onConnection(const ssh::ConnectionState &state)
+{
+    if (!m_running) {
+        return;
+    }
+    if (state.phase == ssh::ConnectionPhase::Ready) {
+        if (m_tunnel == 0) {
+            openTunnel();
+        }
+        return;
+    }
+    if (m_tunnel == 0 && !m_docker) {
+        return;
+    }
+    // The session is gone, and every tunnel with it: keep what was delivered, continue from
+    // its timestamp once the connection is back.
+    dropTunnel();
+    if (state.phase == ssh::ConnectionPhase::Failed || !m_options.follow) {
+        setState(State::Failed, state.describe());
+        if (!m_options.follow) {
+            Q_EMIT finished();
+        }
+        return;
+    }
+    setState(State::Connecting, QStringLiteral("Connection lost; waiting for SSH to reconnect"));
+}
+
+void LogFollower::openTunnel()
+{
+    setState(State::Connecting, QStringLiteral("Opening the Docker tunnel"));
+    m_tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+}
+
+void LogFollower::dropTunnel()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply = nullptr; // deleted with the client
+    }
+    if (m_decoder) {
+        for (const docker::LogLine &l : m_decoder->finish()) {
+            Q_UNUSED(l) // a line cut by the drop: it comes again, whole, after the reconnect
+        }
+        m_decoder.reset();
+    }
+    if (m_docker) {
+        m_docker->abortAll();
+        m_docker.release()->deleteLater(); // this may run inside one of its replies' signals
+    }
+    if (m_tunnel) {
+        m_conn.closeTunnel(m_tunnel);
+        m_tunnel = 0;
+    }
+}
+
+void LogFollower::retryLater(int ms)
+{
+    if (m_running) {
+        m_retry->start(ms);
+    }
+}
+
+void LogFollower::findContainer()
+{
+    if (!m_docker) {
+        return;
+    }
+    auto noContainer = [this](const QString &why) {
+        if (!m_options.follow) {
+            setState(State::Failed, why);
+            Q_EMIT finished();
+            return;
+        }
+        setState(State::Waiting, why + QStringLiteral(" Waiting for one to start."));
+        retryLater(2000);
+    };
+    if (!m_options.container.isEmpty()) {
+        m_docker->call(
+            "GET", QStringLiteral("/containers/%1/json").arg(docker::DockerClient::q(m_options.container)), {},
+            [this, noContainer](const docker::DockerResponse &res) {
+                if (res.status == 404) {
+                    noContainer(
+                        QStringLiteral("No container named %1 on %2.").arg(m_options.container, m_options.hostName));
+                    return;
+                }
+                if (!res.ok()) {
+                    setState(State::Failed, res.message());
+                    retryLater(5000);
+                    return;
+                }
+                const nlohmann::json j = res.json();
+                m_containerId = QString::fromStdString(j.value("Id", std::string()));
+                m_containerName = QString::fromStdString(j.value("Name", std::string())).mid(1);
+                const bool running = j.value("State", nlohmann::json::object()).value("Running", false);
+                if (!running && m_opened && m_options.follow) {
+                    setState(State::Waiting,
+                             QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
+                    retryLater(2000);
+                    return;
+                }
+                openStream();
+            });
+        return;
+    }
+    const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
+    m_docker->call(
+        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+        [this, noContainer](const docker::DockerResponse &res) {
+            if (!res.ok() || !res.json().is_array()) {
+                setState(State::Failed, res.message());
+                if (!m_options.follow) {
+                    Q_EMIT finished();
+                } else {
+                    retryLater(5000);
+                }
+                return;
+            }
+            const QStringList ids = deploymentIds(m_options.hostName);
+            // The first server of the deployment speaks for it (the router has no model log);
+            // a running one before a stopped one.
+            int bestScore = -1;
+            bool running = false;
+            for (const nlohmann::json &c : res.json()) {
+                const QString label = QString::fromStdString(
+                    c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
+                const QString name = nameOf(c);
+                if (!ids.contains(label) || name.endsWith(QLatin1String("-gpucheck")) ||
+                    name.endsWith(QLatin1String("-router"))) {
+                    continue;
+                }
+                const int score = (c.value("State", std::string()) == "running" ? 2 : 0) +
+                    (name.endsWith(QLatin1String("-0")) ? 1 : 0);
+                if (score > bestScore) {
+                    bestScore = score;
+                    m_containerId = QString::fromStdString(c.value("Id", std::string()));
+                    m_containerName = name;
+                    running = score >= 2;
+                }
+            }
+            if (bestScore < 0) {
+                noContainer(QStringLiteral("No Flashdeck deployment on %1.").arg(m_options.hostName));
+                return;
+            }
+            if (!running && m_opened && m_options.follow) {
+                // Its log so far is shown: wait for it (or a new deployment) to run.
+                setState(State::Waiting,
+                         QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
+                retryLater(2000);
+                return;
+            }
+            openStream();
+        });
+}
+
+void LogFollower::openStream()
+{
+    QString query = QStringLiteral("/containers/%1/logs?stdout=1&stderr=1&timestamps=1&follow=%2")
+                        .arg(m_containerId, m_options.follow ? QStringLiteral("1") : QStringLiteral("0"));
+    if (m_opened && m_lastTimeNs > 0) {
+        // Whole seconds: Docker's `since` is inclusive and our own count drops what we already
+        // have, so rounding down can only bring lines we skip, never lose one.
+        query += QStringLiteral("&since=") + QString::number(m_lastTimeNs / 1000000000LL);
+        m_resumeFromNs = m_lastTimeNs;
+        m_skipAtLast = m_countAtLast;
+        m_catchingUp = true;
+        ++m_reconnects;
+    } else if (!m_opened && m_options.tail >= 0) {
+        query += QStringLiteral("&tail=") + QString::number(m_options.tail);
+    }
+    m_opened = true;
+    m_decoder.reset();
+    m_reply = m_docker->stream("GET", query);
+    connect(m_reply, &QNetworkReply::readyRead, this, &LogFollower::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &LogFollower::onStreamFinished);
+    setState(State::Following, QStringLiteral("Following %1").arg(m_containerName));
+}
+
+void LogFollower::onReadyRead()
+{
+    if (!m_reply) {
+        return;
+    }
+    if (!m_decoder) {
+        const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status != 200) {
+            return; // the error body is read when the reply finishes
+        }
+        // A container with a TTY sends raw bytes, one without sends multiplexed frames.
+        const bool raw =
+            m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1String("raw-stream"));
+        m_decoder = std::make_unique<docker::LogFrameDecoder>(!raw);
+    }
+    for (const docker::LogLine &l : m_decoder->feed(m_reply->readAll())) {
+        accept(l.stream, l.text, l.cut);
+    }
+}
+
+void LogFollower::accept(int stream, const QByteArray &line, bool cut)
+{
+    qint64 timeNs = 0;
+    const qsizetype skip = splitDockerTimestamp(line, timeNs);
+    if (timeNs > 0) {
+        if (m_catchingUp) {
+            // Replayed from `since`: what is older than the resume point, and as many lines of
+            // its very nanosecond as we delivered, we have already.
+            if (timeNs < m_resumeFromNs || (timeNs == m_resumeFromNs && m_skipAtLast > 0)) {
+                if (timeNs == m_resumeFromNs) {
+                    --m_skipAtLast;
+                }
+                ++m_duplicates;
+                return;
+            }
+            m_catchingUp = false;
+        }
+        // Outside a catch-up every line counts, even one a little older than the one before
+        // (stdout and stderr are stamped apart).
+        if (timeNs > m_lastTimeNs) {
+            m_lastTimeNs = timeNs;
+            m_countAtLast = 1;
+        } else if (timeNs == m_lastTimeNs) {
+            ++m_countAtLast;
+        }
+    }
+    QByteArrayView text = QByteArrayView(line).sliced(skip);
+    // Docker splits only at '\n': a tqdm bar's redraws arrive as one line of '\r'-separated
+    // frames (sglang-facts §3.1). Its last non-empty frame is what a terminal would show.
+    if (const qsizetype cr = text.lastIndexOf('\r'); cr >= 0) {
+        qsizetype end = text.size();
+        qsizetype start = cr + 1;
+        while (start == end && start > 0) {
+            end = start - 1;
+            start = text.first(end).lastIndexOf('\r') + 1;
+        }
+        text = text.sliced(start, end - start);
+    }
+    LogRecord r;
+    r.seq = ++m_seq;
+    r.timeNs = timeNs;
+    r.text = text.toByteArray();
+    r.rule = qint16(m_rules.classify(r.text));
+    r.stream = quint8(stream);
+    r.cut = cut;
+    m_pending.append(std::move(r));
+    if (!m_batch->isActive()) {
+        m_batch->start();
+    }
+}
+
+void LogFollower::onStreamFinished()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply) {
+        return;
+    }
+    m_reply = nullptr;
+    reply->deleteLater();
+    const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
+    if (m_decoder) {
+        for (const docker::LogLine &l : m_decoder->finish()) {
+            accept(l.stream, l.text, l.cut);
+        }
+        m_decoder.reset();
+    }
+    flush();
+    if (!m_running) {
+        return;
+    }
+    if (res.status == 0) { // the tunnel broke under the stream: a new one, then on from here
+        dropTunnel();
+        setState(State::Connecting, QStringLiteral("The log stream broke; reconnecting"));
+        if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
+            retryLater(1000);
+        }
+        return;
+    }
+    if (!res.ok()) {
+        if (res.status == 404) {
+            m_containerId.clear();
+        }
+        setState(State::Failed, res.message());
+        if (!m_options.follow) {
+            Q_EMIT finished();
+        } else {
+            retryLater(2000);
+        }
+        return;
+    }
+    if (!m_options.follow) {
+        setState(State::Finished, QStringLiteral("End of the log of %1").arg(m_containerName));
+        Q_EMIT finished();
+        return;
+    }
+    // Docker ends a follow when the container stops: wait for it (or its successor) to run.
+    setState(State::Waiting, QStringLiteral("%1 stopped; waiting for it to start again").arg(m_containerName));
+    retryLater(2000);
+}
+
+void LogFollower::flush()
+{
+    m_batch->stop();
+    if (m_pending.isEmpty()) {
+        return;
+    }
+    const QList<LogRecord> batch = std::move(m_pending);
+    m_pending.clear();
+    Q_EMIT recordsArrived(batch);
+}
+
+void LogFollower::setState(State state, const QString &text)
+{
+    if (state == m_state && text == m_stateText) {
+        return;
+    }
+    m_state = state;
+    m_stateText = text;
+    Q_EMIT stateChanged();
+}
+
+} // namespace flashdeck::logs

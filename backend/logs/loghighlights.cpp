@@ -1,0 +1,65 @@
+#include "backend/logs/loghighlights.h"
+
+namespace flashdeck::logs {
+
+void LogHighlights::note(const QString &ruleId)
+{
+    if (ruleId == QLatin1String("qmul4-ok")) {
+        m_qmul4Ok = true;
+    } else if (ruleId == QLatin1String("qmul4-fallback")) {
+        m_qmul4Fallback = true;
+    } else if (ruleId == QLatin1String("dspark-ok")) {
+        m_draftLoaded = true;
+    } else if (ruleId == QLatin1String("ready")) {
+        m_ready = true;
+    }
+}
+
+LogHighlights::Qmul4 LogHighlights::qmul4() const
+{
+    // A fallback line anywhere wins: any backend but qmul4 means the slow path (F20).
+    if (m_qmul4Fallback) {
+        return Qmul4::Fallback;
+    }
+    if (m_qmul4Ok) {
+        return Qmul4::FastPath;
+    }
+    // Ready without either line: the JIT'd kernel came from the cache and printed nothing.
+    return m_ready ? Qmul4::NotSeen : Qmul4::Unknown;
+}
+
+QString LogHighlights::qmul4Text() const
+{
+    switch (qmul4()) {
+    case Qmul4::FastPath:
+        return QStringLiteral("qmul4: fast path");
+    case Qmul4::Fallback:
+        return QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4");
+    case Qmul4::NotSeen:
+        return QStringLiteral("qmul4: not seen (cached kernel?)");
+    case Qmul4::Unknown:
+        break;
+    }
+    return QStringLiteral("qmul4: waiting for the start-up check");
+}
+
+LogHighlights::Tone LogHighlights::qmul4Tone() const
+{
+    switch (qmul4()) {
+    case Qmul4::FastPath:
+        return Tone::Good;
+    case Qmul4::Fallback:
+    case Qmul4::NotSeen:
+        return Tone::Warning;
+    case Qmul4::Unknown:
+        break;
+    }
+    return Tone::Neutral;
+}
+
+QString LogHighlights::dsparkText() const
+{
+    return m_draftLoaded ? QStringLiteral("DSpark: draft loaded") : QString();
+}
+
+} // namespace flashdeck::logs

@@ -1,0 +1,201 @@
+#include "backend/docker/logframes.h"
+#include "backend/logs/logbuffer.h"
+#include "backend/logs/loghighlights.h"
+#include "backend/logs/logrecord.h"
+
+#include <QDateTime>
+#include <QTest>
+
+using namespace flashdeck::logs;
+
+/** The Logs page's fixed-memory store, Docker's timestamps, the pinned badges. */
+class TestLogBuffer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void timestamp_data();
+    void timestamp();
+    void since_roundTrips();
+    void ring_keepsTheNewest_andSaysWhatItDropped();
+    void ring_dropOldest_andSetCapacity();
+    void highlights_data();
+    void highlights();
+    void frames_runawayLineIsCutAtOneMiB();
+};
+
+namespace {
+
+QList<LogRecord> numbered(qint64 from, qint64 count)
+{
+    QList<LogRecord> out;
+    for (qint64 i = 0; i < count; ++i) {
+        LogRecord r;
+        r.seq = from + i;
+        r.text = QByteArray::number(from + i);
+        out.append(r);
+    }
+    return out;
+}
+
+QStringList rulesOf(const char *ids)
+{
+    return QString::fromLatin1(ids).split(QLatin1Char(' '));
+}
+
+} // namespace
+
+void TestLogBuffer::timestamp_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<qsizetype>("used");
+    QTest::addColumn<QString>("iso"); // expected instant, as QDateTime reads it (ms), or empty
+    QTest::addColumn<qint64>("nanos"); // expected sub-second nanoseconds
+
+    // Docker's RFC3339Nano drops the fraction's trailing zeros.
+    QTest::newRow("nanos") << QByteArray("2026-11-30T18:10:38.123456789Z [2026-11-30 18:10:38] hello") << qsizetype(31)
+                           << "2026-11-30T18:10:38.123Z" << qint64(123456789);
+    QTest::newRow("short fraction") << QByteArray("2026-11-30T18:10:38.5Z x") << qsizetype(23)
+                                    << "2026-11-30T18:10:38.500Z" << qint64(500000000);
+    QTest::newRow("no fraction") << QByteArray("2024-02-29T00:00:00Z leap day") << qsizetype(21)
+                                 << "2024-02-29T00:00:00.000Z" << qint64(0);
+    QTest::newRow("offset") << QByteArray("2026-11-30T19:10:38.25+01:00 x") << qsizetype(29)
+                            << "2026-11-30T18:10:38.250Z" << qint64(250000000);
+    QTest::newRow("line is only the stamp")
+        << QByteArray("2026-01-01T00:00:00Z") << qsizetype(20) << "2026-01-01T00:00:00.000Z" << qint64(0);
+    QTest::newRow("no stamp") << QByteArray("[2026-11-30 18:10:38] The server is fired up") << qsizetype(0) << ""
+                              << qint64(0);
+    QTest::newRow("glued to text") << QByteArray("2026-11-30T18:10:38Zx") << qsizetype(0) << "" << qint64(0);
+    QTest::newRow("month 13") << QByteArray("2026-13-30T18:10:38Z x") << qsizetype(0) << "" << qint64(0);
+    QTest::newRow("empty fraction") << QByteArray("2026-11-30T18:10:38.Z x") << qsizetype(0) << "" << qint64(0);
+    QTest::newRow("too short") << QByteArray("2026-11-30T18") << qsizetype(0) << "" << qint64(0);
+    QTest::newRow("empty") << QByteArray() << qsizetype(0) << "" << qint64(0);
+}
+
+void TestLogBuffer::timestamp()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(qsizetype, used);
+    QFETCH(QString, iso);
+    QFETCH(qint64, nanos);
+    qint64 t = -1;
+    QCOMPARE(splitDockerTimestamp(line, t), used);
+    if (iso.isEmpty()) {
+        QCOMPARE(t, -1); // untouched
+        return;
+    }
+    const qint64 ms = QDateTime::fromString(iso, Qt::ISODateWithMs).toMSecsSinceEpoch();
+    QCOMPARE(t / 1000000, ms);
+    QCOMPARE(t % 1000000000, nanos);
+}
+
+void TestLogBuffer::since_roundTrips()
+{
+    QCOMPARE(dockerSince(1764526238123456789LL), QByteArray("1764526238.123456789"));
+    QCOMPARE(dockerSince(1764526238000000007LL), QByteArray("1764526238.000000007"));
+}
+
+void TestLogBuffer::ring_keepsTheNewest_andSaysWhatItDropped()
+{
+    LogBuffer b(5);
+    QVERIFY(b.isEmpty());
+    QCOMPARE(b.append(numbered(1, 3)), 0);
+    QCOMPARE(b.size(), 3);
+    QCOMPARE(b.append(numbered(4, 4)), 2); // 7 lines into 5
+    QCOMPARE(b.size(), 5);
+    QCOMPARE(b.total(), 7);
+    for (qsizetype i = 0; i < 5; ++i) {
+        QCOMPARE(b.at(i).seq, 3 + i);
+    }
+    QCOMPARE(b.textBytes(), 5); // "3".."7"
+    QCOMPARE(b.append(numbered(8, 12)), 12); // more than fits at once: the last 5 stay
+    QCOMPARE(b.at(0).seq, 15);
+    QCOMPARE(b.at(4).seq, 19);
+    QCOMPARE(b.textBytes(), 10);
+}
+
+void TestLogBuffer::ring_dropOldest_andSetCapacity()
+{
+    LogBuffer b(4);
+    QCOMPARE(b.append(numbered(1, 4)), 0);
+    b.dropOldest(3);
+    QCOMPARE(b.size(), 1);
+    QCOMPARE(b.at(0).seq, 4);
+    QCOMPARE(b.append(numbered(5, 3)), 0);
+    QCOMPARE(b.at(3).seq, 7);
+    QCOMPARE(b.setCapacity(2), 2); // keeps 6 and 7
+    QCOMPARE(b.capacity(), 2);
+    QCOMPARE(b.at(0).seq, 6);
+    QCOMPARE(b.at(1).seq, 7);
+    QCOMPARE(b.textBytes(), 2);
+    QCOMPARE(b.setCapacity(10), 0);
+    QCOMPARE(b.append(numbered(8, 2)), 0);
+    QCOMPARE(b.size(), 4);
+    QCOMPARE(b.at(3).seq, 9);
+    b.clear();
+    QVERIFY(b.isEmpty());
+    QCOMPARE(b.textBytes(), 0);
+    QCOMPARE(b.append(numbered(1, 1)), 0);
+    QCOMPARE(b.at(0).seq, 1);
+}
+
+void TestLogBuffer::highlights_data()
+{
+    QTest::addColumn<QStringList>("rules");
+    QTest::addColumn<QString>("qmul4");
+    QTest::addColumn<int>("tone");
+    QTest::addColumn<QString>("dspark");
+
+    const int good = int(LogHighlights::Tone::Good);
+    const int warn = int(LogHighlights::Tone::Warning);
+    const int neutral = int(LogHighlights::Tone::Neutral);
+    QTest::newRow("nothing yet") << rulesOf("weights kv-pool")
+                                 << QStringLiteral("qmul4: waiting for the start-up check") << neutral
+                                 << QStringLiteral("");
+    QTest::newRow("fast path") << rulesOf("dspark-ok qmul4-ok ready") << QStringLiteral("qmul4: fast path") << good
+                               << QStringLiteral("DSpark: draft loaded");
+    QTest::newRow("fallback") << rulesOf("qmul4-fallback ready") << QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4")
+                              << warn << QStringLiteral("");
+    QTest::newRow("fallback on one rank wins")
+        << rulesOf("qmul4-ok qmul4-fallback qmul4-ok") << QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4") << warn
+        << QStringLiteral("");
+    QTest::newRow("ready, never said") << rulesOf("dspark-ok ready")
+                                       << QStringLiteral("qmul4: not seen (cached kernel?)") << warn
+                                       << QStringLiteral("DSpark: draft loaded");
+}
+
+void TestLogBuffer::highlights()
+{
+    QFETCH(QStringList, rules);
+    LogHighlights h;
+    for (const QString &r : rules) {
+        h.note(r);
+    }
+    QTEST(h.qmul4Text(), "qmul4");
+    QTEST(int(h.qmul4Tone()), "tone");
+    QTEST(h.dsparkText(), "dspark");
+    h.reset();
+    QCOMPARE(h.qmul4(), LogHighlights::Qmul4::Unknown);
+}
+
+void TestLogBuffer::frames_runawayLineIsCutAtOneMiB()
+{
+    using flashdeck::docker::LogFrameDecoder;
+    LogFrameDecoder d(false);
+    QList<flashdeck::docker::LogLine> lines;
+    const QByteArray chunk(256 * 1024, 'x');
+    for (int i = 0; i < 12; ++i) { // 3 MiB without a newline, in pieces
+        lines += d.feed(chunk);
+    }
+    lines += d.feed("tail of the long line\nnext\r\nlast");
+    lines += d.finish();
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0].text.size(), LogFrameDecoder::kMaxLine);
+    QVERIFY(lines[0].cut);
+    QCOMPARE(lines[1].text, QByteArray("next"));
+    QVERIFY(!lines[1].cut);
+    QCOMPARE(lines[2].text, QByteArray("last"));
+}
+
+QTEST_GUILESS_MAIN(TestLogBuffer)
+#include "tst_logbuffer.moc"
