@@ -92,7 +92,9 @@ void DockerClient::abortAll()
 {
     for (QNetworkReply *reply : m_nam->findChildren<QNetworkReply *>()) {
         reply->disconnect(); // the caller gave up on it: no callback runs
-        reply->abort();
+        if (!reply->isFinished()) {
+            reply->abort(); // (aborting a reply that already failed warns: it reports twice)
+        }
         reply->deleteLater();
     }
 }
