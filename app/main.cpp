@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                                "HOST, recipes list|show, status [HOST…], logs --file PATH, demo "
+                                                "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, demo "
                                                 "start|status|stop. Without a command the window opens."),
                                  QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.

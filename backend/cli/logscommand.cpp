@@ -1,12 +1,20 @@
 #include "backend/cli/logscommand.h"
 
+#include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/stopsignals.h"
+#include "backend/fleet/inventory.h"
 #include "backend/logs/linesplitter.h"
+#include "backend/logs/logfollower.h"
+#include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/security/redactor.h"
+#include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
@@ -17,7 +25,9 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck logs --file PATH [--highlights-only] [--json]");
+const QString kUsage =
+    QStringLiteral("Usage: flashdeck logs HOST [--follow] [--tail N] [--container NAME] [--highlights-only] "
+                   "[--timestamps] [--json]\n       flashdeck logs --file PATH [--highlights-only] [--json]");
 
 const char *mark(const QString &severity)
 {
@@ -28,42 +38,101 @@ const char *mark(const QString &severity)
                                              : " ";
 }
 
-} // namespace
-
-int runLogsCommand(const QStringList &args, CliContext &c)
+/** Prints classified lines the same way for a saved file and a live container. */
+class LinePrinter
 {
-    QCommandLineParser p;
-    addGlobalOptions(p);
-    const QCommandLineOption fileOpt(QStringLiteral("file"), QStringLiteral("A saved SGLang log to classify."),
-                                     QStringLiteral("PATH"));
-    const QCommandLineOption highlightsOpt(QStringLiteral("highlights-only"),
-                                           QStringLiteral("Only the lines a rule matches."));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
-    p.addOptions({fileOpt, highlightsOpt, jsonOpt});
-    if (!p.parse(args)) {
-        c.err << "flashdeck logs: " << p.errorText() << '\n' << kUsage << '\n';
-        return ExitUsage;
+public:
+    LinePrinter(CliContext &c, const logs::LogRules &rules, bool json, bool highlightsOnly, bool timestamps)
+        : m_c(c)
+        , m_rules(rules)
+        , m_json(json)
+        , m_highlightsOnly(highlightsOnly)
+        , m_timestamps(timestamps)
+    { }
+
+    void print(qint64 number, const QByteArray &bytes, int ruleIndex, bool cut, qint64 timeNs, int stream)
+    {
+        const logs::LogRule *rule = ruleIndex >= 0 ? &m_rules.rules().at(ruleIndex) : nullptr;
+        if (rule) {
+            m_highlights.note(rule->id);
+        }
+        if (m_highlightsOnly && !rule) {
+            return;
+        }
+        // Logs may hold keys or prompts (F32): the same redactor as Flashdeck's own logs.
+        const QString text = m_redactor().redact(QString::fromUtf8(bytes)) +
+            (cut ? QStringLiteral(" … [line cut at 1 MiB]") : QString());
+        const QString time = timeNs > 0
+            ? QDateTime::fromMSecsSinceEpoch(timeNs / 1000000, Qt::UTC).toString(Qt::ISODateWithMs)
+            : QString();
+        if (!m_json) {
+            if (m_timestamps && !time.isEmpty()) {
+                m_c.out << time << ' ';
+            }
+            m_c.out << mark(rule ? rule->severity : QString()) << ' ' << (rule ? rule->id : QString()).leftJustified(15)
+                    << ' ' << text << '\n';
+            return;
+        }
+        nlohmann::json o = {{"line", number},
+                            {"text", text.toStdString()},
+                            {"rule", rule ? nlohmann::json(rule->id.toStdString()) : nlohmann::json(nullptr)},
+                            {"severity", rule ? rule->severity.toStdString() : std::string("info")}};
+        if (timeNs > 0) {
+            o["time"] = time.toStdString();
+            o["stream"] = stream == 2 ? "stderr" : "stdout";
+        }
+        if (rule && rule->id == QLatin1String("decode")) {
+            if (const auto s = metrics::snapshotFromDecodeLine(bytes, 0)) {
+                auto put = [&o](const char *k, const std::optional<double> &v) {
+                    o[k] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+                };
+                put("token_usage", s->tokenUsage);
+                put("running", s->running);
+                put("queued", s->queued);
+                put("gen_throughput", s->genThroughput);
+                put("accept_len", s->specAcceptLength);
+            }
+        } else if (rule && rule->id == QLatin1String("kv-pool")) {
+            static const QRegularExpression kvTokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
+            if (const auto m = kvTokens.match(QString::fromUtf8(bytes)); m.hasMatch()) {
+                o["kv_tokens"] = m.captured(1).toLongLong();
+            }
+        }
+        m_c.out << QString::fromStdString(o.dump()) << '\n';
     }
-    if (!p.isSet(fileOpt)) {
-        c.err << "flashdeck logs: following a host's live log comes with the Logs page; for now give --file PATH.\n"
-              << kUsage << '\n';
-        return ExitUsage;
+
+    /** The badges' verdicts, once the log is over (not in --json: one object per line there). */
+    void summary()
+    {
+        if (m_json) {
+            return;
+        }
+        m_c.err << m_highlights.qmul4Text();
+        if (!m_highlights.dsparkText().isEmpty()) {
+            m_c.err << " · " << m_highlights.dsparkText();
+        }
+        m_c.err << '\n';
     }
-    const auto rules = logs::LogRules::builtIn();
-    if (!rules) {
-        c.err << rules.message() << '\n';
-        return ExitCheckFailed;
-    }
-    QFile file(p.value(fileOpt));
+
+private:
+    const Redactor &m_redactor() const { return m_c.redactor ? *m_c.redactor : m_ownRedactor; }
+
+    CliContext &m_c;
+    const logs::LogRules &m_rules;
+    bool m_json;
+    bool m_highlightsOnly;
+    bool m_timestamps;
+    Redactor m_ownRedactor;
+    logs::LogHighlights m_highlights;
+};
+
+int classifyFile(const QString &path, const logs::LogRules &rules, LinePrinter &printer, CliContext &c)
+{
+    QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         c.err << "Cannot read " << file.fileName() << ": " << file.errorString() << ".\n";
         return ExitCheckFailed;
     }
-    const bool json = p.isSet(jsonOpt);
-    const bool highlightsOnly = p.isSet(highlightsOpt);
-    Redactor localRedactor;
-    const Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    static const QRegularExpression kvTokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     logs::LineSplitter splitter;
     qint64 number = 0;
     auto emitLines = [&](const QList<logs::SplitLine> &lines) {
@@ -72,48 +141,122 @@ int runLogsCommand(const QStringList &args, CliContext &c)
             if (l.progress) {
                 continue; // a progress bar's intermediate frame: its final frame is the line kept
             }
-            const int i = rules.value().classify(l.text);
-            if (highlightsOnly && i < 0) {
-                continue;
-            }
-            const logs::LogRule *rule = i >= 0 ? &rules.value().rules().at(i) : nullptr;
-            // Logs sent by others may hold keys or prompts: the same redactor as our own logs.
-            const QString text = redactor.redact(QString::fromUtf8(l.text)) +
-                (l.cut ? QStringLiteral(" … [line cut at 1 MiB]") : QString());
-            if (!json) {
-                c.out << mark(rule ? rule->severity : QString()) << ' '
-                      << (rule ? rule->id : QString()).leftJustified(15) << ' ' << text << '\n';
-                continue;
-            }
-            nlohmann::json o = {{"line", number},
-                                {"text", text.toStdString()},
-                                {"rule", rule ? nlohmann::json(rule->id.toStdString()) : nlohmann::json(nullptr)},
-                                {"severity", rule ? rule->severity.toStdString() : std::string("info")}};
-            if (rule && rule->id == QLatin1String("decode")) {
-                if (const auto s = metrics::snapshotFromDecodeLine(l.text, 0)) {
-                    auto put = [&o](const char *k, const std::optional<double> &v) {
-                        o[k] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-                    };
-                    put("token_usage", s->tokenUsage);
-                    put("running", s->running);
-                    put("queued", s->queued);
-                    put("gen_throughput", s->genThroughput);
-                    put("accept_len", s->specAcceptLength);
-                }
-            } else if (rule && rule->id == QLatin1String("kv-pool")) {
-                if (const auto m = kvTokens.match(QString::fromUtf8(l.text)); m.hasMatch()) {
-                    o["kv_tokens"] = m.captured(1).toLongLong();
-                }
-            }
-            c.out << QString::fromStdString(o.dump()) << '\n';
+            printer.print(number, l.text, rules.classify(l.text), l.cut, 0, 1);
         }
     };
     while (!file.atEnd()) {
         emitLines(splitter.feed(file.read(1 << 20)));
     }
     emitLines(splitter.finish());
+    printer.summary();
     c.out.flush();
     return ExitOk;
+}
+
+int followHost(const HostEntry &host, logs::LogFollower::Options options, const logs::LogRules &rules,
+               LinePrinter &printer, CliContext &c)
+{
+    StopSignals stopSignals;
+    return runOnHost(host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+        auto *follower = new logs::LogFollower(connection, rules, options, &connection);
+        QObject::connect(follower, &logs::LogFollower::recordsArrived, follower,
+                         [&printer, &c](const QList<logs::LogRecord> &records) {
+                             for (const logs::LogRecord &r : records) {
+                                 printer.print(r.seq, r.text, r.rule, r.cut, r.timeNs, r.stream);
+                             }
+                             c.out.flush();
+                         });
+        // Following: say on stderr what the stream is doing (waiting, reconnecting), once each.
+        QObject::connect(follower, &logs::LogFollower::stateChanged, follower, [follower, &c, options] {
+            const auto s = follower->state();
+            if (options.follow &&
+                (s == logs::LogFollower::State::Waiting || s == logs::LogFollower::State::Failed ||
+                 (s == logs::LogFollower::State::Connecting && follower->delivered() > 0))) {
+                c.err << "flashdeck logs: " << follower->stateText() << '\n';
+                c.err.flush();
+            }
+        });
+        QObject::connect(follower, &logs::LogFollower::finished, follower, [follower, &printer, &c, done] {
+            if (follower->state() == logs::LogFollower::State::Failed) {
+                c.err << follower->stateText() << '\n';
+                done(ExitCheckFailed);
+                return;
+            }
+            printer.summary();
+            done(ExitOk);
+        });
+        QObject::connect(&stopSignals, &StopSignals::stopRequested, follower, [follower, &printer, done](int) {
+            follower->stop(); // hands out what it holds first
+            printer.summary();
+            done(ExitOk);
+        });
+        follower->start();
+    });
+}
+
+} // namespace
+
+int runLogsCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption fileOpt(QStringLiteral("file"), QStringLiteral("A saved SGLang log to classify."),
+                                     QStringLiteral("PATH"));
+    const QCommandLineOption followOpt({QStringLiteral("f"), QStringLiteral("follow")},
+                                       QStringLiteral("Keep printing new lines; survives reconnects and restarts."));
+    const QCommandLineOption tailOpt(
+        QStringLiteral("tail"), QStringLiteral("Start with the last N lines (default: all)."), QStringLiteral("N"));
+    const QCommandLineOption containerOpt(QStringLiteral("container"),
+                                          QStringLiteral("Follow this container instead of the host's deployment."),
+                                          QStringLiteral("NAME"));
+    const QCommandLineOption highlightsOpt(QStringLiteral("highlights-only"),
+                                           QStringLiteral("Only the lines a rule matches."));
+    const QCommandLineOption timestampsOpt(QStringLiteral("timestamps"),
+                                           QStringLiteral("Show Docker's time of each line (UTC)."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+    p.addOptions({fileOpt, followOpt, tailOpt, containerOpt, highlightsOpt, timestampsOpt, jsonOpt});
+    if (!p.parse(args)) {
+        c.err << "flashdeck logs: " << p.errorText() << '\n' << kUsage << '\n';
+        return ExitUsage;
+    }
+    const QStringList positional = p.positionalArguments().mid(1);
+    const bool fromFile = p.isSet(fileOpt);
+    if ((fromFile && !positional.isEmpty()) || (!fromFile && positional.size() != 1) ||
+        (fromFile && (p.isSet(followOpt) || p.isSet(tailOpt) || p.isSet(containerOpt)))) {
+        c.err << "flashdeck logs: give either one HOST or --file PATH.\n" << kUsage << '\n';
+        return ExitUsage;
+    }
+    bool tailOk = true;
+    const qint64 tail = p.isSet(tailOpt) ? p.value(tailOpt).toLongLong(&tailOk) : -1;
+    if (!tailOk || (p.isSet(tailOpt) && tail < 0)) {
+        c.err << "flashdeck logs: --tail needs a number of lines (0 or more).\n";
+        return ExitUsage;
+    }
+    const auto rules = logs::LogRules::builtIn();
+    if (!rules) {
+        c.err << rules.message() << '\n';
+        return ExitCheckFailed;
+    }
+    LinePrinter printer(c, rules.value(), p.isSet(jsonOpt), p.isSet(highlightsOpt), p.isSet(timestampsOpt));
+    if (fromFile) {
+        return classifyFile(p.value(fileOpt), rules.value(), printer, c);
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(positional.first());
+    if (!host) {
+        c.err << "No host named \"" << positional.first() << "\" in the inventory.\n";
+        return ExitUsage;
+    }
+    logs::LogFollower::Options options;
+    options.hostName = host->name;
+    options.container = p.value(containerOpt);
+    options.tail = tail;
+    options.follow = p.isSet(followOpt);
+    return followHost(*host, options, rules.value(), printer, c);
 }
 
 } // namespace flashdeck::cli

@@ -41,7 +41,7 @@ QString nameOf(const nlohmann::json &c)
 
 LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules, Options options, QObject *parent)
     : QObject(parent)
-    , m_conn(connection)
+    , m_conn(&connection)
     , m_rules(rules)
     , m_options(std::move(options))
     , m_batch(new QTimer(this))
@@ -61,8 +61,8 @@ LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules,
             findContainer();
         }
     });
-    connect(&m_conn, &ssh::HostConnection::stateChanged, this, &LogFollower::onConnection);
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
+    connect(m_conn, &ssh::HostConnection::stateChanged, this, &LogFollower::onConnection);
+    connect(m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
         if (id != m_tunnel || !m_running) {
             return;
         }
@@ -81,7 +81,7 @@ LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules,
             findContainer();
         });
     });
-    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
+    connect(m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
         if (id != m_tunnel) {
             return;
         }
@@ -106,7 +106,7 @@ void LogFollower::start()
         return;
     }
     m_running = true;
-    if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
+    if (m_conn && m_conn->state().phase == ssh::ConnectionPhase::Ready) {
         openTunnel();
     } else {
         setState(State::Connecting, QStringLiteral("Waiting for the SSH connection"));
@@ -155,7 +155,9 @@ void LogFollower::onConnection(const ssh::ConnectionState &state)
 void LogFollower::openTunnel()
 {
     setState(State::Connecting, QStringLiteral("Opening the Docker tunnel"));
-    m_tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+    if (m_conn) {
+        m_tunnel = m_conn->openStdioTunnel("docker system dial-stdio");
+    }
 }
 
 void LogFollower::dropTunnel()
@@ -174,10 +176,10 @@ void LogFollower::dropTunnel()
         m_docker->abortAll();
         m_docker.release()->deleteLater(); // this may run inside one of its replies' signals
     }
-    if (m_tunnel) {
-        m_conn.closeTunnel(m_tunnel);
-        m_tunnel = 0;
+    if (m_tunnel && m_conn) {
+        m_conn->closeTunnel(m_tunnel);
     }
+    m_tunnel = 0;
 }
 
 void LogFollower::retryLater(int ms)
@@ -395,7 +397,7 @@ void LogFollower::onStreamFinished()
     if (res.status == 0) { // the tunnel broke under the stream: a new one, then on from here
         dropTunnel();
         setState(State::Connecting, QStringLiteral("The log stream broke; reconnecting"));
-        if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
+        if (m_conn && m_conn->state().phase == ssh::ConnectionPhase::Ready) {
             retryLater(1000);
         }
         return;

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <memory>
@@ -84,7 +85,9 @@ private:
     void setState(State state, const QString &text);
     void retryLater(int ms);
 
-    ssh::HostConnection &m_conn;
+    // Guarded: a follower may be the connection's child, deleted after the connection's own
+    // destructor ran (QPointer is cleared before children are deleted).
+    QPointer<ssh::HostConnection> m_conn;
     const LogRules &m_rules;
     Options m_options;
     State m_state = State::Idle;
