@@ -10,6 +10,7 @@
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/alertnotifier.h"
 #include "ui/pages/fleetpage.h"
+#include "ui/pages/logspage.h"
 #include "ui/pages/metricspage.h"
 #include "ui/pages/placeholderpage.h"
 #include "ui/pages/settingspage.h"
@@ -251,11 +252,12 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
          tr("pre-flight → pin → pull → verify GPUs → launch → ready → qmul4 → DSpark → text → thinking off → image"),
          tr("for each step: the exact command, what was expected, what was seen, and a fix when it fails")},
         m_pages));
-    m_pages->addWidget(new PlaceholderPage(
-        tr("Logs"), tr("The SGLang container's log, live and classified."),
-        {tr("follow, pause, search, and severity filters"),
-         tr("highlighted milestones (ready, qmul4, DSpark, KV pool) and errors, with what each means")},
-        m_pages));
+    auto *logsPage = new LogsPage(*m_fleet, m_pages);
+    logsPage->setCapacity(m_settings.logLines());
+    logsPage->setHost(m_settings.lastHost());
+    connect(m_hostSelector, &QComboBox::currentIndexChanged, logsPage,
+            [this, logsPage] { logsPage->setHost(m_hostSelector->currentData().toString()); });
+    m_pages->addWidget(logsPage);
     auto *metricsPage = new MetricsPage(*m_fleet, m_pages);
     metricsPage->setHost(m_settings.lastHost());
     connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
@@ -271,7 +273,9 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     connect(m_notifier, &AlertNotifier::notified, this, [this](const QString &title, const QString &message) {
         statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, message), 15000);
     });
-    m_pages->addWidget(new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages));
+    auto *settingsPage = new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages);
+    connect(settingsPage, &SettingsPage::logLinesChanged, logsPage, &LogsPage::setCapacity);
+    m_pages->addWidget(settingsPage);
 }
 
 void MainWindow::showPage(Page page)

@@ -66,6 +66,18 @@ void Settings::setAlertNotifications(bool on)
     m_settings->setValue(QStringLiteral("alerts/notifications"), on);
 }
 
+qsizetype Settings::logLines() const
+{
+    bool ok = false;
+    const qlonglong v = m_settings->value(QStringLiteral("logs/lines")).toLongLong(&ok);
+    return ok ? qsizetype(qBound(qlonglong(1000), v, qlonglong(5000000))) : 200000;
+}
+
+void Settings::setLogLines(qsizetype lines)
+{
+    m_settings->setValue(QStringLiteral("logs/lines"), qlonglong(lines));
+}
+
 int Settings::lastPage() const
 {
     return m_settings->value(kLastPage, 0).toInt();

@@ -62,6 +62,12 @@ metrics::HostMonitor *FleetWatcher::monitor(const QString &host) const
     return it == m_watched.end() ? nullptr : it->second->monitor.get();
 }
 
+ssh::HostConnection *FleetWatcher::connection(const QString &host) const
+{
+    const auto it = m_watched.find(host);
+    return it == m_watched.end() ? nullptr : it->second->connection.get();
+}
+
 void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
 {
     QStringList wanted;

@@ -40,6 +40,8 @@ public:
     QStringList hosts() const { return m_order; }
     const HostEntry *entry(const QString &host) const;
     metrics::HostMonitor *monitor(const QString &host) const;
+    /** The host's one SSH connection, shared by everything that talks to it (logs, chat). */
+    ssh::HostConnection *connection(const QString &host) const;
     /** New alert thresholds for every host, now and later. */
     void setThresholds(const metrics::AlertThresholds &thresholds);
     const metrics::AlertThresholds &thresholds() const { return m_thresholds; }

@@ -50,6 +50,7 @@ void LogBuffer::clear()
     m_ring.shrink_to_fit();
     m_head = 0;
     m_size = 0;
+    m_total = 0;
     m_textBytes = 0;
 }
 

@@ -33,6 +33,7 @@ public:
     qsizetype append(const QList<LogRecord> &records);
     /** Drops the `count` oldest lines (a model removes their rows around this call). */
     void dropOldest(qsizetype count);
+    /** Empties the ring and its counts (another log begins). */
     void clear();
     /** A new capacity: keeps the newest lines that fit; returns how many were dropped. */
     qsizetype setCapacity(qsizetype capacity);

@@ -15,6 +15,29 @@ void LogHighlights::note(const QString &ruleId)
     }
 }
 
+void LogHighlights::noteKvPool(QByteArrayView line)
+{
+    // "KV Cache is allocated. #tokens: 10400000, …" and "max_total_num_tokens=10400000, …"
+    // (sglang-facts §3): the first number after either marker.
+    for (const QByteArrayView marker : {QByteArrayView("#tokens: "), QByteArrayView("max_total_num_tokens=")}) {
+        const qsizetype at = line.indexOf(marker);
+        if (at < 0) {
+            continue;
+        }
+        qint64 v = 0;
+        qsizetype i = at + marker.size();
+        const qsizetype start = i;
+        while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - start < 15) {
+            v = v * 10 + (line[i] - '0');
+            ++i;
+        }
+        if (i > start) {
+            m_kvTokens = v;
+            return;
+        }
+    }
+}
+
 LogHighlights::Qmul4 LogHighlights::qmul4() const
 {
     // A fallback line anywhere wins: any backend but qmul4 means the slow path (F20).

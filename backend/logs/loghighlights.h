@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArrayView>
 #include <QString>
 
 namespace flashdeck::logs {
@@ -15,6 +16,8 @@ public:
     enum class Tone { Neutral, Good, Warning, Bad };
 
     void note(const QString &ruleId);
+    /** A kv-pool line's text: its token count becomes the KV badge ("#tokens: 10400000"). */
+    void noteKvPool(QByteArrayView line);
     void reset() { *this = LogHighlights(); }
 
     Qmul4 qmul4() const;
@@ -26,12 +29,15 @@ public:
     Tone qmul4Tone() const;
     /** "DSpark: draft loaded", or empty while no DSpark line was seen. */
     QString dsparkText() const;
+    /** The KV pool's size in tokens as the server allocated it; 0 until a kv-pool line. */
+    qint64 kvTokens() const { return m_kvTokens; }
 
 private:
     bool m_qmul4Ok = false;
     bool m_qmul4Fallback = false;
     bool m_draftLoaded = false;
     bool m_ready = false;
+    qint64 m_kvTokens = 0;
 };
 
 } // namespace flashdeck::logs

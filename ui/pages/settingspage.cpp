@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace flashdeck::ui {
@@ -90,6 +91,23 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     });
     alertsForm->addRow(QString(), notify);
     layout->addWidget(alerts);
+
+    auto *logsBox = new QGroupBox(tr("Logs"), this);
+    auto *logsForm = new QFormLayout(logsBox);
+    auto *lines = new QSpinBox(logsBox);
+    lines->setObjectName(QStringLiteral("logLines"));
+    lines->setRange(1000, 5000000);
+    lines->setSingleStep(50000);
+    lines->setGroupSeparatorShown(true);
+    lines->setValue(int(settings.logLines()));
+    lines->setMaximumWidth(160);
+    lines->setToolTip(tr("The Logs page keeps this many of the newest lines in memory (about 200 bytes each)."));
+    connect(lines, &QSpinBox::valueChanged, this, [this, &settings](int v) {
+        settings.setLogLines(v);
+        Q_EMIT logLinesChanged(v);
+    });
+    logsForm->addRow(tr("Lines kept per host:"), lines);
+    layout->addWidget(logsBox);
 
     auto *files = new QGroupBox(tr("Files"), this);
     auto *filesForm = new QFormLayout(files);

@@ -22,6 +22,9 @@ class SettingsPage final : public QWidget
 public:
     SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Settings &settings, FleetWatcher &fleet,
                  AlertNotifier &notifier, QWidget *parent = nullptr);
+
+Q_SIGNALS:
+    void logLinesChanged(qsizetype lines);
 };
 
 } // namespace flashdeck::ui

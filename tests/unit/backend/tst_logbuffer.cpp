@@ -174,8 +174,15 @@ void TestLogBuffer::highlights()
     QTEST(h.qmul4Text(), "qmul4");
     QTEST(int(h.qmul4Tone()), "tone");
     QTEST(h.dsparkText(), "dspark");
+    h.noteKvPool("[2026-11-30 08:31:56 TP0] KV Cache is allocated. #tokens: 10400000, K size: 61.20 GB");
+    QCOMPARE(h.kvTokens(), 10400000);
+    h.noteKvPool("max_total_num_tokens=5200000, chunked_prefill_size=8192");
+    QCOMPARE(h.kvTokens(), 5200000);
+    h.noteKvPool("#tokens: none");
+    QCOMPARE(h.kvTokens(), 5200000); // no number: the last one stays
     h.reset();
     QCOMPARE(h.qmul4(), LogHighlights::Qmul4::Unknown);
+    QCOMPARE(h.kvTokens(), 0);
 }
 
 void TestLogBuffer::frames_runawayLineIsCutAtOneMiB()

@@ -1,0 +1,510 @@
+#include "ui/logs/logpanel.h"
+
+#include "backend/logs/logrules.h"
+#include "ui/format.h"
+#include "ui/logs/logdelegate.h"
+#include "ui/logs/logfiltermodel.h"
+#include "ui/logs/logmodel.h"
+
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QSaveFile>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace flashdeck::ui {
+
+namespace {
+
+QString badgeStyle(const QColor &color)
+{
+    QColor tint = color;
+    tint.setAlpha(45);
+    return QStringLiteral("QLabel { border: 1px solid %1; border-radius: 9px; padding: 2px 10px; "
+                          "background: rgba(%2, %3, %4, %5); }")
+        .arg(color.name())
+        .arg(tint.red())
+        .arg(tint.green())
+        .arg(tint.blue())
+        .arg(tint.alpha());
+}
+
+QColor toneColor(logs::LogHighlights::Tone tone)
+{
+    switch (tone) {
+    case logs::LogHighlights::Tone::Good:
+        return LogDelegate::stripeColor(int(LogModel::Severity::Ok));
+    case logs::LogHighlights::Tone::Warning:
+        return LogDelegate::stripeColor(int(LogModel::Severity::Warn));
+    case logs::LogHighlights::Tone::Bad:
+        return LogDelegate::stripeColor(int(LogModel::Severity::Error));
+    case logs::LogHighlights::Tone::Neutral:
+        break;
+    }
+    return QColor(0x99, 0x99, 0x99);
+}
+
+QToolButton *toolButton(const QString &text, const QString &name, QWidget *parent, bool checkable = false)
+{
+    auto *b = new QToolButton(parent);
+    b->setText(text);
+    b->setObjectName(name);
+    b->setCheckable(checkable);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    return b;
+}
+
+} // namespace
+
+LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
+    : QWidget(parent)
+    , m_model(new LogModel(rules, this))
+    , m_filter(new LogFilterModel(this))
+    , m_view(new QListView(this))
+    , m_follow(toolButton(tr("Follow"), QStringLiteral("logFollow"), this, true))
+    , m_pause(toolButton(tr("Pause"), QStringLiteral("logPause"), this, true))
+    , m_chips(new QButtonGroup(this))
+    , m_search(new QLineEdit(this))
+    , m_onlyMatching(new QCheckBox(tr("Only matching"), this))
+    , m_timestamps(new QCheckBox(tr("Timestamps"), this))
+    , m_qmul4Badge(new QLabel(this))
+    , m_dsparkBadge(new QLabel(this))
+    , m_readyBadge(new QLabel(this))
+    , m_kvBadge(new QLabel(this))
+    , m_details(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_counts(new QLabel(this))
+{
+    setObjectName(QStringLiteral("logPanel"));
+    m_filter->setSourceModel(m_model);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+
+    // Toolbar: follow/pause, chips, search, highlights, timestamps, copy, save.
+    auto *bar = new QHBoxLayout;
+    bar->setSpacing(4);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep the newest line in view"));
+    m_pause->setToolTip(tr("Freeze the view; new lines wait and appear on resume"));
+    bar->addWidget(m_follow);
+    bar->addWidget(m_pause);
+    bar->addSpacing(12);
+    const QList<std::pair<QString, unsigned>> chips{
+        {tr("All"), LogFilterModel::Everything},
+        {tr("Errors"), LogFilterModel::Errors},
+        {tr("Warnings"), LogFilterModel::Warnings},
+        {tr("Milestones"), LogFilterModel::Milestones},
+    };
+    m_chips->setExclusive(false);
+    for (int i = 0; i < chips.size(); ++i) {
+        auto *chip = toolButton(chips[i].first, QStringLiteral("logChip%1").arg(i), this, true);
+        chip->setProperty("mask", chips[i].second);
+        chip->setChecked(i == 0);
+        m_chips->addButton(chip, i);
+        bar->addWidget(chip);
+    }
+    connect(m_chips, &QButtonGroup::idClicked, this, [this](int id) {
+        // "All" and the specific chips exclude each other; no chip at all means all.
+        if (id == 0) {
+            for (QAbstractButton *b : m_chips->buttons()) {
+                b->setChecked(m_chips->id(b) == 0);
+            }
+        } else {
+            m_chips->button(0)->setChecked(false);
+        }
+        applyChips();
+    });
+    bar->addSpacing(12);
+    m_search->setObjectName(QStringLiteral("logSearch"));
+    m_search->setPlaceholderText(tr("Search the log"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaximumWidth(260);
+    bar->addWidget(m_search, 1);
+    auto *findPrev = toolButton(QStringLiteral("▲"), QStringLiteral("logFindPrevious"), this);
+    auto *findNextButton = toolButton(QStringLiteral("▼"), QStringLiteral("logFindNext"), this);
+    findPrev->setToolTip(tr("Previous match (Shift+F3)"));
+    findNextButton->setToolTip(tr("Next match (F3)"));
+    bar->addWidget(findPrev);
+    bar->addWidget(findNextButton);
+    m_onlyMatching->setObjectName(QStringLiteral("logOnlyMatching"));
+    bar->addWidget(m_onlyMatching);
+    bar->addSpacing(12);
+    auto *prevHighlight = toolButton(tr("◀ Highlight"), QStringLiteral("logPrevHighlight"), this);
+    auto *nextHighlightButton = toolButton(tr("Highlight ▶"), QStringLiteral("logNextHighlight"), this);
+    prevHighlight->setToolTip(tr("Previous milestone, warning or error"));
+    nextHighlightButton->setToolTip(tr("Next milestone, warning or error"));
+    bar->addWidget(prevHighlight);
+    bar->addWidget(nextHighlightButton);
+    bar->addSpacing(12);
+    m_timestamps->setObjectName(QStringLiteral("logTimestamps"));
+    bar->addWidget(m_timestamps);
+    auto *copy = toolButton(tr("Copy"), QStringLiteral("logCopy"), this);
+    auto *save = toolButton(tr("Save…"), QStringLiteral("logSave"), this);
+    copy->setToolTip(tr("Copy the selected lines (secrets redacted)"));
+    save->setToolTip(tr("Save every line held to a file (secrets redacted)"));
+    bar->addWidget(copy);
+    bar->addWidget(save);
+    layout->addLayout(bar);
+
+    // Badges and legend.
+    auto *badges = new QHBoxLayout;
+    badges->setSpacing(8);
+    m_qmul4Badge->setObjectName(QStringLiteral("qmul4Badge"));
+    m_dsparkBadge->setObjectName(QStringLiteral("dsparkBadge"));
+    m_readyBadge->setObjectName(QStringLiteral("readyBadge"));
+    m_kvBadge->setObjectName(QStringLiteral("kvBadge"));
+    badges->addWidget(m_qmul4Badge);
+    badges->addWidget(m_dsparkBadge);
+    badges->addWidget(m_kvBadge);
+    badges->addWidget(m_readyBadge);
+    badges->addStretch(1);
+    const QList<std::pair<LogModel::Severity, QString>> legend{
+        {LogModel::Severity::Ok, tr("ready · qmul4 · DSpark")},
+        {LogModel::Severity::Warn, tr("warning · qmul4 fallback")},
+        {LogModel::Severity::Error, tr("error: OOM · shard · crash · port · JIT")},
+        {LogModel::Severity::Info, tr("weights · KV · decode")},
+    };
+    for (const auto &[severity, text] : legend) {
+        auto *swatch = new QLabel(this);
+        swatch->setFixedSize(10, 10);
+        swatch->setStyleSheet(
+            QStringLiteral("background: %1; border-radius: 2px;").arg(LogDelegate::stripeColor(int(severity)).name()));
+        auto *label = new QLabel(text, this);
+        label->setEnabled(false); // the palette's secondary text colour, in light and dark
+        badges->addWidget(swatch);
+        badges->addWidget(label);
+        badges->addSpacing(6);
+    }
+    layout->addLayout(badges);
+
+    // The log and the selected line's details.
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    m_view->setObjectName(QStringLiteral("logView"));
+    m_view->setModel(m_filter);
+    m_view->setItemDelegate(new LogDelegate(m_view));
+    m_view->setUniformItemSizes(true); // 200 000 rows: the view never measures them one by one
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    split->addWidget(m_view);
+    m_details->setObjectName(QStringLiteral("logDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_details->setMargin(8);
+    m_details->setMinimumWidth(220);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    auto *footer = new QHBoxLayout;
+    m_status->setObjectName(QStringLiteral("logStatus"));
+    m_counts->setObjectName(QStringLiteral("logCounts"));
+    m_counts->setEnabled(false);
+    footer->addWidget(m_status, 1);
+    footer->addWidget(m_counts);
+    layout->addLayout(footer);
+
+    connect(m_follow, &QToolButton::toggled, this, [this](bool on) {
+        if (on) {
+            m_view->scrollToBottom();
+        }
+    });
+    connect(m_pause, &QToolButton::toggled, this, &LogPanel::setPaused);
+    connect(m_search, &QLineEdit::textChanged, this,
+            [this] { m_filter->setText(m_onlyMatching->isChecked() ? m_search->text() : QString()); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { findNext(true); });
+    connect(m_onlyMatching, &QCheckBox::toggled, this,
+            [this](bool on) { m_filter->setText(on ? m_search->text() : QString()); });
+    connect(findPrev, &QToolButton::clicked, this, [this] { findNext(false); });
+    connect(findNextButton, &QToolButton::clicked, this, [this] { findNext(true); });
+    connect(prevHighlight, &QToolButton::clicked, this, [this] { nextHighlight(false); });
+    connect(nextHighlightButton, &QToolButton::clicked, this, [this] { nextHighlight(true); });
+    connect(m_timestamps, &QCheckBox::toggled, m_model, &LogModel::setShowTimestamps);
+    connect(copy, &QToolButton::clicked, this, [this] { QApplication::clipboard()->setText(selectedText()); });
+    connect(save, &QToolButton::clicked, this, &LogPanel::saveAs);
+    connect(m_model, &LogModel::highlightsChanged, this, &LogPanel::updateBadges);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LogPanel::updateDetails);
+    // Scrolling up by hand stops following; back at the bottom, it follows again.
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (!m_autoScrolling) {
+            m_follow->setChecked(value >= m_view->verticalScrollBar()->maximum());
+        }
+    });
+    auto *copyShortcut = new QShortcut(QKeySequence::Copy, m_view);
+    copyShortcut->setContext(Qt::WidgetShortcut);
+    connect(copyShortcut, &QShortcut::activated, this, [this] { QApplication::clipboard()->setText(selectedText()); });
+    auto *f3 = new QShortcut(QKeySequence::FindNext, this);
+    f3->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(f3, &QShortcut::activated, this, [this] { findNext(true); });
+    auto *shiftF3 = new QShortcut(QKeySequence::FindPrevious, this);
+    shiftF3->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shiftF3, &QShortcut::activated, this, [this] { findNext(false); });
+    auto *find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, this, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+
+    updateBadges();
+    updateDetails();
+    updateCounts();
+}
+
+void LogPanel::appendRecords(const QList<logs::LogRecord> &records)
+{
+    if (m_pause->isChecked()) {
+        m_held += records;
+        if (m_held.size() > m_model->capacity()) { // the ring would drop them anyway
+            m_held = m_held.mid(m_held.size() - m_model->capacity());
+        }
+        updateCounts();
+        return;
+    }
+    m_model->appendRecords(records);
+    if (m_follow->isChecked()) {
+        m_autoScrolling = true;
+        m_view->scrollToBottom();
+        m_autoScrolling = false;
+    }
+    updateCounts();
+}
+
+void LogPanel::clear()
+{
+    m_held.clear();
+    m_model->clear();
+    updateCounts();
+    updateDetails();
+}
+
+void LogPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+void LogPanel::setFollow(bool follow)
+{
+    m_follow->setChecked(follow);
+}
+
+bool LogPanel::follow() const
+{
+    return m_follow->isChecked();
+}
+
+void LogPanel::setPaused(bool paused)
+{
+    if (m_pause->isChecked() != paused) {
+        m_pause->setChecked(paused); // comes back here through toggled
+        return;
+    }
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    if (!paused && !m_held.isEmpty()) {
+        const QList<logs::LogRecord> held = std::move(m_held);
+        m_held.clear();
+        appendRecords(held);
+    }
+    updateCounts();
+}
+
+bool LogPanel::paused() const
+{
+    return m_pause->isChecked();
+}
+
+int LogPanel::currentRow() const
+{
+    return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
+}
+
+void LogPanel::selectRow(int proxyRow)
+{
+    const QModelIndex i = m_filter->index(proxyRow, 0);
+    m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect);
+    m_autoScrolling = true;
+    m_view->scrollTo(i, QAbstractItemView::PositionAtCenter);
+    m_autoScrolling = false;
+    m_follow->setChecked(false); // the operator is reading: stay here
+}
+
+bool LogPanel::nextHighlight(bool forward)
+{
+    const int rows = m_filter->rowCount();
+    const int from = currentRow();
+    for (int r = from < 0 ? (forward ? 0 : rows - 1) : from + (forward ? 1 : -1); r >= 0 && r < rows;
+         r += forward ? 1 : -1) {
+        const auto s = LogModel::Severity(m_filter->index(r, 0).data(LogModel::SeverityRole).toInt());
+        if (s == LogModel::Severity::Ok || s == LogModel::Severity::Warn || s == LogModel::Severity::Error) {
+            selectRow(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool LogPanel::findNext(bool forward)
+{
+    const QString needle = m_search->text();
+    const int rows = m_filter->rowCount();
+    if (needle.isEmpty() || rows == 0) {
+        return false;
+    }
+    const int from = currentRow();
+    // Wraps around once, as a search box does.
+    for (int step = 1; step <= rows; ++step) {
+        const int r = ((from < 0 ? (forward ? -1 : rows) : from) + (forward ? step : -step) + rows * 2) % rows;
+        if (m_filter->index(r, 0).data(LogModel::TextRole).toString().contains(needle, Qt::CaseInsensitive)) {
+            selectRow(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+void LogPanel::setSearch(const QString &text, bool onlyMatching)
+{
+    m_onlyMatching->setChecked(onlyMatching);
+    m_search->setText(text);
+}
+
+QString LogPanel::selectedText() const
+{
+    QList<int> rows;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedIndexes()) {
+        rows.append(m_filter->mapToSource(i).row());
+    }
+    std::sort(rows.begin(), rows.end());
+    QStringList lines;
+    for (int r : rows) {
+        lines.append(m_model->exportLine(r));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool LogPanel::saveTo(const QString &path, QString *error) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
+        return false;
+    }
+    for (int r = 0; r < m_model->rowCount(); ++r) {
+        f.write(m_model->exportLine(r).toUtf8());
+        f.write("\n");
+    }
+    if (!f.commit()) { // a full disk shows here, and the old file (if any) is left intact
+        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void LogPanel::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save log"), QStringLiteral("sglang.log"),
+                                                      tr("Log files (*.log *.txt);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    setStatus(saveTo(path, &error)
+                  ? tr("Saved %1 lines to %2 (secrets redacted).").arg(fmt::grouped(m_model->rowCount()), path)
+                  : error);
+}
+
+void LogPanel::applyChips()
+{
+    unsigned mask = 0;
+    for (QAbstractButton *b : m_chips->buttons()) {
+        if (b->isChecked()) {
+            mask |= b->property("mask").toUInt();
+        }
+    }
+    if (mask == 0) {
+        m_chips->button(0)->setChecked(true);
+        mask = LogFilterModel::Everything;
+    }
+    m_filter->setShown(mask);
+}
+
+void LogPanel::updateBadges()
+{
+    const logs::LogHighlights &h = m_model->highlights();
+    m_qmul4Badge->setText(h.qmul4Text());
+    m_qmul4Badge->setStyleSheet(badgeStyle(toneColor(h.qmul4Tone())));
+    m_qmul4Badge->setToolTip(
+        tr("The NVFP4 KV-cache decode kernel (F20): \"backend=qmul4\" is the fast path; any other backend means "
+           "a CUDA Toolkit older than 13.4 and a silent slow fallback."));
+    m_dsparkBadge->setVisible(h.draftLoaded());
+    m_dsparkBadge->setText(h.dsparkText());
+    m_dsparkBadge->setStyleSheet(badgeStyle(toneColor(logs::LogHighlights::Tone::Good)));
+    m_kvBadge->setVisible(h.kvTokens() > 0);
+    m_kvBadge->setText(tr("KV pool: %1").arg(fmt::tokens(double(h.kvTokens()))));
+    m_kvBadge->setStyleSheet(badgeStyle(LogDelegate::stripeColor(int(LogModel::Severity::Info))));
+    m_kvBadge->setToolTip(
+        tr("The KV cache the server allocated, in tokens (from its \"KV Cache is allocated\" line)."));
+    m_readyBadge->setText(h.ready() ? tr("Server: ready") : tr("Server: starting"));
+    m_readyBadge->setStyleSheet(
+        badgeStyle(toneColor(h.ready() ? logs::LogHighlights::Tone::Good : logs::LogHighlights::Tone::Neutral)));
+}
+
+void LogPanel::updateDetails()
+{
+    const QModelIndex i = m_view->currentIndex();
+    if (!i.isValid()) {
+        m_details->setText(tr("<p>Select a line to read it in full.</p><p>Highlighted lines show what they "
+                              "mean and what to do.</p>"));
+        return;
+    }
+    QString html;
+    const QString rule = i.data(LogModel::RuleIdRole).toString();
+    if (!rule.isEmpty()) {
+        const QColor c = LogDelegate::stripeColor(i.data(LogModel::SeverityRole).toInt());
+        html += QStringLiteral("<p><b style='color:%1'>%2</b></p>").arg(c.name(), rule.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>").arg(i.data(LogModel::MeaningRole).toString().toHtmlEscaped());
+        const QString fix = i.data(LogModel::FixRole).toString();
+        if (!fix.isEmpty()) {
+            html += tr("<p><b>What to do:</b> %1</p>").arg(fix.toHtmlEscaped());
+        }
+    }
+    const QDateTime t = i.data(LogModel::TimeRole).toDateTime();
+    if (t.isValid()) {
+        html += QStringLiteral("<p><small>%1</small></p>").arg(t.toLocalTime().toString(Qt::ISODateWithMs));
+    }
+    html += QStringLiteral("<p style='font-family:monospace'>%1</p>")
+                .arg(i.data(LogModel::TextRole).toString().toHtmlEscaped());
+    m_details->setText(html);
+}
+
+void LogPanel::updateCounts()
+{
+    QString text = tr("%1 lines").arg(fmt::grouped(m_model->rowCount()));
+    if (m_model->total() > m_model->rowCount()) {
+        text += tr(" (last %1 of %2 kept)").arg(fmt::grouped(m_model->rowCount()), fmt::grouped(m_model->total()));
+    }
+    if (!m_held.isEmpty()) {
+        text += tr(" · paused, %1 new").arg(fmt::grouped(m_held.size()));
+    }
+    m_counts->setText(text);
+}
+
+} // namespace flashdeck::ui

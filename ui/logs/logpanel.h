@@ -1,0 +1,91 @@
+#pragma once
+
+#include "backend/logs/logrecord.h"
+
+#include <QList>
+#include <QWidget>
+
+class QButtonGroup;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QToolButton;
+
+namespace flashdeck::logs {
+class LogRules;
+}
+
+namespace flashdeck::ui {
+
+class LogFilterModel;
+class LogModel;
+
+/**
+ * A live, classified log (screens.md §Logs): the qmul4 / DSpark / ready badges pinned on top,
+ * follow and pause, severity chips, search with next/previous (optionally hiding the rest),
+ * jump between highlights, timestamps, copy and save (both redacted), and a side panel with
+ * the selected line in full and, for a highlighted one, its rule's meaning and fix. The Logs
+ * page and the Deploy wizard both embed one.
+ */
+class LogPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LogPanel(const logs::LogRules &rules, QWidget *parent = nullptr);
+
+    LogModel *model() const { return m_model; }
+    LogFilterModel *filter() const { return m_filter; }
+    QListView *view() const { return m_view; }
+
+    /** New lines: shown at once, or held while paused (and shown on resume). */
+    void appendRecords(const QList<logs::LogRecord> &records);
+    void clear();
+    /** The status line under the log: what the stream is doing. */
+    void setStatus(const QString &text);
+
+    void setFollow(bool follow);
+    bool follow() const;
+    void setPaused(bool paused);
+    bool paused() const;
+    /** Selects the next (or previous) line with a milestone, warning or error; false at the end. */
+    bool nextHighlight(bool forward = true);
+    /** Selects the next (or previous) line containing the search text; false when none. */
+    bool findNext(bool forward = true);
+    void setSearch(const QString &text, bool onlyMatching = false);
+    /** The selected lines as copied: time and text, redacted. */
+    QString selectedText() const;
+    /** Writes every line held (redacted, with times) to `path`; false and `error` on failure. */
+    bool saveTo(const QString &path, QString *error) const;
+
+private:
+    void updateBadges();
+    void updateDetails();
+    void updateCounts();
+    void applyChips();
+    void saveAs();
+    int currentRow() const;
+    void selectRow(int proxyRow);
+
+    LogModel *m_model;
+    LogFilterModel *m_filter;
+    QListView *m_view;
+    QToolButton *m_follow;
+    QToolButton *m_pause;
+    QButtonGroup *m_chips;
+    QLineEdit *m_search;
+    QCheckBox *m_onlyMatching;
+    QCheckBox *m_timestamps;
+    QLabel *m_qmul4Badge;
+    QLabel *m_dsparkBadge;
+    QLabel *m_readyBadge;
+    QLabel *m_kvBadge;
+    QLabel *m_details;
+    QLabel *m_status;
+    QLabel *m_counts;
+    QList<logs::LogRecord> m_held; // arrived while paused
+    bool m_autoScrolling = false;
+};
+
+} // namespace flashdeck::ui

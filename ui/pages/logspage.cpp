@@ -1,0 +1,101 @@
+#include "ui/pages/logspage.h"
+
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/logs/logfollower.h"
+#include "backend/logs/logrules.h"
+#include "ui/logs/logmodel.h"
+#include "ui/logs/logpanel.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+LogsPage::LogsPage(FleetWatcher &watcher, QWidget *parent)
+    : QWidget(parent)
+    , m_watcher(watcher)
+    , m_title(new QLabel(this))
+{
+    setObjectName(QStringLiteral("logsPage"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    f.setBold(true);
+    m_title->setFont(f);
+    layout->addWidget(m_title);
+    auto rules = logs::LogRules::builtIn();
+    if (!rules) {
+        auto *error = new QLabel(rules.message(), this);
+        error->setWordWrap(true);
+        layout->addWidget(error, 1);
+        m_title->setText(tr("Logs"));
+        return;
+    }
+    m_rules = std::make_unique<logs::LogRules>(rules.value());
+    m_panel = new LogPanel(*m_rules, this);
+    layout->addWidget(m_panel, 1);
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+        // The host's connection may have been replaced (or the host removed).
+        if (m_follower && m_watcher.connection(m_host) == nullptr) {
+            restart();
+        }
+    });
+    restart();
+}
+
+LogsPage::~LogsPage() = default;
+
+void LogsPage::setHost(const QString &host)
+{
+    if (host == m_host && m_follower) {
+        return;
+    }
+    m_host = host;
+    restart();
+}
+
+void LogsPage::setCapacity(qsizetype lines)
+{
+    if (m_panel) {
+        m_panel->model()->setCapacity(lines);
+    }
+}
+
+void LogsPage::restart()
+{
+    m_follower.reset();
+    m_title->setText(m_host.isEmpty() ? tr("Logs") : tr("Logs · %1").arg(m_host));
+    if (!m_panel) {
+        return;
+    }
+    m_panel->clear();
+    ssh::HostConnection *connection = m_host.isEmpty() ? nullptr : m_watcher.connection(m_host);
+    if (!connection) {
+        m_panel->setStatus(m_host.isEmpty() ? tr("Pick a host in the host bar to follow its deployment's log.")
+                                            : tr("%1 is not in the inventory.").arg(m_host));
+        return;
+    }
+    logs::LogFollower::Options options;
+    options.hostName = m_host;
+    options.tail = m_panel->model()->capacity(); // what the ring keeps anyway
+    m_follower = std::make_unique<logs::LogFollower>(*connection, *m_rules, options);
+    connect(m_follower.get(), &logs::LogFollower::recordsArrived, m_panel, &LogPanel::appendRecords);
+    connect(m_follower.get(), &logs::LogFollower::stateChanged, this, &LogsPage::updateStatus);
+    m_follower->start();
+    updateStatus();
+}
+
+void LogsPage::updateStatus()
+{
+    if (!m_follower) {
+        return;
+    }
+    QString text = m_follower->stateText();
+    if (m_follower->reconnects() > 0) {
+        text += tr(" · resumed %n time(s) without losing or repeating a line", nullptr, m_follower->reconnects());
+    }
+    m_panel->setStatus(text);
+}
+
+} // namespace flashdeck::ui

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+
+namespace flashdeck {
+class FleetWatcher;
+namespace logs {
+class LogFollower;
+class LogRules;
+} // namespace logs
+} // namespace flashdeck
+
+namespace flashdeck::ui {
+
+class LogPanel;
+
+/**
+ * The Logs page (screens.md §Logs): the live log of the selected host's deployment, followed
+ * over the host's one SSH connection, through reconnects and restarts, into a LogPanel. It
+ * keeps following while another page is shown, so nothing is missed.
+ */
+class LogsPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LogsPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+    ~LogsPage() override;
+
+    void setHost(const QString &host);
+    QString host() const { return m_host; }
+    LogPanel *panel() const { return m_panel; }
+    logs::LogFollower *follower() const { return m_follower.get(); }
+    /** Lines kept per host (settings; 200 000 by default). */
+    void setCapacity(qsizetype lines);
+
+private:
+    void restart();
+    void updateStatus();
+
+    FleetWatcher &m_watcher;
+    std::unique_ptr<logs::LogRules> m_rules;
+    QString m_host;
+    QLabel *m_title;
+    LogPanel *m_panel = nullptr;
+    std::unique_ptr<logs::LogFollower> m_follower;
+};
+
+} // namespace flashdeck::ui
