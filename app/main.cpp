@@ -4,6 +4,7 @@
 #include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
+#include "backend/cli/licensecommand.h"
 #include "backend/cli/logscommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
@@ -128,11 +129,12 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(QStringLiteral("command"),
-                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                                "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, demo "
-                                                "start|status|stop. Without a command the window opens."),
-                                 QStringLiteral("[command]"));
+    parser.addPositionalArgument(
+        QStringLiteral("command"),
+        QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                       "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, license [HOST], demo "
+                       "start|status|stop. Without a command the window opens."),
+        QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -190,6 +192,7 @@ int main(int argc, char **argv)
             {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
             {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
+            {"license", &flashdeck::cli::runLicenseCommand},
         };
         for (const auto &[name, run] : table) {
             if (commands.first() == QLatin1String(name)) {

@@ -4,8 +4,10 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
+#include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/journal.h"
+#include "backend/deploy/licenseterms.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
@@ -47,22 +49,6 @@ const char *mark(StepStatus s)
     default:
         return "....";
     }
-}
-
-/** The licence acknowledgement of this host (F40), kept beside its journal. */
-QString readAcknowledgement(const QString &file, const Recipe &recipe)
-{
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    const QByteArray data = f.readAll();
-    const auto j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    if (!j.is_object() || j.value("license", std::string()) != recipe.licenseId.toStdString() ||
-        j.value("version", std::string()) != recipe.licenseVersion.toStdString()) {
-        return {}; // another licence or version: ask again
-    }
-    return QString::fromStdString(j.value("use", std::string()));
 }
 
 } // namespace
@@ -138,20 +124,33 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     }
     const QString dir = c.paths.dataDir() + QStringLiteral("/deployments/") + host->name;
     QDir().mkpath(dir);
-    const QString ackFile = dir + QStringLiteral("/license.json");
+    // F40: an acknowledgement of the licence summary, exactly as shown (its hash), for this host.
+    const auto terms = LicenseTerms::builtIn();
+    if (!terms) {
+        c.err << terms.message() << '\n';
+        return ExitCheckFailed;
+    }
+    Acknowledgements acks(c.paths.acknowledgementsFile());
     if (p.isSet(licenseOpt)) {
-        if (!recipe.licenseUses.contains(p.value(licenseOpt))) {
+        if (!terms.value().use(p.value(licenseOpt)) || !recipe.licenseUses.contains(p.value(licenseOpt))) {
             return usage(QStringLiteral("--accept-license takes %1.").arg(recipe.licenseUses.join(QLatin1Char('|'))));
         }
-        const nlohmann::json ack = {{"license", recipe.licenseId.toStdString()},
-                                    {"version", recipe.licenseVersion.toStdString()},
-                                    {"use", p.value(licenseOpt).toStdString()},
-                                    {"at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
-        QSaveFile f(ackFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(ack.dump(2))) < 0 || !f.commit()) {
-            c.err << "Cannot record the licence acknowledgement in " << ackFile << ".\n";
+        const Acknowledgement ack =
+            Acknowledgements::make(host->name, terms.value(), p.value(licenseOpt), QStringLiteral("cli"));
+        if (Status s = acks.record(ack); !s) {
+            c.err << s.message() << '\n';
             return ExitCheckFailed;
         }
+        if (!p.isSet(jsonOpt)) {
+            c.err << "Recorded: " << ack.user << " acknowledges the " << terms.value().name() << " for " << ack.use
+                  << " use on " << host->name << " (summary " << ack.summarySha256.left(12)
+                  << "…; 'flashdeck license' shows it).\n";
+        }
+    }
+    const auto acknowledged = acks.find(host->name, terms.value());
+    if (!acknowledged) {
+        c.err << acknowledged.message() << '\n';
+        return ExitCheckFailed;
     }
 
     Redactor localRedactor;
@@ -159,7 +158,10 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     Journal journal(dir + QStringLiteral("/journal.jsonl"), redactor);
     DeployOptions options;
     options.deploymentId = host->name + QLatin1Char('-') + profile->id;
-    options.licenseAcknowledged = readAcknowledgement(ackFile, recipe);
+    if (const auto &a = acknowledged.value()) {
+        options.licenseAcknowledged = a->use;
+        options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);
+    }
     options.readyTimeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
     options.hicacheGbPerRank = p.value(hicacheOpt).toInt();
     options.operatorFlags = p.value(flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);

@@ -36,6 +36,11 @@ QString AppPaths::inventoryFile() const
     return m_config + QStringLiteral("/hosts.json");
 }
 
+QString AppPaths::acknowledgementsFile() const
+{
+    return m_config + QStringLiteral("/acknowledgements.json");
+}
+
 bool AppPaths::ensureExists(QString *error) const
 {
     for (const QString &dir : {m_config, m_data, m_logs, m_runtime}) {

@@ -31,6 +31,8 @@ public:
 
     QString settingsFile() const;
     QString inventoryFile() const;
+    /** Licence acknowledgements (F40), one per host and licence. */
+    QString acknowledgementsFile() const;
 
     /** Creates every directory (0700: they can hold host inventories and journals). */
     [[nodiscard]] bool ensureExists(QString *error = nullptr) const;

@@ -467,12 +467,17 @@ void DeployRunner::license()
     if (m_recipe.licenseUses.contains(m_options.licenseAcknowledged)) {
         r.status = StepStatus::Pass;
         r.seen = QStringLiteral("acknowledged for %1 use").arg(m_options.licenseAcknowledged);
+        if (!m_options.licenseRecord.isEmpty()) {
+            r.seen += QStringLiteral(" by ") + m_options.licenseRecord;
+        }
     } else {
         r.status = StepStatus::Fail;
         r.seen = QStringLiteral("no acknowledgement for this host and licence version");
-        r.fix = QStringLiteral("Read the %1 (commercial use must show \"Built with MiniMax M3.1-Flash\"; revenue above "
-                               "USD 20 million needs MiniMax's written authorisation; no military use), then run "
-                               "with --accept-license noncommercial|commercial|commercial-authorized.")
+        r.fix = QStringLiteral(
+                    "Read the %1 (commercial use must show \"Built with MiniMax M3.1-Flash\"; revenue above "
+                    "USD 20 million needs MiniMax's written authorisation; no military use), then run "
+                    "with --accept-license noncommercial|commercial|commercial-authorized ('flashdeck license' shows "
+                    "the summary; a changed summary asks again).")
                     .arg(m_recipe.licenseName);
     }
     finish(r);

@@ -33,6 +33,8 @@ struct DeployOptions
     QString deploymentId; // label value: stable per host and profile, so reruns find their containers
     /** The licence use acknowledged (noncommercial, commercial, commercial-authorized); empty: none. */
     QString licenseAcknowledged;
+    /** Who acknowledged it, when, and which text: "root at 2026-…Z, summary sha256 1a2b…". */
+    QString licenseRecord;
     QString apiKey; // empty: generated (≥ 32 random bytes), or recovered from the running container
     int readyTimeoutMs = 40 * 60 * 1000; // F17: a first start downloads 252 GB and compiles kernels
     int healthPollMs = 2000;

@@ -1,6 +1,7 @@
 #include "backend/core/processtree.h"
 #include "tests/integration/cli/demoguard.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -326,6 +327,30 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
                                  QStringLiteral("60"),
                                  QStringLiteral("--json")};
     const Run first = run(config.path(), deployArgs);
+    // F40: the acknowledgement names who, when, the host and the exact text shown (its hash);
+    // a changed text is no acknowledgement at all.
+    const Run license =
+        run(config.path(), {QStringLiteral("license"), QStringLiteral("demo"), QStringLiteral("--json")});
+    QString ackPath;
+    for (QDirIterator files(config.path(), {QStringLiteral("acknowledgements.json")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+         files.hasNext();) {
+        ackPath = files.next();
+    }
+    QVERIFY(!ackPath.isEmpty());
+    {
+        QFile f(ackPath);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const QByteArray hash =
+            QJsonDocument::fromJson(license.out).object()[QLatin1String("summary_sha256")].toString().toLatin1();
+        QByteArray text = f.readAll();
+        QVERIFY(text.contains(hash));
+        text.replace(hash, QByteArray(64, '0')); // as if the summary shown had been another
+        QVERIFY(f.resize(0) && f.write(text) > 0);
+    }
+    const Run changed =
+        run(config.path(), {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run licenseChanged = run(config.path(), {QStringLiteral("license"), QStringLiteral("demo")});
     Run again = run(config.path(), deployArgs + QStringList{QStringLiteral("--resume")});
     // undeploy removes Flashdeck's own container, and only that; a second time there is nothing.
     const Run undeploy =
@@ -340,6 +365,22 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
     QCOMPARE(first.exitCode, 0);
     QCOMPARE(again.exitCode, 0);
     QCOMPARE(stop.exitCode, 0);
+    QVERIFY2(license.exitCode == 0, license.err.constData());
+    const QJsonObject ack = QJsonDocument::fromJson(license.out).object()[QLatin1String("acknowledgement")].toObject();
+    QCOMPARE(ack[QLatin1String("use")].toString(), QStringLiteral("noncommercial"));
+    QCOMPARE(ack[QLatin1String("via")].toString(), QStringLiteral("cli"));
+    QVERIFY(!ack[QLatin1String("user")].toString().isEmpty());
+    QVERIFY(QDateTime::fromString(ack[QLatin1String("at")].toString(), Qt::ISODate).isValid());
+    const QJsonObject firstLicense = steps(first.out).value(QStringLiteral("license"));
+    QVERIFY2(firstLicense[QLatin1String("seen")].toString().contains(
+                 QLatin1String("summary sha256 ") +
+                 QJsonDocument::fromJson(license.out).object()[QLatin1String("summary_sha256")].toString()),
+             qPrintable(firstLicense[QLatin1String("seen")].toString()));
+    QCOMPARE(changed.exitCode, 1);
+    QCOMPARE(steps(changed.out).value(QStringLiteral("license"))[QLatin1String("status")].toString(),
+             QStringLiteral("fail"));
+    QCOMPARE(licenseChanged.exitCode, 1);
+    QVERIFY(licenseChanged.out.contains("demo: no acknowledgement of this text yet."));
     const QMap<QString, QJsonObject> s = steps(again.out);
     QVERIFY(
         s.value(QStringLiteral("pull"))[QLatin1String("seen")].toString().contains(QLatin1String("not pulled again")));

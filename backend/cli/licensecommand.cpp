@@ -1,0 +1,99 @@
+#include "backend/cli/licensecommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/licenseterms.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+int runLicenseCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    p.addOption(jsonOpt);
+    if (!p.parse(args) || p.positionalArguments().size() > 2) {
+        c.err << "flashdeck license: "
+              << (p.errorText().isEmpty() ? QStringLiteral("too many arguments.") : p.errorText())
+              << "\nUsage: flashdeck license [HOST] [--json]\n";
+        return ExitUsage;
+    }
+    const auto terms = LicenseTerms::builtIn();
+    if (!terms) {
+        c.err << terms.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const LicenseTerms &t = terms.value();
+    const QString host = p.positionalArguments().value(1);
+    std::optional<Acknowledgement> ack;
+    if (!host.isEmpty()) {
+        const auto found = Acknowledgements(c.paths.acknowledgementsFile()).find(host, t);
+        if (!found) {
+            c.err << found.message() << '\n';
+            return ExitCheckFailed;
+        }
+        ack = found.value();
+    }
+    if (p.isSet(jsonOpt)) {
+        nlohmann::json uses = nlohmann::json::array();
+        for (const LicenseTerms::Use &u : t.uses()) {
+            uses.push_back({{"id", u.id.toStdString()}, {"label", u.label.toStdString()}});
+        }
+        nlohmann::json summary = nlohmann::json::array();
+        for (const QString &s : t.summary()) {
+            summary.push_back(s.toStdString());
+        }
+        nlohmann::json confirmations = nlohmann::json::array();
+        for (const QString &s : t.confirmations()) {
+            confirmations.push_back(s.toStdString());
+        }
+        nlohmann::json o = {{"license", t.id().toStdString()},
+                            {"version", t.version().toStdString()},
+                            {"name", t.name().toStdString()},
+                            {"full_text_url", t.fullTextUrl().toStdString()},
+                            {"summary", summary},
+                            {"uses", uses},
+                            {"confirmations", confirmations},
+                            {"summary_sha256", t.summaryHash().toStdString()}};
+        if (!host.isEmpty()) {
+            o["host"] = host.toStdString();
+            o["acknowledgement"] = ack ? nlohmann::json{{"use", ack->use.toStdString()},
+                                                        {"user", ack->user.toStdString()},
+                                                        {"at", ack->at.toStdString()},
+                                                        {"via", ack->via.toStdString()}}
+                                       : nlohmann::json(nullptr);
+        }
+        c.out << QString::fromStdString(o.dump(2)) << '\n';
+    } else {
+        c.out << t.name() << " — Flashdeck's summary (not legal advice)\n\n";
+        for (const QString &s : t.summary()) {
+            c.out << s << "\n\n";
+        }
+        c.out << "Full licence: " << t.fullTextUrl() << "\n\nUses (flashdeck deploy HOST --accept-license USE):\n";
+        for (const LicenseTerms::Use &u : t.uses()) {
+            c.out << "  " << u.id.leftJustified(22) << ' ' << u.label << '\n';
+        }
+        c.out << "\nAccepting also confirms:\n";
+        for (const QString &s : t.confirmations()) {
+            c.out << "  - " << s << '\n';
+        }
+        c.out << "\nSummary sha256: " << t.summaryHash() << '\n';
+        if (!host.isEmpty()) {
+            if (ack) {
+                c.out << host << ": acknowledged for " << ack->use << " use by " << ack->user << " at " << ack->at
+                      << " (" << ack->via << ").\n";
+            } else {
+                c.out << host << ": no acknowledgement of this text yet.\n";
+            }
+        }
+    }
+    return !host.isEmpty() && !ack ? ExitCheckFailed : ExitOk;
+}
+
+} // namespace flashdeck::cli

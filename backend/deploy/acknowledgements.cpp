@@ -1,0 +1,134 @@
+#include "backend/deploy/acknowledgements.h"
+
+#include "backend/deploy/licenseterms.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+#include <pwd.h>
+#include <unistd.h>
+
+namespace flashdeck {
+
+namespace {
+
+nlohmann::json toJson(const Acknowledgement &a)
+{
+    return {{"host", a.host.toStdString()},
+            {"license", a.license.toStdString()},
+            {"version", a.version.toStdString()},
+            {"use", a.use.toStdString()},
+            {"user", a.user.toStdString()},
+            {"at", a.at.toStdString()},
+            {"summary_sha256", a.summarySha256.toStdString()},
+            {"via", a.via.toStdString()}};
+}
+
+} // namespace
+
+Acknowledgements::Acknowledgements(QString file)
+    : m_file(std::move(file))
+{ }
+
+QString Acknowledgements::currentUser()
+{
+    if (const passwd *pw = getpwuid(getuid()); pw && pw->pw_name) {
+        return QString::fromLocal8Bit(pw->pw_name);
+    }
+    return qEnvironmentVariable("USER", QStringLiteral("uid %1").arg(getuid()));
+}
+
+Acknowledgement Acknowledgements::make(const QString &host, const LicenseTerms &terms, const QString &use,
+                                       const QString &via)
+{
+    Acknowledgement a;
+    a.host = host;
+    a.license = terms.id();
+    a.version = terms.version();
+    a.use = use;
+    a.user = currentUser();
+    a.at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    a.summarySha256 = terms.summaryHash();
+    a.via = via;
+    return a;
+}
+
+Result<QList<Acknowledgement>> Acknowledgements::load() const
+{
+    QList<Acknowledgement> out;
+    QFile f(m_file);
+    if (!f.exists()) {
+        return out;
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(QStringLiteral("Cannot read %1: %2.").arg(m_file, f.errorString()));
+    }
+    const QByteArray data = f.readAll();
+    const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    const nlohmann::json list = j.is_object() ? j.value("acknowledgements", nlohmann::json()) : nlohmann::json();
+    if (!list.is_array()) {
+        return Status::failure(QStringLiteral("%1 is not a Flashdeck acknowledgements file (expected an object with an "
+                                              "\"acknowledgements\" array). Move it aside and acknowledge again.")
+                                   .arg(m_file));
+    }
+    for (const nlohmann::json &e : list) {
+        if (!e.is_object()) {
+            continue;
+        }
+        auto s = [&e](const char *k) {
+            const nlohmann::json v = e.value(k, nlohmann::json());
+            return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString();
+        };
+        out.append(
+            {s("host"), s("license"), s("version"), s("use"), s("user"), s("at"), s("summary_sha256"), s("via")});
+    }
+    return out;
+}
+
+Result<std::optional<Acknowledgement>> Acknowledgements::find(const QString &host, const LicenseTerms &terms) const
+{
+    const auto all = load();
+    if (!all) {
+        return Status::failure(all.message());
+    }
+    const QString hash = terms.summaryHash();
+    for (const Acknowledgement &a : all.value()) {
+        if (a.host == host && a.license == terms.id() && a.version == terms.version() && a.summarySha256 == hash &&
+            terms.use(a.use)) {
+            return std::optional<Acknowledgement>(a);
+        }
+    }
+    return std::optional<Acknowledgement>();
+}
+
+Status Acknowledgements::record(const Acknowledgement &ack)
+{
+    auto all = load();
+    if (!all) {
+        return Status::failure(all.message());
+    }
+    QList<Acknowledgement> list = all.value();
+    list.removeIf([&ack](const Acknowledgement &a) { return a.host == ack.host && a.license == ack.license; });
+    list.append(ack);
+    nlohmann::json arr = nlohmann::json::array();
+    for (const Acknowledgement &a : list) {
+        arr.push_back(toJson(a));
+    }
+    QDir().mkpath(QFileInfo(m_file).absolutePath());
+    QSaveFile f(m_file);
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n') < 0 ||
+        !f.commit()) {
+        return Status::failure(QStringLiteral("Cannot record the licence acknowledgement in %1: %2. Free some space "
+                                              "or fix the directory's permissions, then acknowledge again.")
+                                   .arg(m_file, f.errorString()));
+    }
+    return Status::ok();
+}
+
+} // namespace flashdeck

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "backend/core/result.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace flashdeck {
+
+class LicenseTerms;
+
+/** One operator's acknowledgement of a licence for one host (F40). */
+struct Acknowledgement
+{
+    QString host;
+    QString license; // LicenseTerms::id()
+    QString version;
+    QString use; // noncommercial, commercial, commercial-authorized
+    QString user; // the OS user who acknowledged
+    QString at; // ISO 8601, UTC
+    QString summarySha256; // LicenseTerms::summaryHash() of the text shown
+    QString via; // "gui" or "cli"
+};
+
+/**
+ * acknowledgements.json in the configuration directory: who acknowledged which licence text
+ * for which host, when. The GUI's licence page and `flashdeck deploy --accept-license` write
+ * the same records; an acknowledgement counts only for the exact text shown (its hash).
+ */
+class Acknowledgements final
+{
+public:
+    explicit Acknowledgements(QString file);
+
+    /** The acknowledgement of `terms`, as shown now, for `host`; none when the text changed. */
+    [[nodiscard]] Result<std::optional<Acknowledgement>> find(const QString &host, const LicenseTerms &terms) const;
+    /** Adds or replaces the host's acknowledgement of that licence; written atomically. */
+    [[nodiscard]] Status record(const Acknowledgement &ack);
+    /** A new acknowledgement of `terms` by the current OS user, now. */
+    static Acknowledgement make(const QString &host, const LicenseTerms &terms, const QString &use, const QString &via);
+    /** The OS user running Flashdeck (getpwuid, then $USER). */
+    static QString currentUser();
+
+    QString fileName() const { return m_file; }
+
+private:
+    [[nodiscard]] Result<QList<Acknowledgement>> load() const;
+
+    QString m_file;
+};
+
+} // namespace flashdeck

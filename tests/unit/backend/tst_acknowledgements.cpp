@@ -1,0 +1,164 @@
+#include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/licenseterms.h"
+#include "backend/deploy/recipe.h"
+
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flashdeck;
+
+/** F40: the licence summary we show, its hash, and the acknowledgements kept per host. */
+class TestAcknowledgements : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void builtIn_saysWhatF40Says();
+    void badTerms_sayWhy_data();
+    void badTerms_sayWhy();
+    void hash_coversEveryWordShown();
+    void store_recordFindReplace();
+    void store_badFileOrDirectory_saysSo();
+};
+
+namespace {
+
+QByteArray termsJson(const QByteArray &summary = R"(["Non-commercial use is granted."])")
+{
+    return R"({"id":"l","version":"1","name":"A Licence","full_text_url":"https://example.org/l","summary":)" +
+        summary + R"(,"uses":[{"id":"noncommercial","label":"Non-commercial"}],"confirmations":["I read it."]})";
+}
+
+} // namespace
+
+void TestAcknowledgements::builtIn_saysWhatF40Says()
+{
+    const auto terms = LicenseTerms::builtIn();
+    QVERIFY2(terms, qPrintable(terms.message()));
+    const QString text = terms.value().shownText();
+    for (const char *must :
+         {"Non-commercial use is granted", "Built with MiniMax M3.1-Flash", "USD 20 million",
+          "prior written authorisation", "one-time notice", "military", "not legal advice", "read the full licence"}) {
+        QVERIFY2(text.contains(QLatin1String(must), Qt::CaseInsensitive), must);
+    }
+    QVERIFY(terms.value().fullTextUrl().startsWith(QLatin1String("https://huggingface.co/MiniMaxAI/")));
+    QCOMPARE(terms.value().confirmations().size(), 2);
+    // The uses are the CLI's --accept-license values and the recipe's, one for one.
+    const auto recipes = Recipe::builtIn();
+    QVERIFY(recipes);
+    QStringList ids;
+    for (const LicenseTerms::Use &u : terms.value().uses()) {
+        ids.append(u.id);
+    }
+    QCOMPARE(ids, recipes.value().first().licenseUses);
+    QCOMPARE(terms.value().id(), recipes.value().first().licenseId);
+    QCOMPARE(terms.value().summaryHash().size(), 64);
+}
+
+void TestAcknowledgements::badTerms_sayWhy_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not json") << QByteArray("{") << "not a JSON object";
+    QTest::newRow("no name") << QByteArray(R"({"id":"l","version":"1"})") << "\"name\"";
+    QTest::newRow("http link") << QByteArray(termsJson()).replace("https://", "http://") << "https:// link";
+    QTest::newRow("empty summary") << termsJson("[]") << "\"summary\"";
+    QTest::newRow("summary of numbers") << termsJson("[1]") << "\"summary\"";
+    QTest::newRow("use without label") << QByteArray(termsJson()).replace(R"(,"label":"Non-commercial")", "")
+                                       << "\"label\"";
+    QTest::newRow("no confirmations") << QByteArray(termsJson()).replace(R"(["I read it."])", "[]")
+                                      << "\"confirmations\"";
+}
+
+void TestAcknowledgements::badTerms_sayWhy()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, says);
+    const auto t = LicenseTerms::fromJson(json, QStringLiteral("terms.json"));
+    QVERIFY(!t);
+    QVERIFY2(t.message().startsWith(QLatin1String("terms.json: ")), qPrintable(t.message()));
+    QVERIFY2(t.message().contains(says), qPrintable(t.message()));
+}
+
+void TestAcknowledgements::hash_coversEveryWordShown()
+{
+    const auto a = LicenseTerms::fromJson(termsJson(), QStringLiteral("a"));
+    const auto b = LicenseTerms::fromJson(termsJson(R"(["Non-commercial use is granted!"])"), QStringLiteral("b"));
+    const auto c =
+        LicenseTerms::fromJson(QByteArray(termsJson()).replace("I read it.", "I read it all."), QStringLiteral("c"));
+    QVERIFY(a && b && c);
+    QCOMPARE(a.value().summaryHash(),
+             LicenseTerms::fromJson(termsJson(), QStringLiteral("again")).value().summaryHash());
+    QVERIFY(a.value().summaryHash() != b.value().summaryHash());
+    QVERIFY(a.value().summaryHash() != c.value().summaryHash());
+}
+
+void TestAcknowledgements::store_recordFindReplace()
+{
+    QTemporaryDir dir;
+    Acknowledgements store(dir.filePath(QStringLiteral("config/acknowledgements.json")));
+    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    auto found = store.find(QStringLiteral("b300-a"), terms);
+    QVERIFY(found);
+    QVERIFY(!found.value()); // no file yet: nothing acknowledged
+
+    const Acknowledgement ack =
+        Acknowledgements::make(QStringLiteral("b300-a"), terms, QStringLiteral("noncommercial"), QStringLiteral("gui"));
+    QCOMPARE(ack.user, Acknowledgements::currentUser());
+    QVERIFY(!ack.user.isEmpty());
+    QCOMPARE(ack.summarySha256, terms.summaryHash());
+    QVERIFY(store.record(ack));
+    found = store.find(QStringLiteral("b300-a"), terms);
+    QVERIFY(found && found.value());
+    QCOMPARE(found.value()->use, QStringLiteral("noncommercial"));
+    QCOMPARE(found.value()->via, QStringLiteral("gui"));
+    QCOMPARE(found.value()->at, ack.at);
+    QVERIFY(!store.find(QStringLiteral("b300-b"), terms).value()); // per host
+
+    // Another host, then the same host again: one record per host, the newest.
+    QVERIFY(store.record(Acknowledgements::make(QStringLiteral("b300-b"), terms, QStringLiteral("noncommercial"),
+                                                QStringLiteral("cli"))));
+    Acknowledgement again = ack;
+    again.via = QStringLiteral("cli");
+    QVERIFY(store.record(again));
+    QFile f(store.fileName());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().count("\"host\""), 2);
+    QCOMPARE(store.find(QStringLiteral("b300-a"), terms).value()->via, QStringLiteral("cli"));
+
+    // The text shown changes: the old acknowledgement no longer counts.
+    const LicenseTerms changed = LicenseTerms::fromJson(termsJson(R"(["Changed."])"), QStringLiteral("t2")).value();
+    QVERIFY(!store.find(QStringLiteral("b300-a"), changed).value());
+}
+
+void TestAcknowledgements::store_badFileOrDirectory_saysSo()
+{
+    QTemporaryDir dir;
+    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    QFile bad(dir.filePath(QStringLiteral("acknowledgements.json")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("[1, 2]");
+    bad.close();
+    Acknowledgements store(bad.fileName());
+    const auto found = store.find(QStringLiteral("h"), terms);
+    QVERIFY(!found);
+    QVERIFY2(found.message().contains(QLatin1String("Move it aside")), qPrintable(found.message()));
+    const Status s =
+        store.record(Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
+    QVERIFY(!s); // never overwrites what it cannot read
+    QFile kept(bad.fileName());
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("[1, 2]"));
+
+    Acknowledgements nowhere(QStringLiteral("/proc/flashdeck-cannot-write/acknowledgements.json"));
+    const Status w =
+        nowhere.record(Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
+    QVERIFY(!w);
+    QVERIFY2(w.message().contains(QLatin1String("Cannot record the licence acknowledgement")), qPrintable(w.message()));
+}
+
+QTEST_GUILESS_MAIN(TestAcknowledgements)
+#include "tst_acknowledgements.moc"
