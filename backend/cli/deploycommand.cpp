@@ -6,6 +6,7 @@
 #include "backend/core/stopsignals.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/licenseterms.h"
 #include "backend/fleet/inventory.h"
@@ -155,7 +156,6 @@ int runDeployCommand(const QStringList &args, CliContext &c)
 
     Redactor localRedactor;
     Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    Journal journal(dir + QStringLiteral("/journal.jsonl"), redactor);
     DeployOptions options;
     options.deploymentId = host->name + QLatin1Char('-') + profile->id;
     if (const auto &a = acknowledged.value()) {
@@ -191,12 +191,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";
     }
 
-    std::unique_ptr<DeployRunner> runner;
+    SecretStore secrets;
+    DeploySession session(dir, host->name, recipe, *profile, options, secrets, redactor);
     // Ctrl+C (or SIGTERM) cancels cleanly: the runner stops what is in flight and reports what is
     // left on the host. A second one stops at once.
     StopSignals stopSignals;
     QObject::connect(&stopSignals, &StopSignals::stopRequested, &stopSignals, [&](int) {
-        if (!runner || stopSignals.count() > 1) {
+        if (!session.runner() || stopSignals.count() > 1) {
             c.out.flush();
             c.err << "flashdeck deploy: stopped without waiting; run it again with --resume.\n";
             c.err.flush();
@@ -207,102 +208,50 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                      "once)…\n";
             c.err.flush();
         }
-        runner->cancel();
+        session.cancel();
     });
-    nlohmann::json results = nlohmann::json::object(); // each step's outcome, for the manifest
-    // The server's API key lives in the system keyring (or, without one, in memory for this run;
-    // a rerun then recovers it from the running container).
-    SecretStore secrets;
-    if (!secrets.keyringAvailable()) {
-        c.err << secrets.memoryOnlyReason() << '\n';
+    QObject::connect(&session, &DeploySession::notice, &session, [&c](const QString &text) {
+        c.err << text << '\n';
         c.err.flush();
-    }
-    const QString keyName = SecretStore::apiKeyKey(options.deploymentId);
-    const auto startDeploy = [&](ssh::HostConnection &connection, const std::function<void(int)> &done) {
-        runner = std::make_unique<DeployRunner>(connection, recipe, *profile, options, journal, redactor);
-        QObject::connect(
-            runner.get(), &DeployRunner::stepChanged, runner.get(),
-            [&c, &results, &journal, json](const StepRecord &record) {
-                const StepRecord r = journal.redacted(record); // stdout is as careful as the journal
-                if (r.status != StepStatus::Running) {
-                    results[r.step.toStdString()] = r;
-                }
-                if (json) {
-                    nlohmann::json j = r;
-                    c.out << QString::fromStdString(j.dump()) << '\n';
-                } else if (r.status == StepStatus::Running) {
-                    c.out << "....  " << r.title << '\n';
-                } else {
-                    c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
-                          << (r.seen.isEmpty() ? QString()
-                                               : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
-                          << '\n';
-                    if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
-                        c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
-                    }
-                }
-                c.out.flush();
-            });
-        QObject::connect(runner.get(), &DeployRunner::progress, runner.get(),
-                         [&c, json](const QString &step, qint64 doneBytes, qint64 total, const QString &text) {
-                             if (json) {
-                                 c.out << QString::fromStdString(nlohmann::json{
-                                              {"progress", step.toStdString()},
-                                              {"done", doneBytes},
-                                              {"total", total},
-                                              {"text",
-                                               text.toStdString()}}.dump())
-                                       << '\n';
-                                 c.out.flush();
-                             }
-                         });
-        QObject::connect(runner.get(), &DeployRunner::finished, runner.get(), [&, done](bool ok) {
-            const nlohmann::json manifest = {
-                {"host", host->name.toStdString()},
-                {"profile", profile->id.toStdString()},
-                {"recipe", recipe.id.toStdString()},
-                {"image_digest", runner->imageDigest().toStdString()},
-                {"model_sha", runner->modelSha().toStdString()},
-                {"host_home", runner->hostHome().toStdString()},
-                {"launch", redactor.redact(runner->launchLine()).toStdString()},
-                {"model_source", options.modelSource.toStdString()},
-                {"model_dir", runner->modelFolder().toStdString()},
-                {"steps", results},
-                {"license_acknowledged", options.licenseAcknowledged.toStdString()},
-                {"ok", ok},
-                {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
-            QSaveFile f(dir + QStringLiteral("/manifest.json"));
-            if (f.open(QIODevice::WriteOnly)) {
-                f.write(QByteArray::fromStdString(manifest.dump(2)));
-                (void)f.commit();
+    });
+    QObject::connect(&session, &DeploySession::stepChanged, &session, [&c, json](const StepRecord &r) {
+        if (json) {
+            nlohmann::json j = r;
+            c.out << QString::fromStdString(j.dump()) << '\n';
+        } else if (r.status == StepStatus::Running) {
+            c.out << "....  " << r.title << '\n';
+        } else {
+            c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+                  << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
+                  << '\n';
+            if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+                c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
             }
+        }
+        c.out.flush();
+    });
+    QObject::connect(&session, &DeploySession::progress, &session,
+                     [&c, json](const QString &step, qint64 doneBytes, qint64 total, const QString &text) {
+                         if (json) {
+                             c.out << QString::fromStdString(nlohmann::json{
+                                          {"progress", step.toStdString()},
+                                          {"done", doneBytes},
+                                          {"total", total},
+                                          {"text",
+                                           text.toStdString()}}.dump())
+                                   << '\n';
+                             c.out.flush();
+                         }
+                     });
+    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+        QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {
                 c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
                       << '\n';
             }
-            const int rc = ok ? ExitOk : ExitCheckFailed;
-            if (runner->apiKey().isEmpty()) {
-                done(rc);
-                return;
-            }
-            secrets.write(keyName, runner->apiKey(), [&c, done, rc](const Status &stored) {
-                if (!stored) {
-                    c.err << stored.message() << '\n';
-                }
-                done(rc);
-            });
+            done(ok ? ExitOk : ExitCheckFailed);
         });
-        runner->start();
-    };
-    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
-        secrets.read(keyName, [&, done](const Result<QString> &stored) {
-            if (!stored) {
-                c.err << stored.message() << '\n';
-            } else if (!stored.value().isEmpty()) {
-                options.apiKey = stored.value();
-            }
-            startDeploy(connection, done);
-        });
+        session.start(connection);
     });
 }
 

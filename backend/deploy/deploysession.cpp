@@ -1,0 +1,114 @@
+#include "backend/deploy/deploysession.h"
+
+#include "backend/deploy/journal.h"
+#include "backend/security/redactor.h"
+#include "backend/security/secretstore.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+DeploySession::DeploySession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
+                             DeployOptions options, SecretStore &secrets, Redactor &redactor, QObject *parent)
+    : QObject(parent)
+    , m_dir(std::move(directory))
+    , m_host(std::move(hostName))
+    , m_recipe(recipe)
+    , m_profile(profile)
+    , m_options(std::move(options))
+    , m_secrets(secrets)
+    , m_redactor(redactor)
+{
+    QDir().mkpath(m_dir);
+    m_journal = std::make_unique<Journal>(m_dir + QStringLiteral("/journal.jsonl"), m_redactor);
+}
+
+DeploySession::~DeploySession() = default;
+
+void DeploySession::start(ssh::HostConnection &connection)
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    m_results.clear();
+    if (!m_secrets.keyringAvailable()) {
+        Q_EMIT notice(m_secrets.memoryOnlyReason());
+    }
+    // The server's API key lives in the system keyring (or, without one, in memory for this run;
+    // a rerun then recovers it from the running container).
+    m_secrets.read(SecretStore::apiKeyKey(m_options.deploymentId), [this, &connection](const Result<QString> &stored) {
+        if (!stored) {
+            Q_EMIT notice(stored.message());
+        } else if (!stored.value().isEmpty()) {
+            m_options.apiKey = stored.value();
+            m_redactor.addSecret(stored.value());
+        }
+        m_runner = std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
+        connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const StepRecord &record) {
+            const StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
+            if (r.status != StepStatus::Running) {
+                m_results[r.step] = r;
+            }
+            Q_EMIT stepChanged(r);
+        });
+        connect(m_runner.get(), &DeployRunner::progress, this, &DeploySession::progress);
+        connect(m_runner.get(), &DeployRunner::finished, this, [this](bool ok) {
+            writeManifest(ok);
+            const QString key = m_runner->apiKey();
+            if (key.isEmpty()) {
+                m_running = false;
+                Q_EMIT finished(ok);
+                return;
+            }
+            m_redactor.addSecret(key);
+            m_secrets.write(SecretStore::apiKeyKey(m_options.deploymentId), key, [this, ok](const Status &written) {
+                if (!written) {
+                    Q_EMIT notice(written.message());
+                }
+                m_running = false;
+                Q_EMIT finished(ok);
+            });
+        });
+        m_runner->start();
+    });
+}
+
+void DeploySession::cancel()
+{
+    if (m_runner) {
+        m_runner->cancel();
+    }
+}
+
+void DeploySession::writeManifest(bool ok)
+{
+    nlohmann::json steps = nlohmann::json::object();
+    for (auto it = m_results.cbegin(); it != m_results.cend(); ++it) {
+        steps[it.key().toStdString()] = it.value();
+    }
+    const nlohmann::json manifest = {{"host", m_host.toStdString()},
+                                     {"profile", m_profile.id.toStdString()},
+                                     {"recipe", m_recipe.id.toStdString()},
+                                     {"image_digest", m_runner->imageDigest().toStdString()},
+                                     {"model_sha", m_runner->modelSha().toStdString()},
+                                     {"host_home", m_runner->hostHome().toStdString()},
+                                     {"launch", m_redactor.redact(m_runner->launchLine()).toStdString()},
+                                     {"model_source", m_options.modelSource.toStdString()},
+                                     {"model_dir", m_runner->modelFolder().toStdString()},
+                                     {"steps", steps},
+                                     {"license_acknowledged", m_options.licenseAcknowledged.toStdString()},
+                                     {"ok", ok},
+                                     {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+    QSaveFile f(m_dir + QStringLiteral("/manifest.json"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(manifest.dump(2))) < 0 || !f.commit()) {
+        Q_EMIT notice(tr("Could not write the manifest %1: %2. The journal beside it has every step.")
+                          .arg(f.fileName(), f.errorString()));
+    }
+}
+
+} // namespace flashdeck
