@@ -40,9 +40,10 @@ test-asan: bootstrap
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
+	@build/release/tests/bench/bench_logs
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots

@@ -70,6 +70,37 @@ QString gigabytes(std::optional<qint64> bytes)
     return bytes ? grouped(qint64(std::llround(double(*bytes) / 1e9))) + QStringLiteral(" GB") : unknown();
 }
 
+QString bytes(std::optional<qint64> v)
+{
+    if (!v || *v < 0) {
+        return unknown();
+    }
+    const double b = double(*v);
+    const std::pair<double, const char *> units[] = {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+    for (const auto &[size, unit] : units) {
+        if (b >= size) {
+            const double x = b / size;
+            return QString::number(x, 'f', x < 10 ? 2 : (x < 100 ? 1 : 0)) + QLatin1Char(' ') + QLatin1String(unit);
+        }
+    }
+    return QString::number(*v) + QStringLiteral(" B");
+}
+
+QString duration(std::optional<double> v)
+{
+    if (!v || !std::isfinite(*v) || *v < 0) {
+        return unknown();
+    }
+    const qint64 s = std::llround(*v);
+    if (s < 60) {
+        return QStringLiteral("%1 s").arg(s);
+    }
+    if (s < 3600) {
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+    }
+    return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+}
+
 QString ago(qint64 thenMs, qint64 nowMs)
 {
     if (thenMs <= 0) {

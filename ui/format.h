@@ -18,6 +18,8 @@ QString tokens(std::optional<double> v); // "10.4 M tokens", "512 tokens"
 QString tokensPerSecond(std::optional<double> v); // "1 635 tok/s"
 QString seconds(std::optional<double> v); // "1.8 s", "230 ms"
 QString gigabytes(std::optional<qint64> bytes); // "3 840 GB"
+QString bytes(std::optional<qint64> bytes); // decimal units, 3 digits: "18.2 GB", "412 MB", "950 B"
+QString duration(std::optional<double> seconds); // "32 s", "4 min 10 s", "2 h 5 min"
 QString ago(qint64 thenMs, qint64 nowMs); // "just now", "12 s ago", "3 min ago", "2 h ago"
 /** The symbol for unknown values. */
 QString unknown();

@@ -4,11 +4,13 @@
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
+#include "backend/security/redactor.h"
 #include "backend/ssh/sshconfig.h"
 #include "backend/ssh/sshtypes.h"
 #include "ui/connectioncontroller.h"
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/alertnotifier.h"
+#include "ui/pages/deploypage.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/logspage.h"
 #include "ui/pages/metricspage.h"
@@ -17,13 +19,16 @@
 
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QEventLoop>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -53,7 +58,7 @@ QString iconPath(MainWindow::Page page)
 } // namespace
 
 MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-                       FleetWatcher *fleet, QWidget *parent)
+                       FleetWatcher *fleet, Redactor *redactor, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_inventory(inventory)
@@ -61,6 +66,8 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
                      ? nullptr
                      : std::make_unique<FleetWatcher>(paths, metrics::AlertThresholds::fromSettings(settings), nullptr))
     , m_fleet(fleet ? fleet : m_ownFleet.get())
+    , m_ownRedactor(redactor ? nullptr : std::make_unique<Redactor>())
+    , m_redactor(redactor ? redactor : m_ownRedactor.get())
     , m_sshConfigPath(ssh::SshConfig::defaultPath())
     , m_controller(new ConnectionController(this))
 {
@@ -246,12 +253,12 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
         showPage(Page::Metrics);
     });
     m_pages->addWidget(fleet);
-    m_pages->addWidget(new PlaceholderPage(
-        tr("Deploy"), tr("The guided first deployment of MiniMax-M3.1-Flash with SGLang."),
-        {tr("host and recipe profile, with the licence acknowledgement"),
-         tr("pre-flight → pin → pull → verify GPUs → launch → ready → qmul4 → DSpark → text → thinking off → image"),
-         tr("for each step: the exact command, what was expected, what was seen, and a fix when it fails")},
-        m_pages));
+    m_deployPage = new DeployPage(paths, *m_fleet, *m_redactor, m_pages);
+    m_deployPage->setHost(m_settings.lastHost());
+    connect(m_deployPage, &DeployPage::addHostRequested, this, &MainWindow::addHost);
+    connect(m_hostSelector, &QComboBox::currentIndexChanged, m_deployPage,
+            [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
+    m_pages->addWidget(m_deployPage);
     auto *logsPage = new LogsPage(*m_fleet, m_pages);
     logsPage->setCapacity(m_settings.logLines());
     logsPage->setHost(m_settings.lastHost());
@@ -384,6 +391,31 @@ void MainWindow::updateStatus()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_deployPage && m_deployPage->isRunning()) {
+        // Issue 6: closing mid-run asks whether to stop, or to leave the deployment on the host.
+        QMessageBox ask(QMessageBox::Question, tr("A deployment is running"),
+                        tr("Flashdeck is deploying to %1.").arg(m_deployPage->host()), QMessageBox::NoButton, this);
+        ask.setInformativeText(
+            tr("Stop it cleanly (what runs is cancelled and what is left on the host is recorded), or close and "
+               "leave the host as it is: a running server keeps running; an image pull in progress stops with the "
+               "connection and Resume continues it from the layers already there."));
+        QPushButton *stop = ask.addButton(tr("Stop the deployment"), QMessageBox::DestructiveRole);
+        QPushButton *leave = ask.addButton(tr("Leave it on the host"), QMessageBox::AcceptRole);
+        ask.addButton(QMessageBox::Cancel);
+        ask.exec();
+        if (ask.clickedButton() == stop) {
+            m_deployPage->stop();
+            QEventLoop wait;
+            connect(m_deployPage, &DeployPage::runningChanged, &wait, &QEventLoop::quit);
+            QTimer::singleShot(30000, &wait, &QEventLoop::quit); // never hang the close on a dead host
+            if (m_deployPage->isRunning()) {
+                wait.exec();
+            }
+        } else if (ask.clickedButton() != leave) {
+            event->ignore();
+            return;
+        }
+    }
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setLastPage(static_cast<int>(currentPage()));
     QString error;

@@ -15,6 +15,7 @@ namespace flashdeck {
 class AppPaths;
 class FleetWatcher;
 class Inventory;
+class Redactor;
 class Settings;
 struct RuntimeInfo;
 namespace ssh {
@@ -26,6 +27,7 @@ namespace flashdeck::ui {
 
 class AlertNotifier;
 class ConnectionController;
+class DeployPage;
 
 /**
  * The frame every feature lives in: navigation on the left, a host selector on top, the
@@ -41,8 +43,9 @@ public:
     static constexpr int pageCount = 6;
 
     /** `fleet` watches the inventory's hosts for the Fleet page; null: the window makes its own. */
+    /** `redactor`: the process's, which the log sinks use (deployments register their keys in it). */
     MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-               FleetWatcher *fleet = nullptr, QWidget *parent = nullptr);
+               FleetWatcher *fleet = nullptr, Redactor *redactor = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     void showPage(Page page);
@@ -72,6 +75,9 @@ private:
     Inventory &m_inventory;
     std::unique_ptr<FleetWatcher> m_ownFleet;
     FleetWatcher *m_fleet = nullptr;
+    std::unique_ptr<Redactor> m_ownRedactor;
+    Redactor *m_redactor = nullptr;
+    DeployPage *m_deployPage = nullptr;
     std::function<void()> m_demoHandler;
     AlertNotifier *m_notifier = nullptr;
     QString m_sshConfigPath;

@@ -42,6 +42,8 @@ public:
     metrics::HostMonitor *monitor(const QString &host) const;
     /** The host's one SSH connection, shared by everything that talks to it (logs, chat). */
     ssh::HostConnection *connection(const QString &host) const;
+    /** The keyring the window shares (null when none was given). */
+    SecretStore *secrets() const { return m_secrets; }
     /** New alert thresholds for every host, now and later. */
     void setThresholds(const metrics::AlertThresholds &thresholds);
     const metrics::AlertThresholds &thresholds() const { return m_thresholds; }

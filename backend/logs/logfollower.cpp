@@ -97,6 +97,8 @@ LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules,
 
 LogFollower::~LogFollower()
 {
+    // No signals from a dying follower: its owner may be half way through resetting its pointer.
+    blockSignals(true);
     stop();
 }
 

@@ -1,0 +1,177 @@
+#include "backend/core/apppaths.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/security/redactor.h"
+#include "backend/ssh/hostconnection.h"
+#include "tests/simhost/simhostfixture.h"
+#include "ui/deploy/licensepanel.h"
+#include "ui/deploy/stepdetail.h"
+#include "ui/logs/logpanel.h"
+#include "ui/pages/deploypage.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+namespace {
+
+HostEntry entryFor(const QString &name, SimHostFixture &host)
+{
+    const ssh::SshTarget t = host.connection().target();
+    HostEntry e;
+    e.name = name;
+    e.address = t.host;
+    e.port = t.port;
+    e.user = t.user;
+    e.identityFile = t.identityFile;
+    e.knownHostsFile = t.knownHostsFile;
+    e.simulated = true;
+    return e;
+}
+
+QString shotPath(const QString &fallbackDir, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", fallbackDir);
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(name);
+}
+
+} // namespace
+
+/**
+ * The Deploy page driven as an operator would, against the simulated host over real SSH:
+ * pick the host and profile, meet the licence page, acknowledge it, and run to the end on
+ * 4 × B300; the same on a host whose runtime falls back from qmul4 (the amber badge and a
+ * warning step); and a host with too little disk, which stops at pre-flight with the fix shown.
+ */
+class TestDeployPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void scenario_data();
+    void scenario();
+};
+
+void TestDeployPage::scenario_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<double>("timeFactor");
+    QTest::addColumn<QString>("lastStep");
+    QTest::addColumn<int>("lastStatus");
+    QTest::addColumn<QString>("qmul4Badge");
+
+    // A pull of a few seconds on b300x4, so the picture mid-pull shows a moving bar.
+    QTest::newRow("b300x4") << "b300x4" << 0.2 << "verify.image" << int(StepStatus::Pass) << "qmul4: fast path";
+    QTest::newRow("qmul4-fallback") << "qmul4-fallback" << 0.01 << "verify.image" << int(StepStatus::Pass)
+                                    << "qmul4: SLOW fallback — CUDA < 13.4";
+    QTest::newRow("low-disk") << "low-disk" << 0.01 << "preflight.disk" << int(StepStatus::Fail) << "";
+}
+
+void TestDeployPage::scenario()
+{
+    QFETCH(QString, scenario);
+    QFETCH(double, timeFactor);
+    QFETCH(QString, lastStep);
+    QFETCH(int, lastStatus);
+    QFETCH(QString, qmul4Badge);
+    const bool shots = scenario == QLatin1String("b300x4");
+
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(scenario, &error, timeFactor), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Redactor redactor;
+    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), sim)});
+    ui::DeployPage page(paths, watcher, redactor);
+    page.resize(1600, 940);
+    page.show();
+    page.setHost(QStringLiteral("gpu-b300"));
+    page.setProfile(QStringLiteral("b300x4-balanced"));
+    QVERIFY(page.findChild<QLabel *>(QStringLiteral("profileCard"))->text().contains(QLatin1String("Experimental")));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        watcher.connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 30000);
+
+    // Run meets the licence first: nothing is pinned or pulled until it is acknowledged.
+    page.findChild<QPushButton *>(QStringLiteral("deployRun"))->click();
+    QVERIFY(page.licensePanel()->isVisible());
+    QCOMPARE(page.steps()->currentItem()->toolTip(0), QStringLiteral("license"));
+    auto *acknowledge = page.licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense"));
+    QVERIFY(!acknowledge->isEnabled());
+    page.licensePanel()->choose(QStringLiteral("noncommercial"));
+    QVERIFY(!acknowledge->isEnabled()); // both confirmations are required
+    page.licensePanel()->confirmAll(true);
+    QVERIFY(acknowledge->isEnabled());
+    if (shots) {
+        QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-licence.png"))));
+    }
+    acknowledge->click();
+    QVERIFY(page.isRunning());
+
+    if (shots) {
+        // Mid-pull: the bar moves with bytes, rate and time left.
+        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("pull")) != StepStatus::Pending, 60000);
+        page.selectStep(QStringLiteral("pull"));
+        auto *bar = page.detail()->findChild<QProgressBar *>(QStringLiteral("stepProgressBar"));
+        QTRY_VERIFY_WITH_TIMEOUT((bar->isVisible() && bar->value() > 50 &&
+                                  page.detail()
+                                      ->findChild<QLabel *>(QStringLiteral("stepProgress"))
+                                      ->text()
+                                      .contains(QLatin1String("left"))) ||
+                                     page.stepStatus(QStringLiteral("pull")) != StepStatus::Running,
+                                 60000);
+        QVERIFY2(page.stepStatus(QStringLiteral("pull")) == StepStatus::Running,
+                 "the pull finished before its progress showed");
+        QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-pull.png"))));
+    }
+
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000);
+    QCOMPARE(int(page.stepStatus(lastStep)), lastStatus);
+    QFile acks(paths.acknowledgementsFile());
+    QVERIFY(acks.open(QIODevice::ReadOnly));
+    const QByteArray ackText = acks.readAll();
+    QVERIFY(ackText.contains("\"via\": \"gui\"") && ackText.contains("\"host\": \"gpu-b300\""));
+
+    if (lastStatus == int(StepStatus::Fail)) {
+        // Stopped at pre-flight: the red pane says what to do, and nothing later ran.
+        page.selectStep(lastStep);
+        const auto *fix = page.detail()->findChild<QLabel *>(QStringLiteral("stepFix"));
+        QVERIFY(fix->isVisible());
+        QVERIFY(!fix->text().isEmpty());
+        QCOMPARE(page.stepStatus(QStringLiteral("pull")), StepStatus::Pending);
+        QVERIFY(page.findChild<QPushButton *>(QStringLiteral("deployRetry"))->isEnabled());
+        return;
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(page.logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(), qmul4Badge,
+                              30000);
+    QCOMPARE(page.stepStatus(QStringLiteral("check.qmul4")),
+             scenario == QLatin1String("qmul4-fallback") ? StepStatus::Warn : StepStatus::Pass);
+    QVERIFY(page.findChild<QPushButton *>(QStringLiteral("deployExport"))->isEnabled());
+    QString exportError;
+    QVERIFY2(page.exportRunbook(root.filePath(QStringLiteral("runbook.sh")), &exportError), qPrintable(exportError));
+    if (shots) {
+        page.selectStep(QStringLiteral("check.qmul4"));
+        QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-finished.png"))));
+    }
+
+    // Reopening (a new page on the same data) shows the run again from its journal.
+    ui::DeployPage reopened(paths, watcher, redactor);
+    reopened.setHost(QStringLiteral("gpu-b300"));
+    QCOMPARE(int(reopened.stepStatus(lastStep)), lastStatus);
+    QCOMPARE(reopened.stepStatus(QStringLiteral("pull")), StepStatus::Pass);
+}
+
+QTEST_MAIN(TestDeployPage)
+#include "tst_deploypage.moc"

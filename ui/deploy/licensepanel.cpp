@@ -1,0 +1,172 @@
+#include "ui/deploy/licensepanel.h"
+
+#include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/licenseterms.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, QWidget *parent)
+    : QWidget(parent)
+    , m_terms(terms)
+    , m_store(store)
+    , m_uses(new QButtonGroup(this))
+    , m_button(new QPushButton(tr("Acknowledge"), this))
+    , m_state(new QLabel(this))
+{
+    setObjectName(QStringLiteral("licensePanel"));
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    layout->setSpacing(8);
+
+    auto *title = new QLabel(tr("%1 — before the weights are pinned and pulled").arg(m_terms.name()), content);
+    QFont f = title->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    title->setFont(f);
+    title->setWordWrap(true);
+    layout->addWidget(title);
+    for (const QString &paragraph : m_terms.summary()) {
+        auto *p = new QLabel(paragraph, content);
+        p->setWordWrap(true);
+        p->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(p);
+    }
+    auto *link = new QLabel(
+        tr("<a href=\"%1\">Read the full licence on the model card</a>").arg(m_terms.fullTextUrl().toHtmlEscaped()),
+        content);
+    link->setObjectName(QStringLiteral("licenseLink"));
+    link->setOpenExternalLinks(true);
+    link->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    layout->addWidget(link);
+
+    layout->addSpacing(6);
+    auto *useTitle = new QLabel(tr("<b>How will this deployment be used?</b>"), content);
+    layout->addWidget(useTitle);
+    int id = 0;
+    for (const LicenseTerms::Use &u : m_terms.uses()) {
+        auto *radio = new QRadioButton(u.label, content);
+        radio->setObjectName(QStringLiteral("use_") + u.id);
+        radio->setProperty("useId", u.id);
+        m_uses->addButton(radio, id++);
+        layout->addWidget(radio);
+    }
+    layout->addSpacing(6);
+    for (const QString &c : m_terms.confirmations()) {
+        auto *box = new QCheckBox(c, content);
+        box->setObjectName(QStringLiteral("confirm%1").arg(m_confirmations.size()));
+        m_confirmations.append(box);
+        layout->addWidget(box);
+        connect(box, &QCheckBox::toggled, this, &LicensePanel::updateState);
+    }
+    auto *row = new QHBoxLayout;
+    m_button->setObjectName(QStringLiteral("acknowledgeLicense"));
+    row->addWidget(m_button);
+    row->addStretch(1);
+    layout->addLayout(row);
+    m_state->setObjectName(QStringLiteral("licenseState"));
+    m_state->setWordWrap(true);
+    m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_state);
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
+
+    connect(m_uses, &QButtonGroup::idClicked, this, &LicensePanel::updateState);
+    connect(m_button, &QPushButton::clicked, this, [this] { (void)acknowledge(); });
+    updateState();
+}
+
+void LicensePanel::setHost(const QString &host)
+{
+    m_host = host;
+    m_use.clear();
+    m_record.clear();
+    m_state->clear();
+    const auto found = m_store.find(host, m_terms);
+    if (!found) {
+        m_state->setText(found.message());
+    } else if (const auto &ack = found.value()) {
+        showRecord(*ack);
+        for (QAbstractButton *b : m_uses->buttons()) {
+            b->setChecked(b->property("useId").toString() == ack->use);
+        }
+        for (QCheckBox *c : m_confirmations) {
+            c->setChecked(true);
+        }
+    } else {
+        m_state->setText(host.isEmpty() ? QString()
+                                        : tr("Not yet acknowledged for %1 (or the summary changed since): the plan "
+                                             "stops before Pin until it is.")
+                                              .arg(host));
+    }
+    updateState();
+}
+
+void LicensePanel::choose(const QString &useId)
+{
+    for (QAbstractButton *b : m_uses->buttons()) {
+        if (b->property("useId").toString() == useId) {
+            b->setChecked(true);
+        }
+    }
+    updateState();
+}
+
+void LicensePanel::confirmAll(bool on)
+{
+    for (QCheckBox *c : m_confirmations) {
+        c->setChecked(on);
+    }
+}
+
+void LicensePanel::updateState()
+{
+    bool confirmed = true;
+    for (QCheckBox *c : m_confirmations) {
+        confirmed = confirmed && c->isChecked();
+    }
+    m_button->setEnabled(!m_host.isEmpty() && m_uses->checkedButton() && confirmed);
+    m_button->setToolTip(m_button->isEnabled() ? QString()
+                                               : tr("Pick the kind of use and tick both confirmations first."));
+}
+
+bool LicensePanel::acknowledge()
+{
+    if (!m_button->isEnabled()) {
+        return false;
+    }
+    const QString use = m_uses->checkedButton()->property("useId").toString();
+    const Acknowledgement ack = Acknowledgements::make(m_host, m_terms, use, QStringLiteral("gui"));
+    if (const Status s = m_store.record(ack); !s) {
+        m_state->setText(s.message());
+        return false;
+    }
+    showRecord(ack);
+    Q_EMIT acknowledged(use);
+    return true;
+}
+
+void LicensePanel::showRecord(const Acknowledgement &ack)
+{
+    m_use = ack.use;
+    m_record = tr("%1 at %2, summary sha256 %3").arg(ack.user, ack.at, ack.summarySha256);
+    const LicenseTerms::Use *u = m_terms.use(ack.use);
+    m_state->setText(tr("✓ Acknowledged for %1 by %2 at %3 (%4).\nText shown: sha256 %5")
+                         .arg(u ? u->label : ack.use, ack.user, ack.at, ack.via, ack.summarySha256));
+}
+
+} // namespace flashdeck::ui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QWidget>
+
+class QButtonGroup;
+class QCheckBox;
+class QLabel;
+class QPushButton;
+
+namespace flashdeck {
+class Acknowledgements;
+class LicenseTerms;
+struct Acknowledgement;
+} // namespace flashdeck
+
+namespace flashdeck::ui {
+
+/**
+ * The licence acknowledgement (F40, screens.md §Licence page): our plain-words summary in
+ * short paragraphs, a link to the full licence, the kind of use, two required confirmations,
+ * and "Acknowledge" only once all are given. It records who, when and which text (its hash)
+ * in acknowledgements.json, the same record `flashdeck deploy --accept-license` writes.
+ */
+class LicensePanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    LicensePanel(const LicenseTerms &terms, Acknowledgements &store, QWidget *parent = nullptr);
+
+    /** Shows the host's acknowledgement of this text, if any; otherwise asks for one. */
+    void setHost(const QString &host);
+    /** The host's acknowledged use of the current text, or empty. */
+    QString acknowledgedUse() const { return m_use; }
+    /** "root at 2026-…Z, summary sha256 …", for the plan's licence step. */
+    QString record() const { return m_record; }
+
+    /** What the operator picks (for tests and keyboard users). */
+    void choose(const QString &useId);
+    void confirmAll(bool on);
+    /** Records the acknowledgement; false (and the reason shown) when it could not be written. */
+    bool acknowledge();
+
+Q_SIGNALS:
+    void acknowledged(const QString &use);
+
+private:
+    void updateState();
+    void showRecord(const Acknowledgement &ack);
+
+    const LicenseTerms &m_terms;
+    Acknowledgements &m_store;
+    QString m_host;
+    QString m_use;
+    QString m_record;
+    QButtonGroup *m_uses;
+    QList<QCheckBox *> m_confirmations;
+    QPushButton *m_button;
+    QLabel *m_state;
+};
+
+} // namespace flashdeck::ui

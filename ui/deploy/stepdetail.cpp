@@ -1,0 +1,173 @@
+#include "ui/deploy/stepdetail.h"
+
+#include "ui/format.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace flashdeck::ui {
+
+namespace {
+
+QLabel *wrapped(QWidget *parent, const QString &name)
+{
+    auto *l = new QLabel(parent);
+    l->setObjectName(name);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return l;
+}
+
+QString statusWords(StepStatus s)
+{
+    switch (s) {
+    case StepStatus::Pending:
+        return QObject::tr("Not run yet");
+    case StepStatus::Running:
+        return QObject::tr("Running…");
+    case StepStatus::Pass:
+        return QObject::tr("✓ Passed");
+    case StepStatus::Warn:
+        return QObject::tr("⚠ Passed with a warning");
+    case StepStatus::Fail:
+        return QObject::tr("✗ Failed");
+    case StepStatus::Skipped:
+        return QObject::tr("Skipped");
+    case StepStatus::Unknown:
+        return QObject::tr("Could not tell");
+    }
+    return {};
+}
+
+} // namespace
+
+StepDetail::StepDetail(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_why(wrapped(this, QStringLiteral("stepWhy")))
+    , m_command(wrapped(this, QStringLiteral("stepCommand")))
+    , m_copy(new QPushButton(tr("Copy"), this))
+    , m_bar(new QProgressBar(this))
+    , m_progress(new QLabel(this))
+    , m_expected(wrapped(this, QStringLiteral("stepExpected")))
+    , m_seen(wrapped(this, QStringLiteral("stepSeen")))
+    , m_fix(wrapped(this, QStringLiteral("stepFix")))
+{
+    setObjectName(QStringLiteral("stepDetail"));
+    setAutoFillBackground(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 10, 12, 10);
+    QFont f = m_title->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    m_title->setFont(f);
+    m_title->setObjectName(QStringLiteral("stepTitle"));
+    m_status->setObjectName(QStringLiteral("stepStatus"));
+    auto *head = new QHBoxLayout;
+    head->addWidget(m_title, 1);
+    head->addWidget(m_status);
+    layout->addLayout(head);
+
+    auto *form = new QFormLayout;
+    m_form = form;
+    form->setLabelAlignment(Qt::AlignLeft | Qt::AlignTop);
+    form->addRow(tr("Why:"), m_why);
+    auto *commandRow = new QHBoxLayout;
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_copy->setObjectName(QStringLiteral("copyCommand"));
+    m_copy->setToolTip(tr("Copy the command (secrets are already redacted)"));
+    commandRow->addWidget(m_command, 1);
+    commandRow->addWidget(m_copy, 0, Qt::AlignTop);
+    form->addRow(tr("Runs:"), commandRow);
+    auto *progressBox = new QVBoxLayout;
+    m_bar->setObjectName(QStringLiteral("stepProgressBar"));
+    m_bar->setTextVisible(true);
+    m_progress->setObjectName(QStringLiteral("stepProgress"));
+    progressBox->addWidget(m_bar);
+    progressBox->addWidget(m_progress);
+    form->addRow(QString(), progressBox);
+    form->addRow(tr("Expected:"), m_expected);
+    form->addRow(tr("Seen:"), m_seen);
+    form->addRow(tr("What to do:"), m_fix);
+    layout->addLayout(form);
+    layout->addStretch(1);
+    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_record.command); });
+    clearProgress();
+    show(StepRecord());
+}
+
+void StepDetail::show(const StepRecord &r)
+{
+    const bool sameStep = r.step == m_record.step;
+    m_record = r;
+    m_title->setText(r.title.isEmpty() ? tr("Select a step") : r.title);
+    m_status->setText(r.step.isEmpty() ? QString() : statusWords(r.status));
+    m_why->setText(r.why.isEmpty() ? fmt::unknown() : r.why);
+    m_command->setText(r.command.isEmpty() ? tr("(no command: checked from what earlier steps saw)") : r.command);
+    m_copy->setEnabled(!r.command.isEmpty());
+    m_expected->setText(r.expected.isEmpty() ? fmt::unknown() : r.expected);
+    m_seen->setText(r.seen.isEmpty() ? (r.status == StepStatus::Running ? tr("(in progress)") : fmt::unknown())
+                                     : r.seen);
+    m_fix->setText(r.fix);
+    m_form->setRowVisible(m_fix, !r.fix.isEmpty());
+    // A failed step turns the pane red; a warning amber. Tints over the palette's own base,
+    // so it reads in light and dark themes.
+    QPalette pal = QApplication::palette();
+    if (r.status == StepStatus::Fail || r.status == StepStatus::Warn) {
+        const QColor tint = r.status == StepStatus::Fail ? QColor(0xd7, 0x30, 0x27) : QColor(0xe6, 0x9f, 0x00);
+        const QColor base = pal.color(QPalette::Window);
+        pal.setColor(QPalette::Window,
+                     QColor((base.red() * 5 + tint.red()) / 6, (base.green() * 5 + tint.green()) / 6,
+                            (base.blue() * 5 + tint.blue()) / 6));
+    }
+    setPalette(pal);
+    if (!sameStep || r.status != StepStatus::Running) {
+        clearProgress();
+    }
+}
+
+void StepDetail::setProgress(qint64 done, qint64 total, double ratePerSecond, const QString &text, bool inBytes)
+{
+    m_bar->setVisible(true);
+    m_progress->setVisible(true);
+    if (total > 0) {
+        // QProgressBar holds an int: scale to per-mille so 252 GB fits.
+        m_bar->setRange(0, 1000);
+        m_bar->setValue(int(std::clamp<qint64>(done * 1000 / total, 0, 1000)));
+        m_bar->setFormat(inBytes ? QStringLiteral("%1 / %2").arg(fmt::bytes(done), fmt::bytes(total))
+                                 : QStringLiteral("%1 / %2").arg(done).arg(total));
+    } else {
+        m_bar->setRange(0, 0); // busy
+    }
+    QStringList parts;
+    if (ratePerSecond > 0 && inBytes) {
+        parts << tr("%1/s").arg(fmt::bytes(qint64(ratePerSecond)));
+        if (total > done) {
+            parts << tr("%1 left").arg(fmt::duration(double(total - done) / ratePerSecond));
+        }
+    }
+    if (!text.isEmpty()) {
+        parts << text;
+    }
+    m_progress->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void StepDetail::clearProgress()
+{
+    m_bar->setVisible(false);
+    m_progress->setVisible(false);
+    m_progress->clear();
+}
+
+} // namespace flashdeck::ui

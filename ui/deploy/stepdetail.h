@@ -1,0 +1,47 @@
+#pragma once
+
+#include "backend/deploy/step.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace flashdeck::ui {
+
+/**
+ * The selected step of the plan (screens.md §Deploy): why it matters, the exact command or
+ * call with a Copy button (secrets already redacted), what was expected, what was seen, and on
+ * failure what to do, on a red panel. A running pull shows bytes, rate and ETA.
+ */
+class StepDetail final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit StepDetail(QWidget *parent = nullptr);
+
+    void show(const StepRecord &record);
+    const StepRecord &record() const { return m_record; }
+    /** Progress of the step shown: bytes (or items) done of total, and the runner's words. */
+    void setProgress(qint64 done, qint64 total, double ratePerSecond, const QString &text, bool inBytes = true);
+    void clearProgress();
+
+private:
+    StepRecord m_record;
+    QLabel *m_title;
+    QLabel *m_status;
+    QLabel *m_why;
+    QLabel *m_command;
+    QPushButton *m_copy;
+    QProgressBar *m_bar;
+    QLabel *m_progress;
+    QLabel *m_expected;
+    QLabel *m_seen;
+    QLabel *m_fix;
+    QFormLayout *m_form = nullptr;
+};
+
+} // namespace flashdeck::ui

@@ -1,0 +1,735 @@
+#include "ui/pages/deploypage.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/deploysession.h"
+#include "backend/deploy/journal.h"
+#include "backend/deploy/licenseterms.h"
+#include "backend/deploy/recipe.h"
+#include "backend/deploy/runbook.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/logs/logfollower.h"
+#include "backend/logs/logrules.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+#include "ui/deploy/licensepanel.h"
+#include "ui/deploy/stepdetail.h"
+#include "ui/format.h"
+#include "ui/logs/logpanel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::ui {
+
+namespace {
+
+constexpr int kStepRole = Qt::UserRole + 1;
+
+/** The plan's groups (issue 6) and the titles shown before a step has run. */
+QString groupOf(const QString &step)
+{
+    if (step.startsWith(QLatin1String("preflight."))) {
+        return QObject::tr("Pre-flight");
+    }
+    if (step == QLatin1String("license")) {
+        return QObject::tr("Licence");
+    }
+    if (step.startsWith(QLatin1String("pin."))) {
+        return QObject::tr("Pin");
+    }
+    if (step == QLatin1String("pull")) {
+        return QObject::tr("Pull");
+    }
+    if (step == QLatin1String("verify.gpus") || step == QLatin1String("launch") || step == QLatin1String("ready")) {
+        return QObject::tr("Launch");
+    }
+    return QObject::tr("Verify");
+}
+
+QString defaultTitle(const QString &step)
+{
+    static const QHash<QString, QString> titles{
+        {QStringLiteral("preflight.ssh"), QObject::tr("SSH connection")},
+        {QStringLiteral("preflight.gpus"), QObject::tr("GPUs")},
+        {QStringLiteral("preflight.driver"), QObject::tr("Driver supports the CUDA 13.4 runtime")},
+        {QStringLiteral("preflight.docker"), QObject::tr("Docker Engine and GPU runtime")},
+        {QStringLiteral("preflight.disk"), QObject::tr("Free disk for weights and image")},
+        {QStringLiteral("preflight.port"), QObject::tr("Server port free")},
+        {QStringLiteral("preflight.memory"), QObject::tr("Host memory")},
+        {QStringLiteral("preflight.weights"), QObject::tr("Model folder (offline weights)")},
+        {QStringLiteral("license"), QObject::tr("Licence acknowledged")},
+        {QStringLiteral("pin.image"), QObject::tr("Pin the image to its digest")},
+        {QStringLiteral("pin.model"), QObject::tr("Pin the model revision")},
+        {QStringLiteral("pull"), QObject::tr("Pull the pinned image")},
+        {QStringLiteral("verify.gpus"), QObject::tr("GPUs visible inside a container")},
+        {QStringLiteral("launch"), QObject::tr("Start SGLang")},
+        {QStringLiteral("ready"), QObject::tr("Ready: weights loaded, health OK")},
+        {QStringLiteral("check.qmul4"), QObject::tr("qmul4 fast path")},
+        {QStringLiteral("check.dspark"), QObject::tr("DSpark draft loaded")},
+        {QStringLiteral("check.kvpool"), QObject::tr("KV pool size")},
+        {QStringLiteral("verify.text"), QObject::tr("Text generation")},
+        {QStringLiteral("verify.thinking"), QObject::tr("Thinking off")},
+        {QStringLiteral("verify.image"), QObject::tr("Image input")},
+    };
+    return titles.value(step, step);
+}
+
+QIcon statusIcon(StepStatus s)
+{
+    return QIcon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(s)));
+}
+
+/** A group's status: the worst of its steps, running first. */
+StepStatus groupStatus(const QList<StepStatus> &steps)
+{
+    auto has = [&steps](StepStatus s) { return steps.contains(s); };
+    if (has(StepStatus::Running)) {
+        return StepStatus::Running;
+    }
+    if (has(StepStatus::Fail)) {
+        return StepStatus::Fail;
+    }
+    if (has(StepStatus::Pending)) {
+        return steps.count(StepStatus::Pending) == steps.size() ? StepStatus::Pending : StepStatus::Running;
+    }
+    if (has(StepStatus::Unknown)) {
+        return StepStatus::Unknown;
+    }
+    if (has(StepStatus::Warn)) {
+        return StepStatus::Warn;
+    }
+    return steps.count(StepStatus::Skipped) == steps.size() ? StepStatus::Skipped : StepStatus::Pass;
+}
+
+} // namespace
+
+DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &redactor, QWidget *parent)
+    : QWidget(parent)
+    , m_paths(paths)
+    , m_watcher(watcher)
+    , m_redactor(redactor)
+    , m_hostBox(new QComboBox(this))
+    , m_profileBox(new QComboBox(this))
+    , m_flags(new QLineEdit(this))
+    , m_card(new QLabel(this))
+    , m_steps(new QTreeWidget(this))
+    , m_run(new QPushButton(tr("Run"), this))
+    , m_stop(new QPushButton(tr("Stop"), this))
+    , m_resume(new QPushButton(tr("Resume"), this))
+    , m_retry(new QPushButton(tr("Retry step"), this))
+    , m_export(new QPushButton(tr("Export runbook…"), this))
+    , m_notice(new QLabel(this))
+    , m_right(new QStackedWidget(this))
+    , m_detail(new StepDetail(this))
+{
+    setObjectName(QStringLiteral("deployPage"));
+    auto recipes = Recipe::builtIn();
+    auto terms = LicenseTerms::builtIn();
+    auto rules = logs::LogRules::builtIn();
+    m_recipes = std::make_unique<QList<Recipe>>(recipes ? recipes.value() : QList<Recipe>());
+    // The licence text and the log rules are compiled in: a broken build says so on the page.
+    m_terms = std::make_unique<LicenseTerms>(terms ? terms.value() : LicenseTerms());
+    m_rules = std::make_unique<logs::LogRules>(rules ? rules.value() : logs::LogRules());
+    m_acks = std::make_unique<Acknowledgements>(m_paths.acknowledgementsFile());
+    m_license = new LicensePanel(*m_terms, *m_acks, this);
+    m_log = new LogPanel(*m_rules, this);
+
+    auto *outer = new QHBoxLayout(this);
+    outer->setContentsMargins(16, 12, 16, 12);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(split);
+
+    // Left: host and profile, the card, the steps, the buttons.
+    auto *left = new QWidget(split);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 8, 0);
+    auto *choose = new QGroupBox(tr("Host and profile"), left);
+    auto *chooseLayout = new QVBoxLayout(choose);
+    auto *hostRow = new QHBoxLayout;
+    m_hostBox->setObjectName(QStringLiteral("deployHost"));
+    auto *addHost = new QPushButton(tr("Add host…"), choose);
+    hostRow->addWidget(new QLabel(tr("Host:"), choose));
+    hostRow->addWidget(m_hostBox, 1);
+    hostRow->addWidget(addHost);
+    chooseLayout->addLayout(hostRow);
+    auto *profileRow = new QHBoxLayout;
+    m_profileBox->setObjectName(QStringLiteral("deployProfile"));
+    profileRow->addWidget(new QLabel(tr("Profile:"), choose));
+    profileRow->addWidget(m_profileBox, 1);
+    chooseLayout->addLayout(profileRow);
+    for (const Recipe &r : *m_recipes) {
+        for (const RecipeProfile &p : r.profiles) {
+            m_profileBox->addItem(p.title, p.id);
+        }
+    }
+    m_flags->setObjectName(QStringLiteral("operatorFlags"));
+    m_flags->setPlaceholderText(tr("The Low-Latency recipe's flags, as the Cookbook gives them (F10)"));
+    chooseLayout->addWidget(m_flags);
+    m_card->setObjectName(QStringLiteral("profileCard"));
+    m_card->setWordWrap(true);
+    m_card->setOpenExternalLinks(true);
+    m_card->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    chooseLayout->addWidget(m_card);
+    leftLayout->addWidget(choose);
+
+    m_steps->setObjectName(QStringLiteral("deploySteps"));
+    m_steps->setHeaderHidden(true);
+    m_steps->setRootIsDecorated(true);
+    m_steps->setUniformRowHeights(true);
+    leftLayout->addWidget(m_steps, 1);
+    auto *buttons = new QHBoxLayout;
+    for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_export}) {
+        buttons->addWidget(b);
+    }
+    m_run->setObjectName(QStringLiteral("deployRun"));
+    m_stop->setObjectName(QStringLiteral("deployStop"));
+    m_resume->setObjectName(QStringLiteral("deployResume"));
+    m_retry->setObjectName(QStringLiteral("deployRetry"));
+    m_export->setObjectName(QStringLiteral("deployExport"));
+    m_run->setDefault(true);
+    m_resume->setToolTip(tr("Run the plan again: each step checks what is there; nothing is pulled or started twice"));
+    m_retry->setToolTip(tr("Run again from the failed step's checks (earlier steps reuse what they found)"));
+    buttons->addStretch(1);
+    leftLayout->addLayout(buttons);
+    m_notice->setObjectName(QStringLiteral("deployNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
+    m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    leftLayout->addWidget(m_notice);
+
+    // Right: the selected step (or the licence), and the log below.
+    auto *rightSplit = new QSplitter(Qt::Vertical, split);
+    m_rightSplit = rightSplit;
+    m_right->addWidget(m_detail);
+    m_right->addWidget(m_license);
+    rightSplit->addWidget(m_right);
+    auto *logBox = new QGroupBox(tr("Log (live, classified)"), rightSplit);
+    auto *logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(6, 6, 6, 6);
+    logLayout->addWidget(m_log);
+    rightSplit->addWidget(logBox);
+    rightSplit->setStretchFactor(0, 2);
+    rightSplit->setStretchFactor(1, 3);
+    split->addWidget(left);
+    split->addWidget(rightSplit);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+
+    connect(addHost, &QPushButton::clicked, this, &DeployPage::addHostRequested);
+    connect(m_hostBox, &QComboBox::currentIndexChanged, this, [this] { setHost(m_hostBox->currentData().toString()); });
+    connect(m_profileBox, &QComboBox::currentIndexChanged, this, [this] {
+        updateProfileCard();
+        loadJournal();
+    });
+    connect(m_steps, &QTreeWidget::currentItemChanged, this, &DeployPage::showSelected);
+    connect(m_run, &QPushButton::clicked, this, &DeployPage::run);
+    connect(m_resume, &QPushButton::clicked, this, &DeployPage::run);
+    connect(m_retry, &QPushButton::clicked, this, &DeployPage::run);
+    connect(m_stop, &QPushButton::clicked, this, &DeployPage::stop);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export runbook"),
+                                                          QStringLiteral("flashdeck-%1-runbook.sh").arg(m_host),
+                                                          tr("Shell scripts (*.sh)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        QString error;
+        m_notice->setText(exportRunbook(path, &error)
+                              ? tr("Runbook written to %1. Run it on the host with FLASHDECK_API_KEY set.").arg(path)
+                              : error);
+    });
+    connect(m_license, &LicensePanel::acknowledged, this, [this] {
+        applyRecord({QStringLiteral("license"), StepStatus::Pass, defaultTitle(QStringLiteral("license")),
+                     QStringLiteral("F40"), QString(), QString(),
+                     tr("acknowledged for %1 use by %2").arg(m_license->acknowledgedUse(), m_license->record()),
+                     QString(), QDateTime::currentDateTimeUtc()});
+        if (m_runAfterLicense) {
+            m_runAfterLicense = false;
+            startSession();
+        }
+    });
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, &DeployPage::rebuildHosts);
+
+    resetSteps();
+    rebuildHosts();
+    updateProfileCard();
+    if (!recipes || !terms || !rules) {
+        m_notice->setText((!recipes ? recipes.message() : !terms ? terms.message() : rules.message()));
+        m_run->setEnabled(false);
+    }
+}
+
+DeployPage::~DeployPage() = default;
+
+void DeployPage::rebuildHosts()
+{
+    const QString keep = m_host;
+    const QSignalBlocker block(m_hostBox);
+    m_hostBox->clear();
+    for (const QString &h : m_watcher.hosts()) {
+        const HostEntry *e = m_watcher.entry(h);
+        m_hostBox->addItem(e && e->simulated ? tr("%1 · SIMULATED").arg(h) : h, h);
+    }
+    if (m_hostBox->count() == 0) {
+        m_hostBox->addItem(tr("No hosts yet: add one"), QString());
+    }
+    const int i = m_hostBox->findData(keep);
+    m_hostBox->setCurrentIndex(i >= 0 ? i : 0);
+    if (m_hostBox->currentData().toString() != m_host) {
+        setHost(m_hostBox->currentData().toString());
+    }
+    updateButtons();
+}
+
+void DeployPage::setHost(const QString &host)
+{
+    if (isRunning() && host != m_host) {
+        const QSignalBlocker block(m_hostBox);
+        m_hostBox->setCurrentIndex(m_hostBox->findData(m_host)); // one run at a time on this page
+        m_notice->setText(tr("A deployment is running on %1: stop it before switching hosts.").arg(m_host));
+        return;
+    }
+    m_host = host;
+    {
+        const QSignalBlocker block(m_hostBox);
+        const int i = m_hostBox->findData(host);
+        if (i >= 0) {
+            m_hostBox->setCurrentIndex(i);
+        }
+    }
+    m_license->setHost(host);
+    m_notice->clear();
+    loadJournal();
+    restartLog();
+    updateButtons();
+}
+
+void DeployPage::setProfile(const QString &profileId)
+{
+    const int i = m_profileBox->findData(profileId);
+    if (i >= 0) {
+        m_profileBox->setCurrentIndex(i);
+    }
+}
+
+QString DeployPage::profile() const
+{
+    return m_profileBox->currentData().toString();
+}
+
+void DeployPage::updateProfileCard()
+{
+    if (m_recipes->isEmpty()) {
+        return;
+    }
+    const Recipe &r = m_recipes->first();
+    const RecipeProfile *p = r.profile(profile());
+    if (!p) {
+        return;
+    }
+    m_flags->setVisible(p->operatorFlagsRequired);
+    QString status;
+    if (p->verified()) {
+        status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
+                    "independently re-tested (F08)");
+    } else if (p->generatorOnly()) {
+        status = tr("<span style='color:#d73027'>✗ Not launched by Flashdeck</span> — use SGLang's configuration "
+                    "generator for this hardware; B300 flags are not reused (F12)");
+    } else {
+        status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
+                    "verified upstream (F12)");
+    }
+    const qint64 disk = r.weightsBytes + r.imageApproxBytes;
+    QString html = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(p->title.toHtmlEscaped(), status);
+    if (!p->generatorOnly()) {
+        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + image %6, F07)<br>"
+                   "Expected KV pool: %7</p>")
+                    .arg(p->gpuCount)
+                    .arg(p->gpuModel.toHtmlEscaped())
+                    .arg(p->tp)
+                    .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), fmt::bytes(r.imageApproxBytes))
+                    .arg(p->kvTokensExpected > 0 ? tr("≈ %1 (F09, F10)").arg(fmt::tokens(double(p->kvTokensExpected)))
+                                                 : tr("not published"));
+    }
+    if (!p->note.isEmpty()) {
+        html += QStringLiteral("<p>%1</p>").arg(p->note.toHtmlEscaped());
+    }
+    html += tr("<p style='background-color:rgba(230,159,0,0.18); padding:4px'><b>⚠ Experimental upstream.</b> %1</p>")
+                .arg(r.statusNote.toHtmlEscaped());
+    html += tr("<p><small>MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with "
+               "about 23B active per token, 1M-token context (F01), MSA sparse attention and a bundled DSpark "
+               "draft (F02), for servers, not consumer machines (F03). “23B active” does not mean 23B of GPU "
+               "memory: every weight is loaded or sharded across the GPUs (F04).</small></p>");
+    html += tr("<p><small>Upstream (F41): <a href='https://huggingface.co/%1'>model card</a> (weights, "
+               "parameters, licence) · <a href='https://docs.sglang.io/'>SGLang documentation</a> (MiniMax-M3.1 "
+               "Cookbook: hardware matrix, configuration generator) · <a "
+               "href='https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3'>MiniMax-M3 self-hosting "
+               "baseline</a></small></p>")
+                .arg(r.modelRepo.toHtmlEscaped());
+    m_card->setText(html);
+    updateButtons();
+}
+
+void DeployPage::resetSteps()
+{
+    m_steps->clear();
+    m_items.clear();
+    m_records.clear();
+    QHash<QString, QTreeWidgetItem *> groups;
+    for (const QString &id : DeployRunner::stepIds()) {
+        const QString group = groupOf(id);
+        QTreeWidgetItem *g = groups.value(group);
+        if (!g) {
+            g = new QTreeWidgetItem(m_steps, {group});
+            g->setData(0, kStepRole, QString());
+            g->setExpanded(true);
+            QFont f = g->font(0);
+            f.setBold(true);
+            g->setFont(0, f);
+            groups.insert(group, g);
+        }
+        auto *item = new QTreeWidgetItem(g, {defaultTitle(id)});
+        item->setData(0, kStepRole, id);
+        item->setToolTip(0, id);
+        m_items.insert(id, item);
+        StepRecord r;
+        r.step = id;
+        r.title = defaultTitle(id);
+        m_records.insert(id, r);
+        item->setIcon(0, statusIcon(StepStatus::Pending));
+    }
+    for (QTreeWidgetItem *g : groups) {
+        g->setIcon(0, statusIcon(StepStatus::Pending));
+    }
+}
+
+void DeployPage::applyRecord(const StepRecord &r)
+{
+    QTreeWidgetItem *item = m_items.value(r.step);
+    if (!item) {
+        return; // a step this build does not know: the journal of a newer Flashdeck
+    }
+    m_records.insert(r.step, r);
+    item->setIcon(0, statusIcon(r.status));
+    item->setText(0, r.title.isEmpty() ? defaultTitle(r.step) : r.title);
+    if (r.status == StepStatus::Running) {
+        m_runningStep = r.step;
+        m_progressStart = -1;
+    } else if (m_runningStep == r.step) {
+        m_runningStep.clear();
+    }
+    QTreeWidgetItem *group = item->parent();
+    QList<StepStatus> statuses;
+    for (int i = 0; i < group->childCount(); ++i) {
+        statuses.append(m_records.value(group->child(i)->data(0, kStepRole).toString()).status);
+    }
+    group->setIcon(0, statusIcon(groupStatus(statuses)));
+    // The selection follows the run, unless the operator picked another step to read.
+    QTreeWidgetItem *current = m_steps->currentItem();
+    const bool following = !current || current->data(0, kStepRole).toString().isEmpty() ||
+        m_records.value(current->data(0, kStepRole).toString()).status != StepStatus::Fail;
+    if (isRunning() && following && (r.status == StepStatus::Running || r.status == StepStatus::Fail)) {
+        m_steps->setCurrentItem(item);
+    }
+    if (m_steps->currentItem() == item) {
+        showSelected();
+    }
+    updateButtons();
+}
+
+StepStatus DeployPage::stepStatus(const QString &step) const
+{
+    return m_records.value(step).status;
+}
+
+void DeployPage::selectStep(const QString &step)
+{
+    if (QTreeWidgetItem *item = m_items.value(step)) {
+        m_steps->setCurrentItem(item);
+    }
+}
+
+void DeployPage::showSelected()
+{
+    QTreeWidgetItem *item = m_steps->currentItem();
+    const QString step = item ? item->data(0, kStepRole).toString() : QString();
+    if (step == QLatin1String("license")) {
+        // The terms, the choice and who acknowledged which text; the log gives it the room.
+        showLicense();
+        return;
+    }
+    if (m_right->currentWidget() == m_license) {
+        const int total = m_rightSplit->height();
+        m_rightSplit->setSizes({total * 2 / 5, total - total * 2 / 5});
+    }
+    m_right->setCurrentWidget(m_detail);
+    m_detail->show(step.isEmpty() ? StepRecord() : m_records.value(step));
+}
+
+void DeployPage::loadJournal()
+{
+    if (isRunning()) {
+        return;
+    }
+    resetSteps();
+    if (m_host.isEmpty()) {
+        return;
+    }
+    Journal journal(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/journal.jsonl"),
+                    m_redactor);
+    const auto latest = journal.latest();
+    if (!latest) {
+        m_notice->setText(latest.message());
+        return;
+    }
+    for (StepRecord r : latest.value()) {
+        if (r.status == StepStatus::Running) {
+            // The run that wrote this ended mid-step (Flashdeck closed, or the machine went down).
+            r.status = StepStatus::Unknown;
+            r.seen = tr("interrupted: Flashdeck stopped while this step ran. Resume checks it again.");
+        }
+        applyRecord(r);
+    }
+    if (!latest.value().isEmpty()) {
+        m_notice->setText(tr("The last run on %1, from its journal. Resume continues it; nothing is pulled or "
+                             "started twice.")
+                              .arg(m_host));
+    }
+}
+
+void DeployPage::restartLog()
+{
+    m_follower.reset();
+    m_log->clear();
+    ssh::HostConnection *connection = m_host.isEmpty() ? nullptr : m_watcher.connection(m_host);
+    if (!connection) {
+        m_log->setStatus(tr("No host selected."));
+        return;
+    }
+    logs::LogFollower::Options options;
+    options.hostName = m_host;
+    options.tail = 5000; // the start-up of a deployment that already runs; the Logs page keeps more
+    m_follower = std::make_unique<logs::LogFollower>(*connection, *m_rules, options);
+    connect(m_follower.get(), &logs::LogFollower::recordsArrived, this, &DeployPage::onLogRecords);
+    connect(m_follower.get(), &logs::LogFollower::stateChanged, this,
+            [this] { m_log->setStatus(m_follower->stateText()); });
+    m_follower->start();
+}
+
+void DeployPage::onLogRecords(const QList<logs::LogRecord> &records)
+{
+    m_log->appendRecords(records);
+    if (m_runningStep != QLatin1String("ready")) {
+        return;
+    }
+    // Weight loading as the server reports it: "Loading safetensors checkpoint shards:  41% Completed | 20/48"
+    static const QRegularExpression shards(QStringLiteral("checkpoint shards:.*\\|\\s*(\\d+)/(\\d+)"));
+    for (auto it = records.crbegin(); it != records.crend(); ++it) {
+        const auto m = shards.match(QString::fromUtf8(it->text));
+        if (m.hasMatch()) {
+            onProgress(QStringLiteral("ready"), m.captured(1).toLongLong(), m.captured(2).toLongLong(),
+                       tr("loading weights: %1 of %2 shards").arg(m.captured(1), m.captured(2)));
+            break;
+        }
+    }
+}
+
+void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, const QString &text)
+{
+    const bool bytes = step == QLatin1String("pull");
+    double rate = 0;
+    if (bytes) {
+        if (m_progressStart < 0 || done < m_progressStart) {
+            m_progressStart = done;
+            m_progressClock.start();
+        } else if (m_progressClock.elapsed() > 500) {
+            rate = double(done - m_progressStart) / (double(m_progressClock.elapsed()) / 1000.0);
+        }
+    }
+    if (QTreeWidgetItem *item = m_items.value(step); item && total > 0) {
+        item->setText(0, QStringLiteral("%1 — %2 %").arg(m_records.value(step).title).arg(done * 100 / total));
+    }
+    const QTreeWidgetItem *current = m_steps->currentItem();
+    if (current && current->data(0, kStepRole).toString() == step) {
+        m_detail->setProgress(done, total, rate, text, bytes);
+    }
+}
+
+void DeployPage::showLicense()
+{
+    if (m_right->currentWidget() != m_license) {
+        const int total = m_rightSplit->height();
+        m_rightSplit->setSizes({total * 3 / 4, total - total * 3 / 4});
+    }
+    m_right->setCurrentWidget(m_license);
+}
+
+bool DeployPage::isRunning() const
+{
+    return m_session && m_session->running();
+}
+
+void DeployPage::updateButtons()
+{
+    const bool running = isRunning();
+    const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+    const bool launchable = p && !p->generatorOnly() && !m_host.isEmpty();
+    bool anyRun = false;
+    bool failed = false;
+    for (const StepRecord &r : std::as_const(m_records)) {
+        anyRun = anyRun || r.status != StepStatus::Pending;
+        failed = failed || r.status == StepStatus::Fail || r.status == StepStatus::Unknown;
+    }
+    m_run->setEnabled(launchable && !running);
+    m_stop->setEnabled(running);
+    m_resume->setEnabled(launchable && !running && anyRun);
+    const QTreeWidgetItem *current = m_steps->currentItem();
+    m_retry->setEnabled(launchable && !running && current &&
+                        m_records.value(current->data(0, kStepRole).toString()).status == StepStatus::Fail);
+    m_export->setEnabled(
+        !m_host.isEmpty() &&
+        QFile::exists(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json")));
+    m_hostBox->setEnabled(!running);
+    m_profileBox->setEnabled(!running);
+}
+
+void DeployPage::run()
+{
+    if (isRunning() || m_recipes->isEmpty()) {
+        return;
+    }
+    const RecipeProfile *p = m_recipes->first().profile(profile());
+    if (m_host.isEmpty() || !p) {
+        m_notice->setText(tr("Pick a host and a profile first."));
+        return;
+    }
+    if (p->generatorOnly()) {
+        m_notice->setText(p->note);
+        return;
+    }
+    if (p->operatorFlagsRequired && m_flags->text().trimmed().isEmpty()) {
+        m_notice->setText(tr("%1 needs its flags: %2").arg(p->title, p->note));
+        m_flags->setFocus();
+        return;
+    }
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+        m_notice->setText(tr("%1 is not connected: connect it from the host bar (its key and login are checked "
+                             "there), then Run again.")
+                              .arg(m_host));
+        return;
+    }
+    m_license->setHost(m_host);
+    if (m_license->acknowledgedUse().isEmpty()) {
+        // F40: nothing is pinned or pulled before the licence is acknowledged for this host.
+        m_runAfterLicense = true;
+        selectStep(QStringLiteral("license"));
+        showLicense();
+        m_notice->setText(tr("Acknowledge the licence for %1 to continue; the run starts when you do.").arg(m_host));
+        return;
+    }
+    startSession();
+}
+
+void DeployPage::startSession()
+{
+    const Recipe &recipe = m_recipes->first();
+    const RecipeProfile *p = recipe.profile(profile());
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!p || !connection) {
+        return;
+    }
+    SecretStore *secrets = m_watcher.secrets();
+    if (!secrets) {
+        if (!m_ownSecrets) {
+            m_ownSecrets = std::make_unique<SecretStore>();
+        }
+        secrets = m_ownSecrets.get();
+    }
+    DeployOptions options;
+    options.deploymentId = m_host + QLatin1Char('-') + p->id;
+    options.licenseAcknowledged = m_license->acknowledgedUse();
+    options.licenseRecord = m_license->record();
+    options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_session = std::make_unique<DeploySession>(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host, m_host,
+                                                recipe, *p, options, *secrets, m_redactor);
+    connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
+    connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
+    connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
+    connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
+        m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
+                                   .arg(m_host, m_session->directory())
+                             : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
+        updateButtons();
+        Q_EMIT runningChanged(false);
+    });
+    resetSteps();
+    m_notice->setText(tr("Running on %1…").arg(m_host));
+    m_session->start(*connection);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+void DeployPage::stop()
+{
+    if (isRunning()) {
+        m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
+        m_session->cancel();
+    }
+}
+
+bool DeployPage::exportRunbook(const QString &path, QString *error) const
+{
+    QFile manifestFile(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json"));
+    const QByteArray bytes = manifestFile.open(QIODevice::ReadOnly) ? manifestFile.readAll() : QByteArray();
+    const auto m = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    auto str = [&m](const char *k) {
+        return m.is_object() ? QString::fromStdString(m.value(k, std::string())) : QString();
+    };
+    if (str("image_digest").isEmpty() || str("host_home").isEmpty() ||
+        (str("model_sha").isEmpty() && str("model_dir").isEmpty()) || m_recipes->isEmpty()) {
+        *error = tr("No pinned deployment of %1 yet: run the plan past Pin first (the runbook reproduces its pins).")
+                     .arg(m_host);
+        return false;
+    }
+    const Recipe &recipe = m_recipes->first();
+    const RecipeProfile *p = recipe.profile(str("profile"));
+    if (!p) {
+        *error = tr("The manifest names a profile this build does not know: %1.").arg(str("profile"));
+        return false;
+    }
+    const Result<QString> script = buildRunbook(recipe, *p,
+                                                {m_host, m_host + QLatin1Char('-') + p->id, str("image_digest"),
+                                                 str("model_sha"), str("host_home"), str("model_dir")});
+    if (!script) {
+        *error = script.message();
+        return false;
+    }
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(script.value().toUtf8()) < 0 || !f.commit()) {
+        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
+        return false;
+    }
+    QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
+    return true;
+}
+
+} // namespace flashdeck::ui

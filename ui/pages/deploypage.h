@@ -1,0 +1,133 @@
+#pragma once
+
+#include "backend/deploy/step.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSplitter;
+class QStackedWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace flashdeck {
+class Acknowledgements;
+class AppPaths;
+class DeploySession;
+class FleetWatcher;
+class LicenseTerms;
+class Redactor;
+class SecretStore;
+struct Recipe;
+namespace logs {
+class LogFollower;
+class LogRules;
+struct LogRecord;
+} // namespace logs
+} // namespace flashdeck
+
+namespace flashdeck::ui {
+
+class LicensePanel;
+class LogPanel;
+class StepDetail;
+
+/**
+ * The guided first deployment (screens.md §Deploy, issue 6): host and profile with the
+ * profile's card; the plan's steps grouped Pre-flight / Licence / Pin / Pull / Launch / Verify
+ * with live status; the selected step's evidence; the licence acknowledgement before Pin; the
+ * deployment's log, classified, below. Run, Stop, Resume, Retry step, Export runbook. The run
+ * itself is a DeploySession on the host's one SSH connection: nothing blocks this thread, and
+ * the view of an earlier run comes back from its journal.
+ */
+class DeployPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &redactor, QWidget *parent = nullptr);
+    ~DeployPage() override;
+
+    void setHost(const QString &host);
+    QString host() const { return m_host; }
+    void setProfile(const QString &profileId);
+    QString profile() const;
+
+    /** Starts (or resumes: every step reuses what is there) the plan; asks for the licence first. */
+    void run();
+    void stop();
+    bool isRunning() const;
+    /** Writes the runbook of the last pinned deployment; false with `error` when there is none. */
+    bool exportRunbook(const QString &path, QString *error) const;
+
+    QTreeWidget *steps() const { return m_steps; }
+    StepDetail *detail() const { return m_detail; }
+    LicensePanel *licensePanel() const { return m_license; }
+    LogPanel *logPanel() const { return m_log; }
+    /** The status of a step as the list shows it. */
+    StepStatus stepStatus(const QString &step) const;
+    void selectStep(const QString &step);
+
+Q_SIGNALS:
+    void addHostRequested();
+    void runningChanged(bool running);
+
+private:
+    void rebuildHosts();
+    void updateProfileCard();
+    void updateButtons();
+    void resetSteps();
+    void loadJournal();
+    void applyRecord(const StepRecord &record);
+    void showSelected();
+    void showLicense();
+    void onProgress(const QString &step, qint64 done, qint64 total, const QString &text);
+    void onLogRecords(const QList<logs::LogRecord> &records);
+    void restartLog();
+    void startSession();
+
+    const AppPaths &m_paths;
+    FleetWatcher &m_watcher;
+    Redactor &m_redactor;
+    std::unique_ptr<QList<Recipe>> m_recipes;
+    std::unique_ptr<LicenseTerms> m_terms;
+    std::unique_ptr<Acknowledgements> m_acks;
+    std::unique_ptr<logs::LogRules> m_rules;
+    std::unique_ptr<DeploySession> m_session;
+    std::unique_ptr<logs::LogFollower> m_follower;
+    std::unique_ptr<SecretStore> m_ownSecrets; // when the watcher has none (tests)
+    bool m_runAfterLicense = false;
+    QString m_host;
+    QString m_runningStep;
+
+    QComboBox *m_hostBox;
+    QComboBox *m_profileBox;
+    QLineEdit *m_flags;
+    QLabel *m_card;
+    QTreeWidget *m_steps;
+    QHash<QString, QTreeWidgetItem *> m_items;
+    QHash<QString, StepRecord> m_records;
+    QPushButton *m_run;
+    QPushButton *m_stop;
+    QPushButton *m_resume;
+    QPushButton *m_retry;
+    QPushButton *m_export;
+    QLabel *m_notice;
+    QStackedWidget *m_right;
+    QSplitter *m_rightSplit = nullptr;
+    StepDetail *m_detail;
+    LicensePanel *m_license;
+    LogPanel *m_log;
+    // Pull rate: the first sample of the current transfer.
+    QElapsedTimer m_progressClock;
+    qint64 m_progressStart = -1;
+};
+
+} // namespace flashdeck::ui
