@@ -114,7 +114,9 @@ void StepDetail::show(const StepRecord &r)
     m_title->setText(r.title.isEmpty() ? tr("Select a step") : r.title);
     m_status->setText(r.step.isEmpty() ? QString() : statusWords(r.status));
     m_why->setText(r.why.isEmpty() ? fmt::unknown() : r.why);
-    m_command->setText(r.command.isEmpty() ? tr("(no command: checked from what earlier steps saw)") : r.command);
+    m_command->setText(!r.command.isEmpty()   ? r.command
+                           : r.step.isEmpty() ? QString()
+                                              : tr("(no command: checked from what earlier steps saw)"));
     m_copy->setEnabled(!r.command.isEmpty());
     m_expected->setText(r.expected.isEmpty() ? fmt::unknown() : r.expected);
     m_seen->setText(r.seen.isEmpty() ? (r.status == StepStatus::Running ? tr("(in progress)") : fmt::unknown())

@@ -21,10 +21,12 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <tuple>
 
 namespace flashdeck::ui {
 
@@ -96,14 +98,16 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     layout->setSpacing(6);
 
     // Toolbar: follow/pause, chips, search, highlights, timestamps, copy, save.
-    auto *bar = new QHBoxLayout;
-    bar->setSpacing(4);
+    // A tool bar: what does not fit a narrow window goes into its » menu.
+    auto *bar = new QToolBar(this);
+    bar->setObjectName(QStringLiteral("logToolBar"));
+    bar->setIconSize(QSize(16, 16));
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep the newest line in view"));
     m_pause->setToolTip(tr("Freeze the view; new lines wait and appear on resume"));
     bar->addWidget(m_follow);
     bar->addWidget(m_pause);
-    bar->addSpacing(12);
+    bar->addSeparator();
     const QList<std::pair<QString, unsigned>> chips{
         {tr("All"), LogFilterModel::Everything},
         {tr("Errors"), LogFilterModel::Errors},
@@ -129,12 +133,13 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
         }
         applyChips();
     });
-    bar->addSpacing(12);
+    bar->addSeparator();
     m_search->setObjectName(QStringLiteral("logSearch"));
     m_search->setPlaceholderText(tr("Search the log"));
     m_search->setClearButtonEnabled(true);
     m_search->setMaximumWidth(260);
-    bar->addWidget(m_search, 1);
+    m_search->setMinimumWidth(110);
+    bar->addWidget(m_search);
     auto *findPrev = toolButton(QStringLiteral("▲"), QStringLiteral("logFindPrevious"), this);
     auto *findNextButton = toolButton(QStringLiteral("▼"), QStringLiteral("logFindNext"), this);
     findPrev->setToolTip(tr("Previous match (Shift+F3)"));
@@ -143,14 +148,16 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     bar->addWidget(findNextButton);
     m_onlyMatching->setObjectName(QStringLiteral("logOnlyMatching"));
     bar->addWidget(m_onlyMatching);
-    bar->addSpacing(12);
-    auto *prevHighlight = toolButton(tr("◀ Highlight"), QStringLiteral("logPrevHighlight"), this);
-    auto *nextHighlightButton = toolButton(tr("Highlight ▶"), QStringLiteral("logNextHighlight"), this);
+    bar->addSeparator();
+    auto *prevHighlight = toolButton(QStringLiteral("◀"), QStringLiteral("logPrevHighlight"), this);
+    auto *nextHighlightButton = toolButton(QStringLiteral("▶"), QStringLiteral("logNextHighlight"), this);
+    auto *highlightsLabel = new QLabel(tr("Highlights"), this);
+    bar->addWidget(highlightsLabel);
     prevHighlight->setToolTip(tr("Previous milestone, warning or error"));
     nextHighlightButton->setToolTip(tr("Next milestone, warning or error"));
     bar->addWidget(prevHighlight);
     bar->addWidget(nextHighlightButton);
-    bar->addSpacing(12);
+    bar->addSeparator();
     m_timestamps->setObjectName(QStringLiteral("logTimestamps"));
     bar->addWidget(m_timestamps);
     auto *copy = toolButton(tr("Copy"), QStringLiteral("logCopy"), this);
@@ -159,7 +166,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     save->setToolTip(tr("Save every line held to a file (secrets redacted)"));
     bar->addWidget(copy);
     bar->addWidget(save);
-    layout->addLayout(bar);
+    layout->addWidget(bar);
 
     // Badges and legend.
     auto *badges = new QHBoxLayout;
@@ -173,22 +180,10 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     badges->addWidget(m_kvBadge);
     badges->addWidget(m_readyBadge);
     badges->addStretch(1);
-    const QList<std::pair<LogModel::Severity, QString>> legend{
-        {LogModel::Severity::Ok, tr("ready · qmul4 · DSpark")},
-        {LogModel::Severity::Warn, tr("warning · qmul4 fallback")},
-        {LogModel::Severity::Error, tr("error: OOM · shard · crash · port · JIT")},
-        {LogModel::Severity::Info, tr("weights · KV · decode")},
-    };
-    for (const auto &[severity, text] : legend) {
-        auto *swatch = new QLabel(this);
-        swatch->setFixedSize(10, 10);
-        swatch->setStyleSheet(
-            QStringLiteral("background: %1; border-radius: 2px;").arg(LogDelegate::stripeColor(int(severity)).name()));
-        auto *label = new QLabel(text, this);
-        label->setEnabled(false); // the palette's secondary text colour, in light and dark
-        badges->addWidget(swatch);
-        badges->addWidget(label);
-        badges->addSpacing(6);
+    for (QLabel *badge : {m_qmul4Badge, m_dsparkBadge, m_kvBadge, m_readyBadge}) {
+        // A narrow window clips a badge rather than widening the page; the tooltip has it all.
+        badge->setMinimumWidth(60);
+        badge->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     }
     layout->addLayout(badges);
 
@@ -208,7 +203,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_details->setMargin(8);
-    m_details->setMinimumWidth(220);
+    m_details->setMinimumWidth(160);
     split->addWidget(m_details);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -452,6 +447,7 @@ void LogPanel::updateBadges()
     m_qmul4Badge->setText(h.qmul4Text());
     m_qmul4Badge->setStyleSheet(badgeStyle(toneColor(h.qmul4Tone())));
     m_qmul4Badge->setToolTip(
+        h.qmul4Text() + QStringLiteral("\n") +
         tr("The NVFP4 KV-cache decode kernel (F20): \"backend=qmul4\" is the fast path; any other backend means "
            "a CUDA Toolkit older than 13.4 and a silent slow fallback."));
     m_dsparkBadge->setVisible(h.draftLoaded());
@@ -471,8 +467,20 @@ void LogPanel::updateDetails()
 {
     const QModelIndex i = m_view->currentIndex();
     if (!i.isValid()) {
-        m_details->setText(tr("<p>Select a line to read it in full.</p><p>Highlighted lines show what they "
-                              "mean and what to do.</p>"));
+        QString legend;
+        const QList<std::pair<LogModel::Severity, QString>> rows{
+            {LogModel::Severity::Ok, tr("milestone: ready, qmul4 fast path, DSpark draft loaded")},
+            {LogModel::Severity::Warn, tr("warning: qmul4 slow fallback, a stalled health check")},
+            {LogModel::Severity::Error, tr("error: out of memory, missing shard, crash, port taken, JIT disabled")},
+            {LogModel::Severity::Info, tr("info: weights loading, KV pool, decode batches")},
+        };
+        for (const auto &[severity, text] : rows) {
+            legend += QStringLiteral("<p><span style='color:%1'>■</span> %2</p>")
+                          .arg(LogDelegate::stripeColor(int(severity)).name(), text.toHtmlEscaped());
+        }
+        m_details->setText(tr("<p>Select a line to read it in full; highlighted lines say what they mean and "
+                              "what to do.</p>") +
+                           legend);
         return;
     }
     QString html;
