@@ -5,6 +5,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
+#include "backend/ssh/hostconnection.h"
 #include "backend/ssh/sshconfig.h"
 #include "backend/ssh/sshtypes.h"
 #include "ui/connectioncontroller.h"
@@ -372,6 +373,14 @@ void MainWindow::onConnectionState(const QString &hostName, const ssh::Connectio
     m_hostState->setToolTip(state.error.message);
     m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
     m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Reconnect") : tr("Connect"));
+    if (state.phase == ssh::ConnectionPhase::Ready) {
+        // The operator has just trusted the key (or typed the passphrase) here: the pages' own
+        // connection to this host, which never prompts, can now succeed too.
+        const ssh::HostConnection *watched = m_fleet->connection(hostName);
+        if (watched && watched->state().phase != ssh::ConnectionPhase::Ready) {
+            m_fleet->retry(hostName);
+        }
+    }
     if (state.phase == ssh::ConnectionPhase::Failed && state.error.isError()) {
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot connect to %1").arg(hostName),
                                     state.error.message.section(QLatin1Char('\n'), 0, 0), QMessageBox::Ok, this);

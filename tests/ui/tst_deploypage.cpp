@@ -1,11 +1,16 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/stepdetail.h"
+#include "ui/dialogs/hostkeydialog.h"
 #include "ui/logs/logpanel.h"
+#include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
 
 #include <QDir>
@@ -16,6 +21,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 using namespace flashdeck;
@@ -60,6 +66,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void scenario_data();
     void scenario();
+    void mainWindow_newHost_acceptKey_acknowledge_deploy();
 };
 
 void TestDeployPage::scenario_data()
@@ -171,6 +178,62 @@ void TestDeployPage::scenario()
     reopened.setHost(QStringLiteral("gpu-b300"));
     QCOMPARE(int(reopened.stepStatus(lastStep)), lastStatus);
     QCOMPARE(reopened.stepStatus(QStringLiteral("pull")), StepStatus::Pass);
+}
+
+void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
+{
+    // The operator's first hour in one go: a host whose key nobody trusted yet, the key
+    // accepted from the host bar, then Deploy → profile → Run → licence → to the end.
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    HostEntry host = entryFor(QStringLiteral("gpu-b300"), sim);
+    host.knownHostsFile = root.filePath(QStringLiteral("known_hosts")); // empty: the key is unknown
+    QVERIFY(inventory.add(host).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1600, 940);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QTest::mouseClick(window.findChild<QToolButton *>(QStringLiteral("connectButton")), Qt::LeftButton);
+    ui::HostKeyDialog *dialog = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<ui::HostKeyDialog *>()) != nullptr, 30000);
+    QTRY_VERIFY(dialog->isVisible());
+    QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("acceptButton")), Qt::LeftButton);
+    // The pages' own connection follows once the key is trusted.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.fleet().connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    QVERIFY(page && page->isVisible());
+    QCOMPARE(page->host(), QStringLiteral("gpu-b300"));
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QVERIFY(page->licensePanel()->isVisible());
+    page->licensePanel()->choose(QStringLiteral("commercial"));
+    page->licensePanel()->confirmAll(true);
+    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
+                      Qt::LeftButton);
+    QVERIFY(page->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    for (const char *step : {"preflight.gpus", "license", "pin.image", "pull", "launch", "ready", "check.qmul4",
+                             "check.dspark", "check.kvpool", "verify.text", "verify.thinking", "verify.image"}) {
+        QVERIFY2(page->stepStatus(QLatin1String(step)) == StepStatus::Pass, step);
+    }
+    QVERIFY(page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text().startsWith(QLatin1String("Deployed")));
+    // The licence step names who acknowledged which text.
+    page->selectStep(QStringLiteral("license"));
+    QVERIFY(page->licensePanel()
+                ->findChild<QLabel *>(QStringLiteral("licenseState"))
+                ->text()
+                .contains(QLatin1String("sha256")));
 }
 
 QTEST_MAIN(TestDeployPage)
