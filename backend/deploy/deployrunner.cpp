@@ -550,6 +550,7 @@ void DeployRunner::pull()
                     Q_EMIT this->progress(
                         QStringLiteral("pull"), progress->downloadedBytes(), progress->totalBytes(),
                         QStringLiteral("%1 of %2 layers").arg(progress->layersDone()).arg(progress->layers()));
+                    Q_EMIT layersChanged(progress->layerLines());
                 }
             });
             connect(reply, &QNetworkReply::finished, this, [this, reply, progress, verify] {

@@ -92,6 +92,8 @@ public:
 Q_SIGNALS:
     void stepChanged(const flashdeck::StepRecord &record);
     void progress(const QString &step, qint64 done, qint64 total, const QString &text);
+    /** The pull's layers, one line each (PullProgress::layerLines), as they change. */
+    void layersChanged(const QStringList &layers);
     void logLine(const QString &line);
     void finished(bool ok);
 

@@ -57,6 +57,7 @@ void DeploySession::start(ssh::HostConnection &connection)
             Q_EMIT stepChanged(r);
         });
         connect(m_runner.get(), &DeployRunner::progress, this, &DeploySession::progress);
+        connect(m_runner.get(), &DeployRunner::layersChanged, this, &DeploySession::layersChanged);
         connect(m_runner.get(), &DeployRunner::finished, this, [this](bool ok) {
             writeManifest(ok);
             const QString key = m_runner->apiKey();

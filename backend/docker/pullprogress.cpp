@@ -92,4 +92,22 @@ int PullProgress::layersDone() const
     return n;
 }
 
+QStringList PullProgress::layerLines() const
+{
+    auto size = [](qint64 b) {
+        return b >= 1000000000 ? QStringLiteral("%1 GB").arg(double(b) / 1e9, 0, 'f', 2)
+                               : QStringLiteral("%1 MB").arg(double(b) / 1e6, 0, 'f', 1);
+    };
+    QStringList out;
+    for (auto it = m_layers.cbegin(); it != m_layers.cend(); ++it) {
+        const Layer &l = it.value();
+        const QString state = l.already ? QStringLiteral("already there")
+            : l.done                    ? QStringLiteral("done (%1)").arg(size(l.total))
+            : l.total > 0               ? QStringLiteral("%1 / %2").arg(size(l.current), size(l.total))
+                                        : QStringLiteral("waiting");
+        out.append(it.key().left(12) + QStringLiteral("  ") + state);
+    }
+    return out;
+}
+
 } // namespace flashdeck::docker

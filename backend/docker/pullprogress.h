@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 namespace flashdeck::docker {
 
@@ -24,6 +25,8 @@ public:
     int layersDone() const;
     /** Layers the host had already ("Already exists"): an interrupted pull resumes from them. */
     int layersAlreadyThere() const;
+    /** One line per layer, in id order: "1a2b3c4d5e6f  412.0 MB / 1.21 GB" (or done / already there). */
+    QStringList layerLines() const;
     QString digest() const { return m_digest; }
     QString error() const { return m_error; }
     QString lastStatus() const { return m_lastStatus; }

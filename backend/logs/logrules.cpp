@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <string_view>
+#include <algorithm>
+#include <cstring>
+#include <limits>
 
 namespace flashdeck::logs {
 
@@ -49,6 +51,8 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
         }
         out.m_rules.append(rule);
     }
+    out.buildMatcher();
+    out.buildSkipper();
     return out;
 }
 
@@ -71,17 +75,163 @@ const LogRule *LogRules::rule(const QString &id) const
     return nullptr;
 }
 
-int LogRules::classify(QByteArrayView line) const
+void LogRules::buildMatcher()
 {
-    const std::string_view text(line.data(), size_t(line.size()));
-    for (int i = 0; i < m_rules.size(); ++i) {
-        for (const QByteArray &m : m_rules[i].match) {
-            if (text.find(std::string_view(m.constData(), size_t(m.size()))) != std::string_view::npos) {
-                return i;
+    m_byteClass.assign(256, 0);
+    m_classes = 1;
+    for (const LogRule &r : m_rules) {
+        for (const QByteArray &m : r.match) {
+            for (const char c : m) {
+                quint8 &cls = m_byteClass[quint8(c)];
+                if (cls == 0) {
+                    cls = quint8(m_classes++);
+                }
             }
         }
     }
-    return -1;
+    // The trie of every substring, then failure links breadth first, completed into a DFA.
+    std::vector<std::vector<qint32>> child(1, std::vector<qint32>(size_t(m_classes), -1));
+    m_out.assign(1, -1);
+    for (int i = 0; i < m_rules.size(); ++i) {
+        for (const QByteArray &m : m_rules[i].match) {
+            qint32 s = 0;
+            for (const char c : m) {
+                const int cls = m_byteClass[quint8(c)];
+                if (child[size_t(s)][size_t(cls)] < 0) {
+                    child[size_t(s)][size_t(cls)] = qint32(child.size());
+                    child.emplace_back(size_t(m_classes), -1);
+                    m_out.push_back(-1);
+                }
+                s = child[size_t(s)][size_t(cls)];
+            }
+            if (m_out[size_t(s)] < 0 || m_out[size_t(s)] > i) {
+                m_out[size_t(s)] = qint16(i);
+            }
+        }
+    }
+    const size_t states = child.size();
+    m_next.assign(states * size_t(m_classes), 0);
+    std::vector<qint32> fail(states, 0);
+    std::vector<qint32> queue;
+    queue.reserve(states);
+    for (int c = 0; c < m_classes; ++c) {
+        const qint32 t = child[0][size_t(c)];
+        m_next[size_t(c)] = t < 0 ? 0 : t;
+        if (t > 0) {
+            queue.push_back(t);
+        }
+    }
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const qint32 s = queue[q];
+        const qint16 inherited = m_out[size_t(fail[size_t(s)])];
+        if (inherited >= 0 && (m_out[size_t(s)] < 0 || inherited < m_out[size_t(s)])) {
+            m_out[size_t(s)] = inherited; // a pattern ending here as a suffix counts too
+        }
+        for (int c = 0; c < m_classes; ++c) {
+            const qint32 t = child[size_t(s)][size_t(c)];
+            const qint32 viaFail = m_next[size_t(fail[size_t(s)]) * size_t(m_classes) + size_t(c)];
+            if (t < 0) {
+                m_next[size_t(s) * size_t(m_classes) + size_t(c)] = viaFail;
+            } else {
+                m_next[size_t(s) * size_t(m_classes) + size_t(c)] = t;
+                fail[size_t(t)] = viaFail;
+                queue.push_back(t);
+            }
+        }
+    }
+}
+
+void LogRules::buildSkipper()
+{
+    // Wu–Manber with two-byte blocks (S. Wu, U. Manber, "A fast algorithm for multi-pattern
+    // searching", 1994): a window of the shortest pattern's length m slides over the line; the
+    // window's last two bytes say how far it can move without passing a possible match.
+    int m = std::numeric_limits<int>::max();
+    for (const LogRule &r : m_rules) {
+        for (const QByteArray &p : r.match) {
+            m = std::min(m, int(p.size()));
+        }
+    }
+    m_patterns.clear();
+    if (m_rules.isEmpty() || m < 4 || m > 255) {
+        m_minLength = 0; // too short to skip usefully: the automaton reads every byte
+        return;
+    }
+    m_minLength = m;
+    m_shift.assign(65536, quint8(m - 1));
+    m_blockHead.assign(65536, -1);
+    for (int i = 0; i < m_rules.size(); ++i) {
+        for (const QByteArray &p : m_rules[i].match) {
+            const auto *b = reinterpret_cast<const unsigned char *>(p.constData());
+            for (int q = 2; q <= m; ++q) {
+                const int block = (b[q - 2] << 8) | b[q - 1];
+                m_shift[size_t(block)] = quint8(std::min<int>(m_shift[size_t(block)], m - q));
+            }
+            const int last = (b[m - 2] << 8) | b[m - 1];
+            m_patterns.push_back({p, qint16(i), m_blockHead[size_t(last)]});
+            m_blockHead[size_t(last)] = qint32(m_patterns.size() - 1);
+        }
+    }
+}
+
+int LogRules::classify(QByteArrayView line) const
+{
+    return m_minLength > 0 ? classifySkipping(line) : classifyEveryByte(line);
+}
+
+int LogRules::classifySkipping(QByteArrayView line) const
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(line.data());
+    const qsizetype n = line.size();
+    const qsizetype m = m_minLength;
+    const quint8 *shift = m_shift.data();
+    int best = -1;
+    for (qsizetype pos = m - 1; pos < n;) {
+        const int block = (p[pos - 1] << 8) | p[pos];
+        if (const int s = shift[block]; s > 0) {
+            pos += s;
+            continue;
+        }
+        const qsizetype start = pos - m + 1;
+        for (qint32 i = m_blockHead[size_t(block)]; i >= 0; i = m_patterns[size_t(i)].nextSameBlock) {
+            const Pattern &pat = m_patterns[size_t(i)];
+            if ((best < 0 || pat.rule < best) && start + pat.bytes.size() <= n &&
+                std::memcmp(p + start, pat.bytes.constData(), size_t(pat.bytes.size())) == 0) {
+                best = pat.rule;
+                if (best == 0) {
+                    return 0; // the first rule wins: nothing can beat it
+                }
+            }
+        }
+        ++pos;
+    }
+    return best;
+}
+
+int LogRules::classifyEveryByte(QByteArrayView line) const
+{
+    if (m_next.empty()) {
+        return -1;
+    }
+    const auto *p = reinterpret_cast<const unsigned char *>(line.data());
+    const auto *const end = p + line.size();
+    const qint32 *next = m_next.data();
+    const quint8 *cls = m_byteClass.data();
+    const qint16 *out = m_out.data();
+    const size_t classes = size_t(m_classes);
+    qint32 s = 0;
+    int best = -1;
+    for (; p < end; ++p) {
+        s = next[size_t(s) * classes + cls[*p]];
+        const int o = out[s];
+        if (o >= 0 && (best < 0 || o < best)) {
+            best = o;
+            if (best == 0) {
+                break; // the first rule wins: nothing can beat it
+            }
+        }
+    }
+    return best;
 }
 
 } // namespace flashdeck::logs

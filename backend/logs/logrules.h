@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 namespace flashdeck::logs {
 
 /** One rule of resources/logrules/log-rules.json (host contract §6). */
@@ -21,7 +23,10 @@ struct LogRule
 
 /**
  * The log classifier: the first rule one of whose substrings occurs in the line. Works on the
- * line's bytes, so invalid UTF-8 and 1 MB lines cost nothing extra.
+ * line's bytes, so invalid UTF-8 and 1 MB lines cost nothing extra. Every substring of every
+ * rule is looked for in one pass that skips ahead (Wu–Manber: the shortest substring is 12
+ * bytes, so most of a line is never looked at, as with grep's fixed-string matcher); rules with
+ * substrings shorter than 4 bytes fall back to an Aho–Corasick automaton over every byte.
  */
 class LogRules final
 {
@@ -37,7 +42,27 @@ public:
     const LogRule *rule(const QString &id) const;
 
 private:
+    void buildMatcher();
+    void buildSkipper();
+    int classifySkipping(QByteArrayView line) const;
+    int classifyEveryByte(QByteArrayView line) const;
+
+    struct Pattern
+    {
+        QByteArray bytes;
+        qint16 rule = -1;
+        qint32 nextSameBlock = -1; // the next pattern whose first m bytes end in the same 2 bytes
+    };
+    int m_minLength = 0; // 0: the skipping matcher is off
+    std::vector<quint8> m_shift; // 65 536 two-byte blocks: how far the window may move
+    std::vector<qint32> m_blockHead; // 65 536: the first pattern ending its first m bytes there
+    std::vector<Pattern> m_patterns;
+
     QList<LogRule> m_rules;
+    std::vector<quint8> m_byteClass; // 256 entries: bytes no pattern uses share class 0
+    int m_classes = 1;
+    std::vector<qint32> m_next; // states × classes: the next state
+    std::vector<qint16> m_out; // per state: the lowest rule index matched on reaching it, or -1
 };
 
 } // namespace flashdeck::logs

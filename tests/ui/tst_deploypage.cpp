@@ -141,6 +141,11 @@ void TestDeployPage::scenario()
                                  60000);
         QVERIFY2(page.stepStatus(QStringLiteral("pull")) == StepStatus::Running,
                  "the pull finished before its progress showed");
+        auto *layers = page.detail()->findChild<QPushButton *>(QStringLiteral("layersToggle"));
+        QVERIFY(layers->isVisible() && layers->text().contains(QLatin1String("layers (")));
+        layers->click(); // per-layer detail on demand
+        QVERIFY(page.detail()->findChild<QLabel *>(QStringLiteral("layers"))->text().contains(QLatin1String(" / ")) ||
+                page.detail()->findChild<QLabel *>(QStringLiteral("layers"))->text().contains(QLatin1String("done")));
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-pull.png"))));
     }
 

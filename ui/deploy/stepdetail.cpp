@@ -60,6 +60,8 @@ StepDetail::StepDetail(QWidget *parent)
     , m_copy(new QPushButton(tr("Copy"), this))
     , m_bar(new QProgressBar(this))
     , m_progress(new QLabel(this))
+    , m_layersToggle(new QPushButton(this))
+    , m_layers(new QLabel(this))
     , m_expected(wrapped(this, QStringLiteral("stepExpected")))
     , m_seen(wrapped(this, QStringLiteral("stepSeen")))
     , m_fix(wrapped(this, QStringLiteral("stepFix")))
@@ -96,6 +98,19 @@ StepDetail::StepDetail(QWidget *parent)
     m_progress->setObjectName(QStringLiteral("stepProgress"));
     progressBox->addWidget(m_bar);
     progressBox->addWidget(m_progress);
+    m_layersToggle->setObjectName(QStringLiteral("layersToggle"));
+    m_layersToggle->setFlat(true);
+    m_layersToggle->setCheckable(true);
+    m_layersToggle->setStyleSheet(QStringLiteral("text-align: left"));
+    m_layers->setObjectName(QStringLiteral("layers"));
+    m_layers->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_layers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    progressBox->addWidget(m_layersToggle, 0, Qt::AlignLeft);
+    progressBox->addWidget(m_layers);
+    connect(m_layersToggle, &QPushButton::toggled, this, [this](bool open) {
+        m_layers->setVisible(open);
+        m_layersToggle->setText(m_layersToggle->text().replace(0, 1, open ? QStringLiteral("▾") : QStringLiteral("▸")));
+    });
     form->addRow(QString(), progressBox);
     form->addRow(tr("Expected:"), m_expected);
     form->addRow(tr("Seen:"), m_seen);
@@ -170,6 +185,18 @@ void StepDetail::clearProgress()
     m_bar->setVisible(false);
     m_progress->setVisible(false);
     m_progress->clear();
+    m_layersToggle->setVisible(false);
+    m_layers->setVisible(false);
+}
+
+void StepDetail::setLayers(const QStringList &layers)
+{
+    m_layersToggle->setVisible(!layers.isEmpty());
+    m_layersToggle->setText(tr("%1 layers (%2)")
+                                .arg(m_layersToggle->isChecked() ? QStringLiteral("▾") : QStringLiteral("▸"))
+                                .arg(layers.size()));
+    m_layers->setText(layers.join(QLatin1Char('\n')));
+    m_layers->setVisible(m_layersToggle->isChecked() && !layers.isEmpty());
 }
 
 } // namespace flashdeck::ui

@@ -28,6 +28,8 @@ public:
     /** Progress of the step shown: bytes (or items) done of total, and the runner's words. */
     void setProgress(qint64 done, qint64 total, double ratePerSecond, const QString &text, bool inBytes = true);
     void clearProgress();
+    /** The pull's layers, shown under "▸ layers (N)" on demand. */
+    void setLayers(const QStringList &layers);
 
 private:
     StepRecord m_record;
@@ -38,6 +40,8 @@ private:
     QPushButton *m_copy;
     QProgressBar *m_bar;
     QLabel *m_progress;
+    QPushButton *m_layersToggle;
+    QLabel *m_layers;
     QLabel *m_expected;
     QLabel *m_seen;
     QLabel *m_fix;

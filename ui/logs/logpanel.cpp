@@ -92,7 +92,6 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     , m_counts(new QLabel(this))
 {
     setObjectName(QStringLiteral("logPanel"));
-    m_filter->setSourceModel(m_model);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
@@ -190,7 +189,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     // The log and the selected line's details.
     auto *split = new QSplitter(Qt::Horizontal, this);
     m_view->setObjectName(QStringLiteral("logView"));
-    m_view->setModel(m_filter);
+    m_view->setModel(m_model); // the filter joins only while a chip or 'only matching' asks for it
     m_view->setItemDelegate(new LogDelegate(m_view));
     m_view->setUniformItemSizes(true); // 200 000 rows: the view never measures them one by one
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -224,10 +223,10 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     });
     connect(m_pause, &QToolButton::toggled, this, &LogPanel::setPaused);
     connect(m_search, &QLineEdit::textChanged, this,
-            [this] { m_filter->setText(m_onlyMatching->isChecked() ? m_search->text() : QString()); });
+            [this] { setFilter(m_filter->shown(), m_onlyMatching->isChecked() ? m_search->text() : QString()); });
     connect(m_search, &QLineEdit::returnPressed, this, [this] { findNext(true); });
     connect(m_onlyMatching, &QCheckBox::toggled, this,
-            [this](bool on) { m_filter->setText(on ? m_search->text() : QString()); });
+            [this](bool on) { setFilter(m_filter->shown(), on ? m_search->text() : QString()); });
     connect(findPrev, &QToolButton::clicked, this, [this] { findNext(false); });
     connect(findNextButton, &QToolButton::clicked, this, [this] { findNext(true); });
     connect(prevHighlight, &QToolButton::clicked, this, [this] { nextHighlight(false); });
@@ -333,7 +332,7 @@ int LogPanel::currentRow() const
 
 void LogPanel::selectRow(int proxyRow)
 {
-    const QModelIndex i = m_filter->index(proxyRow, 0);
+    const QModelIndex i = m_view->model()->index(proxyRow, 0);
     m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect);
     m_autoScrolling = true;
     m_view->scrollTo(i, QAbstractItemView::PositionAtCenter);
@@ -343,11 +342,12 @@ void LogPanel::selectRow(int proxyRow)
 
 bool LogPanel::nextHighlight(bool forward)
 {
-    const int rows = m_filter->rowCount();
+    const QAbstractItemModel *shown = m_view->model();
+    const int rows = shown->rowCount();
     const int from = currentRow();
     for (int r = from < 0 ? (forward ? 0 : rows - 1) : from + (forward ? 1 : -1); r >= 0 && r < rows;
          r += forward ? 1 : -1) {
-        const auto s = LogModel::Severity(m_filter->index(r, 0).data(LogModel::SeverityRole).toInt());
+        const auto s = LogModel::Severity(shown->index(r, 0).data(LogModel::SeverityRole).toInt());
         if (s == LogModel::Severity::Ok || s == LogModel::Severity::Warn || s == LogModel::Severity::Error) {
             selectRow(r);
             return true;
@@ -359,7 +359,8 @@ bool LogPanel::nextHighlight(bool forward)
 bool LogPanel::findNext(bool forward)
 {
     const QString needle = m_search->text();
-    const int rows = m_filter->rowCount();
+    const QAbstractItemModel *shown = m_view->model();
+    const int rows = shown->rowCount();
     if (needle.isEmpty() || rows == 0) {
         return false;
     }
@@ -367,7 +368,7 @@ bool LogPanel::findNext(bool forward)
     // Wraps around once, as a search box does.
     for (int step = 1; step <= rows; ++step) {
         const int r = ((from < 0 ? (forward ? -1 : rows) : from) + (forward ? step : -step) + rows * 2) % rows;
-        if (m_filter->index(r, 0).data(LogModel::TextRole).toString().contains(needle, Qt::CaseInsensitive)) {
+        if (shown->index(r, 0).data(LogModel::TextRole).toString().contains(needle, Qt::CaseInsensitive)) {
             selectRow(r);
             return true;
         }
@@ -385,7 +386,7 @@ QString LogPanel::selectedText() const
 {
     QList<int> rows;
     for (const QModelIndex &i : m_view->selectionModel()->selectedIndexes()) {
-        rows.append(m_filter->mapToSource(i).row());
+        rows.append(m_view->model() == m_filter ? m_filter->mapToSource(i).row() : i.row());
     }
     std::sort(rows.begin(), rows.end());
     QStringList lines;
@@ -438,7 +439,29 @@ void LogPanel::applyChips()
         m_chips->button(0)->setChecked(true);
         mask = LogFilterModel::Everything;
     }
-    m_filter->setShown(mask);
+    setFilter(mask, m_filter->text());
+}
+
+void LogPanel::setFilter(unsigned shown, const QString &text)
+{
+    m_filter->setShown(shown);
+    m_filter->setText(text);
+    // Following 50 000 lines a second, a proxy model costs the GUI thread on every batch: the
+    // view shows the model itself unless a filter is on (benchmarked in bench_logs).
+    const bool filtering = shown != LogFilterModel::Everything || !text.isEmpty();
+    QAbstractItemModel *want = filtering ? static_cast<QAbstractItemModel *>(m_filter) : m_model;
+    if (m_view->model() == want) {
+        return;
+    }
+    m_filter->setSourceModel(filtering ? m_model : nullptr);
+    QItemSelectionModel *old = m_view->selectionModel();
+    m_view->setModel(want);
+    delete old; // setModel() leaves the old selection model to us
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LogPanel::updateDetails);
+    updateDetails();
+    if (m_follow->isChecked()) {
+        m_view->scrollToBottom();
+    }
 }
 
 void LogPanel::updateBadges()

@@ -36,6 +36,7 @@ public:
     explicit LogPanel(const logs::LogRules &rules, QWidget *parent = nullptr);
 
     LogModel *model() const { return m_model; }
+    /** The filter; the view shows it only while a chip or "only matching" is on. */
     LogFilterModel *filter() const { return m_filter; }
     QListView *view() const { return m_view; }
 
@@ -64,6 +65,7 @@ private:
     void updateDetails();
     void updateCounts();
     void applyChips();
+    void setFilter(unsigned shown, const QString &text);
     void saveAs();
     int currentRow() const;
     void selectRow(int proxyRow);

@@ -482,6 +482,9 @@ void DeployPage::showSelected()
     }
     m_right->setCurrentWidget(m_detail);
     m_detail->show(step.isEmpty() ? StepRecord() : m_records.value(step));
+    if (step == QLatin1String("pull") && m_records.value(step).status == StepStatus::Running) {
+        m_detail->setLayers(m_layers);
+    }
 }
 
 void DeployPage::loadJournal()
@@ -673,6 +676,13 @@ void DeployPage::startSession()
                                                 recipe, *p, options, *secrets, m_redactor);
     connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
     connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
+    connect(m_session.get(), &DeploySession::layersChanged, this, [this](const QStringList &layers) {
+        m_layers = layers;
+        const QTreeWidgetItem *current = m_steps->currentItem();
+        if (current && current->data(0, kStepRole).toString() == QLatin1String("pull")) {
+            m_detail->setLayers(layers);
+        }
+    });
     connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
     connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")

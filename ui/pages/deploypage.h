@@ -114,6 +114,7 @@ private:
     QTreeWidget *m_steps;
     QHash<QString, QTreeWidgetItem *> m_items;
     QHash<QString, StepRecord> m_records;
+    QStringList m_layers; // the pull's, latest
     QPushButton *m_run;
     QPushButton *m_stop;
     QPushButton *m_resume;

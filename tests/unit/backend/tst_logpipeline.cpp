@@ -34,6 +34,7 @@ class TestLogPipeline : public QObject
 private Q_SLOTS:
     void classify_data();
     void classify();
+    void classify_oneScanAgreesWithASearchPerSubstring();
     void rules_badFilesSayWhere_data();
     void rules_badFilesSayWhere();
     void split_data();
@@ -71,6 +72,75 @@ void TestLogPipeline::classify()
         const LogRule &r = rules.value().rules().at(i);
         QVERIFY(!r.meaning.isEmpty());
         QCOMPARE(r.fix.isEmpty(), r.severity == QLatin1String("ok") || r.severity == QLatin1String("info"));
+    }
+}
+
+namespace {
+
+/** The first rule with a substring in `line`: the definition both matchers must agree with. */
+QString checkAgainstNaive(const LogRules &rules, int *matched)
+{
+    QList<QByteArray> pieces;
+    for (const LogRule &r : rules.rules()) {
+        for (const QByteArray &m : r.match) {
+            pieces << m << m.left(m.size() / 2) << m.mid(m.size() / 3) << m.left(m.size() - 1);
+        }
+    }
+    pieces << "x"
+           << " "
+           << "\xff\xfe"
+           << "backend="
+           << "qmul" << QByteArray(1, '\0');
+    auto naive = [&rules](const QByteArray &line) {
+        for (int i = 0; i < rules.rules().size(); ++i) {
+            for (const QByteArray &m : rules.rules()[i].match) {
+                if (line.contains(m)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    };
+    quint32 seed = 20261130;
+    auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+    *matched = 0;
+    for (int n = 0; n < 20000; ++n) {
+        QByteArray line;
+        for (int k = int(next() % 6); k >= 0; --k) {
+            line += pieces.at(int(next() % quint32(pieces.size())));
+        }
+        const int expected = naive(line);
+        if (rules.classify(line) != expected) {
+            return QStringLiteral("%1 instead of %2 for \"%3\"")
+                .arg(rules.classify(line))
+                .arg(expected)
+                .arg(QString::fromLatin1(line.toPercentEncoding(" []=:")));
+        }
+        *matched += expected >= 0 ? 1 : 0;
+    }
+    return rules.classify(QByteArray()) == -1 ? QString() : QStringLiteral("the empty line matched");
+}
+
+} // namespace
+
+void TestLogPipeline::classify_oneScanAgreesWithASearchPerSubstring()
+{
+    // The skipping matcher (built-in rules: every substring ≥ 12 bytes) and the automaton
+    // (rules with a 3-byte substring) against the obvious definition, on lines stitched from
+    // pieces of the patterns, overlapping prefixes and noise.
+    const auto builtIn = LogRules::builtIn();
+    QVERIFY(builtIn);
+    const auto shortOnes = LogRules::fromJson(
+        R"({"rules":[{"id":"oom","severity":"error","match":["OOM","out of memory"]},
+                     {"id":"ready","severity":"ok","match":["ready to roll","fired up"]},
+                     {"id":"q","severity":"warn","match":["qmul","mul4","backend=fp"]}]})",
+        QStringLiteral("short.json"));
+    QVERIFY2(shortOnes, qPrintable(shortOnes.message()));
+    for (const LogRules *rules : {&builtIn.value(), &shortOnes.value()}) {
+        int matched = 0;
+        const QString problem = checkAgainstNaive(*rules, &matched);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(matched > 1000); // the generator does reach the rules
     }
 }
 
