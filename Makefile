@@ -40,10 +40,11 @@ test-asan: bootstrap
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
+	@build/release/tests/bench/bench_logstream
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots

@@ -1,0 +1,130 @@
+// The log stream end to end (`make bench`, issue 6): a container's whole log fetched over SSH
+// by Flashdeck (Docker's log API through its one connection, decoded, split and classified)
+// against OpenSSH running `docker logs` on the host with the output thrown away, on the
+// simulated host. Prints a table; figures go to docs/PERFORMANCE.md. Nothing here asserts.
+
+#include "backend/docker/dockerclient.h"
+#include "backend/logs/logfollower.h"
+#include "backend/logs/logrules.h"
+#include "tests/simhost/simhostfixture.h"
+#include "tests/support/sshdfixture.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+using namespace flashdeck;
+
+namespace {
+const QString kImage = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
+const QString kDigest = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+constexpr int kLines = 300000;
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    test::SimHostFixture sim;
+    QString error;
+    if (!sim.start(QStringLiteral("b300x4"), &error)) {
+        std::fprintf(stderr, "simulated host: %s\n", qPrintable(error));
+        return 1;
+    }
+    QSignalSpy ready(&sim.connection(), &ssh::HostConnection::tunnelReady);
+    sim.connection().openStdioTunnel("docker system dial-stdio");
+    if (!ready.wait(30000)) {
+        std::fprintf(stderr, "no docker tunnel\n");
+        return 1;
+    }
+    docker::DockerClient docker(ready.first().at(1).value<quint16>());
+    QNetworkReply *pull = docker.stream("POST",
+                                        QStringLiteral("/images/create?fromImage=%1")
+                                            .arg(docker::DockerClient::q(kImage + QLatin1Char('@') + kDigest)));
+    QSignalSpy pulled(pull, &QNetworkReply::finished);
+    (void)pulled.wait(120000);
+    std::optional<docker::DockerResponse> created;
+    const nlohmann::json body = {
+        {"Image", QString(kImage + QLatin1Char('@') + kDigest).toStdString()},
+        {"Cmd",
+         {"sh", "-c",
+          "yes '[2026-11-30 08:40:12 TP0] Decode batch. #running-req: 37, #token: 412032, token usage: 0.04, "
+          "accept len: 3.12, cuda graph: True, gen throughput (token/s): 1635.22, #queue-req: 0, ' | head -n " +
+              std::to_string(kLines) + "; exec sleep 3600"}},
+        {"Labels", {{"io.flashdeck.deployment", "bench-b300x4-balanced"}}}};
+    docker.call("POST", QStringLiteral("/containers/create?name=flashdeck-bench-b300x4-balanced-0"),
+                QByteArray::fromStdString(body.dump()), [&created](const docker::DockerResponse &r) { created = r; });
+    (void)QTest::qWaitFor([&] { return created.has_value(); }, 30000);
+    if (!created || created->status != 201) {
+        std::fprintf(stderr, "create: %s\n", created ? qPrintable(created->message()) : "timed out");
+        return 1;
+    }
+    const QString id = QString::fromStdString(created->json()["Id"].get<std::string>());
+    bool started = false;
+    docker.call("POST", QStringLiteral("/containers/%1/start").arg(id), {},
+                [&started](const docker::DockerResponse &) { started = true; });
+    (void)QTest::qWaitFor([&] { return started; }, 30000);
+
+    const auto rules = logs::LogRules::builtIn();
+    auto fetchAll = [&](qint64 *lines) {
+        logs::LogFollower f(sim.connection(), rules.value(), {QStringLiteral("bench"), {}, -1, false, 50});
+        qint64 n = 0;
+        QObject::connect(&f, &logs::LogFollower::recordsArrived,
+                         [&n](const QList<logs::LogRecord> &r) { n += r.size(); });
+        QSignalSpy done(&f, &logs::LogFollower::finished);
+        QElapsedTimer t;
+        t.start();
+        f.start();
+        (void)done.wait(300000);
+        *lines = n;
+        return double(t.nsecsElapsed()) / 1e9;
+    };
+    // Wait until the container has written every line (the first fetches also warm up).
+    qint64 lines = 0;
+    for (int i = 0; i < 120 && lines < kLines; ++i) {
+        fetchAll(&lines);
+        if (lines < kLines) {
+            QTest::qWait(500);
+        }
+    }
+    double ours = 1e9;
+    for (int i = 0; i < 3; ++i) {
+        ours = std::min(ours, fetchAll(&lines));
+    }
+
+    const ssh::SshTarget t = sim.connection().target();
+    double openssh = 1e9;
+    for (int i = 0; i < 3; ++i) {
+        QProcess ssh;
+        ssh.setStandardOutputFile(QProcess::nullDevice());
+        QElapsedTimer timer;
+        timer.start();
+        ssh.start(QStringLiteral("ssh"),
+                  {QStringLiteral("-i"), t.identityFile, QStringLiteral("-p"), QString::number(t.port),
+                   QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + t.knownHostsFile, QStringLiteral("-o"),
+                   QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+                   t.user + QStringLiteral("@") + t.host, QStringLiteral("docker logs ") + id});
+        ssh.waitForFinished(300000);
+        if (ssh.exitCode() != 0) {
+            std::fprintf(stderr, "ssh docker logs: exit %d: %s\n", ssh.exitCode(),
+                         ssh.readAllStandardError().constData());
+            return 1;
+        }
+        openssh = std::min(openssh, double(timer.nsecsElapsed()) / 1e9);
+    }
+    std::printf("%-58s %14s %14s\n", "log stream over SSH, whole log (best of 3)", "Flashdeck", "ssh docker logs");
+    std::printf("%-58s %14.2f %14.2f\n", qPrintable(QStringLiteral("%1 lines: seconds").arg(lines)), ours, openssh);
+    std::printf("%-58s %14.0f %14.0f\n", "lines per second", double(lines) / ours, double(lines) / openssh);
+    std::printf("%-58s %14.2f\n", "ratio (goal >= 0.8 of OpenSSH's speed)", openssh / ours);
+    bool removed = false;
+    docker.call("DELETE", QStringLiteral("/containers/%1?force=1").arg(id), {},
+                [&removed](const docker::DockerResponse &) { removed = true; });
+    (void)QTest::qWaitFor([&] { return removed; }, 30000);
+    return 0;
+}
