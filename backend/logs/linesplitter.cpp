@@ -1,10 +1,13 @@
 #include "backend/logs/linesplitter.h"
 
+#include <cstring>
+
 namespace flashdeck::logs {
 
 QList<SplitLine> LineSplitter::feed(const QByteArray &chunk)
 {
     QList<SplitLine> out;
+    out.reserve(chunk.size() / 96 + 1); // SGLang's lines run 60–200 bytes: rarely a regrowth
     const char *p = chunk.constData();
     const char *const end = p + chunk.size();
     if (m_pendingCR && p < end) {
@@ -22,9 +25,21 @@ QList<SplitLine> LineSplitter::feed(const QByteArray &chunk)
         }
     }
     while (p < end) {
-        const char *q = p;
-        while (q < end && *q != '\n' && *q != '\r') {
-            ++q;
+        // The next line end: memchr (vectorised by libc) for '\n', then for a '\r' before it.
+        // A byte loop here cost more than classifying the line (bench_logs).
+        const char *q = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        if (!q) {
+            q = end;
+        }
+        if (const void *cr = std::memchr(p, '\r', size_t(q - p))) {
+            q = static_cast<const char *>(cr);
+        }
+        // The common case: a whole line inside this chunk, nothing pending. One allocation of
+        // the exact size (appending to m_pending grows, then is thrown away).
+        if (q < end && *q == '\n' && m_pending.isEmpty() && !m_discarding && q - p <= m_maxLine) {
+            out.append({QByteArray(p, q - p), false, false});
+            p = q + 1;
+            continue;
         }
         if (!m_discarding) {
             const qsizetype room = m_maxLine - m_pending.size();

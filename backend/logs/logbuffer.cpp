@@ -10,22 +10,26 @@ LogBuffer::LogBuffer(qsizetype capacity)
 
 qsizetype LogBuffer::append(const QList<LogRecord> &records)
 {
+    return append(QList<LogRecord>(records));
+}
+
+qsizetype LogBuffer::append(QList<LogRecord> &&records)
+{
     if (m_ring.size() != size_t(m_capacity)) {
         m_ring.resize(size_t(m_capacity)); // allocated on first use: an idle host costs nothing
     }
     qsizetype dropped = 0;
-    for (const LogRecord &r : records) {
+    for (LogRecord &r : records) {
         ++m_total;
+        m_textBytes += r.text.size();
         if (m_size == m_capacity) {
             LogRecord &oldest = m_ring[size_t(m_head)];
             m_textBytes -= oldest.text.size();
-            oldest = r;
-            m_textBytes += r.text.size();
+            oldest = std::move(r);
             m_head = (m_head + 1) % m_capacity;
             ++dropped;
         } else {
-            m_ring[size_t((m_head + m_size) % m_capacity)] = r;
-            m_textBytes += r.text.size();
+            m_ring[size_t((m_head + m_size) % m_capacity)] = std::move(r);
             ++m_size;
         }
     }

@@ -31,6 +31,8 @@ public:
 
     /** Appends the lines; returns how many of the oldest were dropped to make room. */
     qsizetype append(const QList<LogRecord> &records);
+    /** The same, taking the records' text instead of sharing it (no reference counting per line). */
+    qsizetype append(QList<LogRecord> &&records);
     /** Drops the `count` oldest lines (a model removes their rows around this call). */
     void dropOldest(qsizetype count);
     /** Empties the ring and its counts (another log begins). */

@@ -51,10 +51,10 @@ private:
     {
         QByteArray bytes;
         qint16 rule = -1;
-        qint32 nextSameBlock = -1; // the next pattern whose first m bytes end in the same 2 bytes
+        qint32 nextSameBlock = -1; // the next pattern whose first m bytes end in the same block
     };
     int m_minLength = 0; // 0: the skipping matcher is off
-    std::vector<quint8> m_shift; // 65 536 two-byte blocks: how far the window may move
+    std::vector<quint8> m_shift; // 65 536 hashed three-byte blocks: how far the window may move
     std::vector<qint32> m_blockHead; // 65 536: the first pattern ending its first m bytes there
     std::vector<Pattern> m_patterns;
 
