@@ -120,7 +120,7 @@ void LogModel::appendRecords(const QList<logs::LogRecord> &records)
     }
     const int first = int(m_buffer.size());
     beginInsertRows({}, first, first + int(kept.size()) - 1);
-    m_buffer.append(kept);
+    (void)m_buffer.append(std::move(kept));
     endInsertRows();
     Q_EMIT highlightsChanged();
 }
