@@ -118,4 +118,18 @@ void SimHostFixture::clearLoad()
     QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
 }
 
+HostEntry SimHostFixture::hostEntry(const QString &name) const
+{
+    const ssh::SshTarget t = m_conn->target();
+    HostEntry e;
+    e.name = name;
+    e.address = t.host;
+    e.port = t.port;
+    e.user = t.user;
+    e.identityFile = t.identityFile;
+    e.knownHostsFile = t.knownHostsFile;
+    e.simulated = true;
+    return e;
+}
+
 } // namespace flashdeck::test

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/fleet/hostentry.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/support/sshdfixture.h"
 
@@ -31,6 +32,8 @@ public:
     void stop();
 
     ssh::HostConnection &connection() { return *m_conn; }
+    /** An inventory entry named `name` that reaches this host as connection() does (simulated). */
+    HostEntry hostEntry(const QString &name) const;
     /** Copies scenarios/<name>.json to the host and clears the load. */
     bool useScenario(const QString &name);
     /** Writes gpu-load.json (atomically) with the same load on every listed GPU index. */

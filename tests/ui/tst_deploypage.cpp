@@ -29,20 +29,6 @@ using namespace flashdeck::test;
 
 namespace {
 
-HostEntry entryFor(const QString &name, SimHostFixture &host)
-{
-    const ssh::SshTarget t = host.connection().target();
-    HostEntry e;
-    e.name = name;
-    e.address = t.host;
-    e.port = t.port;
-    e.user = t.user;
-    e.identityFile = t.identityFile;
-    e.knownHostsFile = t.knownHostsFile;
-    e.simulated = true;
-    return e;
-}
-
 QString shotPath(const QString &fallbackDir, const QString &name)
 {
     const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", fallbackDir);
@@ -101,7 +87,7 @@ void TestDeployPage::scenario()
     QVERIFY(paths.ensureExists());
     Redactor redactor;
     FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
-    watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), sim)});
+    watcher.setHosts({sim.hostEntry(QStringLiteral("gpu-b300"))});
     ui::DeployPage page(paths, watcher, redactor);
     page.resize(1600, 940);
     page.show();
@@ -196,7 +182,7 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     const AppPaths paths(root.filePath(QStringLiteral("cfg")));
     QVERIFY(paths.ensureExists());
     Inventory inventory(paths.inventoryFile());
-    HostEntry host = entryFor(QStringLiteral("gpu-b300"), sim);
+    HostEntry host = sim.hostEntry(QStringLiteral("gpu-b300"));
     host.knownHostsFile = root.filePath(QStringLiteral("known_hosts")); // empty: the key is unknown
     QVERIFY(inventory.add(host).isOk());
     Settings settings(paths);

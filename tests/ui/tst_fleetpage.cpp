@@ -32,20 +32,6 @@ using flashdeck::ui::FleetModel;
 
 namespace {
 
-HostEntry entryFor(const QString &name, SimHostFixture &host)
-{
-    const ssh::SshTarget t = host.connection().target();
-    HostEntry e;
-    e.name = name;
-    e.address = t.host;
-    e.port = t.port;
-    e.user = t.user;
-    e.identityFile = t.identityFile;
-    e.knownHostsFile = t.knownHostsFile;
-    e.simulated = true;
-    return e;
-}
-
 QString cell(const QAbstractItemModel &m, const QString &host, int column, int role = Qt::DisplayRole)
 {
     for (int r = 0; r < m.rowCount(); ++r) {
@@ -112,7 +98,7 @@ void TestFleetPage::liveFleet_modelAndPage()
     gone.address = QStringLiteral("127.0.0.1");
     gone.port = 1; // nothing listens there
     gone.user = QStringLiteral("root");
-    watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), b300), entryFor(QStringLiteral("gpu-h200"), h200), gone});
+    watcher.setHosts({b300.hostEntry(QStringLiteral("gpu-b300")), h200.hostEntry(QStringLiteral("gpu-h200")), gone});
 
     ui::FleetPage page(watcher);
     ui::AlertNotifier notifier(watcher);

@@ -36,20 +36,6 @@ namespace {
 const QString kImage = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
 const QString kDigest = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
 
-HostEntry entryFor(const QString &name, SimHostFixture &host)
-{
-    const ssh::SshTarget t = host.connection().target();
-    HostEntry e;
-    e.name = name;
-    e.address = t.host;
-    e.port = t.port;
-    e.user = t.user;
-    e.identityFile = t.identityFile;
-    e.knownHostsFile = t.knownHostsFile;
-    e.simulated = true;
-    return e;
-}
-
 /** Pulls the pinned image on the simulated host and starts SGLang as Flashdeck labels it. */
 QString launchServer(SimHostFixture &host, const QString &deployment)
 {
@@ -261,7 +247,7 @@ void TestLogsPage::page_followsADeployment_badgesAndScreenshot()
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
     FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
-    watcher.setHosts({entryFor(QStringLiteral("gpu-b300"), good), entryFor(QStringLiteral("gpu-slow"), slow)});
+    watcher.setHosts({good.hostEntry(QStringLiteral("gpu-b300")), slow.hostEntry(QStringLiteral("gpu-slow"))});
 
     ui::LogsPage page(watcher);
     QAbstractItemModelTester tester(page.panel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);

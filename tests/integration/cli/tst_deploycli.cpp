@@ -1,4 +1,5 @@
 #include "backend/core/processtree.h"
+#include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
 
 #include <QDateTime>
@@ -38,13 +39,8 @@ private Q_SLOTS:
     void ctrlC_saysWhatIsLeft_andResumeFinishes();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    static Run run(const QString &config, QStringList args);
+    using Run = CliRun;
+    static Run run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
     /** The last record of each step, by id. */
     static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
 };
@@ -64,22 +60,6 @@ bool writeModel(const QString &dir, const QString &layout)
 }
 
 } // namespace
-
-TestDeployCli::Run TestDeployCli::run(const QString &config, QStringList args)
-{
-    args << QStringLiteral("--config-dir") << config;
-    QProcess p;
-    p.start(QStringLiteral(FLASHDECK_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(180000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 QMap<QString, QJsonObject> TestDeployCli::steps(const QByteArray &jsonLines)
 {

@@ -1,3 +1,4 @@
+#include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
 
 #include <QDateTime>
@@ -25,24 +26,8 @@ private Q_SLOTS:
     void deploymentLog_jsonTailAndFollow();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    static Run run(const QString &config, QStringList args)
-    {
-        args << QStringLiteral("--config-dir") << config;
-        QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY), args);
-        if (!p.waitForFinished(180000)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
-    }
+    using Run = CliRun;
+    static Run run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
     static QList<QJsonObject> objects(const QByteArray &lines)
     {
         QList<QJsonObject> out;

@@ -1,3 +1,4 @@
+#include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
 
 #include <QFile>
@@ -23,24 +24,8 @@ private Q_SLOTS:
     void jsonContract_beforeAndAfterADeployment();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    static Run run(const QString &config, QStringList args)
-    {
-        args << QStringLiteral("--config-dir") << config;
-        QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY), args);
-        if (!p.waitForFinished(180000)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
-    }
+    using Run = CliRun;
+    static Run run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
     static QMap<QString, QJsonObject> byHost(const QByteArray &lines)
     {
         QMap<QString, QJsonObject> out;

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+/** What one run of the flashdeck binary gave back. */
+struct CliRun
+{
+    int exitCode = -1; // -1: it crashed or had to be killed
+    QByteArray out;
+    QByteArray err;
+};
+
+/** Runs `flashdeck ARGS --config-dir CONFIG` to the end (killed after `timeoutMs`). */
+inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutMs = 180000)
+{
+    args << QStringLiteral("--config-dir") << config;
+    QProcess p;
+    p.start(QStringLiteral(FLASHDECK_BINARY), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
