@@ -2,6 +2,8 @@
 
 #include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/logs/logfollower.h"
+#include "backend/logs/logrules.h"
 #include "backend/metrics/gpusampler.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
@@ -120,6 +122,7 @@ void HostMonitor::stop()
     if (m_server) {
         m_server->stop();
     }
+    m_serverLog.reset();
     if (m_dockerTunnel) {
         m_conn.closeTunnel(m_dockerTunnel);
         m_dockerTunnel = 0;
@@ -243,6 +246,7 @@ void HostMonitor::detectVendorAndStart()
                         }
                         changed();
                     });
+            connect(m_server.get(), &ServerSampler::logFallbackChanged, this, &HostMonitor::followServerLog);
             m_server->start();
         }
         startDocker();
@@ -281,6 +285,40 @@ void HostMonitor::startDocker()
         m_dockerTunnel = m_conn.openStdioTunnel("docker system dial-stdio");
     }
     m_dockerTimer->start();
+}
+
+void HostMonitor::followServerLog(bool follow)
+{
+    m_serverLog.reset();
+    if (!follow || !m_running) {
+        return;
+    }
+    if (!m_logRules) {
+        auto rules = logs::LogRules::builtIn();
+        if (!rules) {
+            return;
+        }
+        m_logRules = std::make_unique<logs::LogRules>(rules.value());
+    }
+    // From now on (tail 0): Decode batch lines as they come, about every few seconds under load.
+    m_serverLog = std::make_unique<logs::LogFollower>(m_conn, *m_logRules,
+                                                      logs::LogFollower::Options{m_hostName, {}, 0, true, 200});
+    connect(m_serverLog.get(), &logs::LogFollower::recordsArrived, this, [this](const QList<logs::LogRecord> &records) {
+        const int decode = [this] {
+            for (int i = 0; i < m_logRules->rules().size(); ++i) {
+                if (m_logRules->rules()[i].id == QLatin1String("decode")) {
+                    return i;
+                }
+            }
+            return -1;
+        }();
+        for (const logs::LogRecord &r : records) {
+            if (m_server && r.rule == decode) {
+                m_server->feedLogLine(r.text, r.timeNs > 0 ? r.timeNs / 1000000 : now());
+            }
+        }
+    });
+    m_serverLog->start();
 }
 
 void HostMonitor::pollContainers()

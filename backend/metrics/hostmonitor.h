@@ -18,6 +18,10 @@ struct ConnectionState;
 namespace docker {
 class DockerClient;
 }
+namespace logs {
+class LogFollower;
+class LogRules;
+} // namespace logs
 } // namespace flashdeck
 
 namespace flashdeck::metrics {
@@ -82,6 +86,7 @@ private:
     void detectVendorAndStart();
     void startDocker();
     void pollContainers();
+    void followServerLog(bool follow);
     void pollDisk();
     void record(const QString &name, qint64 atMs, std::optional<double> value);
     void markGap(qint64 atMs);
@@ -95,6 +100,9 @@ private:
     QHash<QString, std::shared_ptr<TimeSeries>> m_series;
     std::unique_ptr<GpuSampler> m_gpus;
     std::unique_ptr<ServerSampler> m_server;
+    // Only while neither /metrics nor /v1/loads answers: the server's log, for its Decode batch lines.
+    std::unique_ptr<logs::LogRules> m_logRules;
+    std::unique_ptr<logs::LogFollower> m_serverLog;
     std::unique_ptr<docker::DockerClient> m_docker;
     QTimer *m_dockerTimer;
     QTimer *m_diskTimer;

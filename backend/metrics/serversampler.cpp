@@ -133,6 +133,7 @@ void ServerSampler::pollMetrics()
             return;
         }
         const PromScrape scrape = parsePrometheusText(reply->readAll());
+        setFromLog(false);
         publish(snapshotFromMetrics(scrape, QDateTime::currentMSecsSinceEpoch()));
     });
 }
@@ -150,17 +151,41 @@ void ServerSampler::pollLoads()
         m_inFlight = false;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 401) {
+            setFromLog(true);
             Q_EMIT failed(QStringLiteral("/v1/loads needs the server's API key, and Flashdeck does not have it "
-                                         "(the keyring holds it for deployments Flashdeck made)"));
+                                         "(the keyring holds it for deployments Flashdeck made); reading the log's "
+                                         "Decode batch lines instead"));
             return;
         }
         const ServerSnapshot s = snapshotFromLoads(reply->readAll(), QDateTime::currentMSecsSinceEpoch());
         if (status != 200 || s.source.isEmpty()) {
-            Q_EMIT failed(QStringLiteral("neither /metrics nor /v1/loads gave numbers (/v1/loads: %1)").arg(status));
+            setFromLog(true);
+            Q_EMIT failed(QStringLiteral("neither /metrics nor /v1/loads gave numbers (/v1/loads: %1); reading the "
+                                         "log's Decode batch lines instead")
+                              .arg(status));
             return;
         }
+        setFromLog(false);
         publish(s);
     });
+}
+
+void ServerSampler::setFromLog(bool fromLog)
+{
+    if (fromLog != m_fromLog) {
+        m_fromLog = fromLog;
+        Q_EMIT logFallbackChanged(fromLog);
+    }
+}
+
+void ServerSampler::feedLogLine(QByteArrayView line, qint64 atMs)
+{
+    if (!m_fromLog) {
+        return; // the endpoints answer: they are exact, the log only every few seconds
+    }
+    if (const auto s = snapshotFromDecodeLine(line, atMs)) {
+        publish(*s);
+    }
 }
 
 void ServerSampler::publish(ServerSnapshot snapshot)

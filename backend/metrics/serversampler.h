@@ -19,7 +19,9 @@ namespace flashdeck::metrics {
 /**
  * One SGLang server, every `periodMs`, through an SSH tunnel to its loopback port (F16):
  * `/health` for its state, then `/metrics` (with --enable-metrics), else `/v1/loads` with the
- * API key (sglang-facts §5, §2). Rates and percentiles come from consecutive snapshots.
+ * API key (sglang-facts §5, §2), else the `Decode batch` lines of the server's log, which the
+ * owner follows and feeds in while fromLog() (sglang-facts §11). Rates and percentiles come
+ * from consecutive snapshots.
  */
 class ServerSampler final : public QObject
 {
@@ -33,12 +35,18 @@ public:
     void start();
     void stop();
     quint16 remotePort() const { return m_remotePort; }
+    /** Neither /metrics nor /v1/loads gave numbers: they come from the log's Decode batch lines. */
+    bool fromLog() const { return m_fromLog; }
+    /** A line of the server's log; a Decode batch line becomes a snapshot while fromLog(). */
+    void feedLogLine(QByteArrayView line, qint64 atMs);
 
 Q_SIGNALS:
     /** "ok" (200), "starting" (503, or the port answers nothing yet) or "down" (no server). */
     void healthChanged(const QString &health);
     void sampled(const flashdeck::metrics::ServerSnapshot &snapshot, const flashdeck::metrics::ServerRates &rates);
     void failed(const QString &message);
+    /** Whether the owner should follow the server's log for numbers (see fromLog()). */
+    void logFallbackChanged(bool fromLog);
 
 private:
     void poll();
@@ -46,6 +54,7 @@ private:
     void pollLoads();
     void publish(ServerSnapshot snapshot);
     void setHealth(const QString &health);
+    void setFromLog(bool fromLog);
 
     ssh::HostConnection &m_conn;
     quint16 m_remotePort;
@@ -57,6 +66,7 @@ private:
     bool m_running = false;
     bool m_metricsMissing = false; // /metrics answered 404: the server runs without --enable-metrics
     bool m_inFlight = false;
+    bool m_fromLog = false;
     QString m_health;
     std::optional<ServerSnapshot> m_previous;
 };

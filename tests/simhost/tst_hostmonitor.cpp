@@ -1,3 +1,4 @@
+#include "backend/docker/dockerclient.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
 #include "tests/simhost/simhostfixture.h"
@@ -43,6 +44,7 @@ class TestHostMonitor : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void fourHosts_loadRisesAndFalls_alertsFireAndClear();
+    void noMetricsNoKey_numbersComeFromTheLog();
 };
 
 void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
@@ -155,6 +157,82 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
     for (auto &m : monitors) {
         m->stop();
     }
+}
+
+void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
+{
+    // A server started without --enable-metrics, whose API key Flashdeck does not hold: /metrics
+    // is 404, /v1/loads 401. The numbers then come from its log's Decode batch lines (issue 7).
+    SimHostFixture host;
+    QString error;
+    QVERIFY2(host.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    {
+        QFile f(host.simDir() + QStringLiteral("/scenario.json"));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        nlohmann::json sc = nlohmann::json::parse(f.readAll().toStdString());
+        sc["faults"]["max_running"] = 2;
+        sc["faults"]["request_seconds"] = 3;
+        QVERIFY(f.resize(0) && f.write(QByteArray::fromStdString(sc.dump())) > 0);
+    }
+    QSignalSpy tunnel(&host.connection(), &ssh::HostConnection::tunnelReady);
+    host.connection().openStdioTunnel("docker system dial-stdio");
+    QVERIFY(tunnel.wait(30000));
+    docker::DockerClient docker(tunnel.first().at(1).value<quint16>());
+    const QString image =
+        QStringLiteral("lmsysorg/sglang@sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+    QNetworkReply *pull =
+        docker.stream("POST", QStringLiteral("/images/create?fromImage=%1").arg(docker::DockerClient::q(image)));
+    QSignalSpy pulled(pull, &QNetworkReply::finished);
+    QVERIFY(pulled.wait(60000));
+    pull->deleteLater();
+    const quint16 port = freeLocalPort();
+    const QByteArray key = "sk-not-given-to-the-monitor-0123456789";
+    const nlohmann::json body = {
+        {"Image", image.toStdString()},
+        {"Cmd",
+         {"python3", "-m", "sglang.launch_server", "--model-path", "MiniMaxAI/MiniMax-M3.1-Flash", "--tp", "4",
+          "--host", "127.0.0.1", "--port", std::to_string(port), "--api-key", key.toStdString()}},
+        {"Env", {"FMHA_SM100_ALLOW_JIT=1", "FLASHDECK_SIM_TIME_FACTOR=0.05"}},
+        {"HostConfig", {{"NetworkMode", "host"}}},
+        {"Labels", {{"io.flashdeck.deployment", "lab-b300x4-balanced"}}}};
+    std::optional<docker::DockerResponse> created;
+    docker.call("POST", QStringLiteral("/containers/create?name=flashdeck-lab-b300x4-balanced-0"),
+                QByteArray::fromStdString(body.dump()), [&created](const docker::DockerResponse &r) { created = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(created.has_value(), 30000);
+    QVERIFY2(created->status == 201, qPrintable(created->message()));
+    std::optional<docker::DockerResponse> started;
+    docker.call(
+        "POST",
+        QStringLiteral("/containers/%1/start").arg(QString::fromStdString(created->json()["Id"].get<std::string>())),
+        {}, [&started](const docker::DockerResponse &r) { started = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(started.has_value(), 30000);
+    QCOMPARE(started->status, 204);
+
+    metrics::MonitorConfig config;
+    config.serverPeriodMs = 250;
+    config.dockerPeriodMs = 1000;
+    config.serverPort = port; // no API key in the config
+    HostMonitor monitor(QStringLiteral("lab"), host.connection(), config);
+    monitor.start();
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.status().health, QStringLiteral("ok"), 90000);
+
+    QNetworkAccessManager http;
+    http.setProxy(QNetworkProxy::NoProxy);
+    QList<QNetworkReply *> chats;
+    for (int i = 0; i < 4; ++i) {
+        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(port)));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        r.setRawHeader("Authorization", "Bearer " + key);
+        chats.append(http.post(r, R"({"messages":[{"role":"user","content":"Tell me about GPUs."}],"stream":true})"));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.status().server && monitor.status().server->source == QLatin1String("log") &&
+                                 maxOf(monitor.series(QStringLiteral("server.running"))) >= 1,
+                             60000);
+    QVERIFY(maxOf(monitor.series(QStringLiteral("server.throughput"))) > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::all_of(chats.cbegin(), chats.cend(), [](QNetworkReply *r) { return r->isFinished(); }), 60000);
+    qDeleteAll(chats);
+    monitor.stop();
 }
 
 QTEST_GUILESS_MAIN(TestHostMonitor)
