@@ -171,8 +171,8 @@ void DeployRunner::reportCancel(const QString &left)
                                "reused.");
     }
     r.seen = seen;
-    r.fix = QStringLiteral("Run the same deploy command with --resume to continue from here; 'flashdeck undeploy' "
-                           "removes Flashdeck's containers (and nothing else).");
+    r.fix = QStringLiteral("Resume on the Deploy page, or run the same deploy command with --resume, to continue "
+                           "from here; 'flashdeck undeploy' removes Flashdeck's containers (and nothing else).");
     if (r.step.isEmpty()) {
         r.step = QStringLiteral("preflight.ssh");
         r.title = QStringLiteral("SSH connection");

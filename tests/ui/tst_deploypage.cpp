@@ -13,14 +13,17 @@
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 
@@ -53,6 +56,7 @@ private Q_SLOTS:
     void scenario_data();
     void scenario();
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
+    void closingMidRun_asks_stopCleansUp();
 };
 
 void TestDeployPage::scenario_data()
@@ -225,6 +229,64 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
                 ->findChild<QLabel *>(QStringLiteral("licenseState"))
                 ->text()
                 .contains(QLatin1String("sha256")));
+}
+
+void TestDeployPage::closingMidRun_asks_stopCleansUp()
+{
+    // Closing the window during the pull asks; Cancel keeps it open and running, "Stop the
+    // deployment" stops cleanly (the pull step says what is left) and then closes.
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1600, 940);
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.fleet().connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    page->run();
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QVERIFY(page->licensePanel()->acknowledge());
+    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
+
+    // Answers the question the window asks, once it is up.
+    auto answer = [](const QString &button) {
+        QTimer::singleShot(0, [button] {
+            QTRY_VERIFY(QApplication::activeModalWidget() != nullptr);
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            for (QAbstractButton *b : box->buttons()) {
+                if (b->text() == button) {
+                    b->click();
+                    return;
+                }
+            }
+            QFAIL(qPrintable(QStringLiteral("no button \"%1\"").arg(button)));
+        });
+    };
+    answer(QStringLiteral("Cancel"));
+    QVERIFY(!window.close()); // still open, still running
+    QVERIFY(window.isVisible());
+    QVERIFY(page->isRunning());
+    answer(QStringLiteral("Stop the deployment"));
+    QVERIFY(window.close());
+    QVERIFY(!page->isRunning());
+    QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
+    page->selectStep(QStringLiteral("pull"));
+    QVERIFY(page->detail()
+                ->findChild<QLabel *>(QStringLiteral("stepSeen"))
+                ->text()
+                .contains(QLatin1String("Left on the host")));
 }
 
 QTEST_MAIN(TestDeployPage)
