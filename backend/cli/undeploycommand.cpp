@@ -74,14 +74,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
         c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
         return ExitUsage;
     }
-    // The deployments of this host, exactly: a prefix would also match a host named "<host>-…".
-    const auto recipes = Recipe::builtIn();
-    QStringList ids;
-    for (const Recipe &r : recipes ? recipes.value() : QList<Recipe>{}) {
-        for (const RecipeProfile &profile : r.profiles) {
-            ids.append(host->name + QLatin1Char('-') + profile.id);
-        }
-    }
+    const QStringList ids = Recipe::deploymentIds(host->name);
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {

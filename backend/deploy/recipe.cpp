@@ -274,6 +274,19 @@ Result<QList<Recipe>> Recipe::builtIn()
     return recipes;
 }
 
+QStringList Recipe::deploymentIds(const QString &host)
+{
+    QStringList ids;
+    if (const auto recipes = builtIn()) {
+        for (const Recipe &r : recipes.value()) {
+            for (const RecipeProfile &p : r.profiles) {
+                ids.append(host + QLatin1Char('-') + p.id);
+            }
+        }
+    }
+    return ids;
+}
+
 const RecipeProfile *Recipe::profile(const QString &profileId) const
 {
     for (const RecipeProfile &p : profiles) {

@@ -82,6 +82,13 @@ struct Recipe
     [[nodiscard]] static Result<QList<Recipe>> builtIn();
 
     const RecipeProfile *profile(const QString &id) const;
+
+    /**
+     * The deployment labels (io.flashdeck.deployment) Flashdeck gives `host`'s containers, one
+     * per built-in profile: "<host>-<profile>". Matched exactly: a prefix would also match a
+     * host named "<host>-…".
+     */
+    static QStringList deploymentIds(const QString &host);
 };
 
 } // namespace flashdeck

@@ -15,20 +15,6 @@ namespace flashdeck::logs {
 
 namespace {
 
-/** The deployment labels Flashdeck gives this host's containers: "<host>-<profile>". */
-QStringList deploymentIds(const QString &host)
-{
-    QStringList ids;
-    if (const auto recipes = Recipe::builtIn()) {
-        for (const Recipe &r : recipes.value()) {
-            for (const RecipeProfile &p : r.profiles) {
-                ids.append(host + QLatin1Char('-') + p.id);
-            }
-        }
-    }
-    return ids;
-}
-
 QString nameOf(const nlohmann::json &c)
 {
     const nlohmann::json names = c.value("Names", nlohmann::json::array());
@@ -86,12 +72,7 @@ LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules,
             return;
         }
         m_tunnel = 0;
-        setState(State::Failed, message);
-        if (!m_options.follow) {
-            Q_EMIT finished();
-        } else {
-            retryLater(5000);
-        }
+        failOrRetry(message, 5000);
     });
 }
 
@@ -215,21 +196,13 @@ void LogFollower::findContainer()
                     return;
                 }
                 if (!res.ok()) {
-                    setState(State::Failed, res.message());
-                    retryLater(5000);
+                    failOrRetry(res.message(), 5000); // (not following, this used to wait forever)
                     return;
                 }
                 const nlohmann::json j = res.json();
                 m_containerId = QString::fromStdString(j.value("Id", std::string()));
                 m_containerName = QString::fromStdString(j.value("Name", std::string())).mid(1);
-                const bool running = j.value("State", nlohmann::json::object()).value("Running", false);
-                if (!running && m_opened && m_options.follow) {
-                    setState(State::Waiting,
-                             QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
-                    retryLater(2000);
-                    return;
-                }
-                openStream();
+                openStreamIfRunning(j.value("State", nlohmann::json::object()).value("Running", false));
             });
         return;
     }
@@ -238,15 +211,10 @@ void LogFollower::findContainer()
         "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
         [this, noContainer](const docker::DockerResponse &res) {
             if (!res.ok() || !res.json().is_array()) {
-                setState(State::Failed, res.message());
-                if (!m_options.follow) {
-                    Q_EMIT finished();
-                } else {
-                    retryLater(5000);
-                }
+                failOrRetry(res.message(), 5000);
                 return;
             }
-            const QStringList ids = deploymentIds(m_options.hostName);
+            const QStringList ids = Recipe::deploymentIds(m_options.hostName);
             // The first server of the deployment speaks for it (the router has no model log);
             // a running one before a stopped one.
             int bestScore = -1;
@@ -272,15 +240,29 @@ void LogFollower::findContainer()
                 noContainer(QStringLiteral("No Flashdeck deployment on %1.").arg(m_options.hostName));
                 return;
             }
-            if (!running && m_opened && m_options.follow) {
-                // Its log so far is shown: wait for it (or a new deployment) to run.
-                setState(State::Waiting,
-                         QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
-                retryLater(2000);
-                return;
-            }
-            openStream();
+            openStreamIfRunning(running);
         });
+}
+
+void LogFollower::openStreamIfRunning(bool running)
+{
+    if (!running && m_opened && m_options.follow) {
+        // Its log so far is shown: wait for it (or a new deployment) to run.
+        setState(State::Waiting, QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
+        retryLater(2000);
+        return;
+    }
+    openStream(); // a stopped container's log is still worth reading once
+}
+
+void LogFollower::failOrRetry(const QString &message, int retryMs)
+{
+    setState(State::Failed, message);
+    if (!m_options.follow) {
+        Q_EMIT finished();
+    } else {
+        retryLater(retryMs);
+    }
 }
 
 void LogFollower::openStream()
@@ -408,12 +390,7 @@ void LogFollower::onStreamFinished()
         if (res.status == 404) {
             m_containerId.clear();
         }
-        setState(State::Failed, res.message());
-        if (!m_options.follow) {
-            Q_EMIT finished();
-        } else {
-            retryLater(2000);
-        }
+        failOrRetry(res.message(), 2000);
         return;
     }
     if (!m_options.follow) {

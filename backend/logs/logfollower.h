@@ -78,6 +78,10 @@ private:
     void dropTunnel();
     void findContainer();
     void openStream();
+    /** Opens the stream, unless a follow already showed this container's log and it is stopped. */
+    void openStreamIfRunning(bool running);
+    /** Not following: say why and finish. Following: say why and try again in `retryMs`. */
+    void failOrRetry(const QString &message, int retryMs);
     void onReadyRead();
     void onStreamFinished();
     void accept(int stream, const QByteArray &line, bool cut);

@@ -350,7 +350,7 @@ void HostMonitor::pollContainers()
             }
             m_status.containerKnown = true;
             std::optional<ContainerStatus> best;
-            const QString prefix = m_hostName + QLatin1Char('-');
+            const QStringList ids = Recipe::deploymentIds(m_hostName);
             for (const nlohmann::json &c : res.json()) {
                 ContainerStatus s;
                 const nlohmann::json names = c.value("Names", nlohmann::json::array());
@@ -361,7 +361,7 @@ void HostMonitor::pollContainers()
                 s.status = QString::fromStdString(c.value("Status", std::string()));
                 s.deployment = QString::fromStdString(
                     c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
-                if (!s.deployment.startsWith(prefix) || s.name.endsWith(QLatin1String("-gpucheck"))) {
+                if (!ids.contains(s.deployment) || s.name.endsWith(QLatin1String("-gpucheck"))) {
                     continue;
                 }
                 // The first server of the profile speaks for the deployment.
