@@ -228,6 +228,7 @@ int main(int argc, char **argv)
     }
     flashdeck::SecretStore secrets;
     flashdeck::FleetWatcher fleet(paths, flashdeck::metrics::AlertThresholds::fromSettings(settings), &secrets);
+    fleet.setKeepHistory(settings.keepMetricsHistory());
     flashdeck::ui::MainWindow window(paths, settings, inventory, info, &fleet, &redactor);
     window.setDemoHandler([&] {
         const bool wasRunning = !demo.running().isEmpty();

@@ -41,6 +41,11 @@ QString AppPaths::acknowledgementsFile() const
     return m_config + QStringLiteral("/acknowledgements.json");
 }
 
+QString AppPaths::metricsHistoryFile(const QString &host) const
+{
+    return m_data + QStringLiteral("/metrics/") + host + QStringLiteral(".fdts");
+}
+
 bool AppPaths::ensureExists(QString *error) const
 {
     for (const QString &dir : {m_config, m_data, m_logs, m_runtime}) {

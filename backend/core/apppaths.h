@@ -33,6 +33,8 @@ public:
     QString inventoryFile() const;
     /** Licence acknowledgements (F40), one per host and licence. */
     QString acknowledgementsFile() const;
+    /** A host's chart history (issue 7's on-disk retention), under dataDir()/metrics. */
+    QString metricsHistoryFile(const QString &host) const;
 
     /** Creates every directory (0700: they can hold host inventories and journals). */
     [[nodiscard]] bool ensureExists(QString *error = nullptr) const;

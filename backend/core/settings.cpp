@@ -66,6 +66,16 @@ void Settings::setAlertNotifications(bool on)
     m_settings->setValue(QStringLiteral("alerts/notifications"), on);
 }
 
+bool Settings::keepMetricsHistory() const
+{
+    return m_settings->value(QStringLiteral("metrics/keep_history"), false).toBool();
+}
+
+void Settings::setKeepMetricsHistory(bool on)
+{
+    m_settings->setValue(QStringLiteral("metrics/keep_history"), on);
+}
+
 qsizetype Settings::logLines() const
 {
     bool ok = false;

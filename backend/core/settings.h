@@ -48,6 +48,10 @@ public:
     bool alertNotifications() const;
     void setAlertNotifications(bool on);
 
+    /** Chart history kept on disk between runs ([metrics] keep_history; off by default). */
+    bool keepMetricsHistory() const;
+    void setKeepMetricsHistory(bool on);
+
     /** Lines of a log kept in memory per followed host ([logs] lines; 200 000 by default, 1 000–5 000 000). */
     qsizetype logLines() const;
     void setLogLines(qsizetype lines);

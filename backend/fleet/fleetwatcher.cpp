@@ -118,6 +118,9 @@ void FleetWatcher::watch(const HostEntry &host)
     metrics::MonitorConfig config;
     config.manifestFile =
         m_paths.dataDir() + QStringLiteral("/deployments/") + host.name + QStringLiteral("/manifest.json");
+    if (m_keepHistory) {
+        config.archiveFile = m_paths.metricsHistoryFile(host.name);
+    }
     const QString name = host.name;
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
@@ -152,6 +155,16 @@ void FleetWatcher::setThresholds(const metrics::AlertThresholds &thresholds)
     for (auto &[name, w] : m_watched) {
         if (w->monitor) {
             w->monitor->setThresholds(thresholds);
+        }
+    }
+}
+
+void FleetWatcher::setKeepHistory(bool on)
+{
+    m_keepHistory = on;
+    for (auto &[name, w] : m_watched) {
+        if (w->monitor) {
+            w->monitor->setArchiveFile(on ? m_paths.metricsHistoryFile(name) : QString());
         }
     }
 }

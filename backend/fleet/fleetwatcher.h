@@ -47,6 +47,9 @@ public:
     /** New alert thresholds for every host, now and later. */
     void setThresholds(const metrics::AlertThresholds &thresholds);
     const metrics::AlertThresholds &thresholds() const { return m_thresholds; }
+    /** Keeps each host's chart history on disk (AppPaths::metricsHistoryFile), now and later. */
+    void setKeepHistory(bool on);
+    bool keepHistory() const { return m_keepHistory; }
     /** Connects again now (after the operator accepted its key from the host bar, say). */
     void retry(const QString &host);
 
@@ -60,6 +63,7 @@ private:
 
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;
+    bool m_keepHistory = false;
     SecretStore *m_secrets;
     std::map<QString, std::unique_ptr<Watched>> m_watched;
     QStringList m_order;

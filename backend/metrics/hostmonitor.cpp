@@ -2,9 +2,11 @@
 
 #include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/logging/logging.h"
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/gpusampler.h"
+#include "backend/metrics/metricsarchive.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/probe/hostfacts.h"
@@ -15,6 +17,7 @@
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/logger.h>
 
 #include <cmath>
 #include <limits>
@@ -37,6 +40,7 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
     , m_config(std::move(config))
     , m_dockerTimer(new QTimer(this))
     , m_diskTimer(new QTimer(this))
+    , m_archiveTimer(new QTimer(this))
 {
     m_status.host = m_hostName;
     m_dockerTimer->setInterval(m_config.dockerPeriodMs);
@@ -64,6 +68,60 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
     readManifest();
     if (m_config.serverPort != 0) {
         m_serverPort = m_config.serverPort;
+    }
+    // Spread over a tenth of the period, so a fleet's hosts do not all write in the same second.
+    m_archiveTimer->setInterval(m_config.archivePeriodMs +
+                                int(qHash(m_hostName) % quint64(std::max(1, m_config.archivePeriodMs / 10))));
+    connect(m_archiveTimer, &QTimer::timeout, this, &HostMonitor::saveHistory);
+    loadHistory();
+}
+
+void HostMonitor::loadHistory()
+{
+    if (m_config.archiveFile.isEmpty()) {
+        return;
+    }
+    auto loaded = MetricsArchive(m_config.archiveFile).load(now());
+    if (!loaded) {
+        m_status.historyError = loaded.message();
+        log::metrics().warn("{}: {}", m_hostName.toStdString(), loaded.message().toStdString());
+        return;
+    }
+    m_series = std::move(loaded).value();
+}
+
+void HostMonitor::setArchiveFile(const QString &file)
+{
+    if (file == m_config.archiveFile) {
+        return;
+    }
+    m_config.archiveFile = file;
+    m_status.historyError.clear();
+    if (file.isEmpty()) {
+        m_archiveTimer->stop();
+        return;
+    }
+    saveHistory(); // what is in memory now is the history from here on
+    if (m_running) {
+        m_archiveTimer->start();
+    }
+}
+
+void HostMonitor::saveHistory()
+{
+    if (m_config.archiveFile.isEmpty() || m_series.isEmpty()) {
+        return;
+    }
+    const Status saved = MetricsArchive(m_config.archiveFile).save(m_series, now());
+    const QString error = saved ? QString() : saved.message();
+    if (error != m_status.historyError) {
+        if (!saved) {
+            log::metrics().warn("{}: {}", m_hostName.toStdString(), error.toStdString());
+        }
+        m_status.historyError = error;
+        if (m_running) {
+            changed();
+        }
     }
 }
 
@@ -106,6 +164,9 @@ void HostMonitor::start()
         return;
     }
     m_running = true;
+    if (!m_config.archiveFile.isEmpty()) {
+        m_archiveTimer->start();
+    }
     if (m_conn.state().phase == ssh::ConnectionPhase::Ready) {
         onConnection(m_conn.state());
     }
@@ -113,6 +174,10 @@ void HostMonitor::start()
 
 void HostMonitor::stop()
 {
+    if (m_archiveTimer->isActive()) {
+        m_archiveTimer->stop();
+        saveHistory();
+    }
     m_running = false;
     m_dockerTimer->stop();
     m_diskTimer->stop();

@@ -44,6 +44,9 @@ struct MonitorConfig
     /** The server's API key, for /v1/loads (from the keyring); never logged. */
     QString apiKey;
     AlertThresholds thresholds;
+    /** Where this host's chart history is kept between runs; empty: in memory only. */
+    QString archiveFile;
+    int archivePeriodMs = 10 * 60 * 1000;
 };
 
 /**
@@ -74,6 +77,10 @@ public:
     /** True once every source answered at least once (or said why it cannot). */
     bool settled() const;
     const AlertTracker &alerts() const { return m_alerts; }
+    /** Starts or stops keeping the chart history in `file` (empty: memory only); the file stays. */
+    void setArchiveFile(const QString &file);
+    /** Writes the chart history now (also every archivePeriodMs and on stop); no-op without a file. */
+    void saveHistoryNow() { saveHistory(); }
     /** New thresholds (Settings): judged again at once. */
     void setThresholds(const AlertThresholds &thresholds);
 
@@ -88,6 +95,8 @@ private:
     void pollContainers();
     void followServerLog(bool follow);
     void pollDisk();
+    void loadHistory();
+    void saveHistory();
     void record(const QString &name, qint64 atMs, std::optional<double> value);
     void markGap(qint64 atMs);
     void changed();
@@ -106,6 +115,7 @@ private:
     std::unique_ptr<docker::DockerClient> m_docker;
     QTimer *m_dockerTimer;
     QTimer *m_diskTimer;
+    QTimer *m_archiveTimer;
     QString m_vendor; // nvidia, amd; empty until known
     quint16 m_serverPort = 0;
     qint64 m_expectedKvTokens = 0;

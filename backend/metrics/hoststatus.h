@@ -70,6 +70,7 @@ struct HostStatus
     QString imageDigest;
     QString modelSha;
     bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
+    QString historyError; // the chart history on disk could not be read or written
     QList<Alert> alerts;
     qint64 updatedMs = 0;
 

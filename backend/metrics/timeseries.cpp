@@ -1,5 +1,7 @@
 #include "backend/metrics/timeseries.h"
 
+#include <QDataStream>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,10 +9,27 @@
 namespace flashdeck::metrics {
 
 TimeSeries::TimeSeries(int rawCapacity, qint64 bucketMs, int bucketCapacity)
-    : m_raw(std::size_t(std::max(1, rawCapacity)))
+    : m_rawCapacity(std::max(1, rawCapacity))
     , m_bucketMs(std::max<qint64>(1, bucketMs))
-    , m_buckets(std::size_t(std::max(1, bucketCapacity)))
+    , m_bucketCapacity(std::max(1, bucketCapacity))
 { }
+
+template<typename T>
+void TimeSeries::ringPush(std::vector<T> &ring, int capacity, int &head, int &size, const T &value)
+{
+    if (size < capacity) {
+        if (ring.size() == ring.capacity()) {
+            // Grow by doubling but never past the capacity: fifty hosts of forty series each
+            // only pay for what they have seen (issue 7's RSS goal), and a full ring for no more.
+            ring.reserve(std::size_t(std::min(capacity, std::max(64, size * 2))));
+        }
+        ring.push_back(value);
+        ++size;
+    } else {
+        ring[std::size_t(head)] = value;
+        head = (head + 1) % capacity;
+    }
+}
 
 void TimeSeries::append(qint64 tMs, double v)
 {
@@ -18,13 +37,7 @@ void TimeSeries::append(qint64 tMs, double v)
         return;
     }
     pushBucket(tMs, v); // every sample also feeds its bucket: the coarse tier is complete on its own
-    if (m_rawSize < int(m_raw.size())) {
-        m_raw[std::size_t((m_rawHead + m_rawSize) % m_raw.size())] = {tMs, v};
-        ++m_rawSize;
-    } else {
-        m_raw[std::size_t(m_rawHead)] = {tMs, v};
-        m_rawHead = (m_rawHead + 1) % int(m_raw.size());
-    }
+    ringPush(m_raw, m_rawCapacity, m_rawHead, m_rawSize, Point{tMs, v});
 }
 
 void TimeSeries::appendGap(qint64 tMs)
@@ -38,13 +51,7 @@ void TimeSeries::pushBucket(qint64 tMs, double v)
     if (m_bucketSize == 0 || bucketAt(m_bucketSize - 1).startMs != start) {
         Bucket b;
         b.startMs = start;
-        if (m_bucketSize < int(m_buckets.size())) {
-            m_buckets[std::size_t((m_bucketHead + m_bucketSize) % m_buckets.size())] = b;
-            ++m_bucketSize;
-        } else {
-            m_buckets[std::size_t(m_bucketHead)] = b;
-            m_bucketHead = (m_bucketHead + 1) % int(m_buckets.size());
-        }
+        ringPush(m_buckets, m_bucketCapacity, m_bucketHead, m_bucketSize, b);
     }
     Bucket &b = m_buckets[std::size_t((m_bucketHead + m_bucketSize - 1) % m_buckets.size())];
     if (std::isnan(v)) {
@@ -205,6 +212,67 @@ QList<TimeSeries::Point> TimeSeries::window(qint64 fromMs, qint64 toMs, int colu
 std::size_t TimeSeries::memoryBytes() const
 {
     return sizeof(*this) + m_raw.capacity() * sizeof(Point) + m_buckets.capacity() * sizeof(Bucket);
+}
+
+std::size_t TimeSeries::fullMemoryBytes() const
+{
+    return sizeof(*this) + std::size_t(m_rawCapacity) * sizeof(Point) + std::size_t(m_bucketCapacity) * sizeof(Bucket);
+}
+
+void TimeSeries::writeTo(QDataStream &out) const
+{
+    out << qint32(m_rawCapacity) << qint64(m_bucketMs) << qint32(m_bucketCapacity);
+    out << qint32(m_rawSize);
+    for (int i = 0; i < m_rawSize; ++i) {
+        out << rawAt(i).tMs << rawAt(i).v;
+    }
+    out << qint32(m_bucketSize);
+    for (int i = 0; i < m_bucketSize; ++i) {
+        const Bucket &b = bucketAt(i);
+        out << b.startMs << b.min << b.max << b.sum << qint32(b.count);
+    }
+}
+
+bool TimeSeries::readFrom(QDataStream &in)
+{
+    *this = TimeSeries(m_rawCapacity, m_bucketMs, m_bucketCapacity);
+    qint32 rawCapacity = 0;
+    qint64 bucketMs = 0;
+    qint32 bucketCapacity = 0;
+    qint32 rawSize = 0;
+    in >> rawCapacity >> bucketMs >> bucketCapacity >> rawSize;
+    if (in.status() != QDataStream::Ok || rawCapacity != m_rawCapacity || bucketMs != m_bucketMs ||
+        bucketCapacity != m_bucketCapacity || rawSize < 0 || rawSize > m_rawCapacity) {
+        return false;
+    }
+    std::vector<Point> raw(static_cast<std::size_t>(rawSize));
+    for (Point &p : raw) {
+        in >> p.tMs >> p.v;
+    }
+    qint32 bucketSize = 0;
+    in >> bucketSize;
+    if (in.status() != QDataStream::Ok || bucketSize < 0 || bucketSize > m_bucketCapacity) {
+        return false;
+    }
+    std::vector<Bucket> buckets(static_cast<std::size_t>(bucketSize));
+    for (Bucket &b : buckets) {
+        qint32 count = 0;
+        in >> b.startMs >> b.min >> b.max >> b.sum >> count;
+        b.count = count;
+    }
+    // Time must only move forward in each tier, as append() keeps it; anything else is damage.
+    const bool ordered =
+        std::is_sorted(raw.begin(), raw.end(), [](const Point &a, const Point &b) { return a.tMs < b.tMs; }) &&
+        std::is_sorted(buckets.begin(), buckets.end(),
+                       [](const Bucket &a, const Bucket &b) { return a.startMs < b.startMs; });
+    if (in.status() != QDataStream::Ok || !ordered) {
+        return false;
+    }
+    m_raw = std::move(raw);
+    m_rawSize = rawSize;
+    m_buckets = std::move(buckets);
+    m_bucketSize = bucketSize;
+    return true;
 }
 
 } // namespace flashdeck::metrics

@@ -3,6 +3,8 @@
 #include <QList>
 #include <QtGlobal>
 
+class QDataStream;
+
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -13,7 +15,8 @@ namespace flashdeck::metrics {
  * One metric of one host over time, in fixed memory: the last `rawCapacity` samples as taken
  * (default one hour at 1 Hz), and behind them `bucketCapacity` buckets of `bucketMs` each
  * holding min, max and mean (default 8 640 × 10 s = 24 h). A NaN sample is a gap — the host
- * did not answer — and is drawn as one, never bridged by a line. About 0.3 MB when full.
+ * did not answer — and is drawn as one, never bridged by a line. The rings grow as samples
+ * arrive, up to about 0.3 MB when full (a host watched for ten minutes holds a few kB per series).
  */
 class TimeSeries final
 {
@@ -48,7 +51,17 @@ public:
     /** Every retained point in [fromMs, toMs] (raw, or bucket means before the raw window). */
     QList<Point> points(qint64 fromMs, qint64 toMs) const;
 
+    /** What it holds now, and what it will hold once both rings are full. */
     std::size_t memoryBytes() const;
+    std::size_t fullMemoryBytes() const;
+
+    /** Writes everything retained (both tiers, exactly) for on-disk retention. */
+    void writeTo(QDataStream &out) const;
+    /**
+     * Replaces the content with what writeTo() wrote; false, leaving the series empty, when the
+     * stream is short, damaged or was written with other capacities.
+     */
+    [[nodiscard]] bool readFrom(QDataStream &in);
 
 private:
     struct Bucket
@@ -62,14 +75,19 @@ private:
     void pushBucket(qint64 tMs, double v);
     const Point &rawAt(int i) const { return m_raw[std::size_t((m_rawHead + i) % m_raw.size())]; }
     const Bucket &bucketAt(int i) const { return m_buckets[std::size_t((m_bucketHead + i) % m_buckets.size())]; }
+    template<typename T>
+    static void ringPush(std::vector<T> &ring, int capacity, int &head, int &size, const T &value);
     template<typename F>
     void forEach(qint64 fromMs, qint64 toMs, F &&f) const;
 
+    // Each ring is a vector that grows to its capacity, then wraps; until then head is 0.
     std::vector<Point> m_raw;
+    int m_rawCapacity;
     int m_rawHead = 0; // oldest
     int m_rawSize = 0;
     qint64 m_bucketMs;
     std::vector<Bucket> m_buckets;
+    int m_bucketCapacity;
     int m_bucketHead = 0;
     int m_bucketSize = 0;
 };

@@ -10,6 +10,7 @@
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void fourHosts_loadRisesAndFalls_alertsFireAndClear();
     void noMetricsNoKey_numbersComeFromTheLog();
+    void history_survivesARestartOfFlashdeck();
 };
 
 void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
@@ -233,6 +235,54 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
         std::all_of(chats.cbegin(), chats.cend(), [](QNetworkReply *r) { return r->isFinished(); }), 60000);
     qDeleteAll(chats);
     monitor.stop();
+}
+
+void TestHostMonitor::history_survivesARestartOfFlashdeck()
+{
+    SimHostFixture host;
+    QString error;
+    QVERIFY2(host.start(QStringLiteral("h200x2"), &error), qPrintable(error));
+    QTemporaryDir data;
+    metrics::MonitorConfig config;
+    config.gpuPeriodMs = 250;
+    config.archiveFile = data.path() + QStringLiteral("/metrics/h200.fdts");
+    const QString name = QStringLiteral("gpu.1.mem_used_mib");
+    const qint64 all = std::numeric_limits<qint64>::max();
+    QList<TimeSeries::Point> before;
+    {
+        HostMonitor monitor(QStringLiteral("h200"), host.connection(), config);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.series(name) && monitor.series(name)->points(0, all).size() >= 3, 30000);
+        monitor.stop(); // as when the window closes: written then
+        before = monitor.series(name)->points(0, all);
+    }
+    QVERIFY(QFile::exists(config.archiveFile));
+    // Flashdeck starts again: the charts have their past before the first new sample, then a gap.
+    HostMonitor again(QStringLiteral("h200"), host.connection(), config);
+    const TimeSeries *restored = again.series(name);
+    QVERIFY(restored);
+    const auto after = restored->points(0, all);
+    QCOMPARE(after.size(), before.size() + 1);
+    for (int i = 0; i < before.size(); ++i) {
+        QCOMPARE(after[i].tMs, before[i].tMs);
+        QCOMPARE(after[i].v, before[i].v);
+    }
+    QVERIFY(std::isnan(after.last().v));
+    QVERIFY(again.status().historyError.isEmpty());
+    again.start();
+    QTRY_VERIFY_WITH_TIMEOUT(restored->points(0, all).size() >= after.size() + 2, 30000);
+    QVERIFY(!std::isnan(restored->points(0, all).last().v)); // new samples follow the gap
+    again.stop();
+
+    // A damaged file: said on the status, moved aside, and the charts start fresh.
+    QFile f(config.archiveFile);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("garbage") == 7);
+    f.close();
+    HostMonitor damaged(QStringLiteral("h200"), host.connection(), config);
+    QVERIFY(damaged.seriesNames().isEmpty());
+    QVERIFY2(damaged.status().historyError.contains(QStringLiteral("damaged")),
+             qPrintable(damaged.status().historyError));
+    QVERIFY(QFile::exists(config.archiveFile + QStringLiteral(".damaged")));
 }
 
 QTEST_GUILESS_MAIN(TestHostMonitor)

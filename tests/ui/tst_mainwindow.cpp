@@ -146,11 +146,16 @@ void TestMainWindow::alertThresholds_applyAndPersist()
         auto *notify = window.findChild<QCheckBox *>(QStringLiteral("alertNotifications"));
         QVERIFY(notify && !notify->isChecked());
         notify->setChecked(true);
+        auto *keep = window.findChild<QCheckBox *>(QStringLiteral("keepMetricsHistory"));
+        QVERIFY(keep && !keep->isChecked()); // off unless asked: nothing written behind the operator's back
+        keep->setChecked(true);
+        QVERIFY(window.fleet().keepHistory());
         QVERIFY(window.close());
     }
     flashdeck::Settings settings(paths);
     QCOMPARE(settings.alertThreshold(QStringLiteral("queue_depth"), 0), 7.0);
     QVERIFY(settings.alertNotifications());
+    QVERIFY(settings.keepMetricsHistory());
     flashdeck::Inventory inventory(paths.inventoryFile());
     MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
     QCOMPARE(reopened.fleet().thresholds().queueDepth, 7.0);

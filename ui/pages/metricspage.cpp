@@ -217,7 +217,11 @@ void MetricsPage::refresh()
         if (!s.health.isEmpty()) {
             parts.append(tr("server %1").arg(s.health));
         }
+        if (!s.historyError.isEmpty()) {
+            parts.append(s.historyError);
+        }
         m_summary->setText(parts.join(QStringLiteral(" · ")));
+        m_summary->setWordWrap(true);
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (TimeChart *c : std::as_const(m_charts)) {

@@ -7,6 +7,7 @@
 #include "ui/fleet/alertnotifier.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -91,6 +92,22 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     });
     alertsForm->addRow(QString(), notify);
     layout->addWidget(alerts);
+
+    auto *charts = new QGroupBox(tr("Charts"), this);
+    auto *chartsForm = new QFormLayout(charts);
+    auto *keep = new QCheckBox(tr("Keep chart history on disk between runs"), charts);
+    keep->setObjectName(QStringLiteral("keepMetricsHistory"));
+    keep->setChecked(fleet.keepHistory());
+    keep->setToolTip(tr("Each host's last 24 hours of GPU and server charts are written to %1 every ten minutes "
+                        "and when Flashdeck closes (numbers only, up to about 15 MB per host). Turning this off "
+                        "leaves the files there.")
+                         .arg(QDir::toNativeSeparators(paths.dataDir() + QStringLiteral("/metrics"))));
+    connect(keep, &QCheckBox::toggled, this, [&settings, &fleet](bool on) {
+        settings.setKeepMetricsHistory(on);
+        fleet.setKeepHistory(on);
+    });
+    chartsForm->addRow(QString(), keep);
+    layout->addWidget(charts);
 
     auto *logsBox = new QGroupBox(tr("Logs"), this);
     auto *logsForm = new QFormLayout(logsBox);

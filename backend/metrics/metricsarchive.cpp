@@ -1,0 +1,129 @@
+#include "backend/metrics/metricsarchive.h"
+
+#include "backend/metrics/timeseries.h"
+
+#include <QBuffer>
+#include <QDataStream>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace flashdeck::metrics {
+
+namespace {
+
+constexpr quint32 kMagic = 0x46445453; // "FDTS"
+constexpr quint16 kVersion = 1;
+// A host has a few dozen series; a name is a short metric id. Anything past these is damage.
+constexpr qint32 kMaxSeries = 4096;
+
+} // namespace
+
+MetricsArchive::MetricsArchive(QString file)
+    : m_file(std::move(file))
+{ }
+
+Status MetricsArchive::save(const SeriesMap &series, qint64 nowMs) const
+{
+    QByteArray payload;
+    {
+        QDataStream out(&payload, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << qint32(series.size());
+        for (auto it = series.cbegin(); it != series.cend(); ++it) {
+            out << it.key();
+            it.value()->writeTo(out);
+        }
+    }
+    const QString dir = QFileInfo(m_file).absolutePath();
+    if (!QDir().mkpath(dir)) {
+        return Status::failure(
+            QStringLiteral("Cannot create %1 for the chart history. Check its permissions, or turn off "
+                           "\"Keep chart history on disk\" in Settings.")
+                .arg(QDir::toNativeSeparators(dir)));
+    }
+    QSaveFile f(m_file);
+    if (!f.open(QIODevice::WriteOnly)) {
+        return Status::failure(QStringLiteral("Cannot write the chart history %1: %2.")
+                                   .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+    }
+    QDataStream header(&f);
+    header.setVersion(QDataStream::Qt_6_0);
+    header << kMagic << kVersion << nowMs << quint64(payload.size()) << qChecksum(payload);
+    f.write(payload);
+    if (header.status() != QDataStream::Ok || !f.commit()) {
+        // QSaveFile leaves the previous file as it was: the last good history is not lost.
+        return Status::failure(
+            QStringLiteral("Cannot write the chart history %1: %2. The previous copy is kept; free some disk "
+                           "space.")
+                .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+    }
+    return Status::ok();
+}
+
+Result<SeriesMap> MetricsArchive::load(qint64 nowMs, qint64 maxAgeMs) const
+{
+    QFile f(m_file);
+    if (!f.exists()) {
+        return SeriesMap();
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(QStringLiteral("Cannot read the chart history %1: %2. The charts start empty.")
+                                   .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+    }
+    auto damaged = [this, &f](const QString &why) -> Status {
+        f.close();
+        const QString aside = m_file + QStringLiteral(".damaged");
+        QFile::remove(aside);
+        QFile::rename(m_file, aside);
+        return Status::failure(QStringLiteral("The chart history %1 is damaged (%2); it was moved to %3 and the "
+                                              "charts start empty.")
+                                   .arg(QDir::toNativeSeparators(m_file), why, QDir::toNativeSeparators(aside)));
+    };
+    QDataStream header(&f);
+    header.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0;
+    quint16 version = 0;
+    qint64 savedAtMs = 0;
+    quint64 length = 0;
+    quint16 crc = 0;
+    header >> magic >> version >> savedAtMs >> length >> crc;
+    if (header.status() != QDataStream::Ok || magic != kMagic) {
+        return damaged(QStringLiteral("not a Flashdeck chart history"));
+    }
+    if (version != kVersion) {
+        return damaged(QStringLiteral("format version %1, this Flashdeck reads %2").arg(version).arg(kVersion));
+    }
+    if (length != quint64(f.size() - f.pos())) {
+        return damaged(QStringLiteral("%1 bytes where %2 were written").arg(f.size() - f.pos()).arg(length));
+    }
+    const QByteArray payload = f.readAll();
+    if (qChecksum(payload) != crc) {
+        return damaged(QStringLiteral("checksum mismatch"));
+    }
+    if (nowMs - savedAtMs > maxAgeMs) {
+        return SeriesMap(); // all of it is older than any chart window
+    }
+    QDataStream in(payload);
+    in.setVersion(QDataStream::Qt_6_0);
+    qint32 count = 0;
+    in >> count;
+    if (count < 0 || count > kMaxSeries) {
+        return damaged(QStringLiteral("%1 series").arg(count));
+    }
+    SeriesMap out;
+    for (qint32 i = 0; i < count; ++i) {
+        QString name;
+        in >> name;
+        auto series = std::make_shared<TimeSeries>();
+        if (in.status() != QDataStream::Ok || name.isEmpty() || !series->readFrom(in)) {
+            return damaged(QStringLiteral("series %1 of %2 unreadable").arg(i + 1).arg(count));
+        }
+        series->appendGap(std::max(nowMs, savedAtMs + 1));
+        out.insert(name, std::move(series));
+    }
+    return out;
+}
+
+} // namespace flashdeck::metrics
