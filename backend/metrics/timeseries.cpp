@@ -14,6 +14,9 @@ TimeSeries::TimeSeries(int rawCapacity, qint64 bucketMs, int bucketCapacity)
     , m_bucketCapacity(std::max(1, bucketCapacity))
 { }
 
+// Fifty hosts × forty series × 2 880 buckets: every byte here is 5.6 MB of the fleet's RSS.
+static_assert(sizeof(TimeSeries::Point) == 16);
+
 template<typename T>
 void TimeSeries::ringPush(std::vector<T> &ring, int capacity, int &head, int &size, const T &value)
 {
@@ -60,7 +63,7 @@ void TimeSeries::pushBucket(qint64 tMs, double v)
     const float f = float(v);
     b.min = b.count == 0 ? f : std::min(b.min, f);
     b.max = b.count == 0 ? f : std::max(b.max, f);
-    b.sum += v;
+    b.sum += f;
     ++b.count;
 }
 
@@ -122,7 +125,7 @@ void TimeSeries::forEach(qint64 fromMs, qint64 toMs, F &&f) const
         if (b.count == 0) {
             f(mid, nan, nan, nan);
         } else {
-            f(mid, double(b.min), double(b.max), b.sum / b.count);
+            f(mid, double(b.min), double(b.max), double(b.sum) / b.count);
         }
     }
     // Raw samples in range: binary search for the first.

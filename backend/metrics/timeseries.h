@@ -14,9 +14,10 @@ namespace flashdeck::metrics {
 /**
  * One metric of one host over time, in fixed memory: the last `rawCapacity` samples as taken
  * (default one hour at 1 Hz), and behind them `bucketCapacity` buckets of `bucketMs` each
- * holding min, max and mean (default 8 640 × 10 s = 24 h). A NaN sample is a gap — the host
+ * holding min, max and mean (default 2 880 × 30 s = 24 h: a 24 h chart 1 200 px wide
+ * shows 72 s per pixel, so finer buckets would only cost memory). A NaN sample is a gap — the host
  * did not answer — and is drawn as one, never bridged by a line. The rings grow as samples
- * arrive, up to about 0.3 MB when full (a host watched for ten minutes holds a few kB per series).
+ * arrive, up to about 125 kB when full (a host watched for ten minutes holds a few kB per series).
  */
 class TimeSeries final
 {
@@ -27,7 +28,7 @@ public:
         double v = 0;
     };
 
-    explicit TimeSeries(int rawCapacity = 3600, qint64 bucketMs = 10000, int bucketCapacity = 8640);
+    explicit TimeSeries(int rawCapacity = 3600, qint64 bucketMs = 30000, int bucketCapacity = 2880);
 
     /** Appends a sample; one older than the last is ignored (clocks only move forward here). */
     void append(qint64 tMs, double v);
@@ -69,7 +70,7 @@ private:
         qint64 startMs = 0;
         float min = 0;
         float max = 0;
-        double sum = 0;
+        float sum = 0; // of at most a bucket's worth of samples: float keeps 7 digits, plenty for a mean
         int count = 0; // values; 0 with gaps only
     };
     void pushBucket(qint64 tMs, double v);

@@ -1,0 +1,156 @@
+#include "backend/chat/chatstream.h"
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::chat {
+
+namespace {
+
+QString str(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+std::optional<ChatUsage> usageOf(const nlohmann::json &j)
+{
+    const auto it = j.find("usage");
+    if (it == j.end() || !it->is_object()) {
+        return std::nullopt;
+    }
+    ChatUsage u;
+    u.promptTokens = it->value("prompt_tokens", qint64(0));
+    u.completionTokens = it->value("completion_tokens", qint64(0));
+    // SGLang puts reasoning_tokens at the top of usage; OpenAI under completion_tokens_details.
+    if (it->contains("reasoning_tokens") && (*it)["reasoning_tokens"].is_number_integer()) {
+        u.reasoningTokens = (*it)["reasoning_tokens"].get<qint64>();
+    } else if (it->contains("completion_tokens_details") && (*it)["completion_tokens_details"].is_object() &&
+               (*it)["completion_tokens_details"].value("reasoning_tokens", nlohmann::json()).is_number_integer()) {
+        u.reasoningTokens = (*it)["completion_tokens_details"]["reasoning_tokens"].get<qint64>();
+    }
+    return u;
+}
+
+QString errorOf(const nlohmann::json &j)
+{
+    const auto it = j.find("error");
+    if (it == j.end()) {
+        return j.value("object", std::string()) == "error" ? str(j, "message") : QString();
+    }
+    if (it->is_string()) {
+        return QString::fromStdString(it->get<std::string>());
+    }
+    if (it->is_object()) {
+        const QString m = str(*it, "message");
+        return m.isEmpty() ? QString::fromStdString(it->dump()) : m;
+    }
+    return QString();
+}
+
+void merge(ChatUpdate &into, const ThinkSplitter::Output &o)
+{
+    if (o.earlierContentWasReasoning) {
+        into.earlierContentWasReasoning = true;
+        into.reasoning = into.content + into.reasoning; // what this update held as answer, too
+        into.content.clear();
+    }
+    into.reasoning += o.reasoning;
+    into.content += o.content;
+}
+
+} // namespace
+
+void ChatStreamDecoder::content(const QString &text, ChatUpdate &out)
+{
+    merge(out, m_splitter.feed(text));
+}
+
+void ChatStreamDecoder::chunk(const QByteArray &data, ChatUpdate &out)
+{
+    if (data.trimmed() == "[DONE]") {
+        m_done = true;
+        out.done = true;
+        return;
+    }
+    const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    if (!j.is_object()) {
+        ++m_malformed;
+        return;
+    }
+    if (const QString e = errorOf(j); !e.isEmpty()) {
+        out.error = e;
+        return;
+    }
+    if (auto u = usageOf(j)) {
+        out.usage = u;
+    }
+    const auto choices = j.find("choices");
+    if (choices == j.end() || !choices->is_array()) {
+        return;
+    }
+    for (const nlohmann::json &c : *choices) {
+        if (!c.is_object() || c.value("index", 0) != 0) {
+            continue; // n > 1 is not asked for; only the first choice is shown
+        }
+        const nlohmann::json &d = c.contains("delta") ? c["delta"] : c.value("message", nlohmann::json::object());
+        if (d.is_object()) {
+            out.reasoning += str(d, "reasoning_content");
+            content(str(d, "content"), out);
+        }
+        if (c.contains("finish_reason") && c["finish_reason"].is_string()) {
+            out.finishReason = QString::fromStdString(c["finish_reason"].get<std::string>());
+        }
+    }
+}
+
+ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
+{
+    ChatUpdate out;
+    if (m_mode == Mode::Unknown) {
+        qsizetype i = 0;
+        while (i < bytes.size() && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) {
+            ++i;
+        }
+        if (i == bytes.size()) {
+            m_body.append(bytes); // only blanks so far: decide later
+            return out;
+        }
+        m_mode = bytes[i] == '{' ? Mode::Json : Mode::Sse;
+        if (m_mode == Mode::Sse && !m_body.isEmpty()) {
+            const QByteArray held = std::move(m_body);
+            m_body.clear();
+            for (const SseEvent &e : m_sse.feed(held)) {
+                chunk(e.data, out);
+            }
+        }
+    }
+    if (m_mode == Mode::Json) {
+        m_body.append(bytes);
+        return out;
+    }
+    for (const SseEvent &e : m_sse.feed(bytes)) {
+        if (e.event == "error") {
+            out.error = QString::fromUtf8(e.data);
+            continue;
+        }
+        chunk(e.data, out);
+    }
+    return out;
+}
+
+ChatUpdate ChatStreamDecoder::finish()
+{
+    ChatUpdate out;
+    if (m_mode == Mode::Json) {
+        chunk(m_body, out);
+        m_body.clear();
+        if (out.error.isEmpty()) {
+            m_done = true;
+            out.done = true;
+        }
+    }
+    merge(out, m_splitter.finish());
+    return out;
+}
+
+} // namespace flashdeck::chat
