@@ -1,5 +1,6 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
+#include "backend/cli/chatcommand.h"
 #include "backend/cli/democommand.h"
 #include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
@@ -129,12 +130,12 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(
-        QStringLiteral("command"),
-        QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                       "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, license [HOST], demo "
-                       "start|status|stop. Without a command the window opens."),
-        QStringLiteral("[command]"));
+    parser.addPositionalArgument(QStringLiteral("command"),
+                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                                                "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, "
+                                                "license [HOST], chat HOST --prompt TEXT, demo "
+                                                "start|status|stop. Without a command the window opens."),
+                                 QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -192,7 +193,7 @@ int main(int argc, char **argv)
             {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
             {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
-            {"license", &flashdeck::cli::runLicenseCommand},
+            {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
         };
         for (const auto &[name, run] : table) {
             if (commands.first() == QLatin1String(name)) {

@@ -94,8 +94,11 @@ void ChatStreamDecoder::chunk(const QByteArray &data, ChatUpdate &out)
         }
         const nlohmann::json &d = c.contains("delta") ? c["delta"] : c.value("message", nlohmann::json::object());
         if (d.is_object()) {
-            out.reasoning += str(d, "reasoning_content");
-            content(str(d, "content"), out);
+            const QString reasoning = str(d, "reasoning_content");
+            const QString text = str(d, "content");
+            out.reasoning += reasoning;
+            content(text, out);
+            out.textChunks += reasoning.isEmpty() && text.isEmpty() ? 0 : 1;
         }
         if (c.contains("finish_reason") && c["finish_reason"].is_string()) {
             out.finishReason = QString::fromStdString(c["finish_reason"].get<std::string>());

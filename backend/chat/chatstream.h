@@ -29,6 +29,7 @@ struct ChatUpdate
     std::optional<ChatUsage> usage;
     QString error; // the server's own message, when it sent an error object
     bool done = false; // [DONE], or the whole non-streamed body
+    int textChunks = 0; // chunks that carried text (about one token each in SGLang's stream)
 };
 
 /**

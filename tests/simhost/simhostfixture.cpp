@@ -58,6 +58,9 @@ bool SimHostFixture::start(const QString &scenario, QString *error, double timeF
     options.pathPrefix = {QStringLiteral(FLASHDECK_SIM_BIN)};
     options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path(),
                            QStringLiteral("HF_ENDPOINT=http://127.0.0.1:") + QString::number(m_hubPort)};
+    // Many clients at once (20 concurrent `flashdeck chat`, a fleet of entries on one host):
+    // OpenSSH's default MaxStartups 10:30:100 would drop some of them at random.
+    options.extraConfig = {QStringLiteral("MaxStartups 100"), QStringLiteral("MaxSessions 100")};
     m_sshd = std::make_unique<SshdFixture>(options);
     if (!m_sshd->start(error)) {
         return false;

@@ -233,10 +233,11 @@ void TestSglangSim::chat_streamsReasoningThenContentThenDone()
                                       .toObject()
                                       .value(QStringLiteral("delta"))
                                       .toObject();
-        if (delta.contains(QStringLiteral("reasoning_content"))) {
+        // The first chunk carries the role with an empty content and a null reasoning (SGLang's shape).
+        if (!delta.value(QStringLiteral("reasoning_content")).toString().isEmpty()) {
             lastReasoning = index;
         }
-        if (delta.contains(QStringLiteral("content")) && firstContent < 0) {
+        if (!delta.value(QStringLiteral("content")).toString().isEmpty() && firstContent < 0) {
             firstContent = index;
         }
         ++index;

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
                 options.slowdown = faults.value("slowdown", options.slowdown);
                 options.maxRunning = faults.value("max_running", options.maxRunning);
                 options.requestSeconds = faults.value("request_seconds", options.requestSeconds);
+                options.tokenSeconds = faults.value("token_seconds", options.tokenSeconds);
             } catch (const nlohmann::json::exception &e) {
                 std::fprintf(stderr, "sglang-sim: bad scenario: %s\n", e.what());
                 return 2;

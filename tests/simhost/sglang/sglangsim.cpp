@@ -517,39 +517,101 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
             return;
         }
         std::vector<std::pair<std::string, std::string>> deltas; // field, text
+        std::int64_t reasoningDeltas = 0;
         if (!reasoning.empty()) {
-            for (const std::string &w :
-                 {std::string(split ? "" : "<think>"), reasoning, std::string(split ? "" : "</think>")}) {
-                if (!w.empty()) {
-                    deltas.emplace_back(split ? "reasoning_content" : "content", w);
-                }
+            // Without a reasoning parser the tags stay in content (sglang-facts §4.3).
+            const char *field = split ? "reasoning_content" : "content";
+            if (!split) {
+                deltas.emplace_back(field, "<think>");
+            }
+            for (std::size_t p = 0; p < reasoning.size(); p += 12, ++reasoningDeltas) {
+                deltas.emplace_back(field, reasoning.substr(p, 12));
+            }
+            if (!split) {
+                deltas.emplace_back(field, "</think>");
             }
         }
         for (std::size_t p = 0; p < answer.size(); p += 12) {
             deltas.emplace_back("content", answer.substr(p, 12));
         }
+        // max_tokens cuts the answer short, as the scheduler does: finish_reason "length".
+        std::string finish = "stop";
+        if (body.contains("max_tokens") && body["max_tokens"].is_number_integer() &&
+            body["max_tokens"].get<std::int64_t>() < static_cast<std::int64_t>(deltas.size())) {
+            deltas.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, body["max_tokens"].get<std::int64_t>())));
+            finish = "length";
+        }
+        const bool includeUsage = body.contains("stream_options") && body["stream_options"].is_object() &&
+            body["stream_options"].value("include_usage", false);
+        // The shape of SGLang's ChatCompletionStreamResponse (sglang-facts §4.3): the role in the
+        // first delta, the text deltas, a last choice chunk with finish_reason, then usage when asked.
+        std::vector<std::string> events;
+        auto event = [&](const json &delta, const json &finishReason) {
+            events.push_back("data: " +
+                             json{{"id", id},
+                                  {"object", "chat.completion.chunk"},
+                                  {"created", static_cast<std::int64_t>(::time(nullptr))},
+                                  {"model", a.modelName()},
+                                  {"choices",
+                                   json::array({{{"index", 0},
+                                                 {"delta", delta},
+                                                 {"logprobs", nullptr},
+                                                 {"finish_reason", finishReason},
+                                                 {"matched_stop", nullptr}}})},
+                                  {"usage", nullptr}}
+                                 .dump() +
+                             "\n\n");
+        };
+        event({{"role", "assistant"}, {"content", ""}, {"reasoning_content", nullptr}}, nullptr);
+        for (const auto &d : deltas) {
+            event({{d.first, d.second}}, nullptr);
+        }
+        event(json::object(), finish);
+        if (includeUsage) {
+            events.push_back("data: " +
+                             json{{"id", id},
+                                  {"object", "chat.completion.chunk"},
+                                  {"created", static_cast<std::int64_t>(::time(nullptr))},
+                                  {"model", a.modelName()},
+                                  {"choices", json::array()},
+                                  {"usage",
+                                   {{"prompt_tokens", static_cast<std::int64_t>(promptChars / 4)},
+                                    {"completion_tokens", static_cast<std::int64_t>(deltas.size())},
+                                    {"total_tokens", static_cast<std::int64_t>(promptChars / 4 + deltas.size())},
+                                    {"reasoning_tokens", reasoningDeltas}}}}
+                                 .dump() +
+                             "\n\n");
+        }
+        events.push_back("data: [DONE]\n\n");
         res.set_chunked_content_provider(
             "text/event-stream",
-            [&, deltas, id, since, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {
-                if (n < deltas.size()) {
-                    pause(o, n == 0 ? 0.3 : 0.02); // time to first token, then the token rate
-                    const json chunk{{"id", id},
-                                     {"object", "chat.completion.chunk"},
-                                     {"model", a.modelName()},
-                                     {"choices",
-                                      json::array({{{"index", 0},
-                                                    {"delta", {{deltas[n].first, deltas[n].second}}},
-                                                    {"finish_reason", nullptr}}})}};
-                    const std::string line = "data: " + chunk.dump() + "\n\n";
+            [&, events, since, n = std::size_t(0)](std::size_t, httplib::DataSink &sink) mutable {
+                if (n < events.size()) {
+                    // Time to first token, then the token rate (the role chunk goes out with the first).
                     if (n == 0) {
+                        pause(o, 0.3);
+                    } else if (n != 1 && o.tokenSeconds > 0) {
+                        std::this_thread::sleep_for(
+                            std::chrono::microseconds(static_cast<long long>(o.tokenSeconds * 1e6)));
+                    } else if (n != 1) {
+                        pause(o, 0.02);
+                    }
+                    if (n == 1) {
                         s.ttft.observe(since());
                     }
+                    const std::string &e = events[n];
                     ++n;
-                    ++s.generatedTokens;
-                    return sink.write(line.data(), line.size());
+                    if (n > 1 && n < events.size()) {
+                        ++s.generatedTokens;
+                    }
+                    if (!sink.write(e.data(), e.size())) {
+                        return false;
+                    }
+                    if (n == events.size()) {
+                        sink.done();
+                    }
+                    return true;
                 }
-                const std::string end = "data: [DONE]\n\n";
-                sink.write(end.data(), end.size());
                 sink.done();
                 return true;
             },

@@ -68,6 +68,8 @@ struct SglangSimOptions
     int maxRunning = 256;
     /** Real seconds each request holds its slot (scenario `request_seconds`): load tests need it. */
     double requestSeconds = 0;
+    /** Real seconds between streamed chunks (scenario `token_seconds`); 0: 20 ms scaled by the time factor. */
+    double tokenSeconds = 0;
 };
 
 /** A Prometheus histogram the simulator fills as SGLang's tokenizer manager does. */

@@ -1,0 +1,223 @@
+#include "backend/chat/chatcall.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::chat {
+
+namespace {
+
+constexpr qsizetype kMaxErrorBody = 64 * 1024;
+// A long prompt's prefill can keep the stream silent for minutes; only a dead one is cut.
+constexpr int kIdleTimeoutMs = 600000;
+
+} // namespace
+
+QString describeChatHttpError(int status, const QByteArray &body)
+{
+    QString server;
+    const auto j = nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+    if (j.is_object()) {
+        if (j.contains("message") && j["message"].is_string()) {
+            server = QString::fromStdString(j["message"].get<std::string>());
+        } else if (j.contains("error")) {
+            server = j["error"].is_string() ? QString::fromStdString(j["error"].get<std::string>())
+                                            : QString::fromStdString(j["error"].dump());
+        }
+    } else {
+        server = QString::fromUtf8(body.left(300)).trimmed();
+    }
+    const QString said = server.isEmpty() ? QString() : QStringLiteral(" The server said: \"%1\".").arg(server);
+    switch (status) {
+    case 401:
+    case 403:
+        return QStringLiteral("The server refused the API key (HTTP %1). The key Flashdeck holds for this deployment "
+                              "is not the one the server was started with (--api-key): store the right one in the "
+                              "keyring, or redeploy.%2")
+            .arg(status)
+            .arg(said);
+    case 400:
+    case 422:
+        return QStringLiteral("The server rejected the request (HTTP %1).%2 Check the parameters and the image.")
+            .arg(status)
+            .arg(said);
+    case 404:
+        return QStringLiteral(
+                   "The server has no /v1/chat/completions (HTTP 404): the port is not an SGLang server's.%1")
+            .arg(said);
+    case 503:
+        return QStringLiteral("The server is not ready (HTTP 503): it is still loading, or is shutting down. Watch "
+                              "the Logs page for \"The server is fired up and ready to roll!\".%1")
+            .arg(said);
+    default:
+        return QStringLiteral("The server answered HTTP %1.%2 See the Logs page for what it logged.")
+            .arg(status)
+            .arg(said);
+    }
+}
+
+ChatCall::ChatCall(QByteArray body, bool thinkingRequested, QObject *parent)
+    : QObject(parent)
+    , m_body(std::move(body))
+    , m_thinkingRequested(thinkingRequested)
+{ }
+
+ChatCall::~ChatCall()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        m_reply->deleteLater();
+    }
+}
+
+void ChatCall::start(QNetworkAccessManager &http, quint16 localPort, const QString &apiKey)
+{
+    if (m_finished) {
+        return;
+    }
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(localPort)));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    request.setRawHeader("Accept", "text/event-stream, application/json");
+    if (!apiKey.isEmpty()) {
+        request.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
+    }
+    request.setTransferTimeout(kIdleTimeoutMs);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    m_clock.start();
+    m_reply = http.post(request, m_body);
+    m_body.clear();
+    connect(m_reply, &QNetworkReply::readyRead, this, &ChatCall::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &ChatCall::onFinished);
+}
+
+void ChatCall::fail(const QString &message)
+{
+    finish(ChatResult::Outcome::Failed, message);
+}
+
+void ChatCall::stop()
+{
+    if (m_finished) {
+        return;
+    }
+    m_stopping = true;
+    if (m_reply) {
+        m_reply->abort(); // finished() follows with OperationCanceledError
+    } else {
+        finish(ChatResult::Outcome::Stopped);
+    }
+}
+
+void ChatCall::apply(const ChatUpdate &u)
+{
+    m_result.stats.chunks += u.textChunks;
+    if (!u.reasoning.isEmpty() || !u.content.isEmpty() || u.earlierContentWasReasoning) {
+        if (m_result.stats.ttftMs < 0) {
+            m_result.stats.ttftMs = m_clock.elapsed();
+        }
+        m_sawReasoning = m_sawReasoning || !u.reasoning.isEmpty();
+        Q_EMIT updated(u);
+    }
+    if (!u.finishReason.isEmpty()) {
+        m_result.stats.finishReason = u.finishReason;
+    }
+    if (u.usage) {
+        m_result.stats.promptTokens = u.usage->promptTokens;
+        m_result.stats.completionTokens = u.usage->completionTokens;
+        m_result.stats.reasoningTokens = u.usage->reasoningTokens.value_or(-1);
+    }
+    if (!u.error.isEmpty()) {
+        m_streamError = u.error;
+    }
+}
+
+void ChatCall::onReadyRead()
+{
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray bytes = m_reply->readAll();
+    if (status != 0 && (status < 200 || status >= 300)) {
+        m_errorBody.append(bytes.left(kMaxErrorBody - m_errorBody.size()));
+        return;
+    }
+    apply(m_decoder.feed(bytes));
+}
+
+void ChatCall::onFinished()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply) {
+        return;
+    }
+    m_reply.clear();
+    reply->deleteLater();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_result.httpStatus = status;
+    if (status != 0 && (status < 200 || status >= 300)) {
+        m_errorBody.append(reply->readAll().left(kMaxErrorBody - m_errorBody.size()));
+        finish(ChatResult::Outcome::Failed, describeChatHttpError(status, m_errorBody));
+        return;
+    }
+    apply(m_decoder.feed(reply->readAll()));
+    apply(m_decoder.finish());
+    if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
+        finish(ChatResult::Outcome::Stopped);
+        return;
+    }
+    if (!m_streamError.isEmpty()) {
+        finish(ChatResult::Outcome::Failed,
+               QStringLiteral("The server stopped the answer with an error: \"%1\". What came before is kept.")
+                   .arg(m_streamError));
+        return;
+    }
+    if (reply->error() != QNetworkReply::NoError) {
+        const bool anything = m_result.stats.ttftMs >= 0;
+        const QString what =
+            reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
+            ? QStringLiteral("no byte came for %1 minutes").arg(kIdleTimeoutMs / 60000)
+            : reply->errorString();
+        finish(ChatResult::Outcome::Failed,
+               anything ? QStringLiteral("The connection to the server broke mid-answer (%1); the partial answer is "
+                                         "kept. Is the server still running? See the Fleet and Logs pages.")
+                              .arg(what)
+                        : QStringLiteral("No answer from the server (%1). Is it running on the host? See the Fleet "
+                                         "and Logs pages.")
+                              .arg(what));
+        return;
+    }
+    if (m_decoder.streamed() && !m_decoder.sawDone()) {
+        finish(ChatResult::Outcome::Failed,
+               QStringLiteral("The stream ended before the server's [DONE] (the server restarted or closed the "
+                              "connection); the partial answer is kept."));
+        return;
+    }
+    finish(ChatResult::Outcome::Completed);
+}
+
+void ChatCall::finish(ChatResult::Outcome outcome, const QString &error)
+{
+    if (m_finished) {
+        return;
+    }
+    m_finished = true;
+    m_result.outcome = outcome;
+    m_result.error = error;
+    ChatStats &s = m_result.stats;
+    s.totalMs = m_clock.isValid() ? m_clock.elapsed() : 0;
+    qint64 tokens = s.completionTokens;
+    if (tokens < 0) {
+        tokens = s.chunks; // SGLang streams about one token per chunk
+        s.tokensCounted = true;
+    }
+    const double decodeS = double(s.totalMs - std::max<qint64>(0, s.ttftMs)) / 1000.0;
+    s.tokensPerSecond = s.ttftMs >= 0 && decodeS > 0 && tokens > 1 ? double(tokens - 1) / decodeS : 0;
+    m_result.thinkingIgnored = !m_thinkingRequested && m_sawReasoning;
+    m_result.inlineReasoning = m_decoder.inlineReasoning();
+    Q_EMIT finished(m_result);
+}
+
+} // namespace flashdeck::chat

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "backend/chat/chatstream.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace flashdeck::chat {
+
+/** Figures of one reply (issue 8's per-reply line). -1: not known. */
+struct ChatStats
+{
+    qint64 ttftMs = -1; // to the first reasoning or answer text
+    qint64 totalMs = 0;
+    double tokensPerSecond = 0; // completion tokens over the time after the first token
+    bool tokensCounted = false; // no usage from the server: counted from the stream's chunks
+    qint64 promptTokens = -1;
+    qint64 completionTokens = -1;
+    qint64 reasoningTokens = -1;
+    int chunks = 0;
+    QString finishReason;
+};
+
+struct ChatResult
+{
+    enum class Outcome { Completed, Stopped, Failed };
+    Outcome outcome = Outcome::Completed;
+    ChatStats stats;
+    QString error; // for Failed: what happened and what to do
+    int httpStatus = 0;
+    /** Thinking was switched off, yet the server returned reasoning (F22 says it should not). */
+    bool thinkingIgnored = false;
+    /** The reply carried its reasoning inline in content (the server has no reasoning parser). */
+    bool inlineReasoning = false;
+};
+
+/**
+ * One chat completion in flight over the tunnel. Emits updates as text arrives and finished()
+ * once, whatever happens; stop() ends it keeping what came (Outcome::Stopped). Nothing of the
+ * prompt or the reply is logged (F32).
+ */
+class ChatCall final : public QObject
+{
+    Q_OBJECT
+
+public:
+    ChatCall(QByteArray body, bool thinkingRequested, QObject *parent = nullptr);
+    ~ChatCall() override;
+
+    /** Sends it to 127.0.0.1:`localPort` (the tunnel) with the key, if any, as a Bearer token. */
+    void start(QNetworkAccessManager &http, quint16 localPort, const QString &apiKey);
+    /** Fails it before it started (the tunnel could not open). */
+    void fail(const QString &message);
+    void stop();
+    bool isFinished() const { return m_finished; }
+
+Q_SIGNALS:
+    void updated(const flashdeck::chat::ChatUpdate &update);
+    void finished(const flashdeck::chat::ChatResult &result);
+
+private:
+    void onReadyRead();
+    void onFinished();
+    void apply(const ChatUpdate &u);
+    void finish(ChatResult::Outcome outcome, const QString &error = {});
+
+    QByteArray m_body;
+    bool m_thinkingRequested;
+    QPointer<QNetworkReply> m_reply;
+    ChatStreamDecoder m_decoder;
+    QElapsedTimer m_clock;
+    ChatResult m_result;
+    QByteArray m_errorBody; // a non-2xx body, for the message (bounded)
+    QString m_streamError;
+    bool m_sawReasoning = false;
+    bool m_stopping = false;
+    bool m_finished = false;
+};
+
+/** The operator's words for an HTTP failure of /v1/chat/completions. */
+QString describeChatHttpError(int status, const QByteArray &body);
+
+} // namespace flashdeck::chat

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QNetworkAccessManager;
+
+namespace flashdeck::ssh {
+class HostConnection;
+struct ConnectionState;
+} // namespace flashdeck::ssh
+
+namespace flashdeck::chat {
+
+class ChatCall;
+
+/**
+ * Talks to one deployment's OpenAI-compatible API through the host's one SSH connection: a
+ * port tunnel to the server's loopback port, opened on first use and again after it fails,
+ * and as many calls at once as asked (several HTTP clients, since one keeps at most six
+ * connections to a server). The API key is held in memory only and sent as a Bearer token.
+ */
+class ChatClient final : public QObject
+{
+    Q_OBJECT
+
+public:
+    ChatClient(ssh::HostConnection &connection, quint16 remotePort, QObject *parent = nullptr);
+    ~ChatClient() override;
+
+    void setApiKey(const QString &key) { m_apiKey = key; }
+    quint16 remotePort() const { return m_remotePort; }
+
+    /** Starts a call with a body from buildChatBody(); the call is a child of this client. */
+    ChatCall *send(const QByteArray &body, bool thinkingRequested);
+
+private:
+    void openTunnel();
+    void startPending();
+    QNetworkAccessManager &httpFor();
+
+    // Guarded: a client may be the connection's child, deleted after the connection's own destructor ran.
+    QPointer<ssh::HostConnection> m_conn;
+    quint16 m_remotePort;
+    QString m_apiKey;
+    quint64 m_tunnelId = 0;
+    quint16 m_localPort = 0;
+    QList<QPointer<ChatCall>> m_pending;
+    std::vector<std::unique_ptr<QNetworkAccessManager>> m_http;
+    std::vector<QList<QPointer<ChatCall>>> m_active; // per HTTP client
+};
+
+} // namespace flashdeck::chat

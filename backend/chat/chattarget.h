@@ -1,0 +1,32 @@
+#pragma once
+
+#include "backend/core/result.h"
+
+#include <QString>
+
+namespace flashdeck {
+class AppPaths;
+}
+
+namespace flashdeck::chat {
+
+/** Where a host's chat requests go: its deployment's server (or router) on the host. */
+struct ChatTarget
+{
+    QString host;
+    QString deploymentId; // <host>-<profile>: names the API key in the keyring
+    QString profileTitle;
+    QString model; // the model id the server serves
+    quint16 port = 0; // on the host's loopback, reached through the SSH tunnel
+    bool router = false;
+};
+
+/**
+ * The target of `host` from its deployment manifest (deployments/<host>/manifest.json) and
+ * the built-in recipe: the router's port for a multi-replica profile, else the server's. A
+ * host Flashdeck has not deployed to gives a failure that says how to point at a server by
+ * port instead.
+ */
+[[nodiscard]] Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host);
+
+} // namespace flashdeck::chat

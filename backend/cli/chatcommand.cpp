@@ -1,0 +1,294 @@
+#include "backend/cli/chatcommand.h"
+
+#include "backend/chat/chatcall.h"
+#include "backend/chat/chatclient.h"
+#include "backend/chat/chatrequest.h"
+#include "backend/chat/chattarget.h"
+#include "backend/chat/imageprobe.h"
+#include "backend/chat/mediapolicy.h"
+#include "backend/cli/clisession.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/cli/hostscommand.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/stopsignals.h"
+#include "backend/fleet/inventory.h"
+#include "backend/security/redactor.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage =
+    QStringLiteral("usage: flashdeck chat HOST --prompt TEXT [--system TEXT] [--no-thinking] [--image FILE]\n"
+                   "                      [--temperature X] [--top-p X] [--max-tokens N] [--seed N] [--stop S]\n"
+                   "                      [--port N] [--json]");
+
+nlohmann::json orNull(qint64 v)
+{
+    return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+
+} // namespace
+
+int runChatCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption promptOpt(QStringLiteral("prompt"), QStringLiteral("The user message."),
+                                       QStringLiteral("TEXT"));
+    const QCommandLineOption systemOpt(QStringLiteral("system"), QStringLiteral("A system prompt."),
+                                       QStringLiteral("TEXT"));
+    const QCommandLineOption noThinkingOpt(
+        QStringLiteral("no-thinking"),
+        QStringLiteral("Ask for no reasoning (chat_template_kwargs thinking_mode=disabled, F22)."));
+    const QCommandLineOption imageOpt(QStringLiteral("image"),
+                                      QStringLiteral("Attach a PNG, JPEG or WebP file (repeatable)."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption temperatureOpt(QStringLiteral("temperature"),
+                                            QStringLiteral("Sampling temperature (default 1.0, F24)."),
+                                            QStringLiteral("X"), QStringLiteral("1.0"));
+    const QCommandLineOption topPOpt(QStringLiteral("top-p"), QStringLiteral("Nucleus sampling (default 0.95, F24)."),
+                                     QStringLiteral("X"), QStringLiteral("0.95"));
+    const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"), QStringLiteral("Longest answer in tokens."),
+                                          QStringLiteral("N"));
+    const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Sampling seed."), QStringLiteral("N"));
+    const QCommandLineOption stopOpt(QStringLiteral("stop"), QStringLiteral("A stop sequence (repeatable)."),
+                                     QStringLiteral("S"));
+    const QCommandLineOption portOpt(QStringLiteral("port"),
+                                     QStringLiteral("The server's port on the host (default: the deployment's)."),
+                                     QStringLiteral("N"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+    p.addOptions({promptOpt, systemOpt, noThinkingOpt, imageOpt, temperatureOpt, topPOpt, maxTokensOpt, seedOpt,
+                  stopOpt, portOpt, jsonOpt});
+    if (!p.parse(args)) {
+        c.err << "flashdeck chat: " << p.errorText() << '\n' << kUsage << '\n';
+        return ExitUsage;
+    }
+    const QStringList positional = p.positionalArguments().mid(1);
+    if (positional.size() != 1 || !p.isSet(promptOpt)) {
+        c.err << "flashdeck chat: give one HOST and --prompt.\n" << kUsage << '\n';
+        return ExitUsage;
+    }
+    chat::ChatParams params;
+    bool ok = true;
+    params.temperature = p.value(temperatureOpt).toDouble(&ok);
+    if (!ok || params.temperature < 0 || params.temperature > 2) {
+        c.err << "flashdeck chat: --temperature takes a number from 0 to 2.\n";
+        return ExitUsage;
+    }
+    params.topP = p.value(topPOpt).toDouble(&ok);
+    if (!ok || params.topP <= 0 || params.topP > 1) {
+        c.err << "flashdeck chat: --top-p takes a number above 0, at most 1.\n";
+        return ExitUsage;
+    }
+    if (p.isSet(maxTokensOpt)) {
+        const int n = p.value(maxTokensOpt).toInt(&ok);
+        if (!ok || n < 1) {
+            c.err << "flashdeck chat: --max-tokens takes a positive number.\n";
+            return ExitUsage;
+        }
+        params.maxTokens = n;
+    }
+    if (p.isSet(seedOpt)) {
+        params.seed = p.value(seedOpt).toLongLong(&ok);
+        if (!ok) {
+            c.err << "flashdeck chat: --seed takes a whole number.\n";
+            return ExitUsage;
+        }
+    }
+    params.stop = p.values(stopOpt);
+    params.thinking = !p.isSet(noThinkingOpt);
+    quint16 port = 0;
+    if (p.isSet(portOpt)) {
+        const uint n = p.value(portOpt).toUInt(&ok);
+        if (!ok || n == 0 || n > 65535) {
+            c.err << "flashdeck chat: --port takes a port number.\n";
+            return ExitUsage;
+        }
+        port = quint16(n);
+    }
+
+    chat::ChatTurn user{QStringLiteral("user"), p.value(promptOpt), {}, {}};
+    const chat::MediaPolicy media{chat::MediaLimits()};
+    for (const QString &path : p.values(imageOpt)) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            c.err << "flashdeck chat: cannot read " << path << ": " << f.errorString() << ".\n";
+            return ExitUsage;
+        }
+        const QByteArray bytes = f.read(media.limits().maxBytes + 1);
+        const auto checked = media.checkImage(bytes);
+        if (!checked) {
+            c.err << "flashdeck chat: " << QFileInfo(path).fileName() << ": " << checked.message() << '\n';
+            return ExitUsage;
+        }
+        user.images.append({checked.value().mimeType, bytes, QFileInfo(path).fileName()});
+    }
+    QList<chat::ChatTurn> turns;
+    if (p.isSet(systemOpt)) {
+        turns.append({QStringLiteral("system"), p.value(systemOpt), {}, {}});
+    }
+    turns.append(user);
+
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(positional.first());
+    if (!host) {
+        c.err << "No host named \"" << positional.first() << "\" in the inventory (see 'flashdeck hosts list').\n";
+        return ExitUsage;
+    }
+    chat::ChatTarget target;
+    if (auto t = chat::chatTargetFor(c.paths, host->name)) {
+        target = t.value();
+    } else if (port == 0) {
+        c.err << t.message() << '\n';
+        return ExitUsage;
+    } else {
+        target.host = host->name;
+        target.model = QStringLiteral("default");
+    }
+    if (port != 0) {
+        target.port = port;
+    }
+
+    // The key: the deployment's from the keyring, else $SGLANG_API_KEY (what "Copy as curl" uses).
+    QString apiKey;
+    SecretStore secrets;
+    if (!target.deploymentId.isEmpty()) {
+        QEventLoop wait;
+        bool answered = false;
+        secrets.read(SecretStore::apiKeyKey(target.deploymentId), [&](const Result<QString> &key) {
+            apiKey = key ? key.value() : QString();
+            answered = true;
+            wait.quit();
+        });
+        if (!answered) {
+            wait.exec();
+        }
+    }
+    if (apiKey.isEmpty()) {
+        apiKey = qEnvironmentVariable("SGLANG_API_KEY");
+    }
+    if (c.redactor && !apiKey.isEmpty()) {
+        c.redactor->addSecret(apiKey);
+    }
+
+    const bool json = p.isSet(jsonOpt);
+    const QByteArray body = chat::buildChatBody(turns, params, target.model);
+    StopSignals stopSignals;
+    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+        auto *client = new chat::ChatClient(connection, target.port, &connection);
+        client->setApiKey(apiKey);
+        chat::ChatCall *call = client->send(body, params.thinking);
+        // Outlives this set-up function: the call's updates arrive after it returned.
+        auto reasoningOpen = std::make_shared<bool>(false);
+        QObject::connect(call, &chat::ChatCall::updated, call, [&c, json, reasoningOpen](const chat::ChatUpdate &u) {
+            if (json) {
+                // Inline reasoning opened without a tag: what was printed as answer was reasoning.
+                if (u.earlierContentWasReasoning) {
+                    c.out << QString::fromStdString(
+                                 nlohmann::json{{"type", "reclassified"}, {"as", "reasoning"}}.dump())
+                          << '\n';
+                }
+                if (!u.reasoning.isEmpty()) {
+                    c.out << QString::fromStdString(
+                                 nlohmann::json{{"type", "reasoning"}, {"text", u.reasoning.toStdString()}}.dump())
+                          << '\n';
+                }
+                if (!u.content.isEmpty()) {
+                    c.out << QString::fromStdString(
+                                 nlohmann::json{{"type", "content"}, {"text", u.content.toStdString()}}.dump())
+                          << '\n';
+                }
+                c.out.flush();
+                return;
+            }
+            if (!u.reasoning.isEmpty()) {
+                c.err << u.reasoning;
+                c.err.flush();
+                *reasoningOpen = true;
+            }
+            if (!u.content.isEmpty()) {
+                if (*reasoningOpen) {
+                    c.err << '\n';
+                    c.err.flush();
+                    *reasoningOpen = false;
+                }
+                c.out << u.content;
+                c.out.flush();
+            }
+        });
+        QObject::connect(call, &chat::ChatCall::finished, call, [&c, json, done](const chat::ChatResult &r) {
+            const chat::ChatStats &s = r.stats;
+            if (json) {
+                if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                    c.out << QString::fromStdString(
+                                 nlohmann::json{{"type", "error"}, {"message", r.error.toStdString()}}.dump())
+                          << '\n';
+                }
+                nlohmann::json stats{
+                    {"type", "stats"},
+                    {"ttft_ms", orNull(s.ttftMs)},
+                    {"tokens_per_s",
+                     s.tokensPerSecond > 0 ? nlohmann::json(s.tokensPerSecond) : nlohmann::json(nullptr)},
+                    {"prompt_tokens", orNull(s.promptTokens)},
+                    {"completion_tokens", orNull(s.completionTokens)},
+                    {"reasoning_tokens", orNull(s.reasoningTokens)},
+                    {"finish_reason",
+                     s.finishReason.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.finishReason.toStdString())},
+                    {"tokens_counted", s.tokensCounted},
+                    {"stopped", r.outcome == chat::ChatResult::Outcome::Stopped},
+                    {"thinking_ignored", r.thinkingIgnored}};
+                if (r.outcome != chat::ChatResult::Outcome::Failed || s.ttftMs >= 0) {
+                    c.out << QString::fromStdString(stats.dump()) << '\n';
+                }
+                c.out.flush();
+            } else {
+                c.out << '\n';
+                c.out.flush();
+                if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                    c.err << "flashdeck chat: " << r.error << '\n';
+                }
+                if (r.thinkingIgnored) {
+                    c.err << "flashdeck chat: thinking was switched off, yet the server returned reasoning (F22).\n";
+                }
+                if (s.ttftMs >= 0) {
+                    c.err << QStringLiteral(
+                                 "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
+                                 "%7%8\n")
+                                 .arg(s.ttftMs)
+                                 .arg(s.tokensPerSecond, 0, 'f', 1)
+                                 .arg(s.tokensCounted ? QStringLiteral(" (counted)") : QString())
+                                 .arg(s.promptTokens < 0 ? QStringLiteral("?") : QString::number(s.promptTokens))
+                                 .arg(s.completionTokens < 0 ? QStringLiteral("?")
+                                                             : QString::number(s.completionTokens))
+                                 .arg(s.reasoningTokens < 0 ? QString()
+                                                            : QStringLiteral(" (%1 reasoning)").arg(s.reasoningTokens))
+                                 .arg(s.finishReason.isEmpty() ? QStringLiteral("unfinished") : s.finishReason)
+                                 .arg(r.outcome == chat::ChatResult::Outcome::Stopped ? QStringLiteral(" · stopped")
+                                                                                      : QString());
+                }
+                c.err.flush();
+            }
+            done(r.outcome == chat::ChatResult::Outcome::Failed ? ExitCheckFailed : ExitOk);
+        });
+        QObject::connect(&stopSignals, &StopSignals::stopRequested, call, [call](int) { call->stop(); });
+    });
+}
+
+} // namespace flashdeck::cli

@@ -1,0 +1,344 @@
+#include "backend/core/apppaths.h"
+#include "backend/fleet/inventory.h"
+#include "tests/integration/cli/clirun.h"
+#include "tests/simhost/simhostfixture.h"
+#include "tests/support/sshtesthelpers.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+namespace {
+const QString kKey = QStringLiteral("sk-flashdeck-test-6f1c2a9e");
+}
+
+/**
+ * `flashdeck chat` as a real process over real SSH to the simulated SGLang server (issue 8):
+ * streamed reasoning then answer, thinking off, an image, a wrong key, the server killed
+ * mid-answer, and twenty chats at once.
+ */
+class TestChatCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void streamed_reasoningThenAnswer_json();
+    void plainText_answerOnStdout_reasoningAndStatsOnStderr();
+    void thinkingOff_noReasoning();
+    void image_isSentAsData();
+    void image_refusedByContent();
+    void wrongKey_says401_andNeverPrintsTheKey();
+    void noServer_saysWhatToDo();
+    void serverKilledMidAnswer_partialKept_clearError();
+    void twentyAtOnce_allComplete();
+
+private:
+    bool startServer(QString *error, quint16 port, quint64 *id);
+    CliRun chat(QStringList extra, const QString &key = kKey);
+    static QList<QJsonObject> objects(const QByteArray &lines);
+
+    std::unique_ptr<SimHostFixture> m_host;
+    QTemporaryDir m_config;
+    quint16 m_port = 0;
+    quint64 m_server = 0;
+};
+
+QList<QJsonObject> TestChatCli::objects(const QByteArray &lines)
+{
+    QList<QJsonObject> out;
+    for (const QByteArray &l : lines.split('\n')) {
+        if (!l.isEmpty()) {
+            out.append(QJsonDocument::fromJson(l).object());
+        }
+    }
+    return out;
+}
+
+bool TestChatCli::startServer(QString *error, quint16 port, quint64 *id)
+{
+    ssh::RemoteCommand launch;
+    launch.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.2 exec sglang-sim --model-path MiniMaxAI/MiniMax-M3.1-Flash "
+                         "--tp 4 --host 127.0.0.1 --port " +
+        QByteArray::number(port) + " --reasoning-parser minimax-m3 --api-key " + kKey.toUtf8();
+    *id = m_host->connection().run(launch);
+    // The simulated host is this machine: ask its /health directly until it is warm.
+    QNetworkAccessManager http;
+    http.setProxy(QNetworkProxy::NoProxy);
+    for (int i = 0; i < 600; ++i) {
+        QNetworkReply *r = http.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port))));
+        QSignalSpy done(r, &QNetworkReply::finished);
+        (void)done.wait(2000);
+        const int status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r->deleteLater();
+        if (status == 200) {
+            return true;
+        }
+        QTest::qWait(100);
+    }
+    *error = QStringLiteral("the simulated server never became ready: ") + m_host->daemonLog();
+    return false;
+}
+
+void TestChatCli::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    m_host = std::make_unique<SimHostFixture>();
+    QString error;
+    QVERIFY2(m_host->start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    const AppPaths paths(m_config.path());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(m_host->hostEntry(QStringLiteral("gpu"))).isOk());
+    QVERIFY(inventory.save().isOk());
+    m_port = freeLocalPort();
+    QVERIFY2(startServer(&error, m_port, &m_server), qPrintable(error));
+}
+
+void TestChatCli::cleanupTestCase()
+{
+    if (m_host) {
+        m_host->connection().cancel(m_server);
+    }
+}
+
+CliRun TestChatCli::chat(QStringList extra, const QString &key)
+{
+    QStringList args{QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port)};
+    args += extra;
+    args << QStringLiteral("--config-dir") << m_config.path();
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), key);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+void TestChatCli::streamed_reasoningThenAnswer_json()
+{
+    const CliRun r =
+        chat({QStringLiteral("--prompt"), QStringLiteral("What is a KV cache?"), QStringLiteral("--json")});
+    QVERIFY2(
+        r.exitCode == 0,
+        qPrintable(
+            QStringLiteral("exit %1: %2 %3").arg(r.exitCode).arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err))));
+    const QList<QJsonObject> lines = objects(r.out);
+    QVERIFY(lines.size() > 4);
+    QString reasoning;
+    QString content;
+    int firstContent = -1;
+    int lastReasoning = -1;
+    for (int i = 0; i < lines.size() - 1; ++i) {
+        const QString type = lines[i][QLatin1String("type")].toString();
+        if (type == QLatin1String("reasoning")) {
+            reasoning += lines[i][QLatin1String("text")].toString();
+            lastReasoning = i;
+        } else {
+            QCOMPARE(type, QStringLiteral("content"));
+            content += lines[i][QLatin1String("text")].toString();
+            firstContent = firstContent < 0 ? i : firstContent;
+        }
+    }
+    QVERIFY(reasoning.startsWith(QStringLiteral("The user asks a question.")));
+    QVERIFY(!content.isEmpty());
+    QVERIFY(lastReasoning < firstContent); // reasoning streams first (sglang-facts §4.3)
+    QVERIFY(lines.size() > 6); // streamed in pieces, not one block
+    const QJsonObject stats = lines.last();
+    QCOMPARE(stats[QLatin1String("type")].toString(), QStringLiteral("stats"));
+    QVERIFY(stats[QLatin1String("ttft_ms")].toInteger() > 0);
+    QVERIFY(stats[QLatin1String("tokens_per_s")].toDouble() > 0);
+    QVERIFY(stats[QLatin1String("prompt_tokens")].toInteger() > 0);
+    QVERIFY(stats[QLatin1String("completion_tokens")].toInteger() > 0);
+    QVERIFY(stats[QLatin1String("reasoning_tokens")].toInteger() > 0);
+    QCOMPARE(stats[QLatin1String("finish_reason")].toString(), QStringLiteral("stop"));
+    QVERIFY(!r.out.contains(kKey.toUtf8()) && !r.err.contains(kKey.toUtf8()));
+}
+
+void TestChatCli::plainText_answerOnStdout_reasoningAndStatsOnStderr()
+{
+    const CliRun r = chat(
+        {QStringLiteral("--prompt"), QStringLiteral("Hello"), QStringLiteral("--max-tokens"), QStringLiteral("12")});
+    QVERIFY2(r.exitCode == 0,
+             qPrintable(QStringLiteral("exit %1: %2 / %3")
+                            .arg(r.exitCode)
+                            .arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err))));
+    QVERIFY(r.err.contains("The user asks a question."));
+    QVERIFY(!r.out.contains("The user asks"));
+    QVERIFY(r.err.contains("first token"));
+    QVERIFY2(r.err.contains("length"), r.err.constData()); // max_tokens reached
+}
+
+void TestChatCli::thinkingOff_noReasoning()
+{
+    const CliRun r = chat({QStringLiteral("--prompt"), QStringLiteral("Quick answer."), QStringLiteral("--no-thinking"),
+                           QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QList<QJsonObject> lines = objects(r.out);
+    for (const QJsonObject &o : lines) {
+        QVERIFY(o[QLatin1String("type")].toString() != QLatin1String("reasoning"));
+    }
+    QVERIFY(lines.first()[QLatin1String("type")].toString() == QLatin1String("content"));
+    QCOMPARE(lines.last()[QLatin1String("thinking_ignored")].toBool(), false);
+}
+
+void TestChatCli::image_isSentAsData()
+{
+    const CliRun r =
+        chat({QStringLiteral("--prompt"), QStringLiteral("What is in the picture?"), QStringLiteral("--image"),
+              QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png"), QStringLiteral("--no-thinking")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.startsWith("The image shows a small square."), r.out.constData());
+}
+
+void TestChatCli::image_refusedByContent()
+{
+    QTemporaryDir dir;
+    QFile fake(dir.path() + QStringLiteral("/not-an-image.png"));
+    QVERIFY(fake.open(QIODevice::WriteOnly) && fake.write("<html>hello</html>") > 0);
+    fake.close();
+    const CliRun r =
+        chat({QStringLiteral("--prompt"), QStringLiteral("x"), QStringLiteral("--image"), fake.fileName()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("not a PNG, JPEG or WebP"), r.err.constData());
+}
+
+void TestChatCli::wrongKey_says401_andNeverPrintsTheKey()
+{
+    const QString wrong = QStringLiteral("sk-wrong-0000-do-not-print");
+    const CliRun r = chat({QStringLiteral("--prompt"), QStringLiteral("Hello"), QStringLiteral("--json")}, wrong);
+    QCOMPARE(r.exitCode, 1);
+    const QList<QJsonObject> lines = objects(r.out);
+    QCOMPARE(lines.size(), 1);
+    QCOMPARE(lines.first()[QLatin1String("type")].toString(), QStringLiteral("error"));
+    const QString message = lines.first()[QLatin1String("message")].toString();
+    QVERIFY2(message.contains(QStringLiteral("refused the API key (HTTP 401)")), qPrintable(message));
+    QVERIFY(!r.out.contains(wrong.toUtf8()) && !r.err.contains(wrong.toUtf8()));
+}
+
+void TestChatCli::noServer_saysWhatToDo()
+{
+    QStringList args{QStringLiteral("chat"),           QStringLiteral("gpu"),      QStringLiteral("--port"),
+                     QString::number(freeLocalPort()), QStringLiteral("--prompt"), QStringLiteral("hi")};
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY), args << QStringLiteral("--config-dir") << m_config.path());
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 1);
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(err.contains("Is it running on the host?") || err.contains("Could not reach the server's port"),
+             err.constData());
+    // Without --port and without a deployment: say how to point at a server.
+    const CliRun none =
+        runFlashdeck(m_config.path(),
+                     {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--prompt"), QStringLiteral("hi")});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("--port"), none.err.constData());
+}
+
+void TestChatCli::serverKilledMidAnswer_partialKept_clearError()
+{
+    // A server of its own that streams a token every half second, so the kill lands mid-answer.
+    QFile scenario(m_host->simDir() + QStringLiteral("/scenario.json"));
+    QVERIFY(scenario.open(QIODevice::ReadOnly));
+    const QByteArray original = scenario.readAll();
+    scenario.close();
+    QJsonObject sc = QJsonDocument::fromJson(original).object();
+    sc[QLatin1String("faults")] = QJsonObject{{QLatin1String("token_seconds"), 0.5}};
+    QVERIFY(scenario.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    scenario.write(QJsonDocument(sc).toJson());
+    scenario.close();
+    const quint16 slowPort = freeLocalPort();
+    quint64 slow = 0;
+    QString why;
+    const bool started = startServer(&why, slowPort, &slow);
+    QVERIFY(scenario.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    scenario.write(original);
+    scenario.close();
+    QVERIFY2(started, qPrintable(why));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY),
+            {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(slowPort),
+             QStringLiteral("--prompt"), QStringLiteral("Tell me a long story."), QStringLiteral("--json"),
+             QStringLiteral("--config-dir"), m_config.path()});
+    QByteArray out;
+    // The first answer text is out: kill the server (as a crash or a restart would).
+    QTRY_VERIFY_WITH_TIMEOUT((out += p.readAllStandardOutput()).contains("\"type\":\"content\""), 60000);
+    // "[3]4567" matches the server's "--port 34567" but not this command's own shell (and the
+    // simulated host is this machine: the pattern must not match flashdeck's own arguments).
+    const QByteArray port = QByteArray::number(slowPort);
+    m_host->connection().run("pkill -KILL -f -- 'sglang-sim .*--port [" + port.left(1) + "]" + port.mid(1) + " '");
+    QVERIFY(p.waitForFinished(60000));
+    out += p.readAllStandardOutput();
+    QCOMPARE(p.exitCode(), 1);
+    const QList<QJsonObject> lines = objects(out);
+    QVERIFY(lines.size() >= 3);
+    QString content;
+    for (const QJsonObject &o : lines) {
+        if (o[QLatin1String("type")].toString() == QLatin1String("content")) {
+            content += o[QLatin1String("text")].toString();
+        }
+    }
+    QVERIFY(!content.isEmpty()); // the partial answer was delivered and kept
+    const QJsonObject error = lines.at(lines.size() - 2);
+    QCOMPARE(error[QLatin1String("type")].toString(), QStringLiteral("error"));
+    QVERIFY2(error[QLatin1String("message")].toString().contains(QStringLiteral("partial answer is kept")),
+             qPrintable(error[QLatin1String("message")].toString()));
+    QCOMPARE(lines.last()[QLatin1String("type")].toString(), QStringLiteral("stats"));
+    QVERIFY(lines.last()[QLatin1String("finish_reason")].isNull());
+    m_host->connection().cancel(slow);
+}
+
+void TestChatCli::twentyAtOnce_allComplete()
+{
+    std::vector<std::unique_ptr<QProcess>> procs;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    for (int i = 0; i < 20; ++i) {
+        auto p = std::make_unique<QProcess>();
+        p->setProcessEnvironment(env);
+        p->start(QStringLiteral(FLASHDECK_BINARY),
+                 {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
+                  QStringLiteral("--prompt"), QStringLiteral("Chat %1").arg(i), QStringLiteral("--json"),
+                  QStringLiteral("--config-dir"), m_config.path()});
+        procs.push_back(std::move(p));
+    }
+    for (auto &p : procs) {
+        QVERIFY(p->waitForFinished(180000));
+        const QByteArray out = p->readAllStandardOutput();
+        QVERIFY2(
+            p->exitCode() == 0,
+            qPrintable(
+                QStringLiteral("exit %1: %2").arg(p->exitCode()).arg(QString::fromUtf8(p->readAllStandardError()))));
+        const QList<QJsonObject> lines = objects(out);
+        QCOMPARE(lines.last()[QLatin1String("finish_reason")].toString(), QStringLiteral("stop"));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestChatCli)
+#include "tst_chatcli.moc"
