@@ -18,8 +18,9 @@ using SeriesMap = QHash<QString, std::shared_ptr<TimeSeries>>;
  * in one file written atomically, so the 1 h and 24 h windows survive a restart of Flashdeck.
  * The file holds numbers only (metric names and values), never a prompt, key or log line.
  *
- * Layout: "FDTS", version, saved-at (ms), payload length and CRC-16 of the payload, then the
- * payload (QDataStream, Qt 6.0): count, then per series its name and TimeSeries::writeTo().
+ * Layout: "FDTS", version, byte order, saved-at (ms), payload length and a 64-bit FNV-1a check of the payload,
+ * then the payload (QDataStream, Qt 6.0): count, then per series its name and
+ * TimeSeries::writeTo() (the rings as raw records in this machine's byte order).
  */
 class MetricsArchive final
 {

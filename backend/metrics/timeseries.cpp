@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace flashdeck::metrics {
 
@@ -222,18 +223,42 @@ std::size_t TimeSeries::fullMemoryBytes() const
     return sizeof(*this) + std::size_t(m_rawCapacity) * sizeof(Point) + std::size_t(m_bucketCapacity) * sizeof(Bucket);
 }
 
+// The history file holds the rings as they are in memory (a few MB per host; field by field
+// through QDataStream took 100 ms a host, raw copies take a few): fixed layouts, and the
+// byte order in the archive's header (MetricsArchive refuses a file from the other order).
+static_assert(sizeof(TimeSeries::Point) == 16 && std::is_trivially_copyable_v<TimeSeries::Point>);
+
+template<typename T>
+static void writeRing(QDataStream &out, const std::vector<T> &ring, int head, int size)
+{
+    out << qint32(size);
+    const int first = std::min(size, int(ring.size()) - head); // head … end, then 0 … the rest
+    out.writeRawData(reinterpret_cast<const char *>(ring.data() + head), int(sizeof(T)) * first);
+    out.writeRawData(reinterpret_cast<const char *>(ring.data()), int(sizeof(T)) * (size - first));
+}
+
+template<typename T>
+static bool readRing(QDataStream &in, std::vector<T> &ring, int capacity, int *size)
+{
+    qint32 n = 0;
+    in >> n;
+    if (in.status() != QDataStream::Ok || n < 0 || n > capacity) {
+        return false;
+    }
+    ring.resize(std::size_t(n));
+    const int bytes = int(sizeof(T)) * n;
+    if (in.readRawData(reinterpret_cast<char *>(ring.data()), bytes) != bytes) {
+        return false;
+    }
+    *size = n;
+    return true;
+}
+
 void TimeSeries::writeTo(QDataStream &out) const
 {
-    out << qint32(m_rawCapacity) << qint64(m_bucketMs) << qint32(m_bucketCapacity);
-    out << qint32(m_rawSize);
-    for (int i = 0; i < m_rawSize; ++i) {
-        out << rawAt(i).tMs << rawAt(i).v;
-    }
-    out << qint32(m_bucketSize);
-    for (int i = 0; i < m_bucketSize; ++i) {
-        const Bucket &b = bucketAt(i);
-        out << b.startMs << b.min << b.max << b.sum << qint32(b.count);
-    }
+    out << qint32(m_rawCapacity) << qint64(m_bucketMs) << qint32(m_bucketCapacity) << qint32(sizeof(Bucket));
+    writeRing(out, m_raw, m_rawHead, m_rawSize);
+    writeRing(out, m_buckets, m_bucketHead, m_bucketSize);
 }
 
 bool TimeSeries::readFrom(QDataStream &in)
@@ -242,39 +267,32 @@ bool TimeSeries::readFrom(QDataStream &in)
     qint32 rawCapacity = 0;
     qint64 bucketMs = 0;
     qint32 bucketCapacity = 0;
-    qint32 rawSize = 0;
-    in >> rawCapacity >> bucketMs >> bucketCapacity >> rawSize;
-    if (in.status() != QDataStream::Ok || rawCapacity != m_rawCapacity || bucketMs != m_bucketMs ||
-        bucketCapacity != m_bucketCapacity || rawSize < 0 || rawSize > m_rawCapacity) {
-        return false;
-    }
-    std::vector<Point> raw(static_cast<std::size_t>(rawSize));
-    for (Point &p : raw) {
-        in >> p.tMs >> p.v;
-    }
     qint32 bucketSize = 0;
-    in >> bucketSize;
-    if (in.status() != QDataStream::Ok || bucketSize < 0 || bucketSize > m_bucketCapacity) {
+    in >> rawCapacity >> bucketMs >> bucketCapacity >> bucketSize;
+    if (in.status() != QDataStream::Ok || rawCapacity != m_rawCapacity || bucketMs != m_bucketMs ||
+        bucketCapacity != m_bucketCapacity || bucketSize != qint32(sizeof(Bucket))) {
         return false;
     }
-    std::vector<Bucket> buckets(static_cast<std::size_t>(bucketSize));
-    for (Bucket &b : buckets) {
-        qint32 count = 0;
-        in >> b.startMs >> b.min >> b.max >> b.sum >> count;
-        b.count = count;
+    std::vector<Point> raw;
+    std::vector<Bucket> buckets;
+    int rawSize = 0;
+    int bucketCount = 0;
+    if (!readRing(in, raw, m_rawCapacity, &rawSize) || !readRing(in, buckets, m_bucketCapacity, &bucketCount)) {
+        return false;
     }
     // Time must only move forward in each tier, as append() keeps it; anything else is damage.
     const bool ordered =
         std::is_sorted(raw.begin(), raw.end(), [](const Point &a, const Point &b) { return a.tMs < b.tMs; }) &&
         std::is_sorted(buckets.begin(), buckets.end(),
-                       [](const Bucket &a, const Bucket &b) { return a.startMs < b.startMs; });
-    if (in.status() != QDataStream::Ok || !ordered) {
+                       [](const Bucket &a, const Bucket &b) { return a.startMs < b.startMs; }) &&
+        std::all_of(buckets.begin(), buckets.end(), [](const Bucket &b) { return b.count >= 0; });
+    if (!ordered) {
         return false;
     }
     m_raw = std::move(raw);
     m_rawSize = rawSize;
     m_buckets = std::move(buckets);
-    m_bucketSize = bucketSize;
+    m_bucketSize = bucketCount;
     return true;
 }
 

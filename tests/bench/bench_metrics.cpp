@@ -2,6 +2,7 @@
 // series behind the charts (a day at 1 Hz, the 24 h window of 8 GPUs downsampled to a chart's
 // width). Prints a table; figures go to docs/PERFORMANCE.md. Nothing here asserts a time.
 
+#include "backend/metrics/metricsarchive.h"
 #include "backend/metrics/prometheustext.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/metrics/timeseries.h"
@@ -11,6 +12,8 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstdio>
@@ -87,6 +90,23 @@ int main(int argc, char **argv)
     std::printf("%-58s %9.0f µs  < 16 ms per frame with drawing (issue 7)\n",
                 "24 h window of 8 GPUs downsampled to 1 200 columns", window);
     std::printf("%-58s %9.0f kB\n", "memory of one full series (24 h)", double(gpus[0].memoryBytes()) / 1024.0);
+
+    // On-disk retention: a host of 8 GPUs (4 series each) and 14 server series, all full.
+    {
+        SeriesMap host;
+        for (int i = 0; i < 46; ++i) {
+            host.insert(QStringLiteral("series.%1").arg(i), std::make_shared<TimeSeries>(gpus[std::size_t(i % 8)]));
+        }
+        QTemporaryDir dir;
+        const MetricsArchive archive(dir.path() + QStringLiteral("/host.fdts"));
+        const double save = medianUs(5, [&] { (void)archive.save(host, 86400 * 1000); });
+        const double load = medianUs(5, [&] { (void)archive.load(86400 * 1000); });
+        std::printf("%-58s %9.1f ms\n",
+                    qPrintable(QStringLiteral("chart history of a full host, write (%1 MB, 46 series)")
+                                   .arg(double(QFileInfo(archive.file()).size()) / 1e6, 0, 'f', 1)),
+                    save / 1000.0);
+        std::printf("%-58s %9.1f ms\n", "chart history of a full host, read back", load / 1000.0);
+    }
 
     // The chart itself: 8 GPU lines over 24 h, refreshed (downsample + replace) and painted.
     flashdeck::ui::TimeChart chart(QStringLiteral("GPU utilisation"), QStringLiteral("%"));
