@@ -54,6 +54,7 @@ screenshots: build-dev
 	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_fleetpage >/dev/null
 	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_logspage >/dev/null
 	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_deploypage >/dev/null
+	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_playgroundpage >/dev/null
 	@ls docs/screenshots/*.png
 
 format:

@@ -16,6 +16,7 @@
 #include "ui/pages/logspage.h"
 #include "ui/pages/metricspage.h"
 #include "ui/pages/placeholderpage.h"
+#include "ui/pages/playgroundpage.h"
 #include "ui/pages/settingspage.h"
 
 #include <QCloseEvent>
@@ -271,11 +272,11 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
             [this, metricsPage] { metricsPage->setHost(m_hostSelector->currentData().toString()); });
     m_pages->addWidget(metricsPage);
-    m_pages->addWidget(
-        new PlaceholderPage(tr("Playground"), tr("Chat with a deployment through an SSH tunnel."),
-                            {tr("streaming answers with a separate reasoning pane, thinking on or off, image input"),
-                             tr("sampling parameters, time to first token and tokens per second, copy as curl")},
-                            m_pages));
+    auto *playground = new PlaygroundPage(paths, *m_fleet, m_settings, m_pages);
+    playground->setHost(m_settings.lastHost());
+    connect(m_hostSelector, &QComboBox::currentIndexChanged, playground,
+            [this, playground] { playground->setHost(m_hostSelector->currentData().toString()); });
+    m_pages->addWidget(playground);
     m_notifier = new AlertNotifier(*m_fleet, this);
     m_notifier->setEnabled(m_settings.alertNotifications());
     connect(m_notifier, &AlertNotifier::notified, this, [this](const QString &title, const QString &message) {

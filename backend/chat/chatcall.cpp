@@ -158,11 +158,15 @@ void ChatCall::onFinished()
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     m_result.httpStatus = status;
     if (status != 0 && (status < 200 || status >= 300)) {
-        m_errorBody.append(reply->readAll().left(kMaxErrorBody - m_errorBody.size()));
+        if (reply->isOpen()) {
+            m_errorBody.append(reply->readAll().left(kMaxErrorBody - m_errorBody.size()));
+        }
         finish(ChatResult::Outcome::Failed, describeChatHttpError(status, m_errorBody));
         return;
     }
-    apply(m_decoder.feed(reply->readAll()));
+    if (reply->isOpen()) { // an aborted reply is closed: nothing more to read
+        apply(m_decoder.feed(reply->readAll()));
+    }
     apply(m_decoder.finish());
     if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
         finish(ChatResult::Outcome::Stopped);

@@ -76,6 +76,17 @@ void Settings::setKeepMetricsHistory(bool on)
     m_settings->setValue(QStringLiteral("metrics/keep_history"), on);
 }
 
+QVariantMap Settings::playgroundPreset(const QString &host) const
+{
+    return m_settings->value(QStringLiteral("playground/") + QString::fromLatin1(host.toUtf8().toHex())).toMap();
+}
+
+void Settings::setPlaygroundPreset(const QString &host, const QVariantMap &preset)
+{
+    // The host name hex-encoded: any name is a valid key, and none can reach into another section.
+    m_settings->setValue(QStringLiteral("playground/") + QString::fromLatin1(host.toUtf8().toHex()), preset);
+}
+
 qsizetype Settings::logLines() const
 {
     bool ok = false;

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QVariantMap>
 
 #include <memory>
 
@@ -51,6 +52,10 @@ public:
     /** Chart history kept on disk between runs ([metrics] keep_history; off by default). */
     bool keepMetricsHistory() const;
     void setKeepMetricsHistory(bool on);
+
+    /** The playground's parameters last used with `host` ([playground] <host>\\…); empty when none. */
+    QVariantMap playgroundPreset(const QString &host) const;
+    void setPlaygroundPreset(const QString &host, const QVariantMap &preset);
 
     /** Lines of a log kept in memory per followed host ([logs] lines; 200 000 by default, 1 000–5 000 000). */
     qsizetype logLines() const;

@@ -1,0 +1,203 @@
+#include "backend/chat/chatsession.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/ssh/hostconnection.h"
+#include "tests/simhost/simhostfixture.h"
+#include "tests/support/sshtesthelpers.h"
+#include "ui/pages/playgroundpage.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace flashdeck;
+using namespace flashdeck::test;
+
+/**
+ * The Playground offscreen against the simulated SGLang server over real SSH (issue 8): a
+ * prompt fills the reasoning and answer panes as they stream, Stop mid-answer keeps the
+ * partial answer, thinking off leaves no reasoning, parameters are kept per host, and the
+ * picture of an answer mid-stream for the README.
+ */
+class TestPlaygroundPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void chat_streams_stops_thinkingOff_andScreenshot();
+    void noDeployment_saysHowToPointAtAServer();
+};
+
+namespace {
+
+bool waitHealthy(quint16 port)
+{
+    QNetworkAccessManager http;
+    http.setProxy(QNetworkProxy::NoProxy);
+    for (int i = 0; i < 600; ++i) {
+        QNetworkReply *r = http.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port))));
+        QSignalSpy done(r, &QNetworkReply::finished);
+        (void)done.wait(2000);
+        const int status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r->deleteLater();
+        if (status == 200) {
+            return true;
+        }
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+} // namespace
+
+void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
+{
+    SimHostFixture host;
+    QString error;
+    QVERIFY2(host.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    // Tokens every 80 ms: slow enough to see the panes fill and to stop mid-answer.
+    QFile scenario(host.simDir() + QStringLiteral("/scenario.json"));
+    QVERIFY(scenario.open(QIODevice::ReadWrite));
+    QJsonObject sc = QJsonDocument::fromJson(scenario.readAll()).object();
+    sc[QLatin1String("faults")] = QJsonObject{{QLatin1String("token_seconds"), 0.08}};
+    QVERIFY(scenario.resize(0) && scenario.write(QJsonDocument(sc).toJson()) > 0);
+    scenario.close();
+    const quint16 port = freeLocalPort();
+    ssh::RemoteCommand launch;
+    launch.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.1 exec sglang-sim --model-path MiniMaxAI/MiniMax-M3.1-Flash "
+                         "--tp 4 --host 127.0.0.1 --port " +
+        QByteArray::number(port) + " --reasoning-parser minimax-m3 --enable-metrics";
+    const quint64 server = host.connection().run(launch);
+    QVERIFY(waitHealthy(port));
+
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Settings settings(paths);
+    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    watcher.setHosts({host.hostEntry(QStringLiteral("gpu-b300"))});
+    QTRY_VERIFY_WITH_TIMEOUT(watcher.connection(QStringLiteral("gpu-b300")) &&
+                                 watcher.connection(QStringLiteral("gpu-b300"))->state().phase ==
+                                     ssh::ConnectionPhase::Ready,
+                             30000);
+
+    ui::PlaygroundPage page(paths, watcher, settings);
+    page.resize(1400, 820);
+    page.show();
+    page.setHost(QStringLiteral("gpu-b300"));
+    page.setManualPort(port);
+    auto *prompt = page.findChild<QPlainTextEdit *>(QStringLiteral("prompt"));
+    auto *send = page.findChild<QPushButton *>(QStringLiteral("send"));
+    auto *stop = page.findChild<QPushButton *>(QStringLiteral("stop"));
+    QVERIFY(prompt && send && stop);
+    QVERIFY(!stop->isEnabled());
+    page.findChild<QDoubleSpinBox *>(QStringLiteral("temperature"))->setValue(0.7);
+
+    // 1. A whole reply: reasoning first, then the answer, then its figures.
+    prompt->setPlainText(QStringLiteral("How large is the KV pool on this host?"));
+    QTest::mouseClick(send, Qt::LeftButton);
+    QVERIFY(stop->isEnabled());
+    chat::ChatSession &session = page.session();
+    QTRY_VERIFY_WITH_TIMEOUT(!session.exchanges().isEmpty() && !session.exchanges()[0].reasoning.isEmpty(), 30000);
+    auto *reasoning = page.findChild<QPlainTextEdit *>(QStringLiteral("reasoningPane"));
+    QVERIFY(reasoning);
+    QTRY_VERIFY(reasoning->isVisible() && !reasoning->toPlainText().isEmpty()); // open while it streams
+    QTRY_VERIFY_WITH_TIMEOUT(!session.busy(), 60000);
+    const chat::ChatExchange &first = session.exchanges()[0];
+    QVERIFY2(first.result && first.result->outcome == chat::ChatResult::Outcome::Completed,
+             qPrintable(first.result ? first.result->error : QString()));
+    QVERIFY(first.reasoning.startsWith(QStringLiteral("The user asks a question.")));
+    auto *answer = page.findChild<QLabel *>(QStringLiteral("answerPane"));
+    QCOMPARE(answer->text(), first.answer);
+    QVERIFY(!answer->text().isEmpty());
+    QVERIFY(!reasoning->isVisible()); // folded away once answered
+    QVERIFY(page.findChild<QLabel *>(QStringLiteral("replyStats"))->text().contains(QStringLiteral("first token")));
+    QVERIFY(page.findChild<QLabel *>(QStringLiteral("lastReply"))->text().contains(QStringLiteral("First token:")));
+    QVERIFY(prompt->toPlainText().isEmpty());
+
+    // 2. Mid-answer: the picture, then Stop keeps what came.
+    prompt->setPlainText(QStringLiteral("And with thinking, what does a request cost in KV?"));
+    QTest::mouseClick(send, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(session.exchanges().size() == 2 && session.exchanges()[1].answer.size() > 24, 30000);
+    QVERIFY(session.busy());
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", root.path() + QStringLiteral("/shots"));
+    QDir().mkpath(dir);
+    const QString file = QDir(dir).filePath(QStringLiteral("playground-answer.png"));
+    QVERIFY2(page.grab().save(file), qPrintable(file));
+    QTest::mouseClick(stop, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.busy(), 10000);
+    const chat::ChatExchange &stopped = session.exchanges()[1];
+    QCOMPARE(stopped.result->outcome, chat::ChatResult::Outcome::Stopped);
+    QVERIFY(stopped.answer.size() > 24);
+    QVERIFY(session.exchanges()[1].answer.size() < 24 * 13); // it did not run to the end
+    const auto stats = page.findChildren<QLabel *>(QStringLiteral("replyStats"));
+    QVERIFY(stats.last()->text().contains(QStringLiteral("stopped — the partial answer is kept")));
+
+    // 3. Thinking off: no reasoning at all; the request carried the switch.
+    page.findChild<QCheckBox *>(QStringLiteral("thinking"))->setChecked(false);
+    prompt->setPlainText(QStringLiteral("Just the number, please."));
+    QVERIFY(page.curlForPrompt().contains(QStringLiteral("\"thinking_mode\":\"disabled\"")));
+    QVERIFY(page.curlForPrompt().contains(QStringLiteral("$SGLANG_API_KEY")));
+    QTest::mouseClick(send, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(session.exchanges().size() == 3 && !session.busy(), 60000);
+    QVERIFY(session.exchanges()[2].reasoning.isEmpty());
+    QVERIFY(!session.exchanges()[2].answer.isEmpty());
+    QVERIFY(!session.exchanges()[2].result->thinkingIgnored);
+
+    // 4. Edit the first message and send again: what came after it is dropped.
+    QVERIFY(session.editAndResend(0, QStringLiteral("How large is the KV pool, in tokens?")));
+    QCOMPARE(session.exchanges().size(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.busy(), 60000);
+    QVERIFY(session.exportMarkdown().contains(session.exchanges()[0].answer));
+
+    // The parameters are kept for this host.
+    QCOMPARE(settings.playgroundPreset(QStringLiteral("gpu-b300")).value(QStringLiteral("temperature")).toDouble(),
+             0.7);
+    host.connection().cancel(server);
+}
+
+void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Settings settings(paths);
+    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    ui::PlaygroundPage page(paths, watcher, settings);
+    page.setHost(QStringLiteral("nowhere"));
+    QVERIFY(
+        page.findChild<QLabel *>(QStringLiteral("playgroundTarget"))->text().contains(QStringLiteral("Deploy first")));
+    page.findChild<QPlainTextEdit *>(QStringLiteral("prompt"))->setPlainText(QStringLiteral("hi"));
+    page.sendPrompt();
+    QCOMPARE(page.session().exchanges().size(), 1);
+    QVERIFY(page.session().exchanges()[0].result->error.contains(QStringLiteral("Deploy first")));
+    // A bad file is refused by content, with the reason.
+    QTemporaryDir dir;
+    QFile fake(dir.path() + QStringLiteral("/x.png"));
+    QVERIFY(fake.open(QIODevice::WriteOnly) && fake.write("GIF89a....") > 0);
+    fake.close();
+    const Status s = page.attachImage(fake.fileName());
+    QVERIFY(!s.isOk());
+    QVERIFY(s.message().contains(QStringLiteral("not a PNG")));
+    QVERIFY(page.attachImage(QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png")).isOk());
+    QCOMPARE(page.findChildren<QToolButton *>(QStringLiteral("attachment")).size(), 1);
+}
+
+QTEST_MAIN(TestPlaygroundPage)
+#include "tst_playgroundpage.moc"

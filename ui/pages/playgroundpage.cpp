@@ -1,0 +1,513 @@
+#include "ui/pages/playgroundpage.h"
+
+#include "backend/chat/chatclient.h"
+#include "backend/chat/chatsession.h"
+#include "backend/chat/chattarget.h"
+#include "backend/chat/imageprobe.h"
+#include "backend/chat/mediapolicy.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+#include "ui/playground/exchangeview.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Settings &settings, QWidget *parent)
+    : QWidget(parent)
+    , m_paths(paths)
+    , m_watcher(watcher)
+    , m_settings(settings)
+    , m_session(std::make_unique<chat::ChatSession>())
+{
+    buildUi();
+    connect(m_session.get(), &chat::ChatSession::reset, this, &PlaygroundPage::rebuildExchanges);
+    connect(m_session.get(), &chat::ChatSession::exchangeChanged, this, &PlaygroundPage::updateExchange);
+    connect(m_session.get(), &chat::ChatSession::replyFinished, this, &PlaygroundPage::onReplyFinished);
+    retarget();
+}
+
+PlaygroundPage::~PlaygroundPage() = default;
+
+void PlaygroundPage::buildUi()
+{
+    auto *outer = new QVBoxLayout(this);
+    m_title = new QLabel(this);
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_target = new QLabel(this);
+    m_target->setObjectName(QStringLiteral("playgroundTarget"));
+    m_target->setWordWrap(true);
+    outer->addWidget(m_title);
+    outer->addWidget(m_target);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(split, 1);
+
+    // Left: the conversation, the attachments, the prompt and its buttons.
+    auto *left = new QWidget(split);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_scroll = new QScrollArea(left);
+    m_scroll->setWidgetResizable(true);
+    auto *listHost = new QWidget(m_scroll);
+    m_list = new QVBoxLayout(listHost);
+    m_empty = new QLabel(tr("<p>Ask the deployment something. The reasoning streams in its own pane above each answer; "
+                            "switch <b>Thinking</b> off on the right for a direct answer.</p>"),
+                         listHost);
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_list->addWidget(m_empty);
+    m_list->addStretch(1);
+    m_scroll->setWidget(listHost);
+    leftLayout->addWidget(m_scroll, 1);
+
+    m_attachRow = new QHBoxLayout;
+    leftLayout->addLayout(m_attachRow);
+    m_prompt = new QPlainTextEdit(left);
+    m_prompt->setObjectName(QStringLiteral("prompt"));
+    m_prompt->setPlaceholderText(tr("Message (Ctrl+Enter to send)"));
+    m_prompt->setMaximumHeight(110);
+    leftLayout->addWidget(m_prompt);
+    auto *buttons = new QHBoxLayout;
+    auto *attach = new QPushButton(tr("Attach image…"), left);
+    attach->setObjectName(QStringLiteral("attachImage"));
+    attach->setToolTip(tr("PNG, JPEG or WebP, checked by content and size, sent as data (never as a URL for the host "
+                          "to fetch)"));
+    m_send = new QPushButton(tr("Send"), left);
+    m_send->setObjectName(QStringLiteral("send"));
+    m_send->setDefault(true);
+    m_stop = new QPushButton(tr("Stop"), left);
+    m_stop->setObjectName(QStringLiteral("stop"));
+    m_regenerate = new QPushButton(tr("Regenerate"), left);
+    m_clear = new QPushButton(tr("Clear"), left);
+    m_curl = new QPushButton(tr("Copy as curl"), left);
+    m_curl->setObjectName(QStringLiteral("copyCurl"));
+    m_curl->setToolTip(tr("The request for the GPU host's shell; the key stays $SGLANG_API_KEY"));
+    m_export = new QPushButton(tr("Export…"), left);
+    buttons->addWidget(attach);
+    buttons->addStretch(1);
+    for (QPushButton *b : {m_clear, m_regenerate, m_curl, m_export, m_stop, m_send}) {
+        buttons->addWidget(b);
+    }
+    leftLayout->addLayout(buttons);
+    connect(attach, &QPushButton::clicked, this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Attach images"), QString(),
+                                                                tr("Images (*.png *.jpg *.jpeg *.webp)"));
+        for (const QString &f : files) {
+            if (const Status s = attachImage(f); !s) {
+                QMessageBox::warning(this, tr("Image not attached"), s.message());
+            }
+        }
+    });
+    connect(m_send, &QPushButton::clicked, this, &PlaygroundPage::sendPrompt);
+    auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), m_prompt);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shortcut, &QShortcut::activated, this, &PlaygroundPage::sendPrompt);
+    connect(m_stop, &QPushButton::clicked, m_session.get(), &chat::ChatSession::stop);
+    connect(m_regenerate, &QPushButton::clicked, this, [this] {
+        readParams();
+        m_session->regenerate();
+    });
+    connect(m_clear, &QPushButton::clicked, m_session.get(), &chat::ChatSession::clear);
+    connect(m_curl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(curlForPrompt()); });
+    connect(m_export, &QPushButton::clicked, this, &PlaygroundPage::exportConversation);
+
+    // Right: parameters and the last reply's figures.
+    auto *right = new QWidget(split);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto *params = new QGroupBox(tr("Parameters"), right);
+    auto *form = new QFormLayout(params);
+    m_system = new QPlainTextEdit(params);
+    m_system->setObjectName(QStringLiteral("systemPrompt"));
+    m_system->setPlaceholderText(tr("System prompt (optional)"));
+    m_system->setMaximumHeight(70);
+    form->addRow(m_system);
+    m_thinking = new QCheckBox(tr("Thinking"), params);
+    m_thinking->setObjectName(QStringLiteral("thinking"));
+    m_thinking->setChecked(true);
+    m_thinking->setToolTip(tr("Off sends chat_template_kwargs {\"thinking_mode\": \"disabled\"} (MiniMax-M3, F22)"));
+    form->addRow(m_thinking);
+    m_temperature = new QDoubleSpinBox(params);
+    m_temperature->setObjectName(QStringLiteral("temperature"));
+    m_temperature->setRange(0, 2);
+    m_temperature->setSingleStep(0.05);
+    m_temperature->setValue(1.0);
+    form->addRow(tr("Temperature:"), m_temperature);
+    m_topP = new QDoubleSpinBox(params);
+    m_topP->setObjectName(QStringLiteral("topP"));
+    m_topP->setRange(0.01, 1);
+    m_topP->setSingleStep(0.01);
+    m_topP->setValue(0.95);
+    form->addRow(tr("Top p:"), m_topP);
+    m_maxTokens = new QSpinBox(params);
+    m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
+    m_maxTokens->setRange(0, 1000000);
+    m_maxTokens->setSingleStep(256);
+    m_maxTokens->setSpecialValueText(tr("server default"));
+    form->addRow(tr("Max tokens:"), m_maxTokens);
+    m_stopSequences = new QLineEdit(params);
+    m_stopSequences->setPlaceholderText(tr("none; separate with |"));
+    form->addRow(tr("Stop:"), m_stopSequences);
+    m_seed = new QLineEdit(params);
+    m_seed->setPlaceholderText(tr("random"));
+    form->addRow(tr("Seed:"), m_seed);
+    auto *defaults = new QPushButton(tr("Model card defaults"), params);
+    defaults->setToolTip(tr("temperature 1.0, top_p 0.95 (F24)"));
+    connect(defaults, &QPushButton::clicked, this, [this] {
+        m_temperature->setValue(1.0);
+        m_topP->setValue(0.95);
+    });
+    form->addRow(defaults);
+    rightLayout->addWidget(params);
+    auto *last = new QGroupBox(tr("Last reply"), right);
+    auto *lastLayout = new QVBoxLayout(last);
+    m_lastReply = new QLabel(tr("No reply yet."), last);
+    m_lastReply->setObjectName(QStringLiteral("lastReply"));
+    m_lastReply->setWordWrap(true);
+    m_lastReply->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lastLayout->addWidget(m_lastReply);
+    rightLayout->addWidget(last);
+    rightLayout->addStretch(1);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    updateButtons();
+}
+
+void PlaygroundPage::setHost(const QString &host)
+{
+    if (host == m_host) {
+        return;
+    }
+    m_host = host;
+    m_manualPort = 0;
+    loadPreset();
+    retarget();
+}
+
+void PlaygroundPage::setManualPort(quint16 port)
+{
+    m_manualPort = port;
+    retarget();
+}
+
+void PlaygroundPage::retarget()
+{
+    m_session->setClient(nullptr, QString());
+    delete m_client;
+    m_client = nullptr;
+    m_apiKey.clear();
+    m_title->setText(m_host.isEmpty() ? tr("Playground") : tr("Playground — %1").arg(m_host));
+    if (m_host.isEmpty()) {
+        m_target->setText(tr("Choose a host in the bar above."));
+        m_session->setClient(nullptr, QString(), tr("Choose a host in the bar above first."));
+        updateButtons();
+        return;
+    }
+    auto target = chat::chatTargetFor(m_paths, m_host);
+    ssh::HostConnection *conn = m_watcher.connection(m_host);
+    if (!target && m_manualPort == 0) {
+        m_target->setText(target.message());
+        m_session->setClient(nullptr, QString(), target.message());
+        updateButtons();
+        return;
+    }
+    chat::ChatTarget t =
+        target ? target.value() : chat::ChatTarget{m_host, {}, {}, QStringLiteral("default"), 0, false};
+    if (m_manualPort != 0) {
+        t.port = m_manualPort;
+    }
+    if (!conn) {
+        m_target->setText(tr("%1 is not watched yet.").arg(m_host));
+        m_session->setClient(nullptr, QString(), tr("%1 is not connected.").arg(m_host));
+        updateButtons();
+        return;
+    }
+    m_client = new chat::ChatClient(*conn, t.port, this);
+    m_session->setClient(m_client, t.model);
+    const QString where = t.router ? tr("the router on port %1").arg(t.port) : tr("port %1").arg(t.port);
+    const QString what = t.profileTitle.isEmpty() ? tr("SGLang server") : t.profileTitle;
+    m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));
+    if (SecretStore *secrets = m_watcher.secrets(); secrets && !t.deploymentId.isEmpty()) {
+        QPointer<PlaygroundPage> self(this);
+        QPointer<chat::ChatClient> client(m_client);
+        secrets->read(SecretStore::apiKeyKey(t.deploymentId), [self, client, what, where](const Result<QString> &key) {
+            if (!self || !client) {
+                return;
+            }
+            const bool have = key && !key.value().isEmpty();
+            client->setApiKey(have ? key.value() : QString());
+            self->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
+                                        .arg(what, where,
+                                             have ? tr("from the keyring (••••••)")
+                                                  : tr("none stored — the server will refuse requests if it has one")));
+        });
+    } else {
+        m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: none").arg(what, where));
+    }
+    updateButtons();
+}
+
+Status PlaygroundPage::attachImage(const QString &path)
+{
+    QFile f(path);
+    const chat::MediaPolicy media{chat::MediaLimits()};
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(tr("Cannot read %1: %2.").arg(QFileInfo(path).fileName(), f.errorString()));
+    }
+    const QByteArray bytes = f.read(media.limits().maxBytes + 1);
+    const auto checked = media.checkImage(bytes);
+    if (!checked) {
+        return Status::failure(QFileInfo(path).fileName() + QStringLiteral(": ") + checked.message());
+    }
+    m_attachments.append({checked.value().mimeType, bytes, QFileInfo(path).fileName()});
+    updateAttachments();
+    return Status::ok();
+}
+
+void PlaygroundPage::updateAttachments()
+{
+    while (QLayoutItem *item = m_attachRow->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (int i = 0; i < m_attachments.size(); ++i) {
+        const chat::ChatImage &img = m_attachments[i];
+        auto *thumb = new QToolButton(this);
+        thumb->setObjectName(QStringLiteral("attachment"));
+        const QImage image = QImage::fromData(img.bytes);
+        if (!image.isNull()) {
+            thumb->setIcon(QPixmap::fromImage(image.scaled(48, 48, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+            thumb->setIconSize(QSize(48, 48));
+        }
+        thumb->setText(tr("%1 ✕").arg(img.label));
+        thumb->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+        thumb->setToolTip(tr("%1 · %2 kB · click to remove").arg(img.mimeType).arg((img.bytes.size() + 1023) / 1024));
+        connect(thumb, &QToolButton::clicked, this, [this, i] {
+            m_attachments.removeAt(i);
+            QTimer::singleShot(0, this, &PlaygroundPage::updateAttachments); // not while its button is in a click
+        });
+        m_attachRow->addWidget(thumb);
+    }
+    m_attachRow->addStretch(1);
+}
+
+void PlaygroundPage::readParams()
+{
+    chat::ChatParams &p = m_session->params;
+    p.temperature = m_temperature->value();
+    p.topP = m_topP->value();
+    p.maxTokens = m_maxTokens->value() > 0 ? std::optional<int>(m_maxTokens->value()) : std::nullopt;
+    p.stop.clear();
+    for (const QString &s : m_stopSequences->text().split(QLatin1Char('|'), Qt::SkipEmptyParts)) {
+        p.stop.append(s);
+    }
+    bool ok = false;
+    const qint64 seed = m_seed->text().trimmed().toLongLong(&ok);
+    p.seed = ok ? std::optional<qint64>(seed) : std::nullopt;
+    p.thinking = m_thinking->isChecked();
+    m_session->systemPrompt = m_system->toPlainText();
+}
+
+void PlaygroundPage::loadPreset()
+{
+    const QVariantMap p = m_settings.playgroundPreset(m_host);
+    m_temperature->setValue(p.value(QStringLiteral("temperature"), 1.0).toDouble());
+    m_topP->setValue(p.value(QStringLiteral("top_p"), 0.95).toDouble());
+    m_maxTokens->setValue(p.value(QStringLiteral("max_tokens"), 0).toInt());
+    m_thinking->setChecked(p.value(QStringLiteral("thinking"), true).toBool());
+    m_stopSequences->setText(p.value(QStringLiteral("stop")).toString());
+    m_seed->setText(p.value(QStringLiteral("seed")).toString());
+    m_system->setPlainText(p.value(QStringLiteral("system")).toString());
+}
+
+void PlaygroundPage::savePreset()
+{
+    if (m_host.isEmpty()) {
+        return;
+    }
+    m_settings.setPlaygroundPreset(m_host,
+                                   {{QStringLiteral("temperature"), m_temperature->value()},
+                                    {QStringLiteral("top_p"), m_topP->value()},
+                                    {QStringLiteral("max_tokens"), m_maxTokens->value()},
+                                    {QStringLiteral("thinking"), m_thinking->isChecked()},
+                                    {QStringLiteral("stop"), m_stopSequences->text()},
+                                    {QStringLiteral("seed"), m_seed->text()},
+                                    {QStringLiteral("system"), m_system->toPlainText()}});
+}
+
+void PlaygroundPage::sendPrompt()
+{
+    const QString text = m_prompt->toPlainText();
+    if (m_session->busy() || (text.trimmed().isEmpty() && m_attachments.isEmpty())) {
+        return;
+    }
+    readParams();
+    savePreset();
+    const bool sent = m_editing >= 0 ? m_session->editAndResend(m_editing, text) : m_session->send(text, m_attachments);
+    if (sent) {
+        m_editing = -1;
+        m_prompt->clear();
+        m_attachments.clear();
+        updateAttachments();
+    }
+    updateButtons();
+}
+
+QString PlaygroundPage::curlForPrompt()
+{
+    readParams(); // what Send would send now
+    QList<chat::ChatTurn> turns = m_session->turnsFor(int(m_session->exchanges().size()));
+    turns.append({QStringLiteral("user"), m_prompt->toPlainText(), {}, m_attachments});
+    return chat::curlCommand(turns, m_session->params,
+                             m_session->model().isEmpty() ? QStringLiteral("default") : m_session->model(),
+                             m_client ? m_client->remotePort() : 30000);
+}
+
+void PlaygroundPage::editExchange(int index)
+{
+    if (m_session->busy() || index < 0 || index >= m_session->exchanges().size()) {
+        return;
+    }
+    m_editing = index;
+    m_prompt->setPlainText(m_session->exchanges()[index].user.content);
+    m_prompt->setFocus();
+    m_send->setText(tr("Send edited"));
+}
+
+void PlaygroundPage::rebuildExchanges()
+{
+    for (ExchangeView *v : std::as_const(m_views)) {
+        delete v;
+    }
+    m_views.clear();
+    const auto &exchanges = m_session->exchanges();
+    for (int i = 0; i < exchanges.size(); ++i) {
+        auto *v = new ExchangeView(i, m_scroll->widget());
+        connect(v, &ExchangeView::editRequested, this, &PlaygroundPage::editExchange);
+        m_list->insertWidget(m_list->count() - 1, v);
+        v->show(exchanges[i]);
+        m_views.append(v);
+    }
+    m_empty->setVisible(exchanges.isEmpty());
+    if (m_editing >= exchanges.size()) {
+        m_editing = -1;
+    }
+    updateButtons();
+}
+
+void PlaygroundPage::updateExchange(int index)
+{
+    if (index < 0 || index >= m_views.size()) {
+        return;
+    }
+    QScrollBar *bar = m_scroll->verticalScrollBar();
+    const bool atEnd = bar->value() >= bar->maximum() - 40;
+    m_views[index]->show(m_session->exchanges()[index]);
+    if (atEnd) {
+        // Follow the stream, unless the operator scrolled up to read.
+        QTimer::singleShot(0, bar, [bar] { bar->setValue(bar->maximum()); });
+    }
+    updateButtons();
+}
+
+void PlaygroundPage::onReplyFinished(int index, const chat::ChatResult &result)
+{
+    // The server's load at that moment, from the metrics store (when the host is watched).
+    std::optional<double> kv;
+    std::optional<qint64> queued;
+    if (const metrics::HostMonitor *m = m_watcher.monitor(m_host); m && m->status().server) {
+        kv = m->status().server->tokenUsage;
+        if (m->status().server->queued) {
+            queued = qint64(*m->status().server->queued);
+        }
+    }
+    m_session->annotate(index, kv, queued);
+    const chat::ChatStats &s = result.stats;
+    QStringList lines;
+    lines << tr("First token: %1").arg(s.ttftMs >= 0 ? tr("%1 ms").arg(s.ttftMs) : tr("—"));
+    lines << tr("Rate: %1")
+                 .arg(s.tokensPerSecond > 0 ? tr("%1 tokens/s%2")
+                                                  .arg(s.tokensPerSecond, 0, 'f', 1)
+                                                  .arg(s.tokensCounted ? tr(" (counted)") : QString())
+                                            : tr("—"));
+    lines << tr("Tokens: %1")
+                 .arg(s.completionTokens < 0      ? tr("—")
+                          : s.reasoningTokens < 0 ? QString::number(s.completionTokens)
+                                                  : tr("%1 reasoning + %2 answer")
+                                                        .arg(s.reasoningTokens)
+                                                        .arg(s.completionTokens - s.reasoningTokens));
+    lines << tr("Finish: %1").arg(s.finishReason.isEmpty() ? tr("—") : s.finishReason);
+    lines << tr("Server then: KV %1 · queue %2")
+                 .arg(kv ? QStringLiteral("%1 %").arg(*kv * 100, 0, 'f', 1) : tr("unknown"),
+                      queued ? QString::number(*queued) : tr("unknown"));
+    m_lastReply->setText(lines.join(QLatin1Char('\n')));
+    updateButtons();
+}
+
+void PlaygroundPage::updateButtons()
+{
+    const bool busy = m_session->busy();
+    const bool any = !m_session->exchanges().isEmpty();
+    m_send->setEnabled(!busy);
+    if (m_editing < 0) {
+        m_send->setText(tr("Send"));
+    }
+    m_stop->setEnabled(busy);
+    m_regenerate->setEnabled(!busy && any);
+    m_clear->setEnabled(any);
+    m_export->setEnabled(any && !busy);
+}
+
+void PlaygroundPage::exportConversation()
+{
+    QString filter;
+    const QString file =
+        QFileDialog::getSaveFileName(this, tr("Export conversation"), QStringLiteral("conversation.md"),
+                                     tr("Markdown (*.md);;JSON (*.json)"), &filter);
+    if (file.isEmpty()) {
+        return;
+    }
+    const bool json =
+        file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || filter.contains(QLatin1String("json"));
+    const QByteArray bytes = json ? m_session->exportJson() : m_session->exportMarkdown().toUtf8();
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2.").arg(file, f.errorString()));
+    }
+}
+
+} // namespace flashdeck::ui

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QToolButton;
+
+namespace flashdeck::chat {
+struct ChatExchange;
+}
+
+namespace flashdeck::ui {
+
+/**
+ * One exchange of the playground: the user's turn (with Edit), a collapsible Reasoning pane
+ * that streams live, the answer, and the reply's figures or its error.
+ */
+class ExchangeView final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    ExchangeView(int index, QWidget *parent = nullptr);
+
+    void show(const chat::ChatExchange &exchange);
+    int index() const { return m_index; }
+
+Q_SIGNALS:
+    void editRequested(int index);
+
+private:
+    void setReasoningOpen(bool open);
+
+    int m_index;
+    QLabel *m_user;
+    QToolButton *m_edit;
+    QToolButton *m_reasoningToggle;
+    QPlainTextEdit *m_reasoning;
+    QLabel *m_answer;
+    QLabel *m_stats;
+    bool m_userToggled = false;
+    bool m_wasRunning = false;
+};
+
+} // namespace flashdeck::ui
