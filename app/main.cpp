@@ -6,6 +6,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/licensecommand.h"
+#include "backend/cli/loadtestcommand.h"
 #include "backend/cli/logscommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
                                                 "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, "
-                                                "license [HOST], chat HOST --prompt TEXT, demo "
+                                                "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
                                                 "start|status|stop. Without a command the window opens."),
                                  QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
             {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
             {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
+            {"loadtest", &flashdeck::cli::runLoadTestCommand},
         };
         for (const auto &[name, run] : table) {
             if (commands.first() == QLatin1String(name)) {

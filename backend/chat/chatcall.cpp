@@ -117,9 +117,17 @@ void ChatCall::apply(const ChatUpdate &u)
 {
     m_result.stats.chunks += u.textChunks;
     if (!u.reasoning.isEmpty() || !u.content.isEmpty() || u.earlierContentWasReasoning) {
+        const qint64 now = m_clock.elapsed();
         if (m_result.stats.ttftMs < 0) {
-            m_result.stats.ttftMs = m_clock.elapsed();
+            m_result.stats.ttftMs = now;
+        } else if (m_lastChunkMs >= 0 && u.textChunks > 0) {
+            // Several chunks in one read share the gap since the last read.
+            const float gap = float(now - m_lastChunkMs) / float(u.textChunks);
+            for (int i = 0; i < u.textChunks; ++i) {
+                m_result.stats.gapsMs.append(gap);
+            }
         }
+        m_lastChunkMs = now;
         m_sawReasoning = m_sawReasoning || !u.reasoning.isEmpty();
         Q_EMIT updated(u);
     }

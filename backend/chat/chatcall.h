@@ -23,6 +23,8 @@ struct ChatStats
     qint64 reasoningTokens = -1;
     int chunks = 0;
     QString finishReason;
+    /** Gaps between text chunks after the first, in ms (inter-token latency, for load tests). */
+    QList<float> gapsMs;
 };
 
 struct ChatResult
@@ -77,6 +79,7 @@ private:
     QByteArray m_errorBody; // a non-2xx body, for the message (bounded)
     QString m_streamError;
     bool m_sawReasoning = false;
+    qint64 m_lastChunkMs = -1;
     bool m_stopping = false;
     bool m_finished = false;
 };

@@ -55,6 +55,9 @@ QByteArray buildChatBody(const QList<ChatTurn> &turns, const ChatParams &params,
     if (params.seed) {
         body["seed"] = *params.seed;
     }
+    if (params.ignoreEos) {
+        body["ignore_eos"] = true;
+    }
     if (!params.thinking) {
         body["chat_template_kwargs"] = {{"thinking_mode", "disabled"}};
     }

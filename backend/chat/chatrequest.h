@@ -36,6 +36,8 @@ struct ChatParams
     /** Off: chat_template_kwargs {"thinking_mode": "disabled"}, MiniMax-M3's switch (F22). */
     bool thinking = true;
     bool stream = true;
+    /** Generate max_tokens whatever the model says (SGLang's `ignore_eos`): load tests need fixed lengths. */
+    bool ignoreEos = false;
 };
 
 /**

@@ -4,6 +4,7 @@
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void noServer_saysWhatToDo();
     void serverKilledMidAnswer_partialKept_clearError();
     void twentyAtOnce_allComplete();
+    void loadTest_twentyInFlight_reportAndCsv();
 
 private:
     bool startServer(QString *error, quint16 port, quint64 *id);
@@ -338,6 +340,48 @@ void TestChatCli::twentyAtOnce_allComplete()
         const QList<QJsonObject> lines = objects(out);
         QCOMPARE(lines.last()[QLatin1String("finish_reason")].toString(), QStringLiteral("stop"));
     }
+}
+
+void TestChatCli::loadTest_twentyInFlight_reportAndCsv()
+{
+    QTemporaryDir dir;
+    const QString csv = dir.path() + QStringLiteral("/requests.csv");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY),
+            {QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
+             QStringLiteral("--concurrency"), QStringLiteral("20"), QStringLiteral("--prompt-tokens"),
+             QStringLiteral("200"), QStringLiteral("--output-tokens"), QStringLiteral("16"),
+             QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--json"), QStringLiteral("--csv"), csv,
+             QStringLiteral("--config-dir"), m_config.path()});
+    QVERIFY(p.waitForFinished(120000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, err.constData());
+    const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(r[QLatin1String("concurrency")].toInt(), 20);
+    QCOMPARE(r[QLatin1String("failed")].toInt(), 0);
+    const int completed = r[QLatin1String("completed")].toInt();
+    QVERIFY2(completed >= 20, qPrintable(QString::number(completed))); // every one of the first twenty, then more
+    QVERIFY(r[QLatin1String("ttft_p50_ms")].toDouble() > 0);
+    QVERIFY(r[QLatin1String("ttft_p95_ms")].toDouble() >= r[QLatin1String("ttft_p50_ms")].toDouble());
+    QVERIFY(r[QLatin1String("itl_p50_ms")].toDouble() > 0);
+    QVERIFY(r[QLatin1String("tokens_per_s")].toDouble() > 0);
+    const QJsonArray timeline = r[QLatin1String("timeline")].toArray();
+    QVERIFY(timeline.size() >= 3);
+    bool sawKv = false;
+    for (const QJsonValue &t : timeline) {
+        sawKv = sawKv || !t.toObject()[QLatin1String("kv_usage")].isNull();
+    }
+    QVERIFY(sawKv); // the server's side, from /v1/loads with the key
+    QVERIFY(err.contains("in flight"));
+    QFile rows(csv);
+    QVERIFY(rows.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = rows.readAll().trimmed().split('\n');
+    QCOMPARE(lines.first(), QByteArray("request,start_s,ttft_ms,total_ms,completion_tokens,outcome,error"));
+    QCOMPARE(lines.size() - 1, completed);
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)
