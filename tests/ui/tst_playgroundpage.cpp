@@ -6,6 +6,7 @@
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/pages/playgroundpage.h"
+#include "ui/playground/loadtestpanel.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -19,8 +20,10 @@
 #include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -165,6 +168,24 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     QCOMPARE(session.exchanges().size(), 1);
     QTRY_VERIFY_WITH_TIMEOUT(!session.busy(), 60000);
     QVERIFY(session.exportMarkdown().contains(session.exchanges()[0].answer));
+
+    // 5. The load test tab: four in flight for two seconds, the figures and the picture.
+    auto *tabs = page.findChild<QTabWidget *>(QStringLiteral("playgroundTabs"));
+    tabs->setCurrentIndex(1);
+    ui::LoadTestPanel *load = page.loadTest();
+    load->setValues(4, 64, 8, 2);
+    QSignalSpy loadDone(load, &ui::LoadTestPanel::finished);
+    load->start();
+    QVERIFY(load->running());
+    QVERIFY(loadDone.wait(60000));
+    const QString figures = page.findChild<QLabel *>(QStringLiteral("loadTestFigures"))->text();
+    QVERIFY2(figures.contains(QStringLiteral("Failed</td><td align='right'><b>0<")), qPrintable(figures));
+    QVERIFY2(!figures.contains(QStringLiteral("TTFT p50 / p95</td><td align='right'><b>—")), qPrintable(figures));
+    QVERIFY2(QRegularExpression(QStringLiteral("Completed</td><td align='right'><b>([4-9]|\\d\\d+) "))
+                 .match(figures)
+                 .hasMatch(),
+             qPrintable(figures));
+    QVERIFY2(page.grab().save(QDir(dir).filePath(QStringLiteral("playground-loadtest.png"))), qPrintable(dir));
 
     // The parameters are kept for this host.
     QCOMPARE(settings.playgroundPreset(QStringLiteral("gpu-b300")).value(QStringLiteral("temperature")).toDouble(),

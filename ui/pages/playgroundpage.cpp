@@ -12,6 +12,7 @@
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/playground/exchangeview.h"
+#include "ui/playground/loadtestpanel.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -35,6 +36,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -71,8 +73,13 @@ void PlaygroundPage::buildUi()
     outer->addWidget(m_title);
     outer->addWidget(m_target);
 
-    auto *split = new QSplitter(Qt::Horizontal, this);
-    outer->addWidget(split, 1);
+    auto *tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("playgroundTabs"));
+    outer->addWidget(tabs, 1);
+    auto *split = new QSplitter(Qt::Horizontal, tabs);
+    tabs->addTab(split, tr("Chat"));
+    m_loadTest = new LoadTestPanel(tabs);
+    tabs->addTab(m_loadTest, tr("Load test"));
 
     // Left: the conversation, the attachments, the prompt and its buttons.
     auto *left = new QWidget(split);
@@ -227,6 +234,7 @@ void PlaygroundPage::setManualPort(quint16 port)
 void PlaygroundPage::retarget()
 {
     m_session->setClient(nullptr, QString());
+    m_loadTest->setTarget(nullptr, nullptr, 0, QString(), QString());
     delete m_client;
     m_client = nullptr;
     m_apiKey.clear();
@@ -234,6 +242,7 @@ void PlaygroundPage::retarget()
     if (m_host.isEmpty()) {
         m_target->setText(tr("Choose a host in the bar above."));
         m_session->setClient(nullptr, QString(), tr("Choose a host in the bar above first."));
+        m_loadTest->setTarget(nullptr, nullptr, 0, QString(), QString(), tr("Choose a host in the bar above first."));
         updateButtons();
         return;
     }
@@ -242,6 +251,7 @@ void PlaygroundPage::retarget()
     if (!target && m_manualPort == 0) {
         m_target->setText(target.message());
         m_session->setClient(nullptr, QString(), target.message());
+        m_loadTest->setTarget(nullptr, nullptr, 0, QString(), QString(), target.message());
         updateButtons();
         return;
     }
@@ -258,6 +268,7 @@ void PlaygroundPage::retarget()
     }
     m_client = new chat::ChatClient(*conn, t.port, this);
     m_session->setClient(m_client, t.model);
+    m_loadTest->setTarget(m_client, conn, t.port, t.model, QString());
     const QString where = t.router ? tr("the router on port %1").arg(t.port) : tr("port %1").arg(t.port);
     const QString what = t.profileTitle.isEmpty() ? tr("SGLang server") : t.profileTitle;
     m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));

@@ -33,6 +33,7 @@ struct ChatResult;
 namespace flashdeck::ui {
 
 class ExchangeView;
+class LoadTestPanel;
 
 /**
  * The Playground (issue 8): talk to the selected host's deployment through its SSH
@@ -61,6 +62,7 @@ public:
     /** Sends what the prompt box holds (as Send and Ctrl+Enter do). */
     void sendPrompt();
     QString curlForPrompt();
+    LoadTestPanel *loadTest() const { return m_loadTest; }
 
 private:
     void buildUi();
@@ -109,6 +111,7 @@ private:
     QLineEdit *m_stopSequences;
     QLineEdit *m_seed;
     QLabel *m_lastReply;
+    LoadTestPanel *m_loadTest = nullptr;
 };
 
 } // namespace flashdeck::ui
