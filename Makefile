@@ -40,11 +40,12 @@ test-asan: bootstrap
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_fleet
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
 	@build/release/tests/bench/bench_logstream
+	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet
 
 screenshots: build-dev
