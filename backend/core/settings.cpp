@@ -76,6 +76,16 @@ void Settings::setKeepMetricsHistory(bool on)
     m_settings->setValue(QStringLiteral("metrics/keep_history"), on);
 }
 
+QStringList Settings::allowedImageHosts() const
+{
+    return m_settings->value(QStringLiteral("playground/allowed_image_hosts")).toStringList();
+}
+
+void Settings::setAllowedImageHosts(const QStringList &hosts)
+{
+    m_settings->setValue(QStringLiteral("playground/allowed_image_hosts"), hosts);
+}
+
 QVariantMap Settings::playgroundPreset(const QString &host) const
 {
     return m_settings->value(QStringLiteral("playground/") + QString::fromLatin1(host.toUtf8().toHex())).toMap();

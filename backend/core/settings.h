@@ -53,6 +53,10 @@ public:
     bool keepMetricsHistory() const;
     void setKeepMetricsHistory(bool on);
 
+    /** Hosts the playground may fetch image URLs from ([playground] allowed_image_hosts; none by default, F33). */
+    QStringList allowedImageHosts() const;
+    void setAllowedImageHosts(const QStringList &hosts);
+
     /** The playground's parameters last used with `host` ([playground] <host>\\…); empty when none. */
     QVariantMap playgroundPreset(const QString &host) const;
     void setPlaygroundPreset(const QString &host, const QVariantMap &preset);

@@ -218,6 +218,17 @@ void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()
     QVERIFY(s.message().contains(QStringLiteral("not a PNG")));
     QVERIFY(page.attachImage(QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png")).isOk());
     QCOMPARE(page.findChildren<QToolButton *>(QStringLiteral("attachment")).size(), 1);
+    // An image URL with no allowed host: refused by the policy, never fetched, and said.
+    QSignalSpy urlDone(&page, &ui::PlaygroundPage::imageUrlDone);
+    page.attachUrl(QStringLiteral("https://images.example.org/cat.png"));
+    QVERIFY(urlDone.wait(5000));
+    QVERIFY2(urlDone.first().first().toString().contains(QStringLiteral("No image host is allowed yet")),
+             qPrintable(urlDone.first().first().toString()));
+    settings.setAllowedImageHosts({QStringLiteral("images.example.org")});
+    page.attachUrl(QStringLiteral("https://169.254.169.254/latest/meta-data/"));
+    QVERIFY(urlDone.wait(5000));
+    QVERIFY(urlDone.last().first().toString().contains(QStringLiteral("instead of a host name")));
+    QCOMPARE(page.findChildren<QToolButton *>(QStringLiteral("attachment")).size(), 1);
 }
 
 QTEST_MAIN(TestPlaygroundPage)

@@ -4,6 +4,7 @@
 #include "backend/chat/chatsession.h"
 #include "backend/chat/chattarget.h"
 #include "backend/chat/imageprobe.h"
+#include "backend/chat/mediafetcher.h"
 #include "backend/chat/mediapolicy.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
@@ -25,6 +26,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QImage>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -122,8 +124,21 @@ void PlaygroundPage::buildUi()
     m_curl->setObjectName(QStringLiteral("copyCurl"));
     m_curl->setToolTip(tr("The request for the GPU host's shell; the key stays $SGLANG_API_KEY"));
     m_export = new QPushButton(tr("Export…"), left);
+    auto *fromUrl = new QPushButton(tr("Image URL…"), left);
+    fromUrl->setObjectName(QStringLiteral("imageUrl"));
+    fromUrl->setToolTip(tr("Flashdeck fetches it itself under the media policy (allowed hosts in Settings) and sends "
+                           "the bytes; the URL never reaches the GPU host"));
     buttons->addWidget(attach);
+    buttons->addWidget(fromUrl);
     buttons->addStretch(1);
+    connect(fromUrl, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString url = QInputDialog::getText(this, tr("Image from a URL"), tr("https URL of a PNG, JPEG or WebP:"),
+                                                  QLineEdit::Normal, QString(), &ok);
+        if (ok && !url.trimmed().isEmpty()) {
+            attachUrl(url);
+        }
+    });
     for (QPushButton *b : {m_clear, m_regenerate, m_curl, m_export, m_stop, m_send}) {
         buttons->addWidget(b);
     }
@@ -307,6 +322,28 @@ Status PlaygroundPage::attachImage(const QString &path)
     m_attachments.append({checked.value().mimeType, bytes, QFileInfo(path).fileName()});
     updateAttachments();
     return Status::ok();
+}
+
+void PlaygroundPage::attachUrl(const QString &url)
+{
+    chat::MediaLimits limits;
+    limits.allowedHosts = m_settings.allowedImageHosts();
+    auto *fetcher = new chat::MediaFetcher(chat::MediaPolicy(limits), this);
+    m_target->setToolTip(QString());
+    connect(fetcher, &chat::MediaFetcher::fetched, this, [this, fetcher](const chat::ChatImage &image) {
+        m_attachments.append(image);
+        updateAttachments();
+        fetcher->deleteLater();
+        Q_EMIT imageUrlDone(QString());
+    });
+    connect(fetcher, &chat::MediaFetcher::failed, this, [this, fetcher](const QString &message) {
+        fetcher->deleteLater();
+        if (isVisible()) {
+            QMessageBox::warning(this, tr("Image not fetched"), message);
+        }
+        Q_EMIT imageUrlDone(message);
+    });
+    fetcher->fetch(url);
 }
 
 void PlaygroundPage::updateAttachments()

@@ -59,10 +59,16 @@ public:
     void setManualPort(quint16 port);
     /** Attaches an image file after checking it; the failure says why. */
     [[nodiscard]] Status attachImage(const QString &path);
+    /** Fetches an image URL under the media policy and attaches it; imageUrlDone says how it went. */
+    void attachUrl(const QString &url);
     /** Sends what the prompt box holds (as Send and Ctrl+Enter do). */
     void sendPrompt();
     QString curlForPrompt();
     LoadTestPanel *loadTest() const { return m_loadTest; }
+
+Q_SIGNALS:
+    /** An image URL was fetched and attached (empty message) or refused (why). */
+    void imageUrlDone(const QString &message);
 
 private:
     void buildUi();

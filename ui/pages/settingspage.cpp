@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -108,6 +109,26 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     });
     chartsForm->addRow(QString(), keep);
     layout->addWidget(charts);
+
+    auto *playground = new QGroupBox(tr("Playground"), this);
+    auto *playgroundForm = new QFormLayout(playground);
+    auto *imageHosts = new QLineEdit(settings.allowedImageHosts().join(QStringLiteral(", ")), playground);
+    imageHosts->setObjectName(QStringLiteral("allowedImageHosts"));
+    imageHosts->setPlaceholderText(tr("none: only attached files"));
+    imageHosts->setToolTip(tr("Exact host names, or *.example.org for its subdomains, separated by commas. Flashdeck "
+                              "fetches an image URL itself (https only, public addresses only, no redirects, size and "
+                              "time capped) and sends the bytes; the GPU host never fetches a URL (F33)."));
+    connect(imageHosts, &QLineEdit::editingFinished, this, [&settings, imageHosts] {
+        QStringList hosts;
+        for (const QString &h : imageHosts->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!h.trimmed().isEmpty()) {
+                hosts.append(h.trimmed());
+            }
+        }
+        settings.setAllowedImageHosts(hosts);
+    });
+    playgroundForm->addRow(tr("Allowed image hosts:"), imageHosts);
+    layout->addWidget(playground);
 
     auto *logsBox = new QGroupBox(tr("Logs"), this);
     auto *logsForm = new QFormLayout(logsBox);
