@@ -46,6 +46,7 @@ private Q_SLOTS:
     void noServer_saysWhatToDo();
     void serverKilledMidAnswer_partialKept_clearError();
     void twentyAtOnce_allComplete();
+    void debugLog_holdsNoPromptNoAnswerNoKey();
     void loadTest_twentyInFlight_reportAndCsv();
 
 private:
@@ -340,6 +341,38 @@ void TestChatCli::twentyAtOnce_allComplete()
         const QList<QJsonObject> lines = objects(out);
         QCOMPARE(lines.last()[QLatin1String("finish_reason")].toString(), QStringLiteral("stop"));
     }
+}
+
+void TestChatCli::debugLog_holdsNoPromptNoAnswerNoKey()
+{
+    // F32: with every subsystem at debug and the log on stderr, the log carries none of the
+    // prompt, the answer or the key (the answer goes to stdout only, as --json deltas).
+    const QString secretPrompt = QStringLiteral("my-private-question-7c1d about payroll");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    env.insert(QStringLiteral("FLASHDECK_LOG"), QStringLiteral("debug"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY),
+            {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
+             QStringLiteral("--prompt"), secretPrompt, QStringLiteral("--json"), QStringLiteral("--log-stderr"),
+             QStringLiteral("--config-dir"), m_config.path()});
+    QVERIFY(p.waitForFinished(120000));
+    const QByteArray out = p.readAllStandardOutput();
+    const QByteArray log = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, log.constData());
+    QVERIFY2(log.contains("ssh"), log.constData()); // the log did run, at debug
+    QVERIFY(!log.contains("my-private-question-7c1d"));
+    QVERIFY(!log.contains(kKey.toUtf8()));
+    QString answer;
+    for (const QJsonObject &o : objects(out)) {
+        if (o[QLatin1String("type")].toString() == QLatin1String("content")) {
+            answer += o[QLatin1String("text")].toString();
+        }
+    }
+    QVERIFY(answer.size() > 20);
+    QVERIFY(!log.contains(answer.left(20).toUtf8()));
 }
 
 void TestChatCli::loadTest_twentyInFlight_reportAndCsv()
