@@ -17,6 +17,7 @@
 #include "backend/core/buildinfo.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/core/singleinstance.h"
 #include "backend/core/stopsignals.h"
 #include "backend/demo/demohost.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -208,6 +209,18 @@ int main(int argc, char **argv)
         return ExitUsage;
     }
 
+    // One window per user and configuration: a second start brings the first to the front.
+    flashdeck::SingleInstance instance(flashdeck::SingleInstance::keyFor(paths.configDir()));
+    const auto role = instance.claim();
+    if (role && role.value() == flashdeck::SingleInstance::Role::Secondary) {
+        printErr(QStringLiteral("Flashdeck is already running for this configuration; its window was brought to "
+                                "the front."));
+        return ExitOk;
+    }
+    if (!role) {
+        flashdeck::log::app().warn("{}", role.message().toStdString());
+    }
+
     flashdeck::Inventory inventory(paths.inventoryFile());
     if (const flashdeck::Status status = inventory.load(); !status) {
         // Shown, not fatal: the window opens with an empty list and the file is left alone.
@@ -243,6 +256,11 @@ int main(int argc, char **argv)
         }
         stopDemoAtExit = stopDemoAtExit || !wasRunning; // started here: stopped at exit
         window.inventoryChanged();
+    });
+    QObject::connect(&instance, &flashdeck::SingleInstance::activationRequested, &window, [&window] {
+        window.showNormal();
+        window.raise();
+        window.activateWindow();
     });
     window.show();
     // Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at
