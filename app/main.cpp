@@ -198,7 +198,19 @@ int main(int argc, char **argv)
             {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
             {"loadtest", &flashdeck::cli::runLoadTestCommand},
         };
+        // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
+        // a usage error, so help, errors and the man page (built from this) cannot drift apart.
+        const bool help = commands.contains(QLatin1String("--help")) || commands.contains(QLatin1String("-h"));
         for (const auto &[name, run] : table) {
+            if (commands.first() == QLatin1String(name) && help) {
+                QString usage;
+                QTextStream captured(&usage);
+                flashdeck::cli::CliContext asked{paths, captured, captured, nullptr, &redactor};
+                (void)run({args.first(), commands.first(), QStringLiteral("--flashdeck-usage")}, asked);
+                captured.flush();
+                out << usage.mid(usage.indexOf(QLatin1Char('\n')) + 1); // without the "unknown option" line
+                return ExitOk;
+            }
             if (commands.first() == QLatin1String(name)) {
                 const int rc = run(commandArgs, context);
                 logging.flush();

@@ -31,7 +31,7 @@ namespace flashdeck::cli {
 namespace {
 
 const QString kUsage =
-    QStringLiteral("usage: flashdeck chat HOST --prompt TEXT [--system TEXT] [--no-thinking] [--image FILE]\n"
+    QStringLiteral("Usage: flashdeck chat HOST --prompt TEXT [--system TEXT] [--no-thinking] [--image FILE]\n"
                    "                      [--temperature X] [--top-p X] [--max-tokens N] [--seed N] [--stop S]\n"
                    "                      [--port N] [--json]");
 

@@ -24,7 +24,7 @@ namespace flashdeck::cli {
 namespace {
 
 const QString kUsage =
-    QStringLiteral("usage: flashdeck loadtest HOST --concurrency N --prompt-tokens P --output-tokens O --duration S\n"
+    QStringLiteral("Usage: flashdeck loadtest HOST --concurrency N --prompt-tokens P --output-tokens O --duration S\n"
                    "                          [--json] [--csv FILE] [--no-thinking] [--port N]");
 
 QString ms(const std::optional<double> &v)

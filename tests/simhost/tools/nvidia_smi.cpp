@@ -183,7 +183,7 @@ QString replaceIn(QString block, const QString &parent, const QString &tag, cons
 
 int queryXml(const SimScenario &sc)
 {
-    QFile file(QStringLiteral(FLASHDECK_SIM_TEMPLATES "/nvidia-smi-q.xml"));
+    QFile file(QStringLiteral(":/templates/nvidia-smi-q.xml"));
     if (!file.open(QIODevice::ReadOnly)) {
         std::fprintf(stderr, "simulated nvidia-smi: template missing\n");
         return 1;
