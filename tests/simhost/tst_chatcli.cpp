@@ -403,7 +403,9 @@ void TestChatCli::loadTest_twentyInFlight_reportAndCsv()
     QVERIFY(r[QLatin1String("itl_p50_ms")].toDouble() > 0);
     QVERIFY(r[QLatin1String("tokens_per_s")].toDouble() > 0);
     const QJsonArray timeline = r[QLatin1String("timeline")].toArray();
-    QVERIFY(timeline.size() >= 3);
+    // One tick a second while it runs: after 1 s and 2 s for sure; the 3 s tick can lose the race
+    // with the last requests finishing (seen under ASan), so it is not counted on.
+    QVERIFY(timeline.size() >= 2);
     bool sawKv = false;
     for (const QJsonValue &t : timeline) {
         sawKv = sawKv || !t.toObject()[QLatin1String("kv_usage")].isNull();
