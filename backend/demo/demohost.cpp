@@ -125,7 +125,10 @@ DemoResources DemoResources::locate()
     DemoResources r;
     QString root = qEnvironmentVariable("FLASHDECK_SIMHOST_DIR");
     if (root.isEmpty()) {
-        const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../lib/flashdeck/simhost");
+        // The package's layout (/usr/bin/flashdeck, /usr/lib/flashdeck/simhost); cleaned so that
+        // paths shown to the user and written into the demo's sshd_config read /usr/lib/….
+        const QString installed =
+            QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../lib/flashdeck/simhost"));
         if (QFileInfo::exists(installed + QStringLiteral("/simhostd"))) {
             root = installed;
         }
@@ -312,6 +315,10 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
     sshd.setProgram(QStringLiteral("/usr/sbin/sshd"));
     sshd.setArguments({QStringLiteral("-D"), QStringLiteral("-f"), h.dir + QStringLiteral("/sshd_config"),
                        QStringLiteral("-E"), h.dir + QStringLiteral("/sshd.log")});
+    // A detached process inherits our stdout and stderr: `json=$(flashdeck demo start --json)`
+    // would then wait for the demo's sshd to exit. Its log goes to -E; its streams go nowhere.
+    sshd.setStandardOutputFile(QProcess::nullDevice());
+    sshd.setStandardErrorFile(QProcess::nullDevice());
     if (!sshd.startDetached(&h.sshdPid) || !waitForFile(h.dir + QStringLiteral("/sshd.pid"), h.sshdPid, 15000)) {
         (void)stopProcessTree(h.daemonPid, 5000);
         return Status::failure(QStringLiteral("The demo's OpenSSH server did not start."),
