@@ -11,6 +11,7 @@ int exitCodeFor(ssh::SshErrorCode code)
         return ExitHostKeyUnknown;
     case ssh::SshErrorCode::HostKeyChanged:
     case ssh::SshErrorCode::HostKeyOther:
+    case ssh::SshErrorCode::HostKeyRevoked:
         return ExitHostKeyRefused;
     case ssh::SshErrorCode::AuthNoMethod:
     case ssh::SshErrorCode::AuthDenied:

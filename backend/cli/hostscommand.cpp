@@ -271,7 +271,8 @@ int cmdCheck(const QStringList &args, CliContext &c)
                  {}};
     }
     if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||
-        report.state.error.code == ssh::SshErrorCode::HostKeyOther) {
+        report.state.error.code == ssh::SshErrorCode::HostKeyOther ||
+        report.state.error.code == ssh::SshErrorCode::HostKeyRevoked) {
         report.hostKey = QStringLiteral("refused");
     }
     const QString uname = QString::fromUtf8(report.uname.stdoutData).trimmed();

@@ -39,6 +39,28 @@ std::pair<QString, QString> KnownHosts::findEntry(const QString &knownHostsFile,
     return {};
 }
 
+QString KnownHosts::findRevoked(const QString &knownHostsFile, const QByteArray &keyBase64)
+{
+    QFile file(knownHostsFile);
+    if (keyBase64.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    int lineNo = 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine().simplified();
+        ++lineNo;
+        if (!line.startsWith("@revoked ")) {
+            continue;
+        }
+        // "@revoked PATTERNS KEYTYPE BASE64 [COMMENT]" (sshd(8), SSH_KNOWN_HOSTS FILE FORMAT)
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() >= 4 && fields.at(3) == keyBase64) {
+            return QStringLiteral("%1:%2").arg(knownHostsFile).arg(lineNo);
+        }
+    }
+    return {};
+}
+
 HostKeyInfo KnownHosts::inspect(ssh_session session, const QString &knownHostsFile)
 {
     HostKeyInfo info;
@@ -66,6 +88,15 @@ HostKeyInfo KnownHosts::inspect(ssh_session session, const QString &knownHostsFi
         const HashPtr hash(hashRaw);
         const CStringPtr text(ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash.get(), hashLen));
         info.fingerprint = QString::fromUtf8(text.get()); // "SHA256:…", as OpenSSH prints it
+    }
+    char *base64Raw = nullptr;
+    if (ssh_pki_export_pubkey_base64(key.get(), &base64Raw) == SSH_OK && base64Raw) {
+        const CStringPtr base64(base64Raw);
+        if (const QString where = findRevoked(knownHostsFile, QByteArray(base64.get())); !where.isEmpty()) {
+            info.state = KnownHostState::Revoked;
+            info.knownLine = where;
+            return info;
+        }
     }
 
     switch (ssh_session_is_known_server(session)) {
@@ -140,6 +171,13 @@ SshError KnownHosts::refusal(const HostKeyInfo &info)
                 .arg(info.host, info.keyType, info.fingerprint,
                      info.knownKeyType.isEmpty() ? QStringLiteral("another type") : info.knownKeyType,
                      info.knownLine.isEmpty() ? info.knownHostsFile : info.knownLine, removeHint);
+        break;
+    case KnownHostState::Revoked:
+        error.code = SshErrorCode::HostKeyRevoked;
+        error.message = QStringLiteral("The server %1 sent a %2 key (%3) that is marked revoked at %4. A revoked "
+                                       "key must never be trusted again, so the connection is refused. Ask the "
+                                       "server's administrator for its current key.")
+                            .arg(info.host, info.keyType, info.fingerprint, info.knownLine);
         break;
     case KnownHostState::Unknown:
     case KnownHostState::NotFound:

@@ -29,6 +29,13 @@ public:
 
     /** "file:line" and key type of the first known_hosts line for `pattern`, if any. */
     static std::pair<QString, QString> findEntry(const QString &knownHostsFile, const QString &pattern);
+    /**
+     * "file:line" of an `@revoked` line for `keyBase64` (the key blob as known_hosts writes it),
+     * or empty. libssh 0.10 skips marker lines, so a revoked key would otherwise be trusted
+     * through any other line that names it. Stricter than OpenSSH: the line's host patterns are
+     * not consulted — a key revoked anywhere is refused everywhere.
+     */
+    static QString findRevoked(const QString &knownHostsFile, const QByteArray &keyBase64);
 };
 
 } // namespace flashdeck::ssh

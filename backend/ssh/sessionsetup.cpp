@@ -122,6 +122,15 @@ SessionPtr SessionSetup::create(const SshTarget &target, SshError &error, QStrin
         if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
             log::ssh().warn("could not parse the SSH config for {}: {}", target.host.toStdString(), ssh_get_error(s));
         }
+        // The user's config may say `StrictHostKeyChecking no` or point UserKnownHostsFile at
+        // /dev/null; libssh then accepts an unknown key without asking. Host-key trust is
+        // Flashdeck's policy, not the config's (reference Table ): re-assert both after
+        // parsing. tst_hostkeys::userConfig_cannotWeakenThePolicy proves it.
+        const int strict = 1;
+        if (!setOpt(SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict, "strict-host-key-checking") ||
+            !setOpt(SSH_OPTIONS_KNOWNHOSTS, knownHosts.constData(), "known_hosts")) {
+            return {};
+        }
     }
     char *value = nullptr;
     if (ssh_options_get(s, SSH_OPTIONS_USER, &value) == SSH_OK) {

@@ -127,6 +127,7 @@ void SessionWorker::verifyHostKey()
         return;
     case KnownHostState::Changed:
     case KnownHostState::Other:
+    case KnownHostState::Revoked:
     case KnownHostState::Error: {
         SshError e = KnownHosts::refusal(m_hostKey);
         e.detail = QString::fromUtf8(ssh_get_error(m_session.get()));

@@ -17,6 +17,8 @@ QString errorCodeName(SshErrorCode code)
         return QStringLiteral("host-key-changed");
     case SshErrorCode::HostKeyOther:
         return QStringLiteral("host-key-other-type");
+    case SshErrorCode::HostKeyRevoked:
+        return QStringLiteral("host-key-revoked");
     case SshErrorCode::HostKeyError:
         return QStringLiteral("host-key-error");
     case SshErrorCode::AuthNoMethod:

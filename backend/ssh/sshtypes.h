@@ -41,6 +41,7 @@ enum class SshErrorCode {
     HostKeyUnknown, // first contact and the key was not accepted
     HostKeyChanged, // known host, different key: refused
     HostKeyOther, // known host, key of another type: refused
+    HostKeyRevoked, // the key is marked @revoked in known_hosts: refused
     HostKeyError, // known_hosts unreadable or not writable
     AuthNoMethod, // the server offers nothing we can use
     AuthDenied, // every method we could use was refused
@@ -65,7 +66,7 @@ struct SshError
 
 QString errorCodeName(SshErrorCode code);
 
-enum class KnownHostState { Ok, Unknown, NotFound, Changed, Other, Error };
+enum class KnownHostState { Ok, Unknown, NotFound, Changed, Other, Revoked, Error };
 
 /** What the server showed us, for the trust decision. */
 struct HostKeyInfo
@@ -75,7 +76,7 @@ struct HostKeyInfo
     QString fingerprint; // "SHA256:…" (OpenSSH's form)
     KnownHostState state = KnownHostState::Unknown;
     QString knownHostsFile;
-    /** For CHANGED/OTHER: "file:line" of the key we know, and its type. */
+    /** For CHANGED/OTHER: "file:line" of the key we know, and its type; for REVOKED, of the @revoked line. */
     QString knownLine;
     QString knownKeyType;
 };

@@ -4,6 +4,7 @@
 #include "tests/support/sshtesthelpers.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -25,6 +26,10 @@ private Q_SLOTS:
     void keyOfOtherType_isRefused();
     void unwritableKnownHosts_acceptFails();
     void unreachablePort_saysUnreachable();
+    void userConfig_cannotWeakenThePolicy_data();
+    void userConfig_cannotWeakenThePolicy();
+    void hashedEntry_isRecognised();
+    void revokedKey_isRefused();
     void silentServer_timesOut();
 
 private:
@@ -32,6 +37,8 @@ private:
     std::unique_ptr<QTemporaryDir> m_home;
     QString m_key;
     QString knownHosts() const { return m_home->path() + QStringLiteral("/known_hosts"); }
+    /** The server's public key as a known_hosts line for `[127.0.0.1]:port`. */
+    QByteArray hostLine() const;
 };
 
 void TestHostKeys::init()
@@ -44,6 +51,16 @@ void TestHostKeys::init()
         QSKIP(qPrintable(error));
     }
     m_key = m_sshd->addClientKey(QStringLiteral("id_test"));
+}
+
+QByteArray TestHostKeys::hostLine() const
+{
+    QFile pub(m_sshd->dir() + QStringLiteral("/ssh_host_key.pub"));
+    if (!pub.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QList<QByteArray> fields = pub.readAll().trimmed().split(' ');
+    return "[127.0.0.1]:" + QByteArray::number(m_sshd->port()) + ' ' + fields.value(0) + ' ' + fields.value(1);
 }
 
 void TestHostKeys::firstContact_unknown_acceptThenOkNextTime()
@@ -165,6 +182,103 @@ void TestHostKeys::silentServer_timesOut()
     const auto state = connectAndWait(connection, true);
     QCOMPARE(state.phase, ssh::ConnectionPhase::Failed);
     QVERIFY2(state.error.code == ssh::SshErrorCode::TimedOut, qPrintable(state.error.detail));
+}
+
+void TestHostKeys::userConfig_cannotWeakenThePolicy_data()
+{
+    // Table: what a user's ~/.ssh/config may say must not loosen Flashdeck's checks
+    // (libssh applies StrictHostKeyChecking and UserKnownHostsFile from it when asked to read it).
+    QTest::addColumn<QByteArray>("config");
+    QTest::newRow("StrictHostKeyChecking no") << QByteArray("Host *\n  StrictHostKeyChecking no\n");
+    QTest::newRow("accept-new") << QByteArray("Host *\n  StrictHostKeyChecking accept-new\n");
+    QTest::newRow("known_hosts elsewhere") << QByteArray(
+        "Host *\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n");
+    QTest::newRow("for this host only") << QByteArray(
+        "Host 127.0.0.1\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n");
+}
+
+void TestHostKeys::userConfig_cannotWeakenThePolicy()
+{
+    QFETCH(QByteArray, config);
+    const QString configFile = m_home->path() + QStringLiteral("/ssh_config");
+    QFile f(configFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(config);
+    f.close();
+    auto target = [&] {
+        ssh::SshTarget t = targetFor(*m_sshd, knownHosts(), m_key);
+        t.configFile = configFile;
+        return t;
+    };
+
+    // Unknown host: still asked, and declining still refuses and writes nothing.
+    {
+        ssh::HostConnection connection(target());
+        QSignalSpy asked(&connection, &ssh::HostConnection::hostKeyNeedsDecision);
+        const auto state = connectAndWait(connection, false);
+        QCOMPARE(state.phase, ssh::ConnectionPhase::Failed);
+        QCOMPARE(state.error.code, ssh::SshErrorCode::HostKeyUnknown);
+        QCOMPARE(asked.count(), 1);
+        QVERIFY(!QFile::exists(knownHosts()));
+    }
+    // Accepted once, into Flashdeck's own file...
+    {
+        ssh::HostConnection connection(target());
+        QCOMPARE(connectAndWait(connection, true).phase, ssh::ConnectionPhase::Ready);
+    }
+    QVERIFY(QFile::exists(knownHosts()));
+    // ...then the key changes: a hard refusal, not a question.
+    QVERIFY(m_sshd->replaceHostKey(QStringLiteral("ed25519")));
+    QString error;
+    QVERIFY2(m_sshd->restart(&error), qPrintable(error));
+    ssh::HostConnection connection(target());
+    QSignalSpy asked(&connection, &ssh::HostConnection::hostKeyNeedsDecision);
+    const auto state = connectAndWait(connection, true);
+    QCOMPARE(state.phase, ssh::ConnectionPhase::Failed);
+    QCOMPARE(state.error.code, ssh::SshErrorCode::HostKeyChanged);
+    QCOMPARE(asked.count(), 0);
+}
+
+void TestHostKeys::hashedEntry_isRecognised()
+{
+    // OpenSSH's HashKnownHosts writes |1|salt|hash entries; `ssh-keygen -H` converts a file.
+    QFile file(knownHosts());
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(hostLine() + '\n');
+    file.close();
+    QProcess keygen;
+    keygen.start(QStringLiteral("ssh-keygen"), {QStringLiteral("-H"), QStringLiteral("-f"), knownHosts()});
+    QVERIFY(keygen.waitForFinished(30000));
+    QCOMPARE(keygen.exitCode(), 0);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray hashed = file.readAll();
+    file.close();
+    QVERIFY2(hashed.startsWith("|1|") && !hashed.contains("127.0.0.1"), hashed.constData());
+
+    ssh::HostConnection connection(targetFor(*m_sshd, knownHosts(), m_key));
+    QSignalSpy asked(&connection, &ssh::HostConnection::hostKeyNeedsDecision);
+    QCOMPARE(connectAndWait(connection, false).phase, ssh::ConnectionPhase::Ready);
+    QCOMPARE(asked.count(), 0);
+}
+
+void TestHostKeys::revokedKey_isRefused()
+{
+    // sshd(8) §SSH_KNOWN_HOSTS FILE FORMAT: "@revoked" marks a key that must never be accepted,
+    // even when another line trusts it.
+    QFile file(knownHosts());
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray line = hostLine();
+    const QByteArray key = line.mid(line.indexOf(' ') + 1);
+    file.write(line + '\n' + "@revoked * " + key + '\n');
+    file.close();
+
+    ssh::HostConnection connection(targetFor(*m_sshd, knownHosts(), m_key));
+    QSignalSpy asked(&connection, &ssh::HostConnection::hostKeyNeedsDecision);
+    const auto state = connectAndWait(connection, true);
+    QCOMPARE(state.phase, ssh::ConnectionPhase::Failed);
+    QCOMPARE(asked.count(), 0);
+    QVERIFY2(state.error.message.contains(QStringLiteral("revoked")), qPrintable(state.error.message));
+    QVERIFY2(state.error.message.contains(knownHosts() + QStringLiteral(":2")), qPrintable(state.error.message));
 }
 
 QTEST_GUILESS_MAIN(TestHostKeys)
