@@ -68,10 +68,11 @@ ChatCall::ChatCall(QByteArray body, bool thinkingRequested, QObject *parent)
 
 ChatCall::~ChatCall()
 {
-    if (m_reply) {
-        m_reply->disconnect(this);
-        m_reply->abort();
-        m_reply->deleteLater();
+    // One read of the QPointer: each of its reads may be null, as GCC's -O3 flow analysis says.
+    if (QNetworkReply *reply = m_reply.data()) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
     }
 }
 
@@ -106,8 +107,8 @@ void ChatCall::stop()
         return;
     }
     m_stopping = true;
-    if (m_reply) {
-        m_reply->abort(); // finished() follows with OperationCanceledError
+    if (QNetworkReply *reply = m_reply.data()) {
+        reply->abort(); // finished() follows with OperationCanceledError
     } else {
         finish(ChatResult::Outcome::Stopped);
     }

@@ -60,7 +60,10 @@ QNetworkAccessManager &ChatClient::httpFor()
 {
     std::size_t best = m_http.size();
     for (std::size_t i = 0; i < m_http.size(); ++i) {
-        m_active[i].removeIf([](const QPointer<ChatCall> &c) { return !c || c->isFinished(); });
+        m_active[i].removeIf([](const QPointer<ChatCall> &c) {
+            const ChatCall *call = c.data();
+            return call == nullptr || call->isFinished();
+        });
         if (m_active[i].size() < kPerClient && (best == m_http.size() || m_active[i].size() < m_active[best].size())) {
             best = i;
         }
@@ -89,8 +92,9 @@ ChatCall *ChatClient::send(const QByteArray &body, bool thinkingRequested)
 void ChatClient::startPending()
 {
     const QList<QPointer<ChatCall>> pending = std::exchange(m_pending, {});
-    for (const QPointer<ChatCall> &c : pending) {
-        if (!c || c->isFinished()) {
+    for (const QPointer<ChatCall> &pointer : pending) {
+        ChatCall *c = pointer.data(); // one read: the loop body cannot delete it
+        if (c == nullptr || c->isFinished()) {
             continue;
         }
         QNetworkAccessManager &http = httpFor();
@@ -102,8 +106,9 @@ void ChatClient::startPending()
         c->start(http, m_localPort, m_apiKey);
         // A call that fails to connect (the tunnel went away with the connection) opens a new one next time.
         connect(c, &ChatCall::finished, this, [this](const ChatResult &r) {
-            if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0 && m_tunnelId != 0 && m_conn) {
-                m_conn->closeTunnel(m_tunnelId);
+            ssh::HostConnection *conn = m_conn.data();
+            if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0 && m_tunnelId != 0 && conn) {
+                conn->closeTunnel(m_tunnelId);
                 m_tunnelId = 0;
                 m_localPort = 0;
             }

@@ -86,8 +86,8 @@ bool ChatSession::regenerate()
 
 void ChatSession::stop()
 {
-    if (m_call && !m_call->isFinished()) {
-        m_call->stop();
+    if (ChatCall *call = m_call.data(); call != nullptr && !call->isFinished()) {
+        call->stop();
     }
 }
 

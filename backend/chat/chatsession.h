@@ -47,7 +47,11 @@ public:
     ChatParams params;
 
     const QList<ChatExchange> &exchanges() const { return m_exchanges; }
-    bool busy() const { return m_call && !m_call->isFinished(); }
+    bool busy() const
+    {
+        const ChatCall *call = m_call.data(); // one read of the QPointer (GCC -O3 -Wnull-dereference)
+        return call != nullptr && !call->isFinished();
+    }
 
     /** Starts a new exchange; false (nothing changed) while a reply is running or with no text. */
     bool send(const QString &text, const QList<ChatImage> &images = {});

@@ -2,11 +2,33 @@
 
 #include <QFile>
 
+#include <cerrno>
 #include <fcntl.h>
 #include <termios.h>
 #include <unistd.h>
 
 namespace flashdeck::cli {
+
+namespace {
+
+/** Writes all of `data` (a terminal may take it in parts); false when it cannot. */
+bool writeAll(int fd, const char *data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+} // namespace
 
 std::optional<QString> promptTerminal(const QString &prompt, bool echo)
 {
@@ -15,7 +37,10 @@ std::optional<QString> promptTerminal(const QString &prompt, bool echo)
         return std::nullopt;
     }
     const QByteArray text = prompt.toUtf8();
-    (void)::write(fd, text.constData(), static_cast<size_t>(text.size()));
+    if (!writeAll(fd, text.constData(), static_cast<size_t>(text.size()))) {
+        ::close(fd);
+        return std::nullopt; // a terminal we cannot write the question to cannot be asked
+    }
     termios saved{};
     const bool haveTermios = ::tcgetattr(fd, &saved) == 0;
     if (haveTermios && !echo) {
@@ -35,7 +60,7 @@ std::optional<QString> promptTerminal(const QString &prompt, bool echo)
     }
     if (haveTermios && !echo) {
         ::tcsetattr(fd, TCSAFLUSH, &saved);
-        (void)::write(fd, "\n", 1);
+        (void)writeAll(fd, "\n", 1); // only cosmetic: the answer was read
     }
     ::close(fd);
     QString answer = QString::fromUtf8(line);

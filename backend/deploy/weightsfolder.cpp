@@ -350,16 +350,17 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
             QStringLiteral("%1 safetensors files match the sha256 hf download recorded").arg(m_sha256.size()));
     }
 
-    QSet<QString> commits;
+    QStringList commits;
     for (auto it = m_commits.cbegin(); it != m_commits.cend(); ++it) {
         if (m_sizes.contains(it.key())) {
-            commits.insert(it.value());
+            commits.append(it.value());
         }
     }
+    commits.removeDuplicates();
     if (commits.size() == 1) {
-        v.revision = *commits.cbegin();
+        v.revision = commits.constFirst();
     } else if (commits.size() > 1) {
-        QStringList list(commits.cbegin(), commits.cend());
+        QStringList list = commits;
         v.problems.append(QStringLiteral("the files come from %1 different revisions (%2): download one revision into "
                                          "an empty folder")
                               .arg(commits.size())

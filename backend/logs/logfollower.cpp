@@ -83,13 +83,20 @@ LogFollower::~LogFollower()
     stop();
 }
 
+bool LogFollower::connectionReady() const
+{
+    // One read of the QPointer (GCC's -O3 flow analysis rightly treats each read as maybe null).
+    const ssh::HostConnection *conn = m_conn.data();
+    return conn != nullptr && conn->state().phase == ssh::ConnectionPhase::Ready;
+}
+
 void LogFollower::start()
 {
     if (m_running) {
         return;
     }
     m_running = true;
-    if (m_conn && m_conn->state().phase == ssh::ConnectionPhase::Ready) {
+    if (connectionReady()) {
         openTunnel();
     } else {
         setState(State::Connecting, QStringLiteral("Waiting for the SSH connection"));
@@ -381,7 +388,7 @@ void LogFollower::onStreamFinished()
     if (res.status == 0) { // the tunnel broke under the stream: a new one, then on from here
         dropTunnel();
         setState(State::Connecting, QStringLiteral("The log stream broke; reconnecting"));
-        if (m_conn && m_conn->state().phase == ssh::ConnectionPhase::Ready) {
+        if (connectionReady()) {
             retryLater(1000);
         }
         return;

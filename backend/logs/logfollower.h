@@ -91,6 +91,8 @@ private:
 
     // Guarded: a follower may be the connection's child, deleted after the connection's own
     // destructor ran (QPointer is cleared before children are deleted).
+    bool connectionReady() const;
+
     QPointer<ssh::HostConnection> m_conn;
     const LogRules &m_rules;
     Options m_options;

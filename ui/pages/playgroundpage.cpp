@@ -291,12 +291,14 @@ void PlaygroundPage::retarget()
         QPointer<PlaygroundPage> self(this);
         QPointer<chat::ChatClient> client(m_client);
         secrets->read(SecretStore::apiKeyKey(t.deploymentId), [self, client, what, where](const Result<QString> &key) {
-            if (!self || !client) {
+            PlaygroundPage *page = self.data();
+            chat::ChatClient *chatClient = client.data();
+            if (page == nullptr || chatClient == nullptr) {
                 return;
             }
             const bool have = key && !key.value().isEmpty();
-            client->setApiKey(have ? key.value() : QString());
-            self->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
+            chatClient->setApiKey(have ? key.value() : QString());
+            page->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
                                         .arg(what, where,
                                              have ? tr("from the keyring (••••••)")
                                                   : tr("none stored — the server will refuse requests if it has one")));

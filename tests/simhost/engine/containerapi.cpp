@@ -115,7 +115,10 @@ std::string commandLine(const Container &c)
         const json part = c.config.value(key, json());
         if (part.is_array()) {
             for (const auto &a : part) {
-                out += (out.empty() ? "" : " ") + a.get<std::string>();
+                if (!out.empty()) {
+                    out += ' '; // not `" " + string`: GCC 12 -O3 misreports it (-Wrestrict, GCC bug 105329)
+                }
+                out += a.get<std::string>();
             }
         }
     }
