@@ -6,15 +6,20 @@ SHELL := /bin/bash
 
 # CI turns warnings into errors; locally they stay warnings unless you ask.
 export FLASHDECK_WERROR ?= $(if $(CI),ON,OFF)
+# ccache hashes paths relative to the checkout, so a fresh clone (as CI makes) reuses the cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 SOURCES = $(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
 
-.PHONY: help bootstrap run test test-asan bench format format-check screenshots build-% clean
+.PHONY: help bootstrap run test test-asan bench fuzz package package-check format format-check screenshots build-% clean
 
 help:
 	@echo "make run          build (Release) and open Flashdeck"
 	@echo "make test         build (Debug) and run the whole test suite"
 	@echo "make test-asan    backend and integration tests under address + undefined sanitizers"
+	@echo "make fuzz         every libFuzzer target for FUZZ_SECONDS (60) each, from its seeds"
+	@echo "make package      build the Debian package into build/package/package/"
+	@echo "make package-check  build it, validate it, install it, run it, remove it (root or sudo)"
 	@echo "make screenshots  save a PNG of every page to docs/screenshots/"
 	@echo "make format       apply .clang-format;  make format-check  verify it"
 
@@ -47,6 +52,21 @@ bench: bootstrap
 	@build/release/tests/bench/bench_logstream
 	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet
+
+FUZZ_SECONDS ?= 60
+fuzz: bootstrap
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz --target flashdeck_fuzzers
+	@scripts/fuzz $(FUZZ_SECONDS)
+
+package: bootstrap
+	@cmake --preset package >/dev/null
+	@cmake --build --preset package
+	@cd build/package && cpack --config CPackConfig.cmake >/dev/null
+	@ls build/package/package/*.deb
+
+package-check: package
+	@scripts/package-check build/package/package/flashdeck_*.deb
 
 screenshots: build-dev
 	@mkdir -p docs/screenshots

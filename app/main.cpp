@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
     if (gui) {
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
-        QGuiApplication::setDesktopFileName(QStringLiteral("flashdeck"));
+        QGuiApplication::setDesktopFileName(QStringLiteral("io.flashdeck.Flashdeck")); // packaging/*.desktop
     }
 
     QCommandLineParser parser;
