@@ -1,5 +1,7 @@
 #include "backend/chat/chatstream.h"
 
+#include "backend/core/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 namespace flashdeck::chat {
@@ -18,15 +20,16 @@ std::optional<ChatUsage> usageOf(const nlohmann::json &j)
     if (it == j.end() || !it->is_object()) {
         return std::nullopt;
     }
+    // Counts from 0 to 10^12: anything else (a string, a float out of range) is not a count.
+    constexpr qint64 kMax = 1'000'000'000'000;
     ChatUsage u;
-    u.promptTokens = it->value("prompt_tokens", qint64(0));
-    u.completionTokens = it->value("completion_tokens", qint64(0));
+    u.promptTokens = jsonread::integer(*it, "prompt_tokens", 0, kMax).value_or(0);
+    u.completionTokens = jsonread::integer(*it, "completion_tokens", 0, kMax).value_or(0);
     // SGLang puts reasoning_tokens at the top of usage; OpenAI under completion_tokens_details.
-    if (it->contains("reasoning_tokens") && (*it)["reasoning_tokens"].is_number_integer()) {
-        u.reasoningTokens = (*it)["reasoning_tokens"].get<qint64>();
-    } else if (it->contains("completion_tokens_details") && (*it)["completion_tokens_details"].is_object() &&
-               (*it)["completion_tokens_details"].value("reasoning_tokens", nlohmann::json()).is_number_integer()) {
-        u.reasoningTokens = (*it)["completion_tokens_details"]["reasoning_tokens"].get<qint64>();
+    if (const auto top = jsonread::integer(*it, "reasoning_tokens", 0, kMax)) {
+        u.reasoningTokens = top;
+    } else if (const auto details = it->find("completion_tokens_details"); details != it->end()) {
+        u.reasoningTokens = jsonread::integer(*details, "reasoning_tokens", 0, kMax);
     }
     return u;
 }
@@ -35,7 +38,7 @@ QString errorOf(const nlohmann::json &j)
 {
     const auto it = j.find("error");
     if (it == j.end()) {
-        return j.value("object", std::string()) == "error" ? str(j, "message") : QString();
+        return jsonread::string(j, "object") == "error" ? str(j, "message") : QString();
     }
     if (it->is_string()) {
         return QString::fromStdString(it->get<std::string>());
@@ -89,7 +92,7 @@ void ChatStreamDecoder::chunk(const QByteArray &data, ChatUpdate &out)
         return;
     }
     for (const nlohmann::json &c : *choices) {
-        if (!c.is_object() || c.value("index", 0) != 0) {
+        if (!c.is_object() || jsonread::integer(c, "index", 0, 1 << 20).value_or(0) != 0) {
             continue; // n > 1 is not asked for; only the first choice is shown
         }
         const nlohmann::json &d = c.contains("delta") ? c["delta"] : c.value("message", nlohmann::json::object());

@@ -2,11 +2,48 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 namespace flashdeck::docker {
+
+namespace {
+
+// What a daemon sends is input like any other: a field of the wrong type is ignored, never
+// thrown (nlohmann's value() throws on a type mismatch — found by fuzz_dockerstreams).
+std::string str(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/** A byte count: a number from 0 to 10 TB (a layer larger than that is not a real layer). */
+std::optional<qint64> byteCount(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) {
+        return std::nullopt;
+    }
+    const double v = it->get<double>();
+    if (!(v >= 0 && v <= 1e13)) {
+        return std::nullopt;
+    }
+    return static_cast<qint64>(v);
+}
+
+constexpr qsizetype kMaxLine = 1024 * 1024; // one progress line is ~200 bytes
+constexpr qsizetype kMaxLayers = 4096; // real images have tens; a hostile stream could name millions
+
+} // namespace
 
 bool PullProgress::feed(const QByteArray &chunk)
 {
     m_pending += chunk;
+    if (m_pending.size() > kMaxLine && !m_pending.contains('\n')) {
+        // A line that never ends cannot be progress: keep a sample to report, bound the memory.
+        m_malformed = QString::fromUtf8(m_pending.left(200));
+        m_pending.clear();
+        return false;
+    }
     bool changed = false;
     qsizetype nl;
     while ((nl = m_pending.indexOf('\n')) >= 0) {
@@ -28,12 +65,17 @@ void PullProgress::line(const QByteArray &text)
         return;
     }
     if (j.contains("error")) {
-        const nlohmann::json detail = j.value("errorDetail", nlohmann::json::object());
-        m_error = QString::fromStdString(detail.value("message", j.value("error", std::string())));
+        const auto detail = j.find("errorDetail");
+        std::string message = detail != j.end() && detail->is_object() ? str(*detail, "message") : std::string();
+        if (message.empty()) {
+            message = str(j, "error");
+        }
+        m_error = message.empty() ? QStringLiteral("the Docker daemon reported an error without a message")
+                                  : QString::fromStdString(message);
         return;
     }
-    const QString status = QString::fromStdString(j.value("status", std::string()));
-    const QString id = QString::fromStdString(j.value("id", std::string()));
+    const QString status = QString::fromStdString(str(j, "status"));
+    const QString id = QString::fromStdString(str(j, "id"));
     m_lastStatus = status;
     if (status.startsWith(QLatin1String("Digest: "))) {
         m_digest = status.mid(8).trimmed();
@@ -42,11 +84,15 @@ void PullProgress::line(const QByteArray &text)
     if (id.isEmpty() || status.startsWith(QLatin1String("Pulling from"))) {
         return;
     }
+    if (!m_layers.contains(id) && m_layers.size() >= kMaxLayers) {
+        m_malformed = QStringLiteral("more than %1 layers: the rest are not counted").arg(kMaxLayers);
+        return;
+    }
     Layer &layer = m_layers[id];
-    const nlohmann::json detail = j.value("progressDetail", nlohmann::json::object());
-    if (status == QLatin1String("Downloading") && detail.is_object()) {
-        layer.current = detail.value("current", layer.current);
-        layer.total = detail.value("total", layer.total);
+    const auto detail = j.find("progressDetail");
+    if (status == QLatin1String("Downloading") && detail != j.end() && detail->is_object()) {
+        layer.current = byteCount(*detail, "current").value_or(layer.current);
+        layer.total = byteCount(*detail, "total").value_or(layer.total);
     } else if (status == QLatin1String("Download complete") || status == QLatin1String("Verifying Checksum")) {
         layer.current = layer.total;
     } else if (status == QLatin1String("Pull complete") || status == QLatin1String("Already exists")) {

@@ -28,14 +28,23 @@ Status Inventory::load()
         return Status::failure(
             QStringLiteral("Cannot read the host inventory %1: %2.").arg(m_path, file.errorString()));
     }
-    const QByteArray data = file.readAll();
+    auto hosts = parse(file.readAll(), m_path);
+    if (!hosts) {
+        return hosts.status();
+    }
+    m_hosts = std::move(hosts).value();
+    return Status::ok();
+}
+
+Result<QList<HostEntry>> Inventory::parse(const QByteArray &data, const QString &source)
+{
     try {
         const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
         const int version = j.value("version", kFormatVersion);
         if (version > kFormatVersion) {
             return Status::failure(QStringLiteral("The host inventory %1 was written by a newer Flashdeck (format %2). "
                                                   "Update Flashdeck; the file was left as it is.")
-                                       .arg(m_path)
+                                       .arg(source)
                                        .arg(version));
         }
         QList<HostEntry> hosts;
@@ -43,18 +52,17 @@ Status Inventory::load()
             HostEntry h = item.get<HostEntry>();
             if (Status s = HostEntry::validateName(h.name); !s) {
                 return Status::failure(
-                    QStringLiteral("The host inventory %1 has an invalid entry: %2").arg(m_path, s.message()));
+                    QStringLiteral("The host inventory %1 has an invalid entry: %2").arg(source, s.message()));
             }
             hosts.append(std::move(h));
         }
-        m_hosts = std::move(hosts);
+        return hosts;
     } catch (const nlohmann::json::exception &e) {
         return Status::failure(QStringLiteral("The host inventory %1 is not valid JSON of the expected shape, so it "
                                               "was not loaded and will not be overwritten. Fix or move the file. (%2)")
-                                   .arg(m_path, QString::fromUtf8(e.what())),
+                                   .arg(source, QString::fromUtf8(e.what())),
                                QString::fromUtf8(e.what()));
     }
-    return Status::ok();
 }
 
 Status Inventory::save() const

@@ -22,6 +22,8 @@ public:
     const QString &path() const { return m_path; }
     /** A missing file is an empty inventory, not an error. */
     [[nodiscard]] Status load();
+    /** Parses the inventory file's bytes; `source` names it in error messages. */
+    [[nodiscard]] static Result<QList<HostEntry>> parse(const QByteArray &data, const QString &source);
     [[nodiscard]] Status save() const;
 
     const QList<HostEntry> &hosts() const { return m_hosts; }

@@ -155,6 +155,9 @@ ServerSnapshot snapshotFromLoads(QByteArrayView text, qint64 atMs)
     std::optional<double> accept;
     std::optional<double> acceptRate;
     for (const nlohmann::json &l : loads) {
+        if (!l.is_object()) {
+            continue; // a hostile or newer server's shape: skipped, never thrown (found by fuzz_prometheus)
+        }
         ++groups;
         add(s.running, num(l, "num_running_reqs"));
         add(s.queued, num(l, "num_waiting_reqs"));
@@ -162,9 +165,10 @@ ServerSnapshot snapshotFromLoads(QByteArrayView text, qint64 atMs)
         add(s.maxTokens, num(l, "max_total_num_tokens"));
         add(s.genThroughput, num(l, "gen_throughput"));
         add(hit, num(l, "cache_hit_rate"));
-        const nlohmann::json spec = l.value("speculative", nlohmann::json());
-        add(accept, num(spec, "accept_length"));
-        add(acceptRate, num(spec, "accept_rate"));
+        const auto spec = l.find("speculative");
+        const nlohmann::json &specJson = spec != l.end() ? *spec : nlohmann::json::object();
+        add(accept, num(specJson, "accept_length"));
+        add(acceptRate, num(specJson, "accept_rate"));
     }
     auto mean = [groups](std::optional<double> v) { return v ? std::optional(*v / groups) : v; };
     s.cacheHitRate = mean(hit);

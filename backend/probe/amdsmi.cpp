@@ -1,8 +1,11 @@
 #include "backend/probe/amdsmi.h"
 
+#include "backend/core/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace flashdeck::probe {
 
@@ -26,9 +29,33 @@ std::optional<double> metric(const json &parent, const char *key)
     return std::nullopt;
 }
 
+// Ranges a real GPU stays in; a value outside is treated as missing, not cast (UB for a double
+// beyond int's range — found by fuzz_amdsmi).
+constexpr qint64 kMaxMiB = qint64(1) << 40; // 1 EiB of VRAM
+constexpr double kMaxMB = double(kMaxMiB);
+
 std::optional<qint64> mib(const std::optional<double> &megabytes)
 {
-    return megabytes ? std::optional<qint64>(qint64(*megabytes * 1e6 / 1048576.0)) : std::nullopt;
+    return megabytes && *megabytes >= 0 && *megabytes <= kMaxMB
+        ? std::optional<qint64>(qint64(*megabytes * 1e6 / 1048576.0))
+        : std::nullopt;
+}
+
+std::optional<qint64> mibOfBytes(const std::optional<double> &bytes)
+{
+    return bytes && *bytes >= 0 && *bytes <= kMaxMB * 1048576.0 ? std::optional<qint64>(qint64(*bytes / 1048576.0))
+                                                                : std::nullopt;
+}
+
+std::optional<int> percent(const std::optional<double> &v)
+{
+    const auto p = jsonread::inRange(v, 0, 100);
+    return p ? std::optional<int>(int(*p)) : std::nullopt;
+}
+
+std::optional<double> finite(const std::optional<double> &v)
+{
+    return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
 } // namespace
@@ -50,19 +77,19 @@ Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &text)
             continue;
         }
         GpuSample s;
-        s.index = g.value("gpu", int(out.size()));
+        s.index = int(jsonread::integer(g, "gpu", 0, 1 << 16).value_or(out.size()));
         const json mem = g.value("mem_usage", json::object());
         s.memoryTotalMiB = mib(metric(mem, "total_vram"));
         s.memoryUsedMiB = mib(metric(mem, "used_vram"));
-        if (const auto u = metric(g.value("usage", json::object()), "gfx_activity")) {
-            s.utilizationGpu = int(*u);
+        if (const auto u = percent(metric(g.value("usage", json::object()), "gfx_activity"))) {
+            s.utilizationGpu = *u;
         }
         const json temp = g.value("temperature", json::object());
-        s.temperatureC = metric(temp, "hotspot");
+        s.temperatureC = finite(metric(temp, "hotspot"));
         if (!s.temperatureC) {
-            s.temperatureC = metric(temp, "edge");
+            s.temperatureC = finite(metric(temp, "edge"));
         }
-        s.powerW = metric(g.value("power", json::object()), "socket_power");
+        s.powerW = finite(metric(g.value("power", json::object()), "socket_power"));
         out.append(s);
     }
     return out;
@@ -104,20 +131,14 @@ Result<QList<GpuSample>> parseRocmSmi(const QByteArray &text)
         if (!ok) {
             continue;
         }
-        if (const auto u = number(card, "GPU use (%)")) {
-            s.utilizationGpu = int(*u);
-        }
+        s.utilizationGpu = percent(number(card, "GPU use (%)"));
         // Bytes are the robust fields; the percentage key changed between releases (§13).
         const auto total = number(card, "VRAM Total Memory (B)");
         const auto used = number(card, "VRAM Total Used Memory (B)");
-        if (total) {
-            s.memoryTotalMiB = qint64(*total / 1048576.0);
-        }
-        if (used) {
-            s.memoryUsedMiB = qint64(*used / 1048576.0);
-        }
-        s.temperatureC = number(card, "Temperature (Sensor edge) (C)");
-        s.powerW = number(card, "Average Graphics Package Power (W)");
+        s.memoryTotalMiB = mibOfBytes(total);
+        s.memoryUsedMiB = mibOfBytes(used);
+        s.temperatureC = finite(number(card, "Temperature (Sensor edge) (C)"));
+        s.powerW = finite(number(card, "Average Graphics Package Power (W)"));
         out.append(s);
     }
     std::sort(out.begin(), out.end(), [](const GpuSample &a, const GpuSample &b) { return a.index < b.index; });

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+// Reading JSON that a host, a daemon or a server sent: a missing field, a field of the wrong
+// type or a number out of range gives "nothing", never an exception (nlohmann's value() throws
+// on a type mismatch) and never undefined behaviour (a double out of an int's range cast to
+// int is UB). Found by the fuzz targets of tests/fuzz; include only in .cpp files.
+
+namespace flashdeck::jsonread {
+
+/** `j[key]` when `j` is an object holding a string there, else empty. */
+inline std::string string(const nlohmann::json &j, const char *key)
+{
+    if (!j.is_object()) {
+        return {};
+    }
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/** `j[key]` when it is a finite number. */
+inline std::optional<double> number(const nlohmann::json &j, const char *key)
+{
+    if (!j.is_object()) {
+        return std::nullopt;
+    }
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) {
+        return std::nullopt;
+    }
+    const double v = it->get<double>();
+    return std::isfinite(v) ? std::optional(v) : std::nullopt;
+}
+
+/** `v` as an integer when it is finite and within [lo, hi]; the fraction is dropped. */
+inline std::optional<qint64> inRange(std::optional<double> v, qint64 lo, qint64 hi)
+{
+    if (!v || !std::isfinite(*v) || *v < double(lo) || *v > double(hi)) {
+        return std::nullopt;
+    }
+    return static_cast<qint64>(*v);
+}
+
+/** `j[key]` as an integer within [lo, hi]. */
+inline std::optional<qint64> integer(const nlohmann::json &j, const char *key, qint64 lo, qint64 hi)
+{
+    return inRange(number(j, key), lo, hi);
+}
+
+} // namespace flashdeck::jsonread
