@@ -57,6 +57,7 @@ void SessionWorker::initThread()
     m_tick->setInterval(kSafetyTickMs);
     connect(m_tick, &QTimer::timeout, this, &SessionWorker::service);
     m_keepalive = new QTimer(this);
+    m_keepalive->setTimerType(Qt::PreciseTimer); // the 60 s bound counts whole intervals
     connect(m_keepalive, &QTimer::timeout, this, &SessionWorker::keepalive);
     m_reconnect = new QTimer(this);
     m_reconnect->setSingleShot(true);
@@ -233,6 +234,12 @@ void SessionWorker::becomeReady()
     m_state.authMethod = method;
     Q_EMIT stateChanged(m_state);
     if (m_target.keepaliveIntervalMs > 0) {
+        // Counted from here: the socket counter sees every packet, a keepalive reply included.
+        m_counters = std::make_unique<ssh_counter_struct>();
+        ssh_set_counters(s, m_counters.get(), nullptr);
+        m_bytesAtKeepalive = 0;
+        m_keepalivesUnanswered = 0;
+        m_keepaliveSent = false;
         m_keepalive->start(m_target.keepaliveIntervalMs);
     }
     for (auto &[id, tunnel] : m_tunnels) {
@@ -576,8 +583,45 @@ void SessionWorker::keepalive()
     if (!m_session || m_state.phase != ConnectionPhase::Ready) {
         return;
     }
-    // keepalive@openssh.com with want-reply, as OpenSSH's ServerAliveInterval sends.
-    ssh_send_keepalive(m_session.get());
+    // A link that drops silently (a NAT entry expiring, a cable pulled upstream, a proxy that
+    // stops forwarding) leaves the TCP connection "up": writes succeed and nothing ever comes
+    // back. Like OpenSSH's ServerAliveInterval/ServerAliveCountMax, count the intervals in which
+    // nothing at all arrived although a keepalive had been sent.
+    ssh_event_dopoll(m_event.get(), 0);
+    const quint64 received = m_counters ? m_counters->in_bytes : 0;
+    if (m_keepaliveSent && received == m_bytesAtKeepalive) {
+        ++m_keepalivesUnanswered;
+    } else {
+        m_keepalivesUnanswered = 0;
+    }
+    // Lost after keepaliveCountMax silent intervals: at most (count + 1) intervals after the
+    // last packet, 60 s with the defaults.
+    if (m_keepalivesUnanswered >= m_target.keepaliveCountMax) {
+        const int silentS = (m_keepalivesUnanswered * m_target.keepaliveIntervalMs) / 1000;
+        connectionLost({SshErrorCode::ConnectionLost,
+                        QStringLiteral("%1 stopped answering: nothing came back for over %2 s although the "
+                                       "connection looks open (a network drop or a stalled link). Reconnecting.")
+                            .arg(m_target.host)
+                            .arg(silentS),
+                        QStringLiteral("%1 keepalives unanswered").arg(m_keepalivesUnanswered)});
+        return;
+    }
+    // keepalive@openssh.com with want-reply, as OpenSSH's ServerAliveInterval sends. Counted
+    // before sending: a reply that libssh reads inside the call still shows as "arrived".
+    m_bytesAtKeepalive = received;
+    m_keepaliveSent = m_counters != nullptr;
+    // Non-blocking for this call: blocking, libssh waits up to the operation timeout (30 s) for
+    // the reply, stalling every channel of the host on a dead link. Non-blocking, a call that
+    // finds the previous request answered only collects that answer and sends nothing, so when
+    // nothing went out, call again to send this interval's keepalive.
+    ssh_session s = m_session.get();
+    ssh_set_blocking(s, 0);
+    const quint64 sentBefore = m_counters ? m_counters->out_bytes : 0;
+    ssh_send_keepalive(s);
+    if (m_counters && m_counters->out_bytes == sentBefore) {
+        ssh_send_keepalive(s);
+    }
+    ssh_set_blocking(s, 1);
     if (!sessionAlive()) {
         connectionLost({SshErrorCode::ConnectionLost,
                         QStringLiteral("%1 stopped answering keepalives.").arg(m_target.host),

@@ -13,6 +13,7 @@
 
 class QSocketNotifier;
 class QTimer;
+struct ssh_counter_struct;
 
 namespace flashdeck::ssh {
 
@@ -88,6 +89,12 @@ private:
     QTimer *m_keepalive = nullptr;
     QTimer *m_reconnect = nullptr;
     bool m_serviceQueued = false;
+    /** libssh's socket counters for the session: what arrived tells a live link from a dead one. */
+    std::unique_ptr<ssh_counter_struct> m_counters;
+    /** Bytes received when the last keepalive went out. */
+    quint64 m_bytesAtKeepalive = 0;
+    int m_keepalivesUnanswered = 0;
+    bool m_keepaliveSent = false;
 
     ConnectionState m_state;
     bool m_wasReady = false;

@@ -26,7 +26,15 @@ struct SshTarget
     /** Empty: ~/.ssh/config. "none" turns config processing off. */
     QString configFile;
     int connectTimeoutMs = 15000;
-    int keepaliveIntervalMs = 15000;
+    /**
+     * Keepalives, as OpenSSH's ServerAliveInterval and ServerAliveCountMax: after `countMax`
+     * intervals in a row with nothing at all from the server (not even a keepalive reply) the
+     * connection counts as lost. Worst case from the last byte received: (countMax + 1)
+     * intervals, 48 s here, so a silently dropped link is noticed within 60 s even on a busy
+     * machine (issue 9).
+     */
+    int keepaliveIntervalMs = 12000;
+    int keepaliveCountMax = 3;
     /** Reconnect back-off: first delay and cap (jittered ±20 %). */
     int reconnectBaseMs = 1000;
     int reconnectCapMs = 30000;
