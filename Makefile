@@ -11,7 +11,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 
 SOURCES = $(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
 
-.PHONY: help bootstrap run test test-asan bench fuzz package package-check format format-check screenshots build-% clean
+.PHONY: help bootstrap run test test-asan bench soak fuzz package package-check format format-check screenshots build-% clean
 
 help:
 	@echo "make run          build (Release) and open Flashdeck"
@@ -52,6 +52,13 @@ bench: bootstrap
 	@build/release/tests/bench/bench_logstream
 	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet
+
+# Issue 9's load run: 20 chats + log follow + live metrics on one simulated host, RSS sampled.
+SOAK_SECONDS ?= 600
+soak: bootstrap
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target flashdeck flashdeck_simhost
+	@SOAK_SECONDS=$(SOAK_SECONDS) tests/bench/soak build/release
 
 FUZZ_SECONDS ?= 60
 fuzz: bootstrap

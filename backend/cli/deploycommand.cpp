@@ -17,7 +17,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>

@@ -7,6 +7,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/serversampler.h"
@@ -16,7 +17,6 @@
 
 #include <QCommandLineParser>
 #include <QEventLoop>
-#include <QSaveFile>
 #include <QTextStream>
 
 namespace flashdeck::cli {
@@ -173,10 +173,8 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
             test, &chat::LoadTest::finished, test, [&c, json, csv, done, sampler](const chat::LoadTestReport &r) {
                 sampler->stop(); // its tunnel closes while the connection is still there
                 if (!csv.isEmpty()) {
-                    QSaveFile f(csv);
-                    const QByteArray rows = r.toCsv();
-                    if (!f.open(QIODevice::WriteOnly) || f.write(rows) != rows.size() || !f.commit()) {
-                        c.err << "flashdeck loadtest: cannot write " << csv << ": " << f.errorString() << ".\n";
+                    if (const Status s = writeFileAtomically(csv, r.toCsv()); !s) {
+                        c.err << "flashdeck loadtest: cannot write " << csv << ": " << s.message() << ".\n";
                     }
                 }
                 if (json) {

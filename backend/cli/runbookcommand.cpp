@@ -2,12 +2,12 @@
 
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
 #include "backend/deploy/recipe.h"
 #include "backend/deploy/runbook.h"
 
 #include <QCommandLineParser>
 #include <QFile>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -65,9 +65,8 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         c.out << script.value();
         return ExitOk;
     }
-    QSaveFile f(p.value(outputOpt));
-    if (!f.open(QIODevice::WriteOnly) || f.write(script.value().toUtf8()) < 0 || !f.commit()) {
-        c.err << "Cannot write " << p.value(outputOpt) << ".\n";
+    if (const Status s = writeFileAtomically(p.value(outputOpt), script.value().toUtf8()); !s) {
+        c.err << "Cannot write " << p.value(outputOpt) << ": " << s.message() << ".\n";
         return ExitCheckFailed;
     }
     QFile::setPermissions(p.value(outputOpt), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);

@@ -1,6 +1,7 @@
 #include "backend/demo/demohost.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
 #include "backend/core/processtree.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/fleet/inventory.h"
@@ -12,7 +13,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QSaveFile>
 #include <QTcpServer>
 #include <QThread>
 
@@ -49,8 +49,7 @@ QByteArray readAll(const QString &path)
 
 bool writeFile(const QString &path, const QByteArray &data)
 {
-    QSaveFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size() && f.commit();
+    return writeFileAtomically(path, data).isOk();
 }
 
 quint16 freePort()

@@ -1,12 +1,12 @@
 #include "backend/deploy/acknowledgements.h"
 
+#include "backend/core/atomicfile.h"
 #include "backend/deploy/licenseterms.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -120,13 +120,12 @@ Status Acknowledgements::record(const Acknowledgement &ack)
         arr.push_back(toJson(a));
     }
     QDir().mkpath(QFileInfo(m_file).absolutePath());
-    QSaveFile f(m_file);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n') < 0 ||
-        !f.commit()) {
+    if (const Status s = writeFileAtomically(
+            m_file, QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n');
+        !s) {
         return Status::failure(QStringLiteral("Cannot record the licence acknowledgement in %1: %2. Free some space "
                                               "or fix the directory's permissions, then acknowledge again.")
-                                   .arg(m_file, f.errorString()));
+                                   .arg(m_file, s.message()));
     }
     return Status::ok();
 }

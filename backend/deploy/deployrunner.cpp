@@ -1,5 +1,6 @@
 #include "backend/deploy/deployrunner.h"
 
+#include "backend/core/hosttext.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/weightsfolder.h"
@@ -21,6 +22,12 @@
 #include <nlohmann/json.hpp>
 
 namespace flashdeck {
+
+namespace {
+/** nvidia-smi -q -x / amd-smi take seconds even on 8 GPUs; a tool that hangs or never stops
+ * printing is stopped here with a clear step error instead of holding the deployment. */
+constexpr int kGpuProbeTimeoutMs = 30000;
+} // namespace
 
 namespace {
 
@@ -285,6 +292,21 @@ void DeployRunner::runCommand(const QByteArray &commandLine, std::function<void(
             });
 }
 
+QString DeployRunner::commandProblem(const ssh::CommandResult &result)
+{
+    if (result.error.isError()) {
+        return result.error.message;
+    }
+    const QString err = hostText(result.stderrData);
+    if (!err.isEmpty()) {
+        return err;
+    }
+    if (!result.exitSignal.isEmpty()) {
+        return QStringLiteral("it was killed by SIG%1").arg(result.exitSignal);
+    }
+    return QStringLiteral("it exited with status %1 and printed no error").arg(result.exitCode.value_or(-1));
+}
+
 void DeployRunner::preflightSsh()
 {
     begin("preflight.ssh", QStringLiteral("SSH connection"), QStringLiteral("Host contract §1"), QString());
@@ -300,37 +322,40 @@ void DeployRunner::preflightGpus()
     const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
     const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
     begin("preflight.gpus", QStringLiteral("GPUs match the profile"), {}, QString::fromLatin1(cmd));
-    runCommand(cmd, [this, nvidia](const ssh::CommandResult &res) {
-        if (!res.succeeded()) {
-            fail(QStringLiteral("%1 failed: %2").arg(m_current.command, QString::fromUtf8(res.stderrData).trimmed()),
-                 nvidia ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
-                        : QStringLiteral("Install ROCm's amd-smi on the host."));
-            return;
-        }
-        QStringList names;
-        if (nvidia) {
-            const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
-            if (!d) {
-                fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+    runCommand(
+        cmd,
+        [this, nvidia](const ssh::CommandResult &res) {
+            if (!res.succeeded()) {
+                fail(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
+                     nvidia ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
+                            : QStringLiteral("Install ROCm's amd-smi on the host."));
                 return;
             }
-            for (const probe::NvidiaGpu &g : d.value().gpus) {
-                names.append(g.name);
+            QStringList names;
+            if (nvidia) {
+                const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+                if (!d) {
+                    fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                    return;
+                }
+                for (const probe::NvidiaGpu &g : d.value().gpus) {
+                    names.append(g.name);
+                }
+            } else {
+                const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
+                if (!gpus) {
+                    fail(gpus.message(), QStringLiteral("Check the ROCm installation."));
+                    return;
+                }
+                for (qsizetype i = 0; i < gpus.value().size(); ++i) {
+                    names.append(m_profile.gpuModel); // amd-smi metric names no model: the count is what it proves
+                }
             }
-        } else {
-            const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
-            if (!gpus) {
-                fail(gpus.message(), QStringLiteral("Check the ROCm installation."));
-                return;
-            }
-            for (qsizetype i = 0; i < gpus.value().size(); ++i) {
-                names.append(m_profile.gpuModel); // amd-smi metric names no model: the count is what it proves
-            }
-        }
-        StepRecord r = checks::gpus(m_profile, names);
-        r.command = m_current.command;
-        finish(r);
-    });
+            StepRecord r = checks::gpus(m_profile, names);
+            r.command = m_current.command;
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
 }
 
 void DeployRunner::preflightDriver()
@@ -342,16 +367,19 @@ void DeployRunner::preflightDriver()
     }
     begin("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"), {},
           QStringLiteral("nvidia-smi -q -x"));
-    runCommand("nvidia-smi -q -x", [this](const ssh::CommandResult &res) {
-        const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
-        if (!d) {
-            fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
-            return;
-        }
-        StepRecord r = checks::driver(m_recipe, d.value());
-        r.command = m_current.command;
-        finish(r);
-    });
+    runCommand(
+        "nvidia-smi -q -x",
+        [this](const ssh::CommandResult &res) {
+            const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+            if (!d) {
+                fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                return;
+            }
+            StepRecord r = checks::driver(m_recipe, d.value());
+            r.command = m_current.command;
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
 }
 
 void DeployRunner::preflightDocker()
@@ -407,7 +435,7 @@ void DeployRunner::preflightDisk()
         m_hostHome = QString::fromUtf8(res.stdoutData.left(nl)).trimmed();
         const auto free = probe::parseDf(res.stdoutData.mid(nl + 1));
         if (!res.succeeded() || !free) {
-            fail(free ? QString::fromUtf8(res.stderrData).trimmed() : free.message(),
+            fail(!res.succeeded() ? commandProblem(res) : free.message(),
                  QStringLiteral("Check that the home directory on the host is writable."));
             return;
         }

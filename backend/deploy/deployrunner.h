@@ -102,6 +102,12 @@ private:
     void begin(const char *step, const QString &title, const QString &why, const QString &command);
     void finish(StepRecord record);
     void skip(const char *step, const QString &title, const QString &reason);
+    /**
+     * Why a host command did not succeed, for a step's "seen": the transport's message (lost
+     * connection, timeout), else the tail of its stderr made safe to show (hostText), else its
+     * exit status.
+     */
+    static QString commandProblem(const ssh::CommandResult &result);
     void fail(const QString &seen, const QString &fix, const QString &expected = {});
     void runCommand(const QByteArray &commandLine, std::function<void(const ssh::CommandResult &)> done,
                     int timeoutMs = 120000);

@@ -1,12 +1,12 @@
 #include "backend/deploy/deploysession.h"
 
+#include "backend/core/atomicfile.h"
 #include "backend/deploy/journal.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -105,10 +105,10 @@ void DeploySession::writeManifest(bool ok)
                                      {"license_acknowledged", m_options.licenseAcknowledged.toStdString()},
                                      {"ok", ok},
                                      {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
-    QSaveFile f(m_dir + QStringLiteral("/manifest.json"));
-    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(manifest.dump(2))) < 0 || !f.commit()) {
-        Q_EMIT notice(tr("Could not write the manifest %1: %2. The journal beside it has every step.")
-                          .arg(f.fileName(), f.errorString()));
+    const QString path = m_dir + QStringLiteral("/manifest.json");
+    if (const Status s = writeFileAtomically(path, QByteArray::fromStdString(manifest.dump(2))); !s) {
+        Q_EMIT notice(
+            tr("Could not write the manifest %1: %2. The journal beside it has every step.").arg(path, s.message()));
     }
 }
 

@@ -61,7 +61,7 @@ void DeployRunner::preflightWeights()
             auto folder = std::make_unique<WeightsFolder>();
             QString error;
             if (!res.succeeded() || !folder->parse(res.stdoutData, &error)) {
-                fail(error.isEmpty() ? QString::fromUtf8(res.stderrData).trimmed() : error,
+                fail(error.isEmpty() ? commandProblem(res) : error,
                      QStringLiteral("Check that the folder is readable by the SSH user and not being written, then "
                                     "run again."));
                 return;
@@ -132,9 +132,7 @@ void DeployRunner::pinModel()
             ? QString::fromStdString(answer["sha"].get<std::string>())
             : QString();
         if (!res.succeeded() || sha.size() != 40) {
-            fail(QStringLiteral("curl exited with %1: %2")
-                     .arg(res.exitCode.value_or(-1))
-                     .arg(QString::fromUtf8(res.stderrData).trimmed()),
+            fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
                  modelscope
                      ? QStringLiteral("A ModelScope copy is accepted only after comparing it with the pinned "
                                       "Hugging Face revision (F28), which needs the Hub's file list: give the "
@@ -163,8 +161,7 @@ void DeployRunner::pinModel()
                                   m_options.verifyChecksums ? QStringLiteral(" and sha256") : QString());
             if (!listing.succeeded() || !m_folder) {
                 fail(
-                    QStringLiteral("the Hub's file list could not be read: %1")
-                        .arg(QString::fromUtf8(listing.stderrData).trimmed()),
+                    QStringLiteral("the Hub's file list could not be read: %1").arg(commandProblem(listing)),
                     QStringLiteral("Give the host access to the Hub (F28 needs the pinned file list), then run again."),
                     r.expected);
                 return;

@@ -35,13 +35,34 @@ Status Journal::append(const StepRecord &record)
     const QByteArray line = QByteArray::fromStdString(nlohmann::json(clean).dump()) + '\n';
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     // O_APPEND and one write(): concurrent readers never see half a line, except after a crash.
-    const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
         return Status::failure(QStringLiteral("Cannot open the journal %1: %2.")
                                    .arg(m_path, QString::fromLocal8Bit(std::strerror(errno))));
     }
+    // A line cut short by a crash (SIGKILL, power) is the file's tail with no newline: drop it
+    // before appending, or the next record would be glued to it and the journal would read as
+    // damaged in the middle (read() already skips it and says so).
+    off_t end = ::lseek(fd, 0, SEEK_END);
+    if (end > 0) {
+        char last = '\n';
+        if (::pread(fd, &last, 1, end - 1) == 1 && last != '\n') {
+            QFile whole(m_path);
+            if (whole.open(QIODevice::ReadOnly)) {
+                end = off_t(whole.readAll().lastIndexOf('\n') + 1);
+                if (::ftruncate(fd, end) != 0) {
+                    end = ::lseek(fd, 0, SEEK_END);
+                }
+            }
+        }
+    }
     const ssize_t written = ::write(fd, line.constData(), size_t(line.size()));
     const int writeErrno = errno;
+    if (written != line.size() && written > 0) {
+        // A full disk can take part of the line: take it back, so the journal ends with the last
+        // whole record and stays readable (issue 9: disk full while writing the journal).
+        (void)::ftruncate(fd, end);
+    }
     const bool synced = ::fsync(fd) == 0;
     ::close(fd);
     if (written != line.size() || !synced) {

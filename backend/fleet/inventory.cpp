@@ -1,9 +1,10 @@
 #include "backend/fleet/inventory.h"
 
+#include "backend/core/atomicfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -75,17 +76,12 @@ Status Inventory::save() const
         j["hosts"].push_back(h);
     }
     const std::string text = j.dump(2) + "\n";
-    QSaveFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return Status::failure(
-            QStringLiteral("Cannot write the host inventory %1: %2.").arg(m_path, file.errorString()));
-    }
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit()) {
+    if (const Status s =
+            writeFileAtomically(m_path, QByteArray::fromStdString(text), QFile::ReadOwner | QFile::WriteOwner);
+        !s) {
         return Status::failure(QStringLiteral("Could not save the host inventory %1 (%2); the previous version is "
                                               "unchanged. Check free disk space.")
-                                   .arg(m_path, file.errorString()));
+                                   .arg(m_path, s.message()));
     }
     return Status::ok();
 }

@@ -10,7 +10,7 @@
 namespace flashdeck {
 
 /**
- * The host inventory, `hosts.json` in the config folder. Written atomically (QSaveFile) with
+ * The host inventory, `hosts.json` in the config folder. Written atomically (writeFileAtomically) with
  * owner-only permissions; a file that does not parse is reported and left untouched, never
  * overwritten with an empty list.
  */

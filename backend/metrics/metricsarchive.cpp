@@ -1,5 +1,6 @@
 #include "backend/metrics/metricsarchive.h"
 
+#include "backend/core/atomicfile.h"
 #include "backend/metrics/timeseries.h"
 
 #include <QBuffer>
@@ -7,7 +8,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <cstring>
 
@@ -67,21 +67,19 @@ Status MetricsArchive::save(const SeriesMap &series, qint64 nowMs) const
                            "\"Keep chart history on disk\" in Settings.")
                 .arg(QDir::toNativeSeparators(dir)));
     }
-    QSaveFile f(m_file);
-    if (!f.open(QIODevice::WriteOnly)) {
-        return Status::failure(QStringLiteral("Cannot write the chart history %1: %2.")
-                                   .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+    QByteArray bytes;
+    {
+        QDataStream header(&bytes, QIODevice::WriteOnly);
+        header.setVersion(QDataStream::Qt_6_0);
+        header << kMagic << kVersion << kByteOrder << nowMs << quint64(payload.size()) << checksum(payload);
     }
-    QDataStream header(&f);
-    header.setVersion(QDataStream::Qt_6_0);
-    header << kMagic << kVersion << kByteOrder << nowMs << quint64(payload.size()) << checksum(payload);
-    f.write(payload);
-    if (header.status() != QDataStream::Ok || !f.commit()) {
-        // QSaveFile leaves the previous file as it was: the last good history is not lost.
+    bytes += payload;
+    if (const Status s = writeFileAtomically(m_file, bytes); !s) {
+        // The previous file is left as it was: the last good history is not lost.
         return Status::failure(
             QStringLiteral("Cannot write the chart history %1: %2. The previous copy is kept; free some disk "
                            "space.")
-                .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+                .arg(QDir::toNativeSeparators(m_file), s.message()));
     }
     return Status::ok();
 }

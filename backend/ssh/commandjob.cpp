@@ -5,6 +5,7 @@
 #include <spdlog/logger.h>
 
 #include <array>
+#include <cstring>
 
 namespace flashdeck::ssh {
 
@@ -116,11 +117,29 @@ void CommandJob::append(Stream &stream, const char *data, int size)
     if (!m_command.streamLines) {
         return;
     }
+    if (stream.dropping) {
+        // The rest of a line that was cut: skip to its end.
+        const void *nl = std::memchr(data, '\n', size_t(size));
+        if (!nl) {
+            return;
+        }
+        stream.dropping = false;
+        const int skipped = int(static_cast<const char *>(nl) - data) + 1;
+        data += skipped;
+        size -= skipped;
+    }
     stream.partial.append(data, size);
     qsizetype start = 0;
     for (;;) {
         const qsizetype nl = stream.partial.indexOf('\n', start);
         if (nl < 0) {
+            if (stream.partial.size() - start > m_command.maxLineBytes) {
+                stream.lines.append(stream.partial.mid(start, m_command.maxLineBytes));
+                stream.pendingBytes += m_command.maxLineBytes;
+                ++stream.linesCut;
+                stream.dropping = true;
+                start = stream.partial.size();
+            }
             break;
         }
         qsizetype end = nl;
@@ -263,6 +282,7 @@ CommandResult CommandJob::result(const SshError &error)
     r.stderrData = std::move(m_err.captured);
     r.stdoutBytes = m_out.total;
     r.stderrBytes = m_err.total;
+    r.linesCut = m_out.linesCut + m_err.linesCut;
     r.elapsedMs = m_clock.elapsed();
     releaseChannel();
     return r;

@@ -56,6 +56,9 @@ private:
         qsizetype pendingBytes = 0;
         QByteArray captured;
         qint64 total = 0;
+        /** Inside a line already cut at maxLineBytes: drop bytes up to its newline. */
+        bool dropping = false;
+        qint64 linesCut = 0;
         bool eof = false;
     };
     bool readStream(Stream &stream, int isStderr, bool &progress);

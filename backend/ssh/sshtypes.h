@@ -141,6 +141,12 @@ struct RemoteCommand
     int timeoutMs = 0;
     /** Emit output line by line in batches while it runs. */
     bool streamLines = true;
+    /**
+     * A streamed line longer than this is delivered cut at this length and the rest of it, up to
+     * the next newline, dropped (counted in the result): a host printing an endless line must not
+     * grow this process without bound (issue 9, hostile hosts).
+     */
+    qsizetype maxLineBytes = 1024 * 1024;
     /** Keep stdout/stderr in the result, up to captureLimit bytes each (the rest is counted). */
     bool capture = false;
     qsizetype captureLimit = 4 * 1024 * 1024;
@@ -157,6 +163,8 @@ struct CommandResult
     QByteArray stderrData;
     qint64 stdoutBytes = 0;
     qint64 stderrBytes = 0;
+    /** Streamed lines cut at RemoteCommand::maxLineBytes (both streams). */
+    qint64 linesCut = 0;
     qint64 elapsedMs = 0;
 
     bool succeeded() const { return !error.isError() && exitCode && *exitCode == 0; }

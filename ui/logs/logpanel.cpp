@@ -1,5 +1,6 @@
 #include "ui/logs/logpanel.h"
 
+#include "backend/core/atomicfile.h"
 #include "backend/logs/logrules.h"
 #include "ui/format.h"
 #include "ui/logs/logdelegate.h"
@@ -17,7 +18,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -398,17 +398,14 @@ QString LogPanel::selectedText() const
 
 bool LogPanel::saveTo(const QString &path, QString *error) const
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
-        return false;
-    }
+    QByteArray bytes;
     for (int r = 0; r < m_model->rowCount(); ++r) {
-        f.write(m_model->exportLine(r).toUtf8());
-        f.write("\n");
+        bytes += m_model->exportLine(r).toUtf8();
+        bytes += '\n';
     }
-    if (!f.commit()) { // a full disk shows here, and the old file (if any) is left intact
-        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
+    // A full disk fails here and leaves the old file (if any) intact.
+    if (const Status s = writeFileAtomically(path, bytes); !s) {
+        *error = tr("Cannot write %1: %2.").arg(path, s.message());
         return false;
     }
     return true;

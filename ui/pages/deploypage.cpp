@@ -1,6 +1,7 @@
 #include "ui/pages/deploypage.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
@@ -28,7 +29,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
@@ -733,9 +733,8 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
         *error = script.message();
         return false;
     }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(script.value().toUtf8()) < 0 || !f.commit()) {
-        *error = tr("Cannot write %1: %2.").arg(path, f.errorString());
+    if (const Status s = writeFileAtomically(path, script.value().toUtf8()); !s) {
+        *error = tr("Cannot write %1: %2.").arg(path, s.message());
         return false;
     }
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);

@@ -7,6 +7,7 @@
 #include "backend/chat/mediafetcher.h"
 #include "backend/chat/mediapolicy.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
@@ -32,7 +33,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QShortcut>
@@ -554,9 +554,8 @@ void PlaygroundPage::exportConversation()
     const bool json =
         file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || filter.contains(QLatin1String("json"));
     const QByteArray bytes = json ? m_session->exportJson() : m_session->exportMarkdown().toUtf8();
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2.").arg(file, f.errorString()));
+    if (const Status s = writeFileAtomically(file, bytes); !s) {
+        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2.").arg(file, s.message()));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/chat/chatclient.h"
 #include "backend/chat/loadtest.h"
+#include "backend/core/atomicfile.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/ssh/hostconnection.h"
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -233,9 +233,8 @@ void LoadTestPanel::exportReport()
     }
     const bool csv = file.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) || filter.contains(QLatin1String("CSV"));
     const QByteArray bytes = csv ? m_last->toCsv() : m_last->toJson();
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2.").arg(file, f.errorString()));
+    if (const Status s = writeFileAtomically(file, bytes); !s) {
+        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2.").arg(file, s.message()));
     }
 }
 

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void exitStatus();
     void lines_streamInBatches_stdoutAndStderrApart();
     void megabytesOnBothStreams_doNotStall();
+    void endlessLine_isCutNotHoarded();
     void cancel_stopsTheRemoteProcess();
     void timeout_stopsTheCommand();
     void shellQuote_roundTripsHostileArguments_data();
@@ -123,6 +124,26 @@ void TestSshCommands::megabytesOnBothStreams_doNotStall()
     QCOMPARE(r.stdoutBytes, qint64(8388608));
     QCOMPARE(r.stderrBytes, qint64(8388608));
     QCOMPARE(r.stdoutData.size(), qsizetype(1024)); // capture is bounded
+}
+
+void TestSshCommands::endlessLine_isCutNotHoarded()
+{
+    // A hostile or broken tool printing 48 MiB without a newline, then a normal line: the
+    // client delivers the first MiB of it, drops the rest, and carries on with the next line.
+    QSignalSpy output(m_conn.get(), &ssh::HostConnection::commandOutput);
+    const ssh::CommandResult r =
+        runAndWait(*m_conn, "head -c 50331648 /dev/zero | tr '\\0' A; printf '\\nafter\\n'", 120000);
+    QVERIFY2(r.succeeded(), qPrintable(r.error.message));
+    QList<QByteArray> lines;
+    for (const QList<QVariant> &batch : output) {
+        lines += batch.at(1).value<QList<QByteArray>>();
+    }
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.first().size(), qsizetype(1024 * 1024));
+    QVERIFY(lines.first().count('A') == lines.first().size());
+    QCOMPARE(lines.last(), QByteArray("after"));
+    QCOMPARE(r.linesCut, 1);
+    QCOMPARE(r.stdoutBytes, qint64(50331648 + 7));
 }
 
 void TestSshCommands::cancel_stopsTheRemoteProcess()

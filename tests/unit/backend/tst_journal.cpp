@@ -1,5 +1,6 @@
 #include "backend/deploy/journal.h"
 #include "backend/security/redactor.h"
+#include "tests/support/tmpfsmount.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -17,6 +18,8 @@ private Q_SLOTS:
     void secrets_neverReachTheFile();
     void tornLastLine_isSkippedWithANote();
     void damagedMiddle_isAnError();
+    void tornLastLine_isRepairedByTheNextAppend();
+    void fullDisk_failsClearly_journalStaysWhole_thenResumes();
     void unwritable_saysWhereAndWhat();
 
 private:
@@ -96,6 +99,57 @@ void TestJournal::damagedMiddle_isAnError()
     const auto all = j.read();
     QVERIFY(!all);
     QVERIFY(all.message().contains(QLatin1String("line 2")));
+}
+
+void TestJournal::tornLastLine_isRepairedByTheNextAppend()
+{
+    // Flashdeck SIGKILLed mid-write, then run again with --resume: the next record must not be
+    // glued to the torn one (the journal would read as damaged in the middle).
+    Journal j(m_dir.filePath(QStringLiteral("e/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    QFile f(j.path());
+    QVERIFY(f.open(QIODevice::Append));
+    f.write(R"({"step":"pull","status":"pa)");
+    f.close();
+    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Pass, QStringLiteral("resumed"))));
+    QString warning;
+    const auto all = j.read(&warning);
+    QVERIFY2(all, qPrintable(all.status().message()));
+    QCOMPARE(all.value().size(), 2);
+    QCOMPARE(all.value().last().seen, QStringLiteral("resumed"));
+    QVERIFY(warning.isEmpty());
+}
+
+void TestJournal::fullDisk_failsClearly_journalStaysWhole_thenResumes()
+{
+    test::TmpfsMount disk(m_dir.filePath(QStringLiteral("full")), 64);
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    Journal j(m_dir.filePath(QStringLiteral("full/demo/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    const QByteArray before = [&] {
+        QFile f(j.path());
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    // Leave room for part of a line, not a whole one: the kernel takes what fits (a partial
+    // write), which is the case that tears a line.
+    QVERIFY(disk.fill(4096) > 0);
+    const StepRecord big = record(QStringLiteral("pull"), StepStatus::Pass, QString(20000, QLatin1Char('x')));
+    const Status s = j.append(big);
+    QVERIFY(!s);
+    QVERIFY2(s.message().contains(QLatin1String("No space left on device")), qPrintable(s.message()));
+    QVERIFY(s.message().contains(j.path()));
+    QVERIFY(s.message().contains(QLatin1String("--resume")));
+    QFile f(j.path());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), before); // nothing half-written
+    f.close();
+    QString warning;
+    QCOMPARE(j.read(&warning).value().size(), 1);
+    QVERIFY(warning.isEmpty());
+    // Space freed: the same record goes in whole.
+    disk.unfill();
+    QVERIFY(j.append(big));
+    QCOMPARE(j.read().value().size(), 2);
 }
 
 void TestJournal::unwritable_saysWhereAndWhat()
