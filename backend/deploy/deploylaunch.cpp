@@ -218,8 +218,24 @@ void DeployRunner::ready()
     });
     connect(m_logStream, &QNetworkReply::finished, this, [this, settle] {
         // The follow ends when the container stops: before ready, that is a failed launch.
+        // Unless it ended because the SSH link went (an error, or the connection is not up):
+        // then nothing says the server stopped, and saying so would be a lie (issue 9).
         StepRecord r = m_current;
         r.status = StepStatus::Fail;
+        if (m_logStream->error() != QNetworkReply::NoError || m_conn.state().phase != ssh::ConnectionPhase::Ready) {
+            const StepRecord logFailure = checks::launchFailure(m_log);
+            if (logFailure.status != StepStatus::Fail) {
+                r.seen = QStringLiteral("the connection to the host was lost while waiting for the server (%1); the "
+                                        "server may still be starting — nothing seen says it stopped")
+                             .arg(m_logStream->errorString());
+                r.fix = QStringLiteral("Once the host is reachable again, run again with --resume: a server that "
+                                       "is running is not started twice.");
+                m_logStream->deleteLater();
+                m_logStream = nullptr;
+                settle(r);
+                return;
+            }
+        }
         const StepRecord failure = checks::launchFailure(m_log);
         r.seen = failure.status == StepStatus::Fail
             ? failure.seen

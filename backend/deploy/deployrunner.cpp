@@ -225,6 +225,12 @@ void DeployRunner::finish(StepRecord r)
     if (m_cancelling) {
         return; // an outcome that arrived after the cancel: reportCancel records the step
     }
+    if (m_done) {
+        // The deployment already ended (begin() could not write the journal and failed the
+        // step): the step's own work may still report, but must not turn that failure into a
+        // pass or carry on (issue 9: a full disk).
+        return;
+    }
     if (r.step.isEmpty()) {
         r.step = m_current.step;
     }
@@ -242,7 +248,9 @@ void DeployRunner::finish(StepRecord r)
     }
     r.at = QDateTime::currentDateTimeUtc();
     m_current = r;
-    (void)m_journal.append(r); // a failure to write here was already reported by begin()
+    // A failure to write here shows at the next step's begin(), which stops the deployment; the
+    // last step's is reported with the manifest.
+    (void)m_journal.append(r);
     Q_EMIT stepChanged(r);
     if (stepLetsPlanContinue(r.status)) {
         advance();

@@ -186,8 +186,9 @@ void TestFaultsCli::deploymentFault()
         QCOMPARE(deploy.exitCode(), 1);
         const QJsonObject ready = steps(out).value(QStringLiteral("ready"));
         QCOMPARE(ready[QLatin1String("status")].toString(), QStringLiteral("fail"));
-        QVERIFY2(!ready[QLatin1String("seen")].toString().isEmpty(), out.constData());
-        QVERIFY2(ready[QLatin1String("fix")].toString().contains(QLatin1String("--resume")), out.constData());
+        const QByteArray record = QJsonDocument(ready).toJson(QJsonDocument::Compact);
+        QVERIFY2(!ready[QLatin1String("seen")].toString().isEmpty(), record.constData());
+        QVERIFY2(ready[QLatin1String("fix")].toString().contains(QLatin1String("--resume")), record.constData());
         outcome = QStringLiteral("step failed: \"%1\"; ").arg(ready[QLatin1String("seen")].toString().left(80));
     }
     QString why;
@@ -250,7 +251,8 @@ void TestFaultsCli::diskFullWhileWritingTheJournal_stopsClearly_resumeFinishes()
         }
     }
     const QString seen = failed[QLatin1String("seen")].toString();
-    QVERIFY2(seen.contains(QLatin1String("No space left on device")), out.constData());
+    QVERIFY2(seen.contains(QLatin1String("No space left on device")),
+             QJsonDocument(failed).toJson(QJsonDocument::Compact).constData());
     QVERIFY2(seen.contains(QLatin1String("journal.jsonl")), qPrintable(seen));
     QVERIFY2(failed[QLatin1String("fix")].toString().contains(QLatin1String("--resume")), qPrintable(seen));
     QString why;
