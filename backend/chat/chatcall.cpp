@@ -1,8 +1,11 @@
 #include "backend/chat/chatcall.h"
 
+#include "backend/core/hosttext.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTimer>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +32,7 @@ QString describeChatHttpError(int status, const QByteArray &body)
                                             : QString::fromStdString(j["error"].dump());
         }
     } else {
-        server = QString::fromUtf8(body.left(300)).trimmed();
+        server = hostText(body.left(kMaxErrorBody), 300); // a proxy's HTML page, made safe to show
     }
     const QString said = server.isEmpty() ? QString() : QStringLiteral(" The server said: \"%1\".").arg(server);
     switch (status) {
@@ -92,6 +95,14 @@ void ChatCall::start(QNetworkAccessManager &http, quint16 localPort, const QStri
     m_clock.start();
     m_reply = http.post(request, m_body);
     m_body.clear();
+    if (m_deadlineMs > 0) {
+        QTimer::singleShot(m_deadlineMs, this, [this] {
+            if (QNetworkReply *reply = m_reply.data(); reply && !m_finished) {
+                m_deadlineHit = true;
+                reply->abort();
+            }
+        });
+    }
     connect(m_reply, &QNetworkReply::readyRead, this, &ChatCall::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &ChatCall::onFinished);
 }
@@ -153,6 +164,19 @@ void ChatCall::onReadyRead()
         m_errorBody.append(bytes.left(kMaxErrorBody - m_errorBody.size()));
         return;
     }
+    if (!m_notAnAnswer.isEmpty()) {
+        return;
+    }
+    // SGLang answers text/event-stream (stream) or application/json. Anything else on a 2xx is
+    // another program on that port (a proxy's login page, a different server): say so rather
+    // than parse HTML as an answer (issue 9: wrong content types).
+    const QString type = m_reply->header(QNetworkRequest::ContentTypeHeader).toString().trimmed().toLower();
+    if (!type.isEmpty() && !type.startsWith(QLatin1String("text/event-stream")) &&
+        !type.startsWith(QLatin1String("application/json"))) {
+        m_notAnAnswer = hostText(type.toUtf8(), 80);
+        m_reply->abort();
+        return;
+    }
     apply(m_decoder.feed(bytes));
 }
 
@@ -173,10 +197,26 @@ void ChatCall::onFinished()
         finish(ChatResult::Outcome::Failed, describeChatHttpError(status, m_errorBody));
         return;
     }
+    if (!m_notAnAnswer.isEmpty()) {
+        finish(ChatResult::Outcome::Failed,
+               QStringLiteral("The server answered with \"%1\", not an SGLang answer (text/event-stream or "
+                              "application/json): another program is listening on that port. Check the "
+                              "deployment's port.")
+                   .arg(m_notAnAnswer));
+        return;
+    }
     if (reply->isOpen()) { // an aborted reply is closed: nothing more to read
         apply(m_decoder.feed(reply->readAll()));
     }
     apply(m_decoder.finish());
+    if (m_deadlineHit) {
+        const bool anything = m_result.stats.ttftMs >= 0;
+        finish(ChatResult::Outcome::Failed,
+               QStringLiteral("No complete answer within %1 s (the time limit)%2.")
+                   .arg(m_deadlineMs / 1000.0)
+                   .arg(anything ? QStringLiteral("; the partial answer is kept") : QString()));
+        return;
+    }
     if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
         finish(ChatResult::Outcome::Stopped);
         return;
@@ -206,6 +246,15 @@ void ChatCall::onFinished()
         finish(ChatResult::Outcome::Failed,
                QStringLiteral("The stream ended before the server's [DONE] (the server restarted or closed the "
                               "connection); the partial answer is kept."));
+        return;
+    }
+    if (!m_decoder.sawDone()) {
+        // Nothing decodable came (an empty body, a body Qt could not read such as a malformed
+        // chunked encoding): that is not an empty answer, it is no answer (issue 9).
+        finish(ChatResult::Outcome::Failed,
+               QStringLiteral("No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang "
+                              "server on that port? See the Fleet and Logs pages.")
+                   .arg(status));
         return;
     }
     finish(ChatResult::Outcome::Completed);

@@ -58,6 +58,12 @@ public:
     /** Fails it before it started (the tunnel could not open). */
     void fail(const QString &message);
     void stop();
+    /**
+     * Fails the call if it is not complete `ms` after it started (the partial answer is kept):
+     * a bound for scripts and for a server that trickles bytes (a slowloris stays under the idle
+     * timeout forever). 0: none. Set before start().
+     */
+    void setDeadline(int ms) { m_deadlineMs = ms; }
     bool isFinished() const { return m_finished; }
 
 Q_SIGNALS:
@@ -82,6 +88,10 @@ private:
     qint64 m_lastChunkMs = -1;
     bool m_stopping = false;
     bool m_finished = false;
+    int m_deadlineMs = 0;
+    bool m_deadlineHit = false;
+    /** Set when a 2xx answer is not an SGLang one (its content type): the call fails with it. */
+    QString m_notAnAnswer;
 };
 
 /** The operator's words for an HTTP failure of /v1/chat/completions. */

@@ -118,7 +118,9 @@ ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
             ++i;
         }
         if (i == bytes.size()) {
-            m_body.append(bytes); // only blanks so far: decide later
+            if (m_body.size() < 4096) {
+                m_body.append(bytes); // only blanks so far: decide later (endless blanks are dropped)
+            }
             return out;
         }
         m_mode = bytes[i] == '{' ? Mode::Json : Mode::Sse;
@@ -131,6 +133,15 @@ ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
         }
     }
     if (m_mode == Mode::Json) {
+        // A whole JSON answer is held until it ends: cap it, or a server sending an endless or
+        // enormous body (a JSON bomb) would grow this process without bound (issue 9).
+        if (m_body.size() + bytes.size() > kMaxJsonBody) {
+            if (!m_tooBig) {
+                m_tooBig = true;
+                out.error = QStringLiteral("the answer is larger than %1 MiB; it was not read").arg(kMaxJsonBody >> 20);
+            }
+            return out;
+        }
         m_body.append(bytes);
         return out;
     }
@@ -147,7 +158,7 @@ ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
 ChatUpdate ChatStreamDecoder::finish()
 {
     ChatUpdate out;
-    if (m_mode == Mode::Json) {
+    if (m_mode == Mode::Json && !m_tooBig) {
         chunk(m_body, out);
         m_body.clear();
         if (out.error.isEmpty()) {

@@ -54,6 +54,7 @@ public:
 
 private:
     enum class Mode { Unknown, Sse, Json };
+    static constexpr qsizetype kMaxJsonBody = 64 * 1024 * 1024;
     void chunk(const QByteArray &data, ChatUpdate &out);
     void content(const QString &text, ChatUpdate &out);
 
@@ -63,6 +64,7 @@ private:
     QByteArray m_body; // non-streamed: the whole body
     bool m_done = false;
     int m_malformed = 0;
+    bool m_tooBig = false;
 };
 
 } // namespace flashdeck::chat

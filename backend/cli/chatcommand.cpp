@@ -33,7 +33,7 @@ namespace {
 const QString kUsage =
     QStringLiteral("Usage: flashdeck chat HOST --prompt TEXT [--system TEXT] [--no-thinking] [--image FILE]\n"
                    "                      [--temperature X] [--top-p X] [--max-tokens N] [--seed N] [--stop S]\n"
-                   "                      [--port N] [--json]");
+                   "                      [--port N] [--timeout SECONDS] [--json]");
 
 nlohmann::json orNull(qint64 v)
 {
@@ -70,8 +70,12 @@ int runChatCommand(const QStringList &args, CliContext &c)
                                      QStringLiteral("The server's port on the host (default: the deployment's)."),
                                      QStringLiteral("N"));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"),
+                                        QStringLiteral("Give up when the answer is not complete after SECONDS (the "
+                                                       "partial answer is kept; exit 1). Default: no limit."),
+                                        QStringLiteral("SECONDS"));
     p.addOptions({promptOpt, systemOpt, noThinkingOpt, imageOpt, temperatureOpt, topPOpt, maxTokensOpt, seedOpt,
-                  stopOpt, portOpt, jsonOpt});
+                  stopOpt, portOpt, jsonOpt, timeoutOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck chat: " << p.errorText() << '\n' << kUsage << '\n';
         return ExitUsage;
@@ -100,6 +104,15 @@ int runChatCommand(const QStringList &args, CliContext &c)
             return ExitUsage;
         }
         params.maxTokens = n;
+    }
+    int timeoutMs = 0;
+    if (p.isSet(timeoutOpt)) {
+        const double seconds = p.value(timeoutOpt).toDouble(&ok);
+        if (!ok || seconds <= 0 || seconds > 86400) {
+            c.err << "flashdeck chat: --timeout takes a number of seconds above 0 (at most a day).\n";
+            return ExitUsage;
+        }
+        timeoutMs = int(seconds * 1000);
     }
     if (p.isSet(seedOpt)) {
         params.seed = p.value(seedOpt).toLongLong(&ok);
@@ -195,6 +208,7 @@ int runChatCommand(const QStringList &args, CliContext &c)
         auto *client = new chat::ChatClient(connection, target.port, &connection);
         client->setApiKey(apiKey);
         chat::ChatCall *call = client->send(body, params.thinking);
+        call->setDeadline(timeoutMs);
         // Outlives this set-up function: the call's updates arrive after it returned.
         auto reasoningOpen = std::make_shared<bool>(false);
         QObject::connect(call, &chat::ChatCall::updated, call, [&c, json, reasoningOpen](const chat::ChatUpdate &u) {

@@ -8,12 +8,92 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <sys/resource.h>
 
 using namespace flashdeck::test;
+
+namespace {
+
+/**
+ * An HTTP server that misbehaves in one chosen way on 127.0.0.1 (the "host" is this machine):
+ * the chat reaches it through the real SSH tunnel, as it would reach SGLang.
+ */
+class HostileHttp final : public QObject
+{
+public:
+    explicit HostileHttp(QByteArray mode)
+        : m_mode(std::move(mode))
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server.nextPendingConnection()) {
+                s->setParent(this);
+                connect(s, &QTcpSocket::readyRead, this, [this, s] { onRequest(s); });
+            }
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+    quint16 port() const { return m_server.serverPort(); }
+
+private:
+    void onRequest(QTcpSocket *s)
+    {
+        m_request += s->readAll();
+        if (m_answered || !m_request.contains("\r\n\r\n")) {
+            return;
+        }
+        m_answered = true;
+        if (m_mode == "malformed chunked body") {
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "ZZ\r\nthis is not a chunk\r\n");
+            s->flush();
+        } else if (m_mode == "wrong content type (a login page)") {
+            const QByteArray page = "<html><title>\x1b]0;pwned\x07Sign in</title><body>Proxy login</body></html>";
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " +
+                     QByteArray::number(page.size()) + "\r\n\r\n" + page);
+        } else if (m_mode == "slowloris headers") {
+            s->write("HTTP/1.1 200 OK\r\n");
+            auto *drip = new QTimer(s);
+            connect(drip, &QTimer::timeout, s, [s] { s->write("X"); });
+            drip->start(200);
+        } else if (m_mode == "never answers") {
+            // Accepts, reads, says nothing.
+        } else if (m_mode == "endless SSE line") {
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ");
+            auto *flood = new QTimer(s);
+            connect(flood, &QTimer::timeout, s, [s, sent = 0]() mutable {
+                if (sent < 48 && s->bytesToWrite() < (4 << 20)) {
+                    s->write(QByteArray(1 << 20, 'a'));
+                    ++sent;
+                }
+            });
+            flood->start(5);
+        } else if (m_mode == "JSON bomb") {
+            const QByteArray bomb = QByteArray(2000000, '[') + QByteArray(2000000, ']');
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                     QByteArray::number(bomb.size()) + "\r\n\r\n" + bomb);
+        } else if (m_mode == "HTTP 500 with escapes") {
+            const QByteArray body = "\x1b[2J\x1b[31mInternal failure\x1b[0m\r\n\x1b]0;pwned\x07";
+            s->write("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: " +
+                     QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        } else if (m_mode == "garbage, then close") {
+            s->write(QByteArray("\x00\xff\xfeNOT HTTP AT ALL\x1b[31m\n", 24));
+            s->disconnectFromHost();
+        }
+    }
+
+    QByteArray m_mode;
+    QTcpServer m_server;
+    QByteArray m_request;
+    bool m_answered = false;
+};
+
+} // namespace
 
 /**
  * A hostile host (issue 9): its `nvidia-smi` prints garbage, an enormous line, invalid UTF-8,
@@ -31,6 +111,8 @@ private Q_SLOTS:
     void cleanupTestCase();
     void hostileNvidiaSmi_data();
     void hostileNvidiaSmi();
+    void hostileServer_data();
+    void hostileServer();
 
 private:
     QTemporaryDir m_home;
@@ -158,6 +240,67 @@ void TestHostileHost::hostileNvidiaSmi()
     QVERIFY2(usage.ru_maxrss < boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
     // Bounded time: the GPU probe's own 30 s timeout, plus connecting and the steps before it.
     QVERIFY2(ms < 120000, qPrintable(QString::number(ms)));
+}
+
+void TestHostileHost::hostileServer_data()
+{
+    QTest::addColumn<QString>("mentions"); // in the chat's error message
+    QTest::newRow("malformed chunked body") << "No answer from the server";
+    QTest::newRow("wrong content type (a login page)") << "text/html";
+    QTest::newRow("slowloris headers") << "within 3 s";
+    QTest::newRow("never answers") << "within 3 s";
+    QTest::newRow("endless SSE line") << "";
+    QTest::newRow("JSON bomb") << "";
+    QTest::newRow("HTTP 500 with escapes") << "Internal failure";
+    QTest::newRow("garbage, then close") << "";
+}
+
+void TestHostileHost::hostileServer()
+{
+    QFETCH(QString, mentions);
+    HostileHttp server(QTest::currentDataTag());
+    QVERIFY(server.listen());
+    QElapsedTimer clock;
+    clock.start();
+    QProcess chat;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), QStringLiteral("sk-hostile-test"));
+    chat.setProcessEnvironment(env);
+    chat.start(QStringLiteral(FLASHDECK_BINARY),
+               {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("chat"), QStringLiteral("hostile"),
+                QStringLiteral("--port"), QString::number(server.port()), QStringLiteral("--prompt"),
+                QStringLiteral("hello"), QStringLiteral("--timeout"), QStringLiteral("3"), QStringLiteral("--json")});
+    // The server lives on this thread: keep its event loop running while the chat runs.
+    QTRY_VERIFY_WITH_TIMEOUT(chat.state() == QProcess::NotRunning, 120000);
+    const qint64 ms = clock.elapsed();
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const QByteArray out = chat.readAllStandardOutput();
+    const QByteArray err = chat.readAllStandardError();
+    qInfo("%s: %lld ms, peak RSS of any run so far %ld MiB", QTest::currentDataTag(), ms, usage.ru_maxrss / 1024);
+    QCOMPARE(chat.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(chat.exitCode() == 1, out.constData());
+    QString message;
+    for (const QByteArray &line : out.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o[QLatin1String("type")].toString() == QLatin1String("error")) {
+            message = o[QLatin1String("message")].toString();
+        }
+    }
+    QVERIFY2(!message.isEmpty(), out.constData());
+    QVERIFY2(message.contains(mentions), qPrintable(message));
+    for (const QByteArray &text : {out, err}) {
+        QVERIFY(!text.contains('\x1b'));
+        QVERIFY(!text.contains('\a'));
+    }
+    QVERIFY(!message.contains(QLatin1String("pwned")) || !message.contains(QChar(0x1b)));
+#if defined(__SANITIZE_ADDRESS__)
+    const long boundKiB = 1024 * 1024;
+#else
+    const long boundKiB = 256 * 1024;
+#endif
+    QVERIFY2(usage.ru_maxrss < boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
+    QVERIFY2(ms < 60000, qPrintable(QString::number(ms)));
 }
 
 QTEST_GUILESS_MAIN(TestHostileHost)
