@@ -1,6 +1,7 @@
 #include "backend/chat/chatcall.h"
 
 #include "backend/core/hosttext.h"
+#include "backend/core/jsonread.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -23,7 +24,7 @@ constexpr int kIdleTimeoutMs = 600000;
 QString describeChatHttpError(int status, const QByteArray &body)
 {
     QString server;
-    const auto j = nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+    const auto j = jsonread::parse(body.constData(), body.constData() + body.size());
     if (j.is_object()) {
         if (j.contains("message") && j["message"].is_string()) {
             server = QString::fromStdString(j["message"].get<std::string>());

@@ -75,7 +75,7 @@ void ChatStreamDecoder::chunk(const QByteArray &data, ChatUpdate &out)
         out.done = true;
         return;
     }
-    const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+    const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
     if (!j.is_object()) {
         ++m_malformed;
         return;

@@ -3,6 +3,7 @@
 #include "backend/cli/cliprompts.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/hosttext.h"
 #include "backend/fleet/inventory.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -267,7 +268,7 @@ int cmdCheck(const QStringList &args, CliContext &c)
         error = {ssh::SshErrorCode::Protocol,
                  QStringLiteral("'uname -a' exited with %1: %2")
                      .arg(report.uname.exitCode.value_or(-1))
-                     .arg(QString::fromUtf8(report.uname.stderrData).trimmed()),
+                     .arg(hostText(report.uname.stderrData)),
                  {}};
     }
     if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||
@@ -275,7 +276,7 @@ int cmdCheck(const QStringList &args, CliContext &c)
         report.state.error.code == ssh::SshErrorCode::HostKeyRevoked) {
         report.hostKey = QStringLiteral("refused");
     }
-    const QString uname = QString::fromUtf8(report.uname.stdoutData).trimmed();
+    const QString uname = hostText(report.uname.stdoutData);
     if (p.isSet(json)) {
         nlohmann::json j{{"host", s(host->name)},
                          {"ssh", s(host->sshSpec())},

@@ -15,6 +15,40 @@
 
 namespace flashdeck::jsonread {
 
+/** Deeper than any real answer of a host tool, the Engine API, the Hub or SGLang. */
+constexpr int kMaxDepth = 128;
+
+/**
+ * nlohmann::json::parse without exceptions, for bytes from a host or a server: input nested
+ * deeper than kMaxDepth is refused before parsing (a "discarded" value, as for invalid JSON).
+ * nlohmann parses nesting without recursion, but builds a container per level: 3 MB of '['
+ * from a hostile amd-smi took 250 MB (issue 9, tst_hostilehost).
+ */
+inline nlohmann::json parse(const char *begin, const char *end)
+{
+    int depth = 0;
+    bool inString = false;
+    for (const char *p = begin; p < end; ++p) {
+        const char c = *p;
+        if (inString) {
+            if (c == '\\') {
+                ++p;
+            } else if (c == '"') {
+                inString = false;
+            }
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxDepth) {
+                return nlohmann::json(nlohmann::json::value_t::discarded);
+            }
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return nlohmann::json::parse(begin, end, nullptr, false);
+}
+
 /** `j[key]` when `j` is an object holding a string there, else empty. */
 inline std::string string(const nlohmann::json &j, const char *key)
 {

@@ -1,6 +1,7 @@
 // DeployRunner, second half: launch, readiness, the log checks and the chat checks
 // (deployrunner.cpp has the pre-flight, pin and pull steps).
 
+#include "backend/core/jsonread.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/weightsfolder.h"
@@ -335,7 +336,7 @@ void DeployRunner::verifyChat(const char *step)
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray data = reply->readAll();
-        const json j = json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
+        const json j = jsonread::parse(data.constData(), data.constData() + data.size());
         StepRecord r = m_current;
         if (status != 200 || !j.is_object()) {
             r.status = StepStatus::Fail;

@@ -1,6 +1,7 @@
 // The weights: where they come from (the Hub, an offline folder F27, a ModelScope folder F28),
 // the folder's verification, and the model pin. Part of DeployRunner (deployrunner.h).
 
+#include "backend/core/jsonread.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/weightsfolder.h"
 #include "backend/ssh/hostconnection.h"
@@ -127,7 +128,8 @@ void DeployRunner::pinModel()
               : QStringLiteral("F06: pin the model revision"),
           QString::fromUtf8(cmd));
     runCommand(cmd, [this, modelscope, base](const ssh::CommandResult &res) {
-        const json answer = json::parse(res.stdoutData.toStdString(), nullptr, false);
+        const json answer =
+            jsonread::parse(res.stdoutData.constData(), res.stdoutData.constData() + res.stdoutData.size());
         const QString sha = answer.is_object() && answer.value("sha", json()).is_string()
             ? QString::fromStdString(answer["sha"].get<std::string>())
             : QString();

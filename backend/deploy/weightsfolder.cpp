@@ -1,5 +1,7 @@
 #include "backend/deploy/weightsfolder.h"
 
+#include "backend/core/hosttext.h"
+#include "backend/core/jsonread.h"
 #include "backend/ssh/shellquote.h"
 
 #include <QSet>
@@ -116,7 +118,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
         } else if (tag == "F " || tag == "M " || tag == "S ") {
             const qsizetype sp = rest.indexOf(tag == "S " ? QByteArrayLiteral("  ") : QByteArrayLiteral(" "));
             if (sp <= 0) {
-                return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+                return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
             }
             const QByteArray field = rest.left(sp);
             QByteArray second;
@@ -124,7 +126,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
             if (tag == "M ") { // commit, etag, path
                 const qsizetype sp2 = rest.indexOf(' ', pathAt);
                 if (sp2 < 0) {
-                    return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+                    return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
                 }
                 second = rest.mid(pathAt, sp2 - pathAt);
                 pathAt = sp2 + 1;
@@ -134,7 +136,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 bool ok = false;
                 m_sizes.insert(path, field.toLongLong(&ok));
                 if (!ok) {
-                    return fail(QStringLiteral("unexpected size in: %1").arg(QString::fromUtf8(line.left(200))));
+                    return fail(QStringLiteral("unexpected size in: %1").arg(hostText(line.left(200), 200)));
                 }
             } else if (tag == "M ") {
                 static const QString prefix = QStringLiteral(".cache/huggingface/download/");
@@ -151,7 +153,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
             const QList<QByteArray> parts = rest.split(' ');
             const int fields = tag == "C " ? 1 : 2;
             if (parts.size() <= fields) {
-                return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+                return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
             }
             bool ok1 = false;
             bool ok2 = true;
@@ -173,7 +175,7 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 m_headers.insert(path, Header{first, data});
             }
         } else {
-            return fail(QStringLiteral("unexpected listing line: %1").arg(QString::fromUtf8(line.left(200))));
+            return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
         }
     }
     if (!ended) {
@@ -200,7 +202,7 @@ void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems)
                              .arg(h->declared));
         return;
     }
-    const json header = json::parse(h->json.constData(), h->json.constData() + h->json.size(), nullptr, false);
+    const json header = jsonread::parse(h->json.constData(), h->json.constData() + h->json.size());
     if (!header.is_object()) {
         problems->append(QStringLiteral("%1 has a damaged header (not JSON)").arg(path));
         return;
@@ -248,7 +250,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         QStringList shards;
         const auto index = m_contents.constFind(indexPath);
         if (index != m_contents.cend()) {
-            const json j = json::parse(index->constData(), index->constData() + index->size(), nullptr, false);
+            const json j = jsonread::parse(index->constData(), index->constData() + index->size());
             const json map = j.is_object() ? j.value("weight_map", json()) : json();
             if (!map.is_object() || map.empty()) {
                 v.problems.append(QStringLiteral("%1 has no weight_map (damaged or cut short)").arg(indexPath));
@@ -301,7 +303,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         // checkpoint"); the seed's layout keeps it in the dspark/ subfolder (F27).
         bool bundled = false;
         if (config != m_contents.cend()) {
-            const json c = json::parse(config->constData(), config->constData() + config->size(), nullptr, false);
+            const json c = jsonread::parse(config->constData(), config->constData() + config->size());
             if (c.is_object()) {
                 for (const auto &[k, value] : c.items()) {
                     bundled = bundled || k.rfind("dspark_", 0) == 0;
@@ -374,7 +376,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
 
 void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict) const
 {
-    const json tree = json::parse(treeJson.constData(), treeJson.constData() + treeJson.size(), nullptr, false);
+    const json tree = jsonread::parse(treeJson.constData(), treeJson.constData() + treeJson.size());
     if (!tree.is_array()) {
         verdict->problems.append(QStringLiteral("the Hub's file list is not a JSON array"));
         return;

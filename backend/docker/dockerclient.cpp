@@ -1,5 +1,6 @@
 #include "backend/docker/dockerclient.h"
 
+#include "backend/core/jsonread.h"
 #include "backend/probe/nvidiasmi.h"
 
 #include <QNetworkAccessManager>
@@ -33,7 +34,7 @@ QString DockerResponse::message() const
 
 nlohmann::json DockerResponse::json() const
 {
-    return nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+    return jsonread::parse(body.constData(), body.constData() + body.size());
 }
 
 DockerClient::DockerClient(quint16 tunnelPort, QObject *parent)

@@ -1,5 +1,8 @@
 #include "backend/docker/pullprogress.h"
 
+#include "backend/core/hosttext.h"
+#include "backend/core/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -40,7 +43,7 @@ bool PullProgress::feed(const QByteArray &chunk)
     m_pending += chunk;
     if (m_pending.size() > kMaxLine && !m_pending.contains('\n')) {
         // A line that never ends cannot be progress: keep a sample to report, bound the memory.
-        m_malformed = QString::fromUtf8(m_pending.left(200));
+        m_malformed = hostText(m_pending.left(200), 200);
         m_pending.clear();
         return false;
     }
@@ -59,9 +62,9 @@ bool PullProgress::feed(const QByteArray &chunk)
 
 void PullProgress::line(const QByteArray &text)
 {
-    const nlohmann::json j = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    const nlohmann::json j = jsonread::parse(text.constData(), text.constData() + text.size());
     if (!j.is_object()) {
-        m_malformed = QString::fromUtf8(text.left(200));
+        m_malformed = hostText(text.left(200), 200);
         return;
     }
     if (j.contains("error")) {

@@ -1,5 +1,6 @@
 #include "backend/metrics/gpusampler.h"
 
+#include "backend/core/hosttext.h"
 #include "backend/probe/amdsmi.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -142,7 +143,7 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
         if (gpus && result.succeeded()) {
             Q_EMIT sampled(gpus.value(), QDateTime::currentMSecsSinceEpoch());
         } else {
-            Q_EMIT failed(gpus ? QString::fromUtf8(result.stderrData).trimmed() : gpus.message());
+            Q_EMIT failed(gpus ? hostText(result.stderrData) : gpus.message());
         }
         return;
     }
@@ -154,11 +155,10 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
     if (!m_running) {
         return;
     }
-    const QString why = result.error.message.isEmpty()
-        ? QStringLiteral("nvidia-smi stopped (exit %1): %2")
-              .arg(result.exitCode.value_or(-1))
-              .arg(QString::fromUtf8(result.stderrData).trimmed().left(300))
-        : result.error.message;
+    const QString why = result.error.message.isEmpty() ? QStringLiteral("nvidia-smi stopped (exit %1): %2")
+                                                             .arg(result.exitCode.value_or(-1))
+                                                             .arg(hostText(result.stderrData, 300))
+                                                       : result.error.message;
     Q_EMIT failed(why);
     // 1, 2, 4 … 30 s: a host that lost its driver is not hammered, a blip recovers fast.
     const int delay = std::min(30000, 1000 << std::min(m_restarts, 5));

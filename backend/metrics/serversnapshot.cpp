@@ -1,5 +1,6 @@
 #include "backend/metrics/serversnapshot.h"
 
+#include "backend/core/jsonread.h"
 #include "backend/metrics/prometheustext.h"
 
 #include <QMap>
@@ -144,7 +145,7 @@ ServerSnapshot snapshotFromLoads(QByteArrayView text, qint64 atMs)
 {
     ServerSnapshot s;
     s.atMs = atMs;
-    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    const nlohmann::json j = jsonread::parse(text.begin(), text.end());
     const nlohmann::json loads = j.is_object() ? j.value("loads", nlohmann::json()) : nlohmann::json();
     if (!loads.is_array() || loads.empty()) {
         return s;

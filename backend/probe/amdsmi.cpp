@@ -1,5 +1,6 @@
 #include "backend/probe/amdsmi.h"
 
+#include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 
 #include <nlohmann/json.hpp>
@@ -62,14 +63,14 @@ std::optional<double> finite(const std::optional<double> &v)
 
 Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &text)
 {
-    const json j = json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    const json j = jsonread::parse(text.constData(), text.constData() + text.size());
     const json *list = &j;
     if (j.is_object() && j.contains("gpu_data")) {
         list = &j.at("gpu_data");
     }
     if (!list->is_array()) {
         return Status::failure(QStringLiteral("amd-smi metric --json printed something that is not a GPU list: \"%1\"")
-                                   .arg(QString::fromUtf8(text.left(200))));
+                                   .arg(hostText(text.left(200), 200)));
     }
     QList<GpuSample> out;
     for (const json &g : *list) {
@@ -106,10 +107,10 @@ Result<QList<GpuSample>> parseRocmSmi(const QByteArray &text)
         return Status::failure(
             QStringLiteral("rocm-smi had no data for these options (WARNING: No JSON data to report)"));
     }
-    const nlohmann::json j = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    const nlohmann::json j = jsonread::parse(text.constData(), text.constData() + text.size());
     if (!j.is_object()) {
         return Status::failure(QStringLiteral("rocm-smi --json printed something that is not JSON: \"%1\"")
-                                   .arg(QString::fromUtf8(text.left(200))));
+                                   .arg(hostText(text.left(200), 200)));
     }
     // Every value is a string; "N/A" means missing (sglang-facts §13).
     auto number = [](const nlohmann::json &card, const char *key) -> std::optional<double> {

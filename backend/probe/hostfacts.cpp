@@ -1,5 +1,7 @@
 #include "backend/probe/hostfacts.h"
 
+#include "backend/core/hosttext.h"
+
 #include <QRegularExpression>
 
 namespace flashdeck::probe {
@@ -9,7 +11,7 @@ Result<DiskFree> parseDf(const QByteArray &output)
     const QList<QByteArray> lines = output.trimmed().split('\n');
     if (lines.size() < 2 || !lines.first().contains("Avail")) {
         return Status::failure(
-            QStringLiteral("df printed something unexpected: \"%1\"").arg(QString::fromUtf8(output.left(200))));
+            QStringLiteral("df printed something unexpected: \"%1\"").arg(hostText(output.left(200), 200)));
     }
     // "  123456789 /mount point" (the mount point may hold spaces).
     static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s+(.+)$"));

@@ -1,5 +1,7 @@
 #include "backend/probe/nvidiasmi.h"
 
+#include "backend/core/hosttext.h"
+
 #include <QXmlStreamReader>
 
 namespace flashdeck::probe {
@@ -85,14 +87,13 @@ Result<GpuSample> parseGpuSample(const QByteArray &line)
     if (f.size() != 9) {
         return Status::failure(QStringLiteral("A GPU sample has %1 fields instead of 9: \"%2\"")
                                    .arg(f.size())
-                                   .arg(QString::fromUtf8(line.left(200))));
+                                   .arg(hostText(line.left(200), 200)));
     }
     GpuSample s;
     bool ok = false;
     s.index = f.at(0).toInt(&ok);
     if (!ok) {
-        return Status::failure(
-            QStringLiteral("A GPU sample has no index: \"%1\"").arg(QString::fromUtf8(line.left(200))));
+        return Status::failure(QStringLiteral("A GPU sample has no index: \"%1\"").arg(hostText(line.left(200), 200)));
     }
     s.name = f.at(1);
     s.uuid = f.at(2);

@@ -96,11 +96,13 @@ private:
 } // namespace
 
 /**
- * A hostile host (issue 9): its `nvidia-smi` prints garbage, an enormous line, invalid UTF-8,
- * ANSI escapes, an XML entity bomb, endless output, or nothing at all, or hangs. A real sshd
- * serves it (its PATH starts with the hostile tools). `flashdeck deploy` must fail the GPU
- * step with a clear, safe message in bounded time and bounded memory, and write no control
- * character anywhere the operator reads.
+ * A hostile host (issue 9): its `nvidia-smi` or `amd-smi` prints garbage, an enormous line,
+ * invalid UTF-8, ANSI escapes, an XML entity or JSON nesting bomb, endless output, or nothing at
+ * all, or hangs; its HTTP server (reached through the real SSH tunnel) sends malformed chunked
+ * bodies, trickles headers, sends a login page, an endless line or a bomb. A real sshd serves
+ * it (its PATH starts with the hostile tools). Flashdeck must fail with a clear, safe message
+ * in bounded time and bounded memory, and write no control character anywhere the operator
+ * reads.
  */
 class TestHostileHost : public QObject
 {
@@ -109,8 +111,8 @@ class TestHostileHost : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
-    void hostileNvidiaSmi_data();
-    void hostileNvidiaSmi();
+    void hostileGpuTool_data();
+    void hostileGpuTool();
     void hostileServer_data();
     void hostileServer();
 
@@ -153,23 +155,30 @@ void TestHostileHost::cleanupTestCase()
     m_sshd.reset();
 }
 
-void TestHostileHost::hostileNvidiaSmi_data()
+void TestHostileHost::hostileGpuTool_data()
 {
-    QTest::addColumn<QByteArray>("script"); // the body of the hostile nvidia-smi (sh)
+    QTest::addColumn<QString>("tool"); // the hostile tool the GPU step runs
+    QTest::addColumn<QByteArray>("script"); // its body (sh)
     QTest::addColumn<QString>("mentions"); // in the failed step's "seen"
-    QTest::newRow("random garbage") << QByteArray("head -c 300000 /dev/urandom") << "does not parse";
+    QTest::newRow("random garbage") << QStringLiteral("nvidia-smi") << QByteArray("head -c 300000 /dev/urandom")
+                                    << "does not parse";
     QTest::newRow("enormous line (100 MB, no newline)")
-        << QByteArray("head -c 100000000 /dev/zero | tr '\\\\0' '<'") << "does not parse";
+        << QStringLiteral("nvidia-smi") << QByteArray("head -c 100000000 /dev/zero | tr '\\\\0' '<'")
+        << "does not parse";
     QTest::newRow("invalid UTF-8 in the XML")
+        << QStringLiteral("nvidia-smi")
         << QByteArray("printf '<?xml version=\"1.0\"?>\\n<nvidia_smi_log><driver_version>\\377\\376</driver_version>'")
         << "does not parse";
     QTest::newRow("ANSI escapes on stderr, exit 9")
+        << QStringLiteral("nvidia-smi")
         << QByteArray("printf '\\033]0;pwned\\007\\033[2J\\033[31mNVIDIA-SMI has failed\\033[0m\\r\\n' >&2; exit 9")
         << "NVIDIA-SMI has failed";
     QTest::newRow("stderr flood (50 MB), exit 9")
+        << QStringLiteral("nvidia-smi")
         << QByteArray("yes 'Unable to determine the device handle' | head -c 50000000 >&2; exit 9")
         << "Unable to determine the device handle";
     QTest::newRow("XML entity bomb")
+        << QStringLiteral("nvidia-smi")
         << QByteArray("cat <<'X'\n<?xml version=\"1.0\"?>\n<!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">"
                       "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">"
                       "<!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\">"
@@ -177,27 +186,46 @@ void TestHostileHost::hostileNvidiaSmi_data()
                       "<!ENTITY h \"&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;\"><!ENTITY i \"&h;&h;&h;&h;&h;&h;&h;&h;&h;&h;\">]>\n"
                       "<nvidia_smi_log><driver_version>&i;</driver_version></nvidia_smi_log>\nX")
         << "nvidia-smi";
-    QTest::newRow("endless output, never exits") << QByteArray("yes '<gpu>'") << "did not finish within 30 s";
-    QTest::newRow("silent, never exits") << QByteArray("exec sleep 3600") << "did not finish within 30 s";
-    QTest::newRow("nothing at all, exit 0") << QByteArray("exit 0") << "nvidia-smi";
+    QTest::newRow("endless output, never exits")
+        << QStringLiteral("nvidia-smi") << QByteArray("yes '<gpu>'") << "did not finish within 30 s";
+    QTest::newRow("silent, never exits") << QStringLiteral("nvidia-smi") << QByteArray("exec sleep 3600")
+                                         << "did not finish within 30 s";
+    QTest::newRow("nothing at all, exit 0") << QStringLiteral("nvidia-smi") << QByteArray("exit 0") << "nvidia-smi";
+    // An AMD host (the MI355X profile): amd-smi metric --json.
+    QTest::newRow("amd-smi: JSON nesting bomb")
+        << QStringLiteral("amd-smi") << QByteArray("head -c 3000000 /dev/zero | tr '\\0' '['") << "not a GPU list";
+    QTest::newRow("amd-smi: escapes in garbage")
+        << QStringLiteral("amd-smi") << QByteArray("printf '\033]0;pwned\007\033[31mnot json\033[0m'")
+        << "not a GPU list";
+    QTest::newRow("amd-smi: a list of nonsense")
+        << QStringLiteral("amd-smi") << QByteArray(R"(printf '[1, "x", null, {"gpu": "zero"}, [[]]]')") << "";
 }
 
-void TestHostileHost::hostileNvidiaSmi()
+void TestHostileHost::hostileGpuTool()
 {
+    QFETCH(QString, tool);
     QFETCH(QByteArray, script);
     QFETCH(QString, mentions);
-    QFile tool(m_tools.filePath(QStringLiteral("nvidia-smi")));
-    QVERIFY(tool.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    tool.write("#!/bin/sh\n" + script + "\n");
-    tool.close();
-    tool.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    for (const QString &name : {QStringLiteral("nvidia-smi"), QStringLiteral("amd-smi")}) {
+        QFile::remove(m_tools.filePath(name));
+    }
+    QFile file(m_tools.filePath(tool));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("#!/bin/sh\n" + script + "\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QStringList profile = tool == QLatin1String("amd-smi")
+        ? QStringList{QStringLiteral("--profile"), QStringLiteral("mi355x-x8-two-tp4-router")}
+        : QStringList{};
 
     QElapsedTimer clock;
     clock.start();
     QProcess deploy;
     deploy.start(QStringLiteral(FLASHDECK_BINARY),
-                 {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("deploy"), QStringLiteral("hostile"),
-                  QStringLiteral("--accept-license"), QStringLiteral("noncommercial"), QStringLiteral("--json")});
+                 QStringList{QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("deploy"),
+                             QStringLiteral("hostile"), QStringLiteral("--accept-license"),
+                             QStringLiteral("noncommercial"), QStringLiteral("--json")} +
+                     profile);
     QVERIFY(deploy.waitForFinished(180000));
     const qint64 ms = clock.elapsed();
     rusage usage{};
@@ -235,7 +263,8 @@ void TestHostileHost::hostileNvidiaSmi()
 #if defined(__SANITIZE_ADDRESS__)
     const long boundKiB = 1024 * 1024; // AddressSanitizer's shadow and quarantine
 #else
-    const long boundKiB = 256 * 1024;
+    const long boundKiB =
+        128 * 1024; // peak seen: 41 MiB (a 3 MB JSON nesting bomb took 248 MiB before the depth check)
 #endif
     QVERIFY2(usage.ru_maxrss < boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
     // Bounded time: the GPU probe's own 30 s timeout, plus connecting and the steps before it.

@@ -1,3 +1,4 @@
+#include "backend/core/jsonread.h"
 #include "backend/probe/amdsmi.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
@@ -21,6 +22,9 @@ class TestProbeParsers : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void untrustedJson_depthIsBounded_data();
+    void untrustedJson_depthIsBounded();
+    void amdSmi_nestingBomb_isRefusedBeforeParsing();
     void nvidiaXml_realH200Capture();
     void nvidiaXml_brokenSaysSo();
     void csvRow_realCapture();
@@ -210,6 +214,37 @@ void TestProbeParsers::rocmSmi_stringsAndNA()
     }
     QVERIFY(!parseRocmSmi("WARNING: No JSON data to report\n"));
     QVERIFY(!parseRocmSmi("{}"));
+}
+
+void TestProbeParsers::untrustedJson_depthIsBounded_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("parsed");
+    const int max = flashdeck::jsonread::kMaxDepth;
+    QTest::newRow("at the limit") << QByteArray(max, '[') + QByteArray(max, ']') << true;
+    QTest::newRow("one deeper") << QByteArray(max + 1, '[') + QByteArray(max + 1, ']') << false;
+    QTest::newRow("objects count too") << QByteArray("{\"a\":").repeated(max + 1) + "1" + QByteArray(max + 1, '}')
+                                       << false;
+    QTest::newRow("brackets in strings do not count")
+        << "[\"" + QByteArray(1000, '[') + "\\\"" + QByteArray(1000, '{') + "\"]" << true;
+    QTest::newRow("closing brackets do not go negative") << QByteArray("]]]]") << false;
+}
+
+void TestProbeParsers::untrustedJson_depthIsBounded()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, parsed);
+    const auto j = flashdeck::jsonread::parse(text.constData(), text.constData() + text.size());
+    QCOMPARE(!j.is_discarded(), parsed);
+}
+
+void TestProbeParsers::amdSmi_nestingBomb_isRefusedBeforeParsing()
+{
+    // 4 MiB of '[' (the capture limit of a host command): nlohmann would build 4 M arrays.
+    const QByteArray bomb(4 * 1024 * 1024, '[');
+    const auto r = parseAmdSmiMetric(bomb);
+    QVERIFY(!r);
+    QVERIFY(r.status().message().contains(QLatin1String("not a GPU list")));
 }
 
 QTEST_GUILESS_MAIN(TestProbeParsers)
