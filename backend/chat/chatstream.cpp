@@ -123,7 +123,8 @@ ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
             }
             return out;
         }
-        m_mode = bytes[i] == '{' ? Mode::Json : Mode::Sse;
+        // A JSON answer is an object; '[' is JSON too (never SSE, whose lines start with a field name).
+        m_mode = bytes[i] == '{' || bytes[i] == '[' ? Mode::Json : Mode::Sse;
         if (m_mode == Mode::Sse && !m_body.isEmpty()) {
             const QByteArray held = std::move(m_body);
             m_body.clear();
@@ -159,9 +160,12 @@ ChatUpdate ChatStreamDecoder::finish()
 {
     ChatUpdate out;
     if (m_mode == Mode::Json && !m_tooBig) {
+        const int malformedBefore = m_malformed;
         chunk(m_body, out);
         m_body.clear();
-        if (out.error.isEmpty()) {
+        // Done only when the body was an answer: a body that does not parse (a nesting bomb,
+        // truncated JSON) is no answer, not an empty one (issue 9).
+        if (out.error.isEmpty() && m_malformed == malformedBefore) {
             m_done = true;
             out.done = true;
         }

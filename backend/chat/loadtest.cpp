@@ -111,7 +111,21 @@ void LoadTest::onFinished(int request, const ChatResult &result)
                                                                  : QStringLiteral("failed");
     r.error = result.error;
     if (result.outcome == ChatResult::Outcome::Completed) {
-        m_gaps += result.stats.gapsMs;
+        for (const float gap : result.stats.gapsMs) {
+            ++m_gapsSeen;
+            if (m_gaps.size() < kMaxGapSamples) {
+                m_gaps.append(gap);
+                continue;
+            }
+            // xorshift64*: deterministic, no global RNG state.
+            m_sampler ^= m_sampler >> 12;
+            m_sampler ^= m_sampler << 25;
+            m_sampler ^= m_sampler >> 27;
+            const quint64 slot = (m_sampler * 0x2545f4914f6cdd1dULL) % m_gapsSeen;
+            if (slot < quint64(kMaxGapSamples)) {
+                m_gaps[qsizetype(slot)] = gap;
+            }
+        }
         m_tokens += r.completionTokens;
     }
     if (m_running && !m_stopping && m_clock.elapsed() < qint64(m_config.durationS) * 1000) {

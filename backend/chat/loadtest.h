@@ -118,7 +118,15 @@ private:
     quint64 m_nonce = 0;
     QList<ChatCall *> m_inFlight;
     QList<LoadTestRequest> m_requests;
+    /**
+     * Inter-token gaps for the ITL percentiles: a uniform sample of at most kMaxGapSamples
+     * (Vitter's algorithm R), so an hour at fleet speed does not grow memory without bound
+     * (issue 9: the 10-minute soak grew 11 MB, mostly here).
+     */
     QList<float> m_gaps;
+    quint64 m_gapsSeen = 0;
+    quint64 m_sampler = 0x9e3779b97f4a7c15ULL;
+    static constexpr qsizetype kMaxGapSamples = 100000;
     QList<LoadTestTick> m_ticks;
     qint64 m_tokensAtLastTick = 0;
     qint64 m_tokens = 0;

@@ -46,6 +46,10 @@ QString hostText(const QByteArray &bytes, int maxChars)
             i = skipEscape(tail, i);
             continue;
         }
+        if (c == '\r' && i + 1 < tail.size() && tail.at(i + 1) == '\n') {
+            ++i; // a CRLF line end is a line end; a lone CR (overwriting the line) is not
+            continue;
+        }
         clean.append(c);
         ++i;
     }
@@ -62,6 +66,10 @@ QString hostText(const QByteArray &bytes, int maxChars)
     const bool cut = bytes.size() > window || text.size() > maxChars;
     if (text.size() > maxChars) {
         text = text.right(maxChars);
+        // Start at a line when there is one: "…dle" helps nobody.
+        if (const qsizetype nl = text.indexOf(QLatin1Char('\n')); nl >= 0 && nl + 1 < text.size()) {
+            text = text.mid(nl + 1);
+        }
     }
     return cut ? QStringLiteral("…") + text : text;
 }

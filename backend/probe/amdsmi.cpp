@@ -78,7 +78,8 @@ Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &text)
             continue;
         }
         GpuSample s;
-        s.index = int(jsonread::integer(g, "gpu", 0, 1 << 16).value_or(out.size()));
+        const auto index = jsonread::integer(g, "gpu", 0, 1 << 16);
+        s.index = int(index.value_or(out.size()));
         const json mem = g.value("mem_usage", json::object());
         s.memoryTotalMiB = mib(metric(mem, "total_vram"));
         s.memoryUsedMiB = mib(metric(mem, "used_vram"));
@@ -91,6 +92,12 @@ Result<QList<GpuSample>> parseAmdSmiMetric(const QByteArray &text)
             s.temperatureC = finite(metric(temp, "edge"));
         }
         s.powerW = finite(metric(g.value("power", json::object()), "socket_power"));
+        // An object with no GPU number and no reading is not a GPU (a hostile or broken tool's
+        // `{"gpu": "zero"}` must not count as one: issue 9).
+        const bool read = s.memoryTotalMiB || s.memoryUsedMiB || s.temperatureC || s.powerW || g.contains("usage");
+        if (!index && !read) {
+            continue;
+        }
         out.append(s);
     }
     return out;

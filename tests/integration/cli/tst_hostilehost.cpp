@@ -43,11 +43,13 @@ public:
 private:
     void onRequest(QTcpSocket *s)
     {
-        m_request += s->readAll();
-        if (m_answered || !m_request.contains("\r\n\r\n")) {
+        // Per connection: Qt retries a request once when the connection closes early.
+        QByteArray request = s->property("request").toByteArray() + s->readAll();
+        s->setProperty("request", request);
+        if (s->property("answered").toBool() || !request.contains("\r\n\r\n")) {
             return;
         }
-        m_answered = true;
+        s->setProperty("answered", true);
         if (m_mode == "malformed chunked body") {
             s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
                      "ZZ\r\nthis is not a chunk\r\n");
@@ -89,8 +91,6 @@ private:
 
     QByteArray m_mode;
     QTcpServer m_server;
-    QByteArray m_request;
-    bool m_answered = false;
 };
 
 } // namespace
@@ -245,6 +245,7 @@ void TestHostileHost::hostileGpuTool()
     }
     QCOMPARE(gpus[QLatin1String("status")].toString(), QStringLiteral("fail"));
     const QString seen = gpus[QLatin1String("seen")].toString();
+    qInfo("  seen: %s", qPrintable(seen.left(300)));
     QVERIFY2(seen.contains(mentions), qPrintable(seen));
     QVERIFY2(seen.size() < 2000, qPrintable(QString::number(seen.size()))); // a message, not a dump
     QVERIFY(!gpus[QLatin1String("fix")].toString().isEmpty());
@@ -279,9 +280,9 @@ void TestHostileHost::hostileServer_data()
     QTest::newRow("slowloris headers") << "within 3 s";
     QTest::newRow("never answers") << "within 3 s";
     QTest::newRow("endless SSE line") << "";
-    QTest::newRow("JSON bomb") << "";
-    QTest::newRow("HTTP 500 with escapes") << "Internal failure";
-    QTest::newRow("garbage, then close") << "";
+    QTest::newRow("JSON bomb") << "No answer from the server";
+    QTest::newRow("HTTP 500 with escapes") << "The server said: \"Internal failure\".";
+    QTest::newRow("garbage, then close") << "No answer from the server";
 }
 
 void TestHostileHost::hostileServer()
@@ -316,6 +317,7 @@ void TestHostileHost::hostileServer()
             message = o[QLatin1String("message")].toString();
         }
     }
+    qInfo("  message: %s", qPrintable(message.left(300)));
     QVERIFY2(!message.isEmpty(), out.constData());
     QVERIFY2(message.contains(mentions), qPrintable(message));
     for (const QByteArray &text : {out, err}) {
