@@ -140,10 +140,18 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
         }
         const Result<QList<probe::GpuSample>> gpus =
             m_rocmFallback ? probe::parseRocmSmi(result.stdoutData) : probe::parseAmdSmiMetric(result.stdoutData);
-        if (gpus && result.succeeded()) {
+        if (gpus && result.succeeded() && !gpus.value().isEmpty()) {
             Q_EMIT sampled(gpus.value(), QDateTime::currentMSecsSinceEpoch());
+        } else if (gpus && result.succeeded()) {
+            // Not "no GPUs, all fine": a host whose tool lists none has nothing we can show.
+            Q_EMIT failed(QStringLiteral("%1 listed no GPU")
+                              .arg(m_rocmFallback ? QStringLiteral("rocm-smi") : QStringLiteral("amd-smi")));
         } else {
-            Q_EMIT failed(gpus ? hostText(result.stderrData) : gpus.message());
+            Q_EMIT failed(gpus ? (result.error.isError() ? result.error.message
+                                      : !hostText(result.stderrData).isEmpty()
+                                      ? hostText(result.stderrData)
+                                      : QStringLiteral("amd-smi exited with %1").arg(result.exitCode.value_or(-1)))
+                               : gpus.message());
         }
         return;
     }
@@ -155,10 +163,11 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
     if (!m_running) {
         return;
     }
-    const QString why = result.error.message.isEmpty() ? QStringLiteral("nvidia-smi stopped (exit %1): %2")
-                                                             .arg(result.exitCode.value_or(-1))
-                                                             .arg(hostText(result.stderrData, 300))
-                                                       : result.error.message;
+    const QString err = hostText(result.stderrData, 300);
+    const QString why = !result.error.message.isEmpty() ? result.error.message
+        : err.isEmpty()
+        ? QStringLiteral("nvidia-smi stopped (exit %1) and printed no reading").arg(result.exitCode.value_or(-1))
+        : QStringLiteral("nvidia-smi stopped (exit %1): %2").arg(result.exitCode.value_or(-1)).arg(err);
     Q_EMIT failed(why);
     // 1, 2, 4 … 30 s: a host that lost its driver is not hammered, a blip recovers fast.
     const int delay = std::min(30000, 1000 << std::min(m_restarts, 5));

@@ -41,12 +41,35 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
     , m_dockerTimer(new QTimer(this))
     , m_diskTimer(new QTimer(this))
     , m_archiveTimer(new QTimer(this))
+    , m_gpuWatchdog(new QTimer(this))
 {
     m_status.host = m_hostName;
     m_dockerTimer->setInterval(m_config.dockerPeriodMs);
     connect(m_dockerTimer, &QTimer::timeout, this, &HostMonitor::pollContainers);
     m_diskTimer->setInterval(m_config.diskPeriodMs);
     connect(m_diskTimer, &QTimer::timeout, this, &HostMonitor::pollDisk);
+    m_gpuWatchdog->setInterval(1000);
+    connect(m_gpuWatchdog, &QTimer::timeout, this, [this] {
+        const qint64 silentMs = now() - m_gpuHeardAtMs;
+        if (!m_gpus || silentMs < kGpuSilenceMs) {
+            return;
+        }
+        // Not "no GPUs": no word from the tool at all (issue 9: a hung nvidia-smi). The readings
+        // shown go stale as a gap, not as their last values.
+        m_gpusAnswered = true;
+        m_status.gpus.clear();
+        m_status.gpuError = QStringLiteral("%1 has given no reading for %2 s (the tool hangs, or the host is "
+                                           "overloaded)")
+                                .arg(m_gpus->command().section(QLatin1Char(' '), 0, 0))
+                                .arg(silentMs / 1000);
+        for (const int gone : std::as_const(m_lastGpuIndexes)) {
+            for (const char *m : {"util", "mem_used_mib", "power_w", "temp_c"}) {
+                record(QStringLiteral("gpu.%1.%2").arg(gone).arg(QLatin1String(m)), now(), std::nullopt);
+            }
+        }
+        m_lastGpuIndexes.clear();
+        changed();
+    });
     connect(&m_conn, &ssh::HostConnection::stateChanged, this, &HostMonitor::onConnection);
     connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
         if (id == m_dockerTunnel) {
@@ -181,6 +204,7 @@ void HostMonitor::stop()
     m_running = false;
     m_dockerTimer->stop();
     m_diskTimer->stop();
+    m_gpuWatchdog->stop();
     if (m_gpus) {
         m_gpus->stop();
     }
@@ -240,6 +264,7 @@ void HostMonitor::detectVendorAndStart()
                 m_config.gpuPeriodMs);
             connect(m_gpus.get(), &GpuSampler::sampled, this, [this](const QList<probe::GpuSample> &gpus, qint64 at) {
                 m_gpusAnswered = true;
+                m_gpuHeardAtMs = now();
                 m_status.gpus = gpus;
                 m_status.gpusAtMs = at;
                 m_status.gpuError.clear();
@@ -267,10 +292,13 @@ void HostMonitor::detectVendorAndStart()
             });
             connect(m_gpus.get(), &GpuSampler::failed, this, [this](const QString &message) {
                 m_gpusAnswered = true;
+                m_gpuHeardAtMs = now();
                 m_status.gpuError = message;
                 changed();
             });
             m_gpus->start();
+            m_gpuHeardAtMs = now();
+            m_gpuWatchdog->start();
         } else {
             m_gpusAnswered = true;
             m_status.gpuError = QStringLiteral("neither nvidia-smi nor amd-smi/rocm-smi is on the host's PATH");

@@ -116,6 +116,10 @@ private:
     QTimer *m_dockerTimer;
     QTimer *m_diskTimer;
     QTimer *m_archiveTimer;
+    /** A GPU tool that hangs says nothing at all: after kGpuSilenceMs without a word, say so. */
+    QTimer *m_gpuWatchdog;
+    qint64 m_gpuHeardAtMs = 0;
+    static constexpr qint64 kGpuSilenceMs = 10000;
     QString m_vendor; // nvidia, amd; empty until known
     quint16 m_serverPort = 0;
     qint64 m_expectedKvTokens = 0;

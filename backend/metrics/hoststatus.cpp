@@ -89,6 +89,7 @@ json HostStatus::toJson() const
             {"state", state.toStdString()},
             {"error", text(error)},
             {"gpus", gpuList},
+            {"gpu_error", text(gpuError)},
             {"container", containerJson},
             {"server", serverJson},
             {"disk_free_bytes", orNull(diskFreeBytes)},

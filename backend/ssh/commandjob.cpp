@@ -219,7 +219,15 @@ CommandJob::Pump CommandJob::pump()
         return Pump::Finished;
     }
     bool progress = false;
-    if (!writeStdin(progress) || !readStream(m_out, 0, progress) || !readStream(m_err, 1, progress)) {
+    if (!writeStdin(progress)) {
+        return Pump::Finished;
+    }
+    // A consumer that cannot keep up (a host printing without end) must not make this process
+    // hold it all: leave the data in the channel, whose window then stops the sender (issue 9).
+    if (isPaused()) {
+        return Pump::Idle;
+    }
+    if (!readStream(m_out, 0, progress) || !readStream(m_err, 1, progress)) {
         return Pump::Finished;
     }
     // Done when both streams are drained and the server said how it ended (or closed).
@@ -245,6 +253,7 @@ bool CommandJob::takeBatch(QList<QByteArray> &stdoutLines, QList<QByteArray> &st
     m_out.lines.clear();
     m_err.lines.clear();
     m_out.pendingBytes = m_err.pendingBytes = 0;
+    m_unacknowledged += outputBatchCost(stdoutLines, stderrLines);
     return true;
 }
 

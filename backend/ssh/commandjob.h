@@ -7,6 +7,8 @@
 
 #include <libssh/callbacks.h>
 
+#include <algorithm>
+
 namespace flashdeck::ssh {
 
 /**
@@ -35,6 +37,10 @@ public:
 
     /** Complete lines gathered since the last call, if a batch is due (or `force`). */
     bool takeBatch(QList<QByteArray> &stdoutLines, QList<QByteArray> &stderrLines, bool force);
+    /** The consumer is done with `cost` (outputBatchCost) of what takeBatch gave out. */
+    void acknowledge(qint64 cost) { m_unacknowledged = std::max<qint64>(0, m_unacknowledged - cost); }
+    /** Too much output waits for its consumer: stop reading the channel until it catches up. */
+    bool isPaused() const { return m_unacknowledged >= kMaxUnacknowledged; }
 
     /**
      * Asks the remote side to stop, then closes the channel. Returns the command line that
@@ -49,6 +55,9 @@ public:
     CommandResult result(const SshError &error);
 
 private:
+    static constexpr qint64 kMaxUnacknowledged = 8 * 1024 * 1024;
+    qint64 m_unacknowledged = 0;
+
     struct Stream
     {
         QByteArray partial;

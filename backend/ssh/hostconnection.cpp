@@ -39,7 +39,15 @@ HostConnection::HostConnection(SshTarget target, QObject *parent)
     connect(m_worker, &SessionWorker::passphraseNeeded, this, &HostConnection::passphraseNeeded);
     connect(m_worker, &SessionWorker::keyboardInteractiveNeeded, this, &HostConnection::keyboardInteractiveNeeded);
     connect(m_worker, &SessionWorker::passwordNeeded, this, &HostConnection::passwordNeeded);
-    connect(m_worker, &SessionWorker::commandOutput, this, &HostConnection::commandOutput);
+    connect(m_worker, &SessionWorker::commandOutput, this,
+            [this](quint64 id, const QList<QByteArray> &out, const QList<QByteArray> &err) {
+                Q_EMIT commandOutput(id, out, err);
+                // Handled (slots ran): let the worker read more of this command (flow control).
+                const qint64 cost = outputBatchCost(out, err);
+                SessionWorker *worker = m_worker;
+                QMetaObject::invokeMethod(
+                    worker, [worker, id, cost] { worker->acknowledgeOutput(id, cost); }, Qt::QueuedConnection);
+            });
     connect(m_worker, &SessionWorker::commandFinished, this, &HostConnection::commandFinished);
     connect(m_worker, &SessionWorker::tunnelReady, this, &HostConnection::tunnelReady);
     connect(m_worker, &SessionWorker::tunnelFailed, this, &HostConnection::tunnelFailed);

@@ -397,6 +397,17 @@ void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
     m_tick->start();
 }
 
+void SessionWorker::acknowledgeOutput(quint64 id, qint64 cost)
+{
+    if (const auto it = m_commands.find(id); it != m_commands.end()) {
+        const bool wasPaused = it->second->isPaused();
+        it->second->acknowledge(cost);
+        if (wasPaused && !it->second->isPaused()) {
+            scheduleService();
+        }
+    }
+}
+
 void SessionWorker::cancelCommand(quint64 id)
 {
     if (const auto it = m_commands.find(id); it != m_commands.end()) {

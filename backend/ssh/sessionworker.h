@@ -48,6 +48,8 @@ public Q_SLOTS:
     void answerPassword(const QByteArray &password, bool given);
     void runCommand(quint64 id, const flashdeck::ssh::RemoteCommand &command);
     void cancelCommand(quint64 id);
+    /** The consumer has handled `cost` of the command's output (flow control). */
+    void acknowledgeOutput(quint64 id, qint64 cost);
     void openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort, const QByteArray &command);
     void closeTunnel(quint64 id);
 

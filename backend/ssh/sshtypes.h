@@ -170,6 +170,22 @@ struct CommandResult
     bool succeeded() const { return !error.isError() && exitCode && *exitCode == 0; }
 };
 
+/**
+ * What a batch of output lines costs in memory while it waits for its consumer (bytes plus a
+ * QByteArray's own overhead): the worker stops reading a command's channel while too much of
+ * its output is unconsumed (flow control: SSH's window then stops the remote writer).
+ */
+inline qint64 outputBatchCost(const QList<QByteArray> &stdoutLines, const QList<QByteArray> &stderrLines)
+{
+    qint64 cost = 0;
+    for (const QList<QByteArray> *lines : {&stdoutLines, &stderrLines}) {
+        for (const QByteArray &line : *lines) {
+            cost += line.size() + 48;
+        }
+    }
+    return cost;
+}
+
 } // namespace flashdeck::ssh
 
 Q_DECLARE_METATYPE(flashdeck::ssh::SshError)

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -113,6 +114,8 @@ private Q_SLOTS:
     void cleanupTestCase();
     void hostileGpuTool_data();
     void hostileGpuTool();
+    void hostileGpuTool_status_data() { hostileGpuTool_data(); }
+    void hostileGpuTool_status();
     void hostileServer_data();
     void hostileServer();
 
@@ -270,6 +273,54 @@ void TestHostileHost::hostileGpuTool()
     QVERIFY2(usage.ru_maxrss < boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
     // Bounded time: the GPU probe's own 30 s timeout, plus connecting and the steps before it.
     QVERIFY2(ms < 120000, qPrintable(QString::number(ms)));
+}
+
+void TestHostileHost::hostileGpuTool_status()
+{
+    // The fleet status reads the same tools (nvidia-smi --query-gpu … -lms, amd-smi metric): it
+    // must report the GPUs as unreadable, in bounded time and memory, and print no escape.
+    QFETCH(QString, tool);
+    QFETCH(QByteArray, script);
+    for (const QString &name : {QStringLiteral("nvidia-smi"), QStringLiteral("amd-smi")}) {
+        QFile::remove(m_tools.filePath(name));
+    }
+    QFile file(m_tools.filePath(tool));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("#!/bin/sh\n" + script + "\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QElapsedTimer clock;
+    clock.start();
+    QProcess status;
+    status.start(QStringLiteral(FLASHDECK_BINARY),
+                 {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("status"), QStringLiteral("hostile"),
+                  QStringLiteral("--json"), QStringLiteral("--timeout"), QStringLiteral("15")});
+    QVERIFY(status.waitForFinished(120000));
+    const qint64 ms = clock.elapsed();
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const QByteArray out = status.readAllStandardOutput();
+    const QByteArray err = status.readAllStandardError();
+    const QJsonObject o = QJsonDocument::fromJson(out).object();
+    qInfo("%s: %lld ms, peak RSS %ld MiB, gpus %lld, gpu_error: %s", QTest::currentDataTag(), ms,
+          usage.ru_maxrss / 1024, qlonglong(o[QLatin1String("gpus")].toArray().size()),
+          qPrintable(o[QLatin1String("gpu_error")].toString().left(200)));
+    QCOMPARE(status.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(!o.isEmpty(), out.constData());
+    QCOMPARE(o[QLatin1String("host")].toString(), QStringLiteral("hostile"));
+    QVERIFY2(o[QLatin1String("gpus")].toArray().isEmpty(), out.constData()); // no GPU made up from garbage
+    QVERIFY2(!o[QLatin1String("gpu_error")].toString().isEmpty(), out.constData()); // and it says why
+    for (const QByteArray &text : {out, err}) {
+        QVERIFY(!text.contains('\x1b'));
+        QVERIFY(!text.contains('\a'));
+    }
+#if defined(__SANITIZE_ADDRESS__)
+    const long boundKiB = 1024 * 1024;
+#else
+    const long boundKiB = 256 * 1024;
+#endif
+    QVERIFY2(usage.ru_maxrss < boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
+    QVERIFY2(ms < 60000, qPrintable(QString::number(ms)));
 }
 
 void TestHostileHost::hostileServer_data()
