@@ -34,6 +34,7 @@ private Q_SLOTS:
     void deploymentFault();
     void diskFullWhileWritingTheJournal_stopsClearly_resumeFinishes();
     void sshdKilledMidChat_partialKept_clearError();
+    void containerCrash_statusSaysSo_resumeRestartsIt();
     void cleanupTestCase();
 
 private:
@@ -341,6 +342,66 @@ void TestFaultsCli::sshdKilledMidChat_partialKept_clearError()
     QVERIFY2(message.contains(QLatin1String("partial answer is kept")), out.constData());
     injected(QStringLiteral("sshd session killed mid-chat (%1 processes)").arg(killed),
              QStringLiteral("%1 characters kept, error: \"%2\"").arg(content.size()).arg(message.left(80)));
+}
+
+void TestFaultsCli::containerCrash_statusSaysSo_resumeRestartsIt()
+{
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    QVERIFY(startDemo(config.path(), QStringLiteral("0.1")) > 0);
+    const CliRun deployed =
+        run(config.path(),
+            {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+             QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120")});
+    QVERIFY2(deployed.exitCode == 0, deployed.out.constData());
+    // The server process in the container dies (an OOM kill, a segfault): SIGKILL it. "[3]0000"
+    // matches the server's "--port 30000" but not pkill's own command line.
+    QProcess kill;
+    kill.start(QStringLiteral("pkill"),
+               {QStringLiteral("-KILL"), QStringLiteral("-f"), QStringLiteral("sglang-sim .*--port [3]0000 ")});
+    QVERIFY(kill.waitForFinished(10000));
+    QCOMPARE(kill.exitCode(), 0); // it found the server
+    // The fleet status says what happened: the container exited with 137, a critical alert.
+    QJsonObject status;
+    for (int i = 0; i < 60; ++i) {
+        const CliRun s =
+            run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
+        status = QJsonDocument::fromJson(s.out).object();
+        if (status[QLatin1String("container")].toObject()[QLatin1String("state")].toString() ==
+            QLatin1String("exited")) {
+            break;
+        }
+    }
+    const QJsonObject container = status[QLatin1String("container")].toObject();
+    QCOMPARE(container[QLatin1String("state")].toString(), QStringLiteral("exited"));
+    QVERIFY2(container[QLatin1String("status")].toString().contains(QLatin1String("Exited (137)")),
+             qPrintable(container[QLatin1String("status")].toString()));
+    QVERIFY(status[QLatin1String("server")].toObject()[QLatin1String("health")].toString() != QLatin1String("ok"));
+    bool alerted = false;
+    for (const QJsonValue &a : status[QLatin1String("alerts")].toArray()) {
+        alerted = alerted ||
+            (a.toObject()[QLatin1String("id")].toString() == QLatin1String("container-down") &&
+             a.toObject()[QLatin1String("severity")].toString() == QLatin1String("critical"));
+    }
+    QVERIFY2(alerted, QJsonDocument(status).toJson().constData());
+    // --resume brings it back: the same container started again, the checks read the new run.
+    const CliRun resumed = run(config.path(),
+                               {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"),
+                                QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
+    const CliRun after =
+        run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const CliRun undeploy =
+        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    QVERIFY2(resumed.exitCode == 0, resumed.out.constData());
+    QCOMPARE(steps(resumed.out).value(QStringLiteral("ready"))[QLatin1String("status")].toString(),
+             QStringLiteral("pass"));
+    const QJsonObject back = QJsonDocument::fromJson(after.out).object();
+    QCOMPARE(back[QLatin1String("container")].toObject()[QLatin1String("state")].toString(), QStringLiteral("running"));
+    QCOMPARE(undeploy.out.trimmed(),
+             QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})"));
+    injected(QStringLiteral("the server container crashed (SIGKILL)"),
+             QStringLiteral("status: %1, critical alert; --resume restarted it, one container")
+                 .arg(container[QLatin1String("status")].toString()));
 }
 
 QTEST_GUILESS_MAIN(TestFaultsCli)
