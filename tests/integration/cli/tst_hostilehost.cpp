@@ -120,6 +120,9 @@ private Q_SLOTS:
     void hostileServer();
 
 private:
+    /** Makes `tool` the host's only GPU tool, running `script` (sh). */
+    bool installTool(const QString &tool, const QByteArray &script);
+
     QTemporaryDir m_home;
     QTemporaryDir m_tools;
     QTemporaryDir m_config;
@@ -156,6 +159,20 @@ void TestHostileHost::initTestCase()
 void TestHostileHost::cleanupTestCase()
 {
     m_sshd.reset();
+}
+
+bool TestHostileHost::installTool(const QString &tool, const QByteArray &script)
+{
+    for (const QString &name : {QStringLiteral("nvidia-smi"), QStringLiteral("amd-smi")}) {
+        QFile::remove(m_tools.filePath(name));
+    }
+    QFile file(m_tools.filePath(tool));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        return false;
+    }
+    file.write("#!/bin/sh\n" + script + "\n");
+    file.close();
+    return file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
 }
 
 void TestHostileHost::hostileGpuTool_data()
@@ -209,14 +226,7 @@ void TestHostileHost::hostileGpuTool()
     QFETCH(QString, tool);
     QFETCH(QByteArray, script);
     QFETCH(QString, mentions);
-    for (const QString &name : {QStringLiteral("nvidia-smi"), QStringLiteral("amd-smi")}) {
-        QFile::remove(m_tools.filePath(name));
-    }
-    QFile file(m_tools.filePath(tool));
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write("#!/bin/sh\n" + script + "\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(installTool(tool, script));
     const QStringList profile = tool == QLatin1String("amd-smi")
         ? QStringList{QStringLiteral("--profile"), QStringLiteral("mi355x-x8-two-tp4-router")}
         : QStringList{};
@@ -281,14 +291,7 @@ void TestHostileHost::hostileGpuTool_status()
     // must report the GPUs as unreadable, in bounded time and memory, and print no escape.
     QFETCH(QString, tool);
     QFETCH(QByteArray, script);
-    for (const QString &name : {QStringLiteral("nvidia-smi"), QStringLiteral("amd-smi")}) {
-        QFile::remove(m_tools.filePath(name));
-    }
-    QFile file(m_tools.filePath(tool));
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write("#!/bin/sh\n" + script + "\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(installTool(tool, script));
     QElapsedTimer clock;
     clock.start();
     QProcess status;
