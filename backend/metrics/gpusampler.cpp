@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QTimer>
 
+#include <utility>
+
 namespace flashdeck::metrics {
 
 namespace {
@@ -92,6 +94,7 @@ void GpuSampler::startStream()
     cmd.capture = true; // a failing start explains itself on stderr
     cmd.captureLimit = 64 * 1024;
     m_sweep.clear();
+    m_badLines = 0;
     m_streamId = m_conn.run(cmd);
 }
 
@@ -106,9 +109,22 @@ void GpuSampler::onLines(quint64 id, const QList<QByteArray> &lines)
         }
         const Result<probe::GpuSample> s = probe::parseGpuSample(line);
         if (!s) {
-            Q_EMIT failed(s.message());
-            continue; // one bad line loses that GPU's reading, not the sweep
+            // One bad line loses that GPU's reading, not the sweep, and is said once; a run of
+            // them is not nvidia-smi's CSV at all (a hostile or broken tool printing without
+            // end): stop it and retry with backoff rather than parse garbage forever (issue 9).
+            if (++m_badLines == 1) {
+                Q_EMIT failed(s.message());
+            } else if (m_badLines >= kMaxBadLines) {
+                m_gaveUp = QStringLiteral("nvidia-smi printed %1 lines in a row that are not GPU readings (%2); it "
+                                          "was stopped and will be retried")
+                               .arg(m_badLines)
+                               .arg(s.message());
+                m_conn.cancel(m_streamId);
+                return;
+            }
+            continue;
         }
+        m_badLines = 0;
         if (!m_sweep.isEmpty() && s.value().index <= m_sweep.last().index) {
             flushSweep(); // the indexes started again: a new sweep
         }
@@ -164,7 +180,8 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
         return;
     }
     const QString err = hostText(result.stderrData, 300);
-    const QString why = !result.error.message.isEmpty() ? result.error.message
+    const QString why = !m_gaveUp.isEmpty() ? std::exchange(m_gaveUp, {})
+        : !result.error.message.isEmpty()   ? result.error.message
         : err.isEmpty()
         ? QStringLiteral("nvidia-smi stopped (exit %1) and printed no reading").arg(result.exitCode.value_or(-1))
         : QStringLiteral("nvidia-smi stopped (exit %1): %2").arg(result.exitCode.value_or(-1)).arg(err);

@@ -56,6 +56,9 @@ private:
     quint64 m_streamId = 0;
     quint64 m_pollId = 0;
     int m_restarts = 0;
+    int m_badLines = 0; // in a row
+    QString m_gaveUp; // why the stream was stopped, for its end
+    static constexpr int kMaxBadLines = 64;
     QList<probe::GpuSample> m_sweep;
     QTimer *m_sweepTimer = nullptr; // the end of a sweep: no line for a moment
     QTimer *m_retryTimer = nullptr;
