@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -25,4 +28,17 @@ inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutM
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+/** `flashdeck deploy --json` output: the last record of each step, by step id. */
+inline QMap<QString, QJsonObject> deploySteps(const QByteArray &jsonLines)
+{
+    QMap<QString, QJsonObject> out;
+    for (const QByteArray &line : jsonLines.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.contains(QLatin1String("step"))) {
+            out[o[QLatin1String("step")].toString()] = o;
+        }
+    }
+    return out;
 }

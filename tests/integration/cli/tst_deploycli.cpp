@@ -41,8 +41,7 @@ private Q_SLOTS:
 private:
     using Run = CliRun;
     static Run run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
-    /** The last record of each step, by id. */
-    static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
+    static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines) { return deploySteps(jsonLines); }
 };
 
 namespace { } // namespace
@@ -60,18 +59,6 @@ bool writeModel(const QString &dir, const QString &layout)
 }
 
 } // namespace
-
-QMap<QString, QJsonObject> TestDeployCli::steps(const QByteArray &jsonLines)
-{
-    QMap<QString, QJsonObject> out;
-    for (const QByteArray &line : jsonLines.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.contains(QLatin1String("step"))) {
-            out[o[QLatin1String("step")].toString()] = o;
-        }
-    }
-    return out;
-}
 
 void TestDeployCli::scenario_data()
 {

@@ -39,8 +39,9 @@ private Q_SLOTS:
 
 private:
     static CliRun run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
-    /** The last record of each step, by id. */
-    static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines);
+    static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines) { return deploySteps(jsonLines); }
+    /** `flashdeck deploy demo --json` with the licence accepted, running in `process`. */
+    static void startDeploy(QProcess &process, const QString &config);
     /** `demo start`; returns the demo host's sshd pid (0 on failure). */
     static qint64 startDemo(const QString &config, const QString &timeFactor);
     /** Every line of the journal is a whole JSON object (a torn last line counts as a loss). */
@@ -50,16 +51,12 @@ private:
     QStringList m_faults;
 };
 
-QMap<QString, QJsonObject> TestFaultsCli::steps(const QByteArray &jsonLines)
+void TestFaultsCli::startDeploy(QProcess &process, const QString &config)
 {
-    QMap<QString, QJsonObject> out;
-    for (const QByteArray &line : jsonLines.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.contains(QLatin1String("step"))) {
-            out[o[QLatin1String("step")].toString()] = o;
-        }
-    }
-    return out;
+    process.start(QStringLiteral(FLASHDECK_BINARY),
+                  {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                   QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120"),
+                   QStringLiteral("--json"), QStringLiteral("--config-dir"), config});
 }
 
 qint64 TestFaultsCli::startDemo(const QString &config, const QString &timeFactor)
@@ -140,10 +137,7 @@ void TestFaultsCli::deploymentFault()
     const qint64 sshd = startDemo(config.path(), QStringLiteral("0.4"));
     QVERIFY(sshd > 0);
     QProcess deploy;
-    deploy.start(QStringLiteral(FLASHDECK_BINARY),
-                 {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
-                  QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120"),
-                  QStringLiteral("--json"), QStringLiteral("--config-dir"), config.path()});
+    startDeploy(deploy, config.path());
     QByteArray out;
     const auto reached = [&] {
         if (moment == QLatin1String("ready")) {
@@ -230,10 +224,7 @@ void TestFaultsCli::diskFullWhileWritingTheJournal_stopsClearly_resumeFinishes()
     flashdeck::test::TmpfsMount disk(config.path() + QStringLiteral("/data/deployments"), 1024);
     QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
     QProcess deploy;
-    deploy.start(QStringLiteral(FLASHDECK_BINARY),
-                 {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
-                  QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120"),
-                  QStringLiteral("--json"), QStringLiteral("--config-dir"), config.path()});
+    startDeploy(deploy, config.path());
     QByteArray out;
     while (!steps(out).contains(QStringLiteral("pull"))) {
         QVERIFY2(deploy.waitForReadyRead(120000), out.constData());
