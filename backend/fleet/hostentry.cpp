@@ -1,5 +1,7 @@
 #include "backend/fleet/hostentry.h"
 
+#include "backend/core/jsonread.h"
+
 #include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
@@ -129,7 +131,14 @@ void from_json(const nlohmann::json &j, HostEntry &h)
     h.name = QString::fromStdString(j.at("name").get<std::string>());
     h.address = QString::fromStdString(j.at("address").get<std::string>());
     h.user = str(j, "user");
-    h.port = j.value("port", quint16(0));
+    // Typed and range-checked: a number beyond quint16 converted by nlohmann is undefined
+    // behaviour (found by fuzz_configfiles: "port": 2.2e54).
+    const bool whole = j.contains("port") && j.at("port").is_number_integer(); // 22.5 is no port
+    const auto port = whole ? jsonread::integer(j, "port", 0, 65535) : std::nullopt;
+    if (j.contains("port") && !port) {
+        throw nlohmann::json::type_error::create(302, "\"port\" is not a TCP port number (0 to 65535)", &j);
+    }
+    h.port = quint16(port.value_or(0));
     h.identityFile = str(j, "identity_file");
     h.knownHostsFile = str(j, "known_hosts_file");
     h.vendorHint = str(j, "vendor_hint");

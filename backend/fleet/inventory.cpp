@@ -1,6 +1,7 @@
 #include "backend/fleet/inventory.h"
 
 #include "backend/core/atomicfile.h"
+#include "backend/core/jsonread.h"
 
 #include <QDir>
 #include <QFile>
@@ -41,7 +42,11 @@ Result<QList<HostEntry>> Inventory::parse(const QByteArray &data, const QString 
 {
     try {
         const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size());
-        const int version = j.value("version", kFormatVersion);
+        const auto readVersion = jsonread::integer(j, "version", 0, 1 << 20);
+        if (j.is_object() && j.contains("version") && !readVersion) {
+            throw nlohmann::json::type_error::create(302, "\"version\" is not a format number", &j);
+        }
+        const int version = int(readVersion.value_or(kFormatVersion));
         if (version > kFormatVersion) {
             return Status::failure(QStringLiteral("The host inventory %1 was written by a newer Flashdeck (format %2). "
                                                   "Update Flashdeck; the file was left as it is.")

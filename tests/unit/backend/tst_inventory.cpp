@@ -117,6 +117,13 @@ void TestInventory::malformedFile_isReportedAndLeftUntouched_data()
     QTest::newRow("invalid name") << QByteArray("{\"version\":1,\"hosts\":[{\"name\":\"a b\",\"address\":\"x\"}]}");
     QTest::newRow("newer format") << QByteArray("{\"version\":99,\"hosts\":[]}");
     QTest::newRow("binary junk") << QByteArray("\x00\xff\xfe junk", 9);
+    // Numbers a quint16 or an int cannot hold were converted by nlohmann: undefined behaviour
+    // (fuzz_configfiles, regression-inventory-port-out-of-range).
+    QTest::newRow("port far out of range")
+        << QByteArray(R"({"version":1,"hosts":[{"name":"a","address":"x","port":2.2e54}]})");
+    QTest::newRow("port 70000") << QByteArray(R"({"version":1,"hosts":[{"name":"a","address":"x","port":70000}]})");
+    QTest::newRow("port 22.5") << QByteArray(R"({"version":1,"hosts":[{"name":"a","address":"x","port":22.5}]})");
+    QTest::newRow("version far out of range") << QByteArray(R"({"version":1e300,"hosts":[]})");
 }
 
 void TestInventory::malformedFile_isReportedAndLeftUntouched()
