@@ -58,10 +58,14 @@ Status Journal::append(const StepRecord &record)
     }
     const ssize_t written = ::write(fd, line.constData(), size_t(line.size()));
     const int writeErrno = errno;
+    bool tornTail = false;
     if (written != line.size() && written > 0) {
         // A full disk can take part of the line: take it back, so the journal ends with the last
         // whole record and stays readable (issue 9: disk full while writing the journal).
-        (void)::ftruncate(fd, end);
+        // If even that fails, the torn tail is cut before the next append (above) and read()
+        // skips it, so the journal stays readable either way. (The result must be used: the
+        // package build's _FORTIFY_SOURCE makes an ignored ftruncate() an error.)
+        tornTail = ::ftruncate(fd, end) != 0;
     }
     const bool synced = ::fsync(fd) == 0;
     ::close(fd);
@@ -69,7 +73,9 @@ Status Journal::append(const StepRecord &record)
         return Status::failure(
             QStringLiteral("Cannot write the journal %1: %2. Free some disk space and run again "
                            "with --resume.")
-                .arg(m_path, QString::fromLocal8Bit(std::strerror(written < 0 ? writeErrno : ENOSPC))));
+                .arg(m_path, QString::fromLocal8Bit(std::strerror(written < 0 ? writeErrno : ENOSPC))) +
+            (tornTail ? QStringLiteral(" (The journal's last line is cut short; it is skipped when read.)")
+                      : QString()));
     }
     return Status::ok();
 }
