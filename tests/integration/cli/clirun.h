@@ -42,3 +42,23 @@ inline QMap<QString, QJsonObject> deploySteps(const QByteArray &jsonLines)
     }
     return out;
 }
+
+/** `flashdeck deploy demo --resume --ready-timeout 120 --json`: picks up a deployment after a fault. */
+inline CliRun resumeDemoDeploy(const QString &config)
+{
+    return runFlashdeck(config,
+                        {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"),
+                         QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
+}
+
+/** `flashdeck undeploy demo --json`; tests run it whatever they saw, so no container outlives them. */
+inline CliRun undeployDemo(const QString &config)
+{
+    return runFlashdeck(config, {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+}
+
+/** What `undeploy demo --json` prints when exactly one server container existed. */
+inline QByteArray oneDemoServerRemoved()
+{
+    return R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})";
+}

@@ -320,14 +320,11 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
     const Run licenseChanged = run(config.path(), {QStringLiteral("license"), QStringLiteral("demo")});
     Run again = run(config.path(), deployArgs + QStringList{QStringLiteral("--resume")});
     // undeploy removes Flashdeck's own container, and only that; a second time there is nothing.
-    const Run undeploy =
-        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
-    const Run undeployAgain =
-        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run undeploy = undeployDemo(config.path());
+    const Run undeployAgain = undeployDemo(config.path());
     const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
     QCOMPARE(undeploy.exitCode, 0);
-    QCOMPARE(undeploy.out.trimmed(),
-             QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})"));
+    QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
     QCOMPARE(undeployAgain.out.trimmed(), QByteArray(R"({"host":"demo","ok":true,"removed":[]})"));
     QCOMPARE(first.exitCode, 0);
     QCOMPARE(again.exitCode, 0);
@@ -497,11 +494,8 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
     }
     QVERIFY(deploy.waitForFinished(60000));
     out += deploy.readAllStandardOutput();
-    const Run resumed = run(config.path(),
-                            {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"),
-                             QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
-    const Run undeploy =
-        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run resumed = resumeDemoDeploy(config.path());
+    const Run undeploy = undeployDemo(config.path());
     run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
 
     QCOMPARE(deploy.exitCode(), 1);
@@ -514,9 +508,8 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
     const int already = pulled.section(QLatin1Char('('), 1).section(QLatin1Char(' '), 0, 0).toInt();
     QVERIFY2(already >= 3, qPrintable(pulled)); // what was unpacked before the cut was not fetched again
     QVERIFY(!steps(out).contains(QStringLiteral("launch")));
-    QCOMPARE(
-        undeploy.out.trimmed(),
-        QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})")); // one container
+    QCOMPARE(undeploy.out.trimmed(),
+             oneDemoServerRemoved()); // one container
 }
 
 void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
@@ -544,8 +537,7 @@ void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
     const Run resumed =
         run(config.path(),
             {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"), QStringLiteral("--json")});
-    const Run undeploy =
-        run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run undeploy = undeployDemo(config.path());
     run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
 
     QCOMPARE(deploy.exitStatus(), QProcess::NormalExit);
@@ -562,8 +554,7 @@ void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
                 .value(QStringLiteral("launch"))[QLatin1String("seen")]
                 .toString()
                 .contains(QLatin1String("already running (not started again)")));
-    QCOMPARE(undeploy.out.trimmed(),
-             QByteArray(R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})"));
+    QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
 }
 
 QTEST_GUILESS_MAIN(TestDeployCli)

@@ -42,23 +42,6 @@ private:
     static QMap<QString, QJsonObject> steps(const QByteArray &jsonLines) { return deploySteps(jsonLines); }
     /** `flashdeck deploy demo --json` with the licence accepted, running in `process`. */
     static void startDeploy(QProcess &process, const QString &config);
-    /** `flashdeck deploy demo --resume --json`. */
-    static CliRun resumeDeploy(const QString &config)
-    {
-        return run(config,
-                   {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume"),
-                    QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
-    }
-    /** `flashdeck undeploy demo --json`, run whatever the test saw, so no container outlives it. */
-    static CliRun undeployDemo(const QString &config)
-    {
-        return run(config, {QStringLiteral("undeploy"), QStringLiteral("demo"), QStringLiteral("--json")});
-    }
-    /** What undeploy prints when exactly one server container existed. */
-    static QByteArray oneServerRemoved()
-    {
-        return R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})";
-    }
     /** `demo start`; returns the demo host's sshd pid (0 on failure). */
     static qint64 startDemo(const QString &config, const QString &timeFactor);
     /** Every line of the journal is a whole JSON object (a torn last line counts as a loss). */
@@ -206,7 +189,7 @@ void TestFaultsCli::deploymentFault()
     QString why;
     QVERIFY2(journalReadsWhole(config.path(), &why), qPrintable(why + QString::fromUtf8(err)));
 
-    const CliRun resumed = resumeDeploy(config.path());
+    const CliRun resumed = resumeDemoDeploy(config.path());
     const CliRun undeploy = undeployDemo(config.path());
     QVERIFY2(resumed.exitCode == 0, resumed.out.constData());
     const QMap<QString, QJsonObject> again = steps(resumed.out);
@@ -224,7 +207,7 @@ void TestFaultsCli::deploymentFault()
         outcome += QStringLiteral("resume found it done");
     }
     // Exactly one server container, whatever happened.
-    QCOMPARE(undeploy.out.trimmed(), oneServerRemoved());
+    QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
     injected(QString::fromUtf8(QTest::currentDataTag()), outcome);
 }
 
@@ -270,11 +253,11 @@ void TestFaultsCli::diskFullWhileWritingTheJournal_stopsClearly_resumeFinishes()
     }
 
     disk.unfill(); // the operator frees space
-    const CliRun resumed = resumeDeploy(config.path());
+    const CliRun resumed = resumeDemoDeploy(config.path());
     const CliRun undeploy = undeployDemo(config.path());
     QVERIFY2(resumed.exitCode == 0, resumed.out.constData());
     QVERIFY2(journalReadsWhole(config.path(), &why), qPrintable(why));
-    QCOMPARE(undeploy.out.trimmed(), oneServerRemoved());
+    QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
     injected(
         QStringLiteral("disk full while writing the journal (at %1)").arg(failed[QLatin1String("step")].toString()),
         QStringLiteral("step failed with ENOSPC and the path, journal whole; resumed after freeing space"));
@@ -385,7 +368,7 @@ void TestFaultsCli::containerCrash_statusSaysSo_resumeRestartsIt()
     }
     QVERIFY2(alerted, QJsonDocument(status).toJson().constData());
     // --resume brings it back: the same container started again, the checks read the new run.
-    const CliRun resumed = resumeDeploy(config.path());
+    const CliRun resumed = resumeDemoDeploy(config.path());
     const CliRun after =
         run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
     const CliRun undeploy = undeployDemo(config.path());
@@ -394,7 +377,7 @@ void TestFaultsCli::containerCrash_statusSaysSo_resumeRestartsIt()
              QStringLiteral("pass"));
     const QJsonObject back = QJsonDocument::fromJson(after.out).object();
     QCOMPARE(back[QLatin1String("container")].toObject()[QLatin1String("state")].toString(), QStringLiteral("running"));
-    QCOMPARE(undeploy.out.trimmed(), oneServerRemoved());
+    QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
     injected(QStringLiteral("the server container crashed (SIGKILL)"),
              QStringLiteral("status: %1, critical alert; --resume restarted it, one container")
                  .arg(container[QLatin1String("status")].toString()));
