@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QTcpServer>
 #include <QThread>
 
 #include <nlohmann/json.hpp>
@@ -52,11 +51,8 @@ bool writeFile(const QString &path, const QByteArray &data)
     return writeFileAtomically(path, data).isOk();
 }
 
-quint16 freePort()
-{
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
-}
+/** sshd's port inside a demo host's own namespace (above 1024: the demo may run as a user). */
+constexpr quint16 kDemoSshPort = 2222;
 
 /** Waits for a file a detached process writes when it is ready. */
 bool waitForFile(const QString &path, qint64 pid, int timeoutMs)
@@ -101,6 +97,7 @@ void to_json(nlohmann::json &j, const DemoHostInfo &h)
          {"ssh_command", h.sshCommand().toStdString()},
          {"sshd_pid", h.sshdPid},
          {"daemon_pid", h.daemonPid},
+         {"namespace_pid", h.namespacePid},
          {"dir", h.dir.toStdString()}};
 }
 
@@ -116,6 +113,7 @@ void from_json(const nlohmann::json &j, DemoHostInfo &h)
     h.knownHostsFile = str("known_hosts_file");
     h.sshdPid = j.value("sshd_pid", qint64(0));
     h.daemonPid = j.value("daemon_pid", qint64(0));
+    h.namespacePid = j.value("namespace_pid", qint64(0));
     h.dir = str("dir");
 }
 
@@ -135,12 +133,14 @@ DemoResources DemoResources::locate()
     if (!root.isEmpty()) {
         r.toolsDir = sim(root, "bin");
         r.daemon = sim(root, "simhostd");
+        r.netns = sim(root, "simhost-netns");
         r.registry = sim(root, "registry.json");
         r.scenariosDir = sim(root, "scenarios");
         return r;
     }
     r.toolsDir = QStringLiteral(FLASHDECK_DEMO_TOOLS);
     r.daemon = QStringLiteral(FLASHDECK_DEMO_DAEMON);
+    r.netns = QStringLiteral(FLASHDECK_DEMO_NETNS);
     r.registry = QStringLiteral(FLASHDECK_DEMO_REGISTRY);
     r.scenariosDir = QStringLiteral(FLASHDECK_DEMO_SCENARIOS);
     return r;
@@ -148,8 +148,12 @@ DemoResources DemoResources::locate()
 
 QString DemoResources::missing() const
 {
-    const QStringList needed{toolsDir + QStringLiteral("/nvidia-smi"), toolsDir + QStringLiteral("/docker"), daemon,
-                             registry, scenariosDir};
+    const QStringList needed{toolsDir + QStringLiteral("/nvidia-smi"),
+                             toolsDir + QStringLiteral("/docker"),
+                             daemon,
+                             netns,
+                             registry,
+                             scenariosDir};
     for (const QString &path : needed) {
         if (!QFileInfo::exists(path)) {
             return QStringLiteral("The simulated host is not built (%1 is missing). Build it with "
@@ -198,7 +202,7 @@ QList<DemoHostInfo> DemoHosts::running() const
     }
     for (const auto &h : j.value("hosts", nlohmann::json::array())) {
         DemoHostInfo info = h.get<DemoHostInfo>();
-        if (processAlive(info.sshdPid) && processAlive(info.daemonPid)) {
+        if (processAlive(info.sshdPid) && processAlive(info.daemonPid) && processAlive(info.namespacePid)) {
             hosts.append(info);
         }
     }
@@ -247,17 +251,45 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         : QString::fromStdString(sc["gpus"][0].value("name", std::string()));
     h.description = QStringLiteral("simulated %1 × %2").arg(gpus).arg(model);
 
-    // The daemon first: sshd's environment names the hub's port.
+    // The host's own network namespace first: the daemon and sshd run inside it. Only sshd's
+    // port is relayed to the machine's loopback.
+    QProcess holder;
+    holder.setStandardOutputFile(QProcess::nullDevice());
+    holder.setStandardErrorFile(h.dir + QStringLiteral("/netns.log"));
+    holder.setProgram(m_resources.netns);
+    const QString netnsFile = h.dir + QStringLiteral("/netns.json");
+    holder.setArguments({QStringLiteral("serve"), QStringLiteral("--forward"), QString::number(kDemoSshPort),
+                         QStringLiteral("--ports-file"), netnsFile});
+    if (!holder.startDetached(&h.namespacePid) || !waitForFile(netnsFile, h.namespacePid, 15000)) {
+        return Status::failure(QStringLiteral("The simulated host's private network could not be set up."),
+                               QString::fromUtf8(readAll(h.dir + QStringLiteral("/netns.log"))).trimmed());
+    }
+    const QByteArray netnsJson = readAll(netnsFile);
+    const nlohmann::json forwards =
+        nlohmann::json::parse(netnsJson.constData(), netnsJson.constData() + netnsJson.size(), nullptr, false);
+    h.port = forwards.is_object()
+        ? forwards.value("forwards", nlohmann::json::object()).value(std::to_string(kDemoSshPort), quint16(0))
+        : quint16(0);
+    if (h.port == 0) {
+        (void)stopProcessTree(h.namespacePid, 3000);
+        return Status::failure(QStringLiteral("The simulated host's private network could not be set up."),
+                               QString::fromUtf8(netnsJson));
+    }
+    const QStringList joinNamespace{QStringLiteral("join"), QString::number(h.namespacePid), QStringLiteral("--")};
+
+    // Then the daemon: sshd's environment names the hub's port.
     QProcess daemon;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("FLASHDECK_SIM_TIME_FACTOR"), QString::number(timeFactor));
     daemon.setProcessEnvironment(env);
     daemon.setStandardOutputFile(h.dir + QStringLiteral("/simhostd.out"));
     daemon.setStandardErrorFile(h.dir + QStringLiteral("/simhostd.log"));
-    daemon.setProgram(m_resources.daemon);
-    daemon.setArguments({QStringLiteral("--sim-dir"), simDir, QStringLiteral("--bin"), m_resources.toolsDir,
-                         QStringLiteral("--registry"), m_resources.registry});
+    daemon.setProgram(m_resources.netns);
+    daemon.setArguments(joinNamespace +
+                        QStringList{m_resources.daemon, QStringLiteral("--sim-dir"), simDir, QStringLiteral("--bin"),
+                                    m_resources.toolsDir, QStringLiteral("--registry"), m_resources.registry});
     if (!daemon.startDetached(&h.daemonPid) || !waitForFile(simDir + QStringLiteral("/hub.port"), h.daemonPid, 15000)) {
+        (void)stopProcessTree(h.namespacePid, 3000);
         return Status::failure(QStringLiteral("The simulated host's daemon did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/simhostd.log"))));
     }
@@ -279,7 +311,6 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         return Status::failure(QStringLiteral("Cannot generate the demo's SSH keys."), error);
     }
     writeFile(h.dir + QStringLiteral("/authorized_keys"), readAll(h.identityFile + QStringLiteral(".pub")));
-    h.port = freePort();
     h.knownHostsFile = h.dir + QStringLiteral("/known_hosts");
     // Trusted in advance: this key was made here a moment ago (host contract §1 still checks it).
     const QList<QByteArray> pub = readAll(hostKey + QStringLiteral(".pub")).split(' ');
@@ -287,7 +318,7 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
               "[127.0.0.1]:" + QByteArray::number(h.port) + ' ' + pub.value(0) + ' ' + pub.value(1) + '\n');
 
     const QStringList config{
-        QStringLiteral("Port %1").arg(h.port),
+        QStringLiteral("Port %1").arg(kDemoSshPort), // inside the host's namespace; relayed from h.port
         QStringLiteral("ListenAddress 127.0.0.1"),
         QStringLiteral("HostKey %1").arg(hostKey),
         QStringLiteral("PidFile %1/sshd.pid").arg(h.dir),
@@ -311,15 +342,18 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         QDir().mkpath(QStringLiteral("/run/sshd")); // sshd's privilege separation directory
     }
     QProcess sshd;
-    sshd.setProgram(QStringLiteral("/usr/sbin/sshd"));
-    sshd.setArguments({QStringLiteral("-D"), QStringLiteral("-f"), h.dir + QStringLiteral("/sshd_config"),
-                       QStringLiteral("-E"), h.dir + QStringLiteral("/sshd.log")});
+    sshd.setProgram(m_resources.netns); // `join` executes sshd in place: the pid is sshd's
+    sshd.setArguments(joinNamespace +
+                      QStringList{QStringLiteral("/usr/sbin/sshd"), QStringLiteral("-D"), QStringLiteral("-f"),
+                                  h.dir + QStringLiteral("/sshd_config"), QStringLiteral("-E"),
+                                  h.dir + QStringLiteral("/sshd.log")});
     // A detached process inherits our stdout and stderr: `json=$(flashdeck demo start --json)`
     // would then wait for the demo's sshd to exit. Its log goes to -E; its streams go nowhere.
     sshd.setStandardOutputFile(QProcess::nullDevice());
     sshd.setStandardErrorFile(QProcess::nullDevice());
     if (!sshd.startDetached(&h.sshdPid) || !waitForFile(h.dir + QStringLiteral("/sshd.pid"), h.sshdPid, 15000)) {
         (void)stopProcessTree(h.daemonPid, 5000);
+        (void)stopProcessTree(h.namespacePid, 3000);
         return Status::failure(QStringLiteral("The demo's OpenSSH server did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/sshd.log"))));
     }
@@ -348,6 +382,7 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
             for (const DemoHostInfo &started : hosts) {
                 (void)stopProcessTree(started.sshdPid, 3000);
                 (void)stopProcessTree(started.daemonPid, 10000);
+                (void)stopProcessTree(started.namespacePid, 3000);
             }
             return h.status();
         }
@@ -393,6 +428,7 @@ Status DemoHosts::stop(Inventory &inventory)
             // sshd first (no new sessions), then the daemon, which stops its containers.
             clean = stopProcessTree(h.sshdPid, 3000) && clean;
             clean = stopProcessTree(h.daemonPid, 15000) && clean;
+            clean = stopProcessTree(h.namespacePid, 3000) && clean;
         }
     }
     for (const QString &name : names) {

@@ -24,6 +24,8 @@ struct DemoHostInfo
     QString knownHostsFile;
     qint64 sshdPid = 0;
     qint64 daemonPid = 0;
+    /** simhost-netns: holds the host's own network namespace and relays `port` to its sshd. */
+    qint64 namespacePid = 0;
     QString dir;
 
     /** The OpenSSH command line that reaches it. */
@@ -38,6 +40,7 @@ struct DemoResources
 {
     QString toolsDir; // nvidia-smi, docker, sglang-sim, … (first on the demo sshd's PATH)
     QString daemon; // simhostd
+    QString netns; // simhost-netns: each host gets a loopback of its own
     QString registry; // registry.json
     QString scenariosDir;
 
@@ -52,9 +55,12 @@ struct DemoResources
  * `flashdeck demo` and `flashdeck --demo`: simulated GPU hosts on loopback, each a real
  * OpenSSH server (its own config, host key, authorised client key and port) in front of the
  * simulated host of tests/simhost, added to the inventory as simulated hosts whose keys are
- * already trusted (their own known_hosts file). Processes are detached, so the demo outlives
- * the command that started it; state.json under the data directory says what runs, and
- * stop() ends all of it, leaving no process behind.
+ * already trusted (their own known_hosts file). Each host has a network namespace of its own
+ * (simhost-netns), as a real server has its own loopback: its server's port 30000 is not the
+ * machine's, so two demos, a demo and the test suite, or a demo and a local SGLang never
+ * collide; only its SSH port is reachable, relayed from a free port of the machine's 127.0.0.1. Processes are detached,
+ * so the demo outlives the command that started it; state.json under the data directory says what runs, and stop() ends
+ * all of it, leaving no process behind.
  */
 class DemoHosts final
 {

@@ -77,20 +77,7 @@ int main(int argc, char **argv)
                          "--tp 4 --host 127.0.0.1 --port " +
         QByteArray::number(port) + " --reasoning-parser minimax-m3";
     const quint64 server = sim.connection().run(launch);
-    QNetworkAccessManager http;
-    http.setProxy(QNetworkProxy::NoProxy);
-    bool ready = false;
-    for (int i = 0; i < 300 && !ready; ++i) {
-        QNetworkReply *r = http.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port))));
-        QSignalSpy done(r, &QNetworkReply::finished);
-        (void)done.wait(2000);
-        ready = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
-        r->deleteLater();
-        if (!ready) {
-            QTest::qWait(100);
-        }
-    }
-    if (!ready) {
+    if (!test::waitForCommandLine(sim.connection(), server, test::kServerReadyLine, 120000)) {
         std::fprintf(stderr, "the simulated server never became ready\n");
         return 1;
     }

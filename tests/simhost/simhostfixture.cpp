@@ -3,11 +3,67 @@
 #include "tests/support/sshtesthelpers.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
 namespace flashdeck::test {
+
+namespace {
+
+constexpr quint16 kSshInside = 2222;
+constexpr quint16 kDockerInside = 2375; // dockerd's own TCP port
+constexpr quint16 kServerInside = 30000;
+
+QJsonObject firstJsonLine(QProcess &p, QString *error, const QString &what)
+{
+    while (!p.canReadLine()) {
+        if (!p.waitForReadyRead(30000)) {
+            *error = QStringLiteral("%1 did not start: %2").arg(what, QString::fromUtf8(p.readAllStandardError()));
+            return {};
+        }
+    }
+    const QByteArray line = p.readLine();
+    const QJsonObject o = QJsonDocument::fromJson(line).object();
+    if (o.isEmpty()) {
+        *error = QStringLiteral("%1 said: %2").arg(what, QString::fromUtf8(line));
+    }
+    return o;
+}
+
+} // namespace
+
+bool SimHostFixture::startNamespace(QString *error)
+{
+    m_netns = std::make_unique<QProcess>();
+    m_netns->start(QStringLiteral(FLASHDECK_SIM_NETNS),
+                   {QStringLiteral("serve"), QStringLiteral("--forward"), QString::number(kSshInside),
+                    QStringLiteral("--forward"), QString::number(kDockerInside), QStringLiteral("--forward"),
+                    QString::number(kServerInside), QStringLiteral("--die-with-parent")});
+    const QJsonObject o = firstJsonLine(*m_netns, error, QStringLiteral("simhost-netns"));
+    const QJsonObject forwards = o.value(QStringLiteral("forwards")).toObject();
+    m_netnsPid = o.value(QStringLiteral("pid")).toInteger();
+    m_sshPort = quint16(forwards.value(QString::number(kSshInside)).toInt());
+    m_dockerPort = quint16(forwards.value(QString::number(kDockerInside)).toInt());
+    m_serverPort = quint16(forwards.value(QString::number(kServerInside)).toInt());
+    return m_netnsPid > 0 && m_sshPort != 0 && m_dockerPort != 0 && m_serverPort != 0;
+}
+
+quint16 SimHostFixture::relay(quint16 insidePort)
+{
+    if (insidePort == kServerInside) {
+        return m_serverPort;
+    }
+    QString error;
+    m_netns->write("forward " + QByteArray::number(insidePort) + '\n');
+    const QJsonObject o = firstJsonLine(*m_netns, &error, QStringLiteral("simhost-netns"));
+    if (!error.isEmpty()) {
+        qWarning("%s", qPrintable(error));
+    }
+    return quint16(o.value(QStringLiteral("port")).toInt());
+}
 
 bool SimHostFixture::startDaemon(double timeFactor, QString *error)
 {
@@ -15,26 +71,16 @@ bool SimHostFixture::startDaemon(double timeFactor, QString *error)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("FLASHDECK_SIM_TIME_FACTOR"), QString::number(timeFactor));
     m_daemon->setProcessEnvironment(env);
-    m_daemon->start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-                    {QStringLiteral("--sim-dir"), m_sim->path(), QStringLiteral("--bin"),
-                     QStringLiteral(FLASHDECK_SIM_BIN), QStringLiteral("--registry"),
-                     QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--die-with-parent")});
-    // The first line says where it listens; nothing else is on stdout.
-    while (!m_daemon->canReadLine()) {
-        if (!m_daemon->waitForReadyRead(30000)) {
-            *error = QStringLiteral("simhostd did not start: ") + daemonLog();
-            return false;
-        }
-    }
-    const QByteArray line = m_daemon->readLine();
-    const auto ports = nlohmann::json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
-    if (!ports.is_object()) {
-        *error = QStringLiteral("simhostd said: ") + QString::fromUtf8(line);
-        return false;
-    }
-    m_dockerPort = ports.value("docker_port", quint16(0));
-    m_hubPort = ports.value("hub_port", quint16(0));
-    return true;
+    m_daemon->start(
+        QStringLiteral(FLASHDECK_SIM_NETNS),
+        {QStringLiteral("join"), QString::number(m_netnsPid), QStringLiteral("--die-with-parent"), QStringLiteral("--"),
+         QStringLiteral(FLASHDECK_SIM_DAEMON), QStringLiteral("--sim-dir"), m_sim->path(), QStringLiteral("--bin"),
+         QStringLiteral(FLASHDECK_SIM_BIN), QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
+         QStringLiteral("--docker-port"), QString::number(kDockerInside), QStringLiteral("--die-with-parent")});
+    // The first line says where it listens (inside the namespace); nothing else is on stdout.
+    const QJsonObject ports = firstJsonLine(*m_daemon, error, QStringLiteral("simhostd"));
+    m_hubPort = quint16(ports.value(QStringLiteral("hub_port")).toInt());
+    return m_hubPort != 0;
 }
 
 QString SimHostFixture::daemonLog()
@@ -51,7 +97,7 @@ bool SimHostFixture::start(const QString &scenario, QString *error, double timeF
         *error = QStringLiteral("no scenario named %1").arg(scenario);
         return false;
     }
-    if (!startDaemon(timeFactor, error)) {
+    if (!startNamespace(error) || !startDaemon(timeFactor, error)) {
         return false;
     }
     SshdFixture::Options options;
@@ -61,6 +107,10 @@ bool SimHostFixture::start(const QString &scenario, QString *error, double timeF
     // Many clients at once (20 concurrent `flashdeck chat`, a fleet of entries on one host):
     // OpenSSH's default MaxStartups 10:30:100 would drop some of them at random.
     options.extraConfig = {QStringLiteral("MaxStartups 100"), QStringLiteral("MaxSessions 100")};
+    options.netns.helper = QStringLiteral(FLASHDECK_SIM_NETNS);
+    options.netns.pid = m_netnsPid;
+    options.netns.insidePort = kSshInside;
+    options.netns.outsidePort = m_sshPort;
     m_sshd = std::make_unique<SshdFixture>(options);
     if (!m_sshd->start(error)) {
         return false;
@@ -88,6 +138,14 @@ void SimHostFixture::stop()
         }
     }
     m_daemon.reset();
+    if (m_netns) {
+        m_netns->terminate();
+        if (!m_netns->waitForFinished(5000)) {
+            m_netns->kill();
+            m_netns->waitForFinished(5000);
+        }
+        m_netns.reset();
+    }
 }
 
 bool SimHostFixture::useScenario(const QString &name)

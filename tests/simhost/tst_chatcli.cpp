@@ -78,22 +78,14 @@ bool TestChatCli::startServer(QString *error, quint16 port, quint64 *id)
                          "--tp 4 --host 127.0.0.1 --port " +
         QByteArray::number(port) + " --reasoning-parser minimax-m3 --api-key " + kKey.toUtf8();
     *id = m_host->connection().run(launch);
-    // The simulated host is this machine: ask its /health directly until it is warm.
-    QNetworkAccessManager http;
-    http.setProxy(QNetworkProxy::NoProxy);
-    for (int i = 0; i < 600; ++i) {
-        QNetworkReply *r = http.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port))));
-        QSignalSpy done(r, &QNetworkReply::finished);
-        (void)done.wait(2000);
-        const int status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r->deleteLater();
-        if (status == 200) {
-            return true;
-        }
-        QTest::qWait(100);
+    // Ready when it says so (the same moment /health turns 200), not after polling.
+    QByteArray log;
+    if (!waitForCommandLine(m_host->connection(), *id, kServerReadyLine, 120000, &log)) {
+        *error =
+            QStringLiteral("the simulated server never became ready: ") + QString::fromUtf8(log) + m_host->daemonLog();
+        return false;
     }
-    *error = QStringLiteral("the simulated server never became ready: ") + m_host->daemonLog();
-    return false;
+    return true;
 }
 
 void TestChatCli::initTestCase()
@@ -294,7 +286,8 @@ void TestChatCli::serverKilledMidAnswer_partialKept_clearError()
     // "[3]4567" matches the server's "--port 34567" but not this command's own shell (and the
     // simulated host is this machine: the pattern must not match flashdeck's own arguments).
     const QByteArray port = QByteArray::number(slowPort);
-    m_host->connection().run("pkill -KILL -f -- 'sglang-sim .*--port [" + port.left(1) + "]" + port.mid(1) + " '");
+    m_host->connection().run("pkill -KILL --ns $$ --nslist net -f -- 'sglang-sim .*--port [" + port.left(1) + "]" +
+                             port.mid(1) + " '");
     QVERIFY(p.waitForFinished(60000));
     out += p.readAllStandardOutput();
     QCOMPARE(p.exitCode(), 1);

@@ -65,7 +65,9 @@ void TestGpuSampler::nvidia_streamsSweeps_followsLoad_restartsWhenKilled()
     // The stream dies on the host (a driver reload, an OOM kill): reported, then restarted. The
     // [u] keeps pkill from matching its own shell.
     const int before = int(sampled.size());
-    const auto killed = runAndWait(host.connection(), "pkill -f 'nvidia-smi --query-gp[u]' || true");
+    // --ns: only this host's processes (its network namespace), never another test's or a demo's.
+    const auto killed =
+        runAndWait(host.connection(), "pkill --ns $$ --nslist net -f 'nvidia-smi --query-gp[u]' || true");
     QVERIFY(killed.exitCode.has_value());
     QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000); // may arrive while runAndWait spins
     QVERIFY2(failed.last().at(0).toString().contains(QLatin1String("nvidia-smi stopped")),

@@ -108,12 +108,15 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
 
     // A burst of streamed chats: running tops at 2, the rest queue. (Two clients: one keeps at
     // most six connections to a server.)
+    // The server listens on the host's own loopback; the test reaches it through the host's relay.
+    const quint16 relayed = b300.relay(port);
+    QVERIFY(relayed != 0);
     QNetworkAccessManager http[2];
     http[0].setProxy(QNetworkProxy::NoProxy);
     http[1].setProxy(QNetworkProxy::NoProxy);
     QList<QNetworkReply *> chats;
     for (int i = 0; i < 10; ++i) {
-        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(port)));
+        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(relayed)));
         r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         chats.append(
             http[i % 2].post(r, R"({"messages":[{"role":"user","content":"Tell me about GPUs."}],"stream":true})"));
@@ -218,11 +221,13 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     monitor.start();
     QTRY_COMPARE_WITH_TIMEOUT(monitor.status().health, QStringLiteral("ok"), 90000);
 
+    const quint16 relayed = host.relay(port);
+    QVERIFY(relayed != 0);
     QNetworkAccessManager http;
     http.setProxy(QNetworkProxy::NoProxy);
     QList<QNetworkReply *> chats;
     for (int i = 0; i < 4; ++i) {
-        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(port)));
+        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(relayed)));
         r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         r.setRawHeader("Authorization", "Bearer " + key);
         chats.append(http.post(r, R"({"messages":[{"role":"user","content":"Tell me about GPUs."}],"stream":true})"));

@@ -4,7 +4,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTest>
 
 #include <algorithm>
@@ -125,18 +124,26 @@ void TestSglangFaults::neverReady_healthStays503_whileModelsAnswers()
 void TestSglangFaults::portTaken_failsWithTheRealMessage()
 {
     QVERIFY(m_host.useScenario(QStringLiteral("b300x4")));
-    QTcpServer taken;
-    QVERIFY(taken.listen(QHostAddress::LocalHost, 0));
+    // Another process on the host already listens on the port (the host's own loopback: a port
+    // taken on this machine's says nothing about the host's).
+    const quint16 port = freeLocalPort();
+    ssh::RemoteCommand squatter;
+    squatter.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.01 exec sglang-sim --port " + QByteArray::number(port);
+    const quint64 squatterId = m_host.connection().run(squatter);
+    QByteArray seen;
+    QVERIFY2(waitForCommandLine(m_host.connection(), squatterId, "Uvicorn running", 20000, &seen), seen.constData());
+
     QSignalSpy finished(&m_host.connection(), &ssh::HostConnection::commandFinished);
     m_log.clear();
     ssh::RemoteCommand cmd;
-    cmd.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.01 sglang-sim --port " + QByteArray::number(taken.serverPort());
+    cmd.commandLine = "FLASHDECK_SIM_TIME_FACTOR=0.01 sglang-sim --port " + QByteArray::number(port);
     m_current = m_host.connection().run(cmd);
     QTRY_VERIFY_WITH_TIMEOUT(
         std::any_of(finished.begin(), finished.end(),
                     [this](const QList<QVariant> &a) { return a.at(0).toULongLong() == m_current; }),
         20000);
     QVERIFY(logContains("address already in use"));
+    m_host.connection().cancel(squatterId);
 }
 
 QTEST_GUILESS_MAIN(TestSglangFaults)

@@ -117,7 +117,7 @@ bool SshdFixture::writeConfig(QString *error)
 {
     const bool root = getuid() == 0;
     QStringList lines{
-        QStringLiteral("Port %1").arg(m_port),
+        QStringLiteral("Port %1").arg(listenPort()),
         QStringLiteral("ListenAddress 127.0.0.1"),
         QStringLiteral("HostKey %1/ssh_host_key").arg(dir()),
         QStringLiteral("PidFile %1/sshd.pid").arg(dir()),
@@ -181,7 +181,7 @@ bool SshdFixture::start(QString *error)
         keys.close();
     }
     if (m_port == 0) {
-        m_port = freeLocalPort();
+        m_port = inNamespace() ? m_options.netns.outsidePort : freeLocalPort();
     }
     if (!writeConfig(error)) {
         return false;
@@ -195,9 +195,17 @@ bool SshdFixture::start(QString *error)
     // Logs go to a file (-E), not a pipe: a pipe nobody drains fills up after a few hundred
     // sessions and then blocks sshd itself.
     QFile::remove(logFile());
-    m_process->start(kSshd,
-                     {QStringLiteral("-D"), QStringLiteral("-E"), logFile(), QStringLiteral("-f"),
-                      dir() + QStringLiteral("/sshd_config")});
+    const QStringList sshdArgs{QStringLiteral("-D"), QStringLiteral("-E"), logFile(), QStringLiteral("-f"),
+                               dir() + QStringLiteral("/sshd_config")};
+    if (inNamespace()) {
+        // `join` executes sshd in place: the process (and its pid) is sshd's.
+        m_process->start(m_options.netns.helper,
+                         QStringList{QStringLiteral("join"), QString::number(m_options.netns.pid),
+                                     QStringLiteral("--die-with-parent"), QStringLiteral("--"), kSshd} +
+                             sshdArgs);
+    } else {
+        m_process->start(kSshd, sshdArgs);
+    }
     if (!m_process->waitForStarted(10000)) {
         if (error) {
             *error = QStringLiteral("cannot start sshd: ") + m_process->errorString();
@@ -208,7 +216,7 @@ bool SshdFixture::start(QString *error)
     const bool listening = QTest::qWaitFor(
         [this] {
             collectLog();
-            return m_log.contains(QStringLiteral("Server listening on 127.0.0.1 port %1").arg(m_port)) ||
+            return m_log.contains(QStringLiteral("Server listening on 127.0.0.1 port %1").arg(listenPort())) ||
                 m_process->state() == QProcess::NotRunning;
         },
         15000);

@@ -28,6 +28,19 @@ public:
         /** More session environment (`NAME=value`), e.g. FLASHDECK_SIM_DIR for the simulated host. */
         QStringList environment;
         QStringList extraConfig;
+        /**
+         * Run inside the network namespace of this `simhost-netns serve` process (a simulated
+         * host's own loopback): sshd listens on `insidePort` there, and clients reach it at
+         * 127.0.0.1:`outsidePort`, which the namespace's relay forwards.
+         */
+        struct Namespace
+        {
+            QString helper; // the simhost-netns binary
+            qint64 pid = 0;
+            quint16 insidePort = 2222;
+            quint16 outsidePort = 0;
+        };
+        Namespace netns;
     };
 
     SshdFixture();
@@ -45,6 +58,7 @@ public:
     /** Starts again on the same port with the same (or a replaced) host key. */
     bool restart(QString *error);
 
+    /** Where clients connect (on the machine's loopback). */
     quint16 port() const { return m_port; }
     QString dir() const { return m_dir.path(); }
     /** The login user: the current user, or the password test account. */
@@ -70,6 +84,8 @@ public:
 
 private:
     QString logFile() const;
+    bool inNamespace() const { return m_options.netns.pid > 0; }
+    quint16 listenPort() const { return inNamespace() ? m_options.netns.insidePort : m_port; }
     bool writeConfig(QString *error);
     bool generateHostKey(QString *error);
     void collectLog();

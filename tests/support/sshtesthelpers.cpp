@@ -2,9 +2,11 @@
 
 #include "tests/support/sshdfixture.h"
 
+#include <QEventLoop>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
+#include <QTimer>
 
 namespace flashdeck::test {
 
@@ -99,6 +101,45 @@ ssh::CommandResult runAndWait(ssh::HostConnection &connection, const QByteArray 
     command.commandLine = commandLine;
     command.capture = true;
     return runAndWait(connection, command, timeoutMs);
+}
+
+bool waitForCommandLine(ssh::HostConnection &connection, quint64 id, const QByteArray &needle, int timeoutMs,
+                        QByteArray *seen)
+{
+    bool found = false;
+    QByteArray log;
+    QEventLoop loop;
+    const auto check = [&](const QList<QByteArray> &lines) {
+        for (const QByteArray &line : lines) {
+            log += line + '\n';
+            found = found || line.contains(needle);
+        }
+    };
+    const QMetaObject::Connection output =
+        QObject::connect(&connection, &ssh::HostConnection::commandOutput, &loop,
+                         [&](quint64 got, const QList<QByteArray> &out, const QList<QByteArray> &err) {
+                             if (got == id) {
+                                 check(out);
+                                 check(err);
+                                 if (found) {
+                                     loop.quit();
+                                 }
+                             }
+                         });
+    const QMetaObject::Connection finished = QObject::connect(&connection, &ssh::HostConnection::commandFinished, &loop,
+                                                              [&](quint64 got, const ssh::CommandResult &) {
+                                                                  if (got == id) {
+                                                                      loop.quit(); // it ended without saying so
+                                                                  }
+                                                              });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit); // a bound, not a sync point
+    loop.exec();
+    QObject::disconnect(output);
+    QObject::disconnect(finished);
+    if (seen) {
+        *seen = log;
+    }
+    return found;
 }
 
 } // namespace flashdeck::test

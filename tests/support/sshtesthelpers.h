@@ -33,6 +33,16 @@ ssh::CommandResult runAndWait(ssh::HostConnection &connection, const ssh::Remote
                               int timeoutMs = 60000);
 ssh::CommandResult runAndWait(ssh::HostConnection &connection, const QByteArray &commandLine, int timeoutMs = 60000);
 
+/**
+ * Waits until the running command `id` prints a line containing `needle` (stdout or stderr);
+ * false when it ends or `timeoutMs` passes first. `seen` (optional) gets what it printed. Call it
+ * before returning to the event loop after run(): no line is missed.
+ */
+bool waitForCommandLine(ssh::HostConnection &connection, quint64 id, const QByteArray &needle, int timeoutMs,
+                        QByteArray *seen = nullptr);
+/** What SGLang (and the simulated server) prints once /health answers 200. */
+inline constexpr char kServerReadyLine[] = "The server is fired up and ready to roll!";
+
 } // namespace flashdeck::test
 
 namespace flashdeck::test {

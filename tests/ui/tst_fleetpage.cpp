@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/metrics/timeseries.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/charts/timechart.h"
@@ -25,6 +26,8 @@
 #include <QToolButton>
 
 #include <nlohmann/json.hpp>
+
+#include <limits>
 
 using namespace flashdeck;
 using namespace flashdeck::test;
@@ -142,7 +145,8 @@ void TestFleetPage::liveFleet_modelAndPage()
     const QByteArray body = R"({"messages":[{"role":"user","content":")" + prompt + R"("}],"stream":true})";
     for (int i = 0; i < 9; ++i) {
         http[i % 3].setProxy(QNetworkProxy::NoProxy);
-        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:30000/v1/chat/completions")));
+        // The B300 host's own 127.0.0.1:30000, through its relay (not the machine's port 30000).
+        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(b300.serverPort())));
         r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         chats.append(http[i % 3].post(r, body));
     }
@@ -177,7 +181,12 @@ void TestFleetPage::liveFleet_modelAndPage()
 
     page.table()->clearSelection();
     page.table()->setCurrentIndex({});
-    QTest::qWait(1500); // a little history in the sparklines before the picture (not a sync point)
+    // A little history in the sparklines before the picture: wait for the samples themselves.
+    const auto samples = [&watcher](const char *series) {
+        const metrics::TimeSeries *ts = watcher.monitor(QStringLiteral("gpu-b300"))->series(QLatin1String(series));
+        return ts ? ts->points(0, std::numeric_limits<qint64>::max()).size() : 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(samples("gpu.0.util") >= 6, 30000);
     const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", root.path() + QStringLiteral("/shots"));
     QDir().mkpath(dir);
     const QString file = QDir(dir).filePath(QStringLiteral("fleet-dashboard.png"));
@@ -196,9 +205,12 @@ void TestFleetPage::liveFleet_modelAndPage()
     QCOMPARE(metricsPage.charts().at(0)->lineCount(), 4); // one line per GPU
     QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(0)->pointsDrawn() > 4), 10000);
     QTRY_VERIFY_WITH_TIMEOUT((metricsPage.refresh(), metricsPage.charts().at(6)->pointsDrawn() > 2), 10000); // requests
-    // A few more seconds of history, with requests finishing, so the picture shows lines not dots.
-    QTest::qWait(8000);
-    metricsPage.refresh();
+    // More history, with requests finishing, so the picture shows lines not dots: wait until the
+    // charts have drawn that many points, not for a guessed time.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (metricsPage.refresh(),
+         metricsPage.charts().at(0)->pointsDrawn() >= 4 * 12 && metricsPage.charts().at(6)->pointsDrawn() >= 6),
+        60000);
     const QString host = QDir(dir).filePath(QStringLiteral("metrics-host.png"));
     QVERIFY2(metricsPage.grab().save(host), qPrintable(host));
 

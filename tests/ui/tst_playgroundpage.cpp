@@ -47,28 +47,6 @@ private Q_SLOTS:
     void noDeployment_saysHowToPointAtAServer();
 };
 
-namespace {
-
-bool waitHealthy(quint16 port)
-{
-    QNetworkAccessManager http;
-    http.setProxy(QNetworkProxy::NoProxy);
-    for (int i = 0; i < 600; ++i) {
-        QNetworkReply *r = http.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(port))));
-        QSignalSpy done(r, &QNetworkReply::finished);
-        (void)done.wait(2000);
-        const int status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r->deleteLater();
-        if (status == 200) {
-            return true;
-        }
-        QTest::qWait(100);
-    }
-    return false;
-}
-
-} // namespace
-
 void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
 {
     SimHostFixture host;
@@ -87,7 +65,9 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
                          "--tp 4 --host 127.0.0.1 --port " +
         QByteArray::number(port) + " --reasoning-parser minimax-m3 --enable-metrics";
     const quint64 server = host.connection().run(launch);
-    QVERIFY(waitHealthy(port));
+    // Ready when it says so (the same moment /health turns 200), not after polling.
+    QByteArray log;
+    QVERIFY2(waitForCommandLine(host.connection(), server, kServerReadyLine, 120000, &log), log.constData());
 
     QTemporaryDir root;
     const AppPaths paths(root.path());

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -61,4 +63,24 @@ inline CliRun undeployDemo(const QString &config)
 inline QByteArray oneDemoServerRemoved()
 {
     return R"({"host":"demo","ok":true,"removed":["flashdeck-demo-b300x4-balanced-0"]})";
+}
+
+/**
+ * The pid whose network namespace is the demo host `name`'s (from the demo's state under
+ * `config`), 0 when none runs. A test that acts on the host's processes from this machine
+ * (`pkill --ns PID --nslist net`) touches that host's alone, never another demo's.
+ */
+inline qint64 demoNamespacePid(const QString &config, const QString &name = QStringLiteral("demo"))
+{
+    QFile f(config + QStringLiteral("/data/demo/state.json"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    const QJsonArray hosts = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("hosts")).toArray();
+    for (const QJsonValue &h : hosts) {
+        if (h.toObject().value(QLatin1String("name")).toString() == name) {
+            return h.toObject().value(QLatin1String("namespace_pid")).toInteger();
+        }
+    }
+    return 0;
 }

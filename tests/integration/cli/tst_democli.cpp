@@ -63,7 +63,8 @@ void TestDemoCli::startConnectStop()
     for (const QJsonValue &v : hosts) {
         const QJsonObject h = v.toObject();
         QVERIFY(h[QLatin1String("simulated")].toBool());
-        pids << h[QLatin1String("sshd_pid")].toInteger() << h[QLatin1String("daemon_pid")].toInteger();
+        pids << h[QLatin1String("sshd_pid")].toInteger() << h[QLatin1String("daemon_pid")].toInteger()
+             << h[QLatin1String("namespace_pid")].toInteger();
     }
     const QJsonObject demo = hosts.at(0).toObject();
     QCOMPARE(demo[QLatin1String("name")].toString(), QStringLiteral("demo"));

@@ -1,3 +1,5 @@
+#include "tests/integration/cli/clirun.h"
+
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
@@ -45,11 +47,13 @@ private:
         p.waitForFinished(30000);
         return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
     }
-    static int httpStatusWith(const QByteArray &key)
+    /** Asks the demo host's own 127.0.0.1:30000 (inside its network namespace). */
+    static int httpStatusWith(const QString &config, const QByteArray &key)
     {
         QProcess p;
-        p.start(QStringLiteral("curl"),
-                {QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
+        p.start(QStringLiteral("nsenter"),
+                {QStringLiteral("--net=/proc/%1/ns/net").arg(demoNamespacePid(config)), QStringLiteral("curl"),
+                 QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
                  QStringLiteral("%{http_code}"), QStringLiteral("-K"), QStringLiteral("-"),
                  QStringLiteral("http://127.0.0.1:30000/v1/models")});
         p.write("header = \"Authorization: Bearer " + key + "\"\n"); // the key on stdin, not in argv
@@ -76,8 +80,8 @@ void TestDeployKeyring::keyLivesInTheKeyring()
                    QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")},
                   &out);
     const QByteArray key = keyringEntry();
-    const int withKey = httpStatusWith(key);
-    const int withOther = httpStatusWith("sk-fd-not-the-key-0123456789abcdefghijklmnopqrstuvw");
+    const int withKey = httpStatusWith(config.path(), key);
+    const int withOther = httpStatusWith(config.path(), "sk-fd-not-the-key-0123456789abcdefghijklmnopqrstuvw");
     QByteArray rerunOut;
     const int rerun = flashdeck(
         config.path(), {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--resume")}, &rerunOut);

@@ -179,11 +179,12 @@ void Server::add(const std::string &method, const std::string &pattern, Handler 
     m_routes.push_back({method, std::regex(pattern), std::move(h)});
 }
 
-int Server::bind_to_any_port(const std::string &host)
+int Server::bind_to_any_port(const std::string &host, int port)
 {
     m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
     ::inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
     socklen_t len = sizeof addr;
     if (m_listen < 0 || ::bind(m_listen, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||

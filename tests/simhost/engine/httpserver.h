@@ -81,8 +81,8 @@ public:
         m_defaults = std::move(headers);
     }
 
-    /** Binds host:0; returns the port, or -1. */
-    int bind_to_any_port(const std::string &host);
+    /** Binds host:port (0: any free port); returns the port, or -1. */
+    int bind_to_any_port(const std::string &host, int port = 0);
     /** Accepts until stop(); one thread per connection. */
     void listen_after_bind();
     /** Stops accepting, shuts every connection down and waits for their threads. */

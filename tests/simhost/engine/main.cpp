@@ -32,7 +32,8 @@ namespace {
 int usage()
 {
     std::fprintf(stderr,
-                 "usage: simhostd --sim-dir DIR --bin DIR --registry FILE [--time-factor X] [--die-with-parent]\n"
+                 "usage: simhostd --sim-dir DIR --bin DIR --registry FILE [--time-factor X] [--docker-port N]\n"
+                 "                [--die-with-parent]\n"
                  "       simhostd --registry FILE --write-model REPO DIR hf|modelscope\n");
     return 2;
 }
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
 {
     flashdeck::sim::EngineOptions options;
     std::string registryPath;
+    int dockerPortWanted = 0;
     if (const char *f = std::getenv("FLASHDECK_SIM_TIME_FACTOR")) {
         options.timeFactor = std::atof(f);
     }
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
             options.simBin = argv[i + 1];
         } else if (key == "--registry") {
             registryPath = argv[i + 1];
+        } else if (key == "--docker-port") { // inside a host's own network namespace: dockerd's 2375
+            dockerPortWanted = std::atoi(argv[i + 1]);
         } else if (key == "--time-factor") {
             options.timeFactor = std::atof(argv[i + 1]);
         } else {
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
     flashdeck::sim::registerImageRoutes(docker, engine);
     flashdeck::sim::registerContainerRoutes(docker, engine);
     flashdeck::sim::registerHubRoutes(hub, engine);
-    const int dockerPort = docker.bind_to_any_port("127.0.0.1");
+    const int dockerPort = docker.bind_to_any_port("127.0.0.1", dockerPortWanted);
     const int hubPort = hub.bind_to_any_port("127.0.0.1");
     if (dockerPort <= 0 || hubPort <= 0) {
         std::fprintf(stderr, "simhostd: cannot listen on 127.0.0.1: %s\n", std::strerror(errno));
