@@ -1,6 +1,8 @@
 # The README's two commands, and the rest of the developer loop.
 #   make run    bootstrap, configure, build (Release), open the GUI
-#   make test   bootstrap, configure, build (Debug), run every test; a skipped test fails
+#   make test   bootstrap, configure, build (Debug, address + undefined sanitizers), run every test
+#               beside a neighbour (a demo with a deployment, a server on 127.0.0.1:30000);
+#               a skipped test fails
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
@@ -15,8 +17,8 @@ SOURCES = $(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '
 
 help:
 	@echo "make run          build (Release) and open Flashdeck"
-	@echo "make test         build (Debug) and run the whole test suite"
-	@echo "make test-asan    backend and integration tests under address + undefined sanitizers"
+	@echo "make test         build (Debug, address + undefined sanitizers) and run the whole test suite"
+	@echo "make test-asan    the same as make test (one instrumented build runs every test)"
 	@echo "make fuzz         every libFuzzer target for FUZZ_SECONDS (60) each, from its seeds"
 	@echo "make package      build the Debian package into build/package/package/"
 	@echo "make package-check  build it, validate it, install it, run it, remove it (root or sudo)"
@@ -35,17 +37,17 @@ run: bootstrap
 	@cmake --build --preset release --target flashdeck
 	build/release/bin/flashdeck --demo $(ARGS)
 
+# One instrumented configuration runs every test once (the dev preset: Debug + ASan + UBSan),
+# next to a demo with a deployment and a listener on 127.0.0.1:30000 (tests/support/neighbours):
+# the suite must not care what else runs on the machine.
 test: build-dev
-	@scripts/run-tests dev
+	@tests/support/neighbours build/dev scripts/run-tests dev
 
-test-asan: bootstrap
-	@cmake --preset asan >/dev/null
-	@cmake --build --preset asan --target flashdeck_backend_tests flashdeck_integration_tests flashdeck
-	@scripts/run-tests asan -L 'backend|integration' -LE ui
+test-asan: test
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet flashdeck_simhost
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
