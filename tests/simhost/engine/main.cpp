@@ -158,8 +158,13 @@ int main(int argc, char **argv)
     std::thread dockerThread([&] { docker.listen_after_bind(); });
     std::thread hubThread([&] { hub.listen_after_bind(); });
     const std::string dir = engine.options().simDir;
-    std::ofstream(dir + "/docker.port") << dockerPort << "\n";
-    std::ofstream(dir + "/hub.port") << hubPort << "\n";
+    // Written whole, then renamed: the demo waits for hub.port to exist, and a file created but
+    // not yet written read as an empty port ("http://127.0.0.1:") under load.
+    for (const auto &[name, port] : {std::pair{"docker.port", dockerPort}, std::pair{"hub.port", hubPort}}) {
+        const std::string path = dir + "/" + name;
+        std::ofstream(path + ".tmp") << port << "\n";
+        std::rename((path + ".tmp").c_str(), path.c_str());
+    }
     std::printf("%s\n", nlohmann::json{{"docker_port", dockerPort}, {"hub_port", hubPort}}.dump().c_str());
     std::fflush(stdout);
 
