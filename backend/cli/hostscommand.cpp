@@ -263,12 +263,29 @@ int cmdCheck(const QStringList &args, CliContext &c)
         error = report.uname.error;
     }
     int code = exitCodeFor(error.code);
+    // What the account's login shell printed (nologin writes to stdout, a broken rc file to either).
+    const QString printed = QString(hostText(report.uname.stdoutData).trimmed() + QLatin1Char(' ') +
+                                    hostText(report.uname.stderrData).trimmed())
+                                .trimmed();
     if (!error.isError() && !report.uname.succeeded()) {
         code = ExitCheckFailed;
         error = {ssh::SshErrorCode::Protocol,
-                 QStringLiteral("'uname -a' exited with %1: %2")
+                 QStringLiteral("'uname -a' exited with %1: %2. Check the account's login shell on the host "
+                                "(getent passwd %3) and its startup files.")
                      .arg(report.uname.exitCode.value_or(-1))
-                     .arg(hostText(report.uname.stderrData)),
+                     .arg(printed.isEmpty() ? QStringLiteral("it printed nothing") : printed, connection.target().user),
+                 {}};
+    } else if (!error.isError() && !hostText(report.uname.stdoutData).trimmed().startsWith(QLatin1String("Linux"))) {
+        // Every command runs through the login shell: one that swallows it answers "OK" with
+        // nothing in it, and every later step would fail in its own confusing way.
+        code = ExitCheckFailed;
+        error = {ssh::SshErrorCode::Protocol,
+                 QStringLiteral("The login shell on the host gave no usable answer to 'uname -a' (%1). Flashdeck runs "
+                                "its commands with /bin/sh through the login shell: check the account's shell "
+                                "(getent passwd %2) and its startup files.")
+                     .arg(printed.isEmpty() ? QStringLiteral("it printed nothing")
+                                            : QStringLiteral("it printed: ") + printed,
+                          connection.target().user),
                  {}};
     }
     if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||

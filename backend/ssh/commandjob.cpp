@@ -1,6 +1,7 @@
 #include "backend/ssh/commandjob.h"
 
 #include "backend/logging/logging.h"
+#include "backend/ssh/shellquote.h"
 
 #include <spdlog/logger.h>
 
@@ -77,7 +78,8 @@ SshError CommandJob::start(ssh_session session)
                                "connection: MaxSessions in sshd_config)."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
-    const QByteArray wrapped = QByteArray("printf '\\036FDPID:%s\\n' \"$$\"; ") + m_command.commandLine;
+    // Run by /bin/sh whatever the login shell (fish, tcsh…): see loginShellSafe().
+    const QByteArray wrapped = loginShellSafe(QByteArray("printf '\\036FDPID:%s\\n' \"$$\"; ") + m_command.commandLine);
     if (ssh_channel_request_exec(m_channel.get(), wrapped.constData()) != SSH_OK) {
         return {SshErrorCode::ChannelFailed, QStringLiteral("The server refused to run the command."),
                 QString::fromUtf8(ssh_get_error(session))};
@@ -269,7 +271,9 @@ QByteArray CommandJob::cancel()
         return {};
     }
     const QByteArray pid = QByteArray::number(m_remotePid);
-    return "kill -TERM -- -" + pid + " 2>/dev/null || kill -TERM " + pid + " 2>/dev/null; true";
+    // POSIX `kill -s TERM -- -PGID`: dash (Debian's /bin/sh, which runs our commands) refuses
+    // `kill -TERM -- -PGID` ("Illegal number: -"), which bash accepted.
+    return "kill -s TERM -- -" + pid + " 2>/dev/null || kill -s TERM " + pid + " 2>/dev/null; true";
 }
 
 bool CommandJob::isTimedOut() const

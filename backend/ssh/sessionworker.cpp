@@ -4,6 +4,7 @@
 #include "backend/ssh/commandjob.h"
 #include "backend/ssh/knownhosts.h"
 #include "backend/ssh/sessionsetup.h"
+#include "backend/ssh/shellquote.h"
 #include "backend/ssh/sshlibrary.h"
 #include "backend/ssh/sshlog.h"
 #include "backend/ssh/tunnelserver.h"
@@ -475,7 +476,8 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
         } else if (ch) {
             rc = ssh_channel_open_session(ch.get());
             if (rc == SSH_OK) {
-                rc = ssh_channel_request_exec(ch.get(), s.command.constData());
+                // Run by /bin/sh whatever the login shell (fish, tcsh…): see loginShellSafe().
+                rc = ssh_channel_request_exec(ch.get(), loginShellSafe(s.command).constData());
             }
         }
         scheduleService();

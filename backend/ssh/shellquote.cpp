@@ -78,4 +78,9 @@ QByteArray shellJoin(const QStringList &arguments)
     return shellJoin(bytes);
 }
 
+QByteArray loginShellSafe(const QByteArray &commandLine)
+{
+    return QByteArrayLiteral("exec /bin/sh -c 'eval \"$(printf %s \"$0\" | base64 -d)\"' ") + commandLine.toBase64();
+}
+
 } // namespace flashdeck::ssh

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLockFile>
 #include <QRandomGenerator>
 #include <QTcpServer>
@@ -140,7 +141,8 @@ bool SshdFixture::writeConfig(QString *error)
     // ~/.bashrc (Debian's bash reads it when started by sshd): a developer's rc file that
     // takes a lock or prints to stdout must not change what our commands see.
     QDir().mkpath(dir() + QStringLiteral("/home"));
-    QString setEnv = QStringLiteral("SetEnv HOME=%1/home").arg(dir());
+    QString setEnv =
+        m_options.fixtureHome ? QStringLiteral("SetEnv HOME=%1/home").arg(dir()) : QStringLiteral("SetEnv");
     if (!m_options.pathPrefix.isEmpty()) {
         setEnv +=
             QStringLiteral(" PATH=%1:/usr/local/bin:/usr/bin:/bin").arg(m_options.pathPrefix.join(QLatin1Char(':')));
@@ -148,7 +150,9 @@ bool SshdFixture::writeConfig(QString *error)
     for (const QString &kv : m_options.environment) {
         setEnv += QLatin1Char(' ') + kv;
     }
-    lines.append(setEnv);
+    if (setEnv != QLatin1String("SetEnv")) {
+        lines.append(setEnv);
+    }
     lines.append(m_options.extraConfig);
     QFile file(dir() + QStringLiteral("/sshd_config"));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
@@ -349,6 +353,47 @@ bool SshdFixture::ensurePasswordAccount(QString *user, QString *password, QStrin
     }
     *user = kPasswordUser;
     *password = pw;
+    return true;
+}
+
+bool SshdFixture::ensureShellAccount(const QString &shell, QString *user, QString *error)
+{
+    if (getuid() != 0) {
+        *error = QStringLiteral("login-shell tests create local test accounts, which needs root: run `sudo make "
+                                "test` (CI runs as root).");
+        return false;
+    }
+    if (!QFile::exists(shell)) {
+        *error = QStringLiteral("%1 is not installed (scripts/bootstrap installs fish, tcsh and zsh)").arg(shell);
+        return false;
+    }
+    const QString dir = QStringLiteral("/var/lib/flashdeck-tests");
+    QDir().mkpath(dir);
+    QLockFile lock(dir + QStringLiteral("/accounts.lock"));
+    if (!lock.tryLock(60000)) {
+        *error = QStringLiteral("cannot lock %1/accounts.lock").arg(dir);
+        return false;
+    }
+    const QString name = QStringLiteral("fd-") + QFileInfo(shell).fileName();
+    QString out;
+    if (runProgram(QStringLiteral("id"), {name}, &out) != 0 &&
+        runProgram(QStringLiteral("useradd"),
+                   {QStringLiteral("--shell"), shell, QStringLiteral("--create-home"), QStringLiteral("--home-dir"),
+                    QStringLiteral("/home/") + name, name},
+                   &out) != 0) {
+        *error = QStringLiteral("useradd failed: ") + out;
+        return false;
+    }
+    // The account's shell stays what the test asked for, whatever an earlier run left; its
+    // password field is "*" (no password, not locked): without PAM, sshd refuses every method,
+    // keys included, to a locked ("!") account, as useradd leaves it.
+    if (runProgram(QStringLiteral("usermod"),
+                   {QStringLiteral("--shell"), shell, QStringLiteral("--password"), QStringLiteral("*"), name},
+                   &out) != 0) {
+        *error = QStringLiteral("usermod failed: ") + out;
+        return false;
+    }
+    *user = name;
     return true;
 }
 

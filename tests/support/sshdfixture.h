@@ -29,6 +29,11 @@ public:
         QStringList environment;
         QStringList extraConfig;
         /**
+         * HOME points at the fixture (so no rc file of the machine's user is read). False: each
+         * account keeps its own home (tests that log in as other accounts).
+         */
+        bool fixtureHome = true;
+        /**
          * Run inside the network namespace of this `simhost-netns serve` process (a simulated
          * host's own loopback): sshd listens on `insidePort` there, and clients reach it at
          * 127.0.0.1:`outsidePort`, which the namespace's relay forwards.
@@ -75,6 +80,12 @@ public:
 
     /** The password test account (root only): created once, with a random password. */
     static bool ensurePasswordAccount(QString *user, QString *password, QString *error);
+    /**
+     * An ordinary account whose login shell is `shell` (/usr/bin/fish, /bin/tcsh…), with a home
+     * of its own (root only; created once per machine, under a lock): operators log in with
+     * whatever shell they like, and every command must still mean the same.
+     */
+    static bool ensureShellAccount(const QString &shell, QString *user, QString *error);
 
     QString sshdLog()
     {

@@ -33,6 +33,8 @@ private Q_SLOTS:
     void manyConcurrentCommands_allFinish();
     void commandsBeforeConnect_areQueued();
     void disconnect_stopsTheCommandsItStarted();
+    void loginShells_runOurCommandsAsShWould_data();
+    void loginShells_runOurCommandsAsShWould();
 
 private:
     std::unique_ptr<QTemporaryDir> m_home;
@@ -40,6 +42,35 @@ private:
     std::unique_ptr<ssh::HostConnection> m_conn;
     QString m_key;
 };
+
+namespace {
+
+/** Arguments a shell could misread: every one must reach the remote command unchanged. */
+QList<std::pair<const char *, QByteArray>> hostileArguments()
+{
+    return {
+        {"plain", QByteArray("abc")},
+        {"empty", QByteArray()},
+        {"spaces", QByteArray("two words  and   more")},
+        {"single quotes", QByteArray("it's 'quoted'")},
+        {"double quotes", QByteArray("say \"hi\"")},
+        {"command substitution", QByteArray("$(touch /tmp/fd-pwned)")},
+        {"backticks", QByteArray("`touch /tmp/fd-pwned`")},
+        {"variables", QByteArray("$HOME ${PATH} $0 $$")},
+        {"newlines", QByteArray("line1\nline2\n")},
+        {"semicolon and pipes", QByteArray("a; rm -rf / | cat && echo x || y")},
+        {"globs", QByteArray("* ? [a-z] ~ ~root")},
+        {"leading dash", QByteArray("-n")},
+        {"leading equals", QByteArray("=ls")},
+        {"backslashes", QByteArray("a\\b\\\\c\\")},
+        {"non-utf8 bytes", QByteArray("\xff\xfe\x80 caf\xe9")},
+        {"utf8", QByteArray("MiniMax ✓ 模型")},
+        {"control chars", QByteArray("\x01\x1b[31mred\x7f\t")},
+        {"only a quote", QByteArray("'")},
+    };
+}
+
+} // namespace
 
 void TestSshCommands::initTestCase()
 {
@@ -173,24 +204,9 @@ void TestSshCommands::timeout_stopsTheCommand()
 void TestSshCommands::shellQuote_roundTripsHostileArguments_data()
 {
     QTest::addColumn<QByteArray>("argument");
-    QTest::newRow("plain") << QByteArray("abc");
-    QTest::newRow("empty") << QByteArray();
-    QTest::newRow("spaces") << QByteArray("two words  and   more");
-    QTest::newRow("single quotes") << QByteArray("it's 'quoted'");
-    QTest::newRow("double quotes") << QByteArray("say \"hi\"");
-    QTest::newRow("command substitution") << QByteArray("$(touch /tmp/fd-pwned)");
-    QTest::newRow("backticks") << QByteArray("`touch /tmp/fd-pwned`");
-    QTest::newRow("variables") << QByteArray("$HOME ${PATH} $0 $$");
-    QTest::newRow("newlines") << QByteArray("line1\nline2\n");
-    QTest::newRow("semicolon and pipes") << QByteArray("a; rm -rf / | cat && echo x || y");
-    QTest::newRow("globs") << QByteArray("* ? [a-z] ~ ~root");
-    QTest::newRow("leading dash") << QByteArray("-n");
-    QTest::newRow("leading equals") << QByteArray("=ls");
-    QTest::newRow("backslashes") << QByteArray("a\\b\\\\c\\");
-    QTest::newRow("non-utf8 bytes") << QByteArray("\xff\xfe\x80 caf\xe9");
-    QTest::newRow("utf8") << QByteArray("MiniMax ✓ 模型");
-    QTest::newRow("control chars") << QByteArray("\x01\x1b[31mred\x7f\t");
-    QTest::newRow("only a quote") << QByteArray("'");
+    for (const auto &[name, argument] : hostileArguments()) {
+        QTest::newRow(name) << argument;
+    }
 }
 
 void TestSshCommands::shellQuote_roundTripsHostileArguments()
@@ -297,6 +313,61 @@ void TestSshCommands::disconnect_stopsTheCommandsItStarted()
         QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 0, 10000);
     } // destroyed: disconnects
     QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 1, 10000);
+}
+
+void TestSshCommands::loginShells_runOurCommandsAsShWould_data()
+{
+    QTest::addColumn<QString>("shell");
+    QTest::newRow("bash") << QStringLiteral("/bin/bash");
+    QTest::newRow("dash") << QStringLiteral("/bin/dash");
+    QTest::newRow("zsh") << QStringLiteral("/usr/bin/zsh");
+    QTest::newRow("fish") << QStringLiteral("/usr/bin/fish"); // `\'` inside '…' is an escape; no `$$`
+    QTest::newRow("tcsh") << QStringLiteral("/bin/tcsh"); // its own quoting and variables
+}
+
+void TestSshCommands::loginShells_runOurCommandsAsShWould()
+{
+    // sshd runs every command through the account's login shell. Whatever it is, our commands
+    // (sh syntax) must mean exactly what they mean to sh.
+    QFETCH(QString, shell);
+    QString user;
+    QString error;
+    QVERIFY2(SshdFixture::ensureShellAccount(shell, &user, &error), qPrintable(error));
+    SshdFixture::Options options;
+    options.fixtureHome = false; // the account's own home, as on a real host
+    SshdFixture sshd(options);
+    QVERIFY2(sshd.start(&error), qPrintable(error));
+    const QString key = sshd.addClientKey(QStringLiteral("id_shell"));
+    // sshd reads authorized_keys as the account: let it.
+    QFile::setPermissions(sshd.dir(),
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup |
+                              QFile::ReadOther | QFile::ExeOther);
+    QFile::setPermissions(sshd.dir() + QStringLiteral("/authorized_keys"),
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    QTemporaryDir home;
+    ssh::SshTarget target = targetFor(sshd, home.path() + QStringLiteral("/known_hosts"), key);
+    target.user = user;
+    ssh::HostConnection connection(target);
+    QCOMPARE(connectAndWait(connection).phase, ssh::ConnectionPhase::Ready);
+
+    // The account really has that login shell.
+    const auto passwd = runAndWait(connection, "getent passwd " + user.toUtf8() + " | cut -d: -f7");
+    QCOMPARE(passwd.stdoutData.trimmed(), shell.toUtf8());
+    for (const auto &[name, argument] : hostileArguments()) {
+        const auto r = runAndWait(connection, ssh::shellJoin(QList<QByteArray>{"printf", "%s", argument}));
+        QVERIFY2(r.succeeded(),
+                 qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(name), QString::fromUtf8(r.stderrData))));
+        QVERIFY2(r.stdoutData == argument,
+                 qPrintable(QStringLiteral("%1: sent %2, got %3")
+                                .arg(QLatin1String(name), QString::fromLatin1(argument.toHex()),
+                                     QString::fromLatin1(r.stdoutData.toHex()))));
+    }
+    // sh's own syntax: arithmetic, "$HOME", a quote closed and reopened, a pipeline, $$, the exit code.
+    const auto r =
+        runAndWait(connection, "echo $(( 6 * 7 )) \"$HOME\" 'it'\\''s' | tr a-z A-Z; test \"$$\" -gt 1; exit 3");
+    QCOMPARE(r.exitCode.value_or(-1), 3);
+    QCOMPARE(r.stdoutData, "42 /HOME/" + user.toUpper().toUtf8() + " IT'S\n");
+    QVERIFY(!QFile::exists(QStringLiteral("/tmp/fd-pwned")));
 }
 
 QTEST_GUILESS_MAIN(TestSshCommands)

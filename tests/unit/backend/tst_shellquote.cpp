@@ -1,8 +1,11 @@
 #include "backend/ssh/shellquote.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTest>
+
+#include <cctype>
 
 using namespace flashdeck::ssh;
 
@@ -19,6 +22,8 @@ private Q_SLOTS:
     void randomBytes_roundTrip();
     void join_quotesEachArgument();
     void nul_isNotQuotable();
+    void loginShellSafe_meansTheSameToEveryShell_data();
+    void loginShellSafe_meansTheSameToEveryShell();
 
 private:
     static QByteArray runSh(const QString &shell, const QByteArray &script);
@@ -117,6 +122,35 @@ void TestShellQuote::nul_isNotQuotable()
 {
     QVERIFY(isQuotable("abc"));
     QVERIFY(!isQuotable(QByteArray("a\0b", 3)));
+}
+
+void TestShellQuote::loginShellSafe_meansTheSameToEveryShell_data()
+{
+    QTest::addColumn<QString>("shell");
+    // sshd runs `$SHELL -c <what we send>`: the login shells operators really have.
+    for (const char *shell : {"/bin/sh", "/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish", "/bin/tcsh"}) {
+        QTest::newRow(shell) << QString::fromLatin1(shell);
+    }
+}
+
+void TestShellQuote::loginShellSafe_meansTheSameToEveryShell()
+{
+    QFETCH(QString, shell);
+    QVERIFY2(QFile::exists(shell), qPrintable(shell + QStringLiteral(" is missing: scripts/bootstrap installs it")));
+    const QByteArray command = "printf '%s|' " +
+        shellJoin(QList<QByteArray>{"it's \"quoted\"", "$(id) `id` ${HOME}", "a\\b", "!x", "'", "-e", "✓"}) +
+        "; echo \"$(( 6 * 7 ))\" ok; test \"$$\" -gt 1 && exit 3";
+    const QByteArray wrapped = loginShellSafe(command);
+    // Everything after the fixed decoder is letters, digits and + / = : nothing a shell reads.
+    const QByteArray payload = wrapped.mid(wrapped.lastIndexOf(' ') + 1);
+    for (const char c : payload) {
+        QVERIFY(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/' || c == '=');
+    }
+    QProcess p;
+    p.start(shell, {QStringLiteral("-c"), QString::fromLatin1(wrapped)});
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 3);
+    QCOMPARE(p.readAllStandardOutput(), QByteArray("it's \"quoted\"|$(id) `id` ${HOME}|a\\b|!x|'|-e|✓|42 ok\n"));
 }
 
 QTEST_GUILESS_MAIN(TestShellQuote)
