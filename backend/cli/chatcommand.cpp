@@ -6,6 +6,7 @@
 #include "backend/chat/chattarget.h"
 #include "backend/chat/imageprobe.h"
 #include "backend/chat/mediapolicy.h"
+#include "backend/cli/cliapikey.h"
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
@@ -13,11 +14,9 @@
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
-#include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
-#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
@@ -179,129 +178,122 @@ int runChatCommand(const QStringList &args, CliContext &c)
         target.port = port;
     }
 
-    // The key: the deployment's from the keyring, else $SGLANG_API_KEY (what "Copy as curl" uses).
-    QString apiKey;
-    SecretStore secrets;
-    if (!target.deploymentId.isEmpty()) {
-        QEventLoop wait;
-        bool answered = false;
-        secrets.read(SecretStore::apiKeyKey(target.deploymentId), [&](const Result<QString> &key) {
-            apiKey = key ? key.value() : QString();
-            answered = true;
-            wait.quit();
-        });
-        if (!answered) {
-            wait.exec();
-        }
-    }
-    if (apiKey.isEmpty()) {
-        apiKey = qEnvironmentVariable("SGLANG_API_KEY");
-    }
-    if (c.redactor && !apiKey.isEmpty()) {
-        c.redactor->addSecret(apiKey);
-    }
+    // The key: the deployment's from the keyring, else $SGLANG_API_KEY, else (on the host) the
+    // one its running server was started with.
+    const StoredApiKey stored = storedApiKey(target.deploymentId);
 
     const bool json = p.isSet(jsonOpt);
     const QByteArray body = chat::buildChatBody(turns, params, target.model);
     StopSignals stopSignals;
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
-        auto *client = new chat::ChatClient(connection, target.port, &connection);
-        client->setApiKey(apiKey);
-        chat::ChatCall *call = client->send(body, params.thinking);
-        call->setDeadline(timeoutMs);
-        // Outlives this set-up function: the call's updates arrive after it returned.
-        auto reasoningOpen = std::make_shared<bool>(false);
-        QObject::connect(call, &chat::ChatCall::updated, call, [&c, json, reasoningOpen](const chat::ChatUpdate &u) {
-            if (json) {
-                // Inline reasoning opened without a tag: what was printed as answer was reasoning.
-                if (u.earlierContentWasReasoning) {
-                    c.out << QString::fromStdString(
-                                 nlohmann::json{{"type", "reclassified"}, {"as", "reasoning"}}.dump())
-                          << '\n';
-                }
-                if (!u.reasoning.isEmpty()) {
-                    c.out << QString::fromStdString(
-                                 nlohmann::json{{"type", "reasoning"}, {"text", u.reasoning.toStdString()}}.dump())
-                          << '\n';
-                }
-                if (!u.content.isEmpty()) {
-                    c.out << QString::fromStdString(
-                                 nlohmann::json{{"type", "content"}, {"text", u.content.toStdString()}}.dump())
-                          << '\n';
-                }
-                c.out.flush();
-                return;
-            }
-            if (!u.reasoning.isEmpty()) {
-                c.err << u.reasoning;
-                c.err.flush();
-                *reasoningOpen = true;
-            }
-            if (!u.content.isEmpty()) {
-                if (*reasoningOpen) {
-                    c.err << '\n';
-                    c.err.flush();
-                    *reasoningOpen = false;
-                }
-                c.out << u.content;
-                c.out.flush();
-            }
-        });
-        QObject::connect(call, &chat::ChatCall::finished, call, [&c, json, done](const chat::ChatResult &r) {
-            const chat::ChatStats &s = r.stats;
-            if (json) {
-                if (r.outcome == chat::ChatResult::Outcome::Failed) {
-                    c.out << QString::fromStdString(
-                                 nlohmann::json{{"type", "error"}, {"message", r.error.toStdString()}}.dump())
-                          << '\n';
-                }
-                nlohmann::json stats{
-                    {"type", "stats"},
-                    {"ttft_ms", orNull(s.ttftMs)},
-                    {"tokens_per_s",
-                     s.tokensPerSecond > 0 ? nlohmann::json(s.tokensPerSecond) : nlohmann::json(nullptr)},
-                    {"prompt_tokens", orNull(s.promptTokens)},
-                    {"completion_tokens", orNull(s.completionTokens)},
-                    {"reasoning_tokens", orNull(s.reasoningTokens)},
-                    {"finish_reason",
-                     s.finishReason.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.finishReason.toStdString())},
-                    {"tokens_counted", s.tokensCounted},
-                    {"stopped", r.outcome == chat::ChatResult::Outcome::Stopped},
-                    {"thinking_ignored", r.thinkingIgnored}};
-                if (r.outcome != chat::ChatResult::Outcome::Failed || s.ttftMs >= 0) {
-                    c.out << QString::fromStdString(stats.dump()) << '\n';
-                }
-                c.out.flush();
-            } else {
-                c.out << '\n';
-                c.out.flush();
-                if (r.outcome == chat::ChatResult::Outcome::Failed) {
-                    c.err << "flashdeck chat: " << r.error << '\n';
-                }
-                if (r.thinkingIgnored) {
-                    c.err << "flashdeck chat: thinking was switched off, yet the server returned reasoning (F22).\n";
-                }
-                if (s.ttftMs >= 0) {
-                    c.err << QStringLiteral(
-                                 "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
-                                 "%7%8\n")
-                                 .arg(s.ttftMs)
-                                 .arg(s.tokensPerSecond, 0, 'f', 1)
-                                 .arg(s.tokensCounted ? QStringLiteral(" (counted)") : QString())
-                                 .arg(s.promptTokens < 0 ? QStringLiteral("?") : QString::number(s.promptTokens))
-                                 .arg(s.completionTokens < 0 ? QStringLiteral("?")
-                                                             : QString::number(s.completionTokens))
-                                 .arg(s.reasoningTokens < 0 ? QString()
-                                                            : QStringLiteral(" (%1 reasoning)").arg(s.reasoningTokens))
-                                 .arg(s.finishReason.isEmpty() ? QStringLiteral("unfinished") : s.finishReason)
-                                 .arg(r.outcome == chat::ChatResult::Outcome::Stopped ? QStringLiteral(" · stopped")
-                                                                                      : QString());
-                }
-                c.err.flush();
-            }
-            done(r.outcome == chat::ChatResult::Outcome::Failed ? ExitCheckFailed : ExitOk);
-        });
-        QObject::connect(&stopSignals, &StopSignals::stopRequested, call, [call](int) { call->stop(); });
+        withApiKey(
+            connection, c, QStringLiteral("chat"), target.deploymentId, stored, done, [&, done](const QString &apiKey) {
+                auto *client = new chat::ChatClient(connection, target.port, &connection);
+                client->setApiKey(apiKey);
+                chat::ChatCall *call = client->send(body, params.thinking);
+                call->setDeadline(timeoutMs);
+                // Outlives this set-up function: the call's updates arrive after it returned.
+                auto reasoningOpen = std::make_shared<bool>(false);
+                QObject::connect(
+                    call, &chat::ChatCall::updated, call, [&c, json, reasoningOpen](const chat::ChatUpdate &u) {
+                        if (json) {
+                            // Inline reasoning opened without a tag: what was printed as answer was reasoning.
+                            if (u.earlierContentWasReasoning) {
+                                c.out << QString::fromStdString(
+                                             nlohmann::json{{"type", "reclassified"}, {"as", "reasoning"}}.dump())
+                                      << '\n';
+                            }
+                            if (!u.reasoning.isEmpty()) {
+                                c.out << QString::fromStdString(
+                                             nlohmann::json{{"type", "reasoning"}, {"text", u.reasoning.toStdString()}}
+                                                 .dump())
+                                      << '\n';
+                            }
+                            if (!u.content.isEmpty()) {
+                                c.out << QString::fromStdString(
+                                             nlohmann::json{{"type", "content"}, {"text", u.content.toStdString()}}
+                                                 .dump())
+                                      << '\n';
+                            }
+                            c.out.flush();
+                            return;
+                        }
+                        if (!u.reasoning.isEmpty()) {
+                            c.err << u.reasoning;
+                            c.err.flush();
+                            *reasoningOpen = true;
+                        }
+                        if (!u.content.isEmpty()) {
+                            if (*reasoningOpen) {
+                                c.err << '\n';
+                                c.err.flush();
+                                *reasoningOpen = false;
+                            }
+                            c.out << u.content;
+                            c.out.flush();
+                        }
+                    });
+                QObject::connect(call, &chat::ChatCall::finished, call, [&c, json, done](const chat::ChatResult &r) {
+                    const chat::ChatStats &s = r.stats;
+                    if (json) {
+                        if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                            c.out << QString::fromStdString(
+                                         nlohmann::json{{"type", "error"}, {"message", r.error.toStdString()}}.dump())
+                                  << '\n';
+                        }
+                        nlohmann::json stats{
+                            {"type", "stats"},
+                            {"ttft_ms", orNull(s.ttftMs)},
+                            {"tokens_per_s",
+                             s.tokensPerSecond > 0 ? nlohmann::json(s.tokensPerSecond) : nlohmann::json(nullptr)},
+                            {"prompt_tokens", orNull(s.promptTokens)},
+                            {"completion_tokens", orNull(s.completionTokens)},
+                            {"reasoning_tokens", orNull(s.reasoningTokens)},
+                            {"finish_reason",
+                             s.finishReason.isEmpty() ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(s.finishReason.toStdString())},
+                            {"tokens_counted", s.tokensCounted},
+                            {"stopped", r.outcome == chat::ChatResult::Outcome::Stopped},
+                            {"thinking_ignored", r.thinkingIgnored}};
+                        if (r.outcome != chat::ChatResult::Outcome::Failed || s.ttftMs >= 0) {
+                            c.out << QString::fromStdString(stats.dump()) << '\n';
+                        }
+                        c.out.flush();
+                    } else {
+                        c.out << '\n';
+                        c.out.flush();
+                        if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                            c.err << "flashdeck chat: " << r.error << '\n';
+                        }
+                        if (r.thinkingIgnored) {
+                            c.err << "flashdeck chat: thinking was switched off, yet the server returned reasoning "
+                                     "(F22).\n";
+                        }
+                        if (s.ttftMs >= 0) {
+                            c.err << QStringLiteral(
+                                         "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
+                                         "%7%8\n")
+                                         .arg(s.ttftMs)
+                                         .arg(s.tokensPerSecond, 0, 'f', 1)
+                                         .arg(s.tokensCounted ? QStringLiteral(" (counted)") : QString())
+                                         .arg(s.promptTokens < 0 ? QStringLiteral("?")
+                                                                 : QString::number(s.promptTokens))
+                                         .arg(s.completionTokens < 0 ? QStringLiteral("?")
+                                                                     : QString::number(s.completionTokens))
+                                         .arg(s.reasoningTokens < 0
+                                                  ? QString()
+                                                  : QStringLiteral(" (%1 reasoning)").arg(s.reasoningTokens))
+                                         .arg(s.finishReason.isEmpty() ? QStringLiteral("unfinished") : s.finishReason)
+                                         .arg(r.outcome == chat::ChatResult::Outcome::Stopped
+                                                  ? QStringLiteral(" · stopped")
+                                                  : QString());
+                        }
+                        c.err.flush();
+                    }
+                    done(r.outcome == chat::ChatResult::Outcome::Failed ? ExitCheckFailed : ExitOk);
+                });
+                QObject::connect(&stopSignals, &StopSignals::stopRequested, call, [call](int) { call->stop(); });
+            });
     });
 }
 

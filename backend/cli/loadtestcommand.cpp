@@ -3,6 +3,7 @@
 #include "backend/chat/chatclient.h"
 #include "backend/chat/chattarget.h"
 #include "backend/chat/loadtest.h"
+#include "backend/cli/cliapikey.h"
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
@@ -12,11 +13,9 @@
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/security/redactor.h"
-#include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
-#include <QEventLoop>
 #include <QTextStream>
 
 namespace flashdeck::cli {
@@ -119,90 +118,83 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         target.port = port;
     }
     config.model = target.model;
-    QString apiKey;
-    SecretStore secrets;
-    if (!target.deploymentId.isEmpty()) {
-        QEventLoop wait;
-        bool answered = false;
-        secrets.read(SecretStore::apiKeyKey(target.deploymentId), [&](const Result<QString> &key) {
-            apiKey = key ? key.value() : QString();
-            answered = true;
-            wait.quit();
-        });
-        if (!answered) {
-            wait.exec();
-        }
-    }
-    if (apiKey.isEmpty()) {
-        apiKey = qEnvironmentVariable("SGLANG_API_KEY");
-    }
-    if (c.redactor && !apiKey.isEmpty()) {
-        c.redactor->addSecret(apiKey);
-    }
+    // The key: the deployment's from the keyring, else $SGLANG_API_KEY, else (on the host) the
+    // one its running server was started with.
+    const StoredApiKey stored = storedApiKey(target.deploymentId);
 
     const bool json = p.isSet(jsonOpt);
     const QString csv = p.value(csvOpt);
     StopSignals stopSignals;
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
-        auto *client = new chat::ChatClient(connection, target.port, &connection);
-        client->setApiKey(apiKey);
-        auto *test = new chat::LoadTest(*client, config, client);
-        // The server's side, beside the client's figures: its KV use and queue every second.
-        auto *sampler = new metrics::ServerSampler(connection, target.port, apiKey, 1000, test);
-        QObject::connect(sampler, &metrics::ServerSampler::sampled, test,
-                         [test](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
-                             test->setServerLoad(s.tokenUsage, s.queued, s.running);
-                         });
-        sampler->start();
-        QObject::connect(test, &chat::LoadTest::progress, test, [&c](const chat::LoadTestReport &r) {
-            const chat::LoadTestTick *t = r.ticks.isEmpty() ? nullptr : &r.ticks.last();
-            c.err << QStringLiteral("%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · "
-                                    "queue %8\n")
-                         .arg(r.elapsedS, 0, 'f', 0)
-                         .arg(r.inFlight)
-                         .arg(r.completed)
-                         .arg(r.failed)
-                         .arg(ms(r.ttftP50Ms))
-                         .arg(t ? t->tokensPerSecond : 0, 0, 'f', 0)
-                         .arg(t && t->kvUsage ? QStringLiteral("%1 %").arg(*t->kvUsage * 100, 0, 'f', 1)
-                                              : QStringLiteral("—"),
-                              t && t->queued ? QString::number(*t->queued) : QStringLiteral("—"));
-            c.err.flush();
-        });
-        QObject::connect(
-            test, &chat::LoadTest::finished, test, [&c, json, csv, done, sampler](const chat::LoadTestReport &r) {
-                sampler->stop(); // its tunnel closes while the connection is still there
-                if (!csv.isEmpty()) {
-                    if (const Status s = writeFileAtomically(csv, r.toCsv()); !s) {
-                        c.err << "flashdeck loadtest: cannot write " << csv << ": " << s.message() << ".\n";
-                    }
-                }
-                if (json) {
-                    c.out << QString::fromUtf8(r.toJson()) << '\n';
-                } else {
-                    c.out << QStringLiteral("Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s\n")
-                                 .arg(r.config.concurrency)
-                                 .arg(r.config.promptTokens)
-                                 .arg(r.config.outputTokens)
-                                 .arg(r.elapsedS, 0, 'f', 1)
-                          << QStringLiteral("  completed        %1 (%2 requests/s)\n")
+        withApiKey(
+            connection, c, QStringLiteral("loadtest"), target.deploymentId, stored, done,
+            [&, done](const QString &apiKey) {
+                auto *client = new chat::ChatClient(connection, target.port, &connection);
+                client->setApiKey(apiKey);
+                auto *test = new chat::LoadTest(*client, config, client);
+                // The server's side, beside the client's figures: its KV use and queue every second.
+                auto *sampler = new metrics::ServerSampler(connection, target.port, apiKey, 1000, test);
+                QObject::connect(sampler, &metrics::ServerSampler::sampled, test,
+                                 [test](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
+                                     test->setServerLoad(s.tokenUsage, s.queued, s.running);
+                                 });
+                sampler->start();
+                QObject::connect(test, &chat::LoadTest::progress, test, [&c](const chat::LoadTestReport &r) {
+                    const chat::LoadTestTick *t = r.ticks.isEmpty() ? nullptr : &r.ticks.last();
+                    c.err << QStringLiteral(
+                                 "%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · "
+                                 "queue %8\n")
+                                 .arg(r.elapsedS, 0, 'f', 0)
+                                 .arg(r.inFlight)
                                  .arg(r.completed)
-                                 .arg(r.requestsPerSecond, 0, 'f', 2)
-                          << QStringLiteral("  failed           %1\n").arg(r.failed)
-                          << QStringLiteral("  TTFT p50 / p95   %1 / %2\n").arg(ms(r.ttftP50Ms), ms(r.ttftP95Ms))
-                          << QStringLiteral("  ITL p50 / p95    %1 / %2\n").arg(ms(r.itlP50Ms), ms(r.itlP95Ms))
-                          << QStringLiteral("  tokens/s         %1 (all requests)\n").arg(r.tokensPerSecond, 0, 'f', 1);
-                    for (const QString &e : r.errors) {
-                        c.out << "  error: " << e << '\n';
-                    }
-                    c.out << "Measured on your hardware with your lengths; SGLang's published figures are upstream "
-                             "references, not a MiniMax guarantee (F25).\n";
-                }
-                c.out.flush();
-                done(r.failed > 0 ? ExitCheckFailed : ExitOk);
+                                 .arg(r.failed)
+                                 .arg(ms(r.ttftP50Ms))
+                                 .arg(t ? t->tokensPerSecond : 0, 0, 'f', 0)
+                                 .arg(t && t->kvUsage ? QStringLiteral("%1 %").arg(*t->kvUsage * 100, 0, 'f', 1)
+                                                      : QStringLiteral("—"),
+                                      t && t->queued ? QString::number(*t->queued) : QStringLiteral("—"));
+                    c.err.flush();
+                });
+                QObject::connect(
+                    test, &chat::LoadTest::finished, test,
+                    [&c, json, csv, done, sampler](const chat::LoadTestReport &r) {
+                        sampler->stop(); // its tunnel closes while the connection is still there
+                        if (!csv.isEmpty()) {
+                            if (const Status s = writeFileAtomically(csv, r.toCsv()); !s) {
+                                c.err << "flashdeck loadtest: cannot write " << csv << ": " << s.message() << ".\n";
+                            }
+                        }
+                        if (json) {
+                            c.out << QString::fromUtf8(r.toJson()) << '\n';
+                        } else {
+                            c.out
+                                << QStringLiteral(
+                                       "Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s\n")
+                                       .arg(r.config.concurrency)
+                                       .arg(r.config.promptTokens)
+                                       .arg(r.config.outputTokens)
+                                       .arg(r.elapsedS, 0, 'f', 1)
+                                << QStringLiteral("  completed        %1 (%2 requests/s)\n")
+                                       .arg(r.completed)
+                                       .arg(r.requestsPerSecond, 0, 'f', 2)
+                                << QStringLiteral("  failed           %1\n").arg(r.failed)
+                                << QStringLiteral("  TTFT p50 / p95   %1 / %2\n").arg(ms(r.ttftP50Ms), ms(r.ttftP95Ms))
+                                << QStringLiteral("  ITL p50 / p95    %1 / %2\n").arg(ms(r.itlP50Ms), ms(r.itlP95Ms))
+                                << QStringLiteral("  tokens/s         %1 (all requests)\n")
+                                       .arg(r.tokensPerSecond, 0, 'f', 1);
+                            for (const QString &e : r.errors) {
+                                c.out << "  error: " << e << '\n';
+                            }
+                            c.out << "Measured on your hardware with your lengths; SGLang's published figures are "
+                                     "upstream "
+                                     "references, not a MiniMax guarantee (F25).\n";
+                        }
+                        c.out.flush();
+                        done(r.failed > 0 ? ExitCheckFailed : ExitOk);
+                    });
+                QObject::connect(&stopSignals, &StopSignals::stopRequested, test, [test](int) { test->stop(); });
+                test->start();
             });
-        QObject::connect(&stopSignals, &StopSignals::stopRequested, test, [test](int) { test->stop(); });
-        test->start();
     });
 }
 

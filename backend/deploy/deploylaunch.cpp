@@ -2,6 +2,7 @@
 // (deployrunner.cpp has the pre-flight, pin and pull steps).
 
 #include "backend/core/jsonread.h"
+#include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/weightsfolder.h"
@@ -27,30 +28,19 @@ using nlohmann::json;
 const char *const kTinyPng =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-/** The key a running container was started with (a rerun must talk to it with the same key). */
-QString apiKeyOf(const json &inspect)
-{
-    const json args = inspect.value("Args", json::array());
-    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
-        if (args[i] == "--api-key" && args[i + 1].is_string()) {
-            return QString::fromStdString(args[i + 1].get<std::string>());
-        }
-    }
-    return {};
-}
-
 } // namespace
 
 void DeployRunner::launch()
 {
     begin("launch", QStringLiteral("Start the server"), QStringLiteral("F16, F17: host contract §4"), QString());
+    m_current.expected = QStringLiteral("the server's containers created and started");
     // A rerun talks to a running server with the key it was started with: recover it first.
     const QString first = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
     m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(first), {},
                    [this](const docker::DockerResponse &existing) {
                        const json inspect = existing.json();
                        if (existing.ok() && inspect.value("State", json::object()).value("Running", false)) {
-                           if (const QString key = apiKeyOf(inspect); !key.isEmpty()) {
+                           if (const QString key = apiKeyOfContainer(inspect); !key.isEmpty()) {
                                m_options.apiKey = key;
                            }
                        }
@@ -171,6 +161,8 @@ void DeployRunner::ready()
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
     begin("ready", QStringLiteral("The server is ready"), QStringLiteral("F19: /health 200 after the ready log line"),
           QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f").arg(port));
+    // Every outcome of the step says what it waited for, a failure too.
+    m_current.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
     auto seenReady = std::make_shared<bool>(false);
     auto healthy = std::make_shared<bool>(false);
     auto settled = std::make_shared<bool>(false);
@@ -188,7 +180,6 @@ void DeployRunner::ready()
         if (*seenReady && *healthy) {
             StepRecord r = m_current;
             r.status = StepStatus::Pass;
-            r.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
             r.seen = QStringLiteral("/health 200; ready line seen");
             settle(r);
         }

@@ -24,6 +24,12 @@
 namespace flashdeck {
 
 namespace {
+
+/** dockerd's own words for a failed call, attributed; a transport failure as it is. */
+QString dockerSaid(const docker::DockerResponse &r)
+{
+    return r.transportError.isEmpty() ? QStringLiteral("dockerd: ") + r.message() : r.message();
+}
 /** nvidia-smi -q -x / amd-smi take seconds even on 8 GPUs; a tool that hangs or never stops
  * printing is stopped here with a clear step error instead of holding the deployment. */
 constexpr int kGpuProbeTimeoutMs = 30000;
@@ -395,6 +401,7 @@ void DeployRunner::preflightDocker()
     begin("preflight.docker", QStringLiteral("Docker Engine reachable"),
           QStringLiteral("Host contract §3: the Engine API through docker system dial-stdio"),
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
+    m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
     auto *guard = new QObject(this);
     connect(&m_conn, &ssh::HostConnection::tunnelFailed, guard, [this, guard](quint64, const QString &message) {
         guard->deleteLater();
@@ -404,8 +411,12 @@ void DeployRunner::preflightDocker()
         guard->deleteLater();
         m_docker = std::make_unique<docker::DockerClient>(port);
         m_docker->ping([this](const docker::DockerResponse &pong) {
+            if (!pong.ok() && !pong.transportError.isEmpty()) {
+                diagnoseDockerTunnel(pong.message());
+                return;
+            }
             if (!pong.ok()) {
-                fail(pong.message(),
+                fail(dockerSaid(pong),
                      QStringLiteral("Start Docker on the host (systemctl start docker) and check "
                                     "that this user may use it."));
                 return;
@@ -431,6 +442,43 @@ void DeployRunner::preflightDocker()
         });
     });
     m_conn.openStdioTunnel("docker system dial-stdio");
+}
+
+void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
+{
+    // The tunnel only shows a closed connection; what `docker system dial-stdio` printed on its
+    // stderr says why. Run it once more with nothing to send, and quote it.
+    runCommand(
+        "docker system dial-stdio </dev/null",
+        [this, tunnelError](const ssh::CommandResult &r) {
+            const QString printed = hostText(r.stderrData, 600).trimmed();
+            if (printed.isEmpty()) {
+                fail(tunnelError,
+                     QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                    "that this user may use it."));
+                return;
+            }
+            const QString seen = QStringLiteral("docker system dial-stdio printed: %1 (exit %2)")
+                                     .arg(printed, r.exitCode ? QString::number(*r.exitCode) : r.exitSignal);
+            QString fix;
+            if (printed.contains(QLatin1String("permission denied"))) {
+                // Debian's docker.io: /var/run/docker.sock is root:docker, mode 0660.
+                fix = QStringLiteral("%1 may not use Docker's socket on the host. Add the user to the docker group "
+                                     "(sudo usermod -aG docker %1), log in again so the group applies, then run "
+                                     "again with --resume.")
+                          .arg(m_conn.target().user);
+            } else if (printed.contains(QLatin1String("Is the docker daemon running"))) {
+                fix = QStringLiteral("Docker is installed but its daemon is not running: start it on the host "
+                                     "(sudo systemctl start docker), then run again with --resume.");
+            } else if (r.exitCode && *r.exitCode == 127) {
+                fix = QStringLiteral("Docker is not installed on the host: install Docker Engine (Debian: sudo apt-get "
+                                     "install docker.io), then run again with --resume.");
+            } else {
+                fix = QStringLiteral("Fix what Docker reports on the host, then run again with --resume.");
+            }
+            fail(seen, fix, QStringLiteral("the Engine API answers through docker system dial-stdio"));
+        },
+        30000);
 }
 
 void DeployRunner::preflightDisk()
@@ -529,10 +577,11 @@ void DeployRunner::pinImage()
                    [this, image](const docker::DockerResponse &res) {
                        const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
                        if (!res.ok() || !digest.startsWith(QLatin1String("sha256:"))) {
-                           fail(res.message(),
+                           fail(dockerSaid(res),
                                 QStringLiteral("Check the image name and the host's access to the "
                                                "registry (docker pull %1 on the host).")
-                                    .arg(image));
+                                    .arg(image),
+                                QStringLiteral("a sha256 digest"));
                            return;
                        }
                        m_imageDigest = digest;
@@ -550,6 +599,8 @@ void DeployRunner::pull()
     const QString pinned = name + QLatin1Char('@') + m_imageDigest;
     begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("F14: pull by digest"),
           QStringLiteral("docker pull %1").arg(pinned));
+    // What a failure record says was expected too (a failed pull used to record "").
+    const QString expectedPull = QStringLiteral("RepoDigests contains %1").arg(pinned);
     auto verify = [this, pinned](bool pulled, const QString &how) {
         m_docker->call("GET", QStringLiteral("/images/%1/json").arg(pinned), {},
                        [this, pinned, pulled, how](const docker::DockerResponse &res) {
@@ -557,7 +608,7 @@ void DeployRunner::pull()
                            const bool has =
                                std::find(digests.begin(), digests.end(), pinned.toStdString()) != digests.end();
                            StepRecord r = m_current;
-                           r.expected = QStringLiteral("RepoDigests contains %1").arg(pinned);
+                           r.expected = QStringLiteral("RepoDigests contains %1").arg(pinned); // = expectedPull
                            r.seen = has ? (pulled ? QStringLiteral("pulled %1; RepoDigests has the pin").arg(how)
                                                   : QStringLiteral("already present; not pulled again"))
                                         : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
@@ -570,7 +621,7 @@ void DeployRunner::pull()
     };
     m_docker->call(
         "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
-        [this, name, verify](const docker::DockerResponse &present) {
+        [this, name, verify, pinned, expectedPull](const docker::DockerResponse &present) {
             if (present.ok()) {
                 verify(false, {});
                 return;
@@ -581,40 +632,63 @@ void DeployRunner::pull()
                                  QStringLiteral("/images/create?fromImage=%1&tag=%2")
                                      .arg(docker::DockerClient::q(QStringLiteral("docker.io/") + name),
                                           docker::DockerClient::q(m_imageDigest)));
-            connect(reply, &QNetworkReply::readyRead, this, [this, reply, progress] {
+            // An error status carries dockerd's {"message": …} instead of progress lines: leave
+            // that body unread for responseOf(), which quotes it (a body can be read once).
+            const auto streaming = [reply] {
+                const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                return status >= 200 && status < 300;
+            };
+            connect(reply, &QNetworkReply::readyRead, this, [this, reply, progress, streaming] {
+                if (!streaming()) {
+                    return;
+                }
                 if (progress->feed(reply->readAll())) {
-                    Q_EMIT this->progress(
-                        QStringLiteral("pull"), progress->downloadedBytes(), progress->totalBytes(),
-                        QStringLiteral("%1 of %2 layers").arg(progress->layersDone()).arg(progress->layers()));
+                    Q_EMIT this->progress(QStringLiteral("pull"), progress->downloadedBytes(), progress->totalBytes(),
+                                          progress->summary());
                     Q_EMIT layersChanged(progress->layerLines());
                 }
             });
-            connect(reply, &QNetworkReply::finished, this, [this, reply, progress, verify] {
-                progress->feed(reply->readAll() + '\n');
-                const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
-                const bool cutOff = reply->error() != QNetworkReply::NoError || progress->digest().isEmpty();
-                reply->deleteLater();
-                if (!res.ok() || !progress->error().isEmpty()) {
-                    fail(progress->error().isEmpty() ? res.message() : progress->error(),
-                         QStringLiteral("Check free disk on the host (F13) and its registry access, then "
-                                        "run again with --resume."));
-                    return;
-                }
-                if (cutOff) {
-                    fail(QStringLiteral("the pull was cut off after %1 of %2 bytes (%3)")
-                             .arg(progress->downloadedBytes())
-                             .arg(progress->totalBytes())
-                             .arg(reply->errorString()),
-                         QStringLiteral("Run again with --resume: the layers the host already unpacked are kept, the "
-                                        "rest is fetched."));
-                    return;
-                }
-                verify(true,
-                       QStringLiteral("%1 GB (%2 of %3 layers were already there)")
-                           .arg(QString::number(double(progress->downloadedBytes()) / 1e9, 'f', 1))
-                           .arg(progress->layersAlreadyThere())
-                           .arg(progress->layers()));
-            });
+            connect(reply, &QNetworkReply::finished, this,
+                    [this, reply, progress, verify, streaming, pinned, expectedPull] {
+                        if (streaming()) {
+                            progress->feed(reply->readAll() + '\n');
+                        }
+                        const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
+                        const bool cutOff = reply->error() != QNetworkReply::NoError || progress->digest().isEmpty();
+                        reply->deleteLater();
+                        if (!res.ok() || !progress->error().isEmpty()) {
+                            // dockerd's own words: its error status's {"message": …}, or the errorDetail
+                            // it streamed mid-pull ("failed to register layer: no space left on device").
+                            const QString said = progress->error().isEmpty() ? res.message() : progress->error();
+                            fail(progress->error().isEmpty() ? dockerSaid(res) : QStringLiteral("dockerd: ") + said,
+                                 said.contains(QLatin1String("no space left on device"))
+                                     ? QStringLiteral("Free disk space on the host (the image is unpacked beside its "
+                                                      "download), then run again with --resume.")
+                                     : QStringLiteral(
+                                           "The host's Docker could not fetch the image: check its access to the "
+                                           "registry (DNS, proxy, firewall, a Docker Hub rate limit; 'docker "
+                                           "pull %1' on the host shows the same), then run again with --resume.")
+                                           .arg(pinned),
+                                 expectedPull);
+                            return;
+                        }
+                        if (cutOff) {
+                            fail(QStringLiteral("the pull was cut off after %1 of %2 bytes (%3)")
+                                     .arg(progress->downloadedBytes())
+                                     .arg(progress->totalBytes())
+                                     .arg(reply->errorString()),
+                                 QStringLiteral(
+                                     "Run again with --resume: the layers the host already unpacked are kept, the "
+                                     "rest is fetched."),
+                                 expectedPull);
+                            return;
+                        }
+                        verify(true,
+                               QStringLiteral("%1 GB (%2 of %3 layers were already there)")
+                                   .arg(QString::number(double(progress->downloadedBytes()) / 1e9, 'f', 1))
+                                   .arg(progress->layersAlreadyThere())
+                                   .arg(progress->layers()));
+                    });
         });
 }
 

@@ -118,6 +118,8 @@ private:
     void preflightGpus();
     void preflightDriver();
     void preflightDocker();
+    /** preflight.docker's tunnel closed: run dial-stdio once more to quote what it printed. */
+    void diagnoseDockerTunnel(const QString &tunnelError);
     void preflightDisk();
     void preflightPort();
     void preflightMemory();

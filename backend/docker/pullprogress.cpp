@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 
 namespace flashdeck::docker {
@@ -93,9 +94,25 @@ void PullProgress::line(const QByteArray &text)
     }
     Layer &layer = m_layers[id];
     const auto detail = j.find("progressDetail");
+    if (status.startsWith(QLatin1String("Retrying in "))) {
+        if (!layer.retrying) { // a countdown: one retry, however many lines it takes
+            layer.retrying = true;
+            ++layer.retries;
+            ++m_retries;
+        }
+        return;
+    }
     if (status == QLatin1String("Downloading") && detail != j.end() && detail->is_object()) {
-        layer.current = byteCount(*detail, "current").value_or(layer.current);
-        layer.total = byteCount(*detail, "total").value_or(layer.total);
+        const qint64 current = byteCount(*detail, "current").value_or(layer.current - layer.resumedAt);
+        const qint64 total = byteCount(*detail, "total").value_or(0);
+        if (layer.retrying && total > 0 && total < layer.total) {
+            layer.resumedAt = layer.total - total; // the rest of the same layer, counted from 0
+        } else if (total > 0 && layer.resumedAt == 0) {
+            layer.total = total;
+        }
+        layer.retrying = false;
+        const qint64 sofar = layer.resumedAt + current;
+        layer.current = layer.total > 0 ? std::min(sofar, layer.total) : sofar;
     } else if (status == QLatin1String("Download complete") || status == QLatin1String("Verifying Checksum")) {
         layer.current = layer.total;
     } else if (status == QLatin1String("Pull complete") || status == QLatin1String("Already exists")) {
@@ -132,6 +149,28 @@ int PullProgress::layersAlreadyThere() const
     return n;
 }
 
+int PullProgress::layersRetrying() const
+{
+    int n = 0;
+    for (const Layer &l : m_layers) {
+        n += l.retrying ? 1 : 0;
+    }
+    return n;
+}
+
+QString PullProgress::summary() const
+{
+    QString text = QStringLiteral("%1 of %2 layers").arg(layersDone()).arg(layers());
+    if (const int now = layersRetrying(); now > 0) {
+        text += QStringLiteral(", retrying %1 (%2 so far)")
+                    .arg(now)
+                    .arg(m_retries == 1 ? QStringLiteral("1 retry") : QStringLiteral("%1 retries").arg(m_retries));
+    } else if (m_retries > 0) {
+        text += m_retries == 1 ? QStringLiteral(", 1 retry") : QStringLiteral(", %1 retries").arg(m_retries);
+    }
+    return text;
+}
+
 int PullProgress::layersDone() const
 {
     int n = 0;
@@ -152,8 +191,9 @@ QStringList PullProgress::layerLines() const
         const Layer &l = it.value();
         const QString state = l.already ? QStringLiteral("already there")
             : l.done                    ? QStringLiteral("done (%1)").arg(size(l.total))
-            : l.total > 0               ? QStringLiteral("%1 / %2").arg(size(l.current), size(l.total))
-                                        : QStringLiteral("waiting");
+            : l.retrying  ? QStringLiteral("%1 / %2, retrying (%3)").arg(size(l.current), size(l.total)).arg(l.retries)
+            : l.total > 0 ? QStringLiteral("%1 / %2").arg(size(l.current), size(l.total))
+                          : QStringLiteral("waiting");
         out.append(it.key().left(12) + QStringLiteral("  ") + state);
     }
     return out;

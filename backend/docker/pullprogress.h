@@ -11,6 +11,11 @@ namespace flashdeck::docker {
  * Folds the JSON lines of `POST /images/create` into byte progress: per layer
  * `progressDetail.current/total` while downloading (extraction does not count twice), the
  * final `Digest: sha256:…`, and `error`/`errorDetail`. Feed it raw chunks; lines may split.
+ *
+ * dockerd retries a broken layer download ("Retrying in 5 seconds", counting down) and resumes
+ * it with a range request, after which it reports the layer's `total` as the bytes still
+ * missing and `current` from 0: a total that shrinks is a resume, not a new, smaller layer.
+ * A layer is done only at "Pull complete" (or "Already exists").
  */
 class PullProgress final
 {
@@ -25,6 +30,12 @@ public:
     int layersDone() const;
     /** Layers the host had already ("Already exists"): an interrupted pull resumes from them. */
     int layersAlreadyThere() const;
+    /** Times dockerd started retrying a layer's download, over all layers. */
+    int retries() const { return m_retries; }
+    /** Layers waiting to retry now. */
+    int layersRetrying() const;
+    /** "3 of 14 layers", with ", retrying 1 (2 retries so far)" while dockerd retries. */
+    QString summary() const;
     /** One line per layer, in id order: "1a2b3c4d5e6f  412.0 MB / 1.21 GB" (or done / already there). */
     QStringList layerLines() const;
     QString digest() const { return m_digest; }
@@ -38,8 +49,11 @@ private:
     {
         qint64 current = 0;
         qint64 total = 0;
+        qint64 resumedAt = 0; // bytes fetched before a retry: dockerd counts the rest anew
         bool done = false;
         bool already = false;
+        bool retrying = false;
+        int retries = 0;
     };
     void line(const QByteArray &text);
 
@@ -49,6 +63,7 @@ private:
     QString m_error;
     QString m_lastStatus;
     QString m_malformed;
+    int m_retries = 0;
 };
 
 } // namespace flashdeck::docker

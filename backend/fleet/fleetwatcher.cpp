@@ -1,6 +1,7 @@
 #include "backend/fleet/fleetwatcher.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/deploy/apikeyrecovery.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -125,7 +126,9 @@ void FleetWatcher::watch(const HostEntry &host)
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
     // /metrics is off); a keyring that cannot answer only leaves it out.
-    auto begin = [this, name, config](const QString &apiKey) mutable {
+    const QString profile = profileOf(config.manifestFile);
+    const QString deploymentId = profile.isEmpty() ? QString() : host.name + QLatin1Char('-') + profile;
+    auto begin = [this, name, config, deploymentId](const QString &apiKey) mutable {
         const auto it = m_watched.find(name);
         if (it == m_watched.end()) {
             return; // removed meanwhile
@@ -137,12 +140,24 @@ void FleetWatcher::watch(const HostEntry &host)
         connect(watched.monitor.get(), &metrics::HostMonitor::statusChanged, this,
                 [this, name] { Q_EMIT statusChanged(name); });
         watched.monitor->start();
+        if (apiKey.isEmpty() && !deploymentId.isEmpty()) {
+            // No key in the keyring (a machine without one, or a deployment made elsewhere): the
+            // one the running server was started with, over the host's Docker.
+            auto *recovery = new ApiKeyRecovery(*watched.connection, deploymentId, watched.monitor.get());
+            metrics::HostMonitor *monitor = watched.monitor.get();
+            connect(recovery, &ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
+                recovery->deleteLater();
+                if (key) {
+                    monitor->setApiKey(key.value());
+                }
+            });
+            recovery->start();
+        }
         watched.connection->connectToHost();
         Q_EMIT statusChanged(name);
     };
-    const QString profile = profileOf(config.manifestFile);
     if (m_secrets && !profile.isEmpty()) {
-        m_secrets->read(SecretStore::apiKeyKey(host.name + QLatin1Char('-') + profile),
+        m_secrets->read(SecretStore::apiKeyKey(deploymentId),
                         [begin](const Result<QString> &key) mutable { begin(key ? key.value() : QString()); });
     } else {
         begin(QString());

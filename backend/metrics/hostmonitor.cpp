@@ -496,6 +496,14 @@ void HostMonitor::pollDisk()
             });
 }
 
+void HostMonitor::setApiKey(const QString &apiKey)
+{
+    m_config.apiKey = apiKey;
+    if (m_server) {
+        m_server->setApiKey(apiKey);
+    }
+}
+
 void HostMonitor::setThresholds(const AlertThresholds &thresholds)
 {
     m_config.thresholds = thresholds;

@@ -83,6 +83,8 @@ public:
     void saveHistoryNow() { saveHistory(); }
     /** New thresholds (Settings): judged again at once. */
     void setThresholds(const AlertThresholds &thresholds);
+    /** The server's API key, known late (the keyring had none; read from the running container). */
+    void setApiKey(const QString &apiKey);
 
 Q_SIGNALS:
     void statusChanged();

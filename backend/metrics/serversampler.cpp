@@ -111,6 +111,12 @@ void ServerSampler::poll()
     });
 }
 
+void ServerSampler::setApiKey(const QString &apiKey)
+{
+    m_apiKey = apiKey;
+    m_metricsMissing = false; // /v1/loads may answer now; /metrics is tried first again
+}
+
 void ServerSampler::pollMetrics()
 {
     QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_localPort)));

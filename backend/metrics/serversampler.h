@@ -35,6 +35,8 @@ public:
     void start();
     void stop();
     quint16 remotePort() const { return m_remotePort; }
+    /** The key arrived late (read from the running container): sent from the next poll on. */
+    void setApiKey(const QString &apiKey);
     /** Neither /metrics nor /v1/loads gave numbers: they come from the log's Decode batch lines. */
     bool fromLog() const { return m_fromLog; }
     /** A line of the server's log; a Decode batch line becomes a snapshot while fromLog(). */

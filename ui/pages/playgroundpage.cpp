@@ -9,6 +9,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
 #include "backend/core/settings.h"
+#include "backend/deploy/apikeyrecovery.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
@@ -290,19 +291,46 @@ void PlaygroundPage::retarget()
     if (SecretStore *secrets = m_watcher.secrets(); secrets && !t.deploymentId.isEmpty()) {
         QPointer<PlaygroundPage> self(this);
         QPointer<chat::ChatClient> client(m_client);
-        secrets->read(SecretStore::apiKeyKey(t.deploymentId), [self, client, what, where](const Result<QString> &key) {
-            PlaygroundPage *page = self.data();
-            chat::ChatClient *chatClient = client.data();
-            if (page == nullptr || chatClient == nullptr) {
-                return;
-            }
-            const bool have = key && !key.value().isEmpty();
-            chatClient->setApiKey(have ? key.value() : QString());
-            page->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
-                                        .arg(what, where,
-                                             have ? tr("from the keyring (••••••)")
-                                                  : tr("none stored — the server will refuse requests if it has one")));
-        });
+        const QString deploymentId = t.deploymentId;
+        ssh::HostConnection *connection = conn;
+        secrets->read(SecretStore::apiKeyKey(deploymentId),
+                      [self, client, what, where, deploymentId, connection](const Result<QString> &key) {
+                          PlaygroundPage *page = self.data();
+                          chat::ChatClient *chatClient = client.data();
+                          if (page == nullptr || chatClient == nullptr) {
+                              return;
+                          }
+                          const bool have = key && !key.value().isEmpty();
+                          chatClient->setApiKey(have ? key.value() : QString());
+                          if (have) {
+                              page->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
+                                                          .arg(what, where, tr("from the keyring (••••••)")));
+                              return;
+                          }
+                          // None in the keyring (a machine without one): the key the running server was
+                          // started with, read over the host's Docker.
+                          auto *recovery = new ApiKeyRecovery(*connection, deploymentId, chatClient);
+                          connect(recovery, &ApiKeyRecovery::finished, chatClient,
+                                  [recovery, self, client, what, where](const Result<QString> &found) {
+                                      recovery->deleteLater();
+                                      PlaygroundPage *p = self.data();
+                                      chat::ChatClient *c = client.data();
+                                      if (p == nullptr || c == nullptr) {
+                                          return;
+                                      }
+                                      if (found) {
+                                          c->setApiKey(found.value());
+                                      }
+                                      p->m_target->setText(
+                                          tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
+                                              .arg(what, where,
+                                                   found
+                                                       ? tr("from the running server (••••••)")
+                                                       : tr("none — %1 The server will refuse requests if it has one.")
+                                                             .arg(found.message())));
+                                  });
+                          recovery->start();
+                      });
     } else {
         m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: none").arg(what, where));
     }

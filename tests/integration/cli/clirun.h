@@ -18,11 +18,25 @@ struct CliRun
     QByteArray err;
 };
 
-/** Runs `flashdeck ARGS --config-dir CONFIG` to the end (killed after `timeoutMs`). */
-inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutMs = 180000)
+/** How a test runs the binary: as the shell it was started from, or as on a headless machine. */
+enum class Session { Inherited, Headless };
+
+/**
+ * Runs `flashdeck ARGS --config-dir CONFIG` to the end (killed after `timeoutMs`). Headless: no
+ * session bus and no display, as over SSH or on a server: no keyring can answer.
+ */
+inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutMs = 180000,
+                           Session session = Session::Inherited)
 {
     args << QStringLiteral("--config-dir") << config;
     QProcess p;
+    if (session == Session::Headless) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
+            env.remove(QString::fromLatin1(name));
+        }
+        p.setProcessEnvironment(env);
+    }
     p.start(QStringLiteral(FLASHDECK_BINARY), args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();

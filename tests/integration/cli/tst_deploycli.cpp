@@ -33,6 +33,8 @@ private Q_SLOTS:
     void modelFolder_data();
     void modelFolder();
     void rerun_reusesAndLeaksNothing_undeployCleansUp();
+    void headless_chatAfterDeploy_readsTheKeyFromTheServer();
+    void pull_retriedLayer_countedOnceNeverBack();
     void runbook_reproducesTheDeploymentOverOpenSsh_data();
     void runbook_reproducesTheDeploymentOverOpenSsh();
     void interruptedPull_resumesWithoutStartingOver();
@@ -120,6 +122,18 @@ void TestDeployCli::scenario_data()
     QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
                             << "fail"
                             << "2 × NVIDIA H200" << QStringList{};
+    // dockerd's own words reach the operator: the body of its error status, not "HTTP 500".
+    QTest::newRow("pull-refused") << "pull-refused" << balanced << "60" << 1 << "pull"
+                                  << "fail"
+                                  << "dockerd: Get \"https://registry-1.docker.io/v2/\": dial tcp: lookup"
+                                  << QStringList{};
+    // A login user outside the docker group: what dial-stdio printed, and how to fix it.
+    QTest::newRow("docker-denied") << "docker-denied" << balanced << "60" << 1 << "preflight.docker"
+                                   << "fail"
+                                   << "connect: permission denied (exit 1)" << QStringList{};
+    QTest::newRow("docker-denied, the fix") << "docker-denied" << balanced << "60" << 1 << "preflight.docker"
+                                            << "fail"
+                                            << "usermod -aG docker" << QStringList{};
 }
 
 void TestDeployCli::scenario()
@@ -159,6 +173,9 @@ void TestDeployCli::scenario()
     }
     if (exitCode == 1) { // the plan stopped at the failed step
         QVERIFY(!s.contains(QStringLiteral("verify.text")));
+    }
+    if (status == QLatin1String("fail")) { // a failure says what was expected, not ""
+        QVERIFY2(!r[QLatin1String("expected")].toString().isEmpty(), QJsonDocument(r).toJson().constData());
     }
 }
 
@@ -276,6 +293,103 @@ void TestDeployCli::modelFolder()
     } else {
         QVERIFY(!s.contains(QStringLiteral("launch"))); // nothing started on a folder that failed its check
     }
+}
+
+void TestDeployCli::pull_retriedLayer_countedOnceNeverBack()
+{
+    // dockerd retries a broken layer and resumes it, reporting the rest as a smaller total: the
+    // bytes never go back, the retry is shown, and no layer is called done before it is.
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    QVERIFY(run(config.path(),
+                {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
+                 QStringLiteral("pull-retry"), QStringLiteral("--time-factor"), QStringLiteral("0.01")})
+                .exitCode == 0);
+    const Run deploy = run(config.path(),
+                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                            QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60"),
+                            QStringLiteral("--json")});
+    run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo")});
+    QVERIFY2(deploy.exitCode == 0, QByteArray(deploy.out + deploy.err).constData());
+    qint64 lastDone = 0;
+    bool sawRetrying = false;
+    QString lastText;
+    for (const QByteArray &line : deploy.out.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QLatin1String("progress")).toString() != QLatin1String("pull")) {
+            continue;
+        }
+        const qint64 done = o.value(QLatin1String("done")).toInteger();
+        QVERIFY2(done >= lastDone, line.constData()); // never back
+        QVERIFY(done <= o.value(QLatin1String("total")).toInteger());
+        lastDone = done;
+        lastText = o.value(QLatin1String("text")).toString();
+        sawRetrying = sawRetrying || lastText.contains(QLatin1String("retrying 1"));
+        // While a layer is being retried, it is not counted among the done ones.
+        if (lastText.contains(QLatin1String("retrying"))) {
+            QVERIFY2(!lastText.startsWith(lastText.section(QLatin1Char(' '), 2, 2) + QLatin1Char(' ')),
+                     qPrintable(lastText));
+        }
+    }
+    QVERIFY2(sawRetrying, deploy.out.constData());
+    QVERIFY2(lastText.endsWith(QLatin1String(", 1 retry")), qPrintable(lastText));
+    const QString first = lastText.section(QLatin1Char(' '), 0, 0);
+    QCOMPARE(first, lastText.section(QLatin1Char(' '), 2, 2)); // "14 of 14 layers, 1 retry"
+}
+
+void TestDeployCli::headless_chatAfterDeploy_readsTheKeyFromTheServer()
+{
+    // A machine without a keyring (an SSH session, a headless server): deploy in one process,
+    // chat, load-test and read the status in others. Nothing holds the key between them but the
+    // running server's own arguments, which Flashdeck reads over the host's Docker.
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    QVERIFY(runFlashdeck(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
+                          QStringLiteral("0.01")},
+                         180000, Session::Headless)
+                .exitCode == 0);
+    const CliRun deployed =
+        runFlashdeck(config.path(),
+                     {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                      QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")},
+                     180000, Session::Headless);
+    QVERIFY2(deployed.exitCode == 0, QByteArray(deployed.out + deployed.err).constData());
+
+    const CliRun chat = runFlashdeck(config.path(),
+                                     {QStringLiteral("chat"), QStringLiteral("demo"), QStringLiteral("--prompt"),
+                                      QStringLiteral("hi"), QStringLiteral("--max-tokens"), QStringLiteral("400")},
+                                     180000, Session::Headless);
+    QVERIFY2(chat.exitCode == 0, QByteArray(chat.out + chat.err).constData());
+    QVERIFY(!chat.out.trimmed().isEmpty());
+    const CliRun load = runFlashdeck(
+        config.path(),
+        {QStringLiteral("loadtest"), QStringLiteral("demo"), QStringLiteral("--concurrency"), QStringLiteral("2"),
+         QStringLiteral("--prompt-tokens"), QStringLiteral("16"), QStringLiteral("--output-tokens"),
+         QStringLiteral("16"), QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--json")},
+        180000, Session::Headless);
+    QVERIFY2(load.exitCode == 0, QByteArray(load.out + load.err).constData());
+
+    // The server died (an OOM kill): no running container to read the key from. Say so.
+    const qint64 ns = demoNamespacePid(config.path());
+    QVERIFY(ns > 0);
+    QProcess kill;
+    kill.start(QStringLiteral("pkill"),
+               {QStringLiteral("-KILL"), QStringLiteral("--ns"), QString::number(ns), QStringLiteral("--nslist"),
+                QStringLiteral("net"), QStringLiteral("-f"), QStringLiteral("sglang-sim .*--port [3]0000 ")});
+    QVERIFY(kill.waitForFinished(10000));
+    QCOMPARE(kill.exitCode(), 0);
+    CliRun refused;
+    QTRY_VERIFY_WITH_TIMEOUT((refused = runFlashdeck(config.path(),
+                                                     {QStringLiteral("chat"), QStringLiteral("demo"),
+                                                      QStringLiteral("--prompt"), QStringLiteral("hi")},
+                                                     180000, Session::Headless),
+                              refused.err.contains("is not running")),
+                             30000);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("no keyring"), refused.err.constData());
+    QVERIFY2(refused.err.contains("SGLANG_API_KEY"), refused.err.constData());
+    QVERIFY(undeployDemo(config.path()).exitCode == 0);
 }
 
 void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()

@@ -170,6 +170,12 @@ bool streamPull(Engine &engine, const RegistryImage &image, const ImageRef &ref,
         // group is unpacked once it is down, so an interrupted pull keeps the groups it finished.
         // The unpacked image must fit on the disk.
         double written = 0;
+        // Scenario `pull.retry_layer` (an index into the layers still to fetch): that download
+        // breaks halfway once, as on a flaky link. dockerd counts down "Retrying in N seconds",
+        // resumes with a range request and then reports the layer's total as the bytes still
+        // missing, its current from 0 (what a real dockerd 20.10 printed).
+        const json pullFaults = scenario.value("pull", json::object());
+        const std::size_t retryLayer = pullFaults.value("retry_layer", std::size_t(-1));
         for (std::size_t first = 0; first < todo.size(); first += 3) {
             const std::size_t last = std::min(todo.size(), first + 3);
             std::int64_t biggest = 0;
@@ -180,8 +186,19 @@ bool streamPull(Engine &engine, const RegistryImage &image, const ImageRef &ref,
                 pauseScaled(engine, double(biggest) / rate / 10.0);
                 for (std::size_t k = first; k < last; ++k) {
                     const std::int64_t total = image.layers[todo[k]].second;
-                    if (!emit(progressLine("Downloading", image.shortLayerId(todo[k]), total * step / 10, total))) {
+                    const std::int64_t resumedAt = k == retryLayer && step > 5 ? total * 5 / 10 : 0;
+                    if (!emit(progressLine("Downloading", image.shortLayerId(todo[k]), total * step / 10 - resumedAt,
+                                           total - resumedAt))) {
                         return false; // the client went away: what was unpacked stays in the layer store
+                    }
+                    if (k == retryLayer && step == 5) {
+                        for (int wait = 5; wait >= 1; --wait) {
+                            emit({{"status",
+                                   "Retrying in " + std::to_string(wait) + (wait == 1 ? " second" : " seconds")},
+                                  {"progressDetail", json::object()},
+                                  {"id", image.shortLayerId(todo[k])}});
+                            pauseScaled(engine, 1.0);
+                        }
                     }
                 }
             }
@@ -359,6 +376,14 @@ void registerImageRoutes(http::Server &server, Engine &engine)
             ref.digest = tag;
         } else if (!tag.empty()) {
             ref.tag = tag;
+        }
+        // Scenario `pull.refuse`: dockerd cannot fetch from the registry and says why before it
+        // streams anything (an unreachable CDN, a proxy, a rate limit): an error status with its
+        // {"message": …} body, as the docker CLI prints it after "Error response from daemon:".
+        if (const json refuse = engine.scenario().value("pull", json::object()).value("refuse", json());
+            refuse.is_object()) {
+            sendError(res, refuse.value("status", 500), refuse.value("message", std::string("pull refused")));
+            return;
         }
         const RegistryImage *image = engine.options().registry.find(ref);
         if (!image) {

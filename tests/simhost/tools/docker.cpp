@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,6 +22,31 @@ namespace {
 
 const char *const kNoDaemon =
     "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n";
+
+/**
+ * Scenario `docker.socket_denied`: the login user is not in the `docker` group, so the socket
+ * (root:docker, 0660) refuses it, and the real CLI says so in these words (docker 20.10+).
+ */
+bool socketDenied()
+{
+    const char *dir = std::getenv("FLASHDECK_SIM_DIR");
+    if (!dir) {
+        return false;
+    }
+    std::ifstream in(std::string(dir) + "/scenario.json");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A plain search keeps this tool free of a JSON library: the key is unique to this purpose.
+    const std::size_t key = text.find("\"socket_denied\"");
+    const std::size_t value = key == std::string::npos ? key : text.find_first_not_of(" \t\r\n:", key + 15);
+    return value != std::string::npos && text.compare(value, 4, "true") == 0;
+}
+
+const char *const kDialDenied =
+    "failed to open the raw stream connection: dial unix /var/run/docker.sock: connect: permission denied\n";
+const char *const kCliDenied =
+    "permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get "
+    "\"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/version\": dial unix /var/run/docker.sock: connect: permission "
+    "denied\n";
 
 int daemonPort()
 {
@@ -131,6 +157,11 @@ int main(int argc, char **argv)
 {
     ::signal(SIGPIPE, SIG_IGN);
     const int port = daemonPort();
+    if (socketDenied()) {
+        const bool dial = argc >= 3 && std::strcmp(argv[1], "system") == 0 && std::strcmp(argv[2], "dial-stdio") == 0;
+        std::fputs(dial ? kDialDenied : kCliDenied, stderr);
+        return 1;
+    }
     if (argc >= 3 && std::strcmp(argv[1], "system") == 0 && std::strcmp(argv[2], "dial-stdio") == 0) {
         if (port <= 0) {
             std::fputs(kNoDaemon, stderr);

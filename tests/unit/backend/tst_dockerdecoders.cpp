@@ -27,6 +27,7 @@ class TestDockerDecoders : public QObject
 private Q_SLOTS:
     void pull_countsDownloadedBytesOnce();
     void pull_reportsTheDaemonsError();
+    void pull_retriedLayerResumes_neverGoesBack();
     void pull_survivesAMalformedLine();
     void frames_anyCutGivesTheSameLines();
     void frames_rawWhenTty();
@@ -59,6 +60,41 @@ void TestDockerDecoders::pull_countsDownloadedBytesOnce()
     QCOMPARE(p.layersDone(), 2);
     QCOMPARE(p.digest(), QStringLiteral("sha256:819722d1"));
     QVERIFY(p.error().isEmpty());
+}
+
+void TestDockerDecoders::pull_retriedLayerResumes_neverGoesBack()
+{
+    // dockerd 20.10 on a flaky link: the layer's download breaks at 600 of 1000 bytes, dockerd
+    // counts down, resumes with a range request and reports the 400 bytes still missing as the
+    // layer's total, its current from 0.
+    PullProgress p;
+    p.feed(R"({"status":"Pulling fs layer","progressDetail":{},"id":"aaa"}
+{"status":"Downloading","progressDetail":{"current":600,"total":1000},"id":"aaa"}
+{"status":"Retrying in 5 seconds","progressDetail":{},"id":"aaa"}
+{"status":"Retrying in 4 seconds","progressDetail":{},"id":"aaa"}
+)");
+    QCOMPARE(p.retries(), 1); // one retry, whatever the countdown's length
+    QCOMPARE(p.layersRetrying(), 1);
+    QVERIFY2(p.summary().contains(QLatin1String("retrying 1")), qPrintable(p.summary()));
+    QVERIFY2(p.layerLines().value(0).contains(QLatin1String("retrying (1)")), qPrintable(p.layerLines().value(0)));
+    QCOMPARE(p.downloadedBytes(), 600);
+    p.feed(R"({"status":"Retrying in 1 second","progressDetail":{},"id":"aaa"}
+{"status":"Downloading","progressDetail":{"current":100,"total":400},"id":"aaa"}
+)");
+    QCOMPARE(p.retries(), 1);
+    QCOMPARE(p.layersRetrying(), 0);
+    QCOMPARE(p.totalBytes(), 1000); // the layer's size, not what was left of it
+    QCOMPARE(p.downloadedBytes(), 700); // never back to 100
+    QCOMPARE(p.layersDone(), 0); // not done before "Pull complete"
+    p.feed(R"({"status":"Downloading","progressDetail":{"current":400,"total":400},"id":"aaa"}
+{"status":"Download complete","progressDetail":{},"id":"aaa"}
+)");
+    QCOMPARE(p.downloadedBytes(), 1000);
+    QCOMPARE(p.layersDone(), 0);
+    QCOMPARE(p.summary(), QStringLiteral("0 of 1 layers, 1 retry"));
+    p.feed(R"({"status":"Pull complete","progressDetail":{},"id":"aaa"}
+)");
+    QCOMPARE(p.layersDone(), 1);
 }
 
 void TestDockerDecoders::pull_reportsTheDaemonsError()

@@ -1,0 +1,80 @@
+#include "backend/cli/cliapikey.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/cli/hostscommand.h"
+#include "backend/deploy/apikeyrecovery.h"
+#include "backend/security/redactor.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QEventLoop>
+#include <QTextStream>
+
+namespace flashdeck::cli {
+
+StoredApiKey storedApiKey(const QString &deploymentId)
+{
+    StoredApiKey stored;
+    SecretStore secrets;
+    if (!deploymentId.isEmpty()) {
+        QEventLoop wait;
+        bool answered = false;
+        QString problem;
+        secrets.read(SecretStore::apiKeyKey(deploymentId), [&](const Result<QString> &key) {
+            stored.key = key ? key.value() : QString();
+            problem = key ? QString() : key.message();
+            answered = true;
+            wait.quit();
+        });
+        if (!answered) {
+            wait.exec();
+        }
+        if (stored.key.isEmpty()) {
+            stored.whyNone = !secrets.keyringAvailable()
+                ? QStringLiteral("this machine has no keyring (%1)").arg(secrets.memoryOnlyReason())
+                : problem.isEmpty() ? QStringLiteral("the keyring holds none for %1").arg(deploymentId)
+                                    : QStringLiteral("the keyring said: %1").arg(problem);
+        }
+    }
+    if (stored.key.isEmpty()) {
+        stored.key = qEnvironmentVariable("SGLANG_API_KEY");
+    }
+    if (!stored.key.isEmpty()) {
+        stored.whyNone.clear();
+    }
+    return stored;
+}
+
+void withApiKey(ssh::HostConnection &connection, CliContext &context, const QString &command,
+                const QString &deploymentId, const StoredApiKey &stored, const std::function<void(int)> &done,
+                const std::function<void(const QString &key)> &go)
+{
+    if (!stored.key.isEmpty() || deploymentId.isEmpty()) {
+        if (context.redactor && !stored.key.isEmpty()) {
+            context.redactor->addSecret(stored.key);
+        }
+        go(stored.key);
+        return;
+    }
+    auto *recovery = new ApiKeyRecovery(connection, deploymentId, &connection);
+    QObject::connect(
+        recovery, &ApiKeyRecovery::finished, recovery,
+        [recovery, &context, command, deploymentId, why = stored.whyNone, done, go](const Result<QString> &key) {
+            recovery->deleteLater();
+            if (!key) {
+                context.err << "flashdeck " << command << ": no API key for " << deploymentId << ": " << why
+                            << ", and it could not be read from the server: " << key.message()
+                            << " Or set SGLANG_API_KEY to the key the server was started with.\n";
+                context.err.flush();
+                done(ExitCheckFailed);
+                return;
+            }
+            if (context.redactor) {
+                context.redactor->addSecret(key.value());
+            }
+            go(key.value());
+        });
+    recovery->start();
+}
+
+} // namespace flashdeck::cli

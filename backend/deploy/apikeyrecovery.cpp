@@ -1,0 +1,111 @@
+#include "backend/deploy/apikeyrecovery.h"
+
+#include "backend/docker/dockerclient.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+using nlohmann::json;
+
+QString apiKeyOfContainer(const json &inspect)
+{
+    const json args = inspect.is_object() ? inspect.value("Args", json::array()) : json::array();
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+        if (args[i] == "--api-key" && args[i + 1].is_string()) {
+            return QString::fromStdString(args[i + 1].get<std::string>());
+        }
+    }
+    return {};
+}
+
+ApiKeyRecovery::ApiKeyRecovery(ssh::HostConnection &connection, QString deploymentId, QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_deploymentId(std::move(deploymentId))
+{ }
+
+ApiKeyRecovery::~ApiKeyRecovery()
+{
+    if (m_tunnel != 0) {
+        m_conn.closeTunnel(m_tunnel);
+    }
+}
+
+void ApiKeyRecovery::start()
+{
+    // Only this tunnel's own signals: the connection carries other tunnels too.
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
+        if (id == m_tunnel) {
+            inspect(port);
+        }
+    });
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
+        if (id == m_tunnel) {
+            done(Status::failure(
+                QStringLiteral("Could not reach the host's Docker to read the server's API key: %1").arg(message)));
+        }
+    });
+    m_tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+}
+
+void ApiKeyRecovery::inspect(quint16 tunnelPort)
+{
+    m_docker = std::make_unique<docker::DockerClient>(tunnelPort);
+    const QString container = QStringLiteral("flashdeck-%1-0").arg(m_deploymentId);
+    m_docker->call(
+        "GET", QStringLiteral("/containers/%1/json").arg(container), {},
+        [this, container](const docker::DockerResponse &r) {
+            if (r.status == 404) {
+                done(Status::failure(QStringLiteral("The deployment's server container %1 is not on the host any more "
+                                                    "(removed): deploy again.")
+                                         .arg(container)));
+                return;
+            }
+            if (!r.ok()) {
+                done(Status::failure(
+                    QStringLiteral("The host's Docker did not show the server container %1: %2")
+                        .arg(container,
+                             r.transportError.isEmpty() ? QStringLiteral("dockerd: ") + r.message() : r.message())));
+                return;
+            }
+            const json inspect = r.json();
+            const json state = inspect.is_object() ? inspect.value("State", json::object()) : json();
+            if (!state.is_object() || !state.value("Running", false)) {
+                done(Status::failure(
+                    QStringLiteral("The server container %1 is not running (%2): run 'flashdeck deploy' "
+                                   "for this host with --resume to start it again.")
+                        .arg(container,
+                             QString::fromStdString(state.is_object() ? state.value("Status", std::string())
+                                                                      : std::string()))));
+                return;
+            }
+            const QString key = apiKeyOfContainer(inspect);
+            if (key.isEmpty()) {
+                done(Status::failure(QStringLiteral("The server container %1 was started without --api-key: it asks "
+                                                    "for no key, or another tool started it.")
+                                         .arg(container)));
+                return;
+            }
+            done(key);
+        });
+}
+
+void ApiKeyRecovery::done(const Result<QString> &key)
+{
+    if (m_done) {
+        return;
+    }
+    m_done = true;
+    if (m_docker) {
+        m_docker->abortAll();
+    }
+    if (m_tunnel != 0) {
+        m_conn.closeTunnel(m_tunnel);
+        m_tunnel = 0;
+    }
+    Q_EMIT finished(key);
+}
+
+} // namespace flashdeck
