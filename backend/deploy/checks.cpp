@@ -7,6 +7,8 @@
 #include <QLocale>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace flashdeck::checks {
 
 namespace {
@@ -67,6 +69,77 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
                                "back to a slow path (F20).")
                     .arg(recipe.cudaRuntime);
     }
+    return r;
+}
+
+StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d, const QHash<qint64, QString> &owners,
+                     const QString &deploymentId, const QString &host)
+{
+    StepRecord r = make("preflight.gpumemory", QStringLiteral("The GPUs have room for the server"),
+                        QStringLiteral("The server takes --mem-fraction-static %1 of each whole card at start")
+                            .arg(profile.memFractionStatic));
+    const auto gib = [](qint64 mib) { return QStringLiteral("%1 GiB").arg(double(mib) / 1024.0, 0, 'f', 1); };
+    r.expected = QStringLiteral("%1 % of each GPU of the profile free").arg(qRound(profile.memFractionStatic * 100));
+    QStringList tight;
+    QStringList flashdeck;
+    bool foreign = false;
+    qint64 needed = 0;
+    for (const RecipeReplica &replica : profile.replicas) {
+        for (const int index : replica.gpus) {
+            if (index < 0 || index >= d.gpus.size()) {
+                continue; // preflight.gpus judged the count
+            }
+            const probe::NvidiaGpu &gpu = d.gpus.at(index);
+            qint64 ours = 0;
+            QStringList holders;
+            for (const probe::GpuProcess &p : gpu.processes) {
+                const QString owner = owners.value(p.pid);
+                if (!owner.isEmpty() && owner == deploymentId) {
+                    ours += p.usedMemoryMiB;
+                    continue;
+                }
+                if (owner.isEmpty()) {
+                    foreign = true;
+                    holders.append(QStringLiteral("pid %1 (%2) holds %3").arg(p.pid).arg(p.name, gib(p.usedMemoryMiB)));
+                } else {
+                    if (!flashdeck.contains(owner)) {
+                        flashdeck.append(owner);
+                    }
+                    holders.append(QStringLiteral("pid %1 (%2, Flashdeck's deployment %3) holds %4")
+                                       .arg(p.pid)
+                                       .arg(p.name, owner, gib(p.usedMemoryMiB)));
+                }
+            }
+            const qint64 need = qint64(profile.memFractionStatic * double(gpu.memoryTotalMiB));
+            const qint64 free = gpu.memoryTotalMiB - gpu.memoryUsedMiB + ours;
+            needed = std::max(needed, need);
+            if (free < need) {
+                tight.append(QStringLiteral("GPU %1: %2 free of %3, the server needs %4%5")
+                                 .arg(index)
+                                 .arg(gib(free), gib(gpu.memoryTotalMiB), gib(need),
+                                      holders.isEmpty() ? QString()
+                                                        : QStringLiteral("; ") + holders.join(QStringLiteral(", "))));
+            }
+        }
+    }
+    if (tight.isEmpty()) {
+        r.status = StepStatus::Pass;
+        r.seen = QStringLiteral("every GPU of the profile has the %1 the server takes free").arg(gib(needed));
+        return r;
+    }
+    r.status = StepStatus::Fail;
+    r.seen = tight.join(QStringLiteral("; "));
+    QStringList fix;
+    if (!flashdeck.isEmpty()) {
+        fix.append(QStringLiteral("Flashdeck's own deployment %1 holds them: remove it with 'flashdeck undeploy %2' "
+                                  "(it stops only Flashdeck's containers), or deploy that profile again instead.")
+                       .arg(flashdeck.join(QStringLiteral(", ")), host));
+    }
+    if (foreign) {
+        fix.append(QStringLiteral("The other processes are not Flashdeck's: find out whose they are on the host (ps -o "
+                                  "user,etime,cmd -p PID), stop them or wait for them, then run again with --resume."));
+    }
+    r.fix = fix.join(QLatin1Char(' '));
     return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/deploy/step.h"
 
+#include <QHash>
 #include <QList>
 #include <QStringList>
 
@@ -26,6 +27,16 @@ namespace checks {
 
 StepRecord gpus(const RecipeProfile &profile, const QStringList &gpuNames);
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
+/**
+ * Each GPU of the profile has the memory the server takes at start: its --mem-fraction-static
+ * of the whole card (SGLang sizes weights and KV pool from it and stops with "Not enough memory"
+ * after loading the weights when another process holds too much: forty minutes on a real first
+ * start). `owners` maps a host pid to the Flashdeck deployment whose container runs it; the
+ * memory of `deploymentId`'s own processes counts as free (a rerun reuses its server). Names
+ * every process in the way, with its GPU and memory, and tells Flashdeck's own apart.
+ */
+StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &driver,
+                     const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host);
 /** F13; `weightsOnHost`: an offline folder holds them (F27), only the image needs room. */
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost = false);
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);

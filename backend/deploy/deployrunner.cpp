@@ -69,6 +69,7 @@ QStringList DeployRunner::stepIds()
             QStringLiteral("preflight.gpus"),
             QStringLiteral("preflight.driver"),
             QStringLiteral("preflight.docker"),
+            QStringLiteral("preflight.gpumemory"),
             QStringLiteral("preflight.disk"),
             QStringLiteral("preflight.port"),
             QStringLiteral("preflight.memory"),
@@ -97,6 +98,7 @@ void DeployRunner::start()
               [this] { preflightGpus(); },
               [this] { preflightDriver(); },
               [this] { preflightDocker(); },
+              [this] { preflightGpuMemory(); },
               [this] { preflightDisk(); },
               [this] { preflightPort(); },
               [this] { preflightMemory(); },
@@ -463,9 +465,10 @@ void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
             QString fix;
             if (printed.contains(QLatin1String("permission denied"))) {
                 // Debian's docker.io: /var/run/docker.sock is root:docker, mode 0660.
-                fix = QStringLiteral("%1 may not use Docker's socket on the host. Add the user to the docker group "
-                                     "(sudo usermod -aG docker %1), log in again so the group applies, then run "
-                                     "again with --resume.")
+                fix = QStringLiteral(
+                          "The user %1 may not use Docker's socket on the host. Add the user to the docker group "
+                          "(sudo usermod -aG docker %1), log in again so the group applies, then run "
+                          "again with --resume.")
                           .arg(m_conn.target().user);
             } else if (printed.contains(QLatin1String("Is the docker daemon running"))) {
                 fix = QStringLiteral("Docker is installed but its daemon is not running: start it on the host "

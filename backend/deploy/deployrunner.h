@@ -120,6 +120,8 @@ private:
     void preflightDocker();
     /** preflight.docker's tunnel closed: run dial-stdio once more to quote what it printed. */
     void diagnoseDockerTunnel(const QString &tunnelError);
+    /** preflight.gpumemory (deploygpumemory.cpp): another job's memory on the GPUs stops the plan here. */
+    void preflightGpuMemory();
     void preflightDisk();
     void preflightPort();
     void preflightMemory();

@@ -52,10 +52,29 @@ Result<NvidiaDriver> parseNvidiaSmiXml(const QByteArray &xml)
                 (name == QLatin1String("uuid") ? d.gpus.last().uuid : d.gpus.last().name) =
                     r.readElementText().trimmed();
                 path.removeLast();
-            } else if (!d.gpus.isEmpty() && name == QLatin1String("total") &&
+            } else if (!d.gpus.isEmpty() && (name == QLatin1String("total") || name == QLatin1String("used")) &&
                        parent == QLatin1String("fb_memory_usage")) {
-                d.gpus.last().memoryTotalMiB = qint64(number(r.readElementText()).value_or(0));
+                (name == QLatin1String("total") ? d.gpus.last().memoryTotalMiB : d.gpus.last().memoryUsedMiB) =
+                    qint64(number(r.readElementText()).value_or(0));
                 path.removeLast();
+            } else if (!d.gpus.isEmpty() && name == QLatin1String("process_info") &&
+                       parent == QLatin1String("processes")) {
+                d.gpus.last().processes.append(GpuProcess{});
+            } else if (!d.gpus.isEmpty() && !d.gpus.last().processes.isEmpty() &&
+                       parent == QLatin1String("process_info") && path.size() >= 3 &&
+                       path.at(path.size() - 3) == QLatin1String("processes")) {
+                GpuProcess &proc = d.gpus.last().processes.last();
+                const QString text = r.readElementText().trimmed();
+                path.removeLast();
+                if (name == QLatin1String("pid")) {
+                    proc.pid = qint64(number(text).value_or(0));
+                } else if (name == QLatin1String("process_name")) {
+                    proc.name = hostText(text.toUtf8(), 200);
+                } else if (name == QLatin1String("type")) {
+                    proc.type = hostText(text.toUtf8(), 20);
+                } else if (name == QLatin1String("used_memory")) {
+                    proc.usedMemoryMiB = qint64(number(text).value_or(0));
+                }
             }
         } else if (token == QXmlStreamReader::EndElement && !path.isEmpty()) {
             path.removeLast();

@@ -10,6 +10,15 @@
 
 namespace flashdeck::probe {
 
+/** A process holding GPU memory (`<processes><process_info>`: what another job left there). */
+struct GpuProcess
+{
+    qint64 pid = 0; // in the host's PID namespace
+    QString name; // "python3"
+    QString type; // "C" compute, "G" graphics, "C+G"
+    qint64 usedMemoryMiB = 0;
+};
+
 /** One GPU as `nvidia-smi -q -x` describes it. */
 struct NvidiaGpu
 {
@@ -18,6 +27,8 @@ struct NvidiaGpu
     QString uuid;
     QString pciBusId;
     qint64 memoryTotalMiB = 0;
+    qint64 memoryUsedMiB = 0;
+    QList<GpuProcess> processes;
 };
 
 /** The driver facts pre-flight needs (host contract §2; F07: the driver's CUDA ≥ 13.4). */

@@ -62,6 +62,11 @@ std::optional<SimScenario> SimScenario::load(const QString &path, QString *error
             gpu.hostIndex = int(s.gpus.size());
             s.gpus.append(gpu);
         }
+        for (const nlohmann::json &p : j.value("gpu_processes", nlohmann::json::array())) {
+            s.foreignProcesses.append(
+                {p.value("gpu", 0),
+                 SimGpuProcess{p.value("pid", qint64(0)), str(p, "name"), p.value("used_memory_mib", qint64(0))}});
+        }
         return s;
     } catch (const nlohmann::json::exception &e) {
         if (error) {
@@ -126,9 +131,20 @@ QList<SimGpuLoad> SimScenario::currentLoad() const
                 if (g.value("memory_used_mib", qint64(0)) > 0 && l.pid == 0) {
                     l.pid = g.value("pid", qint64(0));
                 }
+                if (g.value("memory_used_mib", qint64(0)) > 0 && g.value("pid", qint64(0)) > 0) {
+                    l.processes.append({g.value("pid", qint64(0)),
+                                        QString::fromStdString(g.value("process_name", std::string("python3"))),
+                                        g.value("memory_used_mib", qint64(0))});
+                }
             }
         } catch (const nlohmann::json::exception &) {
             // A half-written file reads as idle this once; writers replace files atomically.
+        }
+    }
+    for (const auto &[index, process] : foreignProcesses) {
+        if (index >= 0 && index < host.size()) {
+            host[index].memoryUsedMiB += process.usedMiB;
+            host[index].processes.append(process);
         }
     }
     QList<SimGpuLoad> loads;

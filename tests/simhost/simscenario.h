@@ -25,6 +25,14 @@ struct SimGpu
     int hostIndex = 0;
 };
 
+/** A process holding memory on a GPU (nvidia-smi's `<process_info>`). */
+struct SimGpuProcess
+{
+    qint64 pid = 0;
+    QString name;
+    qint64 usedMiB = 0;
+};
+
 /** What the simulated load does to a GPU right now (written by the SGLang simulator). */
 struct SimGpuLoad
 {
@@ -34,6 +42,8 @@ struct SimGpuLoad
     double powerW = -1; // < 0: idle power
     int tempC = -1; // < 0: idle temperature
     qint64 pid = 0; // the process holding the memory (the SGLang simulator), 0: none
+    /** Every process holding memory on it: SGLang simulators, and another tenant's jobs. */
+    QList<SimGpuProcess> processes;
 };
 
 /**
@@ -55,6 +65,11 @@ struct SimScenario
     /** Tools this host does not have: they answer as a shell does for a missing command (127). */
     QStringList missingTools;
     QList<SimGpu> gpus;
+    /**
+     * `gpu_processes`: jobs of someone else already on the GPUs ({"gpu": host index, "pid",
+     * "name", "used_memory_mib"}): a leftover, another tenant; their memory counts as used.
+     */
+    QList<std::pair<int, SimGpuProcess>> foreignProcesses;
 
     static std::optional<SimScenario> load(const QString &path, QString *error);
     /**

@@ -131,6 +131,13 @@ void TestDeployCli::scenario_data()
     QTest::newRow("docker-denied") << "docker-denied" << balanced << "60" << 1 << "preflight.docker"
                                    << "fail"
                                    << "connect: permission denied (exit 1)" << QStringList{};
+    // Another tenant's job holds half of every GPU: stopped before the pull, the job named.
+    QTest::newRow("gpus-busy") << "gpus-busy" << balanced << "60" << 1 << "preflight.gpumemory"
+                               << "fail"
+                               << "GPU 0: 143.4 GiB free of 286.8 GiB, the server needs" << QStringList{};
+    QTest::newRow("gpus-busy, the process") << "gpus-busy" << balanced << "60" << 1 << "preflight.gpumemory"
+                                            << "fail"
+                                            << "pid 41207 (python3) holds 143.4 GiB" << QStringList{};
     QTest::newRow("docker-denied, the fix") << "docker-denied" << balanced << "60" << 1 << "preflight.docker"
                                             << "fail"
                                             << "usermod -aG docker" << QStringList{};
@@ -173,6 +180,9 @@ void TestDeployCli::scenario()
     }
     if (exitCode == 1) { // the plan stopped at the failed step
         QVERIFY(!s.contains(QStringLiteral("verify.text")));
+    }
+    if (status == QLatin1String("fail") && step.startsWith(QLatin1String("preflight."))) {
+        QVERIFY2(!s.contains(QStringLiteral("pull")), "pre-flight stops before anything is downloaded");
     }
     if (status == QLatin1String("fail")) { // a failure says what was expected, not ""
         QVERIFY2(!r[QLatin1String("expected")].toString().isEmpty(), QJsonDocument(r).toJson().constData());

@@ -21,6 +21,7 @@
 
 using flashdeck::sim::SimGpu;
 using flashdeck::sim::SimGpuLoad;
+using flashdeck::sim::SimGpuProcess;
 using flashdeck::sim::SimScenario;
 
 namespace {
@@ -235,6 +236,26 @@ int queryXml(const SimScenario &sc)
              {"current_power_limit", "requested_power_limit", "default_power_limit", "max_power_limit"}) {
             b = replaceIn(b, QStringLiteral("gpu_power_readings"), QString::fromLatin1(limit),
                           w.arg(watts(g.powerLimitW)));
+        }
+        // Every process holding memory, in the driver's own layout (the busy H200 capture).
+        QString processes = QStringLiteral("<processes>\n");
+        for (const SimGpuProcess &p : s.load.processes) {
+            processes += QStringLiteral("\t\t\t<process_info>\n"
+                                        "\t\t\t\t<gpu_instance_id>N/A</gpu_instance_id>\n"
+                                        "\t\t\t\t<compute_instance_id>N/A</compute_instance_id>\n"
+                                        "\t\t\t\t<pid>%1</pid>\n"
+                                        "\t\t\t\t<type>C</type>\n"
+                                        "\t\t\t\t<process_name>%2</process_name>\n"
+                                        "\t\t\t\t<used_memory>%3 MiB</used_memory>\n"
+                                        "\t\t\t</process_info>\n")
+                             .arg(p.pid)
+                             .arg(p.name.toHtmlEscaped())
+                             .arg(p.usedMiB);
+        }
+        const qsizetype open = b.indexOf(QStringLiteral("<processes>"));
+        const qsizetype close = b.indexOf(QStringLiteral("</processes>"), open);
+        if (open >= 0 && close > open) {
+            b.replace(open, close - open, processes + QStringLiteral("\t\t"));
         }
         out(b);
     }

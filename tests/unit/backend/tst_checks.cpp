@@ -16,6 +16,8 @@ private Q_SLOTS:
     void initTestCase();
     void gpus_countAndModel();
     void driver_needsCuda134();
+    void gpuMemory_namesWhatHoldsIt_data();
+    void gpuMemory_namesWhatHoldsIt();
     void disk_saysTheNumbers();
     void ports_namesTheTakenOne();
     void hostMemory_countsEveryRank();
@@ -59,6 +61,57 @@ void TestChecks::driver_needsCuda134()
     QVERIFY(old.fix.contains(QLatin1String("13.4")));
     d.cudaVersion = QStringLiteral("13.4");
     QCOMPARE(checks::driver(m_recipe, d).status, StepStatus::Pass);
+}
+
+void TestChecks::gpuMemory_namesWhatHoldsIt_data()
+{
+    QTest::addColumn<qint64>("heldMiB"); // on every GPU, by pid 4242
+    QTest::addColumn<QString>("owner"); // whose container runs pid 4242 ("": nobody's)
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("mentions"); // in seen + fix
+    const qint64 total = 293660; // a B300, as nvidia-smi counts it
+    QTest::newRow("idle") << qint64(0) << QString() << int(StepStatus::Pass) << "free";
+    QTest::newRow("a little") << qint64(total / 20) << QString() << int(StepStatus::Pass) << "free";
+    QTest::newRow("half, another tenant")
+        << qint64(total / 2) << QString() << int(StepStatus::Fail) << "pid 4242 (python3) holds 143.4 GiB";
+    QTest::newRow("half, the fix") << qint64(total / 2) << QString() << int(StepStatus::Fail) << "not Flashdeck's";
+    QTest::newRow("our own server, a rerun")
+        << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-balanced") << int(StepStatus::Pass) << "free";
+    QTest::newRow("another Flashdeck deployment") << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-low-latency")
+                                                  << int(StepStatus::Fail) << "flashdeck undeploy gpu1";
+}
+
+void TestChecks::gpuMemory_namesWhatHoldsIt()
+{
+    QFETCH(qint64, heldMiB);
+    QFETCH(QString, owner);
+    QFETCH(int, status);
+    QFETCH(QString, mentions);
+    probe::NvidiaDriver d;
+    for (int i = 0; i < 4; ++i) {
+        probe::NvidiaGpu g;
+        g.index = i;
+        g.memoryTotalMiB = 293660;
+        g.memoryUsedMiB = heldMiB + (heldMiB > 0 ? 500 : 0); // the driver's own share shows as used too
+        if (heldMiB > 0) {
+            g.processes.append({4242, QStringLiteral("python3"), QStringLiteral("C"), heldMiB});
+        }
+        d.gpus.append(g);
+    }
+    QHash<qint64, QString> owners;
+    if (!owner.isEmpty()) {
+        owners.insert(4242, owner);
+    }
+    const StepRecord r =
+        checks::gpuMemory(*m_balanced, d, owners, QStringLiteral("gpu1-b300x4-balanced"), QStringLiteral("gpu1"));
+    QCOMPARE(int(r.status), status);
+    QVERIFY2(QString(r.seen + QLatin1Char(' ') + r.fix).contains(mentions),
+             qPrintable(r.seen + QLatin1String(" | ") + r.fix));
+    QVERIFY(!r.expected.isEmpty());
+    if (r.status == StepStatus::Fail) {
+        QVERIFY2(r.seen.contains(QLatin1String("GPU 0:")) && r.seen.contains(QLatin1String("GPU 3:")),
+                 qPrintable(r.seen));
+    }
 }
 
 void TestChecks::disk_saysTheNumbers()

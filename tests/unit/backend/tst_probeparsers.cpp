@@ -50,6 +50,22 @@ void TestProbeParsers::nvidiaXml_realH200Capture()
     QCOMPARE(d.value().gpus.at(1).name, QStringLiteral("NVIDIA H200"));
     QCOMPARE(d.value().gpus.at(0).memoryTotalMiB, 143771);
     QVERIFY(d.value().gpus.at(0).uuid.startsWith(QLatin1String("GPU-53c876d4")));
+    QVERIFY(d.value().gpus.at(0).processes.isEmpty()); // idle: nothing holds memory
+
+    // The same machine while a PyTorch job held ~46 GB of each GPU.
+    const auto busy = parseNvidiaSmiXml(data(QStringLiteral("nvidia-smi-q-busy.xml")));
+    QVERIFY2(busy, qPrintable(busy.message()));
+    QCOMPARE(busy.value().gpus.size(), 2);
+    for (const NvidiaGpu &g : busy.value().gpus) {
+        QCOMPARE(g.processes.size(), 1);
+        QCOMPARE(g.processes.at(0).pid, 578);
+        QCOMPARE(g.processes.at(0).name, QStringLiteral("python3"));
+        QCOMPARE(g.processes.at(0).type, QStringLiteral("C"));
+    }
+    QCOMPARE(busy.value().gpus.at(0).processes.at(0).usedMemoryMiB, 46300);
+    // fb_memory_usage's own figure, sampled a moment apart from the process list (they differ).
+    QCOMPARE(busy.value().gpus.at(0).memoryUsedMiB, 46309);
+    QCOMPARE(busy.value().gpus.at(1).processes.at(0).usedMemoryMiB, 46428);
 }
 
 void TestProbeParsers::nvidiaXml_brokenSaysSo()
