@@ -1,3 +1,4 @@
+#include "backend/deploy/apikeyrecovery.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
@@ -239,6 +240,24 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     QTRY_VERIFY_WITH_TIMEOUT(
         std::all_of(chats.cbegin(), chats.cend(), [](QNetworkReply *r) { return r->isFinished(); }), 60000);
     qDeleteAll(chats);
+
+    // What the status, the Fleet page and the Playground do without a keyring: read the key the
+    // running server was started with, over the host's Docker; and say why when they cannot.
+    const auto recover = [&host](const QString &deployment) {
+        ApiKeyRecovery recovery(host.connection(), deployment);
+        std::optional<Result<QString>> found;
+        QObject::connect(&recovery, &ApiKeyRecovery::finished, &recovery,
+                         [&found](const Result<QString> &k) { found = k; });
+        recovery.start();
+        (void)QTest::qWaitFor([&found] { return found.has_value(); }, 30000);
+        return found.value_or(Status::failure(QStringLiteral("no answer")));
+    };
+    const Result<QString> recovered = recover(QStringLiteral("lab-b300x4-balanced"));
+    QVERIFY2(recovered, qPrintable(recovered.message()));
+    QCOMPARE(recovered.value(), QString::fromUtf8(key));
+    const Result<QString> gone = recover(QStringLiteral("lab-b300x4-low-latency"));
+    QVERIFY(!gone);
+    QVERIFY2(gone.message().contains(QLatin1String("is not on the host any more")), qPrintable(gone.message()));
     monitor.stop();
 }
 
