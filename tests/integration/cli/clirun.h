@@ -98,3 +98,22 @@ inline qint64 demoNamespacePid(const QString &config, const QString &name = QStr
     }
     return 0;
 }
+
+/**
+ * The demo host's SGLang server dies (an OOM kill, a segfault): SIGKILL, from this machine, the
+ * process serving the host's port 30000 ("[3]0000" matches its "--port 30000", not pkill's own
+ * command line), in that host's network namespace only, so no other demo's or test's server is
+ * touched. pkill's exit code: 0 when it found the server.
+ */
+inline int killDemoServer(const QString &config)
+{
+    const qint64 ns = demoNamespacePid(config);
+    if (ns <= 0) {
+        return -1;
+    }
+    QProcess kill;
+    kill.start(QStringLiteral("pkill"),
+               {QStringLiteral("-KILL"), QStringLiteral("--ns"), QString::number(ns), QStringLiteral("--nslist"),
+                QStringLiteral("net"), QStringLiteral("-f"), QStringLiteral("sglang-sim .*--port [3]0000 ")});
+    return kill.waitForFinished(10000) && kill.exitStatus() == QProcess::NormalExit ? kill.exitCode() : -1;
+}

@@ -381,14 +381,7 @@ void TestDeployCli::headless_chatAfterDeploy_readsTheKeyFromTheServer()
     QVERIFY2(load.exitCode == 0, QByteArray(load.out + load.err).constData());
 
     // The server died (an OOM kill): no running container to read the key from. Say so.
-    const qint64 ns = demoNamespacePid(config.path());
-    QVERIFY(ns > 0);
-    QProcess kill;
-    kill.start(QStringLiteral("pkill"),
-               {QStringLiteral("-KILL"), QStringLiteral("--ns"), QString::number(ns), QStringLiteral("--nslist"),
-                QStringLiteral("net"), QStringLiteral("-f"), QStringLiteral("sglang-sim .*--port [3]0000 ")});
-    QVERIFY(kill.waitForFinished(10000));
-    QCOMPARE(kill.exitCode(), 0);
+    QCOMPARE(killDemoServer(config.path()), 0);
     CliRun refused;
     QTRY_VERIFY_WITH_TIMEOUT((refused = runFlashdeck(config.path(),
                                                      {QStringLiteral("chat"), QStringLiteral("demo"),

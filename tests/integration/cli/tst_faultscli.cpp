@@ -337,17 +337,8 @@ void TestFaultsCli::containerCrash_statusSaysSo_resumeRestartsIt()
             {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
              QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120")});
     QVERIFY2(deployed.exitCode == 0, deployed.out.constData());
-    // The server process in the container dies (an OOM kill, a segfault): SIGKILL it. "[3]0000"
-    // matches the server's "--port 30000" but not pkill's own command line; --ns limits it to
-    // this demo host's network namespace, so another demo's server (or a test's) is spared.
-    const qint64 ns = demoNamespacePid(config.path());
-    QVERIFY(ns > 0);
-    QProcess kill;
-    kill.start(QStringLiteral("pkill"),
-               {QStringLiteral("-KILL"), QStringLiteral("--ns"), QString::number(ns), QStringLiteral("--nslist"),
-                QStringLiteral("net"), QStringLiteral("-f"), QStringLiteral("sglang-sim .*--port [3]0000 ")});
-    QVERIFY(kill.waitForFinished(10000));
-    QCOMPARE(kill.exitCode(), 0); // it found the server
+    // The server process in the container dies (an OOM kill, a segfault).
+    QCOMPARE(killDemoServer(config.path()), 0); // it found the server
     // The fleet status says what happened: the container exited with 137, a critical alert.
     QJsonObject status;
     for (int i = 0; i < 60; ++i) {
