@@ -159,7 +159,7 @@ Status MediaPolicy::checkAddress(const QHostAddress &address) const
 {
     if (const auto why = blockedRange(address)) {
         return Status::failure(QStringLiteral("The image host resolves to %1, which is %2; Flashdeck does not fetch "
-                                              "from such addresses (F33).")
+                                              "from such addresses.")
                                    .arg(address.toString(), *why));
     }
     return Status::ok();

@@ -51,14 +51,14 @@ int runChatCommand(const QStringList &args, CliContext &c)
                                        QStringLiteral("TEXT"));
     const QCommandLineOption noThinkingOpt(
         QStringLiteral("no-thinking"),
-        QStringLiteral("Ask for no reasoning (chat_template_kwargs thinking_mode=disabled, F22)."));
+        QStringLiteral("Ask for no reasoning (chat_template_kwargs thinking_mode=disabled)."));
     const QCommandLineOption imageOpt(QStringLiteral("image"),
                                       QStringLiteral("Attach a PNG, JPEG or WebP file (repeatable)."),
                                       QStringLiteral("FILE"));
     const QCommandLineOption temperatureOpt(QStringLiteral("temperature"),
-                                            QStringLiteral("Sampling temperature (default 1.0, F24)."),
-                                            QStringLiteral("X"), QStringLiteral("1.0"));
-    const QCommandLineOption topPOpt(QStringLiteral("top-p"), QStringLiteral("Nucleus sampling (default 0.95, F24)."),
+                                            QStringLiteral("Sampling temperature (default 1.0)."), QStringLiteral("X"),
+                                            QStringLiteral("1.0"));
+    const QCommandLineOption topPOpt(QStringLiteral("top-p"), QStringLiteral("Nucleus sampling (default 0.95)."),
                                      QStringLiteral("X"), QStringLiteral("0.95"));
     const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"), QStringLiteral("Longest answer in tokens."),
                                           QStringLiteral("N"));
@@ -266,8 +266,8 @@ int runChatCommand(const QStringList &args, CliContext &c)
                             c.err << "flashdeck chat: " << r.error << '\n';
                         }
                         if (r.thinkingIgnored) {
-                            c.err << "flashdeck chat: thinking was switched off, yet the server returned reasoning "
-                                     "(F22).\n";
+                            c.err << "flashdeck chat: thinking was switched off, yet the server returned "
+                                     "reasoning.\n";
                         }
                         if (s.ttftMs >= 0) {
                             c.err << QStringLiteral(

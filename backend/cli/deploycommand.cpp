@@ -68,18 +68,18 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                                         QStringLiteral("Seconds to wait for the server to be ready (default 2400)."),
                                         QStringLiteral("SECONDS"), QStringLiteral("2400"));
     const QCommandLineOption hicacheOpt(QStringLiteral("hicache-gb"),
-                                        QStringLiteral("Turn on HiCache with GB of host memory per rank (F36)."),
+                                        QStringLiteral("Turn on HiCache with GB of host memory per rank."),
                                         QStringLiteral("GB"));
     const QCommandLineOption flagsOpt(QStringLiteral("operator-flags"),
-                                      QStringLiteral("Extra SGLang flags (the Low-Latency profile needs them, F10)."),
+                                      QStringLiteral("Extra SGLang flags (the Low-Latency profile needs them)."),
                                       QStringLiteral("FLAGS"));
     const QCommandLineOption modelDirOpt(
         QStringLiteral("model-dir"),
-        QStringLiteral("Load the weights from this folder on the host instead of the Hub (F27); it is verified first."),
+        QStringLiteral("Load the weights from this folder on the host instead of the Hub; it is verified first."),
         QStringLiteral("DIR"));
     const QCommandLineOption sourceOpt(QStringLiteral("model-source"),
                                        QStringLiteral("hub (default), offline (an hf download folder, the default with "
-                                                      "--model-dir) or modelscope (a ModelScope download, F28)."),
+                                                      "--model-dir) or modelscope (a ModelScope download)."),
                                        QStringLiteral("SOURCE"));
     const QCommandLineOption checksumOpt(QStringLiteral("verify-checksums"),
                                          QStringLiteral("Also compare the sha256 of every shard (reads the whole "

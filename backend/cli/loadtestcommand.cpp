@@ -187,7 +187,7 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                             }
                             c.out << "Measured on your hardware with your lengths; SGLang's published figures are "
                                      "upstream "
-                                     "references, not a MiniMax guarantee (F25).\n";
+                                     "references, not a MiniMax guarantee.\n";
                         }
                         c.out.flush();
                         done(r.failed > 0 ? ExitCheckFailed : ExitOk);

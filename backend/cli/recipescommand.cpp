@@ -84,9 +84,7 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
     if (!p.note.isEmpty()) {
         out << "  note       " << p.note << '\n';
     }
-    if (!p.facts.isEmpty()) {
-        out << "  facts      " << p.facts.join(QStringLiteral(", ")) << '\n';
-    }
+    // The profile's fact ids stay in --json's "facts" (a script's contract); people read the note.
 }
 
 } // namespace

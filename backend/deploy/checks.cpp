@@ -32,7 +32,7 @@ QString gb(qint64 bytes)
 StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 {
     StepRecord r = make("preflight.gpus", QStringLiteral("GPUs match the profile"),
-                        QStringLiteral("F15: the profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
+                        QStringLiteral("The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
     r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
     int matching = 0;
     for (const QString &n : names) {
@@ -57,7 +57,7 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
 {
     StepRecord r = make("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
-                        QStringLiteral("F07: the pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
+                        QStringLiteral("The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
     r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
     r.seen = QStringLiteral("driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
     if (probe::compareVersions(d.cudaVersion, recipe.cudaRuntime) >= 0) {
@@ -66,7 +66,7 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
         r.status = StepStatus::Fail;
         r.fix = QStringLiteral("Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top "
                                "right), reboot, and run again. With an older driver the qmul4 kernel silently falls "
-                               "back to a slow path (F20).")
+                               "back to a slow path.")
                     .arg(recipe.cudaRuntime);
     }
     return r;
@@ -145,12 +145,11 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
 
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
-    StepRecord r =
-        make("preflight.disk", QStringLiteral("Room for the weights and the image"),
-             QStringLiteral("F13: about %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
+    StepRecord r = make("preflight.disk", QStringLiteral("Room for the weights and the image"),
+                        QStringLiteral("About %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     r.expected = weightsOnHost ? QStringLiteral("≥ %1 free for the image (the weights are already in a folder on the "
-                                                "host, F27)")
+                                                "host)")
                                      .arg(gb(need))
                                : QStringLiteral("≥ %1 free (%2 weights + %3 image)")
                                      .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
@@ -168,7 +167,7 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
 {
     StepRecord r = make("preflight.port", QStringLiteral("The service ports are free"),
-                        QStringLiteral("F16: the server publishes on the host's loopback"));
+                        QStringLiteral("The server publishes on the host's loopback"));
     QList<quint16> wanted;
     for (const RecipeReplica &rep : profile.replicas) {
         wanted.append(rep.port);
@@ -199,7 +198,7 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
 StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
 {
     StepRecord r = make("preflight.memory", QStringLiteral("Host memory for HiCache"),
-                        QStringLiteral("F36: --hicache-size counts per rank"));
+                        QStringLiteral("--hicache-size counts per rank"));
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
     r.expected = QStringLiteral("≥ %1 available (%2 GB × %3 ranks)").arg(gb(need)).arg(gbPerRank).arg(ranks);
@@ -217,7 +216,7 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
 StepRecord qmul4(const QStringList &lines)
 {
     StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
-                        QStringLiteral("F20: any other backend means a CUDA older than 13.4 and a silent slow path"));
+                        QStringLiteral("Any other backend means a CUDA older than 13.4 and a silent slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
     static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
     for (const QString &l : lines) {
@@ -229,7 +228,7 @@ StepRecord qmul4(const QStringList &lines)
             } else {
                 r.status = StepStatus::Warn;
                 r.fix = QStringLiteral("The server found a CUDA older than 13.4 and fell back to %1: decode is slower. "
-                                       "Update the driver (F07) and restart.")
+                                       "Update the driver and restart.")
                             .arg(m.captured(1));
             }
             return r;
@@ -245,7 +244,7 @@ StepRecord qmul4(const QStringList &lines)
 StepRecord dspark(const QStringList &lines)
 {
     StepRecord r = make("check.dspark", QStringLiteral("The DSpark draft model is loaded"),
-                        QStringLiteral("F18: --speculative-algorithm DSPARK loads the draft from the checkpoint's "
+                        QStringLiteral("--speculative-algorithm DSPARK loads the draft from the checkpoint's "
                                        "dspark/ subfolder"));
     r.expected = QStringLiteral("a DSpark draft line");
     for (const QString &l : lines) {
@@ -267,7 +266,7 @@ StepRecord dspark(const QStringList &lines)
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines)
 {
     StepRecord r = make("check.kvpool", QStringLiteral("KV pool size"),
-                        QStringLiteral("F09/F10: the profile expects about %1 tokens").arg(profile.kvTokensExpected));
+                        QStringLiteral("The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     qint64 seen = 0;
     for (const QString &l : lines) {
@@ -306,13 +305,13 @@ StepRecord launchFailure(const QStringList &lines, bool specificOnly)
         {"Not enough memory. Please try to increase --mem-fraction-static",
          "The KV pool does not fit: raise --mem-fraction-static a little, or free GPU memory."},
         {"SafetensorError",
-         "A weight shard is missing or corrupt (F29): check free disk, re-download the pinned "
+         "A weight shard is missing or corrupt: check free disk, re-download the pinned "
          "revision (hf download … --revision <sha>), then start again."},
         {"Cannot find any model weights",
-         "No weights were found (F29): check free disk and re-download the pinned "
+         "No weights were found: check free disk and re-download the pinned "
          "revision."},
-        {"Bus error", "A shard could not be mapped (F29): check the disk and re-download the revision."},
-        {"JIT compilation is disabled", "Set FMHA_SM100_ALLOW_JIT=1 in the container's environment (F17)."},
+        {"Bus error", "A shard could not be mapped: check the disk and re-download the revision."},
+        {"JIT compilation is disabled", "Set FMHA_SM100_ALLOW_JIT=1 in the container's environment."},
         {"address already in use", "The port is taken: stop what listens there or change the port."},
         {"is already in use", "The port is taken: stop what listens there or change the port."},
         {"Scheduler hit an exception", "The server crashed; read the log lines above the traceback.", true},

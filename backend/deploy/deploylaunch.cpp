@@ -32,7 +32,8 @@ const char *const kTinyPng =
 
 void DeployRunner::launch()
 {
-    begin("launch", QStringLiteral("Start the server"), QStringLiteral("F16, F17: host contract §4"), QString());
+    begin("launch", QStringLiteral("Start the server"),
+          QStringLiteral("The pinned image and revision, listening on the host's loopback only"), QString());
     m_current.expected = QStringLiteral("the server's containers created and started");
     // A rerun talks to a running server with the key it was started with: recover it first.
     const QString first = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
@@ -98,7 +99,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
             r.status = StepStatus::Warn;
             r.fix =
                 QStringLiteral("This profile is not verified upstream: validate it with your own load before relying "
-                               "on it (F12). %1")
+                               "on it. %1")
                     .arg(m_profile.note);
         }
         finish(r);
@@ -159,7 +160,7 @@ void DeployRunner::ready()
 {
     // Health at the entry point: the Router when there is one (healthy when its workers are).
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
-    begin("ready", QStringLiteral("The server is ready"), QStringLiteral("F19: /health 200 after the ready log line"),
+    begin("ready", QStringLiteral("The server is ready"), QStringLiteral("/health 200 after the ready log line"),
           QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f").arg(port));
     // Every outcome of the step says what it waited for, a failure too.
     m_current.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
@@ -266,7 +267,7 @@ void DeployRunner::ready()
                      .arg(m_options.readyTimeoutMs / 1000)
                      .arg(lastLinesOf(8));
         r.fix = QStringLiteral("The server is still starting or stuck: read its log; a first start downloads 252 GB "
-                               "and compiles kernels (F17), so give it longer with --ready-timeout.");
+                               "and compiles kernels, so give it longer with --ready-timeout.");
         settle(r);
     });
 }
@@ -281,7 +282,7 @@ void DeployRunner::checkLog(const char *step)
     const QString id = QString::fromLatin1(step);
     if (id == QLatin1String("check.qmul4") && m_profile.vendor != QLatin1String("nvidia")) {
         skip(step, QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
-             QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (F20 applies to CUDA)"));
+             QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
         return;
     }
     StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log)
@@ -300,9 +301,9 @@ void DeployRunner::verifyChat(const char *step)
     const QString title = image ? QStringLiteral("Image input is answered")
         : thinkingOff           ? QStringLiteral("Thinking can be turned off")
                                 : QStringLiteral("Text generation");
-    const QString why = image ? QStringLiteral("F23: a base64 PNG data URI")
-        : thinkingOff         ? QStringLiteral("F22: thinking_mode disabled → content, no reasoning_content")
-                              : QStringLiteral("F21: a non-empty choices[0].message.content");
+    const QString why = image ? QStringLiteral("A base64 PNG data URI")
+        : thinkingOff         ? QStringLiteral("With thinking_mode disabled: content, no reasoning_content")
+                              : QStringLiteral("A non-empty choices[0].message.content");
     begin(step, title, why, QStringLiteral("POST /v1/chat/completions (Bearer key)"));
     json content = "Reply with one short sentence about GPUs.";
     if (image) {
@@ -355,7 +356,7 @@ void DeployRunner::verifyChat(const char *step)
         r.status = hasContent && (!thinkingOff || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
         if (r.status == StepStatus::Fail) {
             r.fix = thinkingOff ? QStringLiteral("Check the reasoning parser (--reasoning-parser minimax-m3) and the "
-                                                 "image's chat template (F22).")
+                                                 "image's chat template.")
                                 : QStringLiteral("Read the server's log for the error.");
         }
         finish(r);

@@ -325,7 +325,8 @@ QString DeployRunner::commandProblem(const ssh::CommandResult &result)
 
 void DeployRunner::preflightSsh()
 {
-    begin("preflight.ssh", QStringLiteral("SSH connection"), QStringLiteral("Host contract §1"), QString());
+    begin("preflight.ssh", QStringLiteral("SSH connection"),
+          QStringLiteral("Everything Flashdeck does on the host goes through this one SSH connection"), QString());
     StepRecord r = m_current;
     r.status = StepStatus::Pass;
     r.expected = QStringLiteral("an authenticated session with a verified host key");
@@ -401,7 +402,7 @@ void DeployRunner::preflightDriver()
 void DeployRunner::preflightDocker()
 {
     begin("preflight.docker", QStringLiteral("Docker Engine reachable"),
-          QStringLiteral("Host contract §3: the Engine API through docker system dial-stdio"),
+          QStringLiteral("Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
     auto *guard = new QObject(this);
@@ -528,7 +529,7 @@ void DeployRunner::preflightMemory()
 {
     if (m_options.hicacheGbPerRank <= 0) {
         skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
-             QStringLiteral("HiCache is off in this deployment (F36)"));
+             QStringLiteral("HiCache is off in this deployment"));
         return;
     }
     begin("preflight.memory", QStringLiteral("Host memory for HiCache"), {}, QStringLiteral("cat /proc/meminfo"));
@@ -547,7 +548,7 @@ void DeployRunner::preflightMemory()
 void DeployRunner::license()
 {
     begin("license", QStringLiteral("Licence acknowledged"),
-          QStringLiteral("F40: %1, non-commercial grant; commercial use has conditions").arg(m_recipe.licenseName),
+          QStringLiteral("%1, non-commercial grant; commercial use has conditions").arg(m_recipe.licenseName),
           QString());
     StepRecord r = m_current;
     r.expected = QStringLiteral("an acknowledgement of the %1 (%2)").arg(m_recipe.licenseName, m_recipe.licenseVersion);
@@ -574,7 +575,7 @@ void DeployRunner::pinImage()
 {
     const QString image = (m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName) +
         QLatin1Char(':') + (m_profile.imageName.isEmpty() ? m_recipe.imageTag : m_profile.imageTag);
-    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("F06: pin the image digest"),
+    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("Pin the image digest"),
           QStringLiteral("GET /distribution/%1/json").arg(image));
     m_docker->call("GET", QStringLiteral("/distribution/%1/json").arg(image), {},
                    [this, image](const docker::DockerResponse &res) {
@@ -600,7 +601,7 @@ void DeployRunner::pull()
 {
     const QString name = m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName;
     const QString pinned = name + QLatin1Char('@') + m_imageDigest;
-    begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("F14: pull by digest"),
+    begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("Pull by digest"),
           QStringLiteral("docker pull %1").arg(pinned));
     // What a failure record says was expected too (a failed pull used to record "").
     const QString expectedPull = QStringLiteral("RepoDigests contains %1").arg(pinned);
@@ -712,9 +713,7 @@ void DeployRunner::verifyGpus()
     const QString name = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
     const QString image = (m_recipe.imageName) + QLatin1Char('@') + m_imageDigest;
     begin("verify.gpus", QStringLiteral("The image sees the GPUs"),
-          QStringLiteral("F15: nvidia-smi inside the pinned image lists %1 × %2")
-              .arg(m_profile.tp)
-              .arg(m_profile.gpuModel),
+          QStringLiteral("Inside the pinned image, nvidia-smi lists %1 × %2").arg(m_profile.tp).arg(m_profile.gpuModel),
           QStringLiteral("docker run --rm --gpus '\"device=%1\"' %2 nvidia-smi -L")
               .arg(ids.join(QLatin1Char(',')), image));
     const json body = {
@@ -738,7 +737,7 @@ void DeployRunner::verifyGpus()
                         [this, name](const docker::DockerResponse &started) {
                             if (!started.ok()) {
                                 fail(started.message(),
-                                     QStringLiteral("Check the GPU list (F13: change it if those "
+                                     QStringLiteral("Check the GPU list (change it if those "
                                                     "GPUs are busy) and the NVIDIA runtime."));
                                 return;
                             }

@@ -43,14 +43,14 @@ void DeployRunner::preflightWeights()
     if (m_options.modelSource == QLatin1String("hub")) {
         skip("preflight.weights", title,
              QStringLiteral("The weights come from the Hub at the pinned revision: the server downloads them into "
-                            "~/.cache/huggingface (F26)."));
+                            "~/.cache/huggingface."));
         return;
     }
     const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
     const QByteArray cmd = WeightsFolder::listingCommand(m_options.modelDir, m_options.verifyChecksums);
     begin("preflight.weights", title,
-          modelscope ? QStringLiteral("F28: a ModelScope copy is used only after its files are verified")
-                     : QStringLiteral("F27, F29: SGLang loads every shard and the dspark/ draft from this folder"),
+          modelscope ? QStringLiteral("A ModelScope copy is used only after its files are verified")
+                     : QStringLiteral("SGLang loads every shard and the dspark/ draft from this folder"),
           QString::fromUtf8(cmd));
     if (m_options.modelDir.isEmpty()) {
         fail(QStringLiteral("no folder was given"), QStringLiteral("Name the folder on the host with --model-dir."));
@@ -103,7 +103,7 @@ void DeployRunner::preflightWeights()
                                                      v.revision.isEmpty() ? m_recipe.modelRevision : v.revision,
                                                      m_options.modelDir, hostDestination());
                 r.fix = QStringLiteral("Check free disk on the host, then download the revision again into the same "
-                                       "folder: an interrupted download resumes (F29). On a connected machine: %1")
+                                       "folder: an interrupted download resumes. On a connected machine: %1")
                             .arg(commands.join(QStringLiteral("  then  ")));
             }
             m_folder = std::move(folder);
@@ -123,9 +123,8 @@ void DeployRunner::pinModel()
         "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" + m_recipe.modelRepo.toUtf8();
     const QByteArray cmd = base + "/revision/" + m_recipe.modelRevision.toUtf8() + '"';
     begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
-          modelscope
-              ? QStringLiteral("F06, F28: pin the revision, then check the ModelScope copy against it file by file")
-              : QStringLiteral("F06: pin the model revision"),
+          modelscope ? QStringLiteral("Pin the revision, then check the ModelScope copy against it file by file")
+                     : QStringLiteral("Pin the model revision"),
           QString::fromUtf8(cmd));
     runCommand(cmd, [this, modelscope, base](const ssh::CommandResult &res) {
         const json answer =
@@ -137,11 +136,11 @@ void DeployRunner::pinModel()
             fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
                  modelscope
                      ? QStringLiteral("A ModelScope copy is accepted only after comparing it with the pinned "
-                                      "Hugging Face revision (F28), which needs the Hub's file list: give the "
+                                      "Hugging Face revision, which needs the Hub's file list: give the "
                                       "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
-                                      "from an hf download folder (F27).")
+                                      "from an hf download folder.")
                      : QStringLiteral("Check the host's access to the Hugging Face Hub, or deploy offline from a "
-                                      "pre-downloaded revision (F27)."));
+                                      "pre-downloaded revision."));
             return;
         }
         m_modelSha = sha;
@@ -162,10 +161,10 @@ void DeployRunner::pinModel()
                              .arg(m_recipe.modelRepo, sha,
                                   m_options.verifyChecksums ? QStringLiteral(" and sha256") : QString());
             if (!listing.succeeded() || !m_folder) {
-                fail(
-                    QStringLiteral("the Hub's file list could not be read: %1").arg(commandProblem(listing)),
-                    QStringLiteral("Give the host access to the Hub (F28 needs the pinned file list), then run again."),
-                    r.expected);
+                fail(QStringLiteral("the Hub's file list could not be read: %1").arg(commandProblem(listing)),
+                     QStringLiteral("Give the host access to the Hub (checking a ModelScope copy needs the pinned "
+                                    "revision's file list), then run again."),
+                     r.expected);
                 return;
             }
             WeightsFolder::Verdict v;
@@ -174,8 +173,8 @@ void DeployRunner::pinModel()
             r.seen = QStringLiteral("%1 → %2; %3")
                          .arg(m_recipe.modelRevision, sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
             if (!v.ok()) {
-                r.fix = QStringLiteral("The ModelScope copy is not the pinned revision (F28): deploy from the Hub, or "
-                                       "from an offline folder of revision %1 (F27): %2")
+                r.fix = QStringLiteral("The ModelScope copy is not the pinned revision: deploy from the Hub, or "
+                                       "from an offline folder of revision %1: %2")
                             .arg(sha,
                                  WeightsFolder::offlineCommands(m_recipe.modelRepo, sha, m_options.modelDir,
                                                                 hostDestination())
@@ -190,7 +189,7 @@ void DeployRunner::pinModel()
 void DeployRunner::pinModelFromFolder()
 {
     begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
-          QStringLiteral("F06, F27: the offline folder is the pin; hf download records its commit"),
+          QStringLiteral("The offline folder is the pin; hf download records its commit"),
           QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
     StepRecord r = m_current;
     const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};
@@ -207,7 +206,7 @@ void DeployRunner::pinModelFromFolder()
     } else if (pinnedSha && v.revision != m_recipe.modelRevision) {
         r.status = StepStatus::Fail;
         r.seen = QStringLiteral("the folder holds revision %1").arg(v.revision);
-        r.fix = QStringLiteral("Download revision %1 into the folder (F06, F27).").arg(m_recipe.modelRevision);
+        r.fix = QStringLiteral("Download revision %1 into the folder.").arg(m_recipe.modelRevision);
     } else {
         m_modelSha = v.revision;
         r.status = StepStatus::Pass;

@@ -64,20 +64,20 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
     }
     if (profile.vendor == QLatin1String("amd") && profile.tp > 4) {
         return Status::failure(QStringLiteral("TP %1 with the NVFP4 checkpoint on ROCm is refused: it runs only at "
-                                              "TP 4 or lower (F11). Use two TP 4 services behind the Router.")
+                                              "TP 4 or lower. Use two TP 4 services behind the Router.")
                                    .arg(profile.tp));
     }
     if (in.exposePublicly && in.apiKey.isEmpty()) {
-        return Status::failure(QStringLiteral("Exposing the port beyond loopback needs an API key (F30)."));
+        return Status::failure(QStringLiteral("Exposing the port beyond loopback needs an API key."));
     }
     if (!in.apiKey.isEmpty() && in.apiKey.size() < 43) { // 32 bytes in base64url at the least
         return Status::failure(QStringLiteral("The API key is too short: use at least 32 random bytes."));
     }
     if (!in.imageDigest.startsWith(QLatin1String("sha256:")) || in.imageDigest.size() != 71) {
-        return Status::failure(QStringLiteral("The image is not pinned to a digest (F06): run the pin step first."));
+        return Status::failure(QStringLiteral("The image is not pinned to a digest: run the pin step first."));
     }
     if (in.offlineModelDir.isEmpty() && in.modelSha.size() != 40) {
-        return Status::failure(QStringLiteral("The model revision is not pinned to a commit (F06): run the pin step "
+        return Status::failure(QStringLiteral("The model revision is not pinned to a commit: run the pin step "
                                               "first."));
     }
     const QString imageName = profile.imageName.isEmpty() ? recipe.imageName : profile.imageName;

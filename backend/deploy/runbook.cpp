@@ -49,7 +49,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate))
       << QStringLiteral(
              "# The API key comes from FLASHDECK_API_KEY (at least 32 random bytes) and is never written here.")
-      << QStringLiteral("# Licence: %1 (F40). Read it before production or commercial use.").arg(recipe.licenseName)
+      << QStringLiteral("# Licence: %1. Read it before production or commercial use.").arg(recipe.licenseName)
       << QStringLiteral("set -eu")
       << QStringLiteral(
              ": \"${FLASHDECK_API_KEY:?set FLASHDECK_API_KEY to the server key (e.g. openssl rand -base64 32)}\"")
@@ -58,7 +58,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("NAME=%1").arg(q(spec.name)) << QStringLiteral("PORT=%1").arg(replica.port) << QString()
       << QStringLiteral("step() { printf '\\n== %s\\n' \"$1\"; }")
       << QStringLiteral("fail() { printf 'FAIL: %s\\n' \"$1\" >&2; exit 1; }") << QString();
-    s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer (F07)'").arg(recipe.cudaRuntime)
+    s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer'").arg(recipe.cudaRuntime)
       << QStringLiteral(
              "cuda=$(nvidia-smi -q -x | sed -n 's:.*<cuda_version>\\(.*\\)</cuda_version>.*:\\1:p' | head -n 1)")
       << QStringLiteral("echo \"driver CUDA: $cuda (expected >= %1)\"").arg(recipe.cudaRuntime)
@@ -69,8 +69,8 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
                   recipe.cudaRuntime.section(QLatin1Char('.'), 1, 1), recipe.cudaRuntime)
       << QString();
     s << (offline ? QStringLiteral("step 'preflight.disk: at least %1 bytes free for the image (the weights are in "
-                                   "the model folder, F27)'")
-                  : QStringLiteral("step 'preflight.disk: at least %1 bytes free for the weights and the image (F13)'"))
+                                   "the model folder)'")
+                  : QStringLiteral("step 'preflight.disk: at least %1 bytes free for the weights and the image'"))
              .arg(needBytes)
       << QStringLiteral("mkdir -p \"$HOME/.cache/huggingface\" \"$HOME/.cache/minfer\"")
       << QStringLiteral(
@@ -79,12 +79,12 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("[ \"$avail\" -ge %1 ] || fail \"not enough free disk\"").arg(needBytes) << QString();
     if (offline) {
         // F27: the folder is the pin; hf download recorded the commit of every file it wrote.
-        s << QStringLiteral("step 'pin.model: %1 holds revision %2 and the %3/ draft (F06, F27)'")
+        s << QStringLiteral("step 'pin.model: %1 holds revision %2 and the %3/ draft'")
                  .arg(QStringLiteral("the model folder"), in.modelSha, recipe.draftSubfolder)
           << QStringLiteral("[ -f \"$MODEL_DIR/config.json\" ] || fail \"no config.json in $MODEL_DIR\"")
           << QStringLiteral(
                  "[ -f \"$MODEL_DIR/model.safetensors.index.json\" ] || fail \"no shard index in $MODEL_DIR\"")
-          << QStringLiteral("[ -f \"$MODEL_DIR/%1/config.json\" ] || fail 'no DSpark draft in the folder (F18)'")
+          << QStringLiteral("[ -f \"$MODEL_DIR/%1/config.json\" ] || fail 'no DSpark draft in the folder'")
                  .arg(recipe.draftSubfolder);
         if (!in.modelSha.isEmpty()) {
             s << QStringLiteral("[ \"$(head -n 1 \"$MODEL_DIR/.cache/huggingface/download/config.json.metadata\")\" = "
@@ -92,29 +92,28 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
         }
         s << QString();
     } else {
-        s << QStringLiteral("step 'pin.model: the revision is %1 (F06)'").arg(in.modelSha)
+        s << QStringLiteral("step 'pin.model: the revision is %1'").arg(in.modelSha)
           << QStringLiteral(
                  "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/%1/revision/$REVISION\" | grep -q "
                  "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
                  .arg(recipe.modelRepo)
           << QString();
     }
-    s << QStringLiteral("step 'pull: the pinned image (F14); RepoDigests must hold the digest'")
+    s << QStringLiteral("step 'pull: the pinned image; RepoDigests must hold the digest'")
       << QStringLiteral("docker pull \"$IMAGE\"")
       << QStringLiteral(
              "docker image inspect --format '{{json .RepoDigests}}' \"$IMAGE\" | grep -q %1 || fail \"RepoDigests "
              "lacks the pin\"")
              .arg(q(in.imageDigest))
       << QString();
-    s << QStringLiteral("step 'verify.gpus: the image sees %1 x %2 (F15)'").arg(profile.tp).arg(profile.gpuModel)
+    s << QStringLiteral("step 'verify.gpus: the image sees %1 x %2'").arg(profile.tp).arg(profile.gpuModel)
       << QStringLiteral("n=$(docker run --rm --gpus %1 \"$IMAGE\" nvidia-smi -L | grep -c %2 || true)")
              .arg(q(QStringLiteral("\"device=%1\"").arg(gpuIds.join(QLatin1Char(',')))), q(profile.gpuModel))
       << QStringLiteral("[ \"$n\" -eq %1 ] || fail \"the image sees $n %2 GPUs\"").arg(profile.tp).arg(profile.gpuModel)
       << QString();
-    s << QStringLiteral("step 'launch (F16, F17): loopback only, the key from the environment'")
+    s << QStringLiteral("step 'launch: loopback only, the key from the environment'")
       << QStringLiteral("docker rm -f \"$NAME\" >/dev/null 2>&1 || true") << spec.dockerRunLine() << QString();
-    s << QStringLiteral("step 'ready (F19): /health answers 200 (a first start can take long, F17)'")
-      << QStringLiteral("i=0")
+    s << QStringLiteral("step 'ready: /health answers 200 (a first start can take long)'") << QStringLiteral("i=0")
       << QStringLiteral(
              "until [ \"$(curl -s -o /dev/null -w '%{http_code}' \"http://127.0.0.1:$PORT/health\")\" = 200 ]; do")
       << QStringLiteral(
@@ -122,27 +121,27 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              "\"$NAME\"; fail 'the server exited'; }")
       << QStringLiteral("  i=$((i + 1)); [ \"$i\" -lt 4800 ] || fail 'not ready after 40 minutes'; sleep 0.5")
       << QStringLiteral("done") << QString();
-    s << QStringLiteral("step 'check.qmul4 (F20): expected nvfp4_to_fp8 backend=qmul4'")
+    s << QStringLiteral("step 'check.qmul4: expected nvfp4_to_fp8 backend=qmul4'")
       << QStringLiteral(
              "docker logs \"$NAME\" 2>&1 | grep 'nvfp4_to_fp8 backend=' || echo 'unknown: no line (the kernel "
              "came from the minfer cache; clear ~/.cache/minfer and restart to see it)'")
-      << QStringLiteral("step 'check.dspark (F18): expected a DSpark draft line'")
+      << QStringLiteral("step 'check.dspark: expected a DSpark draft line'")
       << QStringLiteral(
              "docker logs \"$NAME\" 2>&1 | grep -E 'DSpark draft (found|weights are bundled)|Initialized DSpark "
              "draft runner' || echo 'WARN: no DSpark line'")
-      << QStringLiteral("step 'check.kvpool (F09, F10): expected about %1 tokens'").arg(profile.kvTokensExpected)
+      << QStringLiteral("step 'check.kvpool: expected about %1 tokens'").arg(profile.kvTokensExpected)
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -E 'KV Cache is allocated|max_total_num_tokens=' || echo "
                         "'unknown: no KV pool line'")
       << QString();
     const QString body = QStringLiteral(
         R"({"model":"%1","messages":[{"role":"user","content":"Reply with one short sentence."}],"max_tokens":64%2})");
-    s << QStringLiteral("step 'verify.text (F21): a non-empty content'")
+    s << QStringLiteral("step 'verify.text: a non-empty content'")
       << QStringLiteral(
              "curl -fsS \"http://127.0.0.1:$PORT/v1/chat/completions\" -H \"Authorization: Bearer "
              "$FLASHDECK_API_KEY\" -H 'Content-Type: application/json' -d %1 | grep -q '\"content\":\"[^\"]' || "
              "fail 'no content'")
              .arg(q(body.arg(recipe.modelRepo, QString())))
-      << QStringLiteral("step 'verify.thinking (F22): thinking off gives content and no reasoning_content'")
+      << QStringLiteral("step 'verify.thinking: thinking off gives content and no reasoning_content'")
       << QStringLiteral("out=$(curl -fsS \"http://127.0.0.1:$PORT/v1/chat/completions\" -H \"Authorization: Bearer "
                         "$FLASHDECK_API_KEY\" -H 'Content-Type: application/json' -d %1)")
              .arg(q(

@@ -315,7 +315,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
                 QStringLiteral("the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
         } else if (!any) {
             v.problems.append(QStringLiteral("no DSpark draft: the %1 subfolder is missing and config.json has no "
-                                             "dspark_* keys (F18, F27: SGLang finds the draft there)")
+                                             "dspark_* keys (SGLang finds the draft there)")
                                   .arg(draftSubfolder));
         } else {
             if (!m_contents.contains(draft + QStringLiteral("config.json"))) {

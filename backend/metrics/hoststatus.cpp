@@ -159,9 +159,8 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
                   .arg(t.diskFreeGb));
     }
     if (s.qmul4Fallback) {
-        raise(
-            QStringLiteral("qmul4-fallback"), "warning",
-            QStringLiteral("The NVFP4 KV kernel fell back from qmul4 (F20): update the driver to CUDA 13.4 or newer"));
+        raise(QStringLiteral("qmul4-fallback"), "warning",
+              QStringLiteral("The NVFP4 KV kernel fell back from qmul4: update the driver to CUDA 13.4 or newer"));
     }
     return out;
 }

@@ -468,7 +468,7 @@ void LogPanel::updateBadges()
     m_qmul4Badge->setStyleSheet(badgeStyle(toneColor(h.qmul4Tone())));
     m_qmul4Badge->setToolTip(
         h.qmul4Text() + QStringLiteral("\n") +
-        tr("The NVFP4 KV-cache decode kernel (F20): \"backend=qmul4\" is the fast path; any other backend means "
+        tr("The NVFP4 KV-cache decode kernel: \"backend=qmul4\" is the fast path; any other backend means "
            "a CUDA Toolkit older than 13.4 and a silent slow fallback."));
     m_dsparkBadge->setVisible(h.draftLoaded());
     m_dsparkBadge->setText(h.dsparkText());

@@ -180,7 +180,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
         }
     }
     m_flags->setObjectName(QStringLiteral("operatorFlags"));
-    m_flags->setPlaceholderText(tr("The Low-Latency recipe's flags, as the Cookbook gives them (F10)"));
+    m_flags->setPlaceholderText(tr("The Low-Latency recipe's flags, as the Cookbook gives them"));
     chooseLayout->addWidget(m_flags);
     m_card->setObjectName(QStringLiteral("profileCard"));
     m_card->setWordWrap(true);
@@ -258,7 +258,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     });
     connect(m_license, &LicensePanel::acknowledged, this, [this] {
         applyRecord({QStringLiteral("license"), StepStatus::Pass, defaultTitle(QStringLiteral("license")),
-                     QStringLiteral("F40"), QString(), QString(),
+                     tr("The model's licence, acknowledged by you"), QString(), QString(),
                      tr("acknowledged for %1 use by %2").arg(m_license->acknowledgedUse(), m_license->record()),
                      QString(), QDateTime::currentDateTimeUtc()});
         if (m_runAfterLicense) {
@@ -349,24 +349,24 @@ void DeployPage::updateProfileCard()
     QString status;
     if (p->verified()) {
         status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
-                    "independently re-tested (F08)");
+                    "independently re-tested");
     } else if (p->generatorOnly()) {
         status = tr("<span style='color:#d73027'>✗ Not launched by Flashdeck</span> — use SGLang's configuration "
-                    "generator for this hardware; B300 flags are not reused (F12)");
+                    "generator for this hardware; B300 flags are not reused");
     } else {
         status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
-                    "verified upstream (F12)");
+                    "verified upstream");
     }
     const qint64 disk = r.weightsBytes + r.imageApproxBytes;
     QString html = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(p->title.toHtmlEscaped(), status);
     if (!p->generatorOnly()) {
-        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + image %6, F07)<br>"
+        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + image %6)<br>"
                    "Expected KV pool: %7</p>")
                     .arg(p->gpuCount)
                     .arg(p->gpuModel.toHtmlEscaped())
                     .arg(p->tp)
                     .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), fmt::bytes(r.imageApproxBytes))
-                    .arg(p->kvTokensExpected > 0 ? tr("≈ %1 (F09, F10)").arg(fmt::tokens(double(p->kvTokensExpected)))
+                    .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
                                                  : tr("not published"));
     }
     if (!p->note.isEmpty()) {
@@ -375,10 +375,10 @@ void DeployPage::updateProfileCard()
     html += tr("<p style='background-color:rgba(230,159,0,0.18); padding:4px'><b>⚠ Experimental upstream.</b> %1</p>")
                 .arg(r.statusNote.toHtmlEscaped());
     html += tr("<p><small>MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with "
-               "about 23B active per token, 1M-token context (F01), MSA sparse attention and a bundled DSpark "
-               "draft (F02), for servers, not consumer machines (F03). “23B active” does not mean 23B of GPU "
-               "memory: every weight is loaded or sharded across the GPUs (F04).</small></p>");
-    html += tr("<p><small>Upstream (F41): <a href='https://huggingface.co/%1'>model card</a> (weights, "
+               "about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark "
+               "draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU "
+               "memory: every weight is loaded or sharded across the GPUs.</small></p>");
+    html += tr("<p><small>Upstream: <a href='https://huggingface.co/%1'>model card</a> (weights, "
                "parameters, licence) · <a href='https://docs.sglang.io/'>SGLang documentation</a> (MiniMax-M3.1 "
                "Cookbook: hardware matrix, configuration generator) · <a "
                "href='https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3'>MiniMax-M3 self-hosting "

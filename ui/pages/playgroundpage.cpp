@@ -180,7 +180,7 @@ void PlaygroundPage::buildUi()
     m_thinking = new QCheckBox(tr("Thinking"), params);
     m_thinking->setObjectName(QStringLiteral("thinking"));
     m_thinking->setChecked(true);
-    m_thinking->setToolTip(tr("Off sends chat_template_kwargs {\"thinking_mode\": \"disabled\"} (MiniMax-M3, F22)"));
+    m_thinking->setToolTip(tr("Off sends chat_template_kwargs {\"thinking_mode\": \"disabled\"} (MiniMax-M3)"));
     form->addRow(m_thinking);
     m_temperature = new QDoubleSpinBox(params);
     m_temperature->setObjectName(QStringLiteral("temperature"));
@@ -207,7 +207,7 @@ void PlaygroundPage::buildUi()
     m_seed->setPlaceholderText(tr("random"));
     form->addRow(tr("Seed:"), m_seed);
     auto *defaults = new QPushButton(tr("Model card defaults"), params);
-    defaults->setToolTip(tr("temperature 1.0, top_p 0.95 (F24)"));
+    defaults->setToolTip(tr("temperature 1.0, top_p 0.95"));
     connect(defaults, &QPushButton::clicked, this, [this] {
         m_temperature->setValue(1.0);
         m_topP->setValue(0.95);

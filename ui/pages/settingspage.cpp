@@ -117,7 +117,7 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     imageHosts->setPlaceholderText(tr("none: only attached files"));
     imageHosts->setToolTip(tr("Exact host names, or *.example.org for its subdomains, separated by commas. Flashdeck "
                               "fetches an image URL itself (https only, public addresses only, no redirects, size and "
-                              "time capped) and sends the bytes; the GPU host never fetches a URL (F33)."));
+                              "time capped) and sends the bytes; the GPU host never fetches a URL."));
     connect(imageHosts, &QLineEdit::editingFinished, this, [&settings, imageHosts] {
         QStringList hosts;
         for (const QString &h : imageHosts->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {

@@ -156,7 +156,7 @@ void ExchangeView::show(const chat::ChatExchange &e)
             parts << tr("stopped — the partial answer is kept");
         }
         if (e.result->thinkingIgnored) {
-            parts << tr("thinking was off, yet the server returned reasoning (F22)");
+            parts << tr("thinking was off, yet the server returned reasoning");
             colour = QStringLiteral("#b26b00");
         }
         if (e.result->outcome == chat::ChatResult::Outcome::Failed) {

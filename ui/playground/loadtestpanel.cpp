@@ -63,7 +63,7 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
     f->addRow(tr("Duration:"), m_duration);
     f->addRow(m_thinking);
     auto *note = new QLabel(tr("Use your own prompt and output lengths: SGLang's published figures are upstream "
-                               "references, not a MiniMax guarantee, and none exist for the Balanced recipe (F25)."),
+                               "references, not a MiniMax guarantee, and none exist for the Balanced recipe."),
                             form);
     note->setWordWrap(true);
     f->addRow(note);

@@ -194,7 +194,7 @@ void TestChecks::launchFailure_mostSpecificCauseWins()
     const StepRecord r = checks::launchFailure(log);
     QCOMPARE(r.status, StepStatus::Fail);
     QVERIFY(r.seen.contains(QLatin1String("SafetensorError")));
-    QVERIFY(r.fix.contains(QLatin1String("F29")));
+    QVERIFY(r.fix.contains(QLatin1String("re-download")));
     QCOMPARE(checks::launchFailure({QStringLiteral("all good")}).status, StepStatus::Pending);
     // Read while it streams: the traceback's first line alone is no verdict yet.
     QCOMPARE(checks::launchFailure({log.first()}, true).status, StepStatus::Pending);

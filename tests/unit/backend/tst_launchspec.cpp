@@ -135,10 +135,10 @@ void TestLaunchSpec::rules_refuseBeforeAnythingRuns_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("generator only") << "h200" << 0 << "H200 has no launch in this recipe";
     QTest::newRow("low latency without its flags") << "b300x4-low-latency" << 0 << "needs its extra flags";
-    QTest::newRow("exposed without key") << "b300x4-balanced" << 1 << "needs an API key (F30)";
+    QTest::newRow("exposed without key") << "b300x4-balanced" << 1 << "needs an API key";
     QTest::newRow("short key") << "b300x4-balanced" << 2 << "too short";
-    QTest::newRow("unpinned image") << "b300x4-balanced" << 3 << "not pinned to a digest (F06)";
-    QTest::newRow("unpinned model") << "b300x4-balanced" << 4 << "not pinned to a commit (F06)";
+    QTest::newRow("unpinned image") << "b300x4-balanced" << 3 << "not pinned to a digest";
+    QTest::newRow("unpinned model") << "b300x4-balanced" << 4 << "not pinned to a commit";
 }
 
 void TestLaunchSpec::rules_refuseBeforeAnythingRuns()
