@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/deploy/deployrunner.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
@@ -98,6 +99,18 @@ void TestDeployPage::scenario()
     page.setHost(QStringLiteral("gpu-b300"));
     page.setProfile(QStringLiteral("b300x4-balanced"));
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("profileCard"))->text().contains(QLatin1String("Experimental")));
+    // Every step of the plan has a name a person reads, not its id ("preflight.gpumemory").
+    const auto *tree = page.findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
+    QVERIFY(tree);
+    int stepRows = 0;
+    for (int g = 0; g < tree->topLevelItemCount(); ++g) {
+        for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) {
+            const QString title = tree->topLevelItem(g)->child(i)->text(0);
+            QVERIFY2(!DeployRunner::stepIds().contains(title), qPrintable(title));
+            ++stepRows;
+        }
+    }
+    QCOMPARE(stepRows, DeployRunner::stepIds().size());
     QTRY_VERIFY_WITH_TIMEOUT(
         watcher.connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 30000);
 

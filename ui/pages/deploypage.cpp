@@ -70,6 +70,7 @@ QString defaultTitle(const QString &step)
         {QStringLiteral("preflight.gpus"), QObject::tr("GPUs")},
         {QStringLiteral("preflight.driver"), QObject::tr("Driver supports the CUDA 13.4 runtime")},
         {QStringLiteral("preflight.docker"), QObject::tr("Docker Engine and GPU runtime")},
+        {QStringLiteral("preflight.gpumemory"), QObject::tr("GPU memory free for the server")},
         {QStringLiteral("preflight.disk"), QObject::tr("Free disk for weights and image")},
         {QStringLiteral("preflight.port"), QObject::tr("Server port free")},
         {QStringLiteral("preflight.memory"), QObject::tr("Host memory")},
