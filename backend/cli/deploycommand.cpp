@@ -9,6 +9,7 @@
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/licenseterms.h"
+#include "backend/deploy/profilechoice.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
@@ -29,9 +30,9 @@ namespace {
 
 const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
-    "                        [--resume] [--json] [--ready-timeout SECONDS] [--hicache-gb GB]\n"
-    "                        [--operator-flags \"FLAGS\"] [--model-dir DIR [--model-source offline|modelscope]\n"
-    "                        [--verify-checksums]]");
+    "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
+    "                        [--hicache-gb GB] [--operator-flags \"FLAGS\"] [--image NAME:TAG] [--gpus LIST]\n"
+    "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]");
 
 const char *mark(StepStatus s)
 {
@@ -64,9 +65,16 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                                         QStringLiteral("USE"));
     const QCommandLineOption resumeOpt(QStringLiteral("resume"), QStringLiteral("Continue an earlier deployment."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per step transition."));
-    const QCommandLineOption timeoutOpt(QStringLiteral("ready-timeout"),
-                                        QStringLiteral("Seconds to wait for the server to be ready (default 2400)."),
-                                        QStringLiteral("SECONDS"), QStringLiteral("2400"));
+    const QCommandLineOption timeoutOpt(
+        QStringLiteral("ready-timeout"),
+        QStringLiteral("At most this many seconds for the server to be ready (default: no limit; the step waits as "
+                       "long as the start makes progress)."),
+        QStringLiteral("SECONDS"));
+    const QCommandLineOption stallOpt(
+        QStringLiteral("stall-timeout"),
+        QStringLiteral("Fail the Ready step after this many seconds without progress: no weights arriving, no "
+                       "kernel compiled, no log line (default 900)."),
+        QStringLiteral("SECONDS"), QStringLiteral("900"));
     const QCommandLineOption hicacheOpt(QStringLiteral("hicache-gb"),
                                         QStringLiteral("Turn on HiCache with GB of host memory per rank."),
                                         QStringLiteral("GB"));
@@ -84,8 +92,18 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     const QCommandLineOption checksumOpt(QStringLiteral("verify-checksums"),
                                          QStringLiteral("Also compare the sha256 of every shard (reads the whole "
                                                         "checkpoint on the host)."));
-    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, hicacheOpt, flagsOpt, modelDirOpt, sourceOpt,
-                  checksumOpt});
+    const QCommandLineOption imageOpt(
+        QStringLiteral("image"),
+        QStringLiteral("Run this image instead of the profile's (pinned to its digest like the recipe's); the AMD "
+                       "profile needs it."),
+        QStringLiteral("NAME:TAG"));
+    const QCommandLineOption gpusOpt(
+        QStringLiteral("gpus"),
+        QStringLiteral("The GPUs to run on, one per TP rank (services in order), instead of the profile's 0,1,2,3: "
+                       "when those are busy."),
+        QStringLiteral("LIST"));
+    p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt, modelDirOpt,
+                  sourceOpt, checksumOpt, imageOpt, gpusOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -114,14 +132,24 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return ExitCheckFailed;
     }
     const Recipe recipe = recipes.value().first();
-    const RecipeProfile *profile = recipe.profile(p.value(profileOpt));
-    if (!profile) {
+    const RecipeProfile *listed = recipe.profile(p.value(profileOpt));
+    if (!listed) {
         return usage(QStringLiteral("no profile \"%1\" (see 'flashdeck recipes list').").arg(p.value(profileOpt)));
     }
-    if (profile->generatorOnly()) {
-        c.err << profile->title << ": " << profile->note << '\n';
+    if (listed->generatorOnly()) {
+        c.err << listed->title << ": " << listed->note << '\n';
         return ExitCheckFailed;
     }
+    const ProfileChoice choice{p.value(imageOpt), p.value(gpusOpt)};
+    const Result<RecipeProfile> chosen = choice.apply(recipe, *listed);
+    if (!chosen) {
+        return usage(listed->imageConfirm && !p.isSet(imageOpt)
+                         ? QStringLiteral("%1 Confirm it with --image %2, or give your own ROCm build of SGLang that "
+                                          "serves %3.")
+                               .arg(chosen.message(), recipe.imageOf(*listed).reference(), recipe.modelRepo)
+                         : chosen.message());
+    }
+    const RecipeProfile *profile = &chosen.value();
     const QString dir = c.paths.dataDir() + QStringLiteral("/deployments/") + host->name;
     QDir().mkpath(dir);
     // F40: an acknowledgement of the licence summary, exactly as shown (its hash), for this host.
@@ -161,7 +189,15 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         options.licenseAcknowledged = a->use;
         options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);
     }
-    options.readyTimeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
+    bool number = true;
+    options.readyTimeoutMs = p.isSet(timeoutOpt) ? p.value(timeoutOpt).toInt(&number) * 1000 : 0;
+    if (!number || options.readyTimeoutMs < 0 || options.readyTimeoutMs > 7 * 24 * 3600 * 1000) {
+        return usage(QStringLiteral("--ready-timeout takes seconds (0: no limit)."));
+    }
+    options.stallTimeoutMs = p.value(stallOpt).toInt(&number) * 1000;
+    if (!number || options.stallTimeoutMs < 1000 || options.stallTimeoutMs > 24 * 3600 * 1000) {
+        return usage(QStringLiteral("--stall-timeout takes seconds, from 1 to 86400."));
+    }
     options.hicacheGbPerRank = p.value(hicacheOpt).toInt();
     options.operatorFlags = p.value(flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     options.modelDir = p.value(modelDirOpt);

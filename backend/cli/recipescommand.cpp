@@ -53,6 +53,15 @@ nlohmann::json profileJson(const RecipeProfile &p)
         if (p.routerPort) {
             j["router"] = {{"port", p.routerPort}, {"policy", s(p.routerPolicy)}};
         }
+        if (!p.imageName.isEmpty()) { // its own image (else the recipe's)
+            j["image"] = {{"name", s(p.imageName)},
+                          {"tag", s(p.imageTag)},
+                          {"confirm", p.imageConfirm},
+                          {"source", s(p.imageSource)}};
+        }
+    }
+    if (p.gpuMemoryGb) {
+        j["gpu_memory_gb"] = p.gpuMemoryGb;
     }
     return j;
 }
@@ -60,12 +69,17 @@ nlohmann::json profileJson(const RecipeProfile &p)
 void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
 {
     out << p.title << "  (" << p.id << ", " << p.status << ")\n";
-    out << "  recipe     " << r.id << ": " << r.modelRepo << ", image " << r.imageName << ':' << r.imageTag << '\n';
+    out << "  recipe     " << r.id << ": " << r.modelRepo << ", image " << r.imageOf(p).reference() << '\n';
+    if (p.imageConfirm) {
+        out << "  image      yours to confirm or supply (deploy --image): " << p.imageSource << '\n';
+    }
     if (p.generatorOnly()) {
         out << "  " << p.note << '\n';
         return;
     }
-    out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel << " (" << p.vendor << "), TP " << p.tp << '\n';
+    out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel
+        << (p.gpuMemoryGb ? QStringLiteral(" (%1 GB each)").arg(p.gpuMemoryGb) : QString()) << " (" << p.vendor
+        << "), TP " << p.tp << "; the GPU list is yours to change (deploy --gpus) when those are busy\n";
     for (const RecipeReplica &rep : p.replicas) {
         QStringList gpus;
         for (const int g : rep.gpus) {
@@ -83,6 +97,9 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
     out << "  flags      " << p.serverArgs.join(QLatin1Char(' ')) << '\n';
     if (!p.note.isEmpty()) {
         out << "  note       " << p.note << '\n';
+    }
+    if (!r.scopeNote.isEmpty()) {
+        out << "  scope      " << r.scopeNote << '\n';
     }
     // The profile's fact ids stay in --json's "facts" (a script's contract); people read the note.
 }

@@ -216,7 +216,8 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
 StepRecord qmul4(const QStringList &lines)
 {
     StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
-                        QStringLiteral("Any other backend means a CUDA older than 13.4 and a silent slow path"));
+                        QStringLiteral("Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
+                                       "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
     static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
     for (const QString &l : lines) {
@@ -227,8 +228,10 @@ StepRecord qmul4(const QStringList &lines)
                 r.status = StepStatus::Pass;
             } else {
                 r.status = StepStatus::Warn;
-                r.fix = QStringLiteral("The server found a CUDA older than 13.4 and fell back to %1: decode is slower. "
-                                       "Update the driver and restart.")
+                // F20: the toolkit in the image, not the driver (which only has to support it).
+                r.fix = QStringLiteral("The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
+                                       "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
+                                       "newer, and restart; a driver update does not change the image's toolkit.")
                             .arg(m.captured(1));
             }
             return r;

@@ -1,16 +1,20 @@
 // DeployRunner, second half: launch, readiness, the log checks and the chat checks
 // (deployrunner.cpp has the pre-flight, pin and pull steps).
 
+#include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/readyprogress.h"
 #include "backend/deploy/weightsfolder.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/shellquote.h"
 
+#include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -24,9 +28,40 @@ namespace {
 
 using nlohmann::json;
 
-// A 1×1 PNG, base64: the image check's input (F23: base64 data URIs, never remote URLs here).
-const char *const kTinyPng =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+// A reasoning model thinks before it answers: MiniMax-M3.1-Flash can spend hundreds of tokens in
+// reasoning_content on a one-line question, so 64 tokens ended a working server's answer with
+// content null and finish_reason "length". A budget it finishes in; the step retries once with
+// thinking off when even that is spent thinking.
+constexpr int kVerifyTokens = 2048;
+
+/**
+ * The image check's input (F23: a base64 data URI, never a remote URL here): a red disc on white,
+ * 224 × 224. Vision preprocessors refuse a side below their patch factor (28 for Qwen2-VL-style
+ * ones: "height:1 or width:1 must be larger than factor:28"), so a 1 × 1 pixel fails a working
+ * server.
+ */
+QByteArray verifyPicture()
+{
+    QFile f(QStringLiteral(":/verify/red-circle-224.png"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toBase64() : QByteArray();
+}
+
+/** What a refusing server said: its {"message": …} (SGLang) or {"error": …}, sanitised. */
+QString serverMessage(const json &j, const QByteArray &raw)
+{
+    if (j.is_object()) {
+        for (const char *key : {"message", "detail", "error"}) {
+            if (j.contains(key) && j[key].is_string()) {
+                return hostText(QByteArray::fromStdString(j[key].get<std::string>()), 300);
+            }
+            if (j.contains(key) && j[key].is_object() && j[key].contains("message") && j[key]["message"].is_string()) {
+                return hostText(QByteArray::fromStdString(j[key]["message"].get<std::string>()), 300);
+            }
+        }
+        return {};
+    }
+    return hostText(raw.left(300), 300);
+}
 
 } // namespace
 
@@ -160,10 +195,25 @@ void DeployRunner::ready()
 {
     // Health at the entry point: the Router when there is one (healthy when its workers are).
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
-    begin("ready", QStringLiteral("The server is ready"), QStringLiteral("/health 200 after the ready log line"),
-          QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f").arg(port));
+    const QString stall = ReadyProgress::duration(m_options.stallTimeoutMs);
+    begin("ready", QStringLiteral("The server is ready"),
+          QStringLiteral("/health 200 after the ready log line; it waits as long as the start makes progress (a "
+                         "first start downloads %1 GB and compiles kernels) and stops after %2 without any")
+              .arg(m_recipe.weightsBytes / 1000000000)
+              .arg(stall),
+          QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f; du -sb on the host's caches").arg(port));
     // Every outcome of the step says what it waited for, a failure too.
     m_current.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
+    // F17: the weights download into the host's Hugging Face cache (hub source only), measured.
+    const bool downloads = m_options.modelSource == QLatin1String("hub");
+    m_readyClock.start();
+    m_readyProgress = std::make_unique<ReadyProgress>(downloads ? m_recipe.weightsBytes : 0, 0);
+    auto publish = [this] {
+        // The page's "about 252 GB" is the total until the cache holds more: done never passes total.
+        const qint64 done = std::max<qint64>(0, m_readyProgress->done());
+        Q_EMIT progress(QStringLiteral("ready"), done, std::max(done, m_readyProgress->total()),
+                        m_readyProgress->text(m_readyClock.elapsed()));
+    };
     auto seenReady = std::make_shared<bool>(false);
     auto healthy = std::make_shared<bool>(false);
     auto settled = std::make_shared<bool>(false);
@@ -172,8 +222,10 @@ void DeployRunner::ready()
             return;
         }
         *settled = true;
-        if (m_readyTimer) {
-            m_readyTimer->stop();
+        for (QTimer *t : {m_readyTimer, m_cacheTimer, m_stallTimer}) {
+            if (t) {
+                t->stop();
+            }
         }
         finish(r);
     };
@@ -181,23 +233,32 @@ void DeployRunner::ready()
         if (*seenReady && *healthy) {
             StepRecord r = m_current;
             r.status = StepStatus::Pass;
-            r.seen = QStringLiteral("/health 200; ready line seen");
+            r.seen =
+                QStringLiteral("/health 200; ready line seen; ") + m_readyProgress->summary(m_readyClock.elapsed());
             settle(r);
         }
     };
-    // The log: failure lines end the wait at once with their fix; the ready line is half of ready.
+    // The log: failure lines end the wait at once with their fix; the ready line is half of ready;
+    // milestones (the download, the shards loading, the HTTP server up) say where the start is.
     m_decoder = std::make_unique<docker::LogFrameDecoder>();
     m_logStream = m_docker->stream(
         "GET", QStringLiteral("/containers/%1/logs?follow=1&stdout=1&stderr=1").arg(m_containerIds.first()));
-    connect(m_logStream, &QNetworkReply::readyRead, this, [this, seenReady, settle, passIfReady] {
+    connect(m_logStream, &QNetworkReply::readyRead, this, [this, seenReady, settle, passIfReady, publish] {
+        const qint64 now = m_readyClock.elapsed();
+        m_readyProgress->logActivity(now); // a progress bar's bytes count before their newline
+        bool moved = false;
         for (const docker::LogLine &l : m_decoder->feed(m_logStream->readAll())) {
             const QString line = m_redactor.redact(QString::fromUtf8(l.text));
             m_log.append(line);
             Q_EMIT logLine(line);
+            moved = m_readyProgress->logLine(line, now) || moved;
             if (line.contains(QLatin1String("The server is fired up and ready to roll!"))) {
                 *seenReady = true;
                 passIfReady();
             }
+        }
+        if (moved) {
+            publish();
         }
         // Only a named cause stops the wait here; a bare crash is judged when the container ends.
         const StepRecord failure = checks::launchFailure(m_log, true);
@@ -260,16 +321,88 @@ void DeployRunner::ready()
                 m_readyTimer->start();
             });
     m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), port);
-    QTimer::singleShot(m_options.readyTimeoutMs, this, [this, settle] {
+
+    // The caches, measured on the host: the weights' folder (its .incomplete blobs included, as
+    // du counts every file) and the kernel cache, which grows while kernels compile.
+    const QString home = m_hostHome.isEmpty() ? QStringLiteral("$HOME") : m_hostHome;
+    const QString weightsDir = QString(m_recipe.hfCache).replace(QLatin1Char('~'), home) +
+        QStringLiteral("/hub/models--") + QString(m_recipe.modelRepo).replace(QLatin1Char('/'), QStringLiteral("--"));
+    const QString kernelDir = QString(m_recipe.minferCache).replace(QLatin1Char('~'), home);
+    const auto quoted = [&home](const QString &path) {
+        // "$HOME" expands on the host; a known home is quoted like any other path.
+        return home == QLatin1String("$HOME") ? '"' + path.toUtf8() + '"' : ssh::shellQuote(path);
+    };
+    const QByteArray measure = "du -sb -- " + quoted(weightsDir) + ' ' + quoted(kernelDir) + " 2>/dev/null; true";
+    auto inFlight = std::make_shared<bool>(false);
+    m_cacheTimer = new QTimer(this);
+    // At least four measurements per stall window, so a stall reports the bytes it stopped at.
+    m_cacheTimer->setInterval(std::min(m_options.cachePollMs, std::max(250, m_options.stallTimeoutMs / 4)));
+    const auto poll = [this, measure, inFlight, weightsDir, publish] {
+        if (*inFlight) {
+            return;
+        }
+        *inFlight = true;
+        runCommand(measure, [this, inFlight, weightsDir, publish](const ssh::CommandResult &res) {
+            *inFlight = false;
+            if (!m_cacheTimer || !m_cacheTimer->isActive()) {
+                return; // the step is over
+            }
+            qint64 weights = 0;
+            qint64 kernels = 0;
+            for (const QByteArray &line : res.stdoutData.split('\n')) {
+                const QList<QByteArray> f = line.split('\t');
+                if (f.size() >= 2) {
+                    (QString::fromUtf8(f.at(1)).endsWith(weightsDir.section(QLatin1Char('/'), -1)) ? weights
+                                                                                                   : kernels) =
+                        f.at(0).toLongLong();
+                }
+            }
+            const bool first = m_readyProgress->done() < 0;
+            if (m_readyProgress->sample(weights, kernels, m_readyClock.elapsed()) || first) {
+                publish();
+            }
+        });
+    };
+    if (downloads) {
+        connect(m_cacheTimer, &QTimer::timeout, this, poll);
+        m_cacheTimer->start();
+        poll();
+    }
+    // A stall fails the step with what was last seen; progress of any kind keeps it waiting.
+    m_stallTimer = new QTimer(this);
+    m_stallTimer->setInterval(std::min(1000, std::max(50, m_options.stallTimeoutMs / 10)));
+    connect(m_stallTimer, &QTimer::timeout, this, [this, settle, stall] {
+        const qint64 now = m_readyClock.elapsed();
+        if (now - m_readyProgress->lastProgressMs() < m_options.stallTimeoutMs) {
+            return;
+        }
         StepRecord r = m_current;
         r.status = StepStatus::Fail;
-        r.seen = QStringLiteral("not ready after %1 s; last lines:\n%2")
-                     .arg(m_options.readyTimeoutMs / 1000)
-                     .arg(lastLinesOf(8));
-        r.fix = QStringLiteral("The server is still starting or stuck: read its log; a first start downloads 252 GB "
-                               "and compiles kernels, so give it longer with --ready-timeout.");
+        r.seen = QStringLiteral("no progress for %1: %2; last lines:\n%3")
+                     .arg(stall, m_readyProgress->lastSeen(now), lastLinesOf(4));
+        r.fix = m_readyProgress->phase() <= ReadyProgress::Phase::Downloading && m_readyProgress->total() > 0
+            ? QStringLiteral("The weights stopped arriving: check the host's access to the Hugging Face Hub (a proxy, "
+                             "HF_ENDPOINT, a token for a gated repo) and its free disk (df -h ~/.cache/huggingface), "
+                             "then run again with --resume: what is in the cache is kept and the download goes on "
+                             "from there. A slower start needs a longer --stall-timeout.")
+            : QStringLiteral("The server stopped making progress: read its log (flashdeck logs). A start that is "
+                             "only slow needs a longer --stall-timeout.");
         settle(r);
     });
+    m_stallTimer->start();
+    if (m_options.readyTimeoutMs > 0) {
+        QTimer::singleShot(m_options.readyTimeoutMs, this, [this, settle] {
+            StepRecord r = m_current;
+            r.status = StepStatus::Fail;
+            r.seen = QStringLiteral("not ready after %1 s (%2); last lines:\n%3")
+                         .arg(m_options.readyTimeoutMs / 1000)
+                         .arg(m_readyProgress->lastSeen(m_readyClock.elapsed()), lastLinesOf(8));
+            r.fix = QStringLiteral("The server is still starting or stuck: read its log; a first start downloads "
+                                   "252 GB and compiles kernels, so give it longer with --ready-timeout, or leave it "
+                                   "out: the step then waits as long as the start makes progress.");
+            settle(r);
+        });
+    }
 }
 
 QString DeployRunner::lastLinesOf(int n) const
@@ -293,27 +426,31 @@ void DeployRunner::checkLog(const char *step)
     finish(r);
 }
 
-void DeployRunner::verifyChat(const char *step)
+void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QString &firstTry)
 {
     const QString id = QString::fromLatin1(step);
-    const bool thinkingOff = id == QLatin1String("verify.thinking");
+    const bool thinkingStep = id == QLatin1String("verify.thinking");
     const bool image = id == QLatin1String("verify.image");
-    const QString title = image ? QStringLiteral("Image input is answered")
-        : thinkingOff           ? QStringLiteral("Thinking can be turned off")
-                                : QStringLiteral("Text generation");
-    const QString why = image ? QStringLiteral("A base64 PNG data URI")
-        : thinkingOff         ? QStringLiteral("With thinking_mode disabled: content, no reasoning_content")
-                              : QStringLiteral("A non-empty choices[0].message.content");
-    begin(step, title, why, QStringLiteral("POST /v1/chat/completions (Bearer key)"));
+    const bool thinkingOff = thinkingStep || thinkingOffRetry;
+    if (!thinkingOffRetry) {
+        const QString title = image ? QStringLiteral("Image input is answered")
+            : thinkingStep          ? QStringLiteral("Thinking can be turned off")
+                                    : QStringLiteral("Text generation");
+        const QString why = image ? QStringLiteral("A 224 × 224 picture as a base64 PNG data URI")
+            : thinkingStep        ? QStringLiteral("With thinking_mode disabled: content, no reasoning_content")
+                                  : QStringLiteral("A non-empty choices[0].message.content");
+        begin(step, title, why, QStringLiteral("POST /v1/chat/completions (Bearer key)"));
+    }
     json content = "Reply with one short sentence about GPUs.";
     if (image) {
         content = json::array(
-            {{{"type", "text"}, {"text", "What colour is this pixel?"}},
-             {{"type", "image_url"}, {"image_url", {{"url", std::string("data:image/png;base64,") + kTinyPng}}}}});
+            {{{"type", "text"}, {"text", "What shape and colour is in this picture? Answer in a few words."}},
+             {{"type", "image_url"},
+              {"image_url", {{"url", "data:image/png;base64," + verifyPicture().toStdString()}}}}});
     }
     json body = {{"model", m_recipe.modelRepo.toStdString()},
                  {"messages", {{{"role", "user"}, {"content", content}}}},
-                 {"max_tokens", 64},
+                 {"max_tokens", kVerifyTokens},
                  {"temperature", m_recipe.temperature},
                  {"top_p", m_recipe.topP}};
     if (thinkingOff) {
@@ -322,42 +459,68 @@ void DeployRunner::verifyChat(const char *step)
     QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(m_apiPort)));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Authorization", "Bearer " + m_options.apiKey.toUtf8());
-    request.setTransferTimeout(120000);
+    request.setTransferTimeout(300000); // 2048 tokens at a first start's pace
     QNetworkReply *reply = m_http->post(request, QByteArray::fromStdString(body.dump()));
-    connect(reply, &QNetworkReply::finished, this, [this, reply, thinkingOff] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, step, thinkingStep, thinkingOffRetry, firstTry] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
+        const QByteArray data = reply->readAll(); // read once: the error's words are in it too
         const json j = jsonread::parse(data.constData(), data.constData() + data.size());
         StepRecord r = m_current;
         if (status != 200 || !j.is_object()) {
             r.status = StepStatus::Fail;
-            r.seen = QStringLiteral("HTTP %1").arg(status); // the body may hold model output: not recorded
+            // The server's own words for a refusal (never model output: an error body holds none).
+            const QString said = status >= 400 ? serverMessage(j, data) : QString();
+            r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : reply->errorString()) +
+                (said.isEmpty() ? QString() : QStringLiteral(": ") + said);
+            r.seen = firstTry.isEmpty() ? r.seen : firstTry + QStringLiteral("; then ") + r.seen;
             r.fix = status == 401 ? QStringLiteral("The server refused the key: restart the deployment.")
-                                  : QStringLiteral("Read the server's log for the error.");
+                : status >= 400 && status < 500
+                ? QStringLiteral("The server refused the request: its message above says why (read the server's log "
+                                 "for more).")
+                : QStringLiteral("Read the server's log for the error.");
             finish(r);
             return;
         }
-        const json message = j.value("choices", json::array()).empty()
-            ? json::object()
-            : j["choices"][0].value("message", json::object());
+        const json choice = j.value("choices", json::array()).empty() ? json::object() : j["choices"][0];
+        const json message = choice.value("message", json::object());
+        const std::string finishReason = choice.contains("finish_reason") && choice["finish_reason"].is_string()
+            ? choice["finish_reason"].get<std::string>()
+            : std::string();
         const bool hasContent =
             message.value("content", json()).is_string() && !message["content"].get<std::string>().empty();
         const json reasoning = message.value("reasoning_content", json());
         const bool noReasoning = reasoning.is_null() || (reasoning.is_string() && reasoning.get<std::string>().empty());
         // Model output is never recorded: only its shape (F32).
-        r.seen =
-            QStringLiteral("content: %1 characters; reasoning_content: %2")
+        const QString shape =
+            QStringLiteral("content: %1 characters; reasoning_content: %2%3")
                 .arg(hasContent ? message["content"].get<std::string>().size() : 0)
                 .arg(reasoning.is_string() ? QStringLiteral("%1 characters").arg(reasoning.get<std::string>().size())
-                                           : QStringLiteral("null"));
-        r.expected = thinkingOff ? QStringLiteral("content non-empty, reasoning_content empty or null")
-                                 : QStringLiteral("content non-empty");
-        r.status = hasContent && (!thinkingOff || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
+                                           : QStringLiteral("null"))
+                .arg(finishReason.empty()
+                         ? QString()
+                         : QStringLiteral("; finish_reason %1").arg(QString::fromStdString(finishReason)));
+        if (!hasContent && finishReason == "length" && !thinkingStep && !thinkingOffRetry) {
+            // Spent on thinking: say so, and ask once more with thinking off (recorded).
+            verifyChat(step, true,
+                       QStringLiteral("the answer ended at the %1-token limit while thinking (%2); asked again with "
+                                      "thinking off")
+                           .arg(kVerifyTokens)
+                           .arg(shape));
+            return;
+        }
+        r.seen = firstTry.isEmpty() ? shape : firstTry + QStringLiteral(": ") + shape;
+        r.expected = thinkingStep ? QStringLiteral("content non-empty, reasoning_content empty or null")
+                                  : QStringLiteral("content non-empty");
+        r.status = hasContent && (!thinkingStep || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
         if (r.status == StepStatus::Fail) {
-            r.fix = thinkingOff ? QStringLiteral("Check the reasoning parser (--reasoning-parser minimax-m3) and the "
-                                                 "image's chat template.")
-                                : QStringLiteral("Read the server's log for the error.");
+            r.fix = thinkingStep ? QStringLiteral("Check the reasoning parser (--reasoning-parser minimax-m3) and the "
+                                                  "image's chat template.")
+                : finishReason == "length"
+                ? QStringLiteral(
+                      "Even with thinking off the answer ran out of tokens: read the server's log, and check "
+                      "the context length and the chat template.")
+                : QStringLiteral("Read the server's log for the error.");
         }
         finish(r);
     });

@@ -3,6 +3,7 @@
 #include "backend/core/hosttext.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/journal.h"
+#include "backend/deploy/readyprogress.h"
 #include "backend/deploy/weightsfolder.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
@@ -126,8 +127,10 @@ void DeployRunner::cancel()
     }
     m_cancelling = true;
     m_cancelled = true;
-    if (m_readyTimer) {
-        m_readyTimer->stop();
+    for (QTimer *t : {m_readyTimer, m_cacheTimer, m_stallTimer}) {
+        if (t) {
+            t->stop();
+        }
     }
     for (QNetworkReply *reply : m_http->findChildren<QNetworkReply *>()) {
         reply->disconnect();
@@ -573,8 +576,7 @@ void DeployRunner::license()
 
 void DeployRunner::pinImage()
 {
-    const QString image = (m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName) +
-        QLatin1Char(':') + (m_profile.imageName.isEmpty() ? m_recipe.imageTag : m_profile.imageTag);
+    const QString image = m_recipe.imageOf(m_profile).reference();
     begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("Pin the image digest"),
           QStringLiteral("GET /distribution/%1/json").arg(image));
     m_docker->call("GET", QStringLiteral("/distribution/%1/json").arg(image), {},
@@ -599,8 +601,8 @@ void DeployRunner::pinImage()
 
 void DeployRunner::pull()
 {
-    const QString name = m_profile.imageName.isEmpty() ? m_recipe.imageName : m_profile.imageName;
-    const QString pinned = name + QLatin1Char('@') + m_imageDigest;
+    const docker::ImageRef ref = m_recipe.imageOf(m_profile);
+    const QString pinned = ref.name + QLatin1Char('@') + m_imageDigest;
     begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("Pull by digest"),
           QStringLiteral("docker pull %1").arg(pinned));
     // What a failure record says was expected too (a failed pull used to record "").
@@ -625,17 +627,16 @@ void DeployRunner::pull()
     };
     m_docker->call(
         "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
-        [this, name, verify, pinned, expectedPull](const docker::DockerResponse &present) {
+        [this, ref, verify, pinned, expectedPull](const docker::DockerResponse &present) {
             if (present.ok()) {
                 verify(false, {});
                 return;
             }
             auto progress = std::make_shared<docker::PullProgress>();
-            QNetworkReply *reply =
-                m_docker->stream("POST",
-                                 QStringLiteral("/images/create?fromImage=%1&tag=%2")
-                                     .arg(docker::DockerClient::q(QStringLiteral("docker.io/") + name),
-                                          docker::DockerClient::q(m_imageDigest)));
+            QNetworkReply *reply = m_docker->stream(
+                "POST",
+                QStringLiteral("/images/create?fromImage=%1&tag=%2")
+                    .arg(docker::DockerClient::q(ref.qualifiedName()), docker::DockerClient::q(m_imageDigest)));
             // An error status carries dockerd's {"message": …} instead of progress lines: leave
             // that body unread for responseOf(), which quotes it (a body can be read once).
             const auto streaming = [reply] {
@@ -711,7 +712,7 @@ void DeployRunner::verifyGpus()
         idsJson.push_back(std::to_string(g));
     }
     const QString name = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
-    const QString image = (m_recipe.imageName) + QLatin1Char('@') + m_imageDigest;
+    const QString image = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_imageDigest;
     begin("verify.gpus", QStringLiteral("The image sees the GPUs"),
           QStringLiteral("Inside the pinned image, nvidia-smi lists %1 × %2").arg(m_profile.tp).arg(m_profile.gpuModel),
           QStringLiteral("docker run --rm --gpus '\"device=%1\"' %2 nvidia-smi -L")

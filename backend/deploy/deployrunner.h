@@ -4,6 +4,7 @@
 #include "backend/deploy/recipe.h"
 #include "backend/deploy/step.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
 
@@ -18,6 +19,7 @@ namespace flashdeck {
 
 class Journal;
 class Redactor;
+class ReadyProgress;
 class WeightsFolder;
 namespace ssh {
 class HostConnection;
@@ -36,7 +38,16 @@ struct DeployOptions
     /** Who acknowledged it, when, and which text: "root at 2026-…Z, summary sha256 1a2b…". */
     QString licenseRecord;
     QString apiKey; // empty: generated (≥ 32 random bytes), or recovered from the running container
-    int readyTimeoutMs = 40 * 60 * 1000; // F17: a first start downloads 252 GB and compiles kernels
+    /**
+     * An overall limit on the Ready step; 0: none. A first start downloads 252 GB and compiles
+     * kernels (F17): about 34 minutes of download alone at 1 Gbit/s, so the step waits as long as
+     * the start makes progress and stops on a stall instead.
+     */
+    int readyTimeoutMs = 0;
+    /** The Ready step fails after this long with no progress: no cache growth, no log output. */
+    int stallTimeoutMs = 15 * 60 * 1000;
+    /** How often the Ready step measures the host's weights and kernel caches. */
+    int cachePollMs = 3000;
     int healthPollMs = 2000;
     /** HiCache (F36): GB of host memory per rank; 0 = off. */
     int hicacheGbPerRank = 0;
@@ -136,7 +147,11 @@ private:
     void launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started, QStringList reused);
     void ready();
     void checkLog(const char *step);
-    void verifyChat(const char *step);
+    /**
+     * verify.text, verify.thinking, verify.image. An answer that ends at the token limit with
+     * no content (all spent thinking) is asked once more with thinking off; `firstTry` says so.
+     */
+    void verifyChat(const char *step, bool thinkingOffRetry = false, const QString &firstTry = {});
     QString lastLinesOf(int n) const;
     /** user@host as the operator would type it for scp/rsync. */
     QString hostDestination() const;
@@ -163,6 +178,10 @@ private:
     QStringList m_log; // the server's log so far (first replica)
     quint16 m_apiPort = 0; // local end of the tunnel to the first replica
     QTimer *m_readyTimer = nullptr;
+    QTimer *m_cacheTimer = nullptr; // measures the caches while Ready waits
+    QTimer *m_stallTimer = nullptr;
+    std::unique_ptr<ReadyProgress> m_readyProgress;
+    QElapsedTimer m_readyClock;
     QNetworkReply *m_logStream = nullptr;
     std::unique_ptr<docker::LogFrameDecoder> m_decoder;
 };

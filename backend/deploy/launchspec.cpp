@@ -80,9 +80,7 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
         return Status::failure(QStringLiteral("The model revision is not pinned to a commit: run the pin step "
                                               "first."));
     }
-    const QString imageName = profile.imageName.isEmpty() ? recipe.imageName : profile.imageName;
-    const QString imageTag = profile.imageName.isEmpty() ? recipe.imageTag : profile.imageTag;
-    const QString image = imageName + QLatin1Char(':') + imageTag + QLatin1Char('@') + in.imageDigest;
+    const QString image = recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest;
     const QString bindIp = in.exposePublicly ? QStringLiteral("0.0.0.0") : QStringLiteral("127.0.0.1");
     const QString hfCache = expandHome(recipe.hfCache, in.hostHome);
     const QString minfer = expandHome(recipe.minferCache, in.hostHome);

@@ -133,6 +133,7 @@ RecipeProfile readProfile(const Reader &r)
         throw RecipeError{r.key("vendor"), QStringLiteral("nvidia or amd")};
     }
     p.gpuModel = r.string("gpu_model");
+    p.gpuMemoryGb = int(r.integer("gpu_memory_gb", 1, false)); // F08: the page's per-GPU memory, where it gives one
     p.note = r.string("note", false);
     p.facts = r.strings("facts", false);
     if (p.generatorOnly()) {
@@ -169,6 +170,10 @@ RecipeProfile readProfile(const Reader &r)
         const Reader image = r.child("image");
         p.imageName = image.string("name");
         p.imageTag = image.string("tag");
+        // Where a suggestion comes from, when the deployment page names no image for the
+        // profile (AMD: the page sends AMD users to SGLang's generator); the operator confirms it.
+        p.imageSource = image.string("source", false);
+        p.imageConfirm = image.flag("confirm");
     }
     p.shmSize = r.string("shm_size");
     p.ipc = r.string("ipc");
@@ -210,6 +215,7 @@ Result<Recipe> Recipe::fromJson(const QByteArray &data, const QString &source)
         recipe.title = r.string("title");
         recipe.status = r.string("status");
         recipe.statusNote = r.string("status_note", false);
+        recipe.scopeNote = r.string("scope_note", false); // F39
         const Reader model = r.child("model");
         recipe.modelRepo = model.string("repo");
         recipe.modelRevision = model.string("revision");

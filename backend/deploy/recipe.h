@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/docker/imageref.h"
 
 #include <QList>
 #include <QMap>
@@ -25,6 +26,7 @@ struct RecipeProfile
     QString status;
     QString vendor; // "nvidia" or "amd"
     QString gpuModel; // matched by substring against the probed GPU name
+    int gpuMemoryGb = 0; // per GPU, as the deployment page gives it for the verified hardware; 0: not given
     int gpuCount = 0;
     int tp = 0;
     QList<RecipeReplica> replicas;
@@ -32,6 +34,10 @@ struct RecipeProfile
     QString routerPolicy;
     QString imageName; // empty: the recipe's image
     QString imageTag;
+    /** Where the profile's image suggestion comes from, in words (empty: the deployment page). */
+    QString imageSource;
+    /** The page names no image for this profile: the operator supplies or confirms one. */
+    bool imageConfirm = false;
     QString shmSize;
     QString ipc;
     double memFractionStatic = 0;
@@ -56,6 +62,7 @@ struct Recipe
     QString title;
     QString status;
     QString statusNote;
+    QString scopeNote; // what the recipe does not cover (other frameworks)
     QString modelRepo;
     QString modelRevision;
     qint64 weightsBytes = 0;
@@ -78,6 +85,12 @@ struct Recipe
     /** Parses and validates; `source` names the file in error messages. */
     [[nodiscard]] static Result<Recipe> fromJson(const QByteArray &json, const QString &source);
     [[nodiscard]] static Result<Recipe> load(const QString &path);
+    /** The image a profile runs: its own (the operator's choice, or AMD's), else the recipe's. */
+    docker::ImageRef imageOf(const RecipeProfile &profile) const
+    {
+        return profile.imageName.isEmpty() ? docker::ImageRef{imageName, imageTag}
+                                           : docker::ImageRef{profile.imageName, profile.imageTag};
+    }
     /** The recipes shipped with Flashdeck (compiled in). */
     [[nodiscard]] static Result<QList<Recipe>> builtIn();
 

@@ -39,7 +39,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     for (const int g : replica.gpus) {
         gpuIds.append(QString::number(g));
     }
-    const QString image = recipe.imageName + QLatin1Char('@') + in.imageDigest;
+    const QString image = recipe.imageOf(profile).name + QLatin1Char('@') + in.imageDigest;
     const qint64 needBytes = (offline ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     QStringList s;
     s << QStringLiteral("#!/bin/sh")
@@ -133,8 +133,9 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -E 'KV Cache is allocated|max_total_num_tokens=' || echo "
                         "'unknown: no KV pool line'")
       << QString();
+    // A reasoning model thinks first: a budget it finishes its thought in (64 ended inside it).
     const QString body = QStringLiteral(
-        R"({"model":"%1","messages":[{"role":"user","content":"Reply with one short sentence."}],"max_tokens":64%2})");
+        R"({"model":"%1","messages":[{"role":"user","content":"Reply with one short sentence."}],"max_tokens":2048%2})");
     s << QStringLiteral("step 'verify.text: a non-empty content'")
       << QStringLiteral(
              "curl -fsS \"http://127.0.0.1:$PORT/v1/chat/completions\" -H \"Authorization: Bearer "

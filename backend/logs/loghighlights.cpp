@@ -57,7 +57,7 @@ QString LogHighlights::qmul4Text() const
     case Qmul4::FastPath:
         return QStringLiteral("qmul4: fast path");
     case Qmul4::Fallback:
-        return QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4");
+        return QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4");
     case Qmul4::NotSeen:
         return QStringLiteral("qmul4: not seen (cached kernel?)");
     case Qmul4::Unknown:

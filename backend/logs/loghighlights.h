@@ -24,7 +24,7 @@ public:
     bool draftLoaded() const { return m_draftLoaded; }
     bool ready() const { return m_ready; }
 
-    /** "qmul4: fast path", "qmul4: SLOW fallback — CUDA < 13.4", "qmul4: not seen (cached kernel?)". */
+    /** "qmul4: fast path", "qmul4: SLOW fallback — CUDA Toolkit < 13.4", "qmul4: not seen (cached kernel?)". */
     QString qmul4Text() const;
     Tone qmul4Tone() const;
     /** "DSpark: draft loaded", or empty while no DSpark line was seen. */

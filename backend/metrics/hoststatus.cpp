@@ -160,7 +160,8 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     }
     if (s.qmul4Fallback) {
         raise(QStringLiteral("qmul4-fallback"), "warning",
-              QStringLiteral("The NVFP4 KV kernel fell back from qmul4: update the driver to CUDA 13.4 or newer"));
+              QStringLiteral("The NVFP4 KV kernel fell back from qmul4: the server's image has a CUDA Toolkit "
+                             "older than 13.4; run the pinned image (or one with CUDA 13.4 or newer)"));
     }
     return out;
 }

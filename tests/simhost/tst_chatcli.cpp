@@ -41,6 +41,7 @@ private Q_SLOTS:
     void plainText_answerOnStdout_reasoningAndStatsOnStderr();
     void thinkingOff_noReasoning();
     void image_isSentAsData();
+    void image_belowThePatchFactor_theServersWords();
     void image_refusedByContent();
     void wrongKey_says401_andNeverPrintsTheKey();
     void noServer_saysWhatToDo();
@@ -199,9 +200,20 @@ void TestChatCli::image_isSentAsData()
 {
     const CliRun r =
         chat({QStringLiteral("--prompt"), QStringLiteral("What is in the picture?"), QStringLiteral("--image"),
-              QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png"), QStringLiteral("--no-thinking")});
+              QStringLiteral(FLASHDECK_TEST_DATA "/images/red-circle-224.png"), QStringLiteral("--no-thinking")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    QVERIFY2(r.out.startsWith("The image shows a small square."), r.out.constData());
+    QVERIFY2(r.out.startsWith("The image shows a round red shape."), r.out.constData());
+}
+
+void TestChatCli::image_belowThePatchFactor_theServersWords()
+{
+    // A vision preprocessor refuses a side below its patch factor (28): a 16 × 16 picture.
+    const CliRun r =
+        chat({QStringLiteral("--prompt"), QStringLiteral("What is in the picture?"), QStringLiteral("--image"),
+              QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png"), QStringLiteral("--no-thinking")});
+    QVERIFY(r.exitCode != 0);
+    QVERIFY2(r.err.contains("HTTP 400") && r.err.contains("\"height:16 or width:16 must be larger than factor:28\""),
+             r.err.constData());
 }
 
 void TestChatCli::image_refusedByContent()

@@ -36,6 +36,7 @@ private Q_SLOTS:
     void gpuMemory_reflectsWeightsAndKvPool();
     void apiKey_isRequiredExceptForHealthAndMetrics();
     void chat_separatesReasoning_andThinkingOff();
+    void chat_thinksBeforeItAnswers_withinMaxTokens();
     void chat_streamsReasoningThenContentThenDone();
     void loadsAndMetrics_reportTheKvPool();
 
@@ -205,11 +206,48 @@ void TestSglangSim::chat_separatesReasoning_andThinkingOff()
     QVERIFY(msgOff.value(QStringLiteral("reasoning_content")).isNull());
     QVERIFY(!msgOff.value(QStringLiteral("content")).toString().isEmpty());
 
-    const QByteArray image = R"({"messages":[{"role":"user","content":[{"type":"text","text":"what is this?"},)"
-                             R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]}]})";
-    const Reply img = request("POST", QStringLiteral("/v1/chat/completions"), image);
+    // The vision preprocessor reads the picture's size: 224 × 224 passes (a PNG's signature and
+    // IHDR are what it reads), 1 × 1 is below the patch factor, and bytes that are no picture fail.
+    const auto withImage = [](const QByteArray &base64) -> QByteArray { // not a QStringBuilder of a dead argument
+        return R"({"messages":[{"role":"user","content":[{"type":"text","text":"what is this?"},)"
+               R"({"type":"image_url","image_url":{"url":"data:image/png;base64,)" +
+            base64 + R"("}}]}],"chat_template_kwargs":{"thinking_mode":"disabled"}})";
+    };
+    const Reply img = request("POST", QStringLiteral("/v1/chat/completions"),
+                              withImage("iVBORw0KGgoAAAANSUhEUgAAAOAAAADgCAIAAACVT/22"));
     QCOMPARE(img.status, 200);
     QVERIFY(img.body.contains("image"));
+    const Reply pixel = request("POST", QStringLiteral("/v1/chat/completions"),
+                                withImage("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"));
+    QCOMPARE(pixel.status, 400);
+    QCOMPARE(QJsonDocument::fromJson(pixel.body).object().value(QStringLiteral("message")).toString(),
+             QStringLiteral("height:1 or width:1 must be larger than factor:28"));
+    const Reply junk = request("POST", QStringLiteral("/v1/chat/completions"), withImage("PGh0bWw+"));
+    QCOMPARE(junk.status, 400);
+    QVERIFY(junk.body.contains("cannot identify image file"));
+}
+
+void TestSglangSim::chat_thinksBeforeItAnswers_withinMaxTokens()
+{
+    // A reasoning model spends its budget thinking: 64 tokens end inside the thought.
+    const Reply cut = request("POST", QStringLiteral("/v1/chat/completions"),
+                              R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":64})");
+    QCOMPARE(cut.status, 200);
+    const QJsonObject choice =
+        QJsonDocument::fromJson(cut.body).object().value(QStringLiteral("choices")).toArray().at(0).toObject();
+    QCOMPARE(choice.value(QStringLiteral("finish_reason")).toString(), QStringLiteral("length"));
+    const QJsonObject message = choice.value(QStringLiteral("message")).toObject();
+    QVERIFY(message.value(QStringLiteral("content")).isNull());
+    QVERIFY(!message.value(QStringLiteral("reasoning_content")).toString().isEmpty());
+    // A budget it finishes its thought in: an answer, and the reasoning beside it.
+    const Reply whole = request("POST", QStringLiteral("/v1/chat/completions"),
+                                R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":2048})");
+    const QJsonObject done =
+        QJsonDocument::fromJson(whole.body).object().value(QStringLiteral("choices")).toArray().at(0).toObject();
+    QCOMPARE(done.value(QStringLiteral("finish_reason")).toString(), QStringLiteral("stop"));
+    QVERIFY(!done.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString().isEmpty());
+    const QJsonObject usage = QJsonDocument::fromJson(whole.body).object().value(QStringLiteral("usage")).toObject();
+    QVERIFY(usage.value(QStringLiteral("reasoning_tokens")).toInt() > 64);
 }
 
 void TestSglangSim::chat_streamsReasoningThenContentThenDone()

@@ -75,10 +75,10 @@ void TestSimScenarios::scenario_data()
                             << "13.4" << 4 << Launch::Ready << QByteArrayList{qmul4, dspark, kv, ready}
                             << QByteArrayList{fallback};
     QTest::newRow("b300x4-old-driver") << "b300x4-old-driver"
-                                       << "13.0" << 4 << Launch::Ready << QByteArrayList{fallback, ready}
-                                       << QByteArrayList{qmul4};
+                                       << "13.0" << 4 << Launch::Ready << QByteArrayList{qmul4, ready}
+                                       << QByteArrayList{fallback};
     QTest::newRow("h200x2") << "h200x2"
-                            << "13.0" << 2 << Launch::Ready << QByteArrayList{fallback, ready} << QByteArrayList{qmul4};
+                            << "13.0" << 2 << Launch::Ready << QByteArrayList{qmul4, ready} << QByteArrayList{fallback};
     QTest::newRow("low-disk") << "low-disk"
                               << "13.4" << 4 << Launch::Ready << QByteArrayList{ready} << QByteArrayList{};
     QTest::newRow("port-taken") << "port-taken"

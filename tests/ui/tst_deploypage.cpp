@@ -71,7 +71,7 @@ void TestDeployPage::scenario_data()
     // A pull of a few seconds on b300x4, so the picture mid-pull shows a moving bar.
     QTest::newRow("b300x4") << "b300x4" << 0.2 << "verify.image" << int(StepStatus::Pass) << "qmul4: fast path";
     QTest::newRow("qmul4-fallback") << "qmul4-fallback" << 0.01 << "verify.image" << int(StepStatus::Pass)
-                                    << "qmul4: SLOW fallback — CUDA < 13.4";
+                                    << "qmul4: SLOW fallback — CUDA Toolkit < 13.4";
     QTest::newRow("low-disk") << "low-disk" << 0.01 << "preflight.disk" << int(StepStatus::Fail) << "";
 }
 

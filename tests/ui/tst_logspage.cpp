@@ -264,7 +264,7 @@ void TestLogsPage::page_followsADeployment_badgesAndScreenshot()
         return d;
     };
     QTRY_VERIFY2_WITH_TIMEOUT(badge("readyBadge") == QLatin1String("Server: ready"), qPrintable(describe()), 90000);
-    QCOMPARE(badge("qmul4Badge"), QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4"));
+    QCOMPARE(badge("qmul4Badge"), QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4"));
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("logStatus"))
                 ->text()
                 .startsWith(QLatin1String("Following flashdeck-gpu-slow")));

@@ -6,6 +6,7 @@
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/licenseterms.h"
+#include "backend/deploy/profilechoice.h"
 #include "backend/deploy/recipe.h"
 #include "backend/deploy/runbook.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -129,6 +130,11 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_hostBox(new QComboBox(this))
     , m_profileBox(new QComboBox(this))
     , m_flags(new QLineEdit(this))
+    , m_imageRow(new QWidget(this))
+    , m_image(new QLineEdit(this))
+    , m_useSuggested(new QPushButton(tr("Use the suggestion"), this))
+    , m_gpusRow(new QWidget(this))
+    , m_gpus(new QLineEdit(this))
     , m_card(new QLabel(this))
     , m_steps(new QTreeWidget(this))
     , m_run(new QPushButton(tr("Run"), this))
@@ -183,6 +189,31 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     m_flags->setObjectName(QStringLiteral("operatorFlags"));
     m_flags->setPlaceholderText(tr("The Low-Latency recipe's flags, as the Cookbook gives them"));
     chooseLayout->addWidget(m_flags);
+    // The image: only where the deployment page names none (AMD), confirmed or supplied here.
+    auto *imageLayout = new QHBoxLayout(m_imageRow);
+    imageLayout->setContentsMargins(0, 0, 0, 0);
+    m_image->setObjectName(QStringLiteral("deployImage"));
+    m_useSuggested->setObjectName(QStringLiteral("deployUseSuggestedImage"));
+    imageLayout->addWidget(new QLabel(tr("Image:"), m_imageRow));
+    imageLayout->addWidget(m_image, 1);
+    imageLayout->addWidget(m_useSuggested);
+    chooseLayout->addWidget(m_imageRow);
+    // F13: the page's commands use GPUs 0-3 and tell the operator to change the list if busy.
+    auto *gpusLayout = new QHBoxLayout(m_gpusRow);
+    gpusLayout->setContentsMargins(0, 0, 0, 0);
+    m_gpus->setObjectName(QStringLiteral("deployGpus"));
+    m_gpus->setToolTip(tr("One GPU per TP rank, as nvidia-smi numbers them (services in order). Change the list "
+                          "when those GPUs are busy."));
+    gpusLayout->addWidget(new QLabel(tr("GPUs:"), m_gpusRow));
+    gpusLayout->addWidget(m_gpus, 1);
+    gpusLayout->addWidget(new QLabel(tr("change them if those are busy"), m_gpusRow));
+    chooseLayout->addWidget(m_gpusRow);
+    connect(m_useSuggested, &QPushButton::clicked, this, [this] {
+        const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+        if (p) {
+            m_image->setText(m_recipes->first().imageOf(*p).reference());
+        }
+    });
     m_card->setObjectName(QStringLiteral("profileCard"));
     m_card->setWordWrap(true);
     m_card->setOpenExternalLinks(true);
@@ -347,6 +378,11 @@ void DeployPage::updateProfileCard()
         return;
     }
     m_flags->setVisible(p->operatorFlagsRequired);
+    m_imageRow->setVisible(p->imageConfirm);
+    m_image->clear(); // a suggestion is not a decision: each AMD run is confirmed again
+    m_image->setPlaceholderText(p->imageConfirm ? tr("Suggested: %1").arg(r.imageOf(*p).reference()) : QString());
+    m_gpusRow->setVisible(!p->generatorOnly());
+    m_gpus->setText(ProfileChoice::gpuList(*p));
     QString status;
     if (p->verified()) {
         status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
@@ -364,7 +400,8 @@ void DeployPage::updateProfileCard()
         html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + image %6)<br>"
                    "Expected KV pool: %7</p>")
                     .arg(p->gpuCount)
-                    .arg(p->gpuModel.toHtmlEscaped())
+                    .arg(p->gpuMemoryGb ? tr("%1 (%2 GB each)").arg(p->gpuModel.toHtmlEscaped()).arg(p->gpuMemoryGb)
+                                        : p->gpuModel.toHtmlEscaped())
                     .arg(p->tp)
                     .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), fmt::bytes(r.imageApproxBytes))
                     .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
@@ -373,8 +410,15 @@ void DeployPage::updateProfileCard()
     if (!p->note.isEmpty()) {
         html += QStringLiteral("<p>%1</p>").arg(p->note.toHtmlEscaped());
     }
+    if (p->imageConfirm) {
+        html += tr("<p><b>Image:</b> yours to confirm or supply. Suggested: %1 — %2.</p>")
+                    .arg(r.imageOf(*p).reference().toHtmlEscaped(), p->imageSource.toHtmlEscaped());
+    }
     html += tr("<p style='background-color:rgba(230,159,0,0.18); padding:4px'><b>⚠ Experimental upstream.</b> %1</p>")
                 .arg(r.statusNote.toHtmlEscaped());
+    if (!r.scopeNote.isEmpty()) {
+        html += QStringLiteral("<p><small>%1</small></p>").arg(r.scopeNote.toHtmlEscaped());
+    }
     html += tr("<p><small>MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with "
                "about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark "
                "draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU "
@@ -558,10 +602,13 @@ void DeployPage::onLogRecords(const QList<logs::LogRecord> &records)
 
 void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, const QString &text)
 {
-    const bool bytes = step == QLatin1String("pull");
+    // The pull's layers and the first start's weights (Ready) are bytes. The pull's rate is
+    // measured here; Ready's text carries its own (measured on the host's cache).
+    const bool bytes = step == QLatin1String("pull") || step == QLatin1String("ready");
     double rate = 0;
-    if (bytes) {
-        if (m_progressStart < 0 || done < m_progressStart) {
+    if (step == QLatin1String("pull")) {
+        if (m_progressStep != step || m_progressStart < 0 || done < m_progressStart) {
+            m_progressStep = step;
             m_progressStart = done;
             m_progressClock.start();
         } else if (m_progressClock.elapsed() > 500) {
@@ -613,6 +660,9 @@ void DeployPage::updateButtons()
         QFile::exists(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json")));
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
+    m_image->setEnabled(!running);
+    m_useSuggested->setEnabled(!running);
+    m_gpus->setEnabled(!running);
 }
 
 void DeployPage::run()
@@ -632,6 +682,16 @@ void DeployPage::run()
     if (p->operatorFlagsRequired && m_flags->text().trimmed().isEmpty()) {
         m_notice->setText(tr("%1 needs its flags: %2").arg(p->title, p->note));
         m_flags->setFocus();
+        return;
+    }
+    const Result<RecipeProfile> chosen = ProfileChoice{m_image->text(), m_gpus->text()}.apply(m_recipes->first(), *p);
+    if (!chosen) {
+        const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
+        m_notice->setText(
+            image ? tr("%1 Press “Use the suggestion” to confirm it, or type your own image.").arg(chosen.message())
+                  : chosen.message());
+        const bool imageWrong = !ProfileChoice{m_image->text(), {}}.apply(m_recipes->first(), *p);
+        (imageWrong ? m_image : m_gpus)->setFocus();
         return;
     }
     ssh::HostConnection *connection = m_watcher.connection(m_host);
@@ -656,11 +716,20 @@ void DeployPage::run()
 void DeployPage::startSession()
 {
     const Recipe &recipe = m_recipes->first();
-    const RecipeProfile *p = recipe.profile(profile());
+    const RecipeProfile *listed = recipe.profile(profile());
     ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!p || !connection) {
+    if (!listed || !connection) {
         return;
     }
+    const Result<RecipeProfile> chosen =
+        ProfileChoice{m_image->text(), m_gpus->text()}.apply(recipe, *listed); // checked by run()
+    if (!chosen) {
+        m_notice->setText(chosen.message());
+        return;
+    }
+    m_session.reset(); // it holds a reference to the profile it ran
+    m_chosen = std::make_unique<RecipeProfile>(chosen.value());
+    const RecipeProfile *p = m_chosen.get();
     SecretStore *secrets = m_watcher.secrets();
     if (!secrets) {
         if (!m_ownSecrets) {

@@ -26,6 +26,7 @@ class LicenseTerms;
 class Redactor;
 class SecretStore;
 struct Recipe;
+struct RecipeProfile;
 namespace logs {
 class LogFollower;
 class LogRules;
@@ -100,6 +101,8 @@ private:
     std::unique_ptr<LicenseTerms> m_terms;
     std::unique_ptr<Acknowledgements> m_acks;
     std::unique_ptr<logs::LogRules> m_rules;
+    /** The profile as chosen (image, GPUs) for the running session, which holds a reference to it. */
+    std::unique_ptr<RecipeProfile> m_chosen;
     std::unique_ptr<DeploySession> m_session;
     std::unique_ptr<logs::LogFollower> m_follower;
     std::unique_ptr<SecretStore> m_ownSecrets; // when the watcher has none (tests)
@@ -110,6 +113,11 @@ private:
     QComboBox *m_hostBox;
     QComboBox *m_profileBox;
     QLineEdit *m_flags;
+    QWidget *m_imageRow;
+    QLineEdit *m_image;
+    QPushButton *m_useSuggested;
+    QWidget *m_gpusRow;
+    QLineEdit *m_gpus;
     QLabel *m_card;
     QTreeWidget *m_steps;
     QHash<QString, QTreeWidgetItem *> m_items;
@@ -129,6 +137,7 @@ private:
     // Pull rate: the first sample of the current transfer.
     QElapsedTimer m_progressClock;
     qint64 m_progressStart = -1;
+    QString m_progressStep;
 };
 
 } // namespace flashdeck::ui

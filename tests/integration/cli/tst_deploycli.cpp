@@ -40,6 +40,9 @@ private Q_SLOTS:
     void runbook_reproducesTheDeploymentOverOpenSsh();
     void interruptedPull_resumesWithoutStartingOver();
     void ctrlC_saysWhatIsLeft_andResumeFinishes();
+    void firstStart_showsTheDownload_andAStallStops();
+    void amdProfile_needsTheImageConfirmed_data();
+    void amdProfile_needsTheImageConfirmed();
 
 private:
     using Run = CliRun;
@@ -48,6 +51,87 @@ private:
 };
 
 namespace { } // namespace
+
+void TestDeployCli::firstStart_showsTheDownload_andAStallStops()
+{
+    // The weights arrive in the host's Hugging Face cache, then stop halfway (a hung proxy).
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    const Run demo = run(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
+                          QStringLiteral("download-stall"), QStringLiteral("--time-factor"), QStringLiteral("0.01")});
+    QVERIFY2(demo.exitCode == 0, demo.err.constData());
+    const Run deploy = run(config.path(),
+                           {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                            QStringLiteral("noncommercial"), QStringLiteral("--stall-timeout"), QStringLiteral("3"),
+                            QStringLiteral("--json")});
+    QCOMPARE(deploy.exitCode, 1);
+    // {"progress":"ready","done":BYTES,"total":BYTES,"text":…}, the pull's shape: bytes that only grow.
+    qint64 last = -1;
+    int downloading = 0;
+    for (const QByteArray &line : deploy.out.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QLatin1String("progress")).toString() != QLatin1String("ready")) {
+            continue;
+        }
+        const qint64 done = o.value(QLatin1String("done")).toInteger();
+        QCOMPARE(o.value(QLatin1String("total")).toInteger(), qint64(252000000000));
+        QVERIFY2(done >= last, line.constData());
+        last = done;
+        if (done > 0 &&
+            o.value(QLatin1String("text")).toString().startsWith(QLatin1String("Downloading the weights: "))) {
+            ++downloading;
+        }
+    }
+    QVERIFY2(downloading >= 2 && last > 0 && last <= 126000000000, deploy.out.constData());
+    const QJsonObject ready = steps(deploy.out).value(QStringLiteral("ready"));
+    QCOMPARE(ready.value(QLatin1String("status")).toString(), QStringLiteral("fail"));
+    const QString seen = ready.value(QLatin1String("seen")).toString();
+    QVERIFY2(seen.startsWith(QLatin1String("no progress for 3 s: Downloading the weights: ")) &&
+                 seen.contains(QLatin1String(" of 252.0 GB")),
+             qPrintable(seen));
+    QVERIFY2(ready.value(QLatin1String("fix")).toString().contains(QLatin1String("--resume")), qPrintable(seen));
+    QVERIFY(ready.value(QLatin1String("why")).toString().contains(QLatin1String("stops after 3 s without any")));
+    undeployDemo(config.path());
+}
+
+void TestDeployCli::amdProfile_needsTheImageConfirmed_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QStringList>("says");
+    // The page gives no AMD image: the suggestion, where it comes from, and how to confirm it.
+    QTest::newRow("no --image") << QStringList{}
+                                << QStringList{
+                                       QStringLiteral("Suggested: aigmkt/minimax-m3-sglang-rocm720-mi35x:latest"),
+                                       QStringLiteral("SGLang's configuration generator"),
+                                       QStringLiteral("SGLang Cookbook"), QStringLiteral("floating tag"),
+                                       QStringLiteral("--image aigmkt/minimax-m3-sglang-rocm720-mi35x:latest")};
+    QTest::newRow("a digest") << QStringList{QStringLiteral("--image"), QStringLiteral("aigmkt/x@sha256:00")}
+                              << QStringList{QStringLiteral("names a digest")};
+    QTest::newRow("upper case") << QStringList{QStringLiteral("--image"), QStringLiteral("Aigmkt/x:1")}
+                                << QStringList{QStringLiteral("lower case")};
+}
+
+void TestDeployCli::amdProfile_needsTheImageConfirmed()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QStringList, says);
+    QTemporaryDir config;
+    // Refused before any connection: the host needs no server.
+    const Run add = run(config.path(),
+                        {QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("amd"), QStringLiteral("--ssh"),
+                         QStringLiteral("root@127.0.0.1:1")});
+    QVERIFY2(add.exitCode == 0, add.err.constData());
+    const Run deploy = run(config.path(),
+                           QStringList{QStringLiteral("deploy"), QStringLiteral("amd"), QStringLiteral("--profile"),
+                                       QStringLiteral("mi355x-x8-two-tp4-router"), QStringLiteral("--accept-license"),
+                                       QStringLiteral("noncommercial")} +
+                               extra);
+    QCOMPARE(deploy.exitCode, 2); // a usage error: nothing was tried on the host
+    for (const QString &s : says) {
+        QVERIFY2(QString::fromUtf8(deploy.err).contains(s), deploy.err.constData());
+    }
+}
 
 namespace {
 
@@ -102,6 +186,12 @@ void TestDeployCli::scenario_data()
     QTest::newRow("qmul4-fallback") << "qmul4-fallback" << balanced << "60" << 0 << "check.qmul4"
                                     << "warn"
                                     << "fp16_fallback" << QStringList{};
+    // The toolkit in the image, not the driver: an image built with CUDA 13.0 on a 13.4 driver.
+    QTest::newRow("image with CUDA 13.0")
+        << "b300x4" << balanced << "60" << 0 << "check.qmul4"
+        << "warn"
+        << "CUDA Toolkit older than 13.4 in its image"
+        << QStringList{QStringLiteral("--image"), QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash-cu130")};
     QTest::newRow("qmul4-cached") << "qmul4-cached" << balanced << "60" << 0 << "check.qmul4"
                                   << "unknown"
                                   << "minfer" << QStringList{};
@@ -119,7 +209,9 @@ void TestDeployCli::scenario_data()
                                << "mi355x-x8-two-tp4-router"
                                << "60" << 0 << "launch"
                                << "warn"
-                               << "not verified upstream" << QStringList{};
+                               << "not verified upstream"
+                               << QStringList{QStringLiteral("--image"),
+                                              QStringLiteral("aigmkt/minimax-m3-sglang-rocm720-mi35x:latest")};
     QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
                             << "fail"
                             << "2 × NVIDIA H200" << QStringList{};

@@ -251,7 +251,8 @@ void TestHostileHost::hostileGpuTool()
     QFETCH(QString, mentions);
     QVERIFY(installTool(tool, script));
     const QStringList profile = tool == QLatin1String("amd-smi")
-        ? QStringList{QStringLiteral("--profile"), QStringLiteral("mi355x-x8-two-tp4-router")}
+        ? QStringList{QStringLiteral("--profile"), QStringLiteral("mi355x-x8-two-tp4-router"),
+                      QStringLiteral("--image"), QStringLiteral("aigmkt/minimax-m3-sglang-rocm720-mi35x:latest")}
         : QStringList{};
 
     QElapsedTimer clock;

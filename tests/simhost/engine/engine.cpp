@@ -318,6 +318,11 @@ EngineResult Engine::spawn(Container &c)
     env.push_back("FLASHDECK_SIM_DIR=" + m_options.simDir);
     env.push_back("FLASHDECK_SIM_TIME_FACTOR=" + std::to_string(m_options.timeFactor));
     env.push_back("FLASHDECK_SIM_CONTAINER=" + c.id);
+    for (const auto &image : m_options.registry.images) {
+        if (image.id == c.imageId) { // the server's CUDA Toolkit is the image's, not the driver's
+            env.push_back("FLASHDECK_SIM_IMAGE_CUDA=" + image.cudaToolkit);
+        }
+    }
     // Containers are host processes here: the bind mounts travel as a table, so the SGLang
     // simulator can read a mounted model folder where the container would see it.
     std::string binds;

@@ -71,6 +71,7 @@ bool Registry::load(const std::string &path, std::string *error)
             image.id = i.at("id").get<std::string>();
             image.created = i.at("created").get<std::string>();
             image.size = i.at("size").get<std::int64_t>();
+            image.cudaToolkit = i.value("cuda_toolkit", image.cudaToolkit);
             for (const auto &l : i.at("layers")) {
                 image.layers.emplace_back(l.at("digest").get<std::string>(), l.at("size").get<std::int64_t>());
             }

@@ -32,6 +32,7 @@ struct RegistryImage
     std::string id; // config digest: the local image id
     std::string created;
     std::int64_t size = 0; // unpacked
+    std::string cudaToolkit = "13.4"; // the CUDA Toolkit inside: below 13.4 the qmul4 kernel falls back
     std::vector<std::pair<std::string, std::int64_t>> layers; // digest, compressed bytes
 
     std::int64_t downloadBytes() const;

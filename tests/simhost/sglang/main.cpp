@@ -46,16 +46,9 @@ int main(int argc, char **argv)
                 if (sc.value("vendor", std::string("nvidia")) != "nvidia") {
                     options.qmul4 = "cached"; // no CUDA kernel to compile: no qmul4 line on ROCm
                 }
-                // F20: a driver whose CUDA is older than 13.4 makes the qmul4 kernel fall back.
-                const std::string cuda = sc.value("cuda_version", std::string());
-                if (!cuda.empty() && options.qmul4 == "ok") {
-                    const auto dot = cuda.find('.');
-                    const int version = std::atoi(cuda.c_str()) * 100 + std::atoi(cuda.c_str() + dot + 1);
-                    if (dot != std::string::npos && version < 1304) {
-                        options.qmul4 = "fallback";
-                    }
-                }
                 options.dspark = faults.value("dspark", options.dspark);
+                options.downloadSeconds = sc.value("weights_download_seconds", options.downloadSeconds);
+                options.downloadStallAt = faults.value("download_stall_at", options.downloadStallAt);
                 options.neverReady = faults.value("never_ready", options.neverReady);
                 options.kvTokens = faults.value("kv_tokens", options.kvTokens);
                 options.fault = faults.value("launch", options.fault);
@@ -67,6 +60,14 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "sglang-sim: bad scenario: %s\n", e.what());
                 return 2;
             }
+        }
+    }
+    // F20: a CUDA Toolkit older than 13.4 *in the image* (not the driver, which only has to
+    // support the image's runtime) makes the NVFP4 KV kernel fall back, silently.
+    if (const char *cuda = std::getenv("FLASHDECK_SIM_IMAGE_CUDA"); cuda && options.qmul4 == "ok") {
+        const char *dot = std::strchr(cuda, '.');
+        if (dot && std::atoi(cuda) * 100 + std::atoi(dot + 1) < 1304) {
+            options.qmul4 = "fallback";
         }
     }
     if (const char *gpus = std::getenv("FLASHDECK_SIM_GPUS")) {

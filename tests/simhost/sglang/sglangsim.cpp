@@ -5,6 +5,9 @@
 
 #include "tests/simhost/sglang/sglangsim.h"
 
+#include "tests/simhost/sglang/hubdownload.h"
+#include "tests/simhost/sglang/visionprocessor.h"
+
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -213,6 +216,8 @@ bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
     logLine("Init torch distributed ends. elapsed=1.33 s, mem usage=0.61 GB");
     const double total = double(o.gpuMemoryMiB) / 1024.0 * 1.048576;
     logLine("Load weight begin. avail mem=" + fixed(total - 0.9) + " GB");
+    // A first start fetches the pinned revision into the Hugging Face cache (F17: 252 GB).
+    downloadFromHub(a, o, [](const std::string &line) { logLine(line, false); });
     const std::int64_t weights = o.gpuMemoryMiB * 33 / 100;
     if (o.fault == "oom_cuda") {
         pause(o, 3.0 * o.slowdown);
@@ -469,10 +474,25 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
                 }
             }
         }
+        // The vision preprocessor runs before the scheduler: a picture it refuses is a 400.
+        if (const std::string refused = visionRefusal(body.value("messages", json::array())); !refused.empty()) {
+            res.status = 400;
+            res.set_content(json{{"object", "error"},
+                                 {"message", refused},
+                                 {"type", "BadRequestError"},
+                                 {"param", nullptr},
+                                 {"code", 400}}
+                                .dump(),
+                            "application/json");
+            return;
+        }
         // KV held while it runs: the prompt (about 4 characters a token) and the answer's budget.
         const std::int64_t kvTokens = static_cast<std::int64_t>(promptChars / 4) + 512;
-        const std::string reasoning = thinking ? "The user asks a question. " + words(s, 12) + "." : "";
-        const std::string answer = (image ? "The image shows a small square. " : "") + words(s, 24) + ".";
+        // A reasoning model thinks before it answers, at length: 140 to 220 words (70 to 110
+        // tokens here, a token being 12 characters), so a 64-token budget ends inside the thought.
+        const std::string reasoning =
+            thinking ? "The user asks a question. " + words(s, 140 + int(s.requestsTotal.load() * 37 % 81)) + "." : "";
+        const std::string answer = (image ? "The image shows a round red shape. " : "") + words(s, 24) + ".";
         const bool split = !a.reasoningParser.empty();
         ++s.requestsTotal;
         const std::string id = "chatcmpl-" + std::to_string(s.requestsTotal.load());
@@ -495,28 +515,7 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         if (o.requestSeconds > 0) { // prefill and decode of a long answer, in real time
             std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(o.requestSeconds * 1e6)));
         }
-        if (!body.value("stream", false)) {
-            pause(o, 0.4);
-            json message{
-                {"role", "assistant"},
-                {"content", split || reasoning.empty() ? answer : "<think>" + reasoning + "</think>" + answer}};
-            message["reasoning_content"] = split && !reasoning.empty() ? json(reasoning) : json(nullptr);
-            s.ttft.observe(since());
-            s.e2e.observe(since());
-            res.set_content(
-                json{{"id", id},
-                     {"object", "chat.completion"},
-                     {"model", a.modelName()},
-                     {"choices", json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
-                     {"usage", {{"prompt_tokens", 20}, {"completion_tokens", 40}, {"total_tokens", 60}}}}
-                    .dump(),
-                "application/json");
-            --s.running;
-            s.usedTokens -= kvTokens;
-            writeGpuLoad(o, s);
-            return;
-        }
-        std::vector<std::pair<std::string, std::string>> deltas; // field, text
+        std::vector<std::pair<std::string, std::string>> deltas; // field, text: one token each
         std::int64_t reasoningDeltas = 0;
         if (!reasoning.empty()) {
             // Without a reasoning parser the tags stay in content (sglang-facts §4.3).
@@ -534,12 +533,42 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         for (std::size_t p = 0; p < answer.size(); p += 12) {
             deltas.emplace_back("content", answer.substr(p, 12));
         }
-        // max_tokens cuts the answer short, as the scheduler does: finish_reason "length".
+        // max_tokens cuts the output short, thinking included, as the scheduler does:
+        // finish_reason "length" (and no content at all when the budget ended inside the thought).
         std::string finish = "stop";
         if (body.contains("max_tokens") && body["max_tokens"].is_number_integer() &&
             body["max_tokens"].get<std::int64_t>() < static_cast<std::int64_t>(deltas.size())) {
             deltas.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, body["max_tokens"].get<std::int64_t>())));
             finish = "length";
+            reasoningDeltas = std::min<std::int64_t>(reasoningDeltas, static_cast<std::int64_t>(deltas.size()));
+        }
+        if (!body.value("stream", false)) {
+            pause(o, 0.4);
+            std::string content;
+            std::string thought;
+            for (const auto &d : deltas) {
+                (d.first == "content" ? content : thought) += d.second;
+            }
+            json message{{"role", "assistant"}, {"content", content.empty() ? json(nullptr) : json(content)}};
+            message["reasoning_content"] = thought.empty() ? json(nullptr) : json(thought);
+            s.ttft.observe(since());
+            s.e2e.observe(since());
+            res.set_content(
+                json{{"id", id},
+                     {"object", "chat.completion"},
+                     {"model", a.modelName()},
+                     {"choices", json::array({{{"index", 0}, {"message", message}, {"finish_reason", finish}}})},
+                     {"usage",
+                      {{"prompt_tokens", static_cast<std::int64_t>(promptChars / 4)},
+                       {"completion_tokens", static_cast<std::int64_t>(deltas.size())},
+                       {"total_tokens", static_cast<std::int64_t>(promptChars / 4 + deltas.size())},
+                       {"reasoning_tokens", reasoningDeltas}}}}
+                    .dump(),
+                "application/json");
+            --s.running;
+            s.usedTokens -= kvTokens;
+            writeGpuLoad(o, s);
+            return;
         }
         const bool includeUsage = body.contains("stream_options") && body["stream_options"].is_object() &&
             body["stream_options"].value("include_usage", false);

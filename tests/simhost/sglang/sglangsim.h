@@ -58,6 +58,11 @@ struct SglangSimOptions
     double slowdown = 1.0;
     /** In a container without FMHA_SM100_ALLOW_JIT=1 the MSA kernel cannot compile (F17). */
     bool jitAllowed = true;
+    /** The first start's download (F17): the revision's bytes, and how long it takes (scenario). */
+    std::int64_t weightsBytes = 252000000000;
+    double downloadSeconds = 40;
+    /** Scenario fault `download_stall_at`: the download hangs at this fraction; < 0: never. */
+    double downloadStallAt = -1;
     /** Checkpoint shards to load (the model folder's index, or the Hub checkpoint's 48). */
     int shards = 48;
     /** 1-based shard that is missing or cut short in the mounted folder; 0: none. */

@@ -1,3 +1,4 @@
+#include "backend/docker/imageref.h"
 #include "backend/docker/logframes.h"
 #include "backend/docker/pullprogress.h"
 
@@ -32,6 +33,10 @@ private Q_SLOTS:
     void frames_anyCutGivesTheSameLines();
     void frames_rawWhenTty();
     void frames_garbageStops();
+    void imageRef_splitsAsDockerDoes_data();
+    void imageRef_splitsAsDockerDoes();
+    void imageRef_refusesWhatDockerRefuses_data();
+    void imageRef_refusesWhatDockerRefuses();
 };
 
 void TestDockerDecoders::pull_countsDownloadedBytesOnce()
@@ -144,6 +149,74 @@ void TestDockerDecoders::frames_garbageStops()
     LogFrameDecoder d;
     QVERIFY(d.feed("Hello, this is not framed at all\n").isEmpty());
     QVERIFY(d.corrupt());
+}
+
+void TestDockerDecoders::imageRef_splitsAsDockerDoes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("tag");
+    QTest::addColumn<QString>("qualified"); // what dockerd is asked to pull (fromImage)
+    QTest::newRow("hub") << "lmsysorg/sglang:dev-minimax-m31-flash"
+                         << "lmsysorg/sglang"
+                         << "dev-minimax-m31-flash"
+                         << "docker.io/lmsysorg/sglang";
+    QTest::newRow("official") << "busybox"
+                              << "busybox"
+                              << "latest"
+                              << "docker.io/library/busybox";
+    // A registry's port is not a tag, and a registry is not Docker Hub.
+    QTest::newRow("loopback registry") << "127.0.0.1:5000/sglang:test"
+                                       << "127.0.0.1:5000/sglang"
+                                       << "test"
+                                       << "127.0.0.1:5000/sglang";
+    QTest::newRow("port, no tag") << "registry.example:5000/team/sglang"
+                                  << "registry.example:5000/team/sglang"
+                                  << "latest"
+                                  << "registry.example:5000/team/sglang";
+    QTest::newRow("localhost") << "localhost/sglang:rocm"
+                               << "localhost/sglang"
+                               << "rocm"
+                               << "localhost/sglang";
+    QTest::newRow("dotted host") << "ghcr.io/org/sglang:v1"
+                                 << "ghcr.io/org/sglang"
+                                 << "v1"
+                                 << "ghcr.io/org/sglang";
+}
+
+void TestDockerDecoders::imageRef_splitsAsDockerDoes()
+{
+    QFETCH(QString, text);
+    const auto ref = ImageRef::parse(text);
+    QVERIFY2(ref, qPrintable(ref.message()));
+    QTEST(ref.value().name, "name");
+    QTEST(ref.value().tag, "tag");
+    QTEST(ref.value().qualifiedName(), "qualified");
+}
+
+void TestDockerDecoders::imageRef_refusesWhatDockerRefuses_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("empty") << "  "
+                           << "empty";
+    QTest::newRow("digest") << "lmsysorg/sglang@sha256:0123"
+                            << "digest";
+    QTest::newRow("upper case") << "LMSYSORG/sglang:dev"
+                                << "lower case";
+    QTest::newRow("space") << "lmsysorg/sg lang:dev"
+                           << "not an image reference";
+    QTest::newRow("empty tag") << "lmsysorg/sglang:"
+                               << "not an image reference";
+}
+
+void TestDockerDecoders::imageRef_refusesWhatDockerRefuses()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, says);
+    const auto ref = ImageRef::parse(text);
+    QVERIFY(!ref);
+    QVERIFY2(ref.message().contains(says), qPrintable(ref.message()));
 }
 
 QTEST_GUILESS_MAIN(TestDockerDecoders)

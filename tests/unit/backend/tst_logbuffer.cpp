@@ -154,11 +154,12 @@ void TestLogBuffer::highlights_data()
                                  << QStringLiteral("");
     QTest::newRow("fast path") << rulesOf("dspark-ok qmul4-ok ready") << QStringLiteral("qmul4: fast path") << good
                                << QStringLiteral("DSpark: draft loaded");
-    QTest::newRow("fallback") << rulesOf("qmul4-fallback ready") << QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4")
-                              << warn << QStringLiteral("");
+    QTest::newRow("fallback") << rulesOf("qmul4-fallback ready")
+                              << QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4") << warn
+                              << QStringLiteral("");
     QTest::newRow("fallback on one rank wins")
-        << rulesOf("qmul4-ok qmul4-fallback qmul4-ok") << QStringLiteral("qmul4: SLOW fallback — CUDA < 13.4") << warn
-        << QStringLiteral("");
+        << rulesOf("qmul4-ok qmul4-fallback qmul4-ok") << QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4")
+        << warn << QStringLiteral("");
     QTest::newRow("ready, never said") << rulesOf("dspark-ok ready")
                                        << QStringLiteral("qmul4: not seen (cached kernel?)") << warn
                                        << QStringLiteral("DSpark: draft loaded");

@@ -1,0 +1,83 @@
+#include "backend/deploy/profilechoice.h"
+
+#include "backend/docker/imageref.h"
+
+#include <QSet>
+
+namespace flashdeck {
+
+QString ProfileChoice::gpuList(const RecipeProfile &profile)
+{
+    QStringList ids;
+    for (const RecipeReplica &r : profile.replicas) {
+        for (const int g : r.gpus) {
+            ids.append(QString::number(g));
+        }
+    }
+    return ids.join(QLatin1Char(','));
+}
+
+QString ProfileChoice::imageToConfirm(const Recipe &recipe, const RecipeProfile &profile)
+{
+    if (!profile.imageConfirm) {
+        return {};
+    }
+    return QStringLiteral("%1 runs an image you choose. Suggested: %2 — %3.")
+        .arg(profile.title, recipe.imageOf(profile).reference(), profile.imageSource);
+}
+
+Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipeProfile &profile) const
+{
+    RecipeProfile out = profile;
+    if (!image.trimmed().isEmpty()) {
+        const auto ref = docker::ImageRef::parse(image);
+        if (!ref) {
+            return ref.status();
+        }
+        out.imageName = ref.value().name;
+        out.imageTag = ref.value().tag;
+        out.imageConfirm = false;
+    } else if (profile.imageConfirm) {
+        return Status::failure(imageToConfirm(recipe, profile));
+    }
+    if (!gpus.trimmed().isEmpty()) {
+        const QStringList parts = gpus.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        const int wanted = profile.tp * int(profile.replicas.size());
+        QList<int> ids;
+        QSet<int> seen;
+        for (const QString &p : parts) {
+            bool ok = false;
+            const int id = p.trimmed().toInt(&ok);
+            if (!ok || id < 0 || id > 63) {
+                return Status::failure(
+                    QStringLiteral("\"%1\" is not a GPU index: give the GPUs as nvidia-smi numbers them, e.g. 4,5,6,7.")
+                        .arg(p.trimmed()));
+            }
+            if (seen.contains(id)) {
+                return Status::failure(
+                    QStringLiteral("GPU %1 is listed twice: each rank needs a GPU of its own.").arg(id));
+            }
+            seen.insert(id);
+            ids.append(id);
+        }
+        if (ids.size() != wanted) {
+            return Status::failure(profile.replicas.size() > 1
+                                       ? QStringLiteral("%1 needs %2 GPUs (%3 services × TP %4, in order), not %5.")
+                                             .arg(profile.title)
+                                             .arg(wanted)
+                                             .arg(profile.replicas.size())
+                                             .arg(profile.tp)
+                                             .arg(ids.size())
+                                       : QStringLiteral("%1 needs %2 GPUs (one per TP rank), not %3.")
+                                             .arg(profile.title)
+                                             .arg(wanted)
+                                             .arg(ids.size()));
+        }
+        for (int r = 0; r < out.replicas.size(); ++r) {
+            out.replicas[r].gpus = ids.mid(r * profile.tp, profile.tp);
+        }
+    }
+    return out;
+}
+
+} // namespace flashdeck

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "backend/core/result.h"
+#include "backend/deploy/recipe.h"
+
+#include <QString>
+
+namespace flashdeck {
+
+/**
+ * What the operator chose on top of a profile, in the wizard or on the command line: the image
+ * (the AMD profile has none on the deployment page, so it must be confirmed or supplied) and the
+ * GPUs (the page's commands use 0-3 and say to change the list when those are busy).
+ */
+struct ProfileChoice
+{
+    QString image; // "NAME:TAG"; empty: the profile's own (refused where it must be confirmed)
+    QString gpus; // "0,1,2,3" (tp × services, in order); empty: the profile's
+
+    /** The profile as it will run, or why not, in words for the operator (`flag` names the option). */
+    [[nodiscard]] Result<RecipeProfile> apply(const Recipe &recipe, const RecipeProfile &profile) const;
+
+    /** The profile's GPUs as the operator writes them: "0,1,2,3" (services in order). */
+    static QString gpuList(const RecipeProfile &profile);
+    /** Why `profile` wants its image confirmed: the suggestion and where it comes from; empty when not. */
+    static QString imageToConfirm(const Recipe &recipe, const RecipeProfile &profile);
+};
+
+} // namespace flashdeck
