@@ -467,6 +467,8 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
         const QByteArray data = reply->readAll(); // read once: the error's words are in it too
         const json j = jsonread::parse(data.constData(), data.constData() + data.size());
         StepRecord r = m_current;
+        r.expected = thinkingStep ? QStringLiteral("content non-empty, reasoning_content empty or null")
+                                  : QStringLiteral("content non-empty");
         if (status != 200 || !j.is_object()) {
             r.status = StepStatus::Fail;
             // The server's own words for a refusal (never model output: an error body holds none).
@@ -510,8 +512,6 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             return;
         }
         r.seen = firstTry.isEmpty() ? shape : firstTry + QStringLiteral(": ") + shape;
-        r.expected = thinkingStep ? QStringLiteral("content non-empty, reasoning_content empty or null")
-                                  : QStringLiteral("content non-empty");
         r.status = hasContent && (!thinkingStep || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
         if (r.status == StepStatus::Fail) {
             r.fix = thinkingStep ? QStringLiteral("Check the reasoning parser (--reasoning-parser minimax-m3) and the "

@@ -1,4 +1,5 @@
 #include "backend/core/processtree.h"
+#include "backend/deploy/deployrunner.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
 
@@ -192,6 +193,15 @@ void TestDeployCli::scenario_data()
         << "warn"
         << "CUDA Toolkit older than 13.4 in its image"
         << QStringList{QStringLiteral("--image"), QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash-cu130")};
+    // A reasoning model that spends 2048 tokens thinking: said, then asked with thinking off.
+    QTest::newRow("long-thinker") << "long-thinker" << balanced << "60" << 0 << "verify.text"
+                                  << "pass"
+                                  << "the answer ended at the 2048-token limit while thinking" << QStringList{};
+    // The server's own words for a refused picture, not "HTTP 400".
+    QTest::newRow("vision-refuses") << "vision-refuses" << balanced << "60" << 1 << "verify.image"
+                                    << "fail"
+                                    << "HTTP 400: height:224 or width:224 must be larger than factor:448"
+                                    << QStringList{};
     QTest::newRow("qmul4-cached") << "qmul4-cached" << balanced << "60" << 0 << "check.qmul4"
                                   << "unknown"
                                   << "minfer" << QStringList{};
@@ -271,8 +281,11 @@ void TestDeployCli::scenario()
           QStringLiteral("seen"), QStringLiteral("fix"), QStringLiteral("command")}) {
         QVERIFY(r.contains(key)); // the CLI's JSON contract
     }
-    if (exitCode == 1) { // the plan stopped at the failed step
-        QVERIFY(!s.contains(QStringLiteral("verify.text")));
+    if (exitCode == 1) { // the plan stopped at the failed step: nothing after it ran
+        const QStringList plan = flashdeck::DeployRunner::stepIds();
+        for (qsizetype i = plan.indexOf(step) + 1; i < plan.size(); ++i) {
+            QVERIFY2(!s.contains(plan.at(i)), qPrintable(plan.at(i)));
+        }
     }
     if (status == QLatin1String("fail") && step.startsWith(QLatin1String("preflight."))) {
         QVERIFY2(!s.contains(QStringLiteral("pull")), "pre-flight stops before anything is downloaded");

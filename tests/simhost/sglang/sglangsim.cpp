@@ -475,7 +475,8 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
             }
         }
         // The vision preprocessor runs before the scheduler: a picture it refuses is a 400.
-        if (const std::string refused = visionRefusal(body.value("messages", json::array())); !refused.empty()) {
+        if (const std::string refused = visionRefusal(body.value("messages", json::array()), o.visionFactor);
+            !refused.empty()) {
             res.status = 400;
             res.set_content(json{{"object", "error"},
                                  {"message", refused},
@@ -490,8 +491,9 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         const std::int64_t kvTokens = static_cast<std::int64_t>(promptChars / 4) + 512;
         // A reasoning model thinks before it answers, at length: 140 to 220 words (70 to 110
         // tokens here, a token being 12 characters), so a 64-token budget ends inside the thought.
-        const std::string reasoning =
-            thinking ? "The user asks a question. " + words(s, 140 + int(s.requestsTotal.load() * 37 % 81)) + "." : "";
+        const std::string reasoning = thinking ? "The user asks a question. " +
+                words(s, o.reasoningWords > 0 ? o.reasoningWords : 140 + int(s.requestsTotal.load() * 37 % 81)) + "."
+                                               : "";
         const std::string answer = (image ? "The image shows a round red shape. " : "") + words(s, 24) + ".";
         const bool split = !a.reasoningParser.empty();
         ++s.requestsTotal;

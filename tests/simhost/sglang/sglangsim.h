@@ -61,6 +61,10 @@ struct SglangSimOptions
     /** The first start's download (F17): the revision's bytes, and how long it takes (scenario). */
     std::int64_t weightsBytes = 252000000000;
     double downloadSeconds = 40;
+    /** Scenario `reasoning_words`: how long it thinks; 0: 140 to 220 words. */
+    int reasoningWords = 0;
+    /** Scenario `vision_factor`: the preprocessor's patch factor (Qwen2-VL's 28: patch 14 × merge 2). */
+    int visionFactor = 28;
     /** Scenario fault `download_stall_at`: the download hangs at this fraction; < 0: never. */
     double downloadStallAt = -1;
     /** Checkpoint shards to load (the model folder's index, or the Hub checkpoint's 48). */

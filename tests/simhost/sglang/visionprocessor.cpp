@@ -7,8 +7,6 @@ namespace flashdeck::sim {
 
 namespace {
 
-constexpr int kPatchFactor = 28; // Qwen2-VL's IMAGE_FACTOR (patch 14 × merge 2)
-
 std::vector<unsigned char> base64Decode(const std::string &in)
 {
     std::vector<unsigned char> out;
@@ -73,7 +71,7 @@ bool imageSize(const std::vector<unsigned char> &b, long *width, long *height)
 
 } // namespace
 
-std::string visionRefusal(const nlohmann::json &messages)
+std::string visionRefusal(const nlohmann::json &messages, int patchFactor)
 {
     if (!messages.is_array()) {
         return {};
@@ -97,9 +95,9 @@ std::string visionRefusal(const nlohmann::json &messages)
             if (!imageSize(base64Decode(url.substr(comma + 1)), &width, &height)) {
                 return "cannot identify image file <_io.BytesIO object at 0x7f3c2a1b9e40>";
             }
-            if (width < kPatchFactor || height < kPatchFactor) {
+            if (width < patchFactor || height < patchFactor) {
                 return "height:" + std::to_string(height) + " or width:" + std::to_string(width) +
-                    " must be larger than factor:" + std::to_string(kPatchFactor);
+                    " must be larger than factor:" + std::to_string(patchFactor);
             }
         }
     }

@@ -15,6 +15,6 @@ namespace flashdeck::sim {
  * than factor:28"), and bytes that are no picture fail in PIL ("cannot identify image file").
  * Only data: URIs are looked at (PNG by its IHDR, JPEG by its SOF marker); URLs are taken as given.
  */
-std::string visionRefusal(const nlohmann::json &messages);
+std::string visionRefusal(const nlohmann::json &messages, int patchFactor = 28);
 
 } // namespace flashdeck::sim
