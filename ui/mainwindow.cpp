@@ -27,6 +27,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -284,7 +285,14 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     });
     auto *settingsPage = new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages);
     connect(settingsPage, &SettingsPage::logLinesChanged, logsPage, &LogsPage::setCapacity);
-    m_pages->addWidget(settingsPage);
+    // Settings is taller than a 1366 × 768 screen leaves a window: it scrolls, and the window
+    // keeps to the screen (a page's minimum height is the window's).
+    auto *settingsScroll = new QScrollArea(m_pages);
+    settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
+    settingsScroll->setWidget(settingsPage);
+    settingsScroll->setWidgetResizable(true);
+    settingsScroll->setFrameShape(QFrame::NoFrame);
+    m_pages->addWidget(settingsScroll);
 }
 
 void MainWindow::showPage(Page page)

@@ -150,6 +150,19 @@ void TestDeployPage::scenario()
         QVERIFY(page.detail()->findChild<QLabel *>(QStringLiteral("layers"))->text().contains(QLatin1String(" / ")) ||
                 page.detail()->findChild<QLabel *>(QStringLiteral("layers"))->text().contains(QLatin1String("done")));
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-pull.png"))));
+
+        // The first start: the weights arriving in the host's cache, with rate and time left.
+        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("ready")) != StepStatus::Pending, 120000);
+        page.selectStep(QStringLiteral("ready"));
+        const auto *progress = page.detail()->findChild<QLabel *>(QStringLiteral("stepProgress"));
+        QTRY_VERIFY_WITH_TIMEOUT((progress->text().contains(QLatin1String("Downloading the weights: ")) &&
+                                  progress->text().contains(QLatin1String(" left"))) ||
+                                     page.stepStatus(QStringLiteral("ready")) != StepStatus::Running,
+                                 60000);
+        QVERIFY2(page.stepStatus(QStringLiteral("ready")) == StepStatus::Running,
+                 "the server was ready before its download showed");
+        QVERIFY(bar->isVisible() && bar->format().contains(QLatin1String("252")));
+        QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-ready.png"))));
     }
 
     QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000);

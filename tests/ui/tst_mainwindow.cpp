@@ -77,6 +77,11 @@ void TestMainWindow::everyPage_opensAndIsCaptured()
     QVERIFY(pages);
     QCOMPARE(navigation->count(), MainWindow::pageCount);
     QCOMPARE(pages->count(), MainWindow::pageCount);
+    // It fits a 1366 × 768 screen with a title bar and a panel: no page asks for more.
+    QVERIFY2(
+        window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 700,
+        qPrintable(
+            QStringLiteral("%1 × %2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
 
     for (int i = 0; i < MainWindow::pageCount; ++i) {
         const auto page = static_cast<MainWindow::Page>(i);

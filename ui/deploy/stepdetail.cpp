@@ -96,6 +96,7 @@ StepDetail::StepDetail(QWidget *parent)
     m_bar->setObjectName(QStringLiteral("stepProgressBar"));
     m_bar->setTextVisible(true);
     m_progress->setObjectName(QStringLiteral("stepProgress"));
+    m_progress->setWordWrap(true); // a download's line (bytes, rate, time left) must not widen the window
     progressBox->addWidget(m_bar);
     progressBox->addWidget(m_progress);
     m_layersToggle->setObjectName(QStringLiteral("layersToggle"));

@@ -30,6 +30,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
@@ -218,7 +219,18 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     m_card->setWordWrap(true);
     m_card->setOpenExternalLinks(true);
     m_card->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    chooseLayout->addWidget(m_card);
+    m_card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // The card scrolls within a bounded height: at 1366 × 768 the steps keep their room (the
+    // AMD card, with its image note, is twice the height of the screen's share for it).
+    auto *cardScroll = new QScrollArea(choose);
+    cardScroll->setObjectName(QStringLiteral("profileCardScroll"));
+    cardScroll->setWidget(m_card);
+    cardScroll->setWidgetResizable(true);
+    cardScroll->setFrameShape(QFrame::NoFrame);
+    cardScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    cardScroll->setMaximumHeight(230);
+    cardScroll->setMinimumHeight(120);
+    chooseLayout->addWidget(cardScroll);
     leftLayout->addWidget(choose);
 
     m_steps->setObjectName(QStringLiteral("deploySteps"));
@@ -407,13 +419,14 @@ void DeployPage::updateProfileCard()
                     .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
                                                  : tr("not published"));
     }
-    if (!p->note.isEmpty()) {
-        html += QStringLiteral("<p>%1</p>").arg(p->note.toHtmlEscaped());
-    }
     if (p->imageConfirm) {
         html += tr("<p><b>Image:</b> yours to confirm or supply. Suggested: %1 — %2.</p>")
                     .arg(r.imageOf(*p).reference().toHtmlEscaped(), p->imageSource.toHtmlEscaped());
     }
+    if (!p->note.isEmpty()) {
+        html += QStringLiteral("<p>%1</p>").arg(p->note.toHtmlEscaped());
+    }
+
     html += tr("<p style='background-color:rgba(230,159,0,0.18); padding:4px'><b>⚠ Experimental upstream.</b> %1</p>")
                 .arg(r.statusNote.toHtmlEscaped());
     if (!r.scopeNote.isEmpty()) {
@@ -584,20 +597,8 @@ void DeployPage::restartLog()
 
 void DeployPage::onLogRecords(const QList<logs::LogRecord> &records)
 {
+    // The Ready step's progress (download, shards, HTTP server up) comes from the deployment itself.
     m_log->appendRecords(records);
-    if (m_runningStep != QLatin1String("ready")) {
-        return;
-    }
-    // Weight loading as the server reports it: "Loading safetensors checkpoint shards:  41% Completed | 20/48"
-    static const QRegularExpression shards(QStringLiteral("checkpoint shards:.*\\|\\s*(\\d+)/(\\d+)"));
-    for (auto it = records.crbegin(); it != records.crend(); ++it) {
-        const auto m = shards.match(QString::fromUtf8(it->text));
-        if (m.hasMatch()) {
-            onProgress(QStringLiteral("ready"), m.captured(1).toLongLong(), m.captured(2).toLongLong(),
-                       tr("loading weights: %1 of %2 shards").arg(m.captured(1), m.captured(2)));
-            break;
-        }
-    }
 }
 
 void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, const QString &text)
