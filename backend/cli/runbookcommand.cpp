@@ -31,32 +31,13 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
     const QString host = p.positionalArguments().at(1);
     QFile manifestFile(c.paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
     const QByteArray data = manifestFile.open(QIODevice::ReadOnly) ? manifestFile.readAll() : QByteArray();
-    const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    const auto str = [&m](const char *k) {
-        return m.is_object() ? QString::fromStdString(m.value(k, std::string())) : QString();
-    };
-    // An offline folder without hf download metadata has no sha (pin.model warned): it is the pin.
-    if (str("image_digest").isEmpty() || (str("model_sha").isEmpty() && str("model_dir").isEmpty()) ||
-        str("host_home").isEmpty()) {
-        c.err << "No pinned deployment of " << host << " yet: run 'flashdeck deploy " << host
-              << "' first (the runbook reproduces its pins).\n";
-        return ExitCheckFailed;
-    }
     const auto recipes = Recipe::builtIn();
     if (!recipes) {
         c.err << recipes.message() << '\n';
         return ExitCheckFailed;
     }
-    const Recipe &recipe = recipes.value().first();
-    const QString profileId = p.isSet(profileOpt) ? p.value(profileOpt) : str("profile");
-    const RecipeProfile *profile = recipe.profile(profileId);
-    if (!profile) {
-        c.err << "No profile \"" << profileId << "\" (see 'flashdeck recipes list').\n";
-        return ExitUsage;
-    }
-    const Result<QString> script = buildRunbook(recipe, *profile,
-                                                {host, host + QLatin1Char('-') + profile->id, str("image_digest"),
-                                                 str("model_sha"), str("host_home"), str("model_dir")});
+    const Result<QString> script =
+        runbookFromManifest(recipes.value().first(), host, data, p.isSet(profileOpt) ? p.value(profileOpt) : QString());
     if (!script) {
         c.err << script.message() << '\n';
         return ExitCheckFailed;

@@ -2,6 +2,7 @@
 
 #include "backend/core/atomicfile.h"
 #include "backend/deploy/journal.h"
+#include "backend/deploy/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 
@@ -94,6 +95,9 @@ void DeploySession::writeManifest(bool ok)
     }
     const nlohmann::json manifest = {{"host", m_host.toStdString()},
                                      {"profile", m_profile.id.toStdString()},
+                                     // What the operator chose on top of it (the runbook runs the same).
+                                     {"image", m_recipe.imageOf(m_profile).reference().toStdString()},
+                                     {"gpus", ProfileChoice::gpuList(m_profile).toStdString()},
                                      {"recipe", m_recipe.id.toStdString()},
                                      {"image_digest", m_runner->imageDigest().toStdString()},
                                      {"model_sha", m_runner->modelSha().toStdString()},

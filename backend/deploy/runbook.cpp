@@ -1,6 +1,7 @@
 #include "backend/deploy/runbook.h"
 
 #include "backend/deploy/launchspec.h"
+#include "backend/deploy/profilechoice.h"
 #include "backend/deploy/recipe.h"
 #include "backend/ssh/shellquote.h"
 
@@ -152,6 +153,38 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              "echo \"$out\" | grep -q '\"reasoning_content\":\"[^\"]' && fail 'reasoning_content with thinking off'")
       << QStringLiteral("printf '\\nDeployed: %s on 127.0.0.1:%s\\n' \"$IMAGE\" \"$PORT\"");
     return QString(s.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
+Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName, const QByteArray &manifest,
+                                    const QString &profileId)
+{
+    const auto m = nlohmann::json::parse(manifest.constData(), manifest.constData() + manifest.size(), nullptr, false);
+    const auto str = [&m](const char *k) {
+        return m.is_object() && m.contains(k) && m[k].is_string() ? QString::fromStdString(m[k].get<std::string>())
+                                                                  : QString();
+    };
+    // An offline folder without hf download metadata has no sha (pin.model warned): it is the pin.
+    if (str("image_digest").isEmpty() || (str("model_sha").isEmpty() && str("model_dir").isEmpty()) ||
+        str("host_home").isEmpty()) {
+        return Status::failure(QStringLiteral("No pinned deployment of %1 yet: deploy it first (the runbook "
+                                              "reproduces its pins).")
+                                   .arg(hostName));
+    }
+    const QString id = profileId.isEmpty() ? str("profile") : profileId;
+    const RecipeProfile *listed = recipe.profile(id);
+    if (!listed) {
+        return Status::failure(QStringLiteral("No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
+                                              "list').")
+                                   .arg(id));
+    }
+    // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
+    const Result<RecipeProfile> ran = ProfileChoice{str("image"), str("gpus")}.apply(recipe, *listed);
+    if (!ran) {
+        return ran.status();
+    }
+    return buildRunbook(recipe, ran.value(),
+                        {hostName, hostName + QLatin1Char('-') + listed->id, str("image_digest"), str("model_sha"),
+                         str("host_home"), str("model_dir")});
 }
 
 } // namespace flashdeck

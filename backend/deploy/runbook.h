@@ -28,4 +28,12 @@ struct RunbookInputs
  */
 [[nodiscard]] Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in);
 
+/**
+ * The runbook of a deployment from its manifest (deployments/HOST/manifest.json): its profile
+ * (or `profileId` when given) with the image and GPUs it ran with, and its pins. A failure says
+ * what is missing in words (no pinned deployment yet, an unknown profile).
+ */
+[[nodiscard]] Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName,
+                                                  const QByteArray &manifest, const QString &profileId = {});
+
 } // namespace flashdeck

@@ -781,25 +781,11 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
 {
     QFile manifestFile(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json"));
     const QByteArray bytes = manifestFile.open(QIODevice::ReadOnly) ? manifestFile.readAll() : QByteArray();
-    const auto m = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-    auto str = [&m](const char *k) {
-        return m.is_object() ? QString::fromStdString(m.value(k, std::string())) : QString();
-    };
-    if (str("image_digest").isEmpty() || str("host_home").isEmpty() ||
-        (str("model_sha").isEmpty() && str("model_dir").isEmpty()) || m_recipes->isEmpty()) {
-        *error = tr("No pinned deployment of %1 yet: run the plan past Pin first (the runbook reproduces its pins).")
-                     .arg(m_host);
+    if (m_recipes->isEmpty()) {
+        *error = tr("This build has no recipe.");
         return false;
     }
-    const Recipe &recipe = m_recipes->first();
-    const RecipeProfile *p = recipe.profile(str("profile"));
-    if (!p) {
-        *error = tr("The manifest names a profile this build does not know: %1.").arg(str("profile"));
-        return false;
-    }
-    const Result<QString> script = buildRunbook(recipe, *p,
-                                                {m_host, m_host + QLatin1Char('-') + p->id, str("image_digest"),
-                                                 str("model_sha"), str("host_home"), str("model_dir")});
+    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, bytes);
     if (!script) {
         *error = script.message();
         return false;

@@ -290,6 +290,21 @@ void TestDeployCli::scenario()
     if (status == QLatin1String("fail") && step.startsWith(QLatin1String("preflight."))) {
         QVERIFY2(!s.contains(QStringLiteral("pull")), "pre-flight stops before anything is downloaded");
     }
+    if (scenario == QLatin1String("b300x4")) {
+        // The first start's milestones, as the Ready step saw them: the weights, the shards, the
+        // HTTP server up and warming up.
+        QStringList said;
+        for (const QByteArray &line : deploy.out.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QLatin1String("progress")).toString() == QLatin1String("ready")) {
+                said << o.value(QLatin1String("text")).toString();
+            }
+        }
+        for (const char *milestone : {"Downloading the weights", "Loading the weights into the GPUs: 100 %",
+                                      "HTTP server up on http://0.0.0.0:30000; warming up"}) {
+            QVERIFY2(!said.filter(QLatin1String(milestone)).isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+        }
+    }
     // Users read words, not our ids: no fact id or "host contract §" in any step of any scenario.
     static const QRegularExpression ids(QStringLiteral(R"(\bF\d\d\b|[Hh]ost contract|§)"));
     for (const QJsonObject &record : s) {
@@ -604,15 +619,25 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
 void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh_data()
 {
     QTest::addColumn<bool>("offline");
-    QTest::newRow("from the Hub") << false;
-    QTest::newRow("from an offline folder (F27)") << true;
+    QTest::addColumn<QStringList>("choice"); // deploy's --image / --gpus
+    QTest::addColumn<QByteArrayList>("scriptHas");
+    QTest::newRow("from the Hub") << false << QStringList{} << QByteArrayList{"device=0,1,2,3"};
+    QTest::newRow("from an offline folder (F27)") << true << QStringList{} << QByteArrayList{};
+    // What the operator chose is what the runbook runs: other GPUs, another image.
+    QTest::newRow("GPUs and image chosen")
+        << false
+        << QStringList{QStringLiteral("--gpus"), QStringLiteral("3,2,1,0"), QStringLiteral("--image"),
+                       QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash-cu130")}
+        << QByteArrayList{"device=3,2,1,0", "lmsysorg/sglang:dev-minimax-m31-flash-cu130@sha256:"};
 }
 
 void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
 {
     QFETCH(bool, offline);
+    QFETCH(QStringList, choice);
+    QFETCH(QByteArrayList, scriptHas);
     QTemporaryDir models;
-    QStringList extra;
+    QStringList extra = choice;
     if (offline) {
         const QString dir = models.filePath(QStringLiteral("weights"));
         QVERIFY(writeModel(dir, QStringLiteral("hf")));
@@ -668,9 +693,13 @@ void TestDeployCli::runbook_reproducesTheDeploymentOverOpenSsh()
     QVERIFY2(lint.exitCode() == 0, lint.readAllStandardOutput().constData());
     QVERIFY(!text.contains("sk-fd-")); // the key is never in the script
     QVERIFY(text.contains("--api-key \"$FLASHDECK_API_KEY\""));
+    for (const QByteArray &has : scriptHas) {
+        QVERIFY2(text.contains(has), has.constData());
+    }
     QVERIFY(finished);
     QVERIFY2(ssh.exitCode() == 0, out.constData());
-    QVERIFY(out.contains("nvfp4_to_fp8 backend=qmul4"));
+    // The image it chose: the cu130 build falls back (its CUDA Toolkit is 13.0).
+    QVERIFY(out.contains(choice.isEmpty() ? "nvfp4_to_fp8 backend=qmul4" : "nvfp4_to_fp8 backend=fp16_fallback"));
     QVERIFY(out.contains("Deployed: lmsysorg/sglang@sha256:"));
     if (offline) {
         QVERIFY2(text.contains("HF_HUB_OFFLINE=1") && text.contains("MODEL_DIR="), text.constData());
