@@ -78,13 +78,21 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
+        auto tunnel = std::make_shared<quint64>(0); // only our tunnel's reports
         QObject::connect(&connection, &ssh::HostConnection::tunnelFailed, &connection,
-                         [&c, done](quint64, const QString &message) {
+                         [&c, done, tunnel](quint64 tunnelId, const QString &message) {
+                             if (tunnelId != *tunnel) {
+                                 return;
+                             }
                              c.err << message << '\n';
                              done(ExitCheckFailed);
                          });
         QObject::connect(
-            &connection, &ssh::HostConnection::tunnelReady, &connection, [&, u, done](quint64, quint16 port) {
+            &connection, &ssh::HostConnection::tunnelReady, &connection,
+            [&, u, done, tunnel](quint64 tunnelId, quint16 port) {
+                if (tunnelId != *tunnel) {
+                    return;
+                }
                 u->docker = std::make_unique<docker::DockerClient>(port);
                 const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
                 u->docker->call(
@@ -149,7 +157,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                         });
                     });
             });
-        connection.openStdioTunnel("docker system dial-stdio");
+        *tunnel = connection.openStdioTunnel("docker system dial-stdio");
     });
 }
 

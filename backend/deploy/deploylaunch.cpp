@@ -246,19 +246,17 @@ void DeployRunner::ready()
     connect(m_logStream, &QNetworkReply::readyRead, this, [this, seenReady, settle, passIfReady, publish] {
         const qint64 now = m_readyClock.elapsed();
         m_readyProgress->logActivity(now); // a progress bar's bytes count before their newline
-        bool moved = false;
         for (const docker::LogLine &l : m_decoder->feed(m_logStream->readAll())) {
             const QString line = m_redactor.redact(QString::fromUtf8(l.text));
             m_log.append(line);
             Q_EMIT logLine(line);
-            moved = m_readyProgress->logLine(line, now) || moved;
+            if (m_readyProgress->logLine(line, now)) {
+                publish(); // each milestone, even when the next one came in the same read
+            }
             if (line.contains(QLatin1String("The server is fired up and ready to roll!"))) {
                 *seenReady = true;
                 passIfReady();
             }
-        }
-        if (moved) {
-            publish();
         }
         // Only a named cause stops the wait here; a bare crash is judged when the container ends.
         const StepRecord failure = checks::launchFailure(m_log, true);
@@ -300,10 +298,27 @@ void DeployRunner::ready()
         m_logStream = nullptr;
         settle(r);
     });
-    // /health through a tunnel to the published loopback port (F16).
+    // /health through a tunnel to the published loopback port (F16). Only this tunnel's report:
+    // in the window the monitor and the log follower open theirs on the same connection.
     auto *guard = new QObject(this);
+    auto tunnel = std::make_shared<quint64>(0);
+    connect(&m_conn, &ssh::HostConnection::tunnelFailed, guard,
+            [this, guard, tunnel, settle](quint64 id, const QString &message) {
+                if (id != *tunnel) {
+                    return;
+                }
+                guard->deleteLater();
+                StepRecord r = m_current;
+                r.status = StepStatus::Fail;
+                r.seen = QStringLiteral("no tunnel to the server's port: %1").arg(message);
+                r.fix = QStringLiteral("Check the SSH connection to the host, then run again with --resume.");
+                settle(r);
+            });
     connect(&m_conn, &ssh::HostConnection::tunnelReady, guard,
-            [this, guard, healthy, passIfReady](quint64, quint16 local) {
+            [this, guard, tunnel, healthy, passIfReady](quint64 id, quint16 local) {
+                if (id != *tunnel) {
+                    return;
+                }
                 guard->deleteLater();
                 m_apiPort = local;
                 m_readyTimer = new QTimer(this);
@@ -320,7 +335,7 @@ void DeployRunner::ready()
                 });
                 m_readyTimer->start();
             });
-    m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), port);
+    *tunnel = m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), port); // its reports arrive queued, after this
 
     // The caches, measured on the host: the weights' folder (its .incomplete blobs included, as
     // du counts every file) and the kernel cache, which grows while kernels compile.

@@ -408,12 +408,21 @@ void DeployRunner::preflightDocker()
           QStringLiteral("Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
+    // Only this tunnel's reports: other components open theirs on the same connection.
     auto *guard = new QObject(this);
-    connect(&m_conn, &ssh::HostConnection::tunnelFailed, guard, [this, guard](quint64, const QString &message) {
-        guard->deleteLater();
-        fail(message, QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
-    });
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, guard, [this, guard](quint64, quint16 port) {
+    auto tunnel = std::make_shared<quint64>(0);
+    connect(
+        &m_conn, &ssh::HostConnection::tunnelFailed, guard, [this, guard, tunnel](quint64 id, const QString &message) {
+            if (id != *tunnel) {
+                return;
+            }
+            guard->deleteLater();
+            fail(message, QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
+        });
+    connect(&m_conn, &ssh::HostConnection::tunnelReady, guard, [this, guard, tunnel](quint64 id, quint16 port) {
+        if (id != *tunnel) {
+            return;
+        }
         guard->deleteLater();
         m_docker = std::make_unique<docker::DockerClient>(port);
         m_docker->ping([this](const docker::DockerResponse &pong) {
@@ -447,7 +456,7 @@ void DeployRunner::preflightDocker()
             });
         });
     });
-    m_conn.openStdioTunnel("docker system dial-stdio");
+    *tunnel = m_conn.openStdioTunnel("docker system dial-stdio"); // its reports arrive queued, after this
 }
 
 void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)

@@ -1,7 +1,9 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
+#include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/licenseterms.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
@@ -15,12 +17,14 @@
 #include "ui/pages/deploypage.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +62,7 @@ private Q_SLOTS:
     void scenario();
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
     void closingMidRun_asks_stopCleansUp();
+    void licence_anotherHostStartsUnticked_andTheSummaryWraps();
 };
 
 void TestDeployPage::scenario_data()
@@ -313,6 +318,45 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
                 ->findChild<QLabel *>(QStringLiteral("stepSeen"))
                 ->text()
                 .contains(QLatin1String("Left on the host")));
+}
+
+void TestDeployPage::licence_anotherHostStartsUnticked_andTheSummaryWraps()
+{
+    QTemporaryDir root;
+    const auto terms = LicenseTerms::builtIn();
+    QVERIFY(terms);
+    Acknowledgements acks(root.filePath(QStringLiteral("acknowledgements.json")));
+    QVERIFY(acks.record(Acknowledgements::make(QStringLiteral("first"), terms.value(), QStringLiteral("noncommercial"),
+                                               QStringLiteral("gui"))));
+    ui::LicensePanel panel(terms.value(), acks);
+    panel.resize(520, 700); // narrower than its longest line: it wraps, it does not widen
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const auto boxes = panel.findChildren<QCheckBox *>();
+    QVERIFY(!boxes.isEmpty());
+    panel.setHost(QStringLiteral("first"));
+    for (const QCheckBox *b : boxes) {
+        QVERIFY(b->isChecked());
+    }
+    // A host never acknowledged: nothing ticked, no use chosen, nothing to press.
+    panel.setHost(QStringLiteral("second"));
+    for (const QCheckBox *b : boxes) {
+        QVERIFY2(!b->isChecked(), qPrintable(b->objectName()));
+    }
+    for (const QRadioButton *r : panel.findChildren<QRadioButton *>()) {
+        QVERIFY(!r->isChecked());
+    }
+    QVERIFY(!panel.findChild<QPushButton *>(QStringLiteral("acknowledgeLicense"))->isEnabled());
+    QVERIFY2(panel.minimumSizeHint().width() <= 520, qPrintable(QString::number(panel.minimumSizeHint().width())));
+    // A click on a choice's words chooses it, as on the button.
+    const auto labels = panel.findChildren<QLabel *>();
+    for (QLabel *l : labels) {
+        if (l->property("clicks").value<QObject *>() ==
+            panel.findChild<QRadioButton *>(QStringLiteral("use_commercial"))) {
+            QTest::mouseClick(l, Qt::LeftButton);
+        }
+    }
+    QVERIFY(panel.findChild<QRadioButton *>(QStringLiteral("use_commercial"))->isChecked());
 }
 
 QTEST_MAIN(TestDeployPage)

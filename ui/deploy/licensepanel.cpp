@@ -5,6 +5,7 @@
 
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
@@ -57,19 +58,32 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     auto *useTitle = new QLabel(tr("<b>How will this deployment be used?</b>"), content);
     layout->addWidget(useTitle);
     int id = 0;
+    // A radio button or a check box does not wrap its text: each has a wrapping label beside it
+    // (a click on it clicks the button), so the summary fits the pane at any width.
+    const auto withLabel = [this, content, layout](QAbstractButton *button, const QString &text) {
+        auto *row = new QHBoxLayout;
+        auto *label = new QLabel(text, content);
+        label->setWordWrap(true);
+        label->setProperty("clicks", QVariant::fromValue(static_cast<QObject *>(button)));
+        label->installEventFilter(this);
+        button->setAccessibleName(text);
+        row->addWidget(button, 0, Qt::AlignTop);
+        row->addWidget(label, 1);
+        layout->addLayout(row);
+    };
     for (const LicenseTerms::Use &u : m_terms.uses()) {
-        auto *radio = new QRadioButton(u.label, content);
+        auto *radio = new QRadioButton(content);
         radio->setObjectName(QStringLiteral("use_") + u.id);
         radio->setProperty("useId", u.id);
         m_uses->addButton(radio, id++);
-        layout->addWidget(radio);
+        withLabel(radio, u.label);
     }
     layout->addSpacing(6);
     for (const QString &c : m_terms.confirmations()) {
-        auto *box = new QCheckBox(c, content);
+        auto *box = new QCheckBox(content);
         box->setObjectName(QStringLiteral("confirm%1").arg(m_confirmations.size()));
         m_confirmations.append(box);
-        layout->addWidget(box);
+        withLabel(box, c);
         connect(box, &QCheckBox::toggled, this, &LicensePanel::updateState);
     }
     auto *row = new QHBoxLayout;
@@ -108,6 +122,16 @@ void LicensePanel::setHost(const QString &host)
             c->setChecked(true);
         }
     } else {
+        // Nothing is ticked for a host (or a summary) not acknowledged yet: the acknowledgement is
+        // the operator's act, never carried over from the host shown before.
+        m_uses->setExclusive(false);
+        for (QAbstractButton *b : m_uses->buttons()) {
+            b->setChecked(false);
+        }
+        m_uses->setExclusive(true);
+        for (QCheckBox *c : m_confirmations) {
+            c->setChecked(false);
+        }
         m_state->setText(host.isEmpty() ? QString()
                                         : tr("Not yet acknowledged for %1 (or the summary changed since): the plan "
                                              "stops before Pin until it is.")
@@ -167,6 +191,18 @@ void LicensePanel::showRecord(const Acknowledgement &ack)
     const LicenseTerms::Use *u = m_terms.use(ack.use);
     m_state->setText(tr("✓ Acknowledged for %1 by %2 at %3 (%4).\nText shown: sha256 %5")
                          .arg(u ? u->label : ack.use, ack.user, ack.at, ack.via, ack.summarySha256));
+}
+
+bool LicensePanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::MouseButtonRelease) {
+        if (auto *button = qobject_cast<QAbstractButton *>(watched->property("clicks").value<QObject *>());
+            button && button->isEnabled()) {
+            button->click();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace flashdeck::ui

@@ -44,6 +44,9 @@ public:
 Q_SIGNALS:
     void acknowledged(const QString &use);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateState();
     void showRecord(const Acknowledgement &ack);
