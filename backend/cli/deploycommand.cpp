@@ -22,7 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <unistd.h>
+#include <utility>
 
 namespace flashdeck::cli {
 
@@ -159,21 +161,14 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return ExitCheckFailed;
     }
     Acknowledgements acks(c.paths.acknowledgementsFile());
+    // --accept-license is recorded when the plan reaches the licence step on the host, not before
+    // connecting to a host that may not exist or answer (the acknowledgement is for this host).
+    std::optional<Acknowledgement> pending;
     if (p.isSet(licenseOpt)) {
         if (!terms.value().use(p.value(licenseOpt)) || !recipe.licenseUses.contains(p.value(licenseOpt))) {
             return usage(QStringLiteral("--accept-license takes %1.").arg(recipe.licenseUses.join(QLatin1Char('|'))));
         }
-        const Acknowledgement ack =
-            Acknowledgements::make(host->name, terms.value(), p.value(licenseOpt), QStringLiteral("cli"));
-        if (Status s = acks.record(ack); !s) {
-            c.err << s.message() << '\n';
-            return ExitCheckFailed;
-        }
-        if (!p.isSet(jsonOpt)) {
-            c.err << "Recorded: " << ack.user << " acknowledges the " << terms.value().name() << " for " << ack.use
-                  << " use on " << host->name << " (summary " << ack.summarySha256.left(12)
-                  << "…; 'flashdeck license' shows it).\n";
-        }
+        pending = Acknowledgements::make(host->name, terms.value(), p.value(licenseOpt), QStringLiteral("cli"));
     }
     const auto acknowledged = acks.find(host->name, terms.value());
     if (!acknowledged) {
@@ -185,7 +180,7 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
     DeployOptions options;
     options.deploymentId = host->name + QLatin1Char('-') + profile->id;
-    if (const auto &a = acknowledged.value()) {
+    if (const std::optional<Acknowledgement> &a = pending ? pending : acknowledged.value()) {
         options.licenseAcknowledged = a->use;
         options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);
     }
@@ -248,6 +243,18 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     QObject::connect(&session, &DeploySession::notice, &session, [&c](const QString &text) {
         c.err << text << '\n';
         c.err.flush();
+    });
+    QObject::connect(&session, &DeploySession::stepChanged, &session, [&](const StepRecord &r) {
+        if (pending && r.step == QLatin1String("license") && r.status == StepStatus::Pass) {
+            const Acknowledgement ack = *std::exchange(pending, std::nullopt);
+            if (Status s = acks.record(ack); !s) {
+                c.err << s.message() << '\n';
+            } else if (!json) {
+                c.err << "Recorded: " << ack.user << " acknowledges the " << terms.value().name() << " for " << ack.use
+                      << " use on " << host->name << " (summary " << ack.summarySha256.left(12)
+                      << "…; 'flashdeck license' shows it).\n";
+            }
+        }
     });
     QObject::connect(&session, &DeploySession::stepChanged, &session, [&c, json](const StepRecord &r) {
         if (json) {

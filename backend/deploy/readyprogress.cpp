@@ -66,6 +66,7 @@ bool ReadyProgress::logLine(const QString &line, qint64 nowMs)
     m_lastProgressMs = nowMs;
     const Phase before = m_phase;
     const int percentBefore = m_loadPercent;
+    const QString listeningBefore = m_listening;
     // tqdm's bar for the checkpoint's shards (sglang-facts §3).
     static const QRegularExpression loading(QStringLiteral(R"(Loading safetensors checkpoint shards:\s+(\d+)%)"));
     static const QRegularExpression uvicorn(QStringLiteral(R"(Uvicorn running on (\S+))"));
@@ -87,7 +88,7 @@ bool ReadyProgress::logLine(const QString &line, qint64 nowMs)
         m_readyMs = nowMs;
         m_phase = Phase::Ready;
     }
-    return m_phase != before || m_loadPercent != percentBefore;
+    return m_phase != before || m_loadPercent != percentBefore || m_listening != listeningBefore;
 }
 
 double ReadyProgress::rate() const

@@ -199,6 +199,21 @@ void TestDeployPage::scenario()
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-finished.png"))));
     }
 
+    if (shots) {
+        // Running again starts the badges and the steps over (they were the old container's).
+        QTRY_COMPARE_WITH_TIMEOUT(page.logPanel()->findChild<QLabel *>(QStringLiteral("readyBadge"))->text(),
+                                  QStringLiteral("Server: ready"), 30000);
+        page.findChild<QPushButton *>(QStringLiteral("deployRun"))->click();
+        QVERIFY(page.isRunning());
+        QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("readyBadge"))->text(),
+                 QStringLiteral("Server: starting"));
+        QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(),
+                 QStringLiteral("qmul4: waiting for the start-up check"));
+        QCOMPARE(page.stepStatus(QStringLiteral("check.qmul4")), StepStatus::Pending);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000); // the rerun reuses the running server
+        QCOMPARE(page.stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    }
+
     // Reopening (a new page on the same data) shows the run again from its journal.
     ui::DeployPage reopened(paths, watcher, redactor);
     reopened.setHost(QStringLiteral("gpu-b300"));

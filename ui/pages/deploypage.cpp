@@ -763,6 +763,9 @@ void DeployPage::startSession()
         Q_EMIT runningChanged(false);
     });
     resetSteps();
+    // The badges and the log start over with the run: a new container's start-up is judged on its
+    // own lines (a rerun that reuses the running one replays them).
+    restartLog();
     m_notice->setText(tr("Running on %1…").arg(m_host));
     m_session->start(*connection);
     updateButtons();

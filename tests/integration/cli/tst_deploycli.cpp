@@ -1,3 +1,4 @@
+#include "backend/core/apppaths.h"
 #include "backend/core/processtree.h"
 #include "backend/deploy/deployrunner.h"
 #include "tests/integration/cli/clirun.h"
@@ -42,6 +43,7 @@ private Q_SLOTS:
     void interruptedPull_resumesWithoutStartingOver();
     void ctrlC_saysWhatIsLeft_andResumeFinishes();
     void firstStart_showsTheDownload_andAStallStops();
+    void acceptLicense_recordedOnlyWhenTheHostIsReached();
     void amdProfile_needsTheImageConfirmed_data();
     void amdProfile_needsTheImageConfirmed();
 
@@ -93,6 +95,41 @@ void TestDeployCli::firstStart_showsTheDownload_andAStallStops()
              qPrintable(seen));
     QVERIFY2(ready.value(QLatin1String("fix")).toString().contains(QLatin1String("--resume")), qPrintable(seen));
     QVERIFY(ready.value(QLatin1String("why")).toString().contains(QLatin1String("stops after 3 s without any")));
+    undeployDemo(config.path());
+}
+
+void TestDeployCli::acceptLicense_recordedOnlyWhenTheHostIsReached()
+{
+    // A host that does not answer: the plan never reaches the licence, so nothing is recorded.
+    QTemporaryDir config;
+    const Run add = run(config.path(),
+                        {QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("ghost"),
+                         QStringLiteral("--ssh"), QStringLiteral("root@127.0.0.1:1")});
+    QVERIFY2(add.exitCode == 0, add.err.constData());
+    const Run deploy = run(config.path(),
+                           {QStringLiteral("deploy"), QStringLiteral("ghost"), QStringLiteral("--accept-license"),
+                            QStringLiteral("noncommercial")});
+    QVERIFY(deploy.exitCode != 0);
+    QVERIFY2(!deploy.err.contains("Recorded:"), deploy.err.constData());
+    const flashdeck::AppPaths paths(config.path());
+    QFile acks(paths.acknowledgementsFile());
+    QVERIFY2(!acks.exists() || (acks.open(QIODevice::ReadOnly) && !acks.readAll().contains("ghost")),
+             qPrintable(paths.acknowledgementsFile()));
+
+    // A host that answers: recorded when the licence step passes, and said.
+    const DemoGuard guard{config.path()};
+    const Run demo =
+        run(config.path(),
+            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")});
+    QVERIFY2(demo.exitCode == 0, demo.err.constData());
+    const Run reached = run(config.path(),
+                            {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                             QStringLiteral("noncommercial")});
+    QVERIFY2(reached.exitCode == 0, reached.err.constData());
+    QVERIFY2(reached.err.contains("Recorded: "), reached.err.constData());
+    QFile recorded(paths.acknowledgementsFile());
+    QVERIFY(recorded.open(QIODevice::ReadOnly));
+    QVERIFY(recorded.readAll().contains("\"host\": \"demo\""));
     undeployDemo(config.path());
 }
 
