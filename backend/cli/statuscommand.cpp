@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace flashdeck::cli {
 
 namespace {
@@ -29,7 +31,14 @@ QString orDash(const std::optional<double> &v, int decimals = 0, const QString &
     return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("–");
 }
 
-QString line(const metrics::HostStatus &s)
+/** The table's columns, in order (the human view; scripts read --json). */
+const QStringList kColumns{QStringLiteral("HOST"),      QStringLiteral("STATE"),  QStringLiteral("GPUS"),
+                           QStringLiteral("CONTAINER"), QStringLiteral("HEALTH"), QStringLiteral("KV"),
+                           QStringLiteral("RUN"),       QStringLiteral("QUEUE"),  QStringLiteral("TOK/S"),
+                           QStringLiteral("TTFT P95"),  QStringLiteral("DISK"),   QStringLiteral("ALERTS")};
+
+/** One host's cells, in kColumns' order. */
+QStringList cells(const metrics::HostStatus &s)
 {
     QString gpus = QStringLiteral("–");
     if (!s.gpus.isEmpty()) {
@@ -57,17 +66,45 @@ QString line(const metrics::HostStatus &s)
     for (const metrics::Alert &a : s.alerts) {
         alerts.append(a.id);
     }
-    return QStringLiteral("%1  %2  %3  %4  %5  KV %6  run %7 queue %8  %9 tok/s  ttft p95 %10  disk %11  %12")
-        .arg(s.host.leftJustified(12), s.state.leftJustified(11), gpus.leftJustified(30),
-             (s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")))
-                 .leftJustified(10),
-             (s.health.isEmpty() ? QStringLiteral("–") : s.health).leftJustified(8),
-             srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
-             orDash(srv.running), orDash(srv.queued), orDash(srv.genThroughput, 0))
-        .arg(orDash(s.rates.ttftP95, 2, QStringLiteral(" s")),
-             s.diskFreeBytes ? QString::number(double(*s.diskFreeBytes) / 1e9, 'f', 0) + QStringLiteral(" GB")
-                             : QStringLiteral("–"),
-             alerts.isEmpty() ? QStringLiteral("no alerts") : alerts.join(QLatin1Char(' ')));
+    return {s.host,
+            s.state,
+            gpus,
+            s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")),
+            s.health.isEmpty() ? QStringLiteral("–") : s.health,
+            srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
+            orDash(srv.running),
+            orDash(srv.queued),
+            orDash(srv.genThroughput, 0),
+            orDash(s.rates.ttftP95, 2, QStringLiteral(" s")),
+            s.diskFreeBytes ? QString::number(double(*s.diskFreeBytes) / 1e9, 'f', 0) + QStringLiteral(" GB")
+                            : QStringLiteral("–"),
+            alerts.isEmpty() ? QStringLiteral("no alerts") : alerts.join(QLatin1Char(' '))};
+}
+
+/** Rows under their headers: each column as wide as its widest cell (the last one free). */
+QString table(const QList<QStringList> &rows)
+{
+    QList<qsizetype> width;
+    for (const QString &h : kColumns) {
+        width.append(h.size());
+    }
+    for (const QStringList &r : rows) {
+        for (qsizetype i = 0; i < r.size() && i < width.size(); ++i) {
+            width[i] = std::max(width[i], r.at(i).size());
+        }
+    }
+    const auto format = [&width](const QStringList &r) {
+        QStringList padded;
+        for (qsizetype i = 0; i < r.size(); ++i) {
+            padded.append(i + 1 < r.size() ? r.at(i).leftJustified(width.at(i)) : r.at(i));
+        }
+        return padded.join(QStringLiteral("  "));
+    };
+    QString out = format(kColumns) + QLatin1Char('\n');
+    for (const QStringList &r : rows) {
+        out += format(r) + QLatin1Char('\n');
+    }
+    return out;
 }
 
 } // namespace
@@ -128,25 +165,27 @@ int runStatusCommand(const QStringList &args, CliContext &c)
 
     auto print = [&] {
         bool allUp = true;
-        if (!json) {
-            c.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                         .arg(QStringLiteral("HOST").leftJustified(12), QStringLiteral("STATE").leftJustified(11),
-                              QStringLiteral("GPUS").leftJustified(30), QStringLiteral("CONTAINER").leftJustified(10),
-                              QStringLiteral("HEALTH"));
-        }
+        QList<QStringList> rows;
+        QStringList notes; // errors and alerts, under the table, by host
         for (const HostEntry &h : hosts) {
             const metrics::HostStatus s = statusOf(h);
             allUp = allUp && s.state == QLatin1String("up");
             if (json) {
                 c.out << QString::fromStdString(s.toJson().dump()) << '\n';
-            } else {
-                c.out << line(s) << '\n';
-                if (!s.error.isEmpty()) {
-                    c.out << "              " << s.error << '\n';
-                }
-                for (const metrics::Alert &a : s.alerts) {
-                    c.out << "              " << a.severity << ": " << a.message << '\n';
-                }
+                continue;
+            }
+            rows.append(cells(s));
+            if (!s.error.isEmpty()) {
+                notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
+            }
+            for (const metrics::Alert &a : s.alerts) {
+                notes.append(QStringLiteral("%1: %2: %3").arg(s.host, a.severity, a.message));
+            }
+        }
+        if (!json) {
+            c.out << table(rows);
+            for (const QString &n : notes) {
+                c.out << "  " << n << '\n';
             }
         }
         c.out.flush();

@@ -4,6 +4,8 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/fleet/inventory.h"
+#include "backend/metrics/timeseries.h"
+#include "ui/charts/timechart.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QSet>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -35,6 +38,8 @@ private Q_SLOTS:
     void initTestCase();
     void everyPage_opensAndIsCaptured();
     void shortcuts_switchPages();
+    void chart_smallRanges_readableAxis_data();
+    void chart_smallRanges_readableAxis();
     void closing_remembersPage();
     void emptyInventory_saysSo();
     void simulatedHosts_areLabelled();
@@ -210,6 +215,42 @@ void TestMainWindow::simulatedHosts_areLabelled()
     QVERIFY(!selector->itemText(2).contains(QLatin1String("SIMULATED")));
     const QString file = QDir(screenshotDir()).filePath(QStringLiteral("demo-hosts.png"));
     QVERIFY2(window.grab().save(file), qPrintable(file));
+}
+
+void TestMainWindow::chart_smallRanges_readableAxis_data()
+{
+    QTest::addColumn<QList<double>>("values");
+    QTest::newRow("one request") << QList<double>{0, 1, 1, 0, 1};
+    QTest::newRow("a quarter") << QList<double>{0.25, 0.25, 0.2};
+    QTest::newRow("a few") << QList<double>{1, 2, 3, 2};
+    QTest::newRow("hundredths") << QList<double>{0.01, 0.02, 0.015};
+    QTest::newRow("hundreds") << QList<double>{250, 260, 255};
+    QTest::newRow("nothing yet") << QList<double>{};
+}
+
+void TestMainWindow::chart_smallRanges_readableAxis()
+{
+    QFETCH(QList<double>, values);
+    flashdeck::metrics::TimeSeries series;
+    const qint64 now = 10000000;
+    for (int i = 0; i < values.size(); ++i) {
+        series.append(now - (values.size() - i) * 1000, values.at(i));
+    }
+    flashdeck::ui::TimeChart chart(QStringLiteral("requests"), QStringLiteral("req"));
+    chart.resize(400, 220);
+    chart.addLine(QStringLiteral("running"), Qt::blue, [&series] { return &series; });
+    chart.show();
+    const QStringList empty = chart.yLabels(); // before any data too
+    QVERIFY2(QSet<QString>(empty.begin(), empty.end()).size() == empty.size(),
+             qPrintable(empty.join(QStringLiteral(", "))));
+    chart.refresh(now, 60000);
+    const QStringList labels = chart.yLabels();
+    QVERIFY(labels.size() >= 2);
+    // No two ticks read alike ("0, 0, 1, 1, 1" was), and none with more digits than it needs.
+    QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+    for (const QString &l : labels) {
+        QVERIFY2(l.section(QLatin1Char('.'), 1).size() <= 3, qPrintable(labels.join(QStringLiteral(", "))));
+    }
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -40,7 +40,10 @@ TimeChart::TimeChart(const QString &title, const QString &unit, QWidget *parent)
     m_x->setLabelsFont(small);
     m_x->setTickCount(4);
     m_y->setLabelsFont(small);
-    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    // Before any data: 0 to 1 in quarters, labelled so (with "%.0f" it read "0, 0, 0, 1, 1").
+    m_y->setRange(0, 1);
+    m_y->setTickCount(5);
+    formatValueAxis();
     m_y->setTitleText(unit);
     m_y->setTitleFont(small);
     m_chart->addAxis(m_x, Qt::AlignBottom);
@@ -139,7 +142,31 @@ void TimeChart::setFixedRange(double min, double max)
     m_fixedRange = true;
     m_y->setRange(min, max);
     m_y->setTickCount(5);
-    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    formatValueAxis();
+}
+
+void TimeChart::formatValueAxis()
+{
+    const double step = (m_y->max() - m_y->min()) / std::max(1, m_y->tickCount() - 1);
+    const int decimals = step <= 0 || step >= 1 ? 0 : std::min(3, int(std::ceil(-std::log10(step) - 1e-9)));
+    // A spacing like 0.25 needs two decimals, not one: add one until every tick reads exactly.
+    int d = decimals;
+    while (d < 3 && std::abs(std::round(step * std::pow(10, d)) - step * std::pow(10, d)) > 1e-6) {
+        ++d;
+    }
+    m_yDecimals = d;
+    m_y->setLabelFormat(QStringLiteral("%.") + QString::number(d) + QLatin1Char('f'));
+}
+
+QStringList TimeChart::yLabels() const
+{
+    QStringList labels;
+    const int ticks = m_y->tickCount();
+    const double step = (m_y->max() - m_y->min()) / std::max(1, ticks - 1);
+    for (int i = 0; i < ticks; ++i) {
+        labels.append(QString::number(m_y->min() + i * step, 'f', m_yDecimals)); // what "%.Nf" prints
+    }
+    return labels;
 }
 
 void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
@@ -188,7 +215,7 @@ void TimeChart::refresh(qint64 nowMs, qint64 windowMs)
         const double top = any ? (hi > 0 ? hi * 1.1 : 1.0) : 1.0;
         m_y->setRange(std::min(0.0, lo), top);
         m_y->applyNiceNumbers(); // ticks at 0, 2, 4 … rather than 0, 1.4, 2.8
-        m_y->setLabelFormat(m_y->max() < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+        formatValueAxis();
     }
 }
 

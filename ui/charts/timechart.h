@@ -43,9 +43,13 @@ public:
     int lineCount() const { return int(m_lines.size()); }
     /** Points drawn at the last refresh, over all lines (for tests). */
     int pointsDrawn() const { return m_pointsDrawn; }
+    /** The value axis's tick labels as drawn (for tests: no two alike, "0, 0, 1, 1, 1" was). */
+    QStringList yLabels() const;
 
 private:
     struct Line;
+    /** A label format with as many decimals as the tick spacing needs (0.25 → "%.2f"). */
+    void formatValueAxis();
     QLineSeries *segment(Line &line, int i);
 
     QChart *m_chart;
@@ -57,6 +61,7 @@ private:
     double m_referenceValue = 0;
     bool m_fixedRange = false;
     int m_pointsDrawn = 0;
+    int m_yDecimals = 0;
 };
 
 } // namespace flashdeck::ui

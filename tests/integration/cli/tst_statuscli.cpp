@@ -56,7 +56,7 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
              0);
     const Run deployed =
         run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
-    const Run text = run(config.path(), {QStringLiteral("status"), QStringLiteral("demo")});
+    const Run text = run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("demo-amd")});
     // A host whose sshd is gone: nothing listens on that port.
     QCOMPARE(run(config.path(),
                  {QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("gone"), QStringLiteral("--ssh"),
@@ -99,6 +99,18 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
     QVERIFY(server[QLatin1String("ttft_p95_s")].isNull()); // no requests seen in the window: null, not 0
     QVERIFY2(text.out.contains("demo") && text.out.contains("running") && text.out.contains("4× NVIDIA B300"),
              text.out.constData());
+    // Every column lines up under its header, whatever the widths of the hosts' cells.
+    const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 3 && lines.first().startsWith(QLatin1String("HOST")));
+    for (const char *column : {"STATE", "GPUS", "CONTAINER", "HEALTH", "KV", "TOK/S", "DISK", "ALERTS"}) {
+        const qsizetype at = lines.first().indexOf(QLatin1String(column));
+        QVERIFY2(at > 0, column);
+        for (qsizetype row = 1; row < 3; ++row) { // the two hosts' rows
+            const QString &l = lines.at(row);
+            QVERIFY2(l.size() > at && l.at(at - 1) == QLatin1Char(' ') && l.at(at) != QLatin1Char(' '),
+                     qPrintable(QStringLiteral("%1 in\n%2\n%3").arg(QLatin1String(column), lines.first(), l)));
+        }
+    }
 
     QCOMPARE(gone.exitCode, 1);
     const QJsonObject g = byHost(gone.out).value(QStringLiteral("gone"));
