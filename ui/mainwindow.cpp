@@ -314,7 +314,8 @@ void MainWindow::inventoryChanged()
 void MainWindow::reloadHosts(const QString &select)
 {
     m_fleet->setHosts(m_inventory.hosts());
-    const QSignalBlocker blocker(m_hostSelector);
+    const QString before = m_hostSelector->currentData().toString();
+    QSignalBlocker blocker(m_hostSelector);
     m_hostSelector->clear();
     for (const HostEntry &h : m_inventory.hosts()) {
         QString label = h.name + QStringLiteral("  ·  ") + h.sshSpec();
@@ -328,6 +329,12 @@ void MainWindow::reloadHosts(const QString &select)
     m_hostSelector->setCurrentIndex(index >= 0 ? index : (m_hostSelector->count() > 0 ? 0 : -1));
     m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
     m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
+    blocker.unblock();
+    // The host chosen here (at start: the last one, else the first) reaches every page, as a
+    // choice in the bar does; "No host chosen" with a host in the bar was wrong.
+    if (m_hostSelector->currentData().toString() != before) {
+        Q_EMIT m_hostSelector->currentIndexChanged(m_hostSelector->currentIndex());
+    }
 }
 
 void MainWindow::addHost()

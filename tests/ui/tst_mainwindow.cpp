@@ -7,6 +7,10 @@
 #include "backend/metrics/timeseries.h"
 #include "ui/charts/timechart.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/deploypage.h"
+#include "ui/pages/logspage.h"
+#include "ui/pages/metricspage.h"
+#include "ui/pages/playgroundpage.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -215,6 +219,12 @@ void TestMainWindow::simulatedHosts_areLabelled()
     QVERIFY(!selector->itemText(2).contains(QLatin1String("SIMULATED")));
     const QString file = QDir(screenshotDir()).filePath(QStringLiteral("demo-hosts.png"));
     QVERIFY2(window.grab().save(file), qPrintable(file));
+    // The host the bar shows at the first start (no last host yet: the first) is every page's.
+    QCOMPARE(selector->currentData().toString(), QStringLiteral("demo"));
+    QCOMPARE(window.findChild<flashdeck::ui::MetricsPage *>()->host(), QStringLiteral("demo"));
+    QCOMPARE(window.findChild<flashdeck::ui::PlaygroundPage *>()->host(), QStringLiteral("demo"));
+    QCOMPARE(window.findChild<flashdeck::ui::LogsPage *>()->host(), QStringLiteral("demo"));
+    QCOMPARE(window.findChild<flashdeck::ui::DeployPage *>()->host(), QStringLiteral("demo"));
 }
 
 void TestMainWindow::chart_smallRanges_readableAxis_data()
