@@ -70,7 +70,9 @@ QStringList cells(const metrics::HostStatus &s)
             s.state,
             gpus,
             s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")),
-            s.health.isEmpty() ? QStringLiteral("–") : s.health,
+            !s.health.isEmpty()                    ? s.health
+                : s.containerKnown && !s.container ? QStringLiteral("no deployment")
+                                                   : QStringLiteral("–"),
             srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
             orDash(srv.running),
             orDash(srv.queued),

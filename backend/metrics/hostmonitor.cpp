@@ -223,7 +223,7 @@ bool HostMonitor::settled() const
     if (m_status.state == QLatin1String("unreachable") || m_status.state == QLatin1String("failed")) {
         return true;
     }
-    return m_gpusAnswered && m_dockerAnswered && m_diskAnswered && (m_serverPort == 0 || !m_status.health.isEmpty());
+    return m_gpusAnswered && m_dockerAnswered && m_diskAnswered && (m_serverPort == 0 || !m_serverHealth.isEmpty());
 }
 
 void HostMonitor::onConnection(const ssh::ConnectionState &state)
@@ -306,7 +306,8 @@ void HostMonitor::detectVendorAndStart()
         if (m_serverPort != 0) {
             m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
             connect(m_server.get(), &ServerSampler::healthChanged, this, [this](const QString &health) {
-                m_status.health = health;
+                m_serverHealth = health;
+                applyServerHealth();
                 changed();
             });
             connect(m_server.get(), &ServerSampler::sampled, this,
@@ -463,8 +464,17 @@ void HostMonitor::pollContainers()
                 }
             }
             m_status.container = best;
+            applyServerHealth();
             changed();
         });
+}
+
+void HostMonitor::applyServerHealth()
+{
+    // No deployment on the host (its Docker lists none of ours): nothing answering on the port is
+    // "no deployment", not a server that is down. A server someone runs by hand still shows.
+    const bool none = m_status.containerKnown && !m_status.container;
+    m_status.health = none && m_serverHealth == QLatin1String("down") ? QString() : m_serverHealth;
 }
 
 void HostMonitor::pollDisk()

@@ -93,6 +93,7 @@ private:
     void readManifest();
     void onConnection(const ssh::ConnectionState &state);
     void detectVendorAndStart();
+    void applyServerHealth();
     void startDocker();
     void pollContainers();
     void followServerLog(bool follow);
@@ -123,6 +124,7 @@ private:
     qint64 m_gpuHeardAtMs = 0;
     static constexpr qint64 kGpuSilenceMs = 10000;
     QString m_vendor; // nvidia, amd; empty until known
+    QString m_serverHealth; // what /health said last (m_status.health is what it means)
     quint16 m_serverPort = 0;
     qint64 m_expectedKvTokens = 0;
     quint64 m_dockerTunnel = 0;

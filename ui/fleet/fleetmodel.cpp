@@ -213,6 +213,9 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         break;
     case Health:
         if (role == Qt::DisplayRole) {
+            if (s.health.isEmpty() && s.containerKnown && !s.container) {
+                return tr("no deployment");
+            }
             return s.health.isEmpty() ? fmt::unknown() : s.health;
         }
         if (role == Qt::DecorationRole && !s.health.isEmpty()) {

@@ -67,7 +67,17 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
                          {QStringLiteral("status"), QStringLiteral("gone"), QStringLiteral("--json"),
                           QStringLiteral("--timeout"), QStringLiteral("20")});
     run(config.path(), {QStringLiteral("undeploy"), QStringLiteral("demo")});
+    // After undeploy: no deployment, not a server that is down (and no alert about one).
+    const Run undeployed =
+        run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
+    const Run undeployedText = run(config.path(), {QStringLiteral("status"), QStringLiteral("demo")});
     run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
+    const QJsonObject after = byHost(undeployed.out).value(QStringLiteral("demo"));
+    QCOMPARE(after[QLatin1String("container")].toObject()[QLatin1String("state")].toString(), QStringLiteral("none"));
+    QVERIFY2(after[QLatin1String("server")].isNull(), undeployed.out.constData());
+    QVERIFY2(after[QLatin1String("alerts")].toArray().isEmpty(), undeployed.out.constData());
+    QVERIFY2(undeployedText.out.contains("no deployment") && !undeployedText.out.contains(" down "),
+             undeployedText.out.constData());
 
     QVERIFY2(idle.exitCode == 0, idle.err.constData());
     const auto before = byHost(idle.out);
