@@ -26,9 +26,20 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
         if (!r.is_object() || !r.value("id", nlohmann::json()).is_string()) {
             return bad(QStringLiteral("\"id\" must be a string"));
         }
+        // Typed reads: value("x", std::string()) throws out of the parser when x is not a string
+        // (found by fuzz_logrules: "severity": [ ]).
+        const auto field = [&r](const char *key) {
+            return r.contains(key) && r[key].is_string() ? QString::fromStdString(r[key].get<std::string>())
+                                                         : QString();
+        };
+        for (const char *key : {"severity", "meaning", "fix"}) {
+            if (r.contains(key) && !r[key].is_string()) {
+                return bad(QStringLiteral("\"%1\" must be a string").arg(QLatin1String(key)));
+            }
+        }
         LogRule rule;
         rule.id = QString::fromStdString(r["id"].get<std::string>());
-        rule.severity = QString::fromStdString(r.value("severity", std::string()));
+        rule.severity = field("severity");
         if (rule.severity != QLatin1String("ok") && rule.severity != QLatin1String("info") &&
             rule.severity != QLatin1String("warn") && rule.severity != QLatin1String("error")) {
             return bad(QStringLiteral("\"severity\" of %1 must be ok, info, warn or error").arg(rule.id));
@@ -44,8 +55,8 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
             }
             rule.match.append(QByteArray::fromStdString(m.get<std::string>()));
         }
-        rule.meaning = QString::fromStdString(r.value("meaning", std::string()));
-        rule.fix = QString::fromStdString(r.value("fix", std::string()));
+        rule.meaning = field("meaning");
+        rule.fix = field("fix");
         if (out.rule(rule.id)) {
             return bad(QStringLiteral("the id %1 is used twice").arg(rule.id));
         }
