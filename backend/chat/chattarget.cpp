@@ -1,6 +1,7 @@
 #include "backend/chat/chattarget.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/jsonread.h"
 #include "backend/deploy/recipe.h"
 
 #include <QFile>
@@ -19,8 +20,8 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
     }
     const QByteArray data = f.readAll();
     const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    const QString profileId = m.is_object() ? QString::fromStdString(m.value("profile", std::string())) : QString();
-    const QString recipeId = m.is_object() ? QString::fromStdString(m.value("recipe", std::string())) : QString();
+    const QString profileId = m.is_object() ? QString::fromStdString(jsonread::string(m, "profile")) : QString();
+    const QString recipeId = m.is_object() ? QString::fromStdString(jsonread::string(m, "recipe")) : QString();
     if (profileId.isEmpty()) {
         return Status::failure(QStringLiteral("The deployment manifest %1 is damaged (no profile). Deploy again, or "
                                               "give the server's port on the host (--port).")

@@ -3,6 +3,7 @@
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/jsonread.h"
 #include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/fleet/inventory.h"
@@ -107,7 +108,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                             const std::string label = ct.value("Labels", nlohmann::json::object())
                                                           .value("io.flashdeck.deployment", std::string());
                             if (ids.contains(QString::fromStdString(label))) { // ours, for this host
-                                u->todo.append(QString::fromStdString(ct.value("Id", std::string())));
+                                u->todo.append(QString::fromStdString(jsonread::string(ct, "Id")));
                                 const nlohmann::json names = ct.value("Names", nlohmann::json::array());
                                 const std::string first =
                                     !names.empty() && names[0].is_string() ? names[0].get<std::string>() : "/?";

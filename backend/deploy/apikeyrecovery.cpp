@@ -1,5 +1,6 @@
 #include "backend/deploy/apikeyrecovery.h"
 
+#include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -77,7 +78,7 @@ void ApiKeyRecovery::inspect(quint16 tunnelPort)
                     QStringLiteral("The server container %1 is not running (%2): run 'flashdeck deploy' "
                                    "for this host with --resume to start it again.")
                         .arg(container,
-                             QString::fromStdString(state.is_object() ? state.value("Status", std::string())
+                             QString::fromStdString(state.is_object() ? jsonread::string(state, "Status")
                                                                       : std::string()))));
                 return;
             }

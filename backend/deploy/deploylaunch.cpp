@@ -148,7 +148,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
             const json inspect = existing.json();
             if (existing.ok() && inspect.value("State", json::object()).value("Running", false)) {
                 if (spec.role == QLatin1String("server")) {
-                    m_containerIds.append(QString::fromStdString(inspect.value("Id", std::string())));
+                    m_containerIds.append(QString::fromStdString(jsonread::string(inspect, "Id")));
                 }
                 reused.append(spec.name);
                 next(started, reused);
@@ -166,7 +166,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
                                 fail(created.message(), QStringLiteral("Check the image and the container settings."));
                                 return;
                             }
-                            const QString id = QString::fromStdString(created.json().value("Id", std::string()));
+                            const QString id = QString::fromStdString(jsonread::string(created.json(), "Id"));
                             m_docker->call(
                                 "POST", QStringLiteral("/containers/%1/start").arg(id), {},
                                 [this, spec, id, next, started, reused](const docker::DockerResponse &ok) mutable {

@@ -387,10 +387,10 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
     QSet<QString> known;
     int files = 0;
     for (const json &e : tree) {
-        if (!e.is_object() || e.value("type", std::string()) != "file") {
+        if (!e.is_object() || jsonread::string(e, "type") != "file") {
             continue;
         }
-        const QString path = QString::fromStdString(e.value("path", std::string()));
+        const QString path = QString::fromStdString(jsonread::string(e, "path"));
         known.insert(path);
         if (path == QLatin1String(".gitattributes")) {
             continue; // a git file, not part of a download
@@ -403,7 +403,7 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
             wrongSize.append(
                 QStringLiteral("%1 (%2 bytes, the revision has %3)").arg(path).arg(m_sizes.value(path)).arg(size));
         } else if (!m_sha256.isEmpty() && e.contains("lfs") && e["lfs"].is_object()) {
-            const QString oid = QString::fromStdString(e["lfs"].value("oid", std::string()));
+            const QString oid = QString::fromStdString(jsonread::string(e.value("lfs", nlohmann::json()), "oid"));
             if (m_sha256.value(path) != oid) {
                 wrongHash.append(path);
             }

@@ -1,12 +1,14 @@
 #include "backend/fleet/fleetwatcher.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/jsonread.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QFile>
+#include <QPointer>
 
 #include <nlohmann/json.hpp>
 
@@ -29,7 +31,7 @@ QString profileOf(const QString &manifestFile)
     }
     const QByteArray data = f.readAll();
     const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    return m.is_object() ? QString::fromStdString(m.value("profile", std::string())) : QString();
+    return m.is_object() ? QString::fromStdString(jsonread::string(m, "profile")) : QString();
 }
 
 } // namespace
@@ -141,17 +143,7 @@ void FleetWatcher::watch(const HostEntry &host)
                 [this, name] { Q_EMIT statusChanged(name); });
         watched.monitor->start();
         if (apiKey.isEmpty() && !deploymentId.isEmpty()) {
-            // No key in the keyring (a machine without one, or a deployment made elsewhere): the
-            // one the running server was started with, over the host's Docker.
-            auto *recovery = new ApiKeyRecovery(*watched.connection, deploymentId, watched.monitor.get());
-            metrics::HostMonitor *monitor = watched.monitor.get();
-            connect(recovery, &ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
-                recovery->deleteLater();
-                if (key) {
-                    monitor->setApiKey(key.value());
-                }
-            });
-            recovery->start();
+            recoverApiKey(watched, deploymentId);
         }
         watched.connection->connectToHost();
         Q_EMIT statusChanged(name);
@@ -182,6 +174,54 @@ void FleetWatcher::setKeepHistory(bool on)
             w->monitor->setArchiveFile(on ? m_paths.metricsHistoryFile(name) : QString());
         }
     }
+}
+
+void FleetWatcher::recoverApiKey(Watched &watched, const QString &deploymentId)
+{
+    // No key in the keyring (a machine without one, or a deployment made elsewhere): the one the
+    // running server was started with, over the host's Docker.
+    auto *recovery = new ApiKeyRecovery(*watched.connection, deploymentId, watched.monitor.get());
+    metrics::HostMonitor *monitor = watched.monitor.get();
+    connect(recovery, &ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
+        recovery->deleteLater();
+        if (key) {
+            monitor->setApiKey(key.value());
+        }
+    });
+    recovery->start();
+}
+
+void FleetWatcher::deploymentChanged(const QString &host)
+{
+    const auto it = m_watched.find(host);
+    if (it == m_watched.end() || !it->second->monitor) {
+        return;
+    }
+    Watched &watched = *it->second;
+    watched.monitor->reloadDeployment();
+    const QString profile =
+        profileOf(m_paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
+    if (profile.isEmpty()) {
+        return;
+    }
+    const QString deploymentId = host + QLatin1Char('-') + profile;
+    if (!m_secrets) {
+        recoverApiKey(watched, deploymentId);
+        return;
+    }
+    QPointer<metrics::HostMonitor> monitor = watched.monitor.get();
+    m_secrets->read(SecretStore::apiKeyKey(deploymentId),
+                    [this, host, deploymentId, monitor](const Result<QString> &key) {
+                        const auto again = m_watched.find(host);
+                        if (!monitor || again == m_watched.end() || again->second->monitor.get() != monitor) {
+                            return; // gone meanwhile
+                        }
+                        if (key && !key.value().isEmpty()) {
+                            monitor->setApiKey(key.value());
+                        } else {
+                            recoverApiKey(*again->second, deploymentId);
+                        }
+                    });
 }
 
 void FleetWatcher::retry(const QString &host)

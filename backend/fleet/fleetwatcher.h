@@ -52,6 +52,11 @@ public:
     bool keepHistory() const { return m_keepHistory; }
     /** Connects again now (after the operator accepted its key from the host bar, say). */
     void retry(const QString &host);
+    /**
+     * A deployment on `host` was made or redone (its manifest written): the host's monitor reads
+     * it again and samples its server, with its API key (keyring, else the container's).
+     */
+    void deploymentChanged(const QString &host);
 
 Q_SIGNALS:
     void hostsChanged();
@@ -60,6 +65,7 @@ Q_SIGNALS:
 private:
     struct Watched;
     void watch(const HostEntry &host);
+    void recoverApiKey(Watched &watched, const QString &deploymentId);
 
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;

@@ -1,5 +1,6 @@
 #include "backend/logs/logfollower.h"
 
+#include "backend/core/jsonread.h"
 #include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
@@ -207,8 +208,8 @@ void LogFollower::findContainer()
                     return;
                 }
                 const nlohmann::json j = res.json();
-                m_containerId = QString::fromStdString(j.value("Id", std::string()));
-                m_containerName = QString::fromStdString(j.value("Name", std::string())).mid(1);
+                m_containerId = QString::fromStdString(jsonread::string(j, "Id"));
+                m_containerName = QString::fromStdString(jsonread::string(j, "Name")).mid(1);
                 openStreamIfRunning(j.value("State", nlohmann::json::object()).value("Running", false));
             });
         return;
@@ -234,11 +235,11 @@ void LogFollower::findContainer()
                     name.endsWith(QLatin1String("-router"))) {
                     continue;
                 }
-                const int score = (c.value("State", std::string()) == "running" ? 2 : 0) +
-                    (name.endsWith(QLatin1String("-0")) ? 1 : 0);
+                const int score =
+                    (jsonread::string(c, "State") == "running" ? 2 : 0) + (name.endsWith(QLatin1String("-0")) ? 1 : 0);
                 if (score > bestScore) {
                     bestScore = score;
-                    m_containerId = QString::fromStdString(c.value("Id", std::string()));
+                    m_containerId = QString::fromStdString(jsonread::string(c, "Id"));
                     m_containerName = name;
                     running = score >= 2;
                 }

@@ -1,5 +1,6 @@
 #include "backend/metrics/hostmonitor.h"
 
+#include "backend/core/jsonread.h"
 #include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/logging/logging.h"
@@ -164,12 +165,12 @@ void HostMonitor::readManifest()
     if (!m.is_object()) {
         return;
     }
-    auto str = [&m](const char *k) { return QString::fromStdString(m.value(k, std::string())); };
+    auto str = [&m](const char *k) { return QString::fromStdString(jsonread::string(m, k)); };
     m_status.profile = str("profile");
     m_status.imageDigest = str("image_digest");
     m_status.modelSha = str("model_sha");
     const nlohmann::json qmul4 = m.value("steps", nlohmann::json::object()).value("check.qmul4", nlohmann::json());
-    m_status.qmul4Fallback = qmul4.is_object() && qmul4.value("status", std::string()) == "warn";
+    m_status.qmul4Fallback = qmul4.is_object() && jsonread::string(qmul4, "status") == "warn";
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {
             if (const RecipeProfile *p = r.profile(m_status.profile)) {
@@ -255,6 +256,67 @@ void HostMonitor::onConnection(const ssh::ConnectionState &state)
     }
 }
 
+void HostMonitor::startServerSampler()
+{
+    if (m_serverPort == 0) {
+        return;
+    }
+    m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
+    connect(m_server.get(), &ServerSampler::healthChanged, this, [this](const QString &health) {
+        m_serverHealth = health;
+        applyServerHealth();
+        changed();
+    });
+    connect(m_server.get(), &ServerSampler::sampled, this, [this](const ServerSnapshot &s, const ServerRates &r) {
+        m_status.server = s;
+        // An interval without requests has no latency: keep the last one measured.
+        ServerRates merged = r;
+        if (!merged.ttftP50) {
+            merged.ttftP50 = m_status.rates.ttftP50;
+            merged.ttftP95 = m_status.rates.ttftP95;
+        }
+        if (!merged.e2eP50) {
+            merged.e2eP50 = m_status.rates.e2eP50;
+            merged.e2eP95 = m_status.rates.e2eP95;
+        }
+        m_status.rates = merged;
+        record(QStringLiteral("kv.usage"), s.atMs, s.tokenUsage);
+        record(QStringLiteral("kv.used_tokens"), s.atMs, s.usedTokens);
+        record(QStringLiteral("server.running"), s.atMs, s.running);
+        record(QStringLiteral("server.queued"), s.atMs, s.queued);
+        record(QStringLiteral("server.throughput"), s.atMs, s.genThroughput);
+        record(QStringLiteral("spec.accept_length"), s.atMs, s.specAcceptLength);
+        if (r.ttftP50) {
+            record(QStringLiteral("ttft.p50"), s.atMs, r.ttftP50);
+            record(QStringLiteral("ttft.p95"), s.atMs, r.ttftP95);
+        }
+        if (r.e2eP50) {
+            record(QStringLiteral("e2e.p50"), s.atMs, r.e2eP50);
+            record(QStringLiteral("e2e.p95"), s.atMs, r.e2eP95);
+        }
+        changed();
+    });
+    connect(m_server.get(), &ServerSampler::logFallbackChanged, this, &HostMonitor::followServerLog);
+    m_server->start();
+}
+
+void HostMonitor::reloadDeployment()
+{
+    // A deployment made (or redone) while Flashdeck runs: its profile, port and pins, and a
+    // sampler for its server, without restarting the monitor (its history stays).
+    const quint16 before = m_serverPort;
+    readManifest();
+    if (m_config.serverPort != 0) {
+        m_serverPort = m_config.serverPort;
+    }
+    if (m_running && m_samplersStarted && m_serverPort != 0 && (!m_server || m_serverPort != before)) {
+        m_server.reset();
+        m_serverHealth.clear();
+        startServerSampler();
+    }
+    changed();
+}
+
 void HostMonitor::detectVendorAndStart()
 {
     auto startSamplers = [this] {
@@ -303,46 +365,8 @@ void HostMonitor::detectVendorAndStart()
             m_gpusAnswered = true;
             m_status.gpuError = QStringLiteral("neither nvidia-smi nor amd-smi/rocm-smi is on the host's PATH");
         }
-        if (m_serverPort != 0) {
-            m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
-            connect(m_server.get(), &ServerSampler::healthChanged, this, [this](const QString &health) {
-                m_serverHealth = health;
-                applyServerHealth();
-                changed();
-            });
-            connect(m_server.get(), &ServerSampler::sampled, this,
-                    [this](const ServerSnapshot &s, const ServerRates &r) {
-                        m_status.server = s;
-                        // An interval without requests has no latency: keep the last one measured.
-                        ServerRates merged = r;
-                        if (!merged.ttftP50) {
-                            merged.ttftP50 = m_status.rates.ttftP50;
-                            merged.ttftP95 = m_status.rates.ttftP95;
-                        }
-                        if (!merged.e2eP50) {
-                            merged.e2eP50 = m_status.rates.e2eP50;
-                            merged.e2eP95 = m_status.rates.e2eP95;
-                        }
-                        m_status.rates = merged;
-                        record(QStringLiteral("kv.usage"), s.atMs, s.tokenUsage);
-                        record(QStringLiteral("kv.used_tokens"), s.atMs, s.usedTokens);
-                        record(QStringLiteral("server.running"), s.atMs, s.running);
-                        record(QStringLiteral("server.queued"), s.atMs, s.queued);
-                        record(QStringLiteral("server.throughput"), s.atMs, s.genThroughput);
-                        record(QStringLiteral("spec.accept_length"), s.atMs, s.specAcceptLength);
-                        if (r.ttftP50) {
-                            record(QStringLiteral("ttft.p50"), s.atMs, r.ttftP50);
-                            record(QStringLiteral("ttft.p95"), s.atMs, r.ttftP95);
-                        }
-                        if (r.e2eP50) {
-                            record(QStringLiteral("e2e.p50"), s.atMs, r.e2eP50);
-                            record(QStringLiteral("e2e.p95"), s.atMs, r.e2eP95);
-                        }
-                        changed();
-                    });
-            connect(m_server.get(), &ServerSampler::logFallbackChanged, this, &HostMonitor::followServerLog);
-            m_server->start();
-        }
+        m_samplersStarted = true;
+        startServerSampler();
         startDocker();
         pollDisk();
         m_diskTimer->start();
@@ -451,8 +475,8 @@ void HostMonitor::pollContainers()
                 s.name = names.is_array() && !names.empty() && names[0].is_string()
                     ? QString::fromStdString(names[0].get<std::string>()).mid(1)
                     : QString();
-                s.state = QString::fromStdString(c.value("State", std::string()));
-                s.status = QString::fromStdString(c.value("Status", std::string()));
+                s.state = QString::fromStdString(jsonread::string(c, "State"));
+                s.status = QString::fromStdString(jsonread::string(c, "Status"));
                 s.deployment = QString::fromStdString(
                     c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
                 if (!ids.contains(s.deployment) || s.name.endsWith(QLatin1String("-gpucheck"))) {

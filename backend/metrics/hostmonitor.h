@@ -85,6 +85,8 @@ public:
     void setThresholds(const AlertThresholds &thresholds);
     /** The server's API key, known late (the keyring had none; read from the running container). */
     void setApiKey(const QString &apiKey);
+    /** Reads the deployment's manifest again (one made or redone meanwhile) and samples its server. */
+    void reloadDeployment();
 
 Q_SIGNALS:
     void statusChanged();
@@ -94,6 +96,7 @@ private:
     void onConnection(const ssh::ConnectionState &state);
     void detectVendorAndStart();
     void applyServerHealth();
+    void startServerSampler();
     void startDocker();
     void pollContainers();
     void followServerLog(bool follow);
@@ -125,6 +128,7 @@ private:
     static constexpr qint64 kGpuSilenceMs = 10000;
     QString m_vendor; // nvidia, amd; empty until known
     QString m_serverHealth; // what /health said last (m_status.health is what it means)
+    bool m_samplersStarted = false; // the vendor is known and the samplers run
     quint16 m_serverPort = 0;
     qint64 m_expectedKvTokens = 0;
     quint64 m_dockerTunnel = 0;

@@ -6,6 +6,7 @@
 #include "backend/deploy/licenseterms.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
+#include "backend/metrics/hostmonitor.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
@@ -269,6 +270,13 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
         QVERIFY2(page->stepStatus(QLatin1String(step)) == StepStatus::Pass, step);
     }
     QVERIFY(page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text().startsWith(QLatin1String("Deployed")));
+    // The Fleet and Metrics follow the deployment made here, without a restart: the server's
+    // health and its KV pool within a few refreshes.
+    const auto *monitor = window.fleet().monitor(QStringLiteral("gpu-b300"));
+    QVERIFY(monitor);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().health == QLatin1String("ok") && monitor->status().server &&
+                                 monitor->status().server->maxTokens.has_value(),
+                             30000);
     // The licence step names who acknowledged which text.
     page->selectStep(QStringLiteral("license"));
     QVERIFY(page->licensePanel()

@@ -756,6 +756,8 @@ void DeployPage::startSession()
     });
     connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
     connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
+        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
+        m_watcher.deploymentChanged(m_host);
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
                                    .arg(m_host, m_session->directory())
                              : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
