@@ -337,6 +337,55 @@ void DeployRunner::preflightSsh()
     finish(r);
 }
 
+void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
+{
+    // The profile's GPU tool did not answer. If the other vendor's does, the host is not what the
+    // profile is for: say that (never "install the NVIDIA driver" on an AMD host).
+    const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
+    runCommand(
+        nvidia ? "amd-smi metric --json" : "nvidia-smi -L",
+        [this, nvidia, seen, fix](const ssh::CommandResult &other) {
+            qsizetype count = 0;
+            QString what;
+            if (other.succeeded() && nvidia) {
+                const auto gpus = probe::parseAmdSmiMetric(other.stdoutData);
+                count = gpus ? gpus.value().size() : 0;
+                what = QStringLiteral("%1 AMD GPUs (amd-smi)").arg(count);
+            } else if (other.succeeded()) {
+                QStringList names; // "GPU 0: NVIDIA B300 SXM6 AC (UUID: …)"
+                for (const QByteArray &line : other.stdoutData.split('\n')) {
+                    if (line.startsWith("GPU ") && line.contains(": ")) {
+                        names.append(hostText(line.mid(line.indexOf(": ") + 2).split('(').first().trimmed(), 80));
+                    }
+                }
+                count = names.size();
+                what = count ? QStringLiteral("%1 × %2 (nvidia-smi)").arg(count).arg(names.first()) : QString();
+            }
+            if (count == 0) {
+                fail(seen, fix);
+                return;
+            }
+            QStringList fitting;
+            for (const RecipeProfile &p : m_recipe.profiles) {
+                if (p.vendor != m_profile.vendor && !p.generatorOnly() && p.gpuCount <= count) {
+                    fitting.append(p.id);
+                }
+            }
+            StepRecord r = m_current;
+            r.status = StepStatus::Fail;
+            r.expected = QStringLiteral("%1 × %2").arg(m_profile.gpuCount).arg(m_profile.gpuModel);
+            r.seen = QStringLiteral("the profile needs %1 × %2; the host has %3")
+                         .arg(m_profile.gpuCount)
+                         .arg(m_profile.gpuModel, what);
+            r.fix = fitting.isEmpty()
+                ? QStringLiteral("Choose a profile for this host's GPUs (flashdeck recipes list).")
+                : QStringLiteral("Choose a profile for this host's GPUs: %1 (flashdeck recipes list).")
+                      .arg(fitting.join(QStringLiteral(", ")));
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
+}
+
 void DeployRunner::preflightGpus()
 {
     const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
@@ -346,16 +395,18 @@ void DeployRunner::preflightGpus()
         cmd,
         [this, nvidia](const ssh::CommandResult &res) {
             if (!res.succeeded()) {
-                fail(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
-                     nvidia ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
-                            : QStringLiteral("Install ROCm's amd-smi on the host."));
+                failOrOtherVendor(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
+                                  nvidia
+                                      ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
+                                      : QStringLiteral("Install ROCm's amd-smi on the host."));
                 return;
             }
             QStringList names;
             if (nvidia) {
                 const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
-                if (!d) {
-                    fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                if (!d || d.value().gpus.isEmpty()) {
+                    failOrOtherVendor(d ? QStringLiteral("nvidia-smi lists no GPU") : d.message(),
+                                      QStringLiteral("Check the NVIDIA driver installation."));
                     return;
                 }
                 for (const probe::NvidiaGpu &g : d.value().gpus) {

@@ -127,6 +127,8 @@ private:
 
     void preflightSsh();
     void preflightGpus();
+    /** The profile's GPU tool failed: a mismatch when the other vendor's tool finds GPUs, else `seen`. */
+    void failOrOtherVendor(const QString &seen, const QString &fix);
     void preflightDriver();
     void preflightDocker();
     /** preflight.docker's tunnel closed: run dial-stdio once more to quote what it printed. */

@@ -259,6 +259,12 @@ void TestDeployCli::scenario_data()
                                << "not verified upstream"
                                << QStringList{QStringLiteral("--image"),
                                               QStringLiteral("aigmkt/minimax-m3-sglang-rocm720-mi35x:latest")};
+    // A B300 profile on an AMD host: what the host has and which profile fits, never the NVIDIA driver.
+    QTest::newRow("B300 profile, AMD host") << "mi355x-x8" << balanced << "60" << 1 << "preflight.gpus"
+                                            << "fail"
+                                            << "the profile needs 4 × B300; the host has 8 AMD GPUs (amd-smi) "
+                                               "Choose a profile for this host's GPUs: mi355x-x8-two-tp4-router"
+                                            << QStringList{};
     QTest::newRow("h200x2") << "h200x2" << balanced << "60" << 1 << "preflight.gpus"
                             << "fail"
                             << "2 × NVIDIA H200" << QStringList{};
