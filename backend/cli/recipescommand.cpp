@@ -101,7 +101,9 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
     if (!r.scopeNote.isEmpty()) {
         out << "  scope      " << r.scopeNote << '\n';
     }
-    // The profile's fact ids stay in --json's "facts" (a script's contract); people read the note.
+    for (const QString &f : p.facts) { // what the deployment page says of it, in words
+        out << "  page says  " << f << '\n';
+    }
 }
 
 } // namespace

@@ -55,7 +55,7 @@ struct DeployOptions
     QStringList operatorFlags;
     /**
      * Where the weights come from: "hub" (the pinned revision, downloaded by the server),
-     * "offline" (a folder on the host that `hf download` wrote, F27) or "modelscope" (a folder
+     * "offline" (a folder on the host that `hf download` wrote) or "modelscope" (a folder
      * of the ModelScope mirror, accepted only when it matches the pinned revision, F28).
      */
     QString modelSource = QStringLiteral("hub");

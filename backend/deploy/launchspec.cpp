@@ -59,7 +59,7 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
         return Status::failure(QStringLiteral("%1 has no launch in this recipe. %2").arg(profile.title, profile.note));
     }
     if (profile.operatorFlagsRequired && in.operatorFlags.isEmpty()) {
-        return Status::failure(QStringLiteral("%1 needs its extra flags, which the seed page does not give. %2")
+        return Status::failure(QStringLiteral("%1 needs its extra flags, which the deployment page does not give. %2")
                                    .arg(profile.title, profile.note));
     }
     if (profile.vendor == QLatin1String("amd") && profile.tp > 4) {

@@ -22,7 +22,7 @@ struct RecipeProfile
 {
     QString id;
     QString title;
-    /** "verified-upstream", "unverified" (say so, F12) or "generator-only" (no launch, F12). */
+    /** "verified-upstream", "unverified" (say so) or "generator-only" (no launch: the generator). */
     QString status;
     QString vendor; // "nvidia" or "amd"
     QString gpuModel; // matched by substring against the probed GPU name
@@ -46,7 +46,7 @@ struct RecipeProfile
     QStringList serverArgs;
     bool operatorFlagsRequired = false;
     QString note;
-    QStringList facts;
+    QStringList facts; // what the deployment page says of this profile, in words (the recipe file's "facts")
 
     bool generatorOnly() const { return status == QLatin1String("generator-only"); }
     bool verified() const { return status == QLatin1String("verified-upstream"); }

@@ -31,7 +31,7 @@ struct StepRecord
     QString step; // a stable id: preflight.driver, pin.image, ready, check.qmul4, …
     StepStatus status = StepStatus::Pending;
     QString title;
-    QString why; // "F07: the image needs the CUDA 13.4 runtime"
+    QString why; // in words: "The driver must support the image's CUDA 13.4 runtime"
     QString command; // the command or API call it ran
     QString expected;
     QString seen;

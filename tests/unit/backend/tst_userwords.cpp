@@ -10,9 +10,9 @@ using flashdeck::logs::LogRules;
 
 /**
  * Users read words, not our ids: no fact id ("F20", "(F08)") and no "host contract §" in the
- * texts the built-in recipe and log rules give the window and the CLI. The ids stay in code
- * comments and in `recipes show --json`'s "facts" (a script's contract). The deployment steps'
- * own texts are checked by tst_deploycli on every scenario.
+ * texts the built-in recipe and log rules give the window and the CLI — `recipes show --json`'s
+ * "facts" included, which say the page's facts in words. The ids stay in code comments. The
+ * deployment steps' own texts are checked by tst_deploycli on every scenario.
  */
 class TestUserWords : public QObject
 {
@@ -39,7 +39,7 @@ void TestUserWords::recipe_saysItInWords()
     for (const Recipe &r : recipes.value()) {
         QVERIFY2(idIn(r.statusNote).isEmpty(), qPrintable(r.statusNote));
         for (const RecipeProfile &p : r.profiles) {
-            for (const QString &text : {p.title, p.note}) {
+            for (const QString &text : QStringList{p.title, p.note, p.imageSource} + p.facts) {
                 QVERIFY2(idIn(text).isEmpty(), qPrintable(text));
                 ++texts;
             }
