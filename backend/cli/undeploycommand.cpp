@@ -79,21 +79,9 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
-        auto tunnel = std::make_shared<quint64>(0); // only our tunnel's reports
-        QObject::connect(&connection, &ssh::HostConnection::tunnelFailed, &connection,
-                         [&c, done, tunnel](quint64 tunnelId, const QString &message) {
-                             if (tunnelId != *tunnel) {
-                                 return;
-                             }
-                             c.err << message << '\n';
-                             done(ExitCheckFailed);
-                         });
-        QObject::connect(
-            &connection, &ssh::HostConnection::tunnelReady, &connection,
-            [&, u, done, tunnel](quint64 tunnelId, quint16 port) {
-                if (tunnelId != *tunnel) {
-                    return;
-                }
+        connection.onTunnel(
+            connection.openStdioTunnel("docker system dial-stdio"), &connection,
+            [&, u, done](quint16 port) {
                 u->docker = std::make_unique<docker::DockerClient>(port);
                 const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
                 u->docker->call(
@@ -157,8 +145,11 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                             }
                         });
                     });
+            },
+            [&c, done](const QString &message) {
+                c.err << message << '\n';
+                done(ExitCheckFailed);
             });
-        *tunnel = connection.openStdioTunnel("docker system dial-stdio");
     });
 }
 

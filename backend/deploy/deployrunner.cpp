@@ -460,54 +460,45 @@ void DeployRunner::preflightDocker()
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
     // Only this tunnel's reports: other components open theirs on the same connection.
-    auto *guard = new QObject(this);
-    auto tunnel = std::make_shared<quint64>(0);
-    connect(
-        &m_conn, &ssh::HostConnection::tunnelFailed, guard, [this, guard, tunnel](quint64 id, const QString &message) {
-            if (id != *tunnel) {
-                return;
-            }
-            guard->deleteLater();
+    const quint64 tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+    m_conn.onTunnel(
+        tunnel, this,
+        [this](quint16 port) {
+            m_docker = std::make_unique<docker::DockerClient>(port);
+            m_docker->ping([this](const docker::DockerResponse &pong) {
+                if (!pong.ok() && !pong.transportError.isEmpty()) {
+                    diagnoseDockerTunnel(pong.message());
+                    return;
+                }
+                if (!pong.ok()) {
+                    fail(dockerSaid(pong),
+                         QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                        "that this user may use it."));
+                    return;
+                }
+                m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
+                    const json j = info.json();
+                    const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
+                    StepRecord r = m_current;
+                    r.expected = m_profile.vendor == QLatin1String("nvidia")
+                        ? QStringLiteral("Docker with the nvidia runtime")
+                        : QStringLiteral("Docker");
+                    r.seen = QStringLiteral("Docker %1, API %2%3")
+                                 .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
+                                      nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
+                    if (m_profile.vendor == QLatin1String("nvidia") && !nvidiaRuntime) {
+                        r.status = StepStatus::Fail;
+                        r.fix = QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                    } else {
+                        r.status = StepStatus::Pass;
+                    }
+                    finish(r);
+                });
+            });
+        },
+        [this](const QString &message) {
             fail(message, QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
         });
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, guard, [this, guard, tunnel](quint64 id, quint16 port) {
-        if (id != *tunnel) {
-            return;
-        }
-        guard->deleteLater();
-        m_docker = std::make_unique<docker::DockerClient>(port);
-        m_docker->ping([this](const docker::DockerResponse &pong) {
-            if (!pong.ok() && !pong.transportError.isEmpty()) {
-                diagnoseDockerTunnel(pong.message());
-                return;
-            }
-            if (!pong.ok()) {
-                fail(dockerSaid(pong),
-                     QStringLiteral("Start Docker on the host (systemctl start docker) and check "
-                                    "that this user may use it."));
-                return;
-            }
-            m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
-                const json j = info.json();
-                const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
-                StepRecord r = m_current;
-                r.expected = m_profile.vendor == QLatin1String("nvidia")
-                    ? QStringLiteral("Docker with the nvidia runtime")
-                    : QStringLiteral("Docker");
-                r.seen = QStringLiteral("Docker %1, API %2%3")
-                             .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
-                                  nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
-                if (m_profile.vendor == QLatin1String("nvidia") && !nvidiaRuntime) {
-                    r.status = StepStatus::Fail;
-                    r.fix = QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
-                } else {
-                    r.status = StepStatus::Pass;
-                }
-                finish(r);
-            });
-        });
-    });
-    *tunnel = m_conn.openStdioTunnel("docker system dial-stdio"); // its reports arrive queued, after this
 }
 
 void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)

@@ -3,6 +3,7 @@
 #include "backend/ssh/sessionworker.h"
 
 #include <QThread>
+#include <QVariant>
 
 namespace flashdeck::ssh {
 
@@ -148,6 +149,26 @@ quint64 HostConnection::openStdioTunnel(const QByteArray &command)
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, id, command] { w->openTunnel(id, 1, {}, 0, command); }, Qt::QueuedConnection);
     return id;
+}
+
+void HostConnection::onTunnel(quint64 tunnelId, QObject *context, std::function<void(quint16)> ready,
+                              std::function<void(const QString &)> failed)
+{
+    auto *once = new QObject(context); // gone after the first report, or with the context
+    connect(this, &HostConnection::tunnelReady, once, [tunnelId, once, ready](quint64 id, quint16 port) {
+        if (id == tunnelId && !once->property("done").toBool()) {
+            once->setProperty("done", true);
+            once->deleteLater();
+            ready(port);
+        }
+    });
+    connect(this, &HostConnection::tunnelFailed, once, [tunnelId, once, failed](quint64 id, const QString &message) {
+        if (id == tunnelId && !once->property("done").toBool()) {
+            once->setProperty("done", true);
+            once->deleteLater();
+            failed(message);
+        }
+    });
 }
 
 void HostConnection::closeTunnel(quint64 tunnelId)

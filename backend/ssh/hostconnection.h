@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 
 class QThread;
 
@@ -50,6 +51,13 @@ public:
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     quint64 openStdioTunnel(const QByteArray &command);
     void closeTunnel(quint64 tunnelId);
+    /**
+     * Calls `ready` or `failed` once, for tunnel `tunnelId` alone (every tunnel's report reaches
+     * every listener: the window's monitor, log follower and deploy runner share a connection).
+     * Call it right after opening: reports arrive queued, after this returns. Ends with `context`.
+     */
+    void onTunnel(quint64 tunnelId, QObject *context, std::function<void(quint16 localPort)> ready,
+                  std::function<void(const QString &message)> failed);
 
 Q_SIGNALS:
     void stateChanged(const flashdeck::ssh::ConnectionState &state);
