@@ -1,5 +1,6 @@
 #include "ui/connectioncontroller.h"
 
+#include "backend/fleet/hostsession.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/dialogs/credentialsdialog.h"
 #include "ui/dialogs/hostkeydialog.h"
@@ -15,52 +16,39 @@ ConnectionController::ConnectionController(QWidget *dialogParent)
 
 ConnectionController::~ConnectionController() = default;
 
-void ConnectionController::retireConnection()
+void ConnectionController::connectTo(HostSession &session)
 {
-    if (!m_connection) {
+    attach(session.entry().name, &session.connection());
+    session.connectWithOperator();
+    // Say where it stands now (a session that is up stays up, and reports nothing new).
+    Q_EMIT stateChanged(session.entry().name, session.connection().state());
+}
+
+void ConnectionController::attach(const QString &hostName, ssh::HostConnection *c)
+{
+    if (m_attached.contains(c)) {
         return;
     }
-    // Destroying a connection waits for its thread, which may sit in a blocking connect for
-    // up to the connect timeout. Retire it instead: ask it to stop and delete it once it
-    // says it has, so the window never freezes.
-    ssh::HostConnection *old = m_connection.release();
-    old->disconnect(this);
-    old->setParent(this); // still cleaned up if the window closes first
-    connect(old, &ssh::HostConnection::stateChanged, old, [old](const ssh::ConnectionState &s) {
-        if (s.phase == ssh::ConnectionPhase::Disconnected || s.phase == ssh::ConnectionPhase::Failed) {
-            old->deleteLater();
-        }
-    });
-    old->disconnectFromHost();
-}
-
-void ConnectionController::connectTo(const HostEntry &host)
-{
-    retireConnection();
-    m_host = host;
-    m_connection = std::make_unique<ssh::HostConnection>(host.toTarget());
-    ssh::HostConnection *c = m_connection.get();
+    m_attached.insert(c);
+    connect(c, &QObject::destroyed, this, [this, c] { m_attached.remove(c); });
     connect(c, &ssh::HostConnection::stateChanged, this,
-            [this](const ssh::ConnectionState &s) { Q_EMIT stateChanged(m_host.name, s); });
-    connect(c, &ssh::HostConnection::hostKeyNeedsDecision, this, &ConnectionController::askHostKey);
-    connect(c, &ssh::HostConnection::passphraseNeeded, this, &ConnectionController::askPassphrase);
-    connect(c, &ssh::HostConnection::passwordNeeded, this, &ConnectionController::askPassword);
-    connect(c, &ssh::HostConnection::keyboardInteractiveNeeded, this, &ConnectionController::askKeyboardInteractive);
-    c->connectToHost();
+            [this, hostName](const ssh::ConnectionState &s) { Q_EMIT stateChanged(hostName, s); });
+    connect(c, &ssh::HostConnection::hostKeyNeedsDecision, this,
+            [this, hostName, c](const ssh::HostKeyInfo &info) { askHostKey(hostName, c, info); });
+    connect(c, &ssh::HostConnection::passphraseNeeded, this,
+            [this, hostName, c](const ssh::PassphraseRequest &r) { askPassphrase(hostName, c, r); });
+    connect(c, &ssh::HostConnection::passwordNeeded, this,
+            [this, c](const ssh::PasswordRequest &r) { askPassword(c, r); });
+    connect(c, &ssh::HostConnection::keyboardInteractiveNeeded, this,
+            [this, hostName, c](const ssh::KbdIntChallenge &r) { askKeyboardInteractive(hostName, c, r); });
 }
 
-void ConnectionController::disconnectFromHost()
+void ConnectionController::askHostKey(const QString &hostName, ssh::HostConnection *connection,
+                                      const ssh::HostKeyInfo &info)
 {
-    if (m_connection) {
-        m_connection->disconnectFromHost();
-    }
-}
-
-void ConnectionController::askHostKey(const ssh::HostKeyInfo &info)
-{
-    auto *dialog = new HostKeyDialog(m_host.name, info, m_dialogParent);
+    auto *dialog = new HostKeyDialog(hostName, info, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<ssh::HostConnection> target = m_connection.get();
+    QPointer<ssh::HostConnection> target = connection;
     connect(dialog, &QDialog::finished, this, [target](int result) {
         if (target) {
             target->answerHostKey(result == QDialog::Accepted);
@@ -69,13 +57,15 @@ void ConnectionController::askHostKey(const ssh::HostKeyInfo &info)
     dialog->open();
 }
 
-void ConnectionController::askPassphrase(const ssh::PassphraseRequest &request)
+void ConnectionController::askPassphrase(const QString &hostName, ssh::HostConnection *connection,
+                                         const ssh::PassphraseRequest &request)
 {
-    auto *dialog = new CredentialsDialog(tr("Key passphrase"),
-                                         tr("The key %1 is protected by a passphrase.").arg(request.identityFile),
-                                         request.previousError, {{tr("Passphrase:"), false}}, m_dialogParent);
+    auto *dialog = new CredentialsDialog(
+        tr("Key passphrase"),
+        tr("The key %1 is protected by a passphrase (for %2).").arg(request.identityFile, hostName),
+        request.previousError, {{tr("Passphrase:"), false}}, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<ssh::HostConnection> target = m_connection.get();
+    QPointer<ssh::HostConnection> target = connection;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
         if (!target) {
             return;
@@ -86,12 +76,12 @@ void ConnectionController::askPassphrase(const ssh::PassphraseRequest &request)
     dialog->open();
 }
 
-void ConnectionController::askPassword(const ssh::PasswordRequest &request)
+void ConnectionController::askPassword(ssh::HostConnection *connection, const ssh::PasswordRequest &request)
 {
     auto *dialog = new CredentialsDialog(tr("Password"), tr("Password for %1@%2.").arg(request.user, request.host),
                                          request.previousError, {{tr("Password:"), false}}, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<ssh::HostConnection> target = m_connection.get();
+    QPointer<ssh::HostConnection> target = connection;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
         if (!target) {
             return;
@@ -102,7 +92,8 @@ void ConnectionController::askPassword(const ssh::PasswordRequest &request)
     dialog->open();
 }
 
-void ConnectionController::askKeyboardInteractive(const ssh::KbdIntChallenge &challenge)
+void ConnectionController::askKeyboardInteractive(const QString &hostName, ssh::HostConnection *connection,
+                                                  const ssh::KbdIntChallenge &challenge)
 {
     QList<CredentialsDialog::Prompt> prompts;
     for (const ssh::KbdIntPrompt &p : challenge.prompts) {
@@ -112,9 +103,9 @@ void ConnectionController::askKeyboardInteractive(const ssh::KbdIntChallenge &ch
     if (!challenge.instruction.isEmpty()) {
         message += (message.isEmpty() ? QString() : QStringLiteral("\n")) + challenge.instruction;
     }
-    auto *dialog = new CredentialsDialog(tr("Sign in to %1").arg(m_host.name), message, {}, prompts, m_dialogParent);
+    auto *dialog = new CredentialsDialog(tr("Sign in to %1").arg(hostName), message, {}, prompts, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<ssh::HostConnection> target = m_connection.get();
+    QPointer<ssh::HostConnection> target = connection;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
         if (!target) {
             return;

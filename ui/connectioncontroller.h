@@ -1,15 +1,16 @@
 #pragma once
 
-#include "backend/fleet/hostentry.h"
 #include "backend/ssh/sshtypes.h"
 
 #include <QObject>
 #include <QPointer>
-
-#include <memory>
+#include <QSet>
 
 class QWidget;
 
+namespace flashdeck {
+class HostSession;
+}
 namespace flashdeck::ssh {
 class HostConnection;
 }
@@ -17,9 +18,10 @@ class HostConnection;
 namespace flashdeck::ui {
 
 /**
- * The GUI side of one host's connection: turns the worker's requests (host key, passphrase,
- * password, keyboard-interactive) into window-modal dialogs opened asynchronously, and
- * sends the answers back. Never blocks the event loop.
+ * The GUI side of the hosts' sessions the operator asked for: turns each connection's requests
+ * (host key, passphrase, password, keyboard-interactive) into window-modal dialogs opened
+ * asynchronously, and sends the answers back. Never blocks the event loop. The connection is
+ * the session's own, the one every page uses: there is no second one for the host bar.
  */
 class ConnectionController final : public QObject
 {
@@ -30,24 +32,23 @@ public:
     explicit ConnectionController(QWidget *dialogParent);
     ~ConnectionController() override;
 
-    void connectTo(const HostEntry &host);
-    void disconnectFromHost();
-    const HostEntry &host() const { return m_host; }
-    ssh::HostConnection *connection() const { return m_connection.get(); }
+    /** The operator asks for this host: its prompts open dialogs from now on, and it connects. */
+    void connectTo(HostSession &session);
 
 Q_SIGNALS:
     void stateChanged(const QString &hostName, const flashdeck::ssh::ConnectionState &state);
 
 private:
-    void retireConnection();
-    void askHostKey(const ssh::HostKeyInfo &info);
-    void askPassphrase(const ssh::PassphraseRequest &request);
-    void askPassword(const ssh::PasswordRequest &request);
-    void askKeyboardInteractive(const ssh::KbdIntChallenge &challenge);
+    void attach(const QString &hostName, ssh::HostConnection *connection);
+    void askHostKey(const QString &hostName, ssh::HostConnection *connection, const ssh::HostKeyInfo &info);
+    void askPassphrase(const QString &hostName, ssh::HostConnection *connection, const ssh::PassphraseRequest &request);
+    void askPassword(ssh::HostConnection *connection, const ssh::PasswordRequest &request);
+    void askKeyboardInteractive(const QString &hostName, ssh::HostConnection *connection,
+                                const ssh::KbdIntChallenge &challenge);
 
     QPointer<QWidget> m_dialogParent;
-    HostEntry m_host;
-    std::unique_ptr<ssh::HostConnection> m_connection;
+    /** The connections whose prompts this answers (each attached once). */
+    QSet<ssh::HostConnection *> m_attached;
 };
 
 } // namespace flashdeck::ui

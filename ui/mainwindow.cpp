@@ -3,6 +3,7 @@
 #include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
@@ -223,6 +224,7 @@ QWidget *MainWindow::buildHostBar()
     connect(m_hostSelector, &QComboBox::currentIndexChanged, this, [this] {
         m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
         m_settings.setLastHost(m_hostSelector->currentData().toString());
+        showSelectedHostState();
         updateStatus();
     });
 
@@ -328,7 +330,7 @@ void MainWindow::reloadHosts(const QString &select)
     const int index = m_hostSelector->findData(select);
     m_hostSelector->setCurrentIndex(index >= 0 ? index : (m_hostSelector->count() > 0 ? 0 : -1));
     m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
-    m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
+    showSelectedHostState();
     blocker.unblock();
     // The host chosen here (at start: the last one, else the first) reaches every page, as a
     // choice in the bar does; "No host chosen" with a host in the bar was wrong.
@@ -364,14 +366,27 @@ void MainWindow::addHost()
 
 void MainWindow::connectSelectedHost()
 {
-    const std::optional<HostEntry> host = m_inventory.find(m_hostSelector->currentData().toString());
-    if (!host) {
-        return;
+    // The host's own session, the one every page uses: there is no second connection for the bar.
+    if (HostSession *session = m_fleet->session(m_hostSelector->currentData().toString())) {
+        m_controller->connectTo(*session);
     }
-    m_controller->connectTo(*host);
 }
 
-void MainWindow::onConnectionState(const QString &hostName, const ssh::ConnectionState &state)
+void MainWindow::showSelectedHostState()
+{
+    const QString name = m_hostSelector->currentData().toString();
+    const HostSession *session = m_fleet->session(name);
+    if (!session || !session->asksOperator()) {
+        m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
+        m_hostState->setPalette(m_hostSelector->palette());
+        m_hostState->setToolTip(QString());
+        m_connectButton->setText(tr("Connect"));
+        return;
+    }
+    showHostState(session->connection().state());
+}
+
+void MainWindow::showHostState(const ssh::ConnectionState &state)
 {
     m_hostState->setEnabled(true);
     const QString mark = state.phase == ssh::ConnectionPhase::Ready ? QStringLiteral("● ")
@@ -387,16 +402,17 @@ void MainWindow::onConnectionState(const QString &hostName, const ssh::Connectio
     }
     m_hostState->setPalette(pal);
     m_hostState->setToolTip(state.error.message);
-    m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
-    m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Reconnect") : tr("Connect"));
-    if (state.phase == ssh::ConnectionPhase::Ready) {
-        // The operator has just trusted the key (or typed the passphrase) here: the pages' own
-        // connection to this host, which never prompts, can now succeed too.
-        const ssh::HostConnection *watched = m_fleet->connection(hostName);
-        if (watched && watched->state().phase != ssh::ConnectionPhase::Ready) {
-            m_fleet->retry(hostName);
-        }
+    // A connection that is up stays up (the pages run on it): nothing to do again.
+    m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Connected") : tr("Connect"));
+}
+
+void MainWindow::onConnectionState(const QString &hostName, const ssh::ConnectionState &state)
+{
+    if (hostName != m_hostSelector->currentData().toString()) {
+        return; // another host the operator connected earlier: its own state shows when chosen
     }
+    showHostState(state);
+    m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
     if (state.phase == ssh::ConnectionPhase::Failed && state.error.isError()) {
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot connect to %1").arg(hostName),
                                     state.error.message.section(QLatin1Char('\n'), 0, 0), QMessageBox::Ok, this);

@@ -69,6 +69,8 @@ private:
     void buildPages(const AppPaths &paths, const RuntimeInfo &info);
     void updateStatus();
     void reloadHosts(const QString &select = {});
+    void showSelectedHostState();
+    void showHostState(const ssh::ConnectionState &state);
     void onConnectionState(const QString &hostName, const ssh::ConnectionState &state);
 
     Settings &m_settings;

@@ -3,6 +3,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/jsonread.h"
 #include "backend/deploy/apikeyrecovery.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -13,13 +14,6 @@
 #include <nlohmann/json.hpp>
 
 namespace flashdeck {
-
-struct FleetWatcher::Watched
-{
-    HostEntry entry;
-    std::unique_ptr<ssh::HostConnection> connection;
-    std::unique_ptr<metrics::HostMonitor> monitor;
-};
 
 namespace {
 
@@ -44,31 +38,30 @@ FleetWatcher::FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thres
     , m_secrets(secrets)
 { }
 
-FleetWatcher::~FleetWatcher()
-{
-    for (auto &[name, w] : m_watched) {
-        if (w->monitor) {
-            w->monitor->stop();
-        }
-    }
-}
+FleetWatcher::~FleetWatcher() = default;
 
 const HostEntry *FleetWatcher::entry(const QString &host) const
 {
     const auto it = m_watched.find(host);
-    return it == m_watched.end() ? nullptr : &it->second->entry;
+    return it == m_watched.end() ? nullptr : &it->second->entry();
 }
 
 metrics::HostMonitor *FleetWatcher::monitor(const QString &host) const
 {
     const auto it = m_watched.find(host);
-    return it == m_watched.end() ? nullptr : it->second->monitor.get();
+    return it == m_watched.end() ? nullptr : it->second->monitor();
 }
 
 ssh::HostConnection *FleetWatcher::connection(const QString &host) const
 {
     const auto it = m_watched.find(host);
-    return it == m_watched.end() ? nullptr : it->second->connection.get();
+    return it == m_watched.end() ? nullptr : &it->second->connection();
+}
+
+HostSession *FleetWatcher::session(const QString &host) const
+{
+    const auto it = m_watched.find(host);
+    return it == m_watched.end() ? nullptr : it->second.get();
 }
 
 void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
@@ -80,9 +73,6 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
     bool changed = false;
     for (auto it = m_watched.begin(); it != m_watched.end();) {
         if (!wanted.contains(it->first)) {
-            if (it->second->monitor) {
-                it->second->monitor->stop();
-            }
             it = m_watched.erase(it);
             changed = true;
         } else {
@@ -103,21 +93,9 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
 
 void FleetWatcher::watch(const HostEntry &host)
 {
-    auto w = std::make_unique<Watched>();
-    w->entry = host;
-    ssh::SshTarget target = host.toTarget();
-    target.reconnect = true;
-    w->connection = std::make_unique<ssh::HostConnection>(target);
-    ssh::HostConnection *conn = w->connection.get();
-    // The fleet never prompts: the host bar is where keys are accepted and passphrases typed.
-    connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, conn,
-            [conn](const ssh::HostKeyInfo &) { conn->answerHostKey(false); });
-    connect(conn, &ssh::HostConnection::passphraseNeeded, conn,
-            [conn](const ssh::PassphraseRequest &) { conn->answerPassphrase(std::nullopt); });
-    connect(conn, &ssh::HostConnection::passwordNeeded, conn,
-            [conn](const ssh::PasswordRequest &) { conn->answerPassword(std::nullopt); });
-    connect(conn, &ssh::HostConnection::keyboardInteractiveNeeded, conn,
-            [conn](const ssh::KbdIntChallenge &) { conn->answerKeyboardInteractive(std::nullopt); });
+    // The host's one session: its prompts are refused until the operator asks for the host from
+    // the host bar, where the dialogs are (HostSession::connectWithOperator).
+    auto w = std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
     config.manifestFile =
         m_paths.dataDir() + QStringLiteral("/deployments/") + host.name + QStringLiteral("/manifest.json");
@@ -137,15 +115,15 @@ void FleetWatcher::watch(const HostEntry &host)
         }
         config.apiKey = apiKey;
         config.thresholds = m_thresholds; // the current ones, even if they changed while we waited
-        Watched &watched = *it->second;
-        watched.monitor = std::make_unique<metrics::HostMonitor>(name, *watched.connection, config);
-        connect(watched.monitor.get(), &metrics::HostMonitor::statusChanged, this,
+        HostSession &watched = *it->second;
+        watched.setMonitor(std::make_unique<metrics::HostMonitor>(name, watched.connection(), config));
+        connect(watched.monitor(), &metrics::HostMonitor::statusChanged, this,
                 [this, name] { Q_EMIT statusChanged(name); });
-        watched.monitor->start();
+        watched.monitor()->start();
         if (apiKey.isEmpty() && !deploymentId.isEmpty()) {
             recoverApiKey(watched, deploymentId);
         }
-        watched.connection->connectToHost();
+        watched.connection().connectToHost();
         Q_EMIT statusChanged(name);
     };
     if (m_secrets && !profile.isEmpty()) {
@@ -160,8 +138,8 @@ void FleetWatcher::setThresholds(const metrics::AlertThresholds &thresholds)
 {
     m_thresholds = thresholds;
     for (auto &[name, w] : m_watched) {
-        if (w->monitor) {
-            w->monitor->setThresholds(thresholds);
+        if (w->monitor()) {
+            w->monitor()->setThresholds(thresholds);
         }
     }
 }
@@ -170,18 +148,18 @@ void FleetWatcher::setKeepHistory(bool on)
 {
     m_keepHistory = on;
     for (auto &[name, w] : m_watched) {
-        if (w->monitor) {
-            w->monitor->setArchiveFile(on ? m_paths.metricsHistoryFile(name) : QString());
+        if (w->monitor()) {
+            w->monitor()->setArchiveFile(on ? m_paths.metricsHistoryFile(name) : QString());
         }
     }
 }
 
-void FleetWatcher::recoverApiKey(Watched &watched, const QString &deploymentId)
+void FleetWatcher::recoverApiKey(HostSession &watched, const QString &deploymentId)
 {
     // No key in the keyring (a machine without one, or a deployment made elsewhere): the one the
     // running server was started with, over the host's Docker.
-    auto *recovery = new ApiKeyRecovery(*watched.connection, deploymentId, watched.monitor.get());
-    metrics::HostMonitor *monitor = watched.monitor.get();
+    metrics::HostMonitor *monitor = watched.monitor();
+    auto *recovery = new ApiKeyRecovery(watched.connection(), deploymentId, monitor);
     connect(recovery, &ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
         recovery->deleteLater();
         if (key) {
@@ -194,11 +172,11 @@ void FleetWatcher::recoverApiKey(Watched &watched, const QString &deploymentId)
 void FleetWatcher::deploymentChanged(const QString &host)
 {
     const auto it = m_watched.find(host);
-    if (it == m_watched.end() || !it->second->monitor) {
+    if (it == m_watched.end() || !it->second->monitor()) {
         return;
     }
-    Watched &watched = *it->second;
-    watched.monitor->reloadDeployment();
+    HostSession &watched = *it->second;
+    watched.monitor()->reloadDeployment();
     const QString profile =
         profileOf(m_paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
     if (profile.isEmpty()) {
@@ -209,11 +187,11 @@ void FleetWatcher::deploymentChanged(const QString &host)
         recoverApiKey(watched, deploymentId);
         return;
     }
-    QPointer<metrics::HostMonitor> monitor = watched.monitor.get();
+    QPointer<metrics::HostMonitor> monitor = watched.monitor();
     m_secrets->read(SecretStore::apiKeyKey(deploymentId),
                     [this, host, deploymentId, monitor](const Result<QString> &key) {
                         const auto again = m_watched.find(host);
-                        if (!monitor || again == m_watched.end() || again->second->monitor.get() != monitor) {
+                        if (!monitor || again == m_watched.end() || again->second->monitor() != monitor) {
                             return; // gone meanwhile
                         }
                         if (key && !key.value().isEmpty()) {
@@ -228,7 +206,7 @@ void FleetWatcher::retry(const QString &host)
 {
     const auto it = m_watched.find(host);
     if (it != m_watched.end()) {
-        it->second->connection->connectToHost();
+        it->second->connection().connectToHost();
     }
 }
 

@@ -12,6 +12,7 @@
 namespace flashdeck {
 
 class AppPaths;
+class HostSession;
 class SecretStore;
 namespace ssh {
 class HostConnection;
@@ -21,10 +22,10 @@ class HostMonitor;
 }
 
 /**
- * Watches every host of the inventory for the Fleet page: one HostConnection and one
- * HostMonitor per host. It never asks anything: a host whose key is not yet known, or whose
- * key needs a passphrase, shows why and waits for the operator to connect it from the host
- * bar, where the dialogs are. Hosts can come and go while it runs.
+ * Watches every host of the inventory: one HostSession per host (its one SSH connection and its
+ * HostMonitor), which every page shares. It never asks anything by itself: a host whose key is not
+ * yet known, or whose key needs a passphrase, shows why and waits for the operator to connect it
+ * from the host bar, where the dialogs are. Hosts can come and go while it runs.
  */
 class FleetWatcher final : public QObject
 {
@@ -42,6 +43,8 @@ public:
     metrics::HostMonitor *monitor(const QString &host) const;
     /** The host's one SSH connection, shared by everything that talks to it (logs, chat). */
     ssh::HostConnection *connection(const QString &host) const;
+    /** The host's session: its connection, its monitor, and whether its prompts reach the operator. */
+    HostSession *session(const QString &host) const;
     /** The keyring the window shares (null when none was given). */
     SecretStore *secrets() const { return m_secrets; }
     /** New alert thresholds for every host, now and later. */
@@ -63,15 +66,14 @@ Q_SIGNALS:
     void statusChanged(const QString &host);
 
 private:
-    struct Watched;
     void watch(const HostEntry &host);
-    void recoverApiKey(Watched &watched, const QString &deploymentId);
+    void recoverApiKey(HostSession &watched, const QString &deploymentId);
 
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;
     bool m_keepHistory = false;
     SecretStore *m_secrets;
-    std::map<QString, std::unique_ptr<Watched>> m_watched;
+    std::map<QString, std::unique_ptr<HostSession>> m_watched;
     QStringList m_order;
 };
 

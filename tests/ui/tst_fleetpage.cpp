@@ -1,22 +1,30 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/runtimeinfo.h"
+#include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
+#include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/charts/timechart.h"
+#include "ui/dialogs/credentialsdialog.h"
 #include "ui/fleet/alertnotifier.h"
 #include "ui/fleet/fleetmodel.h"
+#include "ui/mainwindow.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/metricspage.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -59,6 +67,7 @@ class TestFleetPage : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void liveFleet_modelAndPage();
+    void passphraseKey_noAgent_asksOnce_everyPageWorks();
 };
 
 void TestFleetPage::liveFleet_modelAndPage()
@@ -221,6 +230,64 @@ void TestFleetPage::liveFleet_modelAndPage()
         r->deleteLater();
     }
     b300.connection().cancel(server);
+}
+
+void TestFleetPage::passphraseKey_noAgent_asksOnce_everyPageWorks()
+{
+    // A key with a passphrase and no agent: the window asks once, from the host bar, and the
+    // connection it unlocks is the one every page runs on (there used to be a second one, which
+    // refused every prompt, so the bar said "connected" while every page failed to log in).
+    qunsetenv("SSH_AUTH_SOCK");
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    const QString passphrase = QStringLiteral("correct horse battery");
+    HostEntry host = sim.hostEntry(QStringLiteral("gpu-locked"));
+    host.identityFile = sim.sshd().addClientKey(QStringLiteral("id_locked"), passphrase);
+
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(host).isOk());
+    Settings settings(paths);
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current());
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // In the background nobody is asked: the host waits for the operator, and says why.
+    ssh::HostConnection *connection = window.fleet().connection(QStringLiteral("gpu-locked"));
+    QVERIFY(connection);
+    QTRY_COMPARE_WITH_TIMEOUT(connection->state().phase, ssh::ConnectionPhase::Failed, 30000);
+    QVERIFY(window.findChildren<ui::CredentialsDialog *>().isEmpty());
+
+    int asked = 0;
+    QObject::connect(connection, &ssh::HostConnection::passphraseNeeded, &window, [&asked] { ++asked; });
+    QTest::mouseClick(window.findChild<QToolButton *>(QStringLiteral("connectButton")), Qt::LeftButton);
+    ui::CredentialsDialog *dialog = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<ui::CredentialsDialog *>()) != nullptr, 30000);
+    QTRY_VERIFY(dialog->isVisible());
+    auto *field = dialog->findChild<QLineEdit *>();
+    QVERIFY(field);
+    field->setText(passphrase);
+    dialog->accept();
+
+    // The same connection, now up: the bar, the Fleet's monitor and every page use it.
+    QTRY_COMPARE_WITH_TIMEOUT(connection->state().phase, ssh::ConnectionPhase::Ready, 30000);
+    QCOMPARE(window.fleet().connection(QStringLiteral("gpu-locked")), connection);
+    auto *state = window.findChild<QLabel *>(QStringLiteral("hostState"));
+    QTRY_VERIFY_WITH_TIMEOUT(state->text().startsWith(QStringLiteral("● connected")), 15000);
+    const metrics::HostMonitor *monitor = window.fleet().monitor(QStringLiteral("gpu-locked"));
+    QVERIFY(monitor);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().gpus.size() == 4, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().diskFreeBytes.has_value(), 30000);
+    window.showPage(ui::MainWindow::Page::Metrics);
+    auto *metricsPage = window.findChild<ui::MetricsPage *>();
+    QVERIFY(metricsPage && metricsPage->isVisible());
+    QCOMPARE(metricsPage->host(), QStringLiteral("gpu-locked"));
+    QCOMPARE(asked, 1);
+    QTRY_COMPARE(window.findChildren<ui::CredentialsDialog *>().size(), 0);
 }
 
 QTEST_MAIN(TestFleetPage)
