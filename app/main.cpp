@@ -15,7 +15,6 @@
 #include "backend/cli/undeploycommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
-#include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/core/singleinstance.h"
 #include "backend/core/stopsignals.h"
@@ -26,6 +25,7 @@
 #include "backend/metrics/hoststatus.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>

@@ -1,18 +1,72 @@
-# Fails when a backend source includes a GUI module. Run by the build (see backend/CMakeLists.txt)
-# and by a ctest. Plain <QWidget> already fails to compile there; this catches the qualified
-# <QtWidgets/QWidget> form, which the shared Qt include root would otherwise let through.
+# The backend's layers, enforced: run by the build (see backend/CMakeLists.txt) and by a ctest.
+#
+#   core ← security ← logging ← ssh ← docker, probe ← recipe ← deploy, logs, chat, metrics
+#        ← fleet ← demo ← cli;   ui and app on top, outside backend/.
+#
+# 1. backend/ includes no GUI module (Qt Core and Network only). Plain <QWidget> already fails to
+#    compile there; this catches the qualified <QtWidgets/QWidget> form, which the shared Qt
+#    include root would otherwise let through.
+# 2. A directory of backend/ includes only the directories its row below allows: an include that
+#    points up (the monitor reaching into the deploy runner, core into ssh) fails the build with
+#    the file and the line. Change a row only with docs/architecture.md.
+# 3. ui/ reads JSON only through backend types (no nlohmann in ui/): a format is parsed in one place.
+cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "check-layers: pass -DROOT=<backend dir>")
 endif()
-file(GLOB_RECURSE sources "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
+
+set(allowed_core "")
+set(allowed_security "core")
+set(allowed_logging "core;security")
+set(allowed_ssh "core;security;logging")
+set(allowed_docker "core;security;logging;ssh")
+set(allowed_probe "core;security;logging;ssh")
+set(allowed_recipe "core;security;logging;ssh;docker;probe")
+# The deploy checks and the monitor read the server's log through the log rules (logs/): the
+# sibling edges, so that what a log line means is known in one place.
+set(allowed_deploy "core;security;logging;ssh;docker;probe;recipe;logs")
+set(allowed_logs "core;security;logging;ssh;docker;probe;recipe")
+set(allowed_chat "core;security;logging;ssh;docker;probe;recipe")
+set(allowed_metrics "core;security;logging;ssh;docker;probe;recipe;logs")
+set(allowed_fleet "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics")
+set(allowed_demo "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics;fleet")
+set(allowed_cli "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics;fleet;demo")
+
+file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
 set(bad "")
-foreach(f IN LISTS sources)
+foreach(rel IN LISTS sources)
+  set(f "${ROOT}/${rel}")
   file(STRINGS "${f}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](QtGui|QtWidgets|QtCharts|QtSvg|QtQuick|QtQml)[/>\"]")
   if(hits)
-    list(APPEND bad "${f}: ${hits}")
+    list(APPEND bad "${f}: a GUI module in backend/ (Qt Core and Network only): ${hits}")
   endif()
+  string(REGEX MATCH "^[^/]+" layer "${rel}")
+  if(layer STREQUAL rel)
+    continue() # backend/CMakeLists.txt and the like
+  endif()
+  if(NOT DEFINED allowed_${layer})
+    list(APPEND bad "${f}: backend/${layer} has no row in scripts/check-layers.cmake")
+    continue()
+  endif()
+  file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"backend/[a-z]+/")
+  foreach(line IN LISTS includes)
+    string(REGEX MATCH "backend/([a-z]+)/" _ "${line}")
+    set(target "${CMAKE_MATCH_1}")
+    if(NOT target STREQUAL layer AND NOT target IN_LIST allowed_${layer})
+      list(APPEND bad "${f}: ${layer} may not include ${target} (${line})")
+    endif()
+  endforeach()
 endforeach()
+if(UI_ROOT)
+  file(GLOB_RECURSE ui_sources "${UI_ROOT}/*.h" "${UI_ROOT}/*.cpp")
+  foreach(f IN LISTS ui_sources)
+    file(STRINGS "${f}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*<nlohmann/")
+    if(hits)
+      list(APPEND bad "${f}: ui/ parses no JSON itself (use the backend's types): ${hits}")
+    endif()
+  endforeach()
+endif()
 if(bad)
   list(JOIN bad "\n  " text)
-  message(FATAL_ERROR "backend/ must not include GUI modules (Qt Core and Network only):\n  ${text}")
+  message(FATAL_ERROR "Layer check failed:\n  ${text}")
 endif()

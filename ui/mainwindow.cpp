@@ -1,12 +1,12 @@
 #include "ui/mainwindow.h"
 
-#include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "backend/ssh/sshconfig.h"
 #include "backend/ssh/sshtypes.h"
 #include "ui/connectioncontroller.h"

@@ -1,32 +1,25 @@
 #include "backend/chat/chattarget.h"
 
 #include "backend/core/apppaths.h"
-#include "backend/core/jsonread.h"
-#include "backend/deploy/recipe.h"
-
-#include <QFile>
-
-#include <nlohmann/json.hpp>
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/recipe.h"
 
 namespace flashdeck::chat {
 
 Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
 {
-    QFile f(paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
-    if (!f.open(QIODevice::ReadOnly)) {
+    if (!Deployment::exists(paths, host)) {
         return Status::failure(QStringLiteral("Flashdeck has not deployed to %1, so it does not know its server. "
                                               "Deploy first, or give the server's port on the host (--port).")
                                    .arg(host));
     }
-    const QByteArray data = f.readAll();
-    const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    const QString profileId = m.is_object() ? QString::fromStdString(jsonread::string(m, "profile")) : QString();
-    const QString recipeId = m.is_object() ? QString::fromStdString(jsonread::string(m, "recipe")) : QString();
-    if (profileId.isEmpty()) {
-        return Status::failure(QStringLiteral("The deployment manifest %1 is damaged (no profile). Deploy again, or "
-                                              "give the server's port on the host (--port).")
-                                   .arg(f.fileName()));
+    const Result<Deployment> deployment = Deployment::read(paths, host);
+    if (!deployment) {
+        return Status::failure(deployment.message() +
+                               QStringLiteral(" Or give the server's port on the host (--port)."));
     }
+    const QString profileId = deployment.value().profile;
+    const QString recipeId = deployment.value().recipe;
     const auto recipes = Recipe::builtIn();
     if (!recipes) {
         return recipes.status();
@@ -38,7 +31,7 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
         if (const RecipeProfile *p = r.profile(profileId)) {
             ChatTarget t;
             t.host = host;
-            t.deploymentId = host + QLatin1Char('-') + profileId;
+            t.deploymentId = DeploymentId(host, profileId).toString();
             t.profileTitle = p->title;
             t.model = r.modelRepo;
             t.router = p->routerPort != 0;

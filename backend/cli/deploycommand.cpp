@@ -8,9 +8,10 @@
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
-#include "backend/deploy/licenseterms.h"
-#include "backend/deploy/profilechoice.h"
 #include "backend/fleet/inventory.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -152,7 +153,7 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                          : chosen.message());
     }
     const RecipeProfile *profile = &chosen.value();
-    const QString dir = c.paths.dataDir() + QStringLiteral("/deployments/") + host->name;
+    const QString dir = Deployment::directory(c.paths, host->name);
     QDir().mkpath(dir);
     // F40: an acknowledgement of the licence summary, exactly as shown (its hash), for this host.
     const auto terms = LicenseTerms::builtIn();
@@ -179,7 +180,7 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     Redactor localRedactor;
     Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
     DeployOptions options;
-    options.deploymentId = host->name + QLatin1Char('-') + profile->id;
+    options.deploymentId = DeploymentId(host->name, profile->id).toString();
     if (const std::optional<Acknowledgement> &a = pending ? pending : acknowledged.value()) {
         options.licenseAcknowledged = a->use;
         options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);

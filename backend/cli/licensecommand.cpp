@@ -3,7 +3,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/deploy/acknowledgements.h"
-#include "backend/deploy/licenseterms.h"
+#include "backend/recipe/licenseterms.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -1,7 +1,7 @@
 #include "backend/cli/recipescommand.h"
 
 #include "backend/cli/exitcodes.h"
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/recipe.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -3,8 +3,9 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
-#include "backend/deploy/recipe.h"
 #include "backend/deploy/runbook.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/recipe.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -29,15 +30,13 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     const QString host = p.positionalArguments().at(1);
-    QFile manifestFile(c.paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
-    const QByteArray data = manifestFile.open(QIODevice::ReadOnly) ? manifestFile.readAll() : QByteArray();
     const auto recipes = Recipe::builtIn();
     if (!recipes) {
         c.err << recipes.message() << '\n';
         return ExitCheckFailed;
     }
-    const Result<QString> script =
-        runbookFromManifest(recipes.value().first(), host, data, p.isSet(profileOpt) ? p.value(profileOpt) : QString());
+    const Result<QString> script = runbookFromManifest(recipes.value().first(), host, Deployment::read(c.paths, host),
+                                                       p.isSet(profileOpt) ? p.value(profileOpt) : QString());
     if (!script) {
         c.err << script.message() << '\n';
         return ExitCheckFailed;

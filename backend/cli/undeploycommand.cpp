@@ -4,9 +4,10 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/jsonread.h"
-#include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/ourcontainers.h"
 #include "backend/fleet/inventory.h"
+#include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -83,7 +84,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
             connection.openStdioTunnel("docker system dial-stdio"), &connection,
             [&, u, done](quint16 port) {
                 u->docker = std::make_unique<docker::DockerClient>(port);
-                const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
+                const QString filter = docker::OurContainers::filter();
                 u->docker->call(
                     "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
                     [&, u, done](const docker::DockerResponse &list) {
@@ -92,16 +93,11 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                             done(ExitCheckFailed);
                             return;
                         }
-                        for (const auto &ct : list.json()) {
-                            const std::string label = ct.value("Labels", nlohmann::json::object())
-                                                          .value("io.flashdeck.deployment", std::string());
-                            if (ids.contains(QString::fromStdString(label))) { // ours, for this host
-                                u->todo.append(QString::fromStdString(jsonread::string(ct, "Id")));
-                                const nlohmann::json names = ct.value("Names", nlohmann::json::array());
-                                const std::string first =
-                                    !names.empty() && names[0].is_string() ? names[0].get<std::string>() : "/?";
-                                u->removed.append(QString::fromStdString(first).mid(1));
-                            }
+                        // Ours, for this host.
+                        for (const docker::OurContainer &ct :
+                             docker::OurContainers::of(docker::OurContainers::parse(list.json()), ids)) {
+                            u->todo.append(ct.id);
+                            u->removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
                         }
                         removeNext(u, [&, u, done] {
                             if (p.isSet(json)) {

@@ -1,7 +1,7 @@
 #include "backend/deploy/acknowledgements.h"
 
 #include "backend/core/atomicfile.h"
-#include "backend/deploy/licenseterms.h"
+#include "backend/recipe/licenseterms.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,8 +1,9 @@
 #include "backend/deploy/checks.h"
 
-#include "backend/deploy/recipe.h"
+#include "backend/logs/logrules.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/recipe.h"
 
 #include <QLocale>
 #include <QRegularExpression>
@@ -12,6 +13,28 @@
 namespace flashdeck::checks {
 
 namespace {
+
+/** The id of the log rule `line` matches, or empty. */
+QString ruleOf(const logs::LogRules &rules, const QString &line)
+{
+    const int i = rules.classify(line.toUtf8());
+    return i < 0 ? QString() : rules.rules().at(i).id;
+}
+
+/** Runs `check` with the rules built into Flashdeck; a build without them says so in the step. */
+template<typename Check>
+StepRecord withBuiltInRules(const char *step, Check check)
+{
+    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
+    if (!rules) {
+        StepRecord r;
+        r.step = QString::fromLatin1(step);
+        r.status = StepStatus::Unknown;
+        r.seen = rules.message();
+        return r;
+    }
+    return check(rules.value());
+}
 
 StepRecord make(const char *step, const QString &title, const QString &why)
 {
@@ -213,27 +236,30 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
     return r;
 }
 
-StepRecord qmul4(const QStringList &lines)
+StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules)
 {
     StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
                         QStringLiteral("Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
                                        "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
+    // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
+    // name is read from the line only to say which slow path it took.
     static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
     for (const QString &l : lines) {
-        const QRegularExpressionMatch m = backend.match(l);
-        if (m.hasMatch()) {
+        const QString id = ruleOf(rules, l);
+        if (id == QLatin1String("qmul4-ok")) {
             r.seen = l.trimmed();
-            if (m.captured(1) == QLatin1String("qmul4")) {
-                r.status = StepStatus::Pass;
-            } else {
-                r.status = StepStatus::Warn;
-                // F20: the toolkit in the image, not the driver (which only has to support it).
-                r.fix = QStringLiteral("The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
-                                       "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
-                                       "newer, and restart; a driver update does not change the image's toolkit.")
-                            .arg(m.captured(1));
-            }
+            r.status = StepStatus::Pass;
+            return r;
+        }
+        if (id == QLatin1String("qmul4-fallback")) {
+            r.seen = l.trimmed();
+            r.status = StepStatus::Warn;
+            // F20: the toolkit in the image, not the driver (which only has to support it).
+            r.fix = QStringLiteral("The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
+                                   "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
+                                   "newer, and restart; a driver update does not change the image's toolkit.")
+                        .arg(backend.match(l).captured(1));
             return r;
         }
     }
@@ -244,16 +270,14 @@ StepRecord qmul4(const QStringList &lines)
     return r;
 }
 
-StepRecord dspark(const QStringList &lines)
+StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 {
     StepRecord r = make("check.dspark", QStringLiteral("The DSpark draft model is loaded"),
                         QStringLiteral("--speculative-algorithm DSPARK loads the draft from the checkpoint's "
                                        "dspark/ subfolder"));
     r.expected = QStringLiteral("a DSpark draft line");
     for (const QString &l : lines) {
-        if (l.contains(QLatin1String("DSpark draft found in the target checkpoint")) ||
-            l.contains(QLatin1String("DSpark draft weights are bundled in the target checkpoint")) ||
-            l.contains(QLatin1String("Initialized DSpark draft runner"))) {
+        if (ruleOf(rules, l) == QLatin1String("dspark-ok")) { // the page's wording and the real variants
             r.status = StepStatus::Pass;
             r.seen = l.trimmed();
             return r;
@@ -266,13 +290,16 @@ StepRecord dspark(const QStringList &lines)
     return r;
 }
 
-StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines)
+StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
 {
     StepRecord r = make("check.kvpool", QStringLiteral("KV pool size"),
                         QStringLiteral("The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     qint64 seen = 0;
     for (const QString &l : lines) {
+        if (ruleOf(rules, l) != QLatin1String("kv-pool")) {
+            continue;
+        }
         const QRegularExpressionMatch m = tokens.match(l);
         if (m.hasMatch()) {
             seen = m.captured(1).toLongLong();
@@ -295,47 +322,53 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines)
     return r;
 }
 
-StepRecord launchFailure(const QStringList &lines, bool specificOnly)
+StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, bool specificOnly)
 {
-    struct Rule
-    {
-        const char *match;
-        const char *fix;
-        bool generic = false;
-    };
-    static const Rule rules[] = {
-        {"CUDA out of memory", "The GPUs ran out of memory: free them (nvidia-smi) or lower --mem-fraction-static."},
-        {"Not enough memory. Please try to increase --mem-fraction-static",
-         "The KV pool does not fit: raise --mem-fraction-static a little, or free GPU memory."},
-        {"SafetensorError",
-         "A weight shard is missing or corrupt: check free disk, re-download the pinned "
-         "revision (hf download … --revision <sha>), then start again."},
-        {"Cannot find any model weights",
-         "No weights were found: check free disk and re-download the pinned "
-         "revision."},
-        {"Bus error", "A shard could not be mapped: check the disk and re-download the revision."},
-        {"JIT compilation is disabled", "Set FMHA_SM100_ALLOW_JIT=1 in the container's environment."},
-        {"address already in use", "The port is taken: stop what listens there or change the port."},
-        {"is already in use", "The port is taken: stop what listens there or change the port."},
-        {"Scheduler hit an exception", "The server crashed; read the log lines above the traceback.", true},
-    };
-    // The most specific rule wins: a traceback starts with the generic "Scheduler hit an
-    // exception" and names the cause a few lines later.
+    // The log rules of severity "error", in their order: the most specific come first, and the
+    // generic crash lines last (a traceback starts with "Scheduler hit an exception" and names
+    // its cause a few lines later).
+    QList<int> classes;
+    classes.reserve(lines.size());
+    for (const QString &l : lines) {
+        classes.append(rules.classify(l.toUtf8()));
+    }
     StepRecord r;
-    for (const Rule &rule : rules) {
-        if (rule.generic && specificOnly) {
+    for (int i = 0; i < rules.rules().size(); ++i) {
+        const logs::LogRule &rule = rules.rules().at(i);
+        if (rule.severity != QLatin1String("error") || (specificOnly && rule.id == QLatin1String("crash"))) {
             continue;
         }
-        for (const QString &l : lines) {
-            if (l.contains(QLatin1String(rule.match))) {
-                r.status = StepStatus::Fail;
-                r.seen = l.trimmed();
-                r.fix = QString::fromUtf8(rule.fix);
-                return r;
-            }
+        const qsizetype at = classes.indexOf(i);
+        if (at >= 0) {
+            r.status = StepStatus::Fail;
+            r.seen = lines.at(at).trimmed();
+            r.fix = rule.fix.isEmpty() ? rule.meaning : rule.meaning + QLatin1Char(' ') + rule.fix;
+            return r;
         }
     }
     return r;
+}
+
+StepRecord qmul4(const QStringList &logLines)
+{
+    return withBuiltInRules("check.qmul4", [&](const logs::LogRules &rules) { return qmul4(logLines, rules); });
+}
+
+StepRecord dspark(const QStringList &logLines)
+{
+    return withBuiltInRules("check.dspark", [&](const logs::LogRules &rules) { return dspark(logLines, rules); });
+}
+
+StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines)
+{
+    return withBuiltInRules("check.kvpool",
+                            [&](const logs::LogRules &rules) { return kvPool(profile, logLines, rules); });
+}
+
+StepRecord launchFailure(const QStringList &logLines, bool specificOnly)
+{
+    return withBuiltInRules("ready",
+                            [&](const logs::LogRules &rules) { return launchFailure(logLines, rules, specificOnly); });
 }
 
 } // namespace flashdeck::checks

@@ -1,12 +1,15 @@
 #pragma once
 
-#include "backend/deploy/step.h"
+#include "backend/recipe/step.h"
 
 #include <QHash>
 #include <QList>
 #include <QStringList>
 
 namespace flashdeck {
+namespace logs {
+class LogRules;
+}
 
 struct Recipe;
 struct RecipeProfile;
@@ -42,17 +45,26 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
 /** F36: host memory for HiCache: --hicache-size counts per rank, for every rank of every service. */
 StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const probe::HostMemory &memory);
+// The log checks read lines through the log rules (resources/logrules/log-rules.json): which line
+// says what is known there alone, as the Logs page's highlights know it (issue 22). The overloads
+// without rules use the built-in ones.
+
 /** F20: qmul4 pass, another backend warns loudly, no line at all is "unknown" with the way to check. */
+StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules);
 StepRecord qmul4(const QStringList &logLines);
-/** F18: the seed's wording or the real variants. */
+/** F18: the seed's wording or the real variants (rule dspark-ok). */
+StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
 StepRecord dspark(const QStringList &logLines);
-/** F09/F10: the KV pool the log reports against the profile's expectation (±15 %). */
+/** F09/F10: the KV pool the log reports (rule kv-pool) against the profile's expectation (±15 %). */
+StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines, const logs::LogRules &rules);
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
 /**
- * The launch's failure lines (host contract §6) in `logLines`, with their fix; empty when none.
- * `specificOnly`: ignore the generic crash lines (a traceback names its cause a few lines
- * later, so a log read while it streams must not stop at its first line).
+ * The launch's failure lines (the rules of severity "error") in `logLines`, with the rule's
+ * meaning and fix; empty when none. `specificOnly`: ignore the generic crash lines (a traceback
+ * names its cause a few lines later, so a log read while it streams must not stop at its first
+ * line).
  */
+StepRecord launchFailure(const QStringList &logLines, const logs::LogRules &rules, bool specificOnly = false);
 StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
 
 } // namespace checks

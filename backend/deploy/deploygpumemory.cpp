@@ -6,6 +6,7 @@
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/ourcontainers.h"
 #include "backend/probe/nvidiasmi.h"
 #include "backend/ssh/sshtypes.h"
 
@@ -57,69 +58,65 @@ void DeployRunner::preflightGpuMemory()
             }
             // Which of those processes run in Flashdeck's containers, and whose: the containers'
             // main pids (docker inspect), then every descendant (the host's process table).
-            const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"],"status":["running"]})");
-            m_docker->call(
-                "GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
-                [this, gpus = driver.value()](const docker::DockerResponse &list) {
-                    const json containers = list.ok() ? list.json() : json::array();
-                    auto mains = std::make_shared<QHash<qint64, QString>>(); // main pid → deployment
-                    auto pending = std::make_shared<int>(int(containers.is_array() ? containers.size() : 0));
-                    auto judge = [this, gpus, mains] {
-                        runCommand(
-                            "ps -eo pid=,ppid=",
-                            [this, gpus, mains](const ssh::CommandResult &ps) {
-                                const QHash<qint64, qint64> parent = parentsOf(ps.stdoutData);
-                                QHash<qint64, QString> owners;
-                                for (const probe::NvidiaGpu &g : gpus.gpus) {
-                                    for (const probe::GpuProcess &p : g.processes) {
-                                        // Up the tree to a container's main process, if any.
-                                        qint64 pid = p.pid;
-                                        for (int depth = 0; pid > 1 && depth < 64; ++depth) {
-                                            if (mains->contains(pid)) {
-                                                owners.insert(p.pid, mains->value(pid));
-                                                break;
-                                            }
-                                            pid = parent.value(pid, 0);
-                                        }
-                                    }
-                                }
-                                QString host = m_options.deploymentId;
-                                if (host.endsWith(QLatin1Char('-') + m_profile.id)) {
-                                    host.chop(m_profile.id.size() + 1);
-                                }
-                                StepRecord r = checks::gpuMemory(m_profile, gpus, owners, m_options.deploymentId, host);
-                                r.command = m_current.command;
-                                finish(r);
-                            },
-                            30000);
-                    };
-                    if (*pending == 0) {
-                        judge();
-                        return;
-                    }
-                    for (const json &c : containers) {
-                        // What dockerd sends is read like any host's answer: a wrong type is nothing.
-                        const std::string id = jsonread::string(c, "Id");
-                        const auto labels = c.is_object() ? c.find("Labels") : c.end();
-                        const QString deployment = QString::fromStdString(
-                            c.is_object() && labels != c.end() ? jsonread::string(*labels, "io.flashdeck.deployment")
-                                                               : std::string());
-                        m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(QString::fromStdString(id)), {},
-                                       [mains, pending, judge, deployment](const docker::DockerResponse &inspect) {
-                                           const json j = inspect.json();
-                                           const auto state = j.is_object() ? j.find("State") : j.end();
-                                           const qint64 pid = j.is_object() && state != j.end()
-                                               ? jsonread::integer(*state, "Pid", 1, 1LL << 31).value_or(0)
-                                               : 0;
-                                           if (pid > 0) {
-                                               mains->insert(pid, deployment);
+            const QString filter = docker::OurContainers::filter(true);
+            m_docker->call("GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
+                           [this, gpus = driver.value()](const docker::DockerResponse &list) {
+                               const QList<docker::OurContainer> containers =
+                                   docker::OurContainers::parse(list.ok() ? list.json() : json::array());
+                               auto mains = std::make_shared<QHash<qint64, QString>>(); // main pid → deployment
+                               auto pending = std::make_shared<int>(int(containers.size()));
+                               auto judge = [this, gpus, mains] {
+                                   runCommand(
+                                       "ps -eo pid=,ppid=",
+                                       [this, gpus, mains](const ssh::CommandResult &ps) {
+                                           const QHash<qint64, qint64> parent = parentsOf(ps.stdoutData);
+                                           QHash<qint64, QString> owners;
+                                           for (const probe::NvidiaGpu &g : gpus.gpus) {
+                                               for (const probe::GpuProcess &p : g.processes) {
+                                                   // Up the tree to a container's main process, if any.
+                                                   qint64 pid = p.pid;
+                                                   for (int depth = 0; pid > 1 && depth < 64; ++depth) {
+                                                       if (mains->contains(pid)) {
+                                                           owners.insert(p.pid, mains->value(pid));
+                                                           break;
+                                                       }
+                                                       pid = parent.value(pid, 0);
+                                                   }
+                                               }
                                            }
-                                           if (--*pending == 0) {
-                                               judge();
+                                           QString host = m_options.deploymentId;
+                                           if (host.endsWith(QLatin1Char('-') + m_profile.id)) {
+                                               host.chop(m_profile.id.size() + 1);
                                            }
-                                       });
-                    }
-                });
+                                           StepRecord r =
+                                               checks::gpuMemory(m_profile, gpus, owners, m_options.deploymentId, host);
+                                           r.command = m_current.command;
+                                           finish(r);
+                                       },
+                                       30000);
+                               };
+                               if (*pending == 0) {
+                                   judge();
+                                   return;
+                               }
+                               for (const docker::OurContainer &c : containers) {
+                                   m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(c.id), {},
+                                                  [mains, pending, judge,
+                                                   deployment = c.deployment](const docker::DockerResponse &inspect) {
+                                                      const json j = inspect.json();
+                                                      const auto state = j.is_object() ? j.find("State") : j.end();
+                                                      const qint64 pid = j.is_object() && state != j.end()
+                                                          ? jsonread::integer(*state, "Pid", 1, 1LL << 31).value_or(0)
+                                                          : 0;
+                                                      if (pid > 0) {
+                                                          mains->insert(pid, deployment);
+                                                      }
+                                                      if (--*pending == 0) {
+                                                          judge();
+                                                      }
+                                                  });
+                               }
+                           });
         },
         30000); // as the other GPU probes: a hung nvidia-smi fails the step, it does not hold the plan
 }

@@ -253,13 +253,14 @@ void DeployRunner::ready()
             if (m_readyProgress->logLine(line, now)) {
                 publish(); // each milestone, even when the next one came in the same read
             }
-            if (line.contains(QLatin1String("The server is fired up and ready to roll!"))) {
+            const int rule = m_logRules.classify(l.text);
+            if (rule >= 0 && m_logRules.rules().at(rule).id == QLatin1String("ready")) {
                 *seenReady = true;
                 passIfReady();
             }
         }
         // Only a named cause stops the wait here; a bare crash is judged when the container ends.
-        const StepRecord failure = checks::launchFailure(m_log, true);
+        const StepRecord failure = checks::launchFailure(m_log, m_logRules, true);
         if (failure.status == StepStatus::Fail) {
             StepRecord r = m_current;
             r.status = StepStatus::Fail;
@@ -275,7 +276,7 @@ void DeployRunner::ready()
         StepRecord r = m_current;
         r.status = StepStatus::Fail;
         if (m_logStream->error() != QNetworkReply::NoError || m_conn.state().phase != ssh::ConnectionPhase::Ready) {
-            const StepRecord logFailure = checks::launchFailure(m_log);
+            const StepRecord logFailure = checks::launchFailure(m_log, m_logRules);
             if (logFailure.status != StepStatus::Fail) {
                 r.seen = QStringLiteral("the connection to the host was lost while waiting for the server (%1); the "
                                         "server may still be starting — nothing seen says it stopped")
@@ -288,7 +289,7 @@ void DeployRunner::ready()
                 return;
             }
         }
-        const StepRecord failure = checks::launchFailure(m_log);
+        const StepRecord failure = checks::launchFailure(m_log, m_logRules);
         r.seen = failure.status == StepStatus::Fail
             ? failure.seen
             : QStringLiteral("the server exited; last lines:\n") + lastLinesOf(8);
@@ -422,9 +423,9 @@ void DeployRunner::checkLog(const char *step)
              QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
         return;
     }
-    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log)
-        : id == QLatin1String("check.dspark")         ? checks::dspark(m_log)
-                                                      : checks::kvPool(m_profile, m_log);
+    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, m_logRules)
+        : id == QLatin1String("check.dspark")         ? checks::dspark(m_log, m_logRules)
+                                                      : checks::kvPool(m_profile, m_log, m_logRules);
     begin(step, r.title, r.why, QStringLiteral("the server's log"));
     r.command = m_current.command;
     finish(r);

@@ -60,6 +60,10 @@ DeployRunner::DeployRunner(ssh::HostConnection &connection, const Recipe &recipe
     , m_http(new QNetworkAccessManager(this))
 {
     m_http->setProxy(QNetworkProxy::NoProxy);
+    // Built in: it cannot be missing from a build, but if it were, the checks say "unknown".
+    if (Result<logs::LogRules> rules = logs::LogRules::builtIn()) {
+        m_logRules = std::move(rules).value();
+    }
 }
 
 DeployRunner::~DeployRunner() = default;

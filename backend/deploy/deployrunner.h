@@ -1,8 +1,9 @@
 #pragma once
 
-#include "backend/deploy/launchspec.h"
-#include "backend/deploy/recipe.h"
-#include "backend/deploy/step.h"
+#include "backend/logs/logrules.h"
+#include "backend/recipe/launchspec.h"
+#include "backend/recipe/recipe.h"
+#include "backend/recipe/step.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -178,6 +179,8 @@ private:
     QString m_launchLine;
     QStringList m_containerIds;
     QStringList m_log; // the server's log so far (first replica)
+    /** What the server's log lines mean (the checks and the ready wait read them through it). */
+    logs::LogRules m_logRules;
     quint16 m_apiPort = 0; // local end of the tunnel to the first replica
     QTimer *m_readyTimer = nullptr;
     QTimer *m_cacheTimer = nullptr; // measures the caches while Ready waits

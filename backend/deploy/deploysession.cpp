@@ -2,7 +2,8 @@
 
 #include "backend/core/atomicfile.h"
 #include "backend/deploy/journal.h"
-#include "backend/deploy/profilechoice.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 
@@ -89,28 +90,25 @@ void DeploySession::cancel()
 
 void DeploySession::writeManifest(bool ok)
 {
-    nlohmann::json steps = nlohmann::json::object();
-    for (auto it = m_results.cbegin(); it != m_results.cend(); ++it) {
-        steps[it.key().toStdString()] = it.value();
-    }
-    const nlohmann::json manifest = {{"host", m_host.toStdString()},
-                                     {"profile", m_profile.id.toStdString()},
-                                     // What the operator chose on top of it (the runbook runs the same).
-                                     {"image", m_recipe.imageOf(m_profile).reference().toStdString()},
-                                     {"gpus", ProfileChoice::gpuList(m_profile).toStdString()},
-                                     {"recipe", m_recipe.id.toStdString()},
-                                     {"image_digest", m_runner->imageDigest().toStdString()},
-                                     {"model_sha", m_runner->modelSha().toStdString()},
-                                     {"host_home", m_runner->hostHome().toStdString()},
-                                     {"launch", m_redactor.redact(m_runner->launchLine()).toStdString()},
-                                     {"model_source", m_options.modelSource.toStdString()},
-                                     {"model_dir", m_runner->modelFolder().toStdString()},
-                                     {"steps", steps},
-                                     {"license_acknowledged", m_options.licenseAcknowledged.toStdString()},
-                                     {"ok", ok},
-                                     {"finished", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+    Deployment d;
+    d.host = m_host;
+    d.profile = m_profile.id;
+    // What the operator chose on top of the profile (the runbook runs the same).
+    d.image = m_recipe.imageOf(m_profile).reference();
+    d.gpus = ProfileChoice::gpuList(m_profile);
+    d.recipe = m_recipe.id;
+    d.imageDigest = m_runner->imageDigest();
+    d.modelSha = m_runner->modelSha();
+    d.hostHome = m_runner->hostHome();
+    d.launch = m_redactor.redact(m_runner->launchLine());
+    d.modelSource = m_options.modelSource;
+    d.modelDir = m_runner->modelFolder();
+    d.steps = m_results;
+    d.licenseAcknowledged = m_options.licenseAcknowledged;
+    d.ok = ok;
+    d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     const QString path = m_dir + QStringLiteral("/manifest.json");
-    if (const Status s = writeFileAtomically(path, QByteArray::fromStdString(manifest.dump(2))); !s) {
+    if (const Status s = d.writeTo(path); !s) {
         Q_EMIT notice(
             tr("Could not write the manifest %1: %2. The journal beside it has every step.").arg(path, s.message()));
     }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
-#include "backend/deploy/step.h"
+#include "backend/recipe/step.h"
 
 #include <QList>
 #include <QString>

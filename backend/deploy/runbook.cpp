@@ -1,8 +1,9 @@
 #include "backend/deploy/runbook.h"
 
-#include "backend/deploy/launchspec.h"
-#include "backend/deploy/profilechoice.h"
-#include "backend/deploy/recipe.h"
+#include "backend/logs/logrules.h"
+#include "backend/recipe/launchspec.h"
+#include "backend/recipe/profilechoice.h"
+#include "backend/recipe/recipe.h"
 #include "backend/ssh/shellquote.h"
 
 #include <QDateTime>
@@ -14,10 +15,28 @@ QString q(const QString &s)
 {
     return QString::fromUtf8(ssh::shellQuote(s));
 }
+
+/** `-e 'literal' …` for grep -F: the log rules' own strings, so the script sees what Flashdeck sees. */
+QString greps(const logs::LogRules &rules, std::initializer_list<const char *> ids)
+{
+    QStringList out;
+    for (const char *id : ids) {
+        if (const logs::LogRule *rule = rules.rule(QLatin1String(id))) {
+            for (const QByteArray &m : rule->match) {
+                out << QStringLiteral("-e") << q(QString::fromUtf8(m));
+            }
+        }
+    }
+    return out.join(QLatin1Char(' '));
+}
 } // namespace
 
 Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
 {
+    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
+    if (!rules) {
+        return rules.status();
+    }
     if (profile.vendor != QLatin1String("nvidia") || profile.replicas.size() != 1) {
         return Status::failure(
             QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
@@ -123,16 +142,15 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("  i=$((i + 1)); [ \"$i\" -lt 4800 ] || fail 'not ready after 40 minutes'; sleep 0.5")
       << QStringLiteral("done") << QString();
     s << QStringLiteral("step 'check.qmul4: expected nvfp4_to_fp8 backend=qmul4'")
-      << QStringLiteral(
-             "docker logs \"$NAME\" 2>&1 | grep 'nvfp4_to_fp8 backend=' || echo 'unknown: no line (the kernel "
-             "came from the minfer cache; clear ~/.cache/minfer and restart to see it)'")
+      << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo 'unknown: no line (the kernel "
+                        "came from the minfer cache; clear ~/.cache/minfer and restart to see it)'")
+             .arg(greps(rules.value(), {"qmul4-ok", "qmul4-fallback"}))
       << QStringLiteral("step 'check.dspark: expected a DSpark draft line'")
-      << QStringLiteral(
-             "docker logs \"$NAME\" 2>&1 | grep -E 'DSpark draft (found|weights are bundled)|Initialized DSpark "
-             "draft runner' || echo 'WARN: no DSpark line'")
+      << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo 'WARN: no DSpark line'")
+             .arg(greps(rules.value(), {"dspark-ok"}))
       << QStringLiteral("step 'check.kvpool: expected about %1 tokens'").arg(profile.kvTokensExpected)
-      << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -E 'KV Cache is allocated|max_total_num_tokens=' || echo "
-                        "'unknown: no KV pool line'")
+      << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo 'unknown: no KV pool line'")
+             .arg(greps(rules.value(), {"kv-pool"}))
       << QString();
     // A reasoning model thinks first: a budget it finishes its thought in (64 ended inside it).
     const QString body = QStringLiteral(
@@ -155,22 +173,17 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     return QString(s.join(QLatin1Char('\n')) + QLatin1Char('\n'));
 }
 
-Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName, const QByteArray &manifest,
+Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName, const Result<Deployment> &deployment,
                                     const QString &profileId)
 {
-    const auto m = nlohmann::json::parse(manifest.constData(), manifest.constData() + manifest.size(), nullptr, false);
-    const auto str = [&m](const char *k) {
-        return m.is_object() && m.contains(k) && m[k].is_string() ? QString::fromStdString(m[k].get<std::string>())
-                                                                  : QString();
-    };
+    const Deployment d = deployment ? deployment.value() : Deployment();
     // An offline folder without hf download metadata has no sha (pin.model warned): it is the pin.
-    if (str("image_digest").isEmpty() || (str("model_sha").isEmpty() && str("model_dir").isEmpty()) ||
-        str("host_home").isEmpty()) {
+    if (d.imageDigest.isEmpty() || (d.modelSha.isEmpty() && d.modelDir.isEmpty()) || d.hostHome.isEmpty()) {
         return Status::failure(QStringLiteral("No pinned deployment of %1 yet: deploy it first (the runbook "
                                               "reproduces its pins).")
                                    .arg(hostName));
     }
-    const QString id = profileId.isEmpty() ? str("profile") : profileId;
+    const QString id = profileId.isEmpty() ? d.profile : profileId;
     const RecipeProfile *listed = recipe.profile(id);
     if (!listed) {
         return Status::failure(QStringLiteral("No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
@@ -178,13 +191,13 @@ Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostNam
                                    .arg(id));
     }
     // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
-    const Result<RecipeProfile> ran = ProfileChoice{str("image"), str("gpus")}.apply(recipe, *listed);
+    const Result<RecipeProfile> ran = ProfileChoice{d.image, d.gpus}.apply(recipe, *listed);
     if (!ran) {
         return ran.status();
     }
-    return buildRunbook(recipe, ran.value(),
-                        {hostName, hostName + QLatin1Char('-') + listed->id, str("image_digest"), str("model_sha"),
-                         str("host_home"), str("model_dir")});
+    return buildRunbook(
+        recipe, ran.value(),
+        {hostName, DeploymentId(hostName, listed->id).toString(), d.imageDigest, d.modelSha, d.hostHome, d.modelDir});
 }
 
 } // namespace flashdeck

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/recipe/deployment.h"
 
 #include <QString>
 
 namespace flashdeck {
+
+struct Deployment;
 
 struct Recipe;
 struct RecipeProfile;
@@ -34,6 +37,6 @@ struct RunbookInputs
  * what is missing in words (no pinned deployment yet, an unknown profile).
  */
 [[nodiscard]] Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName,
-                                                  const QByteArray &manifest, const QString &profileId = {});
+                                                  const Result<Deployment> &deployment, const QString &profileId = {});
 
 } // namespace flashdeck

@@ -1,7 +1,7 @@
 #include "backend/docker/dockerclient.h"
 
 #include "backend/core/jsonread.h"
-#include "backend/probe/nvidiasmi.h"
+#include "backend/core/versions.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -108,13 +108,13 @@ void DockerClient::ping(Done done)
         const QString server = QString::fromLatin1(reply->rawHeader("API-Version"));
         reply->deleteLater();
         if (r.ok() && !server.isEmpty()) {
-            if (probe::compareVersions(server, kOldestApi) < 0) {
+            if (compareVersions(server, kOldestApi) < 0) {
                 r.status = 0;
                 r.transportError = QStringLiteral("The host's Docker Engine speaks API %1; Flashdeck needs %2 or "
                                                   "newer (Docker 20.10). Upgrade Docker on the host.")
                                        .arg(server, kOldestApi);
             } else {
-                m_prefix = QStringLiteral("/v") + (probe::compareVersions(server, kOurApi) < 0 ? server : kOurApi);
+                m_prefix = QStringLiteral("/v") + (compareVersions(server, kOurApi) < 0 ? server : kOurApi);
             }
         }
         done(r);

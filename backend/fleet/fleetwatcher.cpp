@@ -1,34 +1,16 @@
 #include "backend/fleet/fleetwatcher.h"
 
 #include "backend/core/apppaths.h"
-#include "backend/core/jsonread.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/recipe/deployment.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
-#include <QFile>
 #include <QPointer>
 
-#include <nlohmann/json.hpp>
-
 namespace flashdeck {
-
-namespace {
-
-QString profileOf(const QString &manifestFile)
-{
-    QFile f(manifestFile);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    const QByteArray data = f.readAll();
-    const auto m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    return m.is_object() ? QString::fromStdString(jsonread::string(m, "profile")) : QString();
-}
-
-} // namespace
 
 FleetWatcher::FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, SecretStore *secrets,
                            QObject *parent)
@@ -97,8 +79,7 @@ void FleetWatcher::watch(const HostEntry &host)
     // the host bar, where the dialogs are (HostSession::connectWithOperator).
     auto w = std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
-    config.manifestFile =
-        m_paths.dataDir() + QStringLiteral("/deployments/") + host.name + QStringLiteral("/manifest.json");
+    config.manifestFile = Deployment::manifestFile(m_paths, host.name);
     if (m_keepHistory) {
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }
@@ -106,8 +87,9 @@ void FleetWatcher::watch(const HostEntry &host)
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
     // /metrics is off); a keyring that cannot answer only leaves it out.
-    const QString profile = profileOf(config.manifestFile);
-    const QString deploymentId = profile.isEmpty() ? QString() : host.name + QLatin1Char('-') + profile;
+    const Result<Deployment> deployment = Deployment::read(m_paths, host.name);
+    const QString profile = deployment ? deployment.value().profile : QString();
+    const QString deploymentId = deployment ? deployment.value().id().toString() : QString();
     auto begin = [this, name, config, deploymentId](const QString &apiKey) mutable {
         const auto it = m_watched.find(name);
         if (it == m_watched.end()) {
@@ -171,18 +153,18 @@ void FleetWatcher::recoverApiKey(HostSession &watched, const QString &deployment
 
 void FleetWatcher::deploymentChanged(const QString &host)
 {
+    Q_EMIT deploymentRecorded(host); // the Playground and anything else that reads the manifest
     const auto it = m_watched.find(host);
     if (it == m_watched.end() || !it->second->monitor()) {
         return;
     }
     HostSession &watched = *it->second;
     watched.monitor()->reloadDeployment();
-    const QString profile =
-        profileOf(m_paths.dataDir() + QStringLiteral("/deployments/") + host + QStringLiteral("/manifest.json"));
-    if (profile.isEmpty()) {
+    const Result<Deployment> deployment = Deployment::read(m_paths, host);
+    if (!deployment) {
         return;
     }
-    const QString deploymentId = host + QLatin1Char('-') + profile;
+    const QString deploymentId = deployment.value().id().toString();
     if (!m_secrets) {
         recoverApiKey(watched, deploymentId);
         return;

@@ -64,6 +64,8 @@ public:
 Q_SIGNALS:
     void hostsChanged();
     void statusChanged(const QString &host);
+    /** A deployment on `host` was made or redone: its manifest (Deployment) says what runs now. */
+    void deploymentRecorded(const QString &host);
 
 private:
     void watch(const HostEntry &host);

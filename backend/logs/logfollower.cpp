@@ -1,10 +1,11 @@
 #include "backend/logs/logfollower.h"
 
 #include "backend/core/jsonread.h"
-#include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
+#include "backend/docker/ourcontainers.h"
 #include "backend/logs/logrules.h"
+#include "backend/recipe/recipe.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QNetworkReply>
@@ -13,18 +14,6 @@
 #include <nlohmann/json.hpp>
 
 namespace flashdeck::logs {
-
-namespace {
-
-QString nameOf(const nlohmann::json &c)
-{
-    const nlohmann::json names = c.value("Names", nlohmann::json::array());
-    return names.is_array() && !names.empty() && names[0].is_string()
-        ? QString::fromStdString(names[0].get<std::string>()).mid(1)
-        : QString();
-}
-
-} // namespace
 
 LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules, Options options, QObject *parent)
     : QObject(parent)
@@ -214,42 +203,25 @@ void LogFollower::findContainer()
             });
         return;
     }
-    const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
-    m_docker->call(
-        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-        [this, noContainer](const docker::DockerResponse &res) {
-            if (!res.ok() || !res.json().is_array()) {
-                failOrRetry(res.message(), 5000);
-                return;
-            }
-            const QStringList ids = Recipe::deploymentIds(m_options.hostName);
-            // The first server of the deployment speaks for it (the router has no model log);
-            // a running one before a stopped one.
-            int bestScore = -1;
-            bool running = false;
-            for (const nlohmann::json &c : res.json()) {
-                const QString label = QString::fromStdString(
-                    c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
-                const QString name = nameOf(c);
-                if (!ids.contains(label) || name.endsWith(QLatin1String("-gpucheck")) ||
-                    name.endsWith(QLatin1String("-router"))) {
-                    continue;
-                }
-                const int score =
-                    (jsonread::string(c, "State") == "running" ? 2 : 0) + (name.endsWith(QLatin1String("-0")) ? 1 : 0);
-                if (score > bestScore) {
-                    bestScore = score;
-                    m_containerId = QString::fromStdString(jsonread::string(c, "Id"));
-                    m_containerName = name;
-                    running = score >= 2;
-                }
-            }
-            if (bestScore < 0) {
-                noContainer(QStringLiteral("No Flashdeck deployment on %1.").arg(m_options.hostName));
-                return;
-            }
-            openStreamIfRunning(running);
-        });
+    const QString filter = docker::OurContainers::filter();
+    m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                   [this, noContainer](const docker::DockerResponse &res) {
+                       if (!res.ok() || !res.json().is_array()) {
+                           failOrRetry(res.message(), 5000);
+                           return;
+                       }
+                       // The first server of the deployment speaks for it (the router has no model log);
+                       // a running one before a stopped one.
+                       const auto server = docker::OurContainers::speakingServer(
+                           docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_options.hostName));
+                       if (!server) {
+                           noContainer(QStringLiteral("No Flashdeck deployment on %1.").arg(m_options.hostName));
+                           return;
+                       }
+                       m_containerId = server->id;
+                       m_containerName = server->name;
+                       openStreamIfRunning(server->running());
+                   });
 }
 
 void LogFollower::openStreamIfRunning(bool running)

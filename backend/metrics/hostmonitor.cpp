@@ -1,8 +1,8 @@
 #include "backend/metrics/hostmonitor.h"
 
 #include "backend/core/jsonread.h"
-#include "backend/deploy/recipe.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/ourcontainers.h"
 #include "backend/logging/logging.h"
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
@@ -11,6 +11,8 @@
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/probe/hostfacts.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/recipe.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QDateTime>
@@ -160,17 +162,15 @@ void HostMonitor::readManifest()
     if (m_config.manifestFile.isEmpty() || !f.open(QIODevice::ReadOnly)) {
         return; // no deployment by Flashdeck here: GPUs, disk and any Flashdeck container only
     }
-    const QByteArray data = f.readAll();
-    const nlohmann::json m = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
-    if (!m.is_object()) {
+    const Result<Deployment> deployment = Deployment::fromJson(f.readAll());
+    if (!deployment) {
         return;
     }
-    auto str = [&m](const char *k) { return QString::fromStdString(jsonread::string(m, k)); };
-    m_status.profile = str("profile");
-    m_status.imageDigest = str("image_digest");
-    m_status.modelSha = str("model_sha");
-    const nlohmann::json qmul4 = m.value("steps", nlohmann::json::object()).value("check.qmul4", nlohmann::json());
-    m_status.qmul4Fallback = qmul4.is_object() && jsonread::string(qmul4, "status") == "warn";
+    const Deployment &d = deployment.value();
+    m_status.profile = d.profile;
+    m_status.imageDigest = d.imageDigest;
+    m_status.modelSha = d.modelSha;
+    m_status.qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Warn;
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {
             if (const RecipeProfile *p = r.profile(m_status.profile)) {
@@ -450,7 +450,7 @@ void HostMonitor::pollContainers()
         }
         return;
     }
-    const QString filter = QStringLiteral(R"({"label":["io.flashdeck.deployment"]})");
+    const QString filter = docker::OurContainers::filter();
     m_docker->call(
         "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
         [this](const docker::DockerResponse &res) {
@@ -467,27 +467,11 @@ void HostMonitor::pollContainers()
                 return;
             }
             m_status.containerKnown = true;
-            std::optional<ContainerStatus> best;
-            const QStringList ids = Recipe::deploymentIds(m_hostName);
-            for (const nlohmann::json &c : res.json()) {
-                ContainerStatus s;
-                const nlohmann::json names = c.value("Names", nlohmann::json::array());
-                s.name = names.is_array() && !names.empty() && names[0].is_string()
-                    ? QString::fromStdString(names[0].get<std::string>()).mid(1)
-                    : QString();
-                s.state = QString::fromStdString(jsonread::string(c, "State"));
-                s.status = QString::fromStdString(jsonread::string(c, "Status"));
-                s.deployment = QString::fromStdString(
-                    c.value("Labels", nlohmann::json::object()).value("io.flashdeck.deployment", std::string()));
-                if (!ids.contains(s.deployment) || s.name.endsWith(QLatin1String("-gpucheck"))) {
-                    continue;
-                }
-                // The first server of the profile speaks for the deployment.
-                if (!best || s.name.endsWith(QLatin1String("-0"))) {
-                    best = s;
-                }
+            m_status.container.reset();
+            if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
+                                                                          Recipe::deploymentIds(m_hostName))) {
+                m_status.container = ContainerStatus{server->name, server->state, server->status, server->deployment};
             }
-            m_status.container = best;
             applyServerHealth();
             changed();
         });

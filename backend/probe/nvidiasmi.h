@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/core/versions.h"
 
 #include <QList>
 #include <QString>
@@ -65,7 +66,6 @@ QStringList splitCsvRow(const QByteArray &line);
 /** Parses one `kGpuSampleFields` line; an error names the line. */
 [[nodiscard]] Result<GpuSample> parseGpuSample(const QByteArray &line);
 
-/** Compares dotted versions numerically ("13.0" < "13.4" < "13.10"): <0, 0, >0. */
-int compareVersions(const QString &a, const QString &b);
+using flashdeck::compareVersions; // core/versions.h: Docker's API versions compare the same way
 
 } // namespace flashdeck::probe

@@ -2,8 +2,8 @@
 // (resources/recipes, or one given with --recipe) and the host inventory (hosts.json). Any bytes
 // get a value or a message saying what is wrong — never a crash, never a silent half-load.
 
-#include "backend/deploy/recipe.h"
 #include "backend/fleet/inventory.h"
+#include "backend/recipe/recipe.h"
 #include "tests/fuzz/fuzzinput.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

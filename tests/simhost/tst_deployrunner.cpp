@@ -1,6 +1,6 @@
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/journal.h"
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/recipe.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"

@@ -1,14 +1,14 @@
 #include "backend/core/apppaths.h"
-#include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
-#include "backend/deploy/licenseterms.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/recipe/licenseterms.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/stepdetail.h"
@@ -277,6 +277,13 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     QTRY_VERIFY_WITH_TIMEOUT(monitor->status().health == QLatin1String("ok") && monitor->status().server &&
                                  monitor->status().server->maxTokens.has_value(),
                              30000);
+    // The Playground talks to the server deployed here, without a restart (it said "Flashdeck
+    // has not deployed to gpu-b300" until the window was restarted).
+    window.showPage(ui::MainWindow::Page::Playground);
+    auto *target = window.findChild<QLabel *>(QStringLiteral("playgroundTarget"));
+    QVERIFY(target);
+    QVERIFY2(target->text().contains(QLatin1String("port 30000")), qPrintable(target->text()));
+    window.showPage(ui::MainWindow::Page::Deploy);
     // The licence step names who acknowledged which text.
     page->selectStep(QStringLiteral("license"));
     QVERIFY(page->licensePanel()

@@ -1,7 +1,7 @@
 #include "backend/core/apppaths.h"
-#include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/inventory.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "backend/ssh/sshtypes.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"

@@ -1,7 +1,7 @@
 #include "ui/deploy/licensepanel.h"
 
 #include "backend/deploy/acknowledgements.h"
-#include "backend/deploy/licenseterms.h"
+#include "backend/recipe/licenseterms.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

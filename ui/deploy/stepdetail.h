@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backend/deploy/step.h"
+#include "backend/recipe/step.h"
 
 #include <QWidget>
 

@@ -5,13 +5,14 @@
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
-#include "backend/deploy/licenseterms.h"
-#include "backend/deploy/profilechoice.h"
-#include "backend/deploy/recipe.h"
 #include "backend/deploy/runbook.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/recipe/profilechoice.h"
+#include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/deploy/licensepanel.h"
@@ -35,8 +36,6 @@
 #include <QStackedWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
-#include <nlohmann/json.hpp>
 
 namespace flashdeck::ui {
 
@@ -554,8 +553,7 @@ void DeployPage::loadJournal()
     if (m_host.isEmpty()) {
         return;
     }
-    Journal journal(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/journal.jsonl"),
-                    m_redactor);
+    Journal journal(Deployment::directory(m_paths, m_host) + QStringLiteral("/journal.jsonl"), m_redactor);
     const auto latest = journal.latest();
     if (!latest) {
         m_notice->setText(latest.message());
@@ -656,9 +654,7 @@ void DeployPage::updateButtons()
     const QTreeWidgetItem *current = m_steps->currentItem();
     m_retry->setEnabled(launchable && !running && current &&
                         m_records.value(current->data(0, kStepRole).toString()).status == StepStatus::Fail);
-    m_export->setEnabled(
-        !m_host.isEmpty() &&
-        QFile::exists(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json")));
+    m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
     m_image->setEnabled(!running);
@@ -739,12 +735,12 @@ void DeployPage::startSession()
         secrets = m_ownSecrets.get();
     }
     DeployOptions options;
-    options.deploymentId = m_host + QLatin1Char('-') + p->id;
+    options.deploymentId = DeploymentId(m_host, p->id).toString();
     options.licenseAcknowledged = m_license->acknowledgedUse();
     options.licenseRecord = m_license->record();
     options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    m_session = std::make_unique<DeploySession>(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host, m_host,
-                                                recipe, *p, options, *secrets, m_redactor);
+    m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
+                                                *secrets, m_redactor);
     connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
     connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
     connect(m_session.get(), &DeploySession::layersChanged, this, [this](const QStringList &layers) {
@@ -784,13 +780,11 @@ void DeployPage::stop()
 
 bool DeployPage::exportRunbook(const QString &path, QString *error) const
 {
-    QFile manifestFile(m_paths.dataDir() + QStringLiteral("/deployments/") + m_host + QStringLiteral("/manifest.json"));
-    const QByteArray bytes = manifestFile.open(QIODevice::ReadOnly) ? manifestFile.readAll() : QByteArray();
     if (m_recipes->isEmpty()) {
         *error = tr("This build has no recipe.");
         return false;
     }
-    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, bytes);
+    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, Deployment::read(m_paths, m_host));
     if (!script) {
         *error = script.message();
         return false;

@@ -57,6 +57,12 @@ PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Set
     connect(m_session.get(), &chat::ChatSession::reset, this, &PlaygroundPage::rebuildExchanges);
     connect(m_session.get(), &chat::ChatSession::exchangeChanged, this, &PlaygroundPage::updateExchange);
     connect(m_session.get(), &chat::ChatSession::replyFinished, this, &PlaygroundPage::onReplyFinished);
+    // A deployment made in the window (or redone) is the server to talk to, without a restart.
+    connect(&m_watcher, &FleetWatcher::deploymentRecorded, this, [this](const QString &host) {
+        if (host == m_host && m_manualPort == 0) {
+            retarget();
+        }
+    });
     retarget();
 }
 

@@ -1,9 +1,9 @@
 #include "ui/pages/settingspage.h"
 
 #include "backend/core/apppaths.h"
-#include "backend/core/runtimeinfo.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "ui/fleet/alertnotifier.h"
 
 #include <QCheckBox>

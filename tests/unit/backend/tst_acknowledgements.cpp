@@ -1,6 +1,6 @@
 #include "backend/deploy/acknowledgements.h"
-#include "backend/deploy/licenseterms.h"
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/recipe/recipe.h"
 
 #include <QFile>
 #include <QStandardPaths>

@@ -1,7 +1,7 @@
 #include "backend/deploy/checks.h"
-#include "backend/deploy/recipe.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/recipe.h"
 
 #include <QTest>
 

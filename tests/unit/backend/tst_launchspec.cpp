@@ -1,5 +1,5 @@
-#include "backend/deploy/launchspec.h"
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/launchspec.h"
+#include "backend/recipe/recipe.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "backend/deploy/profilechoice.h"
 #include "backend/deploy/readyprogress.h"
+#include "backend/recipe/profilechoice.h"
 
 #include <QTest>
 

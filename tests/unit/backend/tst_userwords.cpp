@@ -1,5 +1,5 @@
-#include "backend/deploy/recipe.h"
 #include "backend/logs/logrules.h"
+#include "backend/recipe/recipe.h"
 
 #include <QRegularExpression>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "backend/deploy/profilechoice.h"
+#include "backend/recipe/profilechoice.h"
 
 #include "backend/docker/imageref.h"
 

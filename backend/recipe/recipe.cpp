@@ -1,4 +1,4 @@
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/recipe.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "backend/core/runtimeinfo.h"
+#include "backend/ssh/runtimeinfo.h"
 
 #include "backend/core/buildinfo.h"
 #include "backend/ssh/sshlibrary.h"

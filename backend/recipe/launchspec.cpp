@@ -1,6 +1,6 @@
-#include "backend/deploy/launchspec.h"
+#include "backend/recipe/launchspec.h"
 
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/recipe.h"
 #include "backend/ssh/shellquote.h"
 
 #include <QRandomGenerator>

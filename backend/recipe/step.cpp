@@ -1,4 +1,6 @@
-#include "backend/deploy/step.h"
+#include "backend/recipe/step.h"
+
+#include "backend/core/jsonread.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +40,7 @@ void to_json(nlohmann::json &j, const StepRecord &r)
 
 void from_json(const nlohmann::json &j, StepRecord &r)
 {
-    auto str = [&j](const char *k) { return QString::fromStdString(j.value(k, std::string())); };
+    auto str = [&j](const char *k) { return QString::fromStdString(jsonread::string(j, k)); };
     r.step = str("step");
     r.status = stepStatusFromString(str("status")).value_or(StepStatus::Unknown);
     r.title = str("title");

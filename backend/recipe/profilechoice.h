@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
-#include "backend/deploy/recipe.h"
+#include "backend/recipe/recipe.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "backend/deploy/licenseterms.h"
+#include "backend/recipe/licenseterms.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,0 +1,133 @@
+#include "backend/recipe/deployment.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
+#include "backend/core/jsonread.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+DeploymentId::DeploymentId(QString host, QString profile)
+    : m_host(std::move(host))
+    , m_profile(std::move(profile))
+{ }
+
+QString DeploymentId::toString() const
+{
+    return isEmpty() ? QString() : m_host + QLatin1Char('-') + m_profile;
+}
+
+StepStatus Deployment::stepStatus(const QString &step) const
+{
+    const auto it = steps.constFind(step);
+    return it == steps.constEnd() ? StepStatus::Pending : it->status;
+}
+
+QString Deployment::directory(const AppPaths &paths, const QString &host)
+{
+    return paths.dataDir() + QStringLiteral("/deployments/") + host;
+}
+
+QString Deployment::manifestFile(const AppPaths &paths, const QString &host)
+{
+    return directory(paths, host) + QStringLiteral("/manifest.json");
+}
+
+bool Deployment::exists(const AppPaths &paths, const QString &host)
+{
+    return QFile::exists(manifestFile(paths, host));
+}
+
+Result<Deployment> Deployment::read(const AppPaths &paths, const QString &host)
+{
+    QFile f(manifestFile(paths, host));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(QStringLiteral("Flashdeck has not deployed to %1.").arg(host), f.errorString());
+    }
+    Result<Deployment> d = fromJson(f.readAll());
+    if (!d) {
+        return Status::failure(
+            QStringLiteral("The deployment manifest %1 is damaged (%2). Deploy again.").arg(f.fileName(), d.message()));
+    }
+    return d;
+}
+
+Result<Deployment> Deployment::fromJson(const QByteArray &json)
+{
+    const nlohmann::json m = jsonread::parse(json.constData(), json.constData() + json.size());
+    if (!m.is_object()) {
+        return Status::failure(QStringLiteral("not a JSON object"));
+    }
+    const auto str = [&m](const char *k) { return QString::fromStdString(jsonread::string(m, k)); };
+    Deployment d;
+    d.host = str("host");
+    d.profile = str("profile");
+    if (d.profile.isEmpty()) {
+        return Status::failure(QStringLiteral("no profile"));
+    }
+    d.recipe = str("recipe");
+    d.image = str("image");
+    d.gpus = str("gpus");
+    d.imageDigest = str("image_digest");
+    d.modelSha = str("model_sha");
+    d.hostHome = str("host_home");
+    d.launch = str("launch");
+    d.modelSource = str("model_source");
+    d.modelDir = str("model_dir");
+    d.licenseAcknowledged = str("license_acknowledged");
+    const auto ok = m.find("ok");
+    d.ok = ok != m.end() && ok->is_boolean() && ok->get<bool>();
+    d.finished = str("finished");
+    if (const auto steps = m.find("steps"); steps != m.end() && steps->is_object()) {
+        for (auto it = steps->begin(); it != steps->end(); ++it) {
+            if (it->is_object()) {
+                StepRecord r = it->get<StepRecord>();
+                if (r.step.isEmpty()) {
+                    r.step = QString::fromStdString(it.key());
+                }
+                d.steps.insert(QString::fromStdString(it.key()), r);
+            }
+        }
+    }
+    return d;
+}
+
+QByteArray Deployment::toJson() const
+{
+    nlohmann::json stepsJson = nlohmann::json::object();
+    for (auto it = steps.cbegin(); it != steps.cend(); ++it) {
+        stepsJson[it.key().toStdString()] = it.value();
+    }
+    const nlohmann::json m = {{"host", host.toStdString()},
+                              {"profile", profile.toStdString()},
+                              // What the operator chose on top of it (the runbook runs the same).
+                              {"image", image.toStdString()},
+                              {"gpus", gpus.toStdString()},
+                              {"recipe", recipe.toStdString()},
+                              {"image_digest", imageDigest.toStdString()},
+                              {"model_sha", modelSha.toStdString()},
+                              {"host_home", hostHome.toStdString()},
+                              {"launch", launch.toStdString()},
+                              {"model_source", modelSource.toStdString()},
+                              {"model_dir", modelDir.toStdString()},
+                              {"steps", stepsJson},
+                              {"license_acknowledged", licenseAcknowledged.toStdString()},
+                              {"ok", ok},
+                              {"finished", finished.toStdString()}};
+    return QByteArray::fromStdString(m.dump(2));
+}
+
+Status Deployment::write(const AppPaths &paths) const
+{
+    return writeTo(manifestFile(paths, host));
+}
+
+Status Deployment::writeTo(const QString &file) const
+{
+    return writeFileAtomically(file, toJson());
+}
+
+} // namespace flashdeck
