@@ -4,6 +4,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
+#include "backend/logging/logging.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/runtimeinfo.h"
@@ -35,6 +36,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <spdlog/logger.h>
 
 namespace flashdeck::ui {
 
@@ -126,6 +129,11 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     statusBar()->addWidget(m_statusText, 1);
 
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (const QListWidgetItem *item = m_navigation->item(row)) {
+            log::ui().debug("page {}", item->text().toStdString());
+        }
+    });
     for (int i = 0; i < pageCount; ++i) {
         auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this);
         connect(shortcut, &QShortcut::activated, this, [this, i] { showPage(static_cast<Page>(i)); });
@@ -368,6 +376,7 @@ void MainWindow::connectSelectedHost()
 {
     // The host's own session, the one every page uses: there is no second connection for the bar.
     if (HostSession *session = m_fleet->session(m_hostSelector->currentData().toString())) {
+        log::ui().info("the operator asked to connect {}", session->entry().name.toStdString());
         m_controller->connectTo(*session);
     }
 }

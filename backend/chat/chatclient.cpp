@@ -1,10 +1,13 @@
 #include "backend/chat/chatclient.h"
 
 #include "backend/chat/chatcall.h"
+#include "backend/logging/logging.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
+
+#include <spdlog/logger.h>
 
 namespace flashdeck::chat {
 
@@ -104,8 +107,15 @@ void ChatClient::startPending()
             }
         }
         c->start(http, m_localPort, m_apiKey);
+        log::chat().debug("a request to the server's port {} started", m_remotePort);
         // A call that fails to connect (the tunnel went away with the connection) opens a new one next time.
         connect(c, &ChatCall::finished, this, [this](const ChatResult &r) {
+            // Never the prompt or the reply: how it ended, and the HTTP status.
+            log::chat().info("a request to port {} {} (HTTP {})", m_remotePort,
+                             r.outcome == ChatResult::Outcome::Completed     ? "completed"
+                                 : r.outcome == ChatResult::Outcome::Stopped ? "was stopped"
+                                                                             : "failed",
+                             r.httpStatus);
             ssh::HostConnection *conn = m_conn.data();
             if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0 && m_tunnelId != 0 && conn) {
                 conn->closeTunnel(m_tunnelId);

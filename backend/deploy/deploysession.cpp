@@ -2,6 +2,7 @@
 
 #include "backend/core/atomicfile.h"
 #include "backend/deploy/journal.h"
+#include "backend/logging/logging.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
@@ -11,6 +12,7 @@
 #include <QDir>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/logger.h>
 
 namespace flashdeck {
 
@@ -53,6 +55,11 @@ void DeploySession::start(ssh::HostConnection &connection)
         m_runner = std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
         connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const StepRecord &record) {
             const StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
+            log::deploy().info("{}: {} {}", m_host.toStdString(), r.step.toStdString(),
+                               stepStatusName(r.status).toStdString());
+            if (r.status == StepStatus::Fail || r.status == StepStatus::Warn) {
+                log::deploy().info("{}: {} saw: {}", m_host.toStdString(), r.step.toStdString(), r.seen.toStdString());
+            }
             if (r.status != StepStatus::Running) {
                 m_results[r.step] = r;
             }

@@ -2,6 +2,7 @@
 
 #include "backend/core/jsonread.h"
 #include "backend/core/versions.h"
+#include "backend/logging/logging.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -10,6 +11,7 @@
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/logger.h>
 
 namespace flashdeck::docker {
 
@@ -82,8 +84,14 @@ DockerResponse DockerClient::responseOf(QNetworkReply *reply)
 void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done)
 {
     QNetworkReply *reply = send(method, m_prefix + pathAndQuery, jsonBody);
-    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
+    // The path only (never a body: a create carries the launch line and its API key).
+    log::docker().debug("{} {}", method.toStdString(), pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString());
+    connect(reply, &QNetworkReply::finished, this, [reply, method, pathAndQuery, done = std::move(done)] {
         const DockerResponse r = responseOf(reply);
+        if (!r.ok()) {
+            log::docker().info("{} {}: {}", method.toStdString(),
+                               pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(), r.message().toStdString());
+        }
         reply->deleteLater();
         done(r);
     });
@@ -123,6 +131,8 @@ void DockerClient::ping(Done done)
 
 QNetworkReply *DockerClient::stream(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody)
 {
+    log::docker().debug("{} {} (streamed)", method.toStdString(),
+                        pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString());
     return send(method, m_prefix + pathAndQuery, jsonBody);
 }
 

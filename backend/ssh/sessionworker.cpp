@@ -497,6 +497,7 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
     auto tunnel = std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
     QString error;
     if (!tunnel->listen(&error)) {
+        log::ssh().warn("{}: tunnel {} cannot listen: {}", m_target.host.toStdString(), id, error.toStdString());
         Q_EMIT tunnelFailed(id, error);
         return;
     }
@@ -504,6 +505,7 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
     tunnel->setSessionReady(m_state.phase == ConnectionPhase::Ready);
     const quint16 port = tunnel->localPort();
     m_tunnels.emplace(id, std::move(tunnel));
+    log::ssh().debug("{}: tunnel {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, port);
     Q_EMIT tunnelReady(id, port);
 }
 
