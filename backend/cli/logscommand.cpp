@@ -101,12 +101,15 @@ public:
         m_c.out << QString::fromStdString(o.dump()) << '\n';
     }
 
+    void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict) { m_highlights.setRecorded(verdict); }
+
     /** The badges' verdicts, once the log is over (not in --json: one object per line there). */
     void summary()
     {
         if (m_json) {
             return;
         }
+        m_highlights.setEnded(true); // the whole log was read: no start-up line now means none
         m_c.err << m_highlights.qmul4Text();
         if (!m_highlights.dsparkText().isEmpty()) {
             m_c.err << " · " << m_highlights.dsparkText();
@@ -256,6 +259,10 @@ int runLogsCommand(const QStringList &args, CliContext &c)
     options.container = p.value(containerOpt);
     options.tail = tail;
     options.follow = p.isSet(followOpt);
+    if (options.container.isEmpty()) {
+        // A tail of a long-running server no longer holds its start-up: say what the deployment saw.
+        printer.setRecordedQmul4(logs::LogHighlights::recorded(c.paths, host->name));
+    }
     return followHost(*host, options, rules.value(), printer, c);
 }
 

@@ -45,6 +45,8 @@ public:
     ssh::HostConnection *connection(const QString &host) const;
     /** The host's session: its connection, its monitor, and whether its prompts reach the operator. */
     HostSession *session(const QString &host) const;
+    /** Where the deployments' records live. */
+    const AppPaths &paths() const { return m_paths; }
     /** The keyring the window shares (null when none was given). */
     SecretStore *secrets() const { return m_secrets; }
     /** New alert thresholds for every host, now and later. */

@@ -1,9 +1,12 @@
 #include "backend/logs/loghighlights.h"
 
+#include "backend/recipe/deployment.h"
+
 namespace flashdeck::logs {
 
 void LogHighlights::note(const QString &ruleId)
 {
+    m_anyRule = m_anyRule || !ruleId.isEmpty();
     if (ruleId == QLatin1String("qmul4-ok")) {
         m_qmul4Ok = true;
     } else if (ruleId == QLatin1String("qmul4-fallback")) {
@@ -38,6 +41,22 @@ void LogHighlights::noteKvPool(QByteArrayView line)
     }
 }
 
+LogHighlights::Qmul4 LogHighlights::recorded(const AppPaths &paths, const QString &host)
+{
+    const Result<Deployment> d = Deployment::read(paths, host);
+    if (!d) {
+        return Qmul4::Unknown;
+    }
+    switch (d.value().stepStatus(QStringLiteral("check.qmul4"))) {
+    case StepStatus::Pass:
+        return Qmul4::FastPath;
+    case StepStatus::Warn:
+        return Qmul4::Fallback;
+    default:
+        return Qmul4::Unknown;
+    }
+}
+
 LogHighlights::Qmul4 LogHighlights::qmul4() const
 {
     // A fallback line anywhere wins: any backend but qmul4 means the slow path (F20).
@@ -47,19 +66,34 @@ LogHighlights::Qmul4 LogHighlights::qmul4() const
     if (m_qmul4Ok) {
         return Qmul4::FastPath;
     }
+    if (m_recorded == Qmul4::FastPath || m_recorded == Qmul4::Fallback) {
+        return m_recorded; // the start-up is not in what is shown; the deployment checked it
+    }
     // Ready without either line: the JIT'd kernel came from the cache and printed nothing.
-    return m_ready ? Qmul4::NotSeen : Qmul4::Unknown;
+    if (m_ready) {
+        return Qmul4::NotSeen;
+    }
+    if (m_ended) {
+        return m_anyRule ? Qmul4::NotInLog : Qmul4::NotSglang;
+    }
+    return Qmul4::Unknown;
 }
 
 QString LogHighlights::qmul4Text() const
 {
+    const bool fromRecord = !m_qmul4Ok && !m_qmul4Fallback;
     switch (qmul4()) {
     case Qmul4::FastPath:
-        return QStringLiteral("qmul4: fast path");
+        return fromRecord ? QStringLiteral("qmul4: fast path (checked at deploy)") : QStringLiteral("qmul4: fast path");
     case Qmul4::Fallback:
-        return QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4");
+        return fromRecord ? QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4 (checked at deploy)")
+                          : QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4");
     case Qmul4::NotSeen:
         return QStringLiteral("qmul4: not seen (cached kernel?)");
+    case Qmul4::NotInLog:
+        return QStringLiteral("qmul4: the server's start-up is not in this log");
+    case Qmul4::NotSglang:
+        return QStringLiteral("qmul4: not an SGLang server log");
     case Qmul4::Unknown:
         break;
     }
@@ -74,6 +108,8 @@ LogHighlights::Tone LogHighlights::qmul4Tone() const
     case Qmul4::Fallback:
     case Qmul4::NotSeen:
         return Tone::Warning;
+    case Qmul4::NotInLog:
+    case Qmul4::NotSglang:
     case Qmul4::Unknown:
         break;
     }

@@ -3,6 +3,10 @@
 #include <QByteArrayView>
 #include <QString>
 
+namespace flashdeck {
+class AppPaths;
+}
+
 namespace flashdeck::logs {
 
 /**
@@ -12,13 +16,27 @@ namespace flashdeck::logs {
 class LogHighlights final
 {
 public:
-    enum class Qmul4 { Unknown, FastPath, Fallback, NotSeen };
+    /**
+     * Unknown: a live log before its start-up check ("waiting"). NotInLog: the log is whole and
+     * holds SGLang lines but not the start-up (it began later). NotSglang: the log is whole and
+     * no line of it is one Flashdeck knows.
+     */
+    enum class Qmul4 { Unknown, FastPath, Fallback, NotSeen, NotInLog, NotSglang };
     enum class Tone { Neutral, Good, Warning, Bad };
 
     void note(const QString &ruleId);
     /** A kv-pool line's text: its token count becomes the KV badge ("#tokens: 10400000"). */
     void noteKvPool(QByteArrayView line);
     void reset() { *this = LogHighlights(); }
+    /**
+     * What the deployment recorded when it checked (FastPath or Fallback): said when the log
+     * shown no longer holds the start-up (a ring, a tail, a long-running server).
+     */
+    void setRecorded(Qmul4 verdict) { m_recorded = verdict; }
+    /** The verdict the deployment on `host` recorded (check.qmul4), or Unknown. */
+    static Qmul4 recorded(const AppPaths &paths, const QString &host);
+    /** The log is whole (a file, a finished read): no start-up line now means none will come. */
+    void setEnded(bool ended) { m_ended = ended; }
 
     Qmul4 qmul4() const;
     bool draftLoaded() const { return m_draftLoaded; }
@@ -37,6 +55,9 @@ private:
     bool m_qmul4Fallback = false;
     bool m_draftLoaded = false;
     bool m_ready = false;
+    bool m_anyRule = false;
+    bool m_ended = false;
+    Qmul4 m_recorded = Qmul4::Unknown;
     qint64 m_kvTokens = 0;
 };
 

@@ -125,11 +125,19 @@ void LogModel::appendRecords(const QList<logs::LogRecord> &records)
     Q_EMIT highlightsChanged();
 }
 
+void LogModel::setRecordedQmul4(logs::LogHighlights::Qmul4 verdict)
+{
+    m_recordedQmul4 = verdict;
+    m_highlights.setRecorded(verdict);
+    Q_EMIT highlightsChanged();
+}
+
 void LogModel::clear()
 {
     beginResetModel();
     m_buffer.clear();
     m_highlights.reset();
+    m_highlights.setRecorded(m_recordedQmul4);
     endResetModel();
     Q_EMIT highlightsChanged();
 }

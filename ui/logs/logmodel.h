@@ -47,6 +47,8 @@ public:
 
     void appendRecords(const QList<logs::LogRecord> &records);
     void clear();
+    /** What the deployment recorded for qmul4: the badge says it when the log no longer shows the start-up. */
+    void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict);
     qsizetype capacity() const { return m_buffer.capacity(); }
     void setCapacity(qsizetype lines);
     /** Lines received in all, those that left the ring included. */
@@ -70,6 +72,7 @@ private:
     const logs::LogRules &m_rules;
     logs::LogBuffer m_buffer;
     logs::LogHighlights m_highlights;
+    logs::LogHighlights::Qmul4 m_recordedQmul4 = logs::LogHighlights::Qmul4::Unknown;
     std::unique_ptr<Redactor> m_redactor;
     QList<Severity> m_ruleSeverity; // per rule index
     bool m_showTimestamps = false;

@@ -69,6 +69,8 @@ void LogsPage::restart()
     if (!m_panel) {
         return;
     }
+    m_panel->model()->setRecordedQmul4(m_host.isEmpty() ? logs::LogHighlights::Qmul4::Unknown
+                                                        : logs::LogHighlights::recorded(m_watcher.paths(), m_host));
     m_panel->clear();
     ssh::HostConnection *connection = m_host.isEmpty() ? nullptr : m_watcher.connection(m_host);
     if (!connection) {

@@ -1,4 +1,5 @@
 #include "backend/logs/linesplitter.h"
+#include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 
 #include <QFile>
@@ -41,6 +42,8 @@ private Q_SLOTS:
     void split();
     void split_byteByByte_sameAsWhole();
     void split_longLineIsCut_andTheNextKept();
+    void highlights_sayWhatTheLogShows_data();
+    void highlights_sayWhatTheLogShows();
 };
 
 void TestLogPipeline::classify_data()
@@ -234,4 +237,52 @@ void TestLogPipeline::split_longLineIsCut_andTheNextKept()
 }
 
 QTEST_GUILESS_MAIN(TestLogPipeline)
+void TestLogPipeline::highlights_sayWhatTheLogShows_data()
+{
+    using Q = LogHighlights::Qmul4;
+    QTest::addColumn<QByteArrayList>("lines");
+    QTest::addColumn<bool>("ended");
+    QTest::addColumn<int>("recorded"); // LogHighlights::Qmul4
+    QTest::addColumn<QString>("text");
+    const QByteArray fast = "[TP0] nvfp4_to_fp8 backend=qmul4";
+    const QByteArray decode = "[TP0] Decode batch, #running-req: 3, #token: 9000, token usage: 0.01, gen "
+                              "throughput (token/s): 210.5, #queue-req: 0";
+    QTest::newRow("live, before the start-up check") << QByteArrayList{"Load weight begin."} << false << int(Q::Unknown)
+                                                     << QStringLiteral("qmul4: waiting for the start-up check");
+    QTest::newRow("the line itself") << QByteArrayList{fast, decode} << true << int(Q::Unknown)
+                                     << QStringLiteral("qmul4: fast path");
+    QTest::newRow("a tail without the start-up, passed at deploy")
+        << QByteArrayList{decode, decode} << false << int(Q::FastPath)
+        << QStringLiteral("qmul4: fast path (checked at deploy)");
+    QTest::newRow("a tail without the start-up, fallback at deploy")
+        << QByteArrayList{decode} << true << int(Q::Fallback)
+        << QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4 (checked at deploy)");
+    QTest::newRow("a whole SGLang log without the start-up")
+        << QByteArrayList{decode, decode} << true << int(Q::Unknown)
+        << QStringLiteral("qmul4: the server's start-up is not in this log");
+    QTest::newRow("not an SGLang log") << QByteArrayList{"Dec 01 sshd[1]: Accepted publickey", "kernel: eth0 up"}
+                                       << true << int(Q::Unknown) << QStringLiteral("qmul4: not an SGLang server log");
+    QTest::newRow("what the log says beats the record")
+        << QByteArrayList{"[TP0] nvfp4_to_fp8 backend=fp16_fallback"} << true << int(Q::FastPath)
+        << QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4");
+}
+
+void TestLogPipeline::highlights_sayWhatTheLogShows()
+{
+    QFETCH(QByteArrayList, lines);
+    QFETCH(bool, ended);
+    QFETCH(int, recorded);
+    QFETCH(QString, text);
+    const auto rules = LogRules::builtIn();
+    QVERIFY2(rules, qPrintable(rules.message()));
+    LogHighlights h;
+    h.setRecorded(static_cast<LogHighlights::Qmul4>(recorded));
+    for (const QByteArray &l : lines) {
+        const int i = rules.value().classify(l);
+        h.note(i < 0 ? QString() : rules.value().rules().at(i).id);
+    }
+    h.setEnded(ended);
+    QCOMPARE(h.qmul4Text(), text);
+}
+
 #include "tst_logpipeline.moc"
