@@ -29,6 +29,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
@@ -80,6 +81,18 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
 {
     connect(m_controller, &ConnectionController::stateChanged, this, &MainWindow::onConnectionState);
     setWindowTitle(QStringLiteral("Flashdeck"));
+    // Scroll bars whose thumb is the dark part: under Fusion with the default palette the thumb is
+    // the light part and the groove the dark one, so a bar at its start looked scrolled to the end
+    // (issue 23: "horizontal scroll bars are drawn reversed").
+    setStyleSheet(QStringLiteral(
+        "QScrollBar:horizontal { height: 14px; background: palette(base); border-top: 1px solid palette(midlight); }"
+        "QScrollBar:vertical { width: 14px; background: palette(base); border-left: 1px solid palette(midlight); }"
+        "QScrollBar::handle { background: palette(mid); border-radius: 4px; }"
+        "QScrollBar::handle:hover, QScrollBar::handle:pressed { background: palette(dark); }"
+        "QScrollBar::handle:horizontal { min-width: 32px; margin: 3px 2px; }"
+        "QScrollBar::handle:vertical { min-height: 32px; margin: 2px 3px; }"
+        "QScrollBar::add-line, QScrollBar::sub-line { width: 0; height: 0; border: none; background: none; }"
+        "QScrollBar::add-page, QScrollBar::sub-page { background: none; }"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/flashdeck.svg")));
     setObjectName(QStringLiteral("mainWindow"));
 
@@ -140,7 +153,10 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     }
 
     if (!restoreGeometry(m_settings.windowGeometry())) {
-        resize(1180, 760);
+        // The first start fills a laptop's screen (1366 × 768: the Fleet's columns fit), and no
+        // more than 1440 × 900 of a larger one.
+        const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 1366, 768);
+        resize(std::min(room.width(), 1440), std::min(room.height(), 900));
     }
     const int last = m_settings.lastPage();
     showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
@@ -248,6 +264,9 @@ QWidget *MainWindow::buildHostBar()
 void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
 {
     auto *fleet = new FleetPage(*m_fleet, m_pages);
+    fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
+    connect(fleet, &FleetPage::hiddenColumnsChanged, this,
+            [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
     connect(fleet, &FleetPage::addHostRequested, this, &MainWindow::addHost);
     connect(fleet, &FleetPage::demoRequested, this, [this] {
         if (m_demoHandler) {

@@ -76,6 +76,19 @@ void Settings::setKeepMetricsHistory(bool on)
     m_settings->setValue(QStringLiteral("metrics/keep_history"), on);
 }
 
+QStringList Settings::fleetHiddenColumns() const
+{
+    const QString key = QStringLiteral("window/fleet_hidden_columns");
+    // An empty list the operator chose is kept as one: "none hidden" is not "never chosen".
+    return m_settings->contains(key) ? m_settings->value(key).toString().split(QLatin1Char(','), Qt::SkipEmptyParts)
+                                     : QStringList{QStringLiteral("updated")};
+}
+
+void Settings::setFleetHiddenColumns(const QStringList &keys)
+{
+    m_settings->setValue(QStringLiteral("window/fleet_hidden_columns"), keys.join(QLatin1Char(',')));
+}
+
 QStringList Settings::allowedImageHosts() const
 {
     return m_settings->value(QStringLiteral("playground/allowed_image_hosts")).toStringList();

@@ -54,6 +54,9 @@ public:
     void setKeepMetricsHistory(bool on);
 
     /** Hosts the playground may fetch image URLs from ([playground] allowed_image_hosts; none by default, F33). */
+    /** The Fleet table's columns the operator hid (stable keys); by default "updated". */
+    QStringList fleetHiddenColumns() const;
+    void setFleetHiddenColumns(const QStringList &keys);
     QStringList allowedImageHosts() const;
     void setAllowedImageHosts(const QStringList &hosts);
 

@@ -264,7 +264,15 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
                       Qt::LeftButton);
     QVERIFY(page->isRunning());
+    // The window never widens by itself while the plan runs (1366 → 1420 → 2378 px were seen: a
+    // long command or container name in the step pane): its minimum stays within a laptop's screen.
+    int widest = 0;
+    QTimer probe;
+    connect(&probe, &QTimer::timeout, [&] { widest = std::max(widest, window.minimumSizeHint().width()); });
+    probe.start(20);
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    probe.stop();
+    QVERIFY2(widest <= 1366, qPrintable(QString::number(widest)));
     for (const char *step : {"preflight.gpus", "license", "pin.image", "pull", "launch", "ready", "check.qmul4",
                              "check.dspark", "check.kvpool", "verify.text", "verify.thinking", "verify.image"}) {
         QVERIFY2(page->stepStatus(QLatin1String(step)) == StepStatus::Pass, step);

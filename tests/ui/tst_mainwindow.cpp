@@ -6,8 +6,10 @@
 #include "backend/metrics/timeseries.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "ui/charts/timechart.h"
+#include "ui/fleet/fleetmodel.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
+#include "ui/pages/fleetpage.h"
 #include "ui/pages/logspage.h"
 #include "ui/pages/metricspage.h"
 #include "ui/pages/playgroundpage.h"
@@ -17,11 +19,14 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QSet>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -47,6 +52,7 @@ private Q_SLOTS:
     void closing_remembersPage();
     void emptyInventory_saysSo();
     void simulatedHosts_areLabelled();
+    void fleetTable_fitsALaptop_thumbWhereTheViewIs();
     void alertThresholds_applyAndPersist();
 
 private:
@@ -225,6 +231,78 @@ void TestMainWindow::simulatedHosts_areLabelled()
     QCOMPARE(window.findChild<flashdeck::ui::PlaygroundPage *>()->host(), QStringLiteral("demo"));
     QCOMPARE(window.findChild<flashdeck::ui::LogsPage *>()->host(), QStringLiteral("demo"));
     QCOMPARE(window.findChild<flashdeck::ui::DeployPage *>()->host(), QStringLiteral("demo"));
+}
+
+namespace {
+
+/** The middle (0…1) of the dark part of a horizontal scroll bar's picture: where its thumb is drawn. */
+double thumbAt(QScrollBar *bar)
+{
+    const QImage image = bar->grab().toImage();
+    const int y = image.height() / 2;
+    int lo = 255;
+    int hi = 0;
+    for (int x = 0; x < image.width(); ++x) {
+        lo = std::min(lo, qGray(image.pixel(x, y)));
+        hi = std::max(hi, qGray(image.pixel(x, y)));
+    }
+    double sum = 0;
+    int n = 0;
+    for (int x = 0; x < image.width(); ++x) {
+        if (qGray(image.pixel(x, y)) < (lo + hi) / 2) {
+            sum += x;
+            ++n;
+        }
+    }
+    return n == 0 ? -1 : sum / n / std::max(1, image.width() - 1);
+}
+
+} // namespace
+
+void TestMainWindow::fleetTable_fitsALaptop_thumbWhereTheViewIs()
+{
+    // At 1366 × 768 the Fleet shows what matters without sideways scrolling ("Updated" is hidden
+    // unless the operator shows it), and a scroll bar's thumb is drawn where the view is: it was
+    // drawn at the far end (Fusion's light thumb on a dark groove).
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/fleetfit"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    flashdeck::HostEntry h;
+    h.name = QStringLiteral("gpu-b300-a");
+    h.address = QStringLiteral("127.0.0.1");
+    h.port = 1; // nothing listens: the row shows the host unreachable, which is all this needs
+    QVERIFY(inventory.add(h));
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showPage(MainWindow::Page::Fleet);
+    auto *table = window.findChild<QTableView *>(QStringLiteral("fleetTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->isVisible());
+    QVERIFY(table->isColumnHidden(flashdeck::ui::FleetModel::Updated));
+    QVERIFY(!table->isColumnHidden(flashdeck::ui::FleetModel::Health));
+    QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
+
+    // Narrower: the table scrolls, and the thumb follows the view.
+    window.resize(900, 700);
+    QScrollBar *bar = table->horizontalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    bar->setValue(0);
+    QVERIFY2(thumbAt(bar) < 0.5, qPrintable(QString::number(thumbAt(bar))));
+    bar->setValue(bar->maximum());
+    QVERIFY2(thumbAt(bar) > 0.5, qPrintable(QString::number(thumbAt(bar))));
+    QVERIFY(bar->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("fleet-scrollbar.png"))));
+
+    // The operator's choice of columns is kept.
+    auto *page = window.findChild<flashdeck::ui::FleetPage *>();
+    QVERIFY(page);
+    page->setHiddenColumns({QStringLiteral("disk")});
+    QVERIFY(table->isColumnHidden(flashdeck::ui::FleetModel::Disk));
+    QVERIFY(!table->isColumnHidden(flashdeck::ui::FleetModel::Updated));
+    settings.setFleetHiddenColumns(page->hiddenColumns());
+    QCOMPARE(settings.fleetHiddenColumns(), QStringList{QStringLiteral("disk")});
 }
 
 void TestMainWindow::chart_smallRanges_readableAxis_data()

@@ -25,6 +25,12 @@ QLabel *wrapped(QWidget *parent, const QString &name)
     l->setWordWrap(true);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // A word-wrapped label is still as wide as its longest word: a launch line's
+    // "--query-gpu=index,name,…" or a digest would widen the window past the screen (1366 →
+    // 1420 → 2378 px seen). Its width is what the pane gives it; what does not fit is in the
+    // tooltip and behind Copy.
+    l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    l->setMinimumWidth(120);
     return l;
 }
 
@@ -139,6 +145,9 @@ void StepDetail::show(const StepRecord &r)
                                      : r.seen);
     m_fix->setText(r.fix);
     m_form->setRowVisible(m_fix, !r.fix.isEmpty());
+    for (QLabel *l : {m_why, m_command, m_expected, m_seen, m_fix}) {
+        l->setToolTip(l->text()); // whole, when a word is longer than the pane is wide
+    }
     // A failed step turns the pane red; a warning amber. Tints over the palette's own base,
     // so it reads in light and dark themes.
     QPalette pal = QApplication::palette();

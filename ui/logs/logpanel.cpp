@@ -210,6 +210,8 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
 
     auto *footer = new QHBoxLayout;
     m_status->setObjectName(QStringLiteral("logStatus"));
+    m_status->setSizePolicy(QSizePolicy::Ignored,
+                            QSizePolicy::Preferred); // a long container name never widens the window
     m_counts->setObjectName(QStringLiteral("logCounts"));
     m_counts->setEnabled(false);
     footer->addWidget(m_status, 1);
@@ -293,6 +295,7 @@ void LogPanel::clear()
 void LogPanel::setStatus(const QString &text)
 {
     m_status->setText(text);
+    m_status->setToolTip(text);
 }
 
 void LogPanel::setFollow(bool follow)

@@ -12,6 +12,7 @@
 #include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -101,15 +102,23 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     m_table->setItemDelegateForColumn(FleetModel::KvUse, spark);
     m_table->setItemDelegateForColumn(FleetModel::Throughput, spark);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 14);
+    // What matters fits a 1366 px screen without sideways scrolling (issue 23): the widths below
+    // add up to about 1 120 px with "Updated" hidden (the last, Alerts, takes the rest); longer texts are elided (the
+    // tooltip and the Metrics page have them whole), and the header's context menu hides or shows any column.
     const QList<std::pair<int, int>> widths{
-        {FleetModel::State, 96},       {FleetModel::Host, 176},      {FleetModel::Gpus, 176},
-        {FleetModel::Deployment, 186}, {FleetModel::Container, 80},  {FleetModel::Health, 70},
-        {FleetModel::KvUse, 124},      {FleetModel::Queue, 54},      {FleetModel::Throughput, 144},
-        {FleetModel::Errors, 58},      {FleetModel::GpuMemory, 136}, {FleetModel::Disk, 80},
-        {FleetModel::Updated, 74}};
+        {FleetModel::State, 70},       {FleetModel::Host, 124},      {FleetModel::Gpus, 130},
+        {FleetModel::Deployment, 112}, {FleetModel::Container, 64},  {FleetModel::Health, 106},
+        {FleetModel::KvUse, 96},       {FleetModel::Queue, 46},      {FleetModel::Throughput, 96},
+        {FleetModel::Errors, 42},      {FleetModel::GpuMemory, 126}, {FleetModel::Disk, 68},
+        {FleetModel::Updated, 70},     {FleetModel::Alerts, 60}};
     for (const auto &[column, width] : widths) {
         m_table->setColumnWidth(column, width);
     }
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this, &FleetPage::chooseColumns);
+    setHiddenColumns({columnKey(FleetModel::Updated)});
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex &i) { Q_EMIT openHost(i.data(FleetModel::HostRole).toString()); });
 
@@ -231,6 +240,51 @@ void FleetPage::refreshAlerts()
         item->setText(0, tr("all clear"));
         item->setText(2, tr("No alert on any host"));
     }
+}
+
+QString FleetPage::columnKey(int column)
+{
+    static const char *const keys[] = {"state", "host",       "gpus",   "deployment", "container", "health",  "kv",
+                                       "queue", "throughput", "errors", "gpu-memory", "disk",      "updated", "alerts"};
+    return column >= 0 && column < int(std::size(keys)) ? QString::fromLatin1(keys[column]) : QString();
+}
+
+QStringList FleetPage::hiddenColumns() const
+{
+    QStringList keys;
+    for (int c = 0; c < FleetModel::ColumnCount; ++c) {
+        if (m_table->isColumnHidden(c)) {
+            keys.append(columnKey(c));
+        }
+    }
+    return keys;
+}
+
+void FleetPage::setHiddenColumns(const QStringList &keys)
+{
+    for (int c = 0; c < FleetModel::ColumnCount; ++c) {
+        // The host's name is what every row is: it never goes.
+        m_table->setColumnHidden(c, c != FleetModel::Host && keys.contains(columnKey(c)));
+    }
+}
+
+void FleetPage::chooseColumns(const QPoint &at)
+{
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("fleetColumns"));
+    for (int c = 0; c < FleetModel::ColumnCount; ++c) {
+        if (c == FleetModel::Host) {
+            continue;
+        }
+        QAction *a = menu.addAction(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        a->setCheckable(true);
+        a->setChecked(!m_table->isColumnHidden(c));
+        connect(a, &QAction::toggled, this, [this, c](bool shown) {
+            m_table->setColumnHidden(c, !shown);
+            Q_EMIT hiddenColumnsChanged(hiddenColumns());
+        });
+    }
+    menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
 }
 
 } // namespace flashdeck::ui

@@ -32,14 +32,21 @@ public:
 
     FleetModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    /** The columns the operator hid (the header's context menu), by their stable keys ("updated", …). */
+    QStringList hiddenColumns() const;
+    void setHiddenColumns(const QStringList &keys);
+    /** The stable key of a column (what Settings keeps). */
+    static QString columnKey(int column);
 
 Q_SIGNALS:
+    void hiddenColumnsChanged(const QStringList &keys);
     void addHostRequested();
     void demoRequested();
     void openHost(const QString &host);
 
 private:
     void refreshSummary();
+    void chooseColumns(const QPoint &at);
     void refreshAlerts();
 
     FleetWatcher &m_watcher;
