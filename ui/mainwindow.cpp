@@ -139,6 +139,7 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
 
     m_statusText = new QLabel(statusBar());
     m_statusText->setObjectName(QStringLiteral("statusText"));
+    m_statusText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
     statusBar()->addWidget(m_statusText, 1);
 
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
@@ -225,6 +226,9 @@ QWidget *MainWindow::buildHostBar()
 
     m_hostState = new QLabel(tr("Add a host to start"), bar);
     m_hostState->setObjectName(QStringLiteral("hostState"));
+    // A long error ("failed: …") never widens the window: the bar gives what room it has, the
+    // tooltip and the status bar the whole text.
+    m_hostState->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_hostState->setEnabled(false);
 
     m_connectButton = new QToolButton(bar);
@@ -403,14 +407,19 @@ void MainWindow::connectSelectedHost()
 void MainWindow::showSelectedHostState()
 {
     const QString name = m_hostSelector->currentData().toString();
-    const HostSession *session = m_fleet->session(name);
-    if (!session || !session->asksOperator()) {
+    HostSession *session = m_fleet->session(name);
+    QObject::disconnect(m_stateWatch);
+    if (!session) {
         m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
         m_hostState->setPalette(m_hostSelector->palette());
         m_hostState->setToolTip(QString());
         m_connectButton->setText(tr("Connect"));
         return;
     }
+    // The bar shows the host's one connection, the one every page uses, whether or not the
+    // operator pressed Connect (the fleet connects every host in the background).
+    m_stateWatch =
+        connect(&session->connection(), &ssh::HostConnection::stateChanged, this, &MainWindow::showHostState);
     showHostState(session->connection().state());
 }
 
@@ -429,7 +438,7 @@ void MainWindow::showHostState(const ssh::ConnectionState &state)
         pal.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
     }
     m_hostState->setPalette(pal);
-    m_hostState->setToolTip(state.error.message);
+    m_hostState->setToolTip(state.error.message.isEmpty() ? state.describe() : state.error.message);
     // A connection that is up stays up (the pages run on it): nothing to do again.
     m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Connected") : tr("Connect"));
 }

@@ -84,6 +84,7 @@ private:
     AlertNotifier *m_notifier = nullptr;
     QString m_sshConfigPath;
     ConnectionController *m_controller = nullptr;
+    QMetaObject::Connection m_stateWatch; // the chosen host's connection → the host bar
     QToolButton *m_connectButton = nullptr;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;

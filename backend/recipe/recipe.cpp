@@ -293,6 +293,24 @@ QStringList Recipe::deploymentIds(const QString &host)
     return ids;
 }
 
+const RecipeProfile *Recipe::profileForGpus(const QStringList &gpuNames) const
+{
+    const RecipeProfile *best = nullptr;
+    if (gpuNames.isEmpty()) {
+        return best;
+    }
+    for (const RecipeProfile &p : profiles) {
+        if (p.generatorOnly() || p.gpuModel.isEmpty() || p.gpuCount > gpuNames.size() ||
+            !gpuNames.first().contains(p.gpuModel, Qt::CaseInsensitive)) {
+            continue;
+        }
+        if (!best || p.gpuCount > best->gpuCount) {
+            best = &p;
+        }
+    }
+    return best;
+}
+
 const RecipeProfile *Recipe::profile(const QString &profileId) const
 {
     for (const RecipeProfile &p : profiles) {

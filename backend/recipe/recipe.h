@@ -95,6 +95,12 @@ struct Recipe
     [[nodiscard]] static Result<QList<Recipe>> builtIn();
 
     const RecipeProfile *profile(const QString &id) const;
+    /**
+     * The profile made for a host with these GPUs (their names, as nvidia-smi or amd-smi give
+     * them): its GPU model in the first name, no more GPUs than the host has, the most of them,
+     * the first listed on a tie (Balanced before Low-Latency). Null when none fits.
+     */
+    const RecipeProfile *profileForGpus(const QStringList &gpuNames) const;
 
     /**
      * The deployment labels (io.flashdeck.deployment) Flashdeck gives `host`'s containers, one

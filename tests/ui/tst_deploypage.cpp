@@ -16,9 +16,11 @@
 #include "ui/logs/logpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
+#include "ui/pages/metricspage.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -64,6 +66,7 @@ private Q_SLOTS:
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
     void closingMidRun_asks_stopCleansUp();
     void licence_anotherHostStartsUnticked_andTheSummaryWraps();
+    void walk_demoDeploy_pagesFollow_amdMismatch();
 };
 
 void TestDeployPage::scenario_data()
@@ -395,6 +398,92 @@ void TestDeployPage::licence_anotherHostStartsUnticked_andTheSummaryWraps()
         }
     }
     QVERIFY(panel.findChild<QRadioButton *>(QStringLiteral("use_commercial"))->isChecked());
+}
+
+void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
+{
+    // The newcomer's path in one window at 1366 × 768: the B300 host's profile follows its GPUs,
+    // a deployment from the window, the Fleet, Metrics and Playground on the live server without
+    // a restart, then a second (AMD) host whose licence starts unticked, whose profile follows its
+    // GPUs, and on which the B300 profile fails pre-flight with what the host has.
+    SimHostFixture b300;
+    SimHostFixture amd;
+    QString error;
+    QVERIFY2(b300.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QVERIFY2(amd.start(QStringLiteral("mi355x-x8"), &error), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(b300.hostEntry(QStringLiteral("demo"))).isOk());
+    QVERIFY(inventory.add(amd.hostEntry(QStringLiteral("demo-amd"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto shoot = [&](const char *name) {
+        QVERIFY(window.grab().save(shotPath(root.path(), QString::fromLatin1(name))));
+    };
+
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    QVERIFY(page && page->isVisible());
+    QCOMPARE(page->host(), QStringLiteral("demo"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("demo"))->status().gpus.size() == 4, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("b300x4-balanced"), 30000);
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QVERIFY(page->licensePanel()->isVisible());
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
+                      Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    shoot("walk-deployed.png");
+
+    // The Fleet and Metrics: the live server, within a few refreshes.
+    const auto *monitor = window.fleet().monitor(QStringLiteral("demo"));
+    QVERIFY(monitor);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().health == QLatin1String("ok") && monitor->status().server &&
+                                 monitor->status().server->maxTokens.has_value(),
+                             30000);
+    window.showPage(ui::MainWindow::Page::Fleet);
+    shoot("walk-fleet.png");
+    window.showPage(ui::MainWindow::Page::Metrics);
+    QCOMPARE(window.findChild<ui::MetricsPage *>()->host(), QStringLiteral("demo"));
+    shoot("walk-metrics.png");
+    window.showPage(ui::MainWindow::Page::Playground);
+    auto *target = window.findChild<QLabel *>(QStringLiteral("playgroundTarget"));
+    QVERIFY2(target->text().contains(QLatin1String("port 30000")), qPrintable(target->text()));
+    shoot("walk-playground.png");
+
+    // The second host: chosen in the bar, every page follows; its licence starts unticked.
+    auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
+    selector->setCurrentIndex(selector->findData(QStringLiteral("demo-amd")));
+    window.showPage(ui::MainWindow::Page::Deploy);
+    QCOMPARE(page->host(), QStringLiteral("demo-amd"));
+    QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("mi355x-x8-two-tp4-router"), 30000);
+    for (const QCheckBox *b : page->licensePanel()->findChildren<QCheckBox *>()) {
+        QVERIFY2(!b->isChecked(), qPrintable(b->objectName()));
+    }
+    // The operator insists on the B300 profile: pre-flight says what the host has.
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QVERIFY(page->licensePanel()->isVisible());
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
+                      Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 120000);
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Fail);
+    page->selectStep(QStringLiteral("preflight.gpus"));
+    const QString seen = page->findChild<QLabel *>(QStringLiteral("stepSeen"))->text();
+    QVERIFY2(seen.contains(QStringLiteral("the profile needs 4 × B300; the host has 8 AMD GPUs")), qPrintable(seen));
+    QVERIFY(!seen.contains(QLatin1String("driver")));
+    shoot("walk-amd-mismatch.png");
+    QVERIFY2(window.minimumSizeHint().width() <= 1366, qPrintable(QString::number(window.minimumSizeHint().width())));
 }
 
 QTEST_MAIN(TestDeployPage)

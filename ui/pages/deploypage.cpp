@@ -9,6 +9,8 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/profilechoice.h"
@@ -310,6 +312,12 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
         }
     });
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, &DeployPage::rebuildHosts);
+    connect(&m_watcher, &FleetWatcher::statusChanged, this, [this](const QString &host) {
+        if (host == m_host) {
+            followHost();
+        }
+    });
+    connect(m_profileBox, &QComboBox::activated, this, [this] { m_profileChosenFor.insert(m_host); });
 
     resetSteps();
     rebuildHosts();
@@ -360,13 +368,41 @@ void DeployPage::setHost(const QString &host)
     }
     m_license->setHost(host);
     m_notice->clear();
+    followHost();
     loadJournal();
     restartLog();
     updateButtons();
 }
 
+void DeployPage::followHost()
+{
+    if (isRunning() || m_host.isEmpty() || m_profileChosenFor.contains(m_host)) {
+        return;
+    }
+    QString id;
+    if (const Result<Deployment> d = Deployment::read(m_paths, m_host)) {
+        id = d.value().profile; // what runs there
+    } else if (const metrics::HostMonitor *monitor = m_watcher.monitor(m_host)) {
+        QStringList names;
+        for (const probe::GpuSample &g : monitor->status().gpus) {
+            names.append(g.name);
+        }
+        for (const Recipe &r : *m_recipes) {
+            if (const RecipeProfile *p = r.profileForGpus(names)) {
+                id = p->id;
+                break;
+            }
+        }
+    }
+    const int i = id.isEmpty() ? -1 : m_profileBox->findData(id);
+    if (i >= 0 && i != m_profileBox->currentIndex()) {
+        m_profileBox->setCurrentIndex(i);
+    }
+}
+
 void DeployPage::setProfile(const QString &profileId)
 {
+    m_profileChosenFor.insert(m_host);
     const int i = m_profileBox->findData(profileId);
     if (i >= 0) {
         m_profileBox->setCurrentIndex(i);

@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 #include <memory>
@@ -82,6 +83,11 @@ Q_SIGNALS:
 
 private:
     void rebuildHosts();
+    /**
+     * The profile follows the host until the operator picks one for it: the profile of the
+     * deployment on the host, else the one made for its GPUs (vendor, model, count).
+     */
+    void followHost();
     void updateProfileCard();
     void updateButtons();
     void resetSteps();
@@ -138,6 +144,8 @@ private:
     QElapsedTimer m_progressClock;
     qint64 m_progressStart = -1;
     QString m_progressStep;
+    /** Hosts whose profile the operator chose: it no longer follows their GPUs. */
+    QSet<QString> m_profileChosenFor;
 };
 
 } // namespace flashdeck::ui

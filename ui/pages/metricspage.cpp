@@ -123,6 +123,13 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     setHost({});
 }
 
+void MetricsPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    rebuildLines(); // GPUs seen since the host was chosen
+    refresh();
+}
+
 void MetricsPage::setWindowMs(qint64 windowMs)
 {
     m_windowMs = windowMs;

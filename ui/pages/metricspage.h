@@ -36,6 +36,10 @@ public:
     void refresh();
     const QList<TimeChart *> &charts() const { return m_charts; }
 
+protected:
+    /** Drawn when shown, not at the next tick: a page opened from the Fleet shows its charts at once. */
+    void showEvent(QShowEvent *event) override;
+
 private:
     void rebuildLines();
 

@@ -16,6 +16,8 @@ private Q_SLOTS:
     void builtIn_loadsWithTheSeedsFacts();
     void invalid_namesTheKeyAndWhatWasExpected_data();
     void invalid_namesTheKeyAndWhatWasExpected();
+    void profileForGpus_fitsTheHost_data();
+    void profileForGpus_fitsTheHost();
 
 private:
     static nlohmann::json shipped();
@@ -120,6 +122,31 @@ void TestRecipe::invalid_namesTheKeyAndWhatWasExpected()
     QVERIFY(!r);
     QCOMPARE(r.message(), message);
     QVERIFY(!Recipe::fromJson("{not json", QStringLiteral("y.json")));
+}
+
+void TestRecipe::profileForGpus_fitsTheHost_data()
+{
+    QTest::addColumn<QStringList>("names");
+    QTest::addColumn<QString>("profile"); // empty: none fits
+    const auto times = [](int n, const char *name) { return QStringList(n, QString::fromLatin1(name)); };
+    QTest::newRow("4 × B300") << times(4, "NVIDIA B300 SXM6 AC") << QStringLiteral("b300x4-balanced");
+    QTest::newRow("8 × B300: the 4-GPU profile on 4 of them")
+        << times(8, "NVIDIA B300 SXM6 AC") << QStringLiteral("b300x4-balanced");
+    QTest::newRow("8 × MI355X") << times(8, "AMD Instinct MI355X") << QStringLiteral("mi355x-x8-two-tp4-router");
+    QTest::newRow("4 × MI355X: too few for its profile") << times(4, "AMD Instinct MI355X") << QString();
+    QTest::newRow("2 × B300: too few") << times(2, "NVIDIA B300 SXM6 AC") << QString();
+    QTest::newRow("2 × H200: the page only generates its flags") << times(2, "NVIDIA H200") << QString();
+    QTest::newRow("no GPUs") << QStringList{} << QString();
+}
+
+void TestRecipe::profileForGpus_fitsTheHost()
+{
+    QFETCH(QStringList, names);
+    QFETCH(QString, profile);
+    const auto recipes = Recipe::builtIn();
+    QVERIFY2(recipes, qPrintable(recipes.message()));
+    const flashdeck::RecipeProfile *p = recipes.value().first().profileForGpus(names);
+    QCOMPARE(p ? p->id : QString(), profile);
 }
 
 QTEST_GUILESS_MAIN(TestRecipe)
