@@ -35,7 +35,10 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
             t.profileTitle = p->title;
             t.model = r.modelRepo;
             t.router = p->routerPort != 0;
-            t.port = t.router ? p->routerPort : (p->replicas.isEmpty() ? 0 : p->replicas.first().port);
+            // The port it was deployed with (deploy --port), else the profile's.
+            t.port = deployment.value().port != 0
+                ? deployment.value().port
+                : (t.router ? p->routerPort : (p->replicas.isEmpty() ? 0 : p->replicas.first().port));
             if (t.port == 0) {
                 break;
             }

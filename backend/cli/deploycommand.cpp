@@ -35,6 +35,7 @@ const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "                        [--hicache-gb GB] [--operator-flags \"FLAGS\"] [--image NAME:TAG] [--gpus LIST]\n"
+    "                        [--port N]\n"
     "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]");
 
 const char *mark(StepStatus s)
@@ -105,8 +106,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         QStringLiteral("The GPUs to run on, one per TP rank (services in order), instead of the profile's 0,1,2,3: "
                        "when those are busy."),
         QStringLiteral("LIST"));
+    const QCommandLineOption portOpt(
+        QStringLiteral("port"),
+        QStringLiteral("The port the server listens on, on the host's loopback (the router's, for a profile with "
+                       "one), instead of the profile's 30000; recorded, so chat, status and the runbook use it."),
+        QStringLiteral("N"));
     p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt, modelDirOpt,
-                  sourceOpt, checksumOpt, imageOpt, gpusOpt});
+                  sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -143,7 +149,17 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         c.err << listed->title << ": " << listed->note << '\n';
         return ExitCheckFailed;
     }
-    const ProfileChoice choice{p.value(imageOpt), p.value(gpusOpt)};
+    quint16 port = 0;
+    if (p.isSet(portOpt)) {
+        bool ok = false;
+        const uint n = p.value(portOpt).toUInt(&ok);
+        if (!ok || n == 0 || n > 65535) {
+            return usage(
+                QStringLiteral("--port takes a port number from 1 to 65535, not \"%1\".").arg(p.value(portOpt)));
+        }
+        port = quint16(n);
+    }
+    const ProfileChoice choice{p.value(imageOpt), p.value(gpusOpt), port};
     const Result<RecipeProfile> chosen = choice.apply(recipe, *listed);
     if (!chosen) {
         return usage(listed->imageConfirm && !p.isSet(imageOpt)

@@ -211,9 +211,18 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
                              : QStringLiteral("in use: %1").arg(taken.join(QStringLiteral(", ")));
     r.status = taken.isEmpty() ? StepStatus::Pass : StepStatus::Fail;
     if (!taken.isEmpty()) {
-        r.fix = QStringLiteral("Stop what listens there (sudo ss -ltnp 'sport = :%1' shows it), or change the port in "
-                               "the profile.")
-                    .arg(taken.first());
+        // A free port to offer: the first one above the profile's that nothing listens on.
+        quint16 freePort = 0;
+        for (quint32 p = quint32(wanted.first()) + 1; p < 65536 && freePort == 0; ++p) {
+            if (!probe::portTaken(listening, quint16(p)) && !wanted.contains(quint16(p))) {
+                freePort = quint16(p);
+            }
+        }
+        r.fix = QStringLiteral("Stop what listens there (sudo ss -ltnp 'sport = :%1' shows it), or deploy on a free "
+                               "port: --port %2 (the Port field in the window); chat, status and the runbook follow "
+                               "it.")
+                    .arg(taken.first())
+                    .arg(freePort);
     }
     return r;
 }

@@ -103,6 +103,7 @@ void DeploySession::writeManifest(bool ok)
     // What the operator chose on top of the profile (the runbook runs the same).
     d.image = m_recipe.imageOf(m_profile).reference();
     d.gpus = ProfileChoice::gpuList(m_profile);
+    d.port = ProfileChoice::servedPort(m_profile);
     d.recipe = m_recipe.id;
     d.imageDigest = m_runner->imageDigest();
     d.modelSha = m_runner->modelSha();

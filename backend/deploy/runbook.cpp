@@ -191,7 +191,7 @@ Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostNam
                                    .arg(id));
     }
     // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
-    const Result<RecipeProfile> ran = ProfileChoice{d.image, d.gpus}.apply(recipe, *listed);
+    const Result<RecipeProfile> ran = ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);
     if (!ran) {
         return ran.status();
     }

@@ -175,7 +175,11 @@ void HostMonitor::readManifest()
         for (const Recipe &r : recipes.value()) {
             if (const RecipeProfile *p = r.profile(m_status.profile)) {
                 m_vendor = p->vendor;
-                m_serverPort = p->replicas.isEmpty() ? 0 : p->replicas.first().port;
+                // The first server's metrics; its port is the deployment's own (deploy --port) when
+                // nothing stands in front of it.
+                m_serverPort = p->routerPort == 0 && d.port != 0 ? d.port
+                    : p->replicas.isEmpty()                      ? 0
+                                                                 : p->replicas.first().port;
                 m_expectedKvTokens = p->kvTokensExpected;
             }
         }

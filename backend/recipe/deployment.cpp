@@ -71,6 +71,7 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
     d.recipe = str("recipe");
     d.image = str("image");
     d.gpus = str("gpus");
+    d.port = quint16(jsonread::integer(m, "port", 1, 65535).value_or(0));
     d.imageDigest = str("image_digest");
     d.modelSha = str("model_sha");
     d.hostHome = str("host_home");
@@ -106,6 +107,7 @@ QByteArray Deployment::toJson() const
                               // What the operator chose on top of it (the runbook runs the same).
                               {"image", image.toStdString()},
                               {"gpus", gpus.toStdString()},
+                              {"port", port},
                               {"recipe", recipe.toStdString()},
                               {"image_digest", imageDigest.toStdString()},
                               {"model_sha", modelSha.toStdString()},

@@ -50,6 +50,8 @@ struct Deployment
     QString image;
     /** The GPUs it ran on ("0,1,2,3"). */
     QString gpus;
+    /** The port clients use on the host's loopback (the router's, else the server's); 0: not recorded. */
+    quint16 port = 0;
     QString imageDigest;
     QString modelSha;
     QString hostHome;

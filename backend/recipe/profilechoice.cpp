@@ -26,9 +26,31 @@ QString ProfileChoice::imageToConfirm(const Recipe &recipe, const RecipeProfile 
         .arg(profile.title, recipe.imageOf(profile).reference(), profile.imageSource);
 }
 
+quint16 ProfileChoice::servedPort(const RecipeProfile &profile)
+{
+    return profile.routerPort != 0 ? profile.routerPort
+                                   : (profile.replicas.isEmpty() ? 0 : profile.replicas.first().port);
+}
+
 Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipeProfile &profile) const
 {
     RecipeProfile out = profile;
+    if (port != 0) {
+        // The operator's port: the router's where there is one (the services behind it keep theirs),
+        // else the server's. Below 1024 needs root inside the container; SGLang runs as it is told.
+        if (profile.routerPort != 0) {
+            for (const RecipeReplica &r : profile.replicas) {
+                if (r.port == port) {
+                    return Status::failure(QStringLiteral("Port %1 is one of the services' behind the router: give "
+                                                          "the router another.")
+                                               .arg(port));
+                }
+            }
+            out.routerPort = port;
+        } else if (!out.replicas.isEmpty()) {
+            out.replicas.first().port = port;
+        }
+    }
     if (!image.trimmed().isEmpty()) {
         const auto ref = docker::ImageRef::parse(image);
         if (!ref) {

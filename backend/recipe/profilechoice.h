@@ -16,6 +16,8 @@ struct ProfileChoice
 {
     QString image; // "NAME:TAG"; empty: the profile's own (refused where it must be confirmed)
     QString gpus; // "0,1,2,3" (tp × services, in order); empty: the profile's
+    /** The port the server (or the router in front of it) listens on; 0: the profile's. */
+    quint16 port = 0;
 
     /** The profile as it will run, or why not, in words for the operator (`flag` names the option). */
     [[nodiscard]] Result<RecipeProfile> apply(const Recipe &recipe, const RecipeProfile &profile) const;
@@ -24,6 +26,8 @@ struct ProfileChoice
     static QString gpuList(const RecipeProfile &profile);
     /** Why `profile` wants its image confirmed: the suggestion and where it comes from; empty when not. */
     static QString imageToConfirm(const Recipe &recipe, const RecipeProfile &profile);
+    /** The port clients use: the router's where there is one, else the (first) server's. */
+    static quint16 servedPort(const RecipeProfile &profile);
 };
 
 } // namespace flashdeck

@@ -34,6 +34,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
@@ -137,6 +138,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_useSuggested(new QPushButton(tr("Use the suggestion"), this))
     , m_gpusRow(new QWidget(this))
     , m_gpus(new QLineEdit(this))
+    , m_port(new QSpinBox(this))
     , m_card(new QLabel(this))
     , m_steps(new QTreeWidget(this))
     , m_run(new QPushButton(tr("Run"), this))
@@ -208,7 +210,15 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
                           "when those GPUs are busy."));
     gpusLayout->addWidget(new QLabel(tr("GPUs:"), m_gpusRow));
     gpusLayout->addWidget(m_gpus, 1);
-    gpusLayout->addWidget(new QLabel(tr("change them if those are busy"), m_gpusRow));
+    gpusLayout->addWidget(new QLabel(tr("if busy"), m_gpusRow));
+    // The server's port on the host's loopback: another when the profile's is taken; recorded, so
+    // chat, status and the runbook follow it.
+    m_port->setObjectName(QStringLiteral("deployPort"));
+    m_port->setRange(1, 65535);
+    m_port->setToolTip(tr("The port the server listens on, on the host's loopback (the router's for a profile with "
+                          "one). Chat, status and the runbook use the port recorded here."));
+    gpusLayout->addWidget(new QLabel(tr("Port:"), m_gpusRow));
+    gpusLayout->addWidget(m_port);
     chooseLayout->addWidget(m_gpusRow);
     connect(m_useSuggested, &QPushButton::clicked, this, [this] {
         const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
@@ -369,9 +379,23 @@ void DeployPage::setHost(const QString &host)
     m_license->setHost(host);
     m_notice->clear();
     followHost();
+    syncPort();
     loadJournal();
     restartLog();
     updateButtons();
+}
+
+void DeployPage::syncPort()
+{
+    const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+    if (!p) {
+        return;
+    }
+    // The port the deployment on this host was made with, for this profile; else the profile's.
+    const Result<Deployment> d =
+        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
+    m_port->setValue(d && d.value().profile == p->id && d.value().port != 0 ? d.value().port
+                                                                            : ProfileChoice::servedPort(*p));
 }
 
 void DeployPage::followHost()
@@ -430,6 +454,7 @@ void DeployPage::updateProfileCard()
     m_image->setPlaceholderText(p->imageConfirm ? tr("Suggested: %1").arg(r.imageOf(*p).reference()) : QString());
     m_gpusRow->setVisible(!p->generatorOnly());
     m_gpus->setText(ProfileChoice::gpuList(*p));
+    syncPort();
     QString status;
     if (p->verified()) {
         status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
@@ -696,6 +721,7 @@ void DeployPage::updateButtons()
     m_image->setEnabled(!running);
     m_useSuggested->setEnabled(!running);
     m_gpus->setEnabled(!running);
+    m_port->setEnabled(!running);
 }
 
 void DeployPage::run()
@@ -717,7 +743,8 @@ void DeployPage::run()
         m_flags->setFocus();
         return;
     }
-    const Result<RecipeProfile> chosen = ProfileChoice{m_image->text(), m_gpus->text()}.apply(m_recipes->first(), *p);
+    const Result<RecipeProfile> chosen =
+        ProfileChoice{m_image->text(), m_gpus->text(), quint16(m_port->value())}.apply(m_recipes->first(), *p);
     if (!chosen) {
         const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
         m_notice->setText(
@@ -755,7 +782,8 @@ void DeployPage::startSession()
         return;
     }
     const Result<RecipeProfile> chosen =
-        ProfileChoice{m_image->text(), m_gpus->text()}.apply(recipe, *listed); // checked by run()
+        ProfileChoice{m_image->text(), m_gpus->text(), quint16(m_port->value())}.apply(recipe,
+                                                                                       *listed); // checked by run()
     if (!chosen) {
         m_notice->setText(chosen.message());
         return;

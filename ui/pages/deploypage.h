@@ -12,6 +12,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 class QPushButton;
 class QSplitter;
 class QStackedWidget;
@@ -88,6 +89,8 @@ private:
      * deployment on the host, else the one made for its GPUs (vendor, model, count).
      */
     void followHost();
+    /** The Port field: the deployment's recorded port for this profile, else the profile's. */
+    void syncPort();
     void updateProfileCard();
     void updateButtons();
     void resetSteps();
@@ -124,6 +127,7 @@ private:
     QPushButton *m_useSuggested;
     QWidget *m_gpusRow;
     QLineEdit *m_gpus;
+    QSpinBox *m_port; // the port the server serves on (the router's for a profile with one)
     QLabel *m_card;
     QTreeWidget *m_steps;
     QHash<QString, QTreeWidgetItem *> m_items;

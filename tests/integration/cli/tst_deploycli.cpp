@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/processtree.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
 
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void modelFolder();
     void rerun_reusesAndLeaksNothing_undeployCleansUp();
     void headless_chatAfterDeploy_readsTheKeyFromTheServer();
+    void portTaken_deployOnAnother_everyCommandFollows();
     void pull_retriedLayer_countedOnceNeverBack();
     void runbook_reproducesTheDeploymentOverOpenSsh_data();
     void runbook_reproducesTheDeploymentOverOpenSsh();
@@ -565,6 +567,60 @@ void TestDeployCli::headless_chatAfterDeploy_readsTheKeyFromTheServer()
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains("no keyring"), refused.err.constData());
     QVERIFY2(refused.err.contains("SGLANG_API_KEY"), refused.err.constData());
+    QVERIFY(undeployDemo(config.path()).exitCode == 0);
+}
+
+void TestDeployCli::portTaken_deployOnAnother_everyCommandFollows()
+{
+    // Port 30000 is taken on the host: the fix offers a free one, a deploy with --port serves
+    // there, the manifest records it, and chat, status and the runbook use it without being told.
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    QVERIFY(runFlashdeck(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
+                          QStringLiteral("port-taken"), QStringLiteral("--time-factor"), QStringLiteral("0.01")},
+                         180000, Session::Headless)
+                .exitCode == 0);
+    const QStringList deploy{QStringLiteral("deploy"),
+                             QStringLiteral("demo"),
+                             QStringLiteral("--accept-license"),
+                             QStringLiteral("noncommercial"),
+                             QStringLiteral("--ready-timeout"),
+                             QStringLiteral("60"),
+                             QStringLiteral("--json")};
+    const CliRun taken = runFlashdeck(config.path(), deploy, 180000, Session::Headless);
+    QCOMPARE(taken.exitCode, 1);
+    const QJsonObject port = steps(taken.out).value(QStringLiteral("preflight.port"));
+    QVERIFY2(port[QLatin1String("fix")].toString().contains(QLatin1String("--port 30001")),
+             qPrintable(port[QLatin1String("fix")].toString()));
+    QCOMPARE(runFlashdeck(config.path(), deploy + QStringList{QStringLiteral("--port"), QStringLiteral("0")}, 180000,
+                          Session::Headless)
+                 .exitCode,
+             2); // a usage error, said before anything runs
+
+    const CliRun deployed =
+        runFlashdeck(config.path(), deploy + QStringList{QStringLiteral("--port"), QStringLiteral("30001")}, 180000,
+                     Session::Headless);
+    QVERIFY2(deployed.exitCode == 0, QByteArray(deployed.out + deployed.err).constData());
+    const flashdeck::AppPaths paths(config.path());
+    const flashdeck::Result<flashdeck::Deployment> d = flashdeck::Deployment::read(paths, QStringLiteral("demo"));
+    QVERIFY2(d, qPrintable(d.message()));
+    QCOMPARE(d.value().port, quint16(30001));
+
+    const CliRun chat = runFlashdeck(config.path(),
+                                     {QStringLiteral("chat"), QStringLiteral("demo"), QStringLiteral("--prompt"),
+                                      QStringLiteral("hi"), QStringLiteral("--max-tokens"), QStringLiteral("400")},
+                                     180000, Session::Headless);
+    QVERIFY2(chat.exitCode == 0, QByteArray(chat.out + chat.err).constData());
+    QVERIFY(!chat.out.trimmed().isEmpty());
+    const CliRun runbook =
+        runFlashdeck(config.path(), {QStringLiteral("runbook"), QStringLiteral("demo")}, 180000, Session::Headless);
+    QVERIFY2(runbook.exitCode == 0, runbook.err.constData());
+    QVERIFY2(runbook.out.contains("30001"), runbook.out.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        runFlashdeck(config.path(), {QStringLiteral("status"), QStringLiteral("--json")}, 60000, Session::Headless)
+            .out.contains("\"health\":\"ok\""),
+        60000);
     QVERIFY(undeployDemo(config.path()).exitCode == 0);
 }
 
