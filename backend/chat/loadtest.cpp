@@ -110,6 +110,18 @@ void LoadTest::onFinished(int request, const ChatResult &result)
         : result.outcome == ChatResult::Outcome::Stopped         ? QStringLiteral("stopped")
                                                                  : QStringLiteral("failed");
     r.error = result.error;
+    // A wrong key fails every request the same way: after a handful in a row, stop and say so,
+    // in the server's words, instead of hammering it for the rest of the run.
+    m_unauthorizedInARow = result.httpStatus == 401 ? m_unauthorizedInARow + 1 : 0;
+    if (m_unauthorizedInARow >= kUnauthorizedStop && m_aborted.isEmpty()) {
+        m_aborted = QStringLiteral("Stopped after %1 requests in a row were refused with HTTP 401 (%2): the API key is "
+                                   "wrong for this server. Check the deployment's key (the keyring, "
+                                   "$SGLANG_API_KEY, or the server's --api-key).")
+                        .arg(kUnauthorizedStop)
+                        .arg(result.error);
+        stop();
+        return;
+    }
     if (result.outcome == ChatResult::Outcome::Completed) {
         for (const float gap : result.stats.gapsMs) {
             ++m_gapsSeen;
@@ -148,6 +160,7 @@ void LoadTest::tick()
     t.kvUsage = m_kv;
     t.queued = m_queued;
     t.running = m_serverRunning;
+    t.serverTokensPerSecond = m_serverTokens;
     m_ticks.append(t);
     if (m_clock.elapsed() >= qint64(m_config.durationS) * 1000) {
         m_draining = true;
@@ -178,8 +191,10 @@ void LoadTest::stop()
     maybeFinish();
 }
 
-void LoadTest::setServerLoad(std::optional<double> kvUsage, std::optional<double> queued, std::optional<double> running)
+void LoadTest::setServerLoad(std::optional<double> kvUsage, std::optional<double> queued, std::optional<double> running,
+                             std::optional<double> genThroughput)
 {
+    m_serverTokens = genThroughput;
     m_kv = kvUsage;
     m_queued = queued;
     m_serverRunning = running;
@@ -195,6 +210,9 @@ LoadTestReport LoadTest::report() const
     for (const LoadTestRequest &r : m_requests) {
         if (r.outcome == QLatin1String("completed")) {
             ++rep.completed;
+            if (r.completionTokens * 10 < qint64(m_config.outputTokens) * 9) {
+                ++rep.shortReplies;
+            }
             if (r.ttftMs >= 0) {
                 ttfts.append(r.ttftMs);
             }
@@ -210,6 +228,18 @@ LoadTestReport LoadTest::report() const
     rep.itlP95Ms = percentile(m_gaps, 0.95);
     rep.tokensPerSecond = rep.elapsedS > 0 ? double(m_tokens) / rep.elapsedS : 0;
     rep.requestsPerSecond = rep.elapsedS > 0 ? double(rep.completed) / rep.elapsedS : 0;
+    double serverSum = 0;
+    int serverN = 0;
+    for (const LoadTestTick &t : m_ticks) {
+        if (t.serverTokensPerSecond && t.inFlight > 0) {
+            serverSum += *t.serverTokensPerSecond;
+            ++serverN;
+        }
+    }
+    if (serverN > 0) {
+        rep.serverTokensPerSecond = serverSum / serverN;
+    }
+    rep.aborted = m_aborted;
     for (auto it = errors.cbegin(); it != errors.cend(); ++it) {
         rep.errors.append(QStringLiteral("%1 × %2").arg(it.value()).arg(it.key()));
     }
@@ -229,7 +259,8 @@ QByteArray LoadTestReport::toJson() const
                              {"tokens_per_s", t.tokensPerSecond},
                              {"kv_usage", opt(t.kvUsage)},
                              {"queued", opt(t.queued)},
-                             {"running", opt(t.running)}});
+                             {"running", opt(t.running)},
+                             {"server_tokens_per_s", opt(t.serverTokensPerSecond)}});
     }
     json errorsJson = json::array();
     for (const QString &e : errors) {
@@ -248,9 +279,28 @@ QByteArray LoadTestReport::toJson() const
                    {"itl_p95_ms", opt(itlP95Ms)},
                    {"tokens_per_s", tokensPerSecond},
                    {"requests_per_s", requestsPerSecond},
+                   {"server_gen_tokens_per_s", opt(serverTokensPerSecond)},
+                   {"short_replies", shortReplies},
+                   {"aborted", aborted.isEmpty() ? json() : json(aborted.toStdString())},
                    {"errors", errorsJson},
                    {"timeline", ticksJson}};
     return QByteArray::fromStdString(out.dump());
+}
+
+QStringList LoadTestReport::notes() const
+{
+    QStringList out;
+    if (shortReplies > 0) {
+        out.append(QStringLiteral("%1 of %2 replies were shorter than the %3 tokens asked: the server may ignore "
+                                  "ignore_eos, so these figures are not at the asked output length.")
+                       .arg(shortReplies)
+                       .arg(completed)
+                       .arg(config.outputTokens));
+    }
+    out.append(QStringLiteral("tokens/s counts, on this side, the completion tokens of the finished requests over the "
+                              "wall time; the server's figure is SGLang's own generation throughput (every request "
+                              "it decodes, averaged while the test ran)."));
+    return out;
 }
 
 QByteArray LoadTestReport::toCsv() const

@@ -36,6 +36,8 @@ struct LoadTestTick
     std::optional<double> kvUsage;
     std::optional<double> queued;
     std::optional<double> running;
+    /** The server's own generation throughput (SGLang's gen_throughput), all requests. */
+    std::optional<double> serverTokensPerSecond;
 };
 
 /** One request of the run. */
@@ -61,8 +63,20 @@ struct LoadTestReport
     std::optional<double> ttftP95Ms;
     std::optional<double> itlP50Ms;
     std::optional<double> itlP95Ms;
-    double tokensPerSecond = 0; // aggregate completion tokens over the elapsed time
+    /** The client's count: completion tokens of the finished requests over the wall time. */
+    double tokensPerSecond = 0;
+    /** The server's count: the mean of its generation throughput while the test ran (null: never seen). */
+    std::optional<double> serverTokensPerSecond;
     double requestsPerSecond = 0;
+    /**
+     * Finished requests whose reply was shorter than 90 % of the tokens asked: a server that
+     * ignores ignore_eos stops early, and tokens/s is then not at the asked length.
+     */
+    int shortReplies = 0;
+    /** Why the run stopped before its time (the server refused the API key again and again); empty otherwise. */
+    QString aborted;
+    /** Words for the operator on what the figures mean (short replies, the two counts); may be empty. */
+    QStringList notes() const;
     QStringList errors; // distinct messages, with their count
     QList<LoadTestTick> ticks;
     QList<LoadTestRequest> requests;
@@ -93,7 +107,10 @@ public:
     bool running() const { return m_running; }
     LoadTestReport report() const;
 
-    void setServerLoad(std::optional<double> kvUsage, std::optional<double> queued, std::optional<double> running);
+    void setServerLoad(std::optional<double> kvUsage, std::optional<double> queued, std::optional<double> running,
+                       std::optional<double> genThroughput = std::nullopt);
+    /** Consecutive HTTP 401 answers after which the run stops: the key is wrong, more requests will not help. */
+    static constexpr int kUnauthorizedStop = 5;
 
     /** A prompt of about `tokens` tokens: common one-token English words after a nonce. */
     static QString syntheticPrompt(int tokens, quint64 nonce);
@@ -133,6 +150,9 @@ private:
     std::optional<double> m_kv;
     std::optional<double> m_queued;
     std::optional<double> m_serverRunning;
+    std::optional<double> m_serverTokens;
+    int m_unauthorizedInARow = 0;
+    QString m_aborted;
 };
 
 } // namespace flashdeck::chat

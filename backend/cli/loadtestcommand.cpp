@@ -136,7 +136,7 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                 auto *sampler = new metrics::ServerSampler(connection, target.port, apiKey, 1000, test);
                 QObject::connect(sampler, &metrics::ServerSampler::sampled, test,
                                  [test](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
-                                     test->setServerLoad(s.tokenUsage, s.queued, s.running);
+                                     test->setServerLoad(s.tokenUsage, s.queued, s.running, s.genThroughput);
                                  });
                 sampler->start();
                 QObject::connect(test, &chat::LoadTest::progress, test, [&c](const chat::LoadTestReport &r) {
@@ -180,8 +180,16 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                                 << QStringLiteral("  failed           %1\n").arg(r.failed)
                                 << QStringLiteral("  TTFT p50 / p95   %1 / %2\n").arg(ms(r.ttftP50Ms), ms(r.ttftP95Ms))
                                 << QStringLiteral("  ITL p50 / p95    %1 / %2\n").arg(ms(r.itlP50Ms), ms(r.itlP95Ms))
-                                << QStringLiteral("  tokens/s         %1 (all requests)\n")
-                                       .arg(r.tokensPerSecond, 0, 'f', 1);
+                                << QStringLiteral("  tokens/s         %1 (client) · %2 (server)\n")
+                                       .arg(r.tokensPerSecond, 0, 'f', 1)
+                                       .arg(r.serverTokensPerSecond ? QString::number(*r.serverTokensPerSecond, 'f', 1)
+                                                                    : QStringLiteral("—"));
+                            if (!r.aborted.isEmpty()) {
+                                c.out << "  " << r.aborted << '\n';
+                            }
+                            for (const QString &n : r.notes()) {
+                                c.out << "  note: " << n << '\n';
+                            }
                             for (const QString &e : r.errors) {
                                 c.out << "  error: " << e << '\n';
                             }
@@ -190,7 +198,10 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                                      "references, not a MiniMax guarantee.\n";
                         }
                         c.out.flush();
-                        done(r.failed > 0 ? ExitCheckFailed : ExitOk);
+                        if (json && !r.aborted.isEmpty()) {
+                            c.err << r.aborted << '\n';
+                        }
+                        done(r.failed > 0 || !r.aborted.isEmpty() ? ExitCheckFailed : ExitOk);
                     });
                 QObject::connect(&stopSignals, &StopSignals::stopRequested, test, [test](int) { test->stop(); });
                 test->start();

@@ -49,6 +49,8 @@ private Q_SLOTS:
     void twentyAtOnce_allComplete();
     void debugLog_holdsNoPromptNoAnswerNoKey();
     void loadTest_twentyInFlight_reportAndCsv();
+    void loadTest_wrongKey_stopsAfterAFew401s();
+    void loadTest_serverIgnoresEos_shortRepliesFlagged();
 
 private:
     bool startServer(QString *error, quint16 port, quint64 *id);
@@ -422,6 +424,74 @@ void TestChatCli::loadTest_twentyInFlight_reportAndCsv()
     const QList<QByteArray> lines = rows.readAll().trimmed().split('\n');
     QCOMPARE(lines.first(), QByteArray("request,start_s,ttft_ms,total_ms,completion_tokens,outcome,error"));
     QCOMPARE(lines.size() - 1, completed);
+}
+
+void TestChatCli::loadTest_wrongKey_stopsAfterAFew401s()
+{
+    // A wrong key fails every request alike: the run stops after a handful in a row and says why,
+    // instead of refusing requests for the whole duration.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), QStringLiteral("sk-wrong-0000-do-not-print"));
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLASHDECK_BINARY),
+            {QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
+             QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--prompt-tokens"),
+             QStringLiteral("16"), QStringLiteral("--output-tokens"), QStringLiteral("16"),
+             QStringLiteral("--duration"), QStringLiteral("600"), QStringLiteral("--json"),
+             QStringLiteral("--config-dir"), m_config.path()});
+    QVERIFY(p.waitForFinished(120000)); // not the 600 s asked
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitCode(), 1);
+    const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    const QString aborted = r[QLatin1String("aborted")].toString();
+    QVERIFY2(aborted.contains(QLatin1String("refused with HTTP 401")), qPrintable(aborted));
+    QVERIFY(r[QLatin1String("failed")].toInt() >= 5);
+    QVERIFY(err.contains("refused with HTTP 401"));
+    QVERIFY(!err.contains("sk-wrong-0000-do-not-print"));
+}
+
+void TestChatCli::loadTest_serverIgnoresEos_shortRepliesFlagged()
+{
+    // Real SGLang decodes on to max_tokens with ignore_eos; a server that stops at the end of its
+    // answer makes tokens/s a figure at another length. The report says so, in words.
+    QVERIFY(m_host->useScenario(QStringLiteral("eos-ignored")));
+    const quint16 port = freeLocalPort();
+    quint64 server = 0;
+    QString error;
+    QVERIFY2(startServer(&error, port, &server), qPrintable(error));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    const auto loadTest = [&](quint16 on, bool json) {
+        p.start(QStringLiteral(FLASHDECK_BINARY),
+                QStringList{QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"),
+                            QString::number(on), QStringLiteral("--concurrency"), QStringLiteral("2"),
+                            QStringLiteral("--prompt-tokens"), QStringLiteral("16"), QStringLiteral("--output-tokens"),
+                            QStringLiteral("600"), QStringLiteral("--duration"), QStringLiteral("2"),
+                            QStringLiteral("--config-dir"), m_config.path()} +
+                    (json ? QStringList{QStringLiteral("--json")} : QStringList{}));
+        return p.waitForFinished(120000);
+    };
+    QVERIFY(loadTest(port, true));
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QVERIFY(r[QLatin1String("completed")].toInt() > 0);
+    QCOMPARE(r[QLatin1String("short_replies")].toInt(), r[QLatin1String("completed")].toInt());
+    QVERIFY(loadTest(port, false));
+    const QByteArray human = p.readAllStandardOutput();
+    QVERIFY2(human.contains("shorter than the 600 tokens asked") && human.contains("ignore_eos"), human.constData());
+    QVERIFY2(human.contains("(client)") && human.contains("(server)"), human.constData());
+    m_host->connection().cancel(server);
+    QVERIFY(m_host->useScenario(QStringLiteral("b300x4")));
+    // The faithful server: every reply as long as asked.
+    QVERIFY(loadTest(m_port, true));
+    const QJsonObject ok = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QVERIFY(ok[QLatin1String("completed")].toInt() > 0);
+    QCOMPARE(ok[QLatin1String("short_replies")].toInt(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

@@ -155,7 +155,7 @@ void LoadTestPanel::start()
         m_sampler = std::make_unique<metrics::ServerSampler>(*m_connection, m_port, m_apiKey, 1000);
         connect(m_sampler.get(), &metrics::ServerSampler::sampled, m_test.get(),
                 [this](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
-                    m_test->setServerLoad(s.tokenUsage, s.queued, s.running);
+                    m_test->setServerLoad(s.tokenUsage, s.queued, s.running, s.genThroughput);
                 });
         m_sampler->start();
     }
@@ -210,10 +210,18 @@ void LoadTestPanel::show(const chat::LoadTestReport &r, bool final)
     row(tr("Failed"), QString::number(r.failed));
     row(tr("TTFT p50 / p95"), ms(r.ttftP50Ms) + QStringLiteral(" / ") + ms(r.ttftP95Ms));
     row(tr("Inter-token p50 / p95"), ms(r.itlP50Ms) + QStringLiteral(" / ") + ms(r.itlP95Ms));
-    row(tr("Tokens/s (all)"), QString::number(r.tokensPerSecond, 'f', 1));
+    row(tr("Tokens/s, client"), QString::number(r.tokensPerSecond, 'f', 1));
+    row(tr("Tokens/s, server"),
+        r.serverTokensPerSecond ? QString::number(*r.serverTokensPerSecond, 'f', 1) : QStringLiteral("–"));
     row(tr("Server KV use"), t && t->kvUsage ? QStringLiteral("%1 %").arg(*t->kvUsage * 100, 0, 'f', 1) : tr("—"));
     row(tr("Server queue"), t && t->queued ? QString::number(*t->queued) : tr("—"));
     QString errors;
+    if (!r.aborted.isEmpty()) {
+        errors += QStringLiteral("<p style='color:#c62828'><b>%1</b></p>").arg(r.aborted.toHtmlEscaped());
+    }
+    for (const QString &n : r.notes()) {
+        errors += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());
+    }
     for (const QString &e : r.errors) {
         errors += QStringLiteral("<p style='color:#c62828'>%1</p>").arg(e.toHtmlEscaped());
     }

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
                 options.downloadSeconds = sc.value("weights_download_seconds", options.downloadSeconds);
                 options.downloadStallAt = faults.value("download_stall_at", options.downloadStallAt);
                 options.reasoningWords = faults.value("reasoning_words", options.reasoningWords);
+                options.ignoresEos = faults.value("ignores_eos", options.ignoresEos);
                 options.visionFactor = faults.value("vision_factor", options.visionFactor);
                 options.neverReady = faults.value("never_ready", options.neverReady);
                 options.kvTokens = faults.value("kv_tokens", options.kvTokens);

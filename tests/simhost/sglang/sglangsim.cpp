@@ -538,6 +538,17 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         // max_tokens cuts the output short, thinking included, as the scheduler does:
         // finish_reason "length" (and no content at all when the budget ended inside the thought).
         std::string finish = "stop";
+        // ignore_eos: the scheduler decodes past the end-of-sequence token up to max_tokens, so
+        // every reply of a fixed-length load test is as long as asked (unless the fault says not).
+        const auto ignoreEos = body.find("ignore_eos");
+        if (ignoreEos != body.end() && ignoreEos->is_boolean() && ignoreEos->get<bool>() && !o.ignoresEos &&
+            body.contains("max_tokens") && body["max_tokens"].is_number_integer()) {
+            const auto wanted =
+                static_cast<std::size_t>(std::clamp<std::int64_t>(body["max_tokens"].get<std::int64_t>(), 1, 1 << 20));
+            while (deltas.size() < wanted) {
+                deltas.emplace_back("content", " and so on");
+            }
+        }
         if (body.contains("max_tokens") && body["max_tokens"].is_number_integer() &&
             body["max_tokens"].get<std::int64_t>() < static_cast<std::int64_t>(deltas.size())) {
             deltas.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, body["max_tokens"].get<std::int64_t>())));

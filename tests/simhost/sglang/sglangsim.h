@@ -61,6 +61,11 @@ struct SglangSimOptions
     /** The first start's download (F17): the revision's bytes, and how long it takes (scenario). */
     std::int64_t weightsBytes = 252000000000;
     double downloadSeconds = 40;
+    /**
+     * Scenario fault `ignores_eos`: the answer ends where it ends even with ignore_eos (real SGLang
+     * decodes on to max_tokens, which is what a load test at a fixed output length relies on).
+     */
+    bool ignoresEos = false;
     /** Scenario `reasoning_words`: how long it thinks; 0: 140 to 220 words. */
     int reasoningWords = 0;
     /** Scenario `vision_factor`: the preprocessor's patch factor (Qwen2-VL's 28: patch 14 × merge 2). */
