@@ -1,5 +1,7 @@
 #include "ui/format.h"
 
+#include "backend/metrics/metricid.h"
+
 #include <cmath>
 
 namespace flashdeck::ui::fmt {
@@ -25,7 +27,9 @@ QString mib(std::optional<qint64> v)
 
 QString gib(std::optional<double> m)
 {
-    return m ? QString::number(*m / 1024.0, 'f', *m >= 10 * 1024 ? 0 : 1) + QStringLiteral(" GiB") : unknown();
+    // The GPU memory metric's own scale (MiB as the tools report it → GiB as shown).
+    const double shown = m ? *m * metrics::MetricId::info(metrics::Metric::GpuMemoryUsed).toShown : 0;
+    return m ? QString::number(shown, 'f', shown >= 10 ? 0 : 1) + QStringLiteral(" GiB") : unknown();
 }
 
 QString percent(std::optional<double> fraction, int decimals)

@@ -7,6 +7,7 @@
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/gpusampler.h"
+#include "backend/metrics/metricid.h"
 #include "backend/metrics/metricsarchive.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/logger.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -66,8 +68,8 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
                                 .arg(m_gpus->command().section(QLatin1Char(' '), 0, 0))
                                 .arg(silentMs / 1000);
         for (const int gone : std::as_const(m_lastGpuIndexes)) {
-            for (const char *m : {"util", "mem_used_mib", "power_w", "temp_c"}) {
-                record(QStringLiteral("gpu.%1.%2").arg(gone).arg(QLatin1String(m)), now(), std::nullopt);
+            for (const Metric m : MetricId::gpuMetrics()) {
+                record(MetricId::key(m, gone), now(), std::nullopt);
             }
         }
         m_lastGpuIndexes.clear();
@@ -284,19 +286,19 @@ void HostMonitor::startServerSampler()
             merged.e2eP95 = m_status.rates.e2eP95;
         }
         m_status.rates = merged;
-        record(QStringLiteral("kv.usage"), s.atMs, s.tokenUsage);
-        record(QStringLiteral("kv.used_tokens"), s.atMs, s.usedTokens);
-        record(QStringLiteral("server.running"), s.atMs, s.running);
-        record(QStringLiteral("server.queued"), s.atMs, s.queued);
-        record(QStringLiteral("server.throughput"), s.atMs, s.genThroughput);
-        record(QStringLiteral("spec.accept_length"), s.atMs, s.specAcceptLength);
+        record(MetricId::key(Metric::KvUsage), s.atMs, s.tokenUsage);
+        record(MetricId::key(Metric::KvUsedTokens), s.atMs, s.usedTokens);
+        record(MetricId::key(Metric::ServerRunning), s.atMs, s.running);
+        record(MetricId::key(Metric::ServerQueued), s.atMs, s.queued);
+        record(MetricId::key(Metric::ServerThroughput), s.atMs, s.genThroughput);
+        record(MetricId::key(Metric::SpecAcceptLength), s.atMs, s.specAcceptLength);
         if (r.ttftP50) {
-            record(QStringLiteral("ttft.p50"), s.atMs, r.ttftP50);
-            record(QStringLiteral("ttft.p95"), s.atMs, r.ttftP95);
+            record(MetricId::key(Metric::TtftP50), s.atMs, r.ttftP50);
+            record(MetricId::key(Metric::TtftP95), s.atMs, r.ttftP95);
         }
         if (r.e2eP50) {
-            record(QStringLiteral("e2e.p50"), s.atMs, r.e2eP50);
-            record(QStringLiteral("e2e.p95"), s.atMs, r.e2eP95);
+            record(MetricId::key(Metric::E2eP50), s.atMs, r.e2eP50);
+            record(MetricId::key(Metric::E2eP95), s.atMs, r.e2eP95);
         }
         changed();
     });
@@ -336,20 +338,19 @@ void HostMonitor::detectVendorAndStart()
                 m_status.gpuError.clear();
                 QList<int> seen;
                 for (const probe::GpuSample &g : gpus) {
-                    const QString p = QStringLiteral("gpu.%1.").arg(g.index);
-                    record(p + QStringLiteral("util"), at,
+                    record(MetricId::key(Metric::GpuUtilisation, g.index), at,
                            g.utilizationGpu ? std::optional<double>(*g.utilizationGpu) : std::nullopt);
-                    record(p + QStringLiteral("mem_used_mib"), at,
+                    record(MetricId::key(Metric::GpuMemoryUsed, g.index), at,
                            g.memoryUsedMiB ? std::optional<double>(double(*g.memoryUsedMiB)) : std::nullopt);
-                    record(p + QStringLiteral("power_w"), at, g.powerW);
-                    record(p + QStringLiteral("temp_c"), at, g.temperatureC);
+                    record(MetricId::key(Metric::GpuPower, g.index), at, g.powerW);
+                    record(MetricId::key(Metric::GpuTemperature, g.index), at, g.temperatureC);
                     seen.append(g.index);
                 }
                 // A GPU that vanished from the readings (fell off the bus): a gap, not its last value.
                 for (const int gone : std::as_const(m_lastGpuIndexes)) {
                     if (!seen.contains(gone)) {
-                        for (const char *m : {"util", "mem_used_mib", "power_w", "temp_c"}) {
-                            record(QStringLiteral("gpu.%1.%2").arg(gone).arg(QLatin1String(m)), at, std::nullopt);
+                        for (const Metric m : MetricId::gpuMetrics()) {
+                            record(MetricId::key(m, gone), at, std::nullopt);
                         }
                     }
                 }
@@ -536,6 +537,18 @@ const TimeSeries *HostMonitor::series(const QString &name) const
 {
     const auto it = m_series.constFind(name);
     return it == m_series.cend() ? nullptr : it->get();
+}
+
+QList<int> HostMonitor::gpuIndexes() const
+{
+    QList<int> out;
+    for (const QString &name : seriesNames()) {
+        if (const auto gpu = MetricId::parseGpuKey(name); gpu && gpu->second == Metric::GpuUtilisation) {
+            out.append(gpu->first);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 QStringList HostMonitor::seriesNames() const

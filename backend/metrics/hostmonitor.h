@@ -72,6 +72,8 @@ public:
      *  ttft.p50, ttft.p95, e2e.p50, e2e.p95, spec.accept_length. Null when never sampled. */
     const TimeSeries *series(const QString &name) const;
     QStringList seriesNames() const;
+    /** The GPUs with a utilisation history (now or from the history on disk), by index. */
+    QList<int> gpuIndexes() const;
     /** The profile's expected KV pool in tokens (a chart's reference line), 0 when unknown. */
     qint64 expectedKvTokens() const { return m_expectedKvTokens; }
     /** True once every source answered at least once (or said why it cannot). */

@@ -2,6 +2,7 @@
 
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/metrics/metricid.h"
 #include "backend/metrics/timeseries.h"
 #include "ui/charts/timechart.h"
 #include "ui/format.h"
@@ -11,7 +12,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTimer>
@@ -78,16 +78,19 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     auto *gridLayout = new QGridLayout(grid);
     gridLayout->setContentsMargins(0, 0, 0, 0);
     gridLayout->setSpacing(8);
-    const QList<std::pair<QString, QString>> specs{{tr("GPU utilisation"), QStringLiteral("%")},
-                                                   {tr("GPU memory used"), QStringLiteral("GiB")},
-                                                   {tr("GPU power"), QStringLiteral("W")},
-                                                   {tr("GPU temperature"), QStringLiteral("°C")},
-                                                   {tr("KV pool use"), QStringLiteral("%")},
-                                                   {tr("KV pool tokens"), QStringLiteral("M tokens")},
-                                                   {tr("Requests"), QString()},
-                                                   {tr("Generation throughput"), QStringLiteral("tok/s")},
-                                                   {tr("Latency (TTFT, end to end)"), QStringLiteral("s")},
-                                                   {tr("Spec accept length"), QStringLiteral("tokens")}};
+    // Each chart's unit is its metric's (MetricId): the page never spells one of its own.
+    using metrics::Metric;
+    const auto unit = [](Metric m) { return QString::fromUtf8(metrics::MetricId::info(m).unit); };
+    const QList<std::pair<QString, QString>> specs{{tr("GPU utilisation"), unit(Metric::GpuUtilisation)},
+                                                   {tr("GPU memory used"), unit(Metric::GpuMemoryUsed)},
+                                                   {tr("GPU power"), unit(Metric::GpuPower)},
+                                                   {tr("GPU temperature"), unit(Metric::GpuTemperature)},
+                                                   {tr("KV pool use"), unit(Metric::KvUsage)},
+                                                   {tr("KV pool tokens"), unit(Metric::KvUsedTokens)},
+                                                   {tr("Requests"), unit(Metric::ServerRunning)},
+                                                   {tr("Generation throughput"), unit(Metric::ServerThroughput)},
+                                                   {tr("Latency (TTFT, end to end)"), unit(Metric::TtftP50)},
+                                                   {tr("Spec accept length"), unit(Metric::SpecAcceptLength)}};
     for (int i = 0; i < specs.size(); ++i) {
         auto *chart = new TimeChart(specs[i].first, specs[i].second, grid);
         chart->setMinimumWidth(220);
@@ -95,8 +98,11 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
         m_charts.append(chart);
         gridLayout->addWidget(chart, i / 3, i % 3);
     }
-    m_charts[GpuUtil]->setFixedRange(0, 100);
-    m_charts[KvPercent]->setFixedRange(0, 100);
+    for (const auto &[chart, metric] : {std::pair{GpuUtil, Metric::GpuUtilisation}, {KvPercent, Metric::KvUsage}}) {
+        if (const metrics::MetricInfo &i = metrics::MetricId::info(metric); i.hasRange()) {
+            m_charts[chart]->setFixedRange(i.min, i.max);
+        }
+    }
     scroll->setWidget(grid);
     m_empty = new QLabel(tr("<h3>No host chosen</h3><p>Pick a host in the bar above, or double-click one on the Fleet "
                             "page, to see its GPUs and its server live.</p>"),
@@ -151,16 +157,7 @@ void MetricsPage::setHost(const QString &host)
 void MetricsPage::rebuildLines()
 {
     const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
-    QList<int> gpus;
-    if (monitor) {
-        static const QRegularExpression re(QStringLiteral("^gpu\\.(\\d+)\\.util$"));
-        for (const QString &name : monitor->seriesNames()) {
-            if (const auto m = re.match(name); m.hasMatch()) {
-                gpus.append(m.captured(1).toInt());
-            }
-        }
-        std::sort(gpus.begin(), gpus.end());
-    }
+    const QList<int> gpus = monitor ? monitor->gpuIndexes() : QList<int>();
     if (gpus == m_gpuIndexes) {
         return;
     }
@@ -170,33 +167,41 @@ void MetricsPage::rebuildLines()
     }
     FleetWatcher *w = &m_watcher;
     const QString host = m_host;
-    auto series = [w, host](const QString &name) {
-        return [w, host, name]() -> const metrics::TimeSeries * {
-            const metrics::HostMonitor *m = w->monitor(host);
-            return m ? m->series(name) : nullptr;
-        };
+    using metrics::Metric;
+    using metrics::MetricId;
+    // The metric's own key and scale (MiB → GiB, a fraction → %): the page spells neither.
+    const auto line = [this, w, host](int chart, const QString &label, const QColor &color, Metric metric,
+                                      int gpu = -1) {
+        const QString key = MetricId::key(metric, gpu);
+        m_charts[chart]->addLine(
+            label, color,
+            [w, host, key]() -> const metrics::TimeSeries * {
+                const metrics::HostMonitor *m = w->monitor(host);
+                return m ? m->series(key) : nullptr;
+            },
+            MetricId::info(metric).toShown);
     };
     for (int i = 0; i < gpus.size(); ++i) {
         const int g = gpus[i];
         const QColor color = kColors[i % kColors.size()];
         const QString label = QStringLiteral("GPU %1").arg(g);
-        m_charts[GpuUtil]->addLine(label, color, series(QStringLiteral("gpu.%1.util").arg(g)));
-        m_charts[GpuMemory]->addLine(label, color, series(QStringLiteral("gpu.%1.mem_used_mib").arg(g)), 1.0 / 1024.0);
-        m_charts[GpuPower]->addLine(label, color, series(QStringLiteral("gpu.%1.power_w").arg(g)));
-        m_charts[GpuTemp]->addLine(label, color, series(QStringLiteral("gpu.%1.temp_c").arg(g)));
+        line(GpuUtil, label, color, Metric::GpuUtilisation, g);
+        line(GpuMemory, label, color, Metric::GpuMemoryUsed, g);
+        line(GpuPower, label, color, Metric::GpuPower, g);
+        line(GpuTemp, label, color, Metric::GpuTemperature, g);
     }
-    m_charts[KvPercent]->addLine(tr("KV use"), kColors[0], series(QStringLiteral("kv.usage")), 100.0);
-    m_charts[KvTokens]->addLine(tr("used"), kColors[0], series(QStringLiteral("kv.used_tokens")), 1e-6);
+    line(KvPercent, tr("KV use"), kColors[0], Metric::KvUsage);
+    line(KvTokens, tr("used"), kColors[0], Metric::KvUsedTokens);
     if (monitor && monitor->expectedKvTokens() > 0) {
         m_charts[KvTokens]->setReference(tr("expected pool (profile)"), double(monitor->expectedKvTokens()) / 1e6);
     }
-    m_charts[Requests]->addLine(tr("running"), kColors[2], series(QStringLiteral("server.running")));
-    m_charts[Requests]->addLine(tr("queued"), kColors[5], series(QStringLiteral("server.queued")));
-    m_charts[Throughput]->addLine(tr("generated"), kColors[0], series(QStringLiteral("server.throughput")));
-    m_charts[Latency]->addLine(tr("TTFT p50"), kColors[4], series(QStringLiteral("ttft.p50")));
-    m_charts[Latency]->addLine(tr("TTFT p95"), kColors[0], series(QStringLiteral("ttft.p95")));
-    m_charts[Latency]->addLine(tr("e2e p95"), kColors[5], series(QStringLiteral("e2e.p95")));
-    m_charts[Accept]->addLine(tr("accept length"), kColors[3], series(QStringLiteral("spec.accept_length")));
+    line(Requests, tr("running"), kColors[2], Metric::ServerRunning);
+    line(Requests, tr("queued"), kColors[5], Metric::ServerQueued);
+    line(Throughput, tr("generated"), kColors[0], Metric::ServerThroughput);
+    line(Latency, tr("TTFT p50"), kColors[4], Metric::TtftP50);
+    line(Latency, tr("TTFT p95"), kColors[0], Metric::TtftP95);
+    line(Latency, tr("e2e p95"), kColors[5], Metric::E2eP95);
+    line(Accept, tr("accept length"), kColors[3], Metric::SpecAcceptLength);
 }
 
 void MetricsPage::refresh()

@@ -1,3 +1,4 @@
+#include "backend/metrics/metricid.h"
 #include "backend/metrics/prometheustext.h"
 #include "backend/metrics/serversnapshot.h"
 
@@ -18,6 +19,8 @@ class TestMetricsParsers : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void metricIds_keyUnitAndScale_data();
+    void metricIds_keyUnitAndScale();
     void prometheus_data();
     void prometheus();
     void prometheus_malformedLinesAreSkippedAndNamed();
@@ -292,6 +295,48 @@ void TestMetricsParsers::rates_histogramDeltasAndCounterResets()
     r = ratesBetween(b, restarted);
     QCOMPARE(*r.requestsPerSecond, 2.5);
     QCOMPARE(*r.errorRate, 0.0);
+}
+
+void TestMetricsParsers::metricIds_keyUnitAndScale_data()
+{
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<QString>("key"); // what the history files hold: never renamed
+    QTest::addColumn<QString>("unit");
+    QTest::addColumn<double>("stored");
+    QTest::addColumn<double>("shown");
+    QTest::newRow("GPU memory: MiB stored, GiB shown") << int(Metric::GpuMemoryUsed) << 3 << "gpu.3.mem_used_mib"
+                                                       << "GiB" << 2048.0 << 2.0;
+    QTest::newRow("GPU utilisation") << int(Metric::GpuUtilisation) << 0 << "gpu.0.util"
+                                     << "%" << 87.0 << 87.0;
+    QTest::newRow("KV use: a fraction stored, % shown") << int(Metric::KvUsage) << -1 << "kv.usage"
+                                                        << "%" << 0.25 << 25.0;
+    QTest::newRow("KV tokens: M tokens shown") << int(Metric::KvUsedTokens) << -1 << "kv.used_tokens"
+                                               << "M tokens" << 10400000.0 << 10.4;
+    QTest::newRow("TTFT") << int(Metric::TtftP95) << -1 << "ttft.p95"
+                          << "s" << 0.5 << 0.5;
+}
+
+void TestMetricsParsers::metricIds_keyUnitAndScale()
+{
+    QFETCH(int, metric);
+    QFETCH(int, gpu);
+    QFETCH(QString, key);
+    QFETCH(QString, unit);
+    QFETCH(double, stored);
+    QFETCH(double, shown);
+    const auto m = static_cast<Metric>(metric);
+    QCOMPARE(MetricId::key(m, gpu), key);
+    QCOMPARE(QString::fromUtf8(MetricId::info(m).unit), unit);
+    QVERIFY(qFuzzyCompare(stored * MetricId::info(m).toShown, shown));
+    const auto parsed = MetricId::parseGpuKey(key);
+    QCOMPARE(parsed.has_value(), MetricId::info(m).perGpu);
+    if (parsed) {
+        QCOMPARE(parsed->first, gpu);
+        QCOMPARE(int(parsed->second), metric);
+    }
+    QVERIFY(!MetricId::parseGpuKey(QStringLiteral("gpu.x.util")));
+    QVERIFY(!MetricId::parseGpuKey(QStringLiteral("gpu.1.fan_rpm")));
 }
 
 QTEST_GUILESS_MAIN(TestMetricsParsers)
