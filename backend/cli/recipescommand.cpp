@@ -38,8 +38,12 @@ nlohmann::json profileJson(const RecipeProfile &p)
     for (const QString &f : p.facts) {
         facts.push_back(s(f));
     }
-    nlohmann::json j = {{"id", s(p.id)},         {"title", s(p.title)},        {"status", s(p.status)},
-                        {"vendor", s(p.vendor)}, {"gpu_model", s(p.gpuModel)}, {"note", s(p.note)},
+    nlohmann::json j = {{"id", s(p.id)},
+                        {"title", s(p.title)},
+                        {"status", s(p.status)},
+                        {"vendor", s(probe::gpuVendorName(p.vendor))},
+                        {"gpu_model", s(p.gpuModel)},
+                        {"note", s(p.note)},
                         {"facts", facts}};
     if (!p.generatorOnly()) {
         j.update({{"gpu_count", p.gpuCount},
@@ -78,8 +82,9 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
         return;
     }
     out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel
-        << (p.gpuMemoryGb ? QStringLiteral(" (%1 GB each)").arg(p.gpuMemoryGb) : QString()) << " (" << p.vendor
-        << "), TP " << p.tp << "; the GPU list is yours to change (deploy --gpus) when those are busy\n";
+        << (p.gpuMemoryGb ? QStringLiteral(" (%1 GB each)").arg(p.gpuMemoryGb) : QString()) << " ("
+        << probe::gpuVendorName(p.vendor) << "), TP " << p.tp
+        << "; the GPU list is yours to change (deploy --gpus) when those are busy\n";
     for (const RecipeReplica &rep : p.replicas) {
         QStringList gpus;
         for (const int g : rep.gpus) {

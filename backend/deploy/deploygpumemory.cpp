@@ -38,7 +38,7 @@ QHash<qint64, qint64> parentsOf(const QByteArray &ps)
 void DeployRunner::preflightGpuMemory()
 {
     const QString title = QStringLiteral("The GPUs have room for the server");
-    if (m_profile.vendor != QLatin1String("nvidia")) {
+    if (m_profile.vendor != probe::GpuVendor::Nvidia) {
         // amd-smi lists processes too, but not in a form this check reads yet: say so.
         skip("preflight.gpumemory", title,
              QStringLiteral("ROCm host: the GPUs' processes are not read yet; check 'amd-smi process' yourself"));

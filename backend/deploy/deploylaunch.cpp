@@ -418,7 +418,7 @@ QString DeployRunner::lastLinesOf(int n) const
 void DeployRunner::checkLog(const char *step)
 {
     const QString id = QString::fromLatin1(step);
-    if (id == QLatin1String("check.qmul4") && m_profile.vendor != QLatin1String("nvidia")) {
+    if (id == QLatin1String("check.qmul4") && m_profile.vendor != probe::GpuVendor::Nvidia) {
         skip(step, QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
              QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
         return;

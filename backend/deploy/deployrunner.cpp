@@ -345,7 +345,7 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
 {
     // The profile's GPU tool did not answer. If the other vendor's does, the host is not what the
     // profile is for: say that (never "install the NVIDIA driver" on an AMD host).
-    const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
+    const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
     runCommand(
         nvidia ? "amd-smi metric --json" : "nvidia-smi -L",
         [this, nvidia, seen, fix](const ssh::CommandResult &other) {
@@ -392,7 +392,7 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
 
 void DeployRunner::preflightGpus()
 {
-    const bool nvidia = m_profile.vendor == QLatin1String("nvidia");
+    const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
     const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
     begin("preflight.gpus", QStringLiteral("GPUs match the profile"), {}, QString::fromLatin1(cmd));
     runCommand(
@@ -435,7 +435,7 @@ void DeployRunner::preflightGpus()
 
 void DeployRunner::preflightDriver()
 {
-    if (m_profile.vendor != QLatin1String("nvidia")) {
+    if (m_profile.vendor != probe::GpuVendor::Nvidia) {
         skip("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
              QStringLiteral("ROCm host: no CUDA driver to check"));
         return;
@@ -484,13 +484,13 @@ void DeployRunner::preflightDocker()
                     const json j = info.json();
                     const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
                     StepRecord r = m_current;
-                    r.expected = m_profile.vendor == QLatin1String("nvidia")
+                    r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
                         ? QStringLiteral("Docker with the nvidia runtime")
                         : QStringLiteral("Docker");
                     r.seen = QStringLiteral("Docker %1, API %2%3")
                                  .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
                                       nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
-                    if (m_profile.vendor == QLatin1String("nvidia") && !nvidiaRuntime) {
+                    if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
                         r.status = StepStatus::Fail;
                         r.fix = QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
                     } else {
@@ -754,7 +754,7 @@ void DeployRunner::pull()
 
 void DeployRunner::verifyGpus()
 {
-    if (m_profile.vendor != QLatin1String("nvidia")) {
+    if (m_profile.vendor != probe::GpuVendor::Nvidia) {
         skip("verify.gpus", QStringLiteral("The image sees the GPUs"),
              QStringLiteral("ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
         return;

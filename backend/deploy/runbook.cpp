@@ -37,7 +37,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     if (!rules) {
         return rules.status();
     }
-    if (profile.vendor != QLatin1String("nvidia") || profile.replicas.size() != 1) {
+    if (profile.vendor != probe::GpuVendor::Nvidia || profile.replicas.size() != 1) {
         return Status::failure(
             QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/probe/gpuvendor.h"
 #include "backend/probe/nvidiasmi.h"
 
 #include <QList>
@@ -26,7 +27,7 @@ class GpuSampler final : public QObject
     Q_OBJECT
 
 public:
-    enum class Vendor { Nvidia, Amd };
+    using Vendor = probe::GpuVendor;
     GpuSampler(ssh::HostConnection &connection, Vendor vendor, int periodMs = 1000, QObject *parent = nullptr);
     ~GpuSampler() override;
 

@@ -326,10 +326,8 @@ void HostMonitor::reloadDeployment()
 void HostMonitor::detectVendorAndStart()
 {
     auto startSamplers = [this] {
-        if (m_vendor == QLatin1String("nvidia") || m_vendor == QLatin1String("amd")) {
-            m_gpus = std::make_unique<GpuSampler>(
-                m_conn, m_vendor == QLatin1String("nvidia") ? GpuSampler::Vendor::Nvidia : GpuSampler::Vendor::Amd,
-                m_config.gpuPeriodMs);
+        if (m_vendor && *m_vendor != probe::GpuVendor::None) {
+            m_gpus = std::make_unique<GpuSampler>(m_conn, *m_vendor, m_config.gpuPeriodMs);
             connect(m_gpus.get(), &GpuSampler::sampled, this, [this](const QList<probe::GpuSample> &gpus, qint64 at) {
                 m_gpusAnswered = true;
                 m_gpuHeardAtMs = now();
@@ -377,7 +375,7 @@ void HostMonitor::detectVendorAndStart()
         m_diskTimer->start();
         changed();
     };
-    if (!m_vendor.isEmpty()) {
+    if (m_vendor) {
         startSamplers();
         return;
     }
@@ -387,12 +385,14 @@ void HostMonitor::detectVendorAndStart()
                                   "none; fi",
                                   30000);
     auto *guard = new QObject(this);
-    connect(&m_conn, &ssh::HostConnection::commandOutput, guard,
-            [this, id](quint64 got, const QList<QByteArray> &out, const QList<QByteArray> &) {
-                if (got == id && !out.isEmpty()) {
-                    m_vendor = QString::fromUtf8(out.first().trimmed());
-                }
-            });
+    connect(
+        &m_conn, &ssh::HostConnection::commandOutput, guard,
+        [this, id](quint64 got, const QList<QByteArray> &out, const QList<QByteArray> &) {
+            if (got == id && !out.isEmpty()) {
+                m_vendor =
+                    probe::gpuVendorFromName(QString::fromUtf8(out.first().trimmed())).value_or(probe::GpuVendor::None);
+            }
+        });
     connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
             [guard, id, startSamplers](quint64 got, const ssh::CommandResult &) {
                 if (got == id) {

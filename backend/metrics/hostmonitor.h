@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/metrics/hoststatus.h"
+#include "backend/probe/gpuvendor.h"
 
 #include <QHash>
 #include <QObject>
@@ -128,7 +129,7 @@ private:
     QTimer *m_gpuWatchdog;
     qint64 m_gpuHeardAtMs = 0;
     static constexpr qint64 kGpuSilenceMs = 10000;
-    QString m_vendor; // nvidia, amd; empty until known
+    std::optional<probe::GpuVendor> m_vendor; // nullopt until the profile or the host says
     QString m_serverHealth; // what /health said last (m_status.health is what it means)
     bool m_samplersStarted = false; // the vendor is known and the samplers run
     quint16 m_serverPort = 0;

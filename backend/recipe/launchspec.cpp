@@ -62,7 +62,7 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
         return Status::failure(QStringLiteral("%1 needs its extra flags, which the deployment page does not give. %2")
                                    .arg(profile.title, profile.note));
     }
-    if (profile.vendor == QLatin1String("amd") && profile.tp > 4) {
+    if (profile.vendor == probe::GpuVendor::Amd && profile.tp > 4) {
         return Status::failure(QStringLiteral("TP %1 with the NVFP4 checkpoint on ROCm is refused: it runs only at "
                                               "TP 4 or lower. Use two TP 4 services behind the Router.")
                                    .arg(profile.tp));
@@ -84,7 +84,7 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
     const QString bindIp = in.exposePublicly ? QStringLiteral("0.0.0.0") : QStringLiteral("127.0.0.1");
     const QString hfCache = expandHome(recipe.hfCache, in.hostHome);
     const QString minfer = expandHome(recipe.minferCache, in.hostHome);
-    const bool nvidia = profile.vendor == QLatin1String("nvidia");
+    const bool nvidia = profile.vendor == probe::GpuVendor::Nvidia;
 
     QList<ContainerSpec> specs;
     for (int r = 0; r < profile.replicas.size(); ++r) {

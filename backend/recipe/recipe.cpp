@@ -128,10 +128,11 @@ RecipeProfile readProfile(const Reader &r)
         !p.generatorOnly()) {
         throw RecipeError{r.key("status"), QStringLiteral("verified-upstream, unverified or generator-only")};
     }
-    p.vendor = r.string("vendor");
-    if (p.vendor != QLatin1String("nvidia") && p.vendor != QLatin1String("amd")) {
+    const std::optional<probe::GpuVendor> vendor = probe::gpuVendorFromName(r.string("vendor"));
+    if (!vendor || *vendor == probe::GpuVendor::None) {
         throw RecipeError{r.key("vendor"), QStringLiteral("nvidia or amd")};
     }
+    p.vendor = *vendor;
     p.gpuModel = r.string("gpu_model");
     p.gpuMemoryGb = int(r.integer("gpu_memory_gb", 1, false)); // F08: the page's per-GPU memory, where it gives one
     p.note = r.string("note", false);

@@ -2,6 +2,7 @@
 
 #include "backend/core/result.h"
 #include "backend/docker/imageref.h"
+#include "backend/probe/gpuvendor.h"
 
 #include <QList>
 #include <QMap>
@@ -24,7 +25,7 @@ struct RecipeProfile
     QString title;
     /** "verified-upstream", "unverified" (say so) or "generator-only" (no launch: the generator). */
     QString status;
-    QString vendor; // "nvidia" or "amd"
+    probe::GpuVendor vendor = probe::GpuVendor::Nvidia; // "nvidia" or "amd" in the recipe file
     QString gpuModel; // matched by substring against the probed GPU name
     int gpuMemoryGb = 0; // per GPU, as the deployment page gives it for the verified hardware; 0: not given
     int gpuCount = 0;
