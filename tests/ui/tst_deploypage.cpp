@@ -47,6 +47,20 @@ QString shotPath(const QString &fallbackDir, const QString &name)
     return QDir(dir).filePath(name);
 }
 
+/** Run on the Deploy page, and acknowledge the licence for `use` when it asks, as an operator would. */
+bool runAcknowledging(ui::DeployPage *page, const QString &use)
+{
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    if (!page->licensePanel()->isVisible()) {
+        return false;
+    }
+    page->licensePanel()->choose(use);
+    page->licensePanel()->confirmAll(true);
+    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
+                      Qt::LeftButton);
+    return page->isRunning();
+}
+
 } // namespace
 
 /**
@@ -433,12 +447,7 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QCOMPARE(page->host(), QStringLiteral("demo"));
     QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("demo"))->status().gpus.size() == 4, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("b300x4-balanced"), 30000);
-    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
-    QVERIFY(page->licensePanel()->isVisible());
-    page->licensePanel()->choose(QStringLiteral("noncommercial"));
-    page->licensePanel()->confirmAll(true);
-    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
-                      Qt::LeftButton);
+    QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
     shoot("walk-deployed.png");
@@ -470,12 +479,7 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     }
     // The operator insists on the B300 profile: pre-flight says what the host has.
     page->setProfile(QStringLiteral("b300x4-balanced"));
-    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
-    QVERIFY(page->licensePanel()->isVisible());
-    page->licensePanel()->choose(QStringLiteral("noncommercial"));
-    page->licensePanel()->confirmAll(true);
-    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
-                      Qt::LeftButton);
+    QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 120000);
     QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Fail);
     page->selectStep(QStringLiteral("preflight.gpus"));

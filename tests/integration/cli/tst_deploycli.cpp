@@ -175,6 +175,18 @@ void TestDeployCli::amdProfile_needsTheImageConfirmed()
 
 namespace {
 
+/** `deploy demo` with the licence accepted, a minute to be ready, and the JSON contract on stdout. */
+QStringList deployDemoJson()
+{
+    return {QStringLiteral("deploy"),
+            QStringLiteral("demo"),
+            QStringLiteral("--accept-license"),
+            QStringLiteral("noncommercial"),
+            QStringLiteral("--ready-timeout"),
+            QStringLiteral("60"),
+            QStringLiteral("--json")};
+}
+
 /** The simulated `hf download` / `modelscope download` of the registry's revision into `dir`. */
 bool writeModel(const QString &dir, const QString &layout)
 {
@@ -581,13 +593,7 @@ void TestDeployCli::portTaken_deployOnAnother_everyCommandFollows()
                           QStringLiteral("port-taken"), QStringLiteral("--time-factor"), QStringLiteral("0.01")},
                          180000, Session::Headless)
                 .exitCode == 0);
-    const QStringList deploy{QStringLiteral("deploy"),
-                             QStringLiteral("demo"),
-                             QStringLiteral("--accept-license"),
-                             QStringLiteral("noncommercial"),
-                             QStringLiteral("--ready-timeout"),
-                             QStringLiteral("60"),
-                             QStringLiteral("--json")};
+    const QStringList deploy = deployDemoJson();
     const CliRun taken = runFlashdeck(config.path(), deploy, 180000, Session::Headless);
     QCOMPARE(taken.exitCode, 1);
     const QJsonObject port = steps(taken.out).value(QStringLiteral("preflight.port"));
@@ -632,13 +638,7 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
         run(config.path(),
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.01")})
             .exitCode == 0);
-    const QStringList deployArgs{QStringLiteral("deploy"),
-                                 QStringLiteral("demo"),
-                                 QStringLiteral("--accept-license"),
-                                 QStringLiteral("noncommercial"),
-                                 QStringLiteral("--ready-timeout"),
-                                 QStringLiteral("60"),
-                                 QStringLiteral("--json")};
+    const QStringList deployArgs = deployDemoJson();
     const Run first = run(config.path(), deployArgs);
     // F40: the acknowledgement names who, when, the host and the exact text shown (its hash);
     // a changed text is no acknowledgement at all.
