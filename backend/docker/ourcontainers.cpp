@@ -33,8 +33,14 @@ QList<OurContainer> OurContainers::parse(const nlohmann::json &list)
         }
         o.id = QString::fromStdString(jsonread::string(c, "Id"));
         const auto names = c.find("Names");
-        if (names != c.end() && names->is_array() && !names->empty() && (*names)[0].is_string()) {
-            o.name = QString::fromStdString((*names)[0].get<std::string>()).mid(1);
+        if (names != c.end() && names->is_array()) {
+            // The first name (a range-for: indexing trips -Wnull-dereference in the -O3 build).
+            for (const nlohmann::json &n : *names) {
+                if (n.is_string()) {
+                    o.name = QString::fromStdString(n.get<std::string>()).mid(1);
+                }
+                break;
+            }
         }
         o.state = QString::fromStdString(jsonread::string(c, "State"));
         o.status = QString::fromStdString(jsonread::string(c, "Status"));
