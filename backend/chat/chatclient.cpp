@@ -2,7 +2,8 @@
 
 #include "backend/chat/chatcall.h"
 #include "backend/logging/logging.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -16,23 +17,27 @@ namespace {
 constexpr int kPerClient = 6;
 } // namespace
 
-ChatClient::ChatClient(ssh::HostConnection &connection, quint16 remotePort, QObject *parent)
+ChatClient::ChatClient(ssh::Transport &connection, quint16 remotePort, QObject *parent)
     : QObject(parent)
     , m_conn(&connection)
     , m_remotePort(remotePort)
+{ }
+
+ChatClient::~ChatClient() = default; // the tunnel, a child, closes with it
+
+void ChatClient::openTunnel()
 {
-    connect(&connection, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
-        if (id == m_tunnelId) {
-            m_localPort = port;
-            startPending();
-        }
+    if (m_tunnel || !m_conn) {
+        return;
+    }
+    m_localPort = 0;
+    m_tunnel = m_conn->tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
+        m_localPort = port;
+        startPending();
     });
-    connect(&connection, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
-        if (id != m_tunnelId) {
-            return;
-        }
-        m_tunnelId = 0;
-        m_localPort = 0;
+    const auto gone = [this](const QString &message) {
+        dropTunnel();
         const QList<QPointer<ChatCall>> pending = std::exchange(m_pending, {});
         for (const QPointer<ChatCall> &c : pending) {
             if (c) {
@@ -41,22 +46,18 @@ ChatClient::ChatClient(ssh::HostConnection &connection, quint16 remotePort, QObj
                             .arg(message));
             }
         }
-    });
+    };
+    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
 }
 
-ChatClient::~ChatClient()
+void ChatClient::dropTunnel()
 {
-    if (m_tunnelId && m_conn) {
-        m_conn->closeTunnel(m_tunnelId);
+    if (m_tunnel) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
     }
-}
-
-void ChatClient::openTunnel()
-{
-    if (m_tunnelId == 0 && m_conn) {
-        m_localPort = 0;
-        m_tunnelId = m_conn->openPortTunnel(QStringLiteral("127.0.0.1"), m_remotePort);
-    }
+    m_localPort = 0;
 }
 
 QNetworkAccessManager &ChatClient::httpFor()
@@ -116,11 +117,8 @@ void ChatClient::startPending()
                                  : r.outcome == ChatResult::Outcome::Stopped ? "was stopped"
                                                                              : "failed",
                              r.httpStatus);
-            ssh::HostConnection *conn = m_conn.data();
-            if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0 && m_tunnelId != 0 && conn) {
-                conn->closeTunnel(m_tunnelId);
-                m_tunnelId = 0;
-                m_localPort = 0;
+            if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0) {
+                dropTunnel();
             }
         });
     }

@@ -11,8 +11,8 @@
 class QNetworkAccessManager;
 
 namespace flashdeck::ssh {
-class HostConnection;
-struct ConnectionState;
+class Transport;
+class TunnelReply;
 } // namespace flashdeck::ssh
 
 namespace flashdeck::chat {
@@ -30,7 +30,7 @@ class ChatClient final : public QObject
     Q_OBJECT
 
 public:
-    ChatClient(ssh::HostConnection &connection, quint16 remotePort, QObject *parent = nullptr);
+    ChatClient(ssh::Transport &connection, quint16 remotePort, QObject *parent = nullptr);
     ~ChatClient() override;
 
     void setApiKey(const QString &key) { m_apiKey = key; }
@@ -41,14 +41,15 @@ public:
 
 private:
     void openTunnel();
+    void dropTunnel();
     void startPending();
     QNetworkAccessManager &httpFor();
 
     // Guarded: a client may be the connection's child, deleted after the connection's own destructor ran.
-    QPointer<ssh::HostConnection> m_conn;
+    QPointer<ssh::Transport> m_conn;
     quint16 m_remotePort;
     QString m_apiKey;
-    quint64 m_tunnelId = 0;
+    QPointer<ssh::TunnelReply> m_tunnel;
     quint16 m_localPort = 0;
     QList<QPointer<ChatCall>> m_pending;
     std::vector<std::unique_ptr<QNetworkAccessManager>> m_http;

@@ -67,12 +67,12 @@ QStringList cells(const metrics::HostStatus &s)
         alerts.append(a.id);
     }
     return {s.host,
-            s.state,
+            metrics::hostStateName(s.state),
             gpus,
             s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")),
-            !s.health.isEmpty()                    ? s.health
-                : s.containerKnown && !s.container ? QStringLiteral("no deployment")
-                                                   : QStringLiteral("–"),
+            s.health != metrics::ServerHealth::Unknown ? metrics::serverHealthName(s.health)
+                : s.containerKnown && !s.container     ? QStringLiteral("no deployment")
+                                                       : QStringLiteral("–"),
             srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
             orDash(srv.running),
             orDash(srv.queued),
@@ -171,7 +171,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         QStringList notes; // errors and alerts, under the table, by host
         for (const HostEntry &h : hosts) {
             const metrics::HostStatus s = statusOf(h);
-            allUp = allUp && s.state == QLatin1String("up");
+            allUp = allUp && s.state == metrics::HostState::Up;
             if (json) {
                 c.out << QString::fromStdString(s.toJson().dump()) << '\n';
                 continue;

@@ -2,7 +2,8 @@
 
 #include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,34 +22,24 @@ QString apiKeyOfContainer(const json &inspect)
     return {};
 }
 
-ApiKeyRecovery::ApiKeyRecovery(ssh::HostConnection &connection, QString deploymentId, QObject *parent)
+ApiKeyRecovery::ApiKeyRecovery(ssh::Transport &connection, QString deploymentId, QObject *parent)
     : QObject(parent)
     , m_conn(connection)
     , m_deploymentId(std::move(deploymentId))
 { }
 
-ApiKeyRecovery::~ApiKeyRecovery()
-{
-    if (m_tunnel != 0) {
-        m_conn.closeTunnel(m_tunnel);
-    }
-}
+ApiKeyRecovery::~ApiKeyRecovery() = default; // the tunnel, a child, closes with it
 
 void ApiKeyRecovery::start()
 {
-    // Only this tunnel's own signals: the connection carries other tunnels too.
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
-        if (id == m_tunnel) {
-            inspect(port);
-        }
-    });
-    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
-        if (id == m_tunnel) {
-            done(Status::failure(
-                QStringLiteral("Could not reach the host's Docker to read the server's API key: %1").arg(message)));
-        }
-    });
-    m_tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
+    m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, &ApiKeyRecovery::inspect);
+    const auto gone = [this](const QString &message) {
+        done(Status::failure(
+            QStringLiteral("Could not reach the host's Docker to read the server's API key: %1").arg(message)));
+    };
+    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
 }
 
 void ApiKeyRecovery::inspect(quint16 tunnelPort)
@@ -102,9 +93,9 @@ void ApiKeyRecovery::done(const Result<QString> &key)
     if (m_docker) {
         m_docker->abortAll();
     }
-    if (m_tunnel != 0) {
-        m_conn.closeTunnel(m_tunnel);
-        m_tunnel = 0;
+    if (m_tunnel) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
     }
     Q_EMIT finished(key);
 }

@@ -3,6 +3,7 @@
 #include "backend/core/result.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <nlohmann/json_fwd.hpp>
@@ -15,7 +16,8 @@ namespace docker {
 class DockerClient;
 } // namespace docker
 namespace ssh {
-class HostConnection;
+class Transport;
+class TunnelReply;
 } // namespace ssh
 
 /** The key a container was started with (`--api-key` in its inspected Args), or empty. */
@@ -35,7 +37,7 @@ class ApiKeyRecovery final : public QObject
     Q_OBJECT
 
 public:
-    ApiKeyRecovery(ssh::HostConnection &connection, QString deploymentId, QObject *parent = nullptr);
+    ApiKeyRecovery(ssh::Transport &connection, QString deploymentId, QObject *parent = nullptr);
     ~ApiKeyRecovery() override;
 
     void start();
@@ -47,9 +49,9 @@ private:
     void inspect(quint16 tunnelPort);
     void done(const Result<QString> &key);
 
-    ssh::HostConnection &m_conn;
+    ssh::Transport &m_conn;
     QString m_deploymentId;
-    quint64 m_tunnel = 0;
+    QPointer<ssh::TunnelReply> m_tunnel;
     std::unique_ptr<docker::DockerClient> m_docker;
     bool m_done = false;
 };

@@ -11,8 +11,9 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
 #include "backend/ssh/shellquote.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QFile>
 #include <QNetworkAccessManager>
@@ -301,31 +302,32 @@ void DeployRunner::ready()
     });
     // /health through a tunnel to the published loopback port (F16). Only this tunnel's report:
     // in the window the monitor and the log follower open theirs on the same connection.
-    m_conn.onTunnel(
-        m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), port), this,
-        [this, healthy, passIfReady](quint16 local) {
-            m_apiPort = local;
-            m_readyTimer = new QTimer(this);
-            m_readyTimer->setInterval(m_options.healthPollMs);
-            connect(m_readyTimer, &QTimer::timeout, this, [this, healthy, passIfReady] {
-                QNetworkReply *reply =
-                    m_http->get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_apiPort))));
-                connect(reply, &QNetworkReply::finished, this, [reply, healthy, passIfReady] {
-                    reply->deleteLater();
-                    // Refused, no answer and 503 all mean "starting" (host contract §5).
-                    *healthy = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
-                    passIfReady();
+    m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), port, this)
+        ->onOpened(
+            this,
+            [this, healthy, passIfReady](quint16 local) {
+                m_apiPort = local;
+                m_readyTimer = new QTimer(this);
+                m_readyTimer->setInterval(m_options.healthPollMs);
+                connect(m_readyTimer, &QTimer::timeout, this, [this, healthy, passIfReady] {
+                    QNetworkReply *reply =
+                        m_http->get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_apiPort))));
+                    connect(reply, &QNetworkReply::finished, this, [reply, healthy, passIfReady] {
+                        reply->deleteLater();
+                        // Refused, no answer and 503 all mean "starting" (host contract §5).
+                        *healthy = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
+                        passIfReady();
+                    });
                 });
+                m_readyTimer->start();
+            },
+            [this, settle](const QString &message) {
+                StepRecord r = m_current;
+                r.status = StepStatus::Fail;
+                r.seen = QStringLiteral("no tunnel to the server's port: %1").arg(message);
+                r.fix = QStringLiteral("Check the SSH connection to the host, then run again with --resume.");
+                settle(r);
             });
-            m_readyTimer->start();
-        },
-        [this, settle](const QString &message) {
-            StepRecord r = m_current;
-            r.status = StepStatus::Fail;
-            r.seen = QStringLiteral("no tunnel to the server's port: %1").arg(message);
-            r.fix = QStringLiteral("Check the SSH connection to the host, then run again with --resume.");
-            settle(r);
-        });
 
     // The caches, measured on the host: the weights' folder (its .incomplete blobs included, as
     // du counts every file) and the kernel cache, which grows while kernels compile.

@@ -12,8 +12,10 @@
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/commandreply.h"
 #include "backend/ssh/shellquote.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -48,7 +50,7 @@ QString str(const json &j, const char *key)
 
 } // namespace
 
-DeployRunner::DeployRunner(ssh::HostConnection &connection, const Recipe &recipe, const RecipeProfile &profile,
+DeployRunner::DeployRunner(ssh::Transport &connection, const Recipe &recipe, const RecipeProfile &profile,
                            DeployOptions options, Journal &journal, Redactor &redactor, QObject *parent)
     : QObject(parent)
     , m_conn(connection)
@@ -68,30 +70,44 @@ DeployRunner::DeployRunner(ssh::HostConnection &connection, const Recipe &recipe
 
 DeployRunner::~DeployRunner() = default;
 
+const QList<DeployRunner::PlanStep> &DeployRunner::plan()
+{
+    // The plan, in order: each step's id (a contract: the CLI's --json, the journal and the
+    // window use them) beside the code that runs it, so the two cannot drift apart.
+    static const QList<PlanStep> steps{
+        {"preflight.ssh", [](DeployRunner &r) { r.preflightSsh(); }},
+        {"preflight.gpus", [](DeployRunner &r) { r.preflightGpus(); }},
+        {"preflight.driver", [](DeployRunner &r) { r.preflightDriver(); }},
+        {"preflight.docker", [](DeployRunner &r) { r.preflightDocker(); }},
+        {"preflight.gpumemory", [](DeployRunner &r) { r.preflightGpuMemory(); }},
+        {"preflight.disk", [](DeployRunner &r) { r.preflightDisk(); }},
+        {"preflight.port", [](DeployRunner &r) { r.preflightPort(); }},
+        {"preflight.memory", [](DeployRunner &r) { r.preflightMemory(); }},
+        {"preflight.weights", [](DeployRunner &r) { r.preflightWeights(); }},
+        {"license", [](DeployRunner &r) { r.license(); }},
+        {"pin.image", [](DeployRunner &r) { r.pinImage(); }},
+        {"pin.model", [](DeployRunner &r) { r.pinModel(); }},
+        {"pull", [](DeployRunner &r) { r.pull(); }},
+        {"verify.gpus", [](DeployRunner &r) { r.verifyGpus(); }},
+        {"launch", [](DeployRunner &r) { r.launch(); }},
+        {"ready", [](DeployRunner &r) { r.ready(); }},
+        {"check.qmul4", [](DeployRunner &r) { r.checkLog("check.qmul4"); }},
+        {"check.dspark", [](DeployRunner &r) { r.checkLog("check.dspark"); }},
+        {"check.kvpool", [](DeployRunner &r) { r.checkLog("check.kvpool"); }},
+        {"verify.text", [](DeployRunner &r) { r.verifyChat("verify.text"); }},
+        {"verify.thinking", [](DeployRunner &r) { r.verifyChat("verify.thinking"); }},
+        {"verify.image", [](DeployRunner &r) { r.verifyChat("verify.image"); }},
+    };
+    return steps;
+}
+
 QStringList DeployRunner::stepIds()
 {
-    return {QStringLiteral("preflight.ssh"),
-            QStringLiteral("preflight.gpus"),
-            QStringLiteral("preflight.driver"),
-            QStringLiteral("preflight.docker"),
-            QStringLiteral("preflight.gpumemory"),
-            QStringLiteral("preflight.disk"),
-            QStringLiteral("preflight.port"),
-            QStringLiteral("preflight.memory"),
-            QStringLiteral("preflight.weights"),
-            QStringLiteral("license"),
-            QStringLiteral("pin.image"),
-            QStringLiteral("pin.model"),
-            QStringLiteral("pull"),
-            QStringLiteral("verify.gpus"),
-            QStringLiteral("launch"),
-            QStringLiteral("ready"),
-            QStringLiteral("check.qmul4"),
-            QStringLiteral("check.dspark"),
-            QStringLiteral("check.kvpool"),
-            QStringLiteral("verify.text"),
-            QStringLiteral("verify.thinking"),
-            QStringLiteral("verify.image")};
+    QStringList ids;
+    for (const PlanStep &step : plan()) {
+        ids.append(QString::fromLatin1(step.id));
+    }
+    return ids;
 }
 
 void DeployRunner::start()
@@ -99,28 +115,7 @@ void DeployRunner::start()
     if (!m_options.apiKey.isEmpty()) {
         m_redactor.addSecret(m_options.apiKey);
     }
-    m_plan = {[this] { preflightSsh(); },
-              [this] { preflightGpus(); },
-              [this] { preflightDriver(); },
-              [this] { preflightDocker(); },
-              [this] { preflightGpuMemory(); },
-              [this] { preflightDisk(); },
-              [this] { preflightPort(); },
-              [this] { preflightMemory(); },
-              [this] { preflightWeights(); },
-              [this] { license(); },
-              [this] { pinImage(); },
-              [this] { pinModel(); },
-              [this] { pull(); },
-              [this] { verifyGpus(); },
-              [this] { launch(); },
-              [this] { ready(); },
-              [this] { checkLog("check.qmul4"); },
-              [this] { checkLog("check.dspark"); },
-              [this] { checkLog("check.kvpool"); },
-              [this] { verifyChat("verify.text"); },
-              [this] { verifyChat("verify.thinking"); },
-              [this] { verifyChat("verify.image"); }};
+    m_next = 0;
     advance();
 }
 
@@ -209,17 +204,19 @@ void DeployRunner::advance()
     if (m_done || m_cancelling) {
         return;
     }
-    if (m_cancelled || m_plan.isEmpty()) {
+    if (m_cancelled || m_next >= plan().size()) {
         m_done = true;
         Q_EMIT finished(!m_cancelled);
         return;
     }
-    const Next next = m_plan.takeFirst();
-    QTimer::singleShot(0, this, next); // a fresh stack for every step
+    const PlanStep &next = plan().at(m_next++);
+    QTimer::singleShot(0, this, [this, run = next.run] { run(*this); }); // a fresh stack for every step
 }
 
 void DeployRunner::begin(const char *step, const QString &title, const QString &why, const QString &command)
 {
+    // Each step begins under its own id, the one the plan gives it.
+    Q_ASSERT(m_next > 0 && qstrcmp(step, plan().at(m_next - 1).id) == 0);
     m_current = StepRecord{};
     m_current.step = QString::fromLatin1(step);
     m_current.title = title;
@@ -304,15 +301,11 @@ void DeployRunner::runCommand(const QByteArray &commandLine, std::function<void(
     cmd.timeoutMs = timeoutMs;
     cmd.capture = true;
     cmd.streamLines = false;
-    const quint64 id = m_conn.run(cmd);
-    auto *guard = new QObject(this);
-    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
-            [id, guard, done = std::move(done)](quint64 finishedId, const ssh::CommandResult &r) {
-                if (finishedId == id) {
-                    guard->deleteLater();
-                    done(r);
-                }
-            });
+    ssh::CommandReply *reply = m_conn.execute(cmd, this);
+    connect(reply, &ssh::CommandReply::finished, this, [reply, done = std::move(done)](const ssh::CommandResult &r) {
+        reply->deleteLater();
+        done(r);
+    });
 }
 
 QString DeployRunner::commandProblem(const ssh::CommandResult &result)
@@ -464,45 +457,48 @@ void DeployRunner::preflightDocker()
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
     // Only this tunnel's reports: other components open theirs on the same connection.
-    const quint64 tunnel = m_conn.openStdioTunnel("docker system dial-stdio");
-    m_conn.onTunnel(
-        tunnel, this,
-        [this](quint16 port) {
-            m_docker = std::make_unique<docker::DockerClient>(port);
-            m_docker->ping([this](const docker::DockerResponse &pong) {
-                if (!pong.ok() && !pong.transportError.isEmpty()) {
-                    diagnoseDockerTunnel(pong.message());
-                    return;
-                }
-                if (!pong.ok()) {
-                    fail(dockerSaid(pong),
-                         QStringLiteral("Start Docker on the host (systemctl start docker) and check "
-                                        "that this user may use it."));
-                    return;
-                }
-                m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
-                    const json j = info.json();
-                    const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
-                    StepRecord r = m_current;
-                    r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
-                        ? QStringLiteral("Docker with the nvidia runtime")
-                        : QStringLiteral("Docker");
-                    r.seen = QStringLiteral("Docker %1, API %2%3")
-                                 .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
-                                      nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
-                    if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
-                        r.status = StepStatus::Fail;
-                        r.fix = QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
-                    } else {
-                        r.status = StepStatus::Pass;
+    m_conn.tunnelToCommand("docker system dial-stdio", this)
+        ->onOpened(
+            this,
+            [this](quint16 port) {
+                m_docker = std::make_unique<docker::DockerClient>(port);
+                m_docker->ping([this](const docker::DockerResponse &pong) {
+                    if (!pong.ok() && !pong.transportError.isEmpty()) {
+                        diagnoseDockerTunnel(pong.message());
+                        return;
                     }
-                    finish(r);
+                    if (!pong.ok()) {
+                        fail(dockerSaid(pong),
+                             QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                            "that this user may use it."));
+                        return;
+                    }
+                    m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
+                        const json j = info.json();
+                        const bool nvidiaRuntime =
+                            j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
+                        StepRecord r = m_current;
+                        r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
+                            ? QStringLiteral("Docker with the nvidia runtime")
+                            : QStringLiteral("Docker");
+                        r.seen = QStringLiteral("Docker %1, API %2%3")
+                                     .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
+                                          nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
+                        if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
+                            r.status = StepStatus::Fail;
+                            r.fix =
+                                QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                        } else {
+                            r.status = StepStatus::Pass;
+                        }
+                        finish(r);
+                    });
                 });
+            },
+            [this](const QString &message) {
+                fail(message,
+                     QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
             });
-        },
-        [this](const QString &message) {
-            fail(message, QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
-        });
 }
 
 void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
@@ -577,6 +573,7 @@ void DeployRunner::preflightPort()
                            if (r.status == StepStatus::Fail && running) {
                                r.status = StepStatus::Pass; // our own server from an earlier run holds them
                                r.seen = QStringLiteral("in use by this deployment's running server");
+                               r.fix.clear(); // nothing to do (a unit test found the failure's advice left on)
                            }
                            finish(r);
                        });

@@ -23,7 +23,7 @@ class Redactor;
 class ReadyProgress;
 class WeightsFolder;
 namespace ssh {
-class HostConnection;
+class Transport;
 struct CommandResult;
 } // namespace ssh
 namespace docker {
@@ -76,8 +76,8 @@ class DeployRunner final : public QObject
     Q_OBJECT
 
 public:
-    DeployRunner(ssh::HostConnection &connection, const Recipe &recipe, const RecipeProfile &profile,
-                 DeployOptions options, Journal &journal, Redactor &redactor, QObject *parent = nullptr);
+    DeployRunner(ssh::Transport &connection, const Recipe &recipe, const RecipeProfile &profile, DeployOptions options,
+                 Journal &journal, Redactor &redactor, QObject *parent = nullptr);
     ~DeployRunner() override;
 
     /** The step ids of the plan, in order (a contract: the CLI and the GUI use them). */
@@ -110,7 +110,12 @@ Q_SIGNALS:
     void finished(bool ok);
 
 private:
-    using Next = std::function<void()>;
+    struct PlanStep
+    {
+        const char *id;
+        void (*run)(DeployRunner &runner);
+    };
+    static const QList<PlanStep> &plan();
     void begin(const char *step, const QString &title, const QString &why, const QString &command);
     void finish(StepRecord record);
     void skip(const char *step, const QString &title, const QString &reason);
@@ -159,13 +164,14 @@ private:
     /** user@host as the operator would type it for scp/rsync. */
     QString hostDestination() const;
 
-    ssh::HostConnection &m_conn;
+    ssh::Transport &m_conn;
     const Recipe &m_recipe;
     const RecipeProfile &m_profile;
     DeployOptions m_options;
     Journal &m_journal;
     Redactor &m_redactor;
-    QList<Next> m_plan;
+    /** The next step of plan() to run. */
+    qsizetype m_next = 0;
     StepRecord m_current;
     bool m_cancelled = false;
     bool m_cancelling = false; // the operator cancelled: late outcomes are dropped

@@ -33,7 +33,7 @@ DeploySession::DeploySession(QString directory, QString hostName, const Recipe &
 
 DeploySession::~DeploySession() = default;
 
-void DeploySession::start(ssh::HostConnection &connection)
+void DeploySession::start(ssh::Transport &connection)
 {
     if (m_running) {
         return;

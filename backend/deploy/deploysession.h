@@ -30,7 +30,7 @@ public:
     ~DeploySession() override;
 
     /** Reads the stored key, then runs the plan on the (ready or connecting) connection. */
-    void start(ssh::HostConnection &connection);
+    void start(ssh::Transport &connection);
     /** Stops cleanly (DeployRunner::cancel): the plan ends with what is left on the host. */
     void cancel();
     bool running() const { return m_running; }

@@ -1,6 +1,8 @@
 #include "backend/fleet/hostsession.h"
 
 #include "backend/logging/logging.h"
+#include "backend/logs/logrules.h"
+#include "backend/logs/sharedlog.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -57,6 +59,7 @@ HostSession::~HostSession()
         m_monitor->stop();
     }
     m_monitor.reset();
+    m_log.reset();
 }
 
 void HostSession::setMonitor(std::unique_ptr<metrics::HostMonitor> monitor)
@@ -85,6 +88,20 @@ void HostSession::connectWithOperator()
         m_connection->connectToHost();
         return;
     }
+}
+
+logs::SharedLog *HostSession::logStream()
+{
+    if (!m_log) {
+        auto rules = logs::LogRules::builtIn();
+        if (!rules) {
+            log::ssh().error("{}: {}", m_entry.name.toStdString(), rules.message().toStdString());
+            return nullptr;
+        }
+        m_logRules = std::make_unique<logs::LogRules>(rules.value());
+        m_log = std::make_unique<logs::SharedLog>(*m_connection, *m_logRules, m_entry.name);
+    }
+    return m_log.get();
 }
 
 void HostSession::onState(const ssh::ConnectionState &state)

@@ -15,6 +15,10 @@ class HostConnection;
 namespace metrics {
 class HostMonitor;
 }
+namespace logs {
+class LogRules;
+class SharedLog;
+} // namespace logs
 
 /**
  * One host, once: its one SSH connection, shared by the host bar, every page, the monitor, the
@@ -41,6 +45,11 @@ public:
     ssh::HostConnection &connection() const { return *m_connection; }
     metrics::HostMonitor *monitor() const { return m_monitor.get(); }
     void setMonitor(std::unique_ptr<metrics::HostMonitor> monitor);
+    /**
+     * The deployment's log, followed once for every page that reads it (made on first use);
+     * null only if the built-in log rules cannot be read, which a build test rules out.
+     */
+    logs::SharedLog *logStream();
 
     /** Whether prompts reach the operator (true once connectWithOperator was called). */
     bool asksOperator() const { return m_asksOperator; }
@@ -57,6 +66,8 @@ private:
     HostEntry m_entry;
     std::unique_ptr<ssh::HostConnection> m_connection;
     std::unique_ptr<metrics::HostMonitor> m_monitor;
+    std::unique_ptr<logs::LogRules> m_logRules;
+    std::unique_ptr<logs::SharedLog> m_log; // after the connection: destroyed before it
     bool m_asksOperator = false;
     /** This attempt refused a prompt before the operator was there: try again when it ends. */
     bool m_refusedThisAttempt = false;

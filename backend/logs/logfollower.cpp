@@ -6,7 +6,8 @@
 #include "backend/docker/ourcontainers.h"
 #include "backend/logs/logrules.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QNetworkReply>
 #include <QTimer>
@@ -15,7 +16,7 @@
 
 namespace flashdeck::logs {
 
-LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules, Options options, QObject *parent)
+LogFollower::LogFollower(ssh::Transport &connection, const LogRules &rules, Options options, QObject *parent)
     : QObject(parent)
     , m_conn(&connection)
     , m_rules(rules)
@@ -37,33 +38,7 @@ LogFollower::LogFollower(ssh::HostConnection &connection, const LogRules &rules,
             findContainer();
         }
     });
-    connect(m_conn, &ssh::HostConnection::stateChanged, this, &LogFollower::onConnection);
-    connect(m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
-        if (id != m_tunnel || !m_running) {
-            return;
-        }
-        m_docker = std::make_unique<docker::DockerClient>(port);
-        m_docker->ping([this](const docker::DockerResponse &res) {
-            if (!res.ok()) {
-                setState(State::Failed, res.message());
-                if (!m_options.follow) {
-                    Q_EMIT finished();
-                    return;
-                }
-                dropTunnel();
-                retryLater(5000);
-                return;
-            }
-            findContainer();
-        });
-    });
-    connect(m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
-        if (id != m_tunnel) {
-            return;
-        }
-        m_tunnel = 0;
-        failOrRetry(message, 5000);
-    });
+    connect(m_conn, &ssh::Transport::stateChanged, this, &LogFollower::onConnection);
 }
 
 LogFollower::~LogFollower()
@@ -76,7 +51,7 @@ LogFollower::~LogFollower()
 bool LogFollower::connectionReady() const
 {
     // One read of the QPointer (GCC's -O3 flow analysis rightly treats each read as maybe null).
-    const ssh::HostConnection *conn = m_conn.data();
+    const ssh::Transport *conn = m_conn.data();
     return conn != nullptr && conn->state().phase == ssh::ConnectionPhase::Ready;
 }
 
@@ -111,12 +86,12 @@ void LogFollower::onConnection(const ssh::ConnectionState &state)
         return;
     }
     if (state.phase == ssh::ConnectionPhase::Ready) {
-        if (m_tunnel == 0) {
+        if (!m_tunnel) {
             openTunnel();
         }
         return;
     }
-    if (m_tunnel == 0 && !m_docker) {
+    if (!m_tunnel && !m_docker) {
         return;
     }
     // The session is gone, and every tunnel with it: keep what was delivered, continue from
@@ -135,9 +110,36 @@ void LogFollower::onConnection(const ssh::ConnectionState &state)
 void LogFollower::openTunnel()
 {
     setState(State::Connecting, QStringLiteral("Opening the Docker tunnel"));
-    if (m_conn) {
-        m_tunnel = m_conn->openStdioTunnel("docker system dial-stdio");
+    if (!m_conn) {
+        return;
     }
+    m_tunnel = m_conn->tunnelToCommand("docker system dial-stdio", this);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
+        if (!m_running) {
+            return;
+        }
+        m_docker = std::make_unique<docker::DockerClient>(port);
+        m_docker->ping([this](const docker::DockerResponse &res) {
+            if (!res.ok()) {
+                setState(State::Failed, res.message());
+                if (!m_options.follow) {
+                    Q_EMIT finished();
+                    return;
+                }
+                dropTunnel();
+                retryLater(5000);
+                return;
+            }
+            findContainer();
+        });
+    });
+    const auto gone = [this](const QString &message) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
+        failOrRetry(message, 5000);
+    };
+    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
 }
 
 void LogFollower::dropTunnel()
@@ -156,10 +158,10 @@ void LogFollower::dropTunnel()
         m_docker->abortAll();
         m_docker.release()->deleteLater(); // this may run inside one of its replies' signals
     }
-    if (m_tunnel && m_conn) {
-        m_conn->closeTunnel(m_tunnel);
+    if (m_tunnel) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
     }
-    m_tunnel = 0;
 }
 
 void LogFollower::retryLater(int ms)

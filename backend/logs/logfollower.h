@@ -14,7 +14,8 @@ class QTimer;
 
 namespace flashdeck {
 namespace ssh {
-class HostConnection;
+class Transport;
+class TunnelReply;
 struct ConnectionState;
 } // namespace ssh
 namespace docker {
@@ -50,7 +51,7 @@ public:
     };
     enum class State { Idle, Connecting, Following, Waiting, Finished, Failed };
 
-    LogFollower(ssh::HostConnection &connection, const LogRules &rules, Options options, QObject *parent = nullptr);
+    LogFollower(ssh::Transport &connection, const LogRules &rules, Options options, QObject *parent = nullptr);
     ~LogFollower() override;
 
     void start();
@@ -93,14 +94,14 @@ private:
     // destructor ran (QPointer is cleared before children are deleted).
     bool connectionReady() const;
 
-    QPointer<ssh::HostConnection> m_conn;
+    QPointer<ssh::Transport> m_conn;
     const LogRules &m_rules;
     Options m_options;
     State m_state = State::Idle;
     QString m_stateText;
     bool m_running = false;
 
-    quint64 m_tunnel = 0;
+    QPointer<ssh::TunnelReply> m_tunnel;
     std::unique_ptr<docker::DockerClient> m_docker;
     std::unique_ptr<docker::LogFrameDecoder> m_decoder;
     QNetworkReply *m_reply = nullptr;

@@ -2,7 +2,8 @@
 
 #include "backend/core/hosttext.h"
 #include "backend/probe/amdsmi.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/commandreply.h"
+#include "backend/ssh/transport.h"
 
 #include <QDateTime>
 #include <QTimer>
@@ -24,7 +25,7 @@ const QByteArray kRocmSmi = "rocm-smi --showuse --showmeminfo vram --showtemp --
 
 } // namespace
 
-GpuSampler::GpuSampler(ssh::HostConnection &connection, Vendor vendor, int periodMs, QObject *parent)
+GpuSampler::GpuSampler(ssh::Transport &connection, Vendor vendor, int periodMs, QObject *parent)
     : QObject(parent)
     , m_conn(connection)
     , m_vendor(vendor)
@@ -41,9 +42,6 @@ GpuSampler::GpuSampler(ssh::HostConnection &connection, Vendor vendor, int perio
     connect(m_retryTimer, &QTimer::timeout, this, &GpuSampler::startStream);
     m_pollTimer->setInterval(periodMs);
     connect(m_pollTimer, &QTimer::timeout, this, &GpuSampler::pollAmd);
-    connect(&m_conn, &ssh::HostConnection::commandOutput, this,
-            [this](quint64 id, const QList<QByteArray> &out, const QList<QByteArray> &) { onLines(id, out); });
-    connect(&m_conn, &ssh::HostConnection::commandFinished, this, &GpuSampler::onFinished);
 }
 
 GpuSampler::~GpuSampler()
@@ -77,9 +75,12 @@ void GpuSampler::stop()
     m_pollTimer->stop();
     m_retryTimer->stop();
     m_sweepTimer->stop();
-    if (m_streamId) {
-        m_conn.cancel(m_streamId); // closes the channel: nvidia-smi gets SIGPIPE on its next line
-        m_streamId = 0;
+    // Closes the channel: nvidia-smi gets SIGPIPE on its next line.
+    for (QPointer<ssh::CommandReply> *reply : {&m_stream, &m_poll}) {
+        if (*reply) {
+            (*reply)->abandon();
+            *reply = nullptr;
+        }
     }
 }
 
@@ -95,14 +96,14 @@ void GpuSampler::startStream()
     cmd.captureLimit = 64 * 1024;
     m_sweep.clear();
     m_badLines = 0;
-    m_streamId = m_conn.run(cmd);
+    m_stream = m_conn.execute(cmd, this);
+    connect(m_stream, &ssh::CommandReply::output, this,
+            [this](const QList<QByteArray> &out, const QList<QByteArray> &) { onLines(out); });
+    connect(m_stream, &ssh::CommandReply::finished, this, &GpuSampler::onStreamEnd);
 }
 
-void GpuSampler::onLines(quint64 id, const QList<QByteArray> &lines)
+void GpuSampler::onLines(const QList<QByteArray> &lines)
 {
-    if (id != m_streamId || id == 0) {
-        return;
-    }
     for (const QByteArray &line : lines) {
         if (line.trimmed().isEmpty()) {
             continue;
@@ -119,7 +120,7 @@ void GpuSampler::onLines(quint64 id, const QList<QByteArray> &lines)
                                           "was stopped and will be retried")
                                .arg(m_badLines)
                                .arg(s.message());
-                m_conn.cancel(m_streamId);
+                m_stream->cancel();
                 return;
             }
             continue;
@@ -144,10 +145,11 @@ void GpuSampler::flushSweep()
     Q_EMIT sampled(sweep, QDateTime::currentMSecsSinceEpoch());
 }
 
-void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
+void GpuSampler::onPolled(const ssh::CommandResult &result)
 {
-    if (id == m_pollId && id != 0) {
-        m_pollId = 0;
+    m_poll->abandon();
+    m_poll = nullptr;
+    {
         const bool missing = result.exitCode == 127 || result.stderrData.contains("not found");
         if (!m_rocmFallback && missing) {
             m_rocmFallback = true; // no amd-smi on this host: rocm-smi (deprecated, still common)
@@ -169,13 +171,14 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
                                       : QStringLiteral("amd-smi exited with %1").arg(result.exitCode.value_or(-1)))
                                : gpus.message());
         }
-        return;
     }
-    if (id != m_streamId || id == 0) {
-        return;
-    }
+}
+
+void GpuSampler::onStreamEnd(const ssh::CommandResult &result)
+{
     flushSweep();
-    m_streamId = 0;
+    m_stream->abandon();
+    m_stream = nullptr;
     if (!m_running) {
         return;
     }
@@ -194,7 +197,7 @@ void GpuSampler::onFinished(quint64 id, const ssh::CommandResult &result)
 
 void GpuSampler::pollAmd()
 {
-    if (!m_running || m_pollId != 0) {
+    if (!m_running || m_poll) {
         return; // the previous poll has not answered: do not pile them up
     }
     ssh::RemoteCommand cmd;
@@ -202,7 +205,8 @@ void GpuSampler::pollAmd()
     cmd.streamLines = false;
     cmd.capture = true;
     cmd.timeoutMs = 10000;
-    m_pollId = m_conn.run(cmd);
+    m_poll = m_conn.execute(cmd, this);
+    connect(m_poll, &ssh::CommandReply::finished, this, &GpuSampler::onPolled);
 }
 
 } // namespace flashdeck::metrics

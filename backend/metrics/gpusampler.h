@@ -5,12 +5,14 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QTimer;
 
 namespace flashdeck::ssh {
-class HostConnection;
+class CommandReply;
+class Transport;
 struct CommandResult;
 } // namespace flashdeck::ssh
 
@@ -28,7 +30,7 @@ class GpuSampler final : public QObject
 
 public:
     using Vendor = probe::GpuVendor;
-    GpuSampler(ssh::HostConnection &connection, Vendor vendor, int periodMs = 1000, QObject *parent = nullptr);
+    GpuSampler(ssh::Transport &connection, Vendor vendor, int periodMs = 1000, QObject *parent = nullptr);
     ~GpuSampler() override;
 
     void start();
@@ -44,18 +46,19 @@ Q_SIGNALS:
 
 private:
     void startStream();
-    void onLines(quint64 id, const QList<QByteArray> &lines);
-    void onFinished(quint64 id, const ssh::CommandResult &result);
+    void onLines(const QList<QByteArray> &lines);
+    void onStreamEnd(const ssh::CommandResult &result);
+    void onPolled(const ssh::CommandResult &result);
     void flushSweep();
     void pollAmd();
 
-    ssh::HostConnection &m_conn;
+    ssh::Transport &m_conn;
     Vendor m_vendor;
     int m_periodMs;
     bool m_running = false;
     bool m_rocmFallback = false;
-    quint64 m_streamId = 0;
-    quint64 m_pollId = 0;
+    QPointer<ssh::CommandReply> m_stream;
+    QPointer<ssh::CommandReply> m_poll;
     int m_restarts = 0;
     int m_badLines = 0; // in a row
     QString m_gaveUp; // why the stream was stopped, for its end

@@ -6,6 +6,8 @@
 #include "backend/logging/logging.h"
 #include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
+#include "backend/metrics/containersampler.h"
+#include "backend/metrics/disksampler.h"
 #include "backend/metrics/gpusampler.h"
 #include "backend/metrics/metricid.h"
 #include "backend/metrics/metricsarchive.h"
@@ -14,7 +16,9 @@
 #include "backend/probe/hostfacts.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/commandreply.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -38,21 +42,42 @@ qint64 now()
 
 } // namespace
 
-HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, MonitorConfig config, QObject *parent)
+HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorConfig config, QObject *parent)
     : QObject(parent)
     , m_hostName(std::move(hostName))
     , m_conn(connection)
     , m_config(std::move(config))
-    , m_dockerTimer(new QTimer(this))
-    , m_diskTimer(new QTimer(this))
+    , m_containers(new ContainerSampler(connection, m_hostName, m_config.dockerPeriodMs, this))
+    , m_disk(new DiskSampler(connection, m_config.diskPeriodMs, this))
     , m_archiveTimer(new QTimer(this))
     , m_gpuWatchdog(new QTimer(this))
 {
     m_status.host = m_hostName;
-    m_dockerTimer->setInterval(m_config.dockerPeriodMs);
-    connect(m_dockerTimer, &QTimer::timeout, this, &HostMonitor::pollContainers);
-    m_diskTimer->setInterval(m_config.diskPeriodMs);
-    connect(m_diskTimer, &QTimer::timeout, this, &HostMonitor::pollDisk);
+    connect(m_containers, &ContainerSampler::listed, this, [this](const std::optional<ContainerStatus> &container) {
+        m_dockerAnswered = true;
+        m_status.containerKnown = true;
+        m_status.container = container;
+        applyServerHealth();
+        changed();
+    });
+    connect(m_containers, &ContainerSampler::failed, this, [this](const QString &message, bool unreachable) {
+        m_dockerAnswered = true;
+        m_status.containerKnown = false;
+        m_status.container.reset();
+        if (unreachable) {
+            m_status.error = message;
+        }
+        changed();
+    });
+    connect(m_disk, &DiskSampler::measured, this, [this](qint64 freeBytes) {
+        m_diskAnswered = true;
+        m_status.diskFreeBytes = freeBytes;
+        changed();
+    });
+    connect(m_disk, &DiskSampler::failed, this, [this] {
+        m_diskAnswered = true; // the last figure stays; an unreadable df is no reason to show zero
+        changed();
+    });
     m_gpuWatchdog->setInterval(1000);
     connect(m_gpuWatchdog, &QTimer::timeout, this, [this] {
         const qint64 silentMs = now() - m_gpuHeardAtMs;
@@ -75,24 +100,7 @@ HostMonitor::HostMonitor(QString hostName, ssh::HostConnection &connection, Moni
         m_lastGpuIndexes.clear();
         changed();
     });
-    connect(&m_conn, &ssh::HostConnection::stateChanged, this, &HostMonitor::onConnection);
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 port) {
-        if (id == m_dockerTunnel) {
-            m_docker = std::make_unique<docker::DockerClient>(port);
-            pollContainers();
-        }
-    });
-    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
-        if (id == m_dockerTunnel) {
-            m_dockerTunnel = 0;
-            m_docker.reset();
-            m_dockerAnswered = true;
-            m_status.containerKnown = false;
-            m_status.container.reset();
-            m_status.error = message;
-            changed();
-        }
-    });
+    connect(&m_conn, &ssh::Transport::stateChanged, this, &HostMonitor::onConnection);
     readManifest();
     if (m_config.serverPort != 0) {
         m_serverPort = m_config.serverPort;
@@ -209,8 +217,8 @@ void HostMonitor::stop()
         saveHistory();
     }
     m_running = false;
-    m_dockerTimer->stop();
-    m_diskTimer->stop();
+    m_containers->stop();
+    m_disk->stop();
     m_gpuWatchdog->stop();
     if (m_gpus) {
         m_gpus->stop();
@@ -219,18 +227,15 @@ void HostMonitor::stop()
         m_server->stop();
     }
     m_serverLog.reset();
-    if (m_dockerTunnel) {
-        m_conn.closeTunnel(m_dockerTunnel);
-        m_dockerTunnel = 0;
-    }
 }
 
 bool HostMonitor::settled() const
 {
-    if (m_status.state == QLatin1String("unreachable") || m_status.state == QLatin1String("failed")) {
+    if (isAway(m_status.state)) {
         return true;
     }
-    return m_gpusAnswered && m_dockerAnswered && m_diskAnswered && (m_serverPort == 0 || !m_serverHealth.isEmpty());
+    return m_gpusAnswered && m_dockerAnswered && m_diskAnswered &&
+        (m_serverPort == 0 || m_serverHealth != ServerHealth::Unknown);
 }
 
 void HostMonitor::onConnection(const ssh::ConnectionState &state)
@@ -240,7 +245,7 @@ void HostMonitor::onConnection(const ssh::ConnectionState &state)
     }
     switch (state.phase) {
     case ssh::ConnectionPhase::Ready:
-        m_status.state = QStringLiteral("up");
+        m_status.state = HostState::Up;
         m_status.error.clear();
         if (!m_started) {
             m_started = true;
@@ -251,8 +256,7 @@ void HostMonitor::onConnection(const ssh::ConnectionState &state)
     case ssh::ConnectionPhase::Reconnecting:
     case ssh::ConnectionPhase::Failed:
     case ssh::ConnectionPhase::Disconnected:
-        m_status.state =
-            state.phase == ssh::ConnectionPhase::Failed ? QStringLiteral("failed") : QStringLiteral("unreachable");
+        m_status.state = state.phase == ssh::ConnectionPhase::Failed ? HostState::Failed : HostState::Unreachable;
         m_status.error = state.error.message.isEmpty() ? state.describe() : state.error.message;
         markGap(now());
         changed();
@@ -268,7 +272,7 @@ void HostMonitor::startServerSampler()
         return;
     }
     m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
-    connect(m_server.get(), &ServerSampler::healthChanged, this, [this](const QString &health) {
+    connect(m_server.get(), &ServerSampler::healthChanged, this, [this](ServerHealth health) {
         m_serverHealth = health;
         applyServerHealth();
         changed();
@@ -317,7 +321,7 @@ void HostMonitor::reloadDeployment()
     }
     if (m_running && m_samplersStarted && m_serverPort != 0 && (!m_server || m_serverPort != before)) {
         m_server.reset();
-        m_serverHealth.clear();
+        m_serverHealth = ServerHealth::Unknown;
         startServerSampler();
     }
     changed();
@@ -370,9 +374,8 @@ void HostMonitor::detectVendorAndStart()
         }
         m_samplersStarted = true;
         startServerSampler();
-        startDocker();
-        pollDisk();
-        m_diskTimer->start();
+        m_containers->start();
+        m_disk->start();
         changed();
     };
     if (m_vendor) {
@@ -380,34 +383,19 @@ void HostMonitor::detectVendorAndStart()
         return;
     }
     // No manifest: ask the host which GPU tools it has.
-    const quint64 id = m_conn.run("if command -v nvidia-smi >/dev/null 2>&1; then echo nvidia; elif command -v amd-smi "
-                                  ">/dev/null 2>&1 || command -v rocm-smi >/dev/null 2>&1; then echo amd; else echo "
-                                  "none; fi",
-                                  30000);
-    auto *guard = new QObject(this);
-    connect(
-        &m_conn, &ssh::HostConnection::commandOutput, guard,
-        [this, id](quint64 got, const QList<QByteArray> &out, const QList<QByteArray> &) {
-            if (got == id && !out.isEmpty()) {
-                m_vendor =
-                    probe::gpuVendorFromName(QString::fromUtf8(out.first().trimmed())).value_or(probe::GpuVendor::None);
-            }
-        });
-    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
-            [guard, id, startSamplers](quint64 got, const ssh::CommandResult &) {
-                if (got == id) {
-                    guard->deleteLater();
-                    startSamplers();
-                }
-            });
-}
-
-void HostMonitor::startDocker()
-{
-    if (m_dockerTunnel == 0) {
-        m_dockerTunnel = m_conn.openStdioTunnel("docker system dial-stdio");
-    }
-    m_dockerTimer->start();
+    ssh::CommandReply *which =
+        m_conn.execute("if command -v nvidia-smi >/dev/null 2>&1; then echo nvidia; elif command -v amd-smi "
+                       ">/dev/null 2>&1 || command -v rocm-smi >/dev/null 2>&1; then echo amd; else echo "
+                       "none; fi",
+                       30000, this);
+    connect(which, &ssh::CommandReply::finished, this, [this, which, startSamplers](const ssh::CommandResult &r) {
+        which->deleteLater();
+        const QByteArray first = r.stdoutData.split('\n').constFirst().trimmed();
+        if (!first.isEmpty()) {
+            m_vendor = probe::gpuVendorFromName(QString::fromUtf8(first)).value_or(probe::GpuVendor::None);
+        }
+        startSamplers();
+    });
 }
 
 void HostMonitor::followServerLog(bool follow)
@@ -444,79 +432,12 @@ void HostMonitor::followServerLog(bool follow)
     m_serverLog->start();
 }
 
-void HostMonitor::pollContainers()
-{
-    if (!m_running) {
-        return;
-    }
-    if (!m_docker) {
-        if (m_dockerTunnel == 0) {
-            startDocker(); // after a failure: try again
-        }
-        return;
-    }
-    const QString filter = docker::OurContainers::filter();
-    m_docker->call(
-        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-        [this](const docker::DockerResponse &res) {
-            m_dockerAnswered = true;
-            if (!res.ok() || !res.json().is_array()) {
-                m_status.containerKnown = false;
-                m_status.container.reset();
-                if (res.status == 0) { // the tunnel is gone: open a new one next time
-                    m_docker.reset();
-                    m_conn.closeTunnel(m_dockerTunnel);
-                    m_dockerTunnel = 0;
-                }
-                changed();
-                return;
-            }
-            m_status.containerKnown = true;
-            m_status.container.reset();
-            if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
-                                                                          Recipe::deploymentIds(m_hostName))) {
-                m_status.container = ContainerStatus{server->name, server->state, server->status, server->deployment};
-            }
-            applyServerHealth();
-            changed();
-        });
-}
-
 void HostMonitor::applyServerHealth()
 {
     // No deployment on the host (its Docker lists none of ours): nothing answering on the port is
     // "no deployment", not a server that is down. A server someone runs by hand still shows.
     const bool none = m_status.containerKnown && !m_status.container;
-    m_status.health = none && m_serverHealth == QLatin1String("down") ? QString() : m_serverHealth;
-}
-
-void HostMonitor::pollDisk()
-{
-    const quint64 id = m_conn.run("df -B1 --output=avail,target ~/.cache/huggingface 2>/dev/null || df -B1 "
-                                  "--output=avail,target ~",
-                                  30000);
-    auto *guard = new QObject(this);
-    auto out = std::make_shared<QByteArray>();
-    connect(&m_conn, &ssh::HostConnection::commandOutput, guard,
-            [id, out](quint64 got, const QList<QByteArray> &lines, const QList<QByteArray> &) {
-                if (got == id) {
-                    for (const QByteArray &l : lines) {
-                        *out += l + '\n';
-                    }
-                }
-            });
-    connect(&m_conn, &ssh::HostConnection::commandFinished, guard,
-            [this, guard, id, out](quint64 got, const ssh::CommandResult &) {
-                if (got != id) {
-                    return;
-                }
-                guard->deleteLater();
-                m_diskAnswered = true;
-                if (const auto free = probe::parseDf(*out)) {
-                    m_status.diskFreeBytes = free.value().availBytes;
-                }
-                changed();
-            });
+    m_status.health = none && m_serverHealth == ServerHealth::Down ? ServerHealth::Unknown : m_serverHealth;
 }
 
 void HostMonitor::setApiKey(const QString &apiKey)

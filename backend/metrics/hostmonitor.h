@@ -13,12 +13,9 @@ class QTimer;
 
 namespace flashdeck {
 namespace ssh {
-class HostConnection;
+class Transport;
 struct ConnectionState;
 } // namespace ssh
-namespace docker {
-class DockerClient;
-}
 namespace logs {
 class LogFollower;
 class LogRules;
@@ -27,6 +24,8 @@ class LogRules;
 
 namespace flashdeck::metrics {
 
+class ContainerSampler;
+class DiskSampler;
 class GpuSampler;
 class ServerSampler;
 class TimeSeries;
@@ -61,7 +60,7 @@ class HostMonitor final : public QObject
     Q_OBJECT
 
 public:
-    HostMonitor(QString hostName, ssh::HostConnection &connection, MonitorConfig config, QObject *parent = nullptr);
+    HostMonitor(QString hostName, ssh::Transport &connection, MonitorConfig config, QObject *parent = nullptr);
     ~HostMonitor() override;
 
     void start();
@@ -100,10 +99,7 @@ private:
     void detectVendorAndStart();
     void applyServerHealth();
     void startServerSampler();
-    void startDocker();
-    void pollContainers();
     void followServerLog(bool follow);
-    void pollDisk();
     void loadHistory();
     void saveHistory();
     void record(const QString &name, qint64 atMs, std::optional<double> value);
@@ -111,7 +107,7 @@ private:
     void changed();
 
     QString m_hostName;
-    ssh::HostConnection &m_conn;
+    ssh::Transport &m_conn;
     MonitorConfig m_config;
     HostStatus m_status;
     AlertTracker m_alerts;
@@ -121,20 +117,18 @@ private:
     // Only while neither /metrics nor /v1/loads answers: the server's log, for its Decode batch lines.
     std::unique_ptr<logs::LogRules> m_logRules;
     std::unique_ptr<logs::LogFollower> m_serverLog;
-    std::unique_ptr<docker::DockerClient> m_docker;
-    QTimer *m_dockerTimer;
-    QTimer *m_diskTimer;
+    ContainerSampler *m_containers;
+    DiskSampler *m_disk;
     QTimer *m_archiveTimer;
     /** A GPU tool that hangs says nothing at all: after kGpuSilenceMs without a word, say so. */
     QTimer *m_gpuWatchdog;
     qint64 m_gpuHeardAtMs = 0;
     static constexpr qint64 kGpuSilenceMs = 10000;
     std::optional<probe::GpuVendor> m_vendor; // nullopt until the profile or the host says
-    QString m_serverHealth; // what /health said last (m_status.health is what it means)
+    ServerHealth m_serverHealth = ServerHealth::Unknown; // what /health said last (m_status.health: what it means)
     bool m_samplersStarted = false; // the vendor is known and the samplers run
     quint16 m_serverPort = 0;
     qint64 m_expectedKvTokens = 0;
-    quint64 m_dockerTunnel = 0;
     bool m_running = false;
     bool m_started = false; // samplers were started on a ready connection
     bool m_gpusAnswered = false;

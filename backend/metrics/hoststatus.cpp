@@ -58,9 +58,9 @@ json HostStatus::toJson() const
         containerJson = {{"name", nullptr}, {"state", "none"}};
     }
     json serverJson = nullptr;
-    if (!health.isEmpty() || server) {
+    if (health != ServerHealth::Unknown || server) {
         const ServerSnapshot s = server.value_or(ServerSnapshot{});
-        serverJson = {{"health", text(health)},
+        serverJson = {{"health", text(serverHealthName(health))},
                       {"source", text(s.source)},
                       {"token_usage", orNull(s.tokenUsage)},
                       {"used_tokens", orNull(s.usedTokens)},
@@ -86,7 +86,7 @@ json HostStatus::toJson() const
              {"since", QDateTime::fromMSecsSinceEpoch(a.sinceMs, Qt::UTC).toString(Qt::ISODateWithMs).toStdString()}});
     }
     return {{"host", host.toStdString()},
-            {"state", state.toStdString()},
+            {"state", hostStateName(state).toStdString()},
             {"error", text(error)},
             {"gpus", gpuList},
             {"gpu_error", text(gpuError)},
@@ -109,7 +109,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     auto raise = [&out](const QString &id, const char *severity, const QString &message) {
         out.append(Alert{id, QString::fromLatin1(severity), message, 0, 0});
     };
-    if (s.state == QLatin1String("unreachable") || s.state == QLatin1String("failed")) {
+    if (isAway(s.state)) {
         raise(QStringLiteral("host-unreachable"), "critical",
               QStringLiteral("Host unreachable: %1").arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
         return out; // nothing else is known while it is away
@@ -148,7 +148,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     } else if (s.container && s.container->state != QLatin1String("running")) {
         raise(QStringLiteral("container-down"), "critical",
               QStringLiteral("%1 is %2: %3").arg(s.container->name, s.container->state, s.container->status));
-    } else if (s.container && s.health == QLatin1String("down")) {
+    } else if (s.container && s.health == ServerHealth::Down) {
         raise(QStringLiteral("container-down"), "critical",
               QStringLiteral("%1 runs but its server does not answer").arg(s.container->name));
     }

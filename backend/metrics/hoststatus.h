@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/metrics/hoststate.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/probe/nvidiasmi.h"
 
@@ -55,14 +56,14 @@ struct AlertThresholds
 struct HostStatus
 {
     QString host;
-    QString state = QStringLiteral("connecting"); // connecting, up, unreachable, failed
+    HostState state = HostState::Connecting;
     QString error; // why it is unreachable or failed
     QList<probe::GpuSample> gpus;
     qint64 gpusAtMs = 0;
     QString gpuError;
     std::optional<ContainerStatus> container;
     bool containerKnown = false; // Docker answered (an empty container is then "none")
-    QString health; // ok, starting, down; empty: no server to ask
+    ServerHealth health = ServerHealth::Unknown;
     std::optional<ServerSnapshot> server;
     ServerRates rates;
     std::optional<qint64> diskFreeBytes;

@@ -1,7 +1,8 @@
 #include "backend/metrics/serversampler.h"
 
 #include "backend/metrics/prometheustext.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -11,7 +12,7 @@
 
 namespace flashdeck::metrics {
 
-ServerSampler::ServerSampler(ssh::HostConnection &connection, quint16 remotePort, QString apiKey, int periodMs,
+ServerSampler::ServerSampler(ssh::Transport &connection, quint16 remotePort, QString apiKey, int periodMs,
                              QObject *parent)
     : QObject(parent)
     , m_conn(connection)
@@ -23,19 +24,6 @@ ServerSampler::ServerSampler(ssh::HostConnection &connection, quint16 remotePort
     m_http->setProxy(QNetworkProxy::NoProxy);
     m_timer->setInterval(periodMs);
     connect(m_timer, &QTimer::timeout, this, &ServerSampler::poll);
-    connect(&m_conn, &ssh::HostConnection::tunnelReady, this, [this](quint64 id, quint16 local) {
-        if (id == m_tunnelId) {
-            m_localPort = local;
-            poll();
-        }
-    });
-    connect(&m_conn, &ssh::HostConnection::tunnelFailed, this, [this](quint64 id, const QString &message) {
-        if (id == m_tunnelId) {
-            m_tunnelId = 0;
-            m_localPort = 0;
-            Q_EMIT failed(message);
-        }
-    });
 }
 
 ServerSampler::~ServerSampler()
@@ -50,23 +38,43 @@ void ServerSampler::start()
     }
     m_running = true;
     m_timer->start();
-    if (m_tunnelId == 0) {
-        m_tunnelId = m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), m_remotePort);
+    if (!m_tunnel) {
+        openTunnel();
     }
+}
+
+void ServerSampler::openTunnel()
+{
+    m_tunnel = m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 local) {
+        m_localPort = local;
+        poll();
+    });
+    const auto gone = [this](const QString &message) {
+        dropTunnel();
+        Q_EMIT failed(message);
+    };
+    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+}
+
+void ServerSampler::dropTunnel()
+{
+    if (m_tunnel) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
+    }
+    m_localPort = 0;
 }
 
 void ServerSampler::stop()
 {
     m_running = false;
     m_timer->stop();
-    if (m_tunnelId) {
-        m_conn.closeTunnel(m_tunnelId);
-        m_tunnelId = 0;
-        m_localPort = 0;
-    }
+    dropTunnel();
 }
 
-void ServerSampler::setHealth(const QString &health)
+void ServerSampler::setHealth(ServerHealth health)
 {
     if (health != m_health) {
         m_health = health;
@@ -79,8 +87,8 @@ void ServerSampler::poll()
     if (!m_running) {
         return;
     }
-    if (m_tunnelId == 0) {
-        m_tunnelId = m_conn.openPortTunnel(QStringLiteral("127.0.0.1"), m_remotePort); // after a failure, again
+    if (!m_tunnel) {
+        openTunnel(); // after a failure, again
         return;
     }
     if (m_localPort == 0 || m_inFlight) {
@@ -94,12 +102,12 @@ void ServerSampler::poll()
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 200) {
-            setHealth(QStringLiteral("ok"));
+            setHealth(ServerHealth::Ok);
         } else if (status == 503) {
-            setHealth(QStringLiteral("starting")); // Uvicorn is up, the model is not (host contract §5)
+            setHealth(ServerHealth::Starting); // Uvicorn is up, the model is not (host contract §5)
         } else {
             // Refused through the tunnel: nothing listens on the host's port.
-            setHealth(QStringLiteral("down"));
+            setHealth(ServerHealth::Down);
             m_inFlight = false;
             return;
         }

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "backend/metrics/hoststate.h"
 #include "backend/metrics/serversnapshot.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <optional>
@@ -11,8 +13,9 @@ class QNetworkAccessManager;
 class QTimer;
 
 namespace flashdeck::ssh {
-class HostConnection;
-}
+class Transport;
+class TunnelReply;
+} // namespace flashdeck::ssh
 
 namespace flashdeck::metrics {
 
@@ -28,7 +31,7 @@ class ServerSampler final : public QObject
     Q_OBJECT
 
 public:
-    ServerSampler(ssh::HostConnection &connection, quint16 remotePort, QString apiKey, int periodMs = 2000,
+    ServerSampler(ssh::Transport &connection, quint16 remotePort, QString apiKey, int periodMs = 2000,
                   QObject *parent = nullptr);
     ~ServerSampler() override;
 
@@ -43,33 +46,35 @@ public:
     void feedLogLine(QByteArrayView line, qint64 atMs);
 
 Q_SIGNALS:
-    /** "ok" (200), "starting" (503, or the port answers nothing yet) or "down" (no server). */
-    void healthChanged(const QString &health);
+    /** Ok (200), Starting (503, or the port answers nothing yet) or Down (no server). */
+    void healthChanged(flashdeck::metrics::ServerHealth health);
     void sampled(const flashdeck::metrics::ServerSnapshot &snapshot, const flashdeck::metrics::ServerRates &rates);
     void failed(const QString &message);
     /** Whether the owner should follow the server's log for numbers (see fromLog()). */
     void logFallbackChanged(bool fromLog);
 
 private:
+    void openTunnel();
+    void dropTunnel();
     void poll();
     void pollMetrics();
     void pollLoads();
     void publish(ServerSnapshot snapshot);
-    void setHealth(const QString &health);
+    void setHealth(ServerHealth health);
     void setFromLog(bool fromLog);
 
-    ssh::HostConnection &m_conn;
+    ssh::Transport &m_conn;
     quint16 m_remotePort;
     QString m_apiKey; // sent as a Bearer header, never logged
     QNetworkAccessManager *m_http;
     QTimer *m_timer;
-    quint64 m_tunnelId = 0;
+    QPointer<ssh::TunnelReply> m_tunnel;
     quint16 m_localPort = 0;
     bool m_running = false;
     bool m_metricsMissing = false; // /metrics answered 404: the server runs without --enable-metrics
     bool m_inFlight = false;
     bool m_fromLog = false;
-    QString m_health;
+    ServerHealth m_health = ServerHealth::Unknown;
     std::optional<ServerSnapshot> m_previous;
 };
 

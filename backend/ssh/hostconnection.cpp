@@ -1,9 +1,10 @@
 #include "backend/ssh/hostconnection.h"
 
+#include "backend/ssh/commandreply.h"
 #include "backend/ssh/sessionworker.h"
+#include "backend/ssh/tunnelreply.h"
 
 #include <QThread>
-#include <QVariant>
 
 namespace flashdeck::ssh {
 
@@ -20,7 +21,7 @@ QByteArray takeUtf8(QString &secret)
 } // namespace
 
 HostConnection::HostConnection(SshTarget target, QObject *parent)
-    : QObject(parent)
+    : Transport(parent)
     , m_target(std::move(target))
     , m_thread(new QThread)
     , m_worker(new SessionWorker(m_target))
@@ -42,6 +43,9 @@ HostConnection::HostConnection(SshTarget target, QObject *parent)
     connect(m_worker, &SessionWorker::passwordNeeded, this, &HostConnection::passwordNeeded);
     connect(m_worker, &SessionWorker::commandOutput, this,
             [this](quint64 id, const QList<QByteArray> &out, const QList<QByteArray> &err) {
+                if (const QPointer<CommandReply> reply = m_commandReplies.value(id)) {
+                    reply->deliverOutput(out, err);
+                }
                 Q_EMIT commandOutput(id, out, err);
                 // Handled (slots ran): let the worker read more of this command (flow control).
                 const qint64 cost = outputBatchCost(out, err);
@@ -49,9 +53,25 @@ HostConnection::HostConnection(SshTarget target, QObject *parent)
                 QMetaObject::invokeMethod(
                     worker, [worker, id, cost] { worker->acknowledgeOutput(id, cost); }, Qt::QueuedConnection);
             });
-    connect(m_worker, &SessionWorker::commandFinished, this, &HostConnection::commandFinished);
-    connect(m_worker, &SessionWorker::tunnelReady, this, &HostConnection::tunnelReady);
-    connect(m_worker, &SessionWorker::tunnelFailed, this, &HostConnection::tunnelFailed);
+    connect(m_worker, &SessionWorker::commandFinished, this, [this](quint64 id, const CommandResult &result) {
+        if (const QPointer<CommandReply> reply = m_commandReplies.take(id)) {
+            reply->deliverFinished(result);
+        }
+        Q_EMIT commandFinished(id, result);
+    });
+    connect(m_worker, &SessionWorker::tunnelReady, this, [this](quint64 id, quint16 port) {
+        if (const QPointer<TunnelReply> reply = m_tunnelReplies.value(id)) {
+            reply->deliverReady(port);
+        }
+        Q_EMIT tunnelReady(id, port);
+    });
+    connect(m_worker, &SessionWorker::tunnelFailed, this, [this](quint64 id, const QString &message) {
+        // A tunnel reports failed once: before it was ready, or when the session dropped it.
+        if (const QPointer<TunnelReply> reply = m_tunnelReplies.take(id)) {
+            reply->deliverFailed(message);
+        }
+        Q_EMIT tunnelFailed(id, message);
+    });
     m_thread->start();
 }
 
@@ -151,24 +171,49 @@ quint64 HostConnection::openStdioTunnel(const QByteArray &command)
     return id;
 }
 
-void HostConnection::onTunnel(quint64 tunnelId, QObject *context, std::function<void(quint16)> ready,
-                              std::function<void(const QString &)> failed)
+CommandReply *HostConnection::execute(const RemoteCommand &command, QObject *owner)
 {
-    auto *once = new QObject(context); // gone after the first report, or with the context
-    connect(this, &HostConnection::tunnelReady, once, [tunnelId, once, ready](quint64 id, quint16 port) {
-        if (id == tunnelId && !once->property("done").toBool()) {
-            once->setProperty("done", true);
-            once->deleteLater();
-            ready(port);
-        }
-    });
-    connect(this, &HostConnection::tunnelFailed, once, [tunnelId, once, failed](quint64 id, const QString &message) {
-        if (id == tunnelId && !once->property("done").toBool()) {
-            once->setProperty("done", true);
-            once->deleteLater();
-            failed(message);
-        }
-    });
+    Q_ASSERT(owner != nullptr);
+    const quint64 id = run(command);
+    QPointer<HostConnection> self(this);
+    auto *reply = new CommandReply(
+        [self, id] {
+            if (self) {
+                self->cancel(id);
+            }
+        },
+        owner);
+    m_commandReplies.insert(id, reply);
+    // A reply gone before its end: forget it (its destructor already asked for the cancel).
+    connect(reply, &QObject::destroyed, this, [this, id] { m_commandReplies.remove(id); });
+    return reply;
+}
+
+TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+{
+    return adoptTunnel(openPortTunnel(remoteHost, remotePort), owner);
+}
+
+TunnelReply *HostConnection::tunnelToCommand(const QByteArray &command, QObject *owner)
+{
+    return adoptTunnel(openStdioTunnel(command), owner);
+}
+
+TunnelReply *HostConnection::adoptTunnel(quint64 id, QObject *owner)
+{
+    Q_ASSERT(owner != nullptr);
+    QPointer<HostConnection> self(this);
+    auto *reply = new TunnelReply(
+        [self, id] {
+            if (self) {
+                self->m_tunnelReplies.remove(id);
+                self->closeTunnel(id);
+            }
+        },
+        owner);
+    m_tunnelReplies.insert(id, reply);
+    connect(reply, &QObject::destroyed, this, [this, id] { m_tunnelReplies.remove(id); });
+    return reply;
 }
 
 void HostConnection::closeTunnel(quint64 tunnelId)

@@ -1,17 +1,19 @@
 #pragma once
 
-#include "backend/ssh/sshtypes.h"
+#include "backend/ssh/transport.h"
 
-#include <QObject>
+#include <QHash>
+#include <QPointer>
 
 #include <atomic>
-#include <functional>
 
 class QThread;
 
 namespace flashdeck::ssh {
 
+class CommandReply;
 class SessionWorker;
+class TunnelReply;
 
 /**
  * One SSH connection to one host, with its own thread (conventions §6). Everything here is
@@ -20,7 +22,7 @@ class SessionWorker;
  * password) are requests to answer with the matching answer…() call; nobody answering means
  * the connection waits, so a headless caller must answer or disconnect.
  */
-class HostConnection final : public QObject
+class HostConnection final : public Transport
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HostConnection)
@@ -29,8 +31,13 @@ public:
     explicit HostConnection(SshTarget target, QObject *parent = nullptr);
     ~HostConnection() override;
 
-    const SshTarget &target() const { return m_target; }
-    ConnectionState state() const { return m_state; }
+    const SshTarget &target() const override { return m_target; }
+    ConnectionState state() const override { return m_state; }
+
+    [[nodiscard]] CommandReply *execute(const RemoteCommand &command, QObject *owner) override;
+    using Transport::execute;
+    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner) override;
+    [[nodiscard]] TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
 
     void connectToHost();
     void disconnectFromHost();
@@ -41,7 +48,10 @@ public:
     void answerKeyboardInteractive(std::optional<QStringList> answers);
     void answerPassword(std::optional<QString> password);
 
-    /** Starts a command (queued until connected); returns its id for the signals. */
+    /**
+     * The id-based forms: every listener of commandOutput/commandFinished/tunnel… sees every id.
+     * Services use execute() and tunnelTo…() instead, whose replies see only their own.
+     */
     quint64 run(const RemoteCommand &command);
     quint64 run(const QByteArray &commandLine, int timeoutMs = 0);
     void cancel(quint64 commandId);
@@ -51,16 +61,7 @@ public:
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     quint64 openStdioTunnel(const QByteArray &command);
     void closeTunnel(quint64 tunnelId);
-    /**
-     * Calls `ready` or `failed` once, for tunnel `tunnelId` alone (every tunnel's report reaches
-     * every listener: the window's monitor, log follower and deploy runner share a connection).
-     * Call it right after opening: reports arrive queued, after this returns. Ends with `context`.
-     */
-    void onTunnel(quint64 tunnelId, QObject *context, std::function<void(quint16 localPort)> ready,
-                  std::function<void(const QString &message)> failed);
-
 Q_SIGNALS:
-    void stateChanged(const flashdeck::ssh::ConnectionState &state);
     void hostKeyVerified(const flashdeck::ssh::HostKeyInfo &info);
     void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);
     void passphraseNeeded(const flashdeck::ssh::PassphraseRequest &request);
@@ -72,11 +73,15 @@ Q_SIGNALS:
     void tunnelFailed(quint64 id, const QString &message);
 
 private:
+    TunnelReply *adoptTunnel(quint64 id, QObject *owner);
+
     SshTarget m_target;
     QThread *m_thread = nullptr;
     SessionWorker *m_worker = nullptr;
     ConnectionState m_state;
     std::atomic<quint64> m_nextId{1};
+    QHash<quint64, QPointer<CommandReply>> m_commandReplies;
+    QHash<quint64, QPointer<TunnelReply>> m_tunnelReplies;
 };
 
 } // namespace flashdeck::ssh

@@ -96,14 +96,14 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
         const HostMonitor &m = *monitors[i];
         QTRY_VERIFY2_WITH_TIMEOUT(m.status().gpus.size() == gpuCounts[int(i)] && m.settled(),
                                   qPrintable(scenarios[int(i)]), 30000);
-        QCOMPARE(m.status().state, QStringLiteral("up"));
+        QCOMPARE(metrics::hostStateName(m.status().state), QStringLiteral("up"));
         QVERIFY(m.status().diskFreeBytes.has_value());
         QVERIFY(m.status().containerKnown); // Docker answered: no Flashdeck container there
         QVERIFY(!m.status().container);
         QVERIFY(m.series(QStringLiteral("gpu.0.util")));
     }
     HostMonitor &watched = *monitors.front();
-    QTRY_COMPARE_WITH_TIMEOUT(watched.status().health, QStringLiteral("ok"), 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(metrics::serverHealthName(watched.status().health), QStringLiteral("ok"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(watched.status().server.has_value(), 10000);
     QCOMPARE(watched.status().server->source, QStringLiteral("metrics"));
 
@@ -148,7 +148,7 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
     // The H200 host goes away (its sshd dies): unreachable, an alert, and a gap in its series.
     HostMonitor &h200 = *monitors[2];
     hosts[2]->sshd().stop();
-    QTRY_VERIFY_WITH_TIMEOUT(h200.status().state != QLatin1String("up"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(metrics::hostStateName(h200.status().state) != QLatin1String("up"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(
         std::any_of(h200.status().alerts.cbegin(), h200.status().alerts.cend(),
                     [](const metrics::Alert &a) { return a.id == QLatin1String("host-unreachable"); }),
@@ -157,7 +157,7 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
     const auto points = util->points(0, std::numeric_limits<qint64>::max());
     QVERIFY(std::isnan(points.last().v)); // a gap, never the last value carried on
     // The others carry on.
-    QCOMPARE(monitors[1]->status().state, QStringLiteral("up"));
+    QCOMPARE(metrics::hostStateName(monitors[1]->status().state), QStringLiteral("up"));
 
     b300.connection().cancel(server);
     for (auto &m : monitors) {
@@ -220,7 +220,7 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     config.serverPort = port; // no API key in the config
     HostMonitor monitor(QStringLiteral("lab"), host.connection(), config);
     monitor.start();
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.status().health, QStringLiteral("ok"), 90000);
+    QTRY_COMPARE_WITH_TIMEOUT(metrics::serverHealthName(monitor.status().health), QStringLiteral("ok"), 90000);
 
     const quint16 relayed = host.relay(port);
     QVERIFY(relayed != 0);

@@ -299,8 +299,8 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     // health and its KV pool within a few refreshes.
     const auto *monitor = window.fleet().monitor(QStringLiteral("gpu-b300"));
     QVERIFY(monitor);
-    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().health == QLatin1String("ok") && monitor->status().server &&
-                                 monitor->status().server->maxTokens.has_value(),
+    QTRY_VERIFY_WITH_TIMEOUT(metrics::serverHealthName(monitor->status().health) == QLatin1String("ok") &&
+                                 monitor->status().server && monitor->status().server->maxTokens.has_value(),
                              30000);
     // The Playground talks to the server deployed here, without a restart (it said "Flashdeck
     // has not deployed to gpu-b300" until the window was restarted).
@@ -455,8 +455,8 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     // The Fleet and Metrics: the live server, within a few refreshes.
     const auto *monitor = window.fleet().monitor(QStringLiteral("demo"));
     QVERIFY(monitor);
-    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().health == QLatin1String("ok") && monitor->status().server &&
-                                 monitor->status().server->maxTokens.has_value(),
+    QTRY_VERIFY_WITH_TIMEOUT(metrics::serverHealthName(monitor->status().health) == QLatin1String("ok") &&
+                                 monitor->status().server && monitor->status().server->maxTokens.has_value(),
                              30000);
     window.showPage(ui::MainWindow::Page::Fleet);
     shoot("walk-fleet.png");

@@ -146,18 +146,18 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case State:
         if (role == Qt::DisplayRole) {
-            return s.state;
+            return metrics::hostStateName(s.state);
         }
         if (role == Qt::DecorationRole) {
-            return s.state == QLatin1String("up")        ? icon("pass")
-                : s.state == QLatin1String("connecting") ? icon("running")
-                                                         : icon("fail");
+            return s.state == metrics::HostState::Up        ? icon("pass")
+                : s.state == metrics::HostState::Connecting ? icon("running")
+                                                            : icon("fail");
         }
         if (role == Qt::ToolTipRole) {
             return s.error.isEmpty() ? QVariant() : QVariant(s.error);
         }
         if (role == SortRole) {
-            return s.state == QLatin1String("up") ? 0 : 1;
+            return s.state == metrics::HostState::Up ? 0 : 1;
         }
         break;
     case Host:
@@ -213,18 +213,18 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         break;
     case Health:
         if (role == Qt::DisplayRole) {
-            if (s.health.isEmpty() && s.containerKnown && !s.container) {
+            if (s.health == metrics::ServerHealth::Unknown && s.containerKnown && !s.container) {
                 return tr("no deployment");
             }
-            return s.health.isEmpty() ? fmt::unknown() : s.health;
+            return s.health == metrics::ServerHealth::Unknown ? fmt::unknown() : metrics::serverHealthName(s.health);
         }
-        if (role == Qt::DecorationRole && !s.health.isEmpty()) {
-            return s.health == QLatin1String("ok")      ? icon("pass")
-                : s.health == QLatin1String("starting") ? icon("running")
-                                                        : icon("fail");
+        if (role == Qt::DecorationRole && s.health != metrics::ServerHealth::Unknown) {
+            return s.health == metrics::ServerHealth::Ok      ? icon("pass")
+                : s.health == metrics::ServerHealth::Starting ? icon("running")
+                                                              : icon("fail");
         }
         if (role == SortRole) {
-            return s.health;
+            return metrics::serverHealthName(s.health);
         }
         break;
     case KvUse:

@@ -2,6 +2,7 @@
 
 #include "backend/core/atomicfile.h"
 #include "backend/logs/logrules.h"
+#include "backend/logs/sharedlog.h"
 #include "ui/format.h"
 #include "ui/logs/logdelegate.h"
 #include "ui/logs/logfiltermodel.h"
@@ -296,6 +297,36 @@ void LogPanel::setStatus(const QString &text)
 {
     m_status->setText(text);
     m_status->setToolTip(text);
+}
+
+void LogPanel::follow(logs::SharedLog *log, qsizetype history)
+{
+    delete m_subscription; // unsubscribes from the previous stream
+    m_subscription = nullptr;
+    if (m_stream) {
+        disconnect(m_stream, nullptr, this, nullptr);
+    }
+    m_stream = log;
+    clear();
+    if (!log) {
+        return;
+    }
+    m_subscription = new QObject(this);
+    connect(log, &logs::SharedLog::stateChanged, this, &LogPanel::updateStreamStatus);
+    log->subscribe(m_subscription, history, [this](const QList<logs::LogRecord> &records) { appendRecords(records); });
+    updateStreamStatus();
+}
+
+void LogPanel::updateStreamStatus()
+{
+    if (!m_stream) {
+        return;
+    }
+    QString text = m_stream->stateText();
+    if (m_stream->reconnects() > 0) {
+        text += tr(" · resumed %n time(s) without losing or repeating a line", nullptr, m_stream->reconnects());
+    }
+    setStatus(text);
 }
 
 void LogPanel::setFollow(bool follow)

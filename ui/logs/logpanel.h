@@ -3,6 +3,7 @@
 #include "backend/logs/logrecord.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QButtonGroup;
@@ -14,7 +15,8 @@ class QToolButton;
 
 namespace flashdeck::logs {
 class LogRules;
-}
+class SharedLog;
+} // namespace flashdeck::logs
 
 namespace flashdeck::ui {
 
@@ -45,6 +47,11 @@ public:
     void clear();
     /** The status line under the log: what the stream is doing. */
     void setStatus(const QString &text);
+    /**
+     * Shows a host's shared log stream (null: none): its last `history` lines now, then every
+     * new one, with the stream's state as the status. Clears what was shown.
+     */
+    void follow(logs::SharedLog *log, qsizetype history);
 
     void setFollow(bool follow);
     bool follow() const;
@@ -70,6 +77,10 @@ private:
     int currentRow() const;
     void selectRow(int proxyRow);
 
+    void updateStreamStatus();
+
+    QPointer<logs::SharedLog> m_stream;
+    QObject *m_subscription = nullptr; // this panel as the stream's reader; deleting it unsubscribes
     LogModel *m_model;
     LogFilterModel *m_filter;
     QListView *m_view;

@@ -7,7 +7,7 @@
 #include "backend/deploy/journal.h"
 #include "backend/deploy/runbook.h"
 #include "backend/fleet/fleetwatcher.h"
-#include "backend/logs/logfollower.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/probe/nvidiasmi.h"
@@ -637,27 +637,13 @@ void DeployPage::loadJournal()
 
 void DeployPage::restartLog()
 {
-    m_follower.reset();
-    m_log->clear();
-    ssh::HostConnection *connection = m_host.isEmpty() ? nullptr : m_watcher.connection(m_host);
-    if (!connection) {
+    HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
+    // The start-up of a deployment that already runs; the Logs page keeps more. The stream is the
+    // host's one, shared with the Logs page.
+    m_log->follow(session ? session->logStream() : nullptr, 5000);
+    if (!session) {
         m_log->setStatus(tr("No host selected."));
-        return;
     }
-    logs::LogFollower::Options options;
-    options.hostName = m_host;
-    options.tail = 5000; // the start-up of a deployment that already runs; the Logs page keeps more
-    m_follower = std::make_unique<logs::LogFollower>(*connection, *m_rules, options);
-    connect(m_follower.get(), &logs::LogFollower::recordsArrived, this, &DeployPage::onLogRecords);
-    connect(m_follower.get(), &logs::LogFollower::stateChanged, this,
-            [this] { m_log->setStatus(m_follower->stateText()); });
-    m_follower->start();
-}
-
-void DeployPage::onLogRecords(const QList<logs::LogRecord> &records)
-{
-    // The Ready step's progress (download, shards, HTTP server up) comes from the deployment itself.
-    m_log->appendRecords(records);
 }
 
 void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, const QString &text)

@@ -30,7 +30,6 @@ class SecretStore;
 struct Recipe;
 struct RecipeProfile;
 namespace logs {
-class LogFollower;
 class LogRules;
 struct LogRecord;
 } // namespace logs
@@ -99,7 +98,6 @@ private:
     void showSelected();
     void showLicense();
     void onProgress(const QString &step, qint64 done, qint64 total, const QString &text);
-    void onLogRecords(const QList<logs::LogRecord> &records);
     void restartLog();
     void startSession();
 
@@ -113,7 +111,6 @@ private:
     /** The profile as chosen (image, GPUs) for the running session, which holds a reference to it. */
     std::unique_ptr<RecipeProfile> m_chosen;
     std::unique_ptr<DeploySession> m_session;
-    std::unique_ptr<logs::LogFollower> m_follower;
     std::unique_ptr<SecretStore> m_ownSecrets; // when the watcher has none (tests)
     bool m_runAfterLicense = false;
     QString m_host;

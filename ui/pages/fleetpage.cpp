@@ -174,7 +174,7 @@ void FleetPage::refreshSummary()
     int gpus = 0;
     for (const QString &h : hosts) {
         if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
-            up += m->status().state == QLatin1String("up") ? 1 : 0;
+            up += m->status().state == metrics::HostState::Up ? 1 : 0;
             alerts += int(m->status().alerts.size());
             gpus += int(m->status().gpus.size());
         }

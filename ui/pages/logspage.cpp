@@ -1,7 +1,8 @@
 #include "ui/pages/logspage.h"
 
 #include "backend/fleet/fleetwatcher.h"
-#include "backend/logs/logfollower.h"
+#include "backend/fleet/hostsession.h"
+#include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
@@ -37,7 +38,7 @@ LogsPage::LogsPage(FleetWatcher &watcher, QWidget *parent)
     layout->addWidget(m_panel, 1);
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
         // The host's connection may have been replaced (or the host removed).
-        if (m_follower && m_watcher.connection(m_host) == nullptr) {
+        if (m_following && m_watcher.session(m_host) == nullptr) {
             restart();
         }
     });
@@ -48,7 +49,7 @@ LogsPage::~LogsPage() = default;
 
 void LogsPage::setHost(const QString &host)
 {
-    if (host == m_host && m_follower) {
+    if (host == m_host && m_following) {
         return;
     }
     m_host = host;
@@ -64,40 +65,21 @@ void LogsPage::setCapacity(qsizetype lines)
 
 void LogsPage::restart()
 {
-    m_follower.reset();
+    m_following = false;
     m_title->setText(m_host.isEmpty() ? tr("Logs") : tr("Logs · %1").arg(m_host));
     if (!m_panel) {
         return;
     }
     m_panel->model()->setRecordedQmul4(m_host.isEmpty() ? logs::LogHighlights::Qmul4::Unknown
                                                         : logs::LogHighlights::recorded(m_watcher.paths(), m_host));
-    m_panel->clear();
-    ssh::HostConnection *connection = m_host.isEmpty() ? nullptr : m_watcher.connection(m_host);
-    if (!connection) {
+    HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
+    m_panel->follow(session ? session->logStream() : nullptr, m_panel->model()->capacity());
+    if (!session) {
         m_panel->setStatus(m_host.isEmpty() ? tr("Pick a host in the host bar to follow its deployment's log.")
                                             : tr("%1 is not in the inventory.").arg(m_host));
         return;
     }
-    logs::LogFollower::Options options;
-    options.hostName = m_host;
-    options.tail = m_panel->model()->capacity(); // what the ring keeps anyway
-    m_follower = std::make_unique<logs::LogFollower>(*connection, *m_rules, options);
-    connect(m_follower.get(), &logs::LogFollower::recordsArrived, m_panel, &LogPanel::appendRecords);
-    connect(m_follower.get(), &logs::LogFollower::stateChanged, this, &LogsPage::updateStatus);
-    m_follower->start();
-    updateStatus();
-}
-
-void LogsPage::updateStatus()
-{
-    if (!m_follower) {
-        return;
-    }
-    QString text = m_follower->stateText();
-    if (m_follower->reconnects() > 0) {
-        text += tr(" · resumed %n time(s) without losing or repeating a line", nullptr, m_follower->reconnects());
-    }
-    m_panel->setStatus(text);
+    m_following = true;
 }
 
 } // namespace flashdeck::ui

@@ -10,7 +10,6 @@ class QLabel;
 namespace flashdeck {
 class FleetWatcher;
 namespace logs {
-class LogFollower;
 class LogRules;
 } // namespace logs
 } // namespace flashdeck
@@ -35,20 +34,18 @@ public:
     void setHost(const QString &host);
     QString host() const { return m_host; }
     LogPanel *panel() const { return m_panel; }
-    logs::LogFollower *follower() const { return m_follower.get(); }
     /** Lines kept per host (settings; 200 000 by default). */
     void setCapacity(qsizetype lines);
 
 private:
     void restart();
-    void updateStatus();
 
     FleetWatcher &m_watcher;
     std::unique_ptr<logs::LogRules> m_rules;
     QString m_host;
     QLabel *m_title;
     LogPanel *m_panel = nullptr;
-    std::unique_ptr<logs::LogFollower> m_follower;
+    bool m_following = false;
 };
 
 } // namespace flashdeck::ui

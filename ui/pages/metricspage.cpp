@@ -218,7 +218,7 @@ void MetricsPage::refresh()
     } else {
         const metrics::HostStatus &s = monitor->status();
         m_title->setText(tr("Metrics — %1").arg(m_host));
-        QStringList parts{s.state};
+        QStringList parts{metrics::hostStateName(s.state)};
         if (!s.gpus.isEmpty()) {
             parts.append(QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name));
         }
@@ -226,8 +226,8 @@ void MetricsPage::refresh()
             parts.append(
                 tr("KV %1 of %2").arg(fmt::percent(s.server->tokenUsage, 1), fmt::tokens(s.server->maxTokens)));
         }
-        if (!s.health.isEmpty()) {
-            parts.append(tr("server %1").arg(s.health));
+        if (s.health != metrics::ServerHealth::Unknown) {
+            parts.append(tr("server %1").arg(metrics::serverHealthName(s.health)));
         }
         if (!s.historyError.isEmpty()) {
             parts.append(s.historyError);

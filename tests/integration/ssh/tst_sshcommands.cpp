@@ -1,3 +1,4 @@
+#include "backend/ssh/commandreply.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/shellquote.h"
 #include "tests/support/sshdfixture.h"
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void megabytesOnBothStreams_doNotStall();
     void endlessLine_isCutNotHoarded();
     void cancel_stopsTheRemoteProcess();
+    void replies_seeOnlyTheirOwn_andAGoneOwnerCancels();
     void timeout_stopsTheCommand();
     void shellQuote_roundTripsHostileArguments_data();
     void shellQuote_roundTripsHostileArguments();
@@ -188,6 +190,37 @@ void TestSshCommands::cancel_stopsTheRemoteProcess()
     const auto r = finished.last().at(1).value<ssh::CommandResult>();
     QCOMPARE(r.error.code, ssh::SshErrorCode::Cancelled);
     // The remote sleep is gone, not orphaned.
+    QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 1, 10000);
+}
+
+void TestSshCommands::replies_seeOnlyTheirOwn_andAGoneOwnerCancels()
+{
+    // Two commands at once on the one connection: each reply carries its own lines and end only.
+    QObject owner;
+    ssh::RemoteCommand a;
+    a.commandLine = "for i in 1 2 3; do echo a$i; done";
+    ssh::RemoteCommand b;
+    b.commandLine = "for i in 1 2 3 4; do echo b$i; done; exit 3";
+    ssh::CommandReply *ra = m_conn->execute(a, &owner);
+    ssh::CommandReply *rb = m_conn->execute(b, &owner);
+    QList<QByteArray> linesA;
+    QList<QByteArray> linesB;
+    connect(ra, &ssh::CommandReply::output, this,
+            [&linesA](const QList<QByteArray> &out, const QList<QByteArray> &) { linesA += out; });
+    connect(rb, &ssh::CommandReply::output, this,
+            [&linesB](const QList<QByteArray> &out, const QList<QByteArray> &) { linesB += out; });
+    QTRY_VERIFY_WITH_TIMEOUT(ra->isFinished() && rb->isFinished(), 10000);
+    QCOMPARE(linesA, (QList<QByteArray>{"a1", "a2", "a3"}));
+    QCOMPARE(linesB, (QList<QByteArray>{"b1", "b2", "b3", "b4"}));
+    QCOMPARE(ra->result().exitCode, 0);
+    QCOMPARE(rb->result().exitCode, 3);
+
+    // A reply whose owner goes while its command runs cancels it on the host.
+    const QByteArray marker = "41337" + QByteArray::number(QDateTime::currentMSecsSinceEpoch() % 100000);
+    auto *gone = new QObject;
+    (void)m_conn->execute("sleep " + marker, 0, gone);
+    QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 0, 10000);
+    delete gone;
     QTRY_VERIFY_WITH_TIMEOUT(runAndWait(*m_conn, "pgrep -f 'sleep " + marker + "'").exitCode == 1, 10000);
 }
 

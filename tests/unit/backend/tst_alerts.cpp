@@ -27,11 +27,11 @@ void TestAlerts::evaluate_data()
 
     HostStatus up;
     up.host = QStringLiteral("gpu1");
-    up.state = QStringLiteral("up");
+    up.state = HostState::Up;
     QTest::newRow("all quiet") << up << QStringList{};
 
     HostStatus s = up;
-    s.state = QStringLiteral("unreachable");
+    s.state = HostState::Unreachable;
     s.error = QStringLiteral("Connection refused");
     s.qmul4Fallback = true; // nothing else is judged while the host is away
     QTest::newRow("unreachable") << s << QStringList{QStringLiteral("host-unreachable")};
@@ -65,7 +65,7 @@ void TestAlerts::evaluate_data()
     s.container->state = QStringLiteral("exited");
     QTest::newRow("exited") << s << QStringList{QStringLiteral("container-down")};
     s.container->state = QStringLiteral("running");
-    s.health = QStringLiteral("down");
+    s.health = ServerHealth::Down;
     QTest::newRow("running, server silent") << s << QStringList{QStringLiteral("container-down")};
 
     s = up;
@@ -112,7 +112,7 @@ void TestAlerts::json_unknownsAreNull()
 {
     HostStatus s;
     s.host = QStringLiteral("h");
-    s.state = QStringLiteral("up");
+    s.state = HostState::Up;
     flashdeck::probe::GpuSample g;
     g.index = 0;
     g.name = QStringLiteral("NVIDIA H200");
@@ -125,7 +125,7 @@ void TestAlerts::json_unknownsAreNull()
     QVERIFY(j["server"].is_null());
     QVERIFY(j["container"].is_null()); // Docker never answered: unknown, not "none"
     QVERIFY(j["disk_free_bytes"].is_null());
-    s.health = QStringLiteral("starting");
+    s.health = ServerHealth::Starting;
     QCOMPARE(s.toJson()["server"]["health"].get<std::string>(), std::string("starting"));
     QVERIFY(s.toJson()["server"]["token_usage"].is_null());
 }

@@ -1,0 +1,104 @@
+#include "backend/metrics/containersampler.h"
+
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/ourcontainers.h"
+#include "backend/recipe/recipe.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
+
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::metrics {
+
+ContainerSampler::ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent)
+    : QObject(parent)
+    , m_conn(connection)
+    , m_hostName(std::move(hostName))
+    , m_timer(new QTimer(this))
+{
+    m_timer->setInterval(periodMs);
+    connect(m_timer, &QTimer::timeout, this, &ContainerSampler::poll);
+}
+
+ContainerSampler::~ContainerSampler()
+{
+    stop();
+}
+
+void ContainerSampler::start()
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    openTunnel();
+    m_timer->start();
+}
+
+void ContainerSampler::stop()
+{
+    m_running = false;
+    m_timer->stop();
+    dropTunnel();
+}
+
+void ContainerSampler::openTunnel()
+{
+    m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
+        m_docker = std::make_unique<docker::DockerClient>(port);
+        poll();
+    });
+    const auto gone = [this](const QString &message) {
+        dropTunnel();
+        Q_EMIT failed(message, true);
+    };
+    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+}
+
+void ContainerSampler::dropTunnel()
+{
+    if (m_docker) {
+        m_docker->abortAll();
+        m_docker.release()->deleteLater(); // this may run inside one of its replies' callbacks
+    }
+    if (m_tunnel) {
+        m_tunnel->abandon();
+        m_tunnel = nullptr;
+    }
+}
+
+void ContainerSampler::poll()
+{
+    if (!m_running) {
+        return;
+    }
+    if (!m_docker) {
+        if (!m_tunnel) {
+            openTunnel(); // after a failure: try again
+        }
+        return;
+    }
+    const QString filter = docker::OurContainers::filter();
+    m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                   [this](const docker::DockerResponse &res) {
+                       if (!res.ok() || !res.json().is_array()) {
+                           if (res.status == 0) { // the tunnel is gone: open a new one next time
+                               dropTunnel();
+                           }
+                           Q_EMIT failed(res.message(), false);
+                           return;
+                       }
+                       std::optional<ContainerStatus> ours;
+                       if (const auto server = docker::OurContainers::speakingServer(
+                               docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_hostName))) {
+                           ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
+                       }
+                       Q_EMIT listed(ours);
+                   });
+}
+
+} // namespace flashdeck::metrics

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "backend/ssh/sshtypes.h"
+
+#include <QObject>
+
+namespace flashdeck::ssh {
+
+class CommandReply;
+class TunnelReply;
+
+/**
+ * What the services need of a host: run a command, open a tunnel, know whether the link is
+ * up. HostConnection is the real one (libssh on its own thread); tests substitute a scripted
+ * fake (tests/support/faketransport) to drive the deploy runner, the log follower and the
+ * monitor in milliseconds. Every call returns a reply that reports its own events only.
+ */
+class Transport : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Transport)
+
+public:
+    using QObject::QObject;
+    ~Transport() override = default;
+
+    virtual const SshTarget &target() const = 0;
+    virtual ConnectionState state() const = 0;
+    bool isReady() const { return state().phase == ConnectionPhase::Ready; }
+
+    /**
+     * Starts `command` (queued until connected). The reply is a child of `owner` (never null):
+     * when the owner goes, an unfinished command is cancelled.
+     */
+    [[nodiscard]] virtual CommandReply *execute(const RemoteCommand &command, QObject *owner) = 0;
+    /** A captured command (stdout and stderr collected into the result). */
+    [[nodiscard]] CommandReply *execute(const QByteArray &commandLine, int timeoutMs, QObject *owner);
+    /** A local port whose connections reach remoteHost:remotePort as seen from the host. */
+    [[nodiscard]] virtual TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner) = 0;
+    /** A local port whose connections each run `command` on the host, bytes both ways. */
+    [[nodiscard]] virtual TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) = 0;
+
+Q_SIGNALS:
+    void stateChanged(const flashdeck::ssh::ConnectionState &state);
+};
+
+} // namespace flashdeck::ssh

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "backend/ssh/transport.h"
+
+#include <QList>
+#include <QPointer>
+
+#include <functional>
+#include <optional>
+
+namespace flashdeck::ssh {
+class CommandReply;
+class TunnelReply;
+} // namespace flashdeck::ssh
+
+namespace flashdeck::testing {
+
+/**
+ * A scripted host for unit tests of the services (deploy runner, log follower, monitor, samplers):
+ * commands get the answers a test gave for them, tunnels lead to local ports the test serves
+ * (a FakeHttpServer standing in for dockerd or SGLang). Every event arrives queued, as from the
+ * real transport's thread, so callers meet the same ordering. No SSH, no processes: milliseconds.
+ */
+class FakeTransport final : public ssh::Transport
+{
+    Q_OBJECT
+
+public:
+    struct Answer
+    {
+        QByteArray out;
+        QByteArray err;
+        std::optional<int> exitCode = 0;
+        ssh::SshError error;
+        /** Streamed to RemoteCommand::streamLines callers as output batches before the end. */
+        QList<QByteArray> lines;
+        /** Left running after `lines`: the test ends it (finish()) or the caller cancels it. */
+        bool keepRunning = false;
+    };
+    using Script = std::function<Answer(const ssh::RemoteCommand &)>;
+
+    explicit FakeTransport(QString host = QStringLiteral("fake-host"), QObject *parent = nullptr);
+    ~FakeTransport() override;
+
+    const ssh::SshTarget &target() const override { return m_target; }
+    ssh::ConnectionState state() const override { return m_state; }
+    [[nodiscard]] ssh::CommandReply *execute(const ssh::RemoteCommand &command, QObject *owner) override;
+    using Transport::execute;
+    [[nodiscard]] ssh::TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort,
+                                                 QObject *owner) override;
+    [[nodiscard]] ssh::TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
+
+    /** Ready by default; a change is signalled (queued) like the real one. */
+    void setPhase(ssh::ConnectionPhase phase);
+    /**
+     * The session drops: running commands end Cancelled ("Disconnected."), open tunnels close,
+     * the phase goes to Reconnecting.
+     */
+    void drop();
+
+    /** A command line containing `needle` gets `answer` (the first script added that matches wins). */
+    void answer(const QByteArray &needle, Answer answer);
+    void answer(const QByteArray &needle, Script script);
+    /** Nothing matched: what a shell says (exit 127, "command not found"). */
+    static Answer notFound(const ssh::RemoteCommand &command);
+
+    /** Tunnels to "host:port" or to a command containing `needle` lead to this local port. */
+    void route(const QByteArray &needle, quint16 localPort);
+    /** …or fail with this message (libssh's words, or the worker's). */
+    void refuse(const QByteArray &needle, const QString &message);
+
+    /** Every command line run, in order. */
+    const QList<QByteArray> &commands() const { return m_commands; }
+    int count(const QByteArray &needle) const;
+    /** The commands still running (keepRunning), oldest first. */
+    QList<ssh::CommandReply *> running() const;
+    /** Streams lines to a running command, or ends it. */
+    void feed(ssh::CommandReply *reply, const QList<QByteArray> &lines);
+    void finish(ssh::CommandReply *reply, const ssh::CommandResult &result);
+    int openTunnels() const;
+
+private:
+    struct Rule
+    {
+        QByteArray needle;
+        Script script;
+    };
+    struct Route
+    {
+        QByteArray needle;
+        quint16 port = 0;
+        QString refusal;
+    };
+    struct Queued
+    {
+        QPointer<ssh::CommandReply> reply;
+        std::function<void()> run;
+    };
+    ssh::TunnelReply *openTunnel(const QByteArray &key, QObject *owner);
+
+    ssh::SshTarget m_target;
+    ssh::ConnectionState m_state;
+    QList<Rule> m_rules;
+    QList<Route> m_routes;
+    QList<QByteArray> m_commands;
+    QList<QPointer<ssh::CommandReply>> m_running;
+    QList<Queued> m_queued;
+    QList<QPointer<ssh::TunnelReply>> m_tunnels;
+};
+
+} // namespace flashdeck::testing

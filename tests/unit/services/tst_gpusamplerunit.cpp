@@ -1,0 +1,146 @@
+#include "faketransport.h"
+
+#include "backend/metrics/gpusampler.h"
+#include "backend/ssh/commandreply.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace flashdeck;
+using flashdeck::metrics::GpuSampler;
+using flashdeck::testing::FakeTransport;
+
+namespace {
+
+QByteArray data(const char *name)
+{
+    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/fake-host/") + QLatin1String(name));
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("missing test data %s", name);
+    }
+    return f.readAll();
+}
+
+QList<QByteArray> sweep()
+{
+    return data("nvidia-smi-query-b300x4.csv").trimmed().split('\n');
+}
+
+} // namespace
+
+/**
+ * The GPU sampler over a scripted host: nvidia-smi's stream grouped into sweeps, its end
+ * reported in its own words and retried, a stream of garbage stopped, and AMD's amd-smi
+ * falling back to rocm-smi. No SSH: each case takes milliseconds (the retry, one second).
+ */
+class TestGpuSamplerUnit : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nvidiaStream_groupsSweeps();
+    void nvidiaStreamEnds_saysWhy_andStartsAgain();
+    void nvidiaGarbage_isStopped();
+    void stop_endsTheStream();
+    void amdWithoutAmdSmi_fallsBackToRocmSmi();
+};
+
+void TestGpuSamplerUnit::nvidiaStream_groupsSweeps()
+{
+    FakeTransport fake;
+    FakeTransport::Answer stream;
+    stream.lines = sweep() + sweep(); // two sweeps in one batch: the indexes start again
+    stream.keepRunning = true;
+    fake.answer("nvidia-smi --query-gpu=", stream);
+    GpuSampler sampler(fake, GpuSampler::Vendor::Nvidia, 200);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    sampler.start();
+    QTRY_COMPARE(sampled.size(), 2);
+    const auto gpus = sampled.at(1).at(0).value<QList<probe::GpuSample>>();
+    QCOMPARE(gpus.size(), 4);
+    QCOMPARE(gpus.at(3).index, 3);
+    QCOMPARE(gpus.at(0).name, QStringLiteral("NVIDIA B300 SXM6 AC"));
+    QVERIFY(fake.commands().first().endsWith("-lms 200"));
+}
+
+void TestGpuSamplerUnit::nvidiaStreamEnds_saysWhy_andStartsAgain()
+{
+    FakeTransport fake;
+    int starts = 0;
+    fake.answer("nvidia-smi --query-gpu=", [&starts](const ssh::RemoteCommand &) {
+        FakeTransport::Answer a;
+        if (++starts == 1) {
+            a.exitCode = 9;
+            a.err = "Unable to determine the device handle for GPU0000:1B:00.0: Unknown Error\n";
+        } else {
+            a.lines = sweep();
+            a.keepRunning = true;
+        }
+        return a;
+    });
+    GpuSampler sampler(fake, GpuSampler::Vendor::Nvidia, 200);
+    QSignalSpy failed(&sampler, &GpuSampler::failed);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    sampler.start();
+    QVERIFY(failed.wait(5000));
+    QCOMPARE(failed.first().first().toString(),
+             QStringLiteral("nvidia-smi stopped (exit 9): Unable to determine the device handle for GPU0000:1B:00.0: "
+                            "Unknown Error"));
+    QVERIFY(sampled.wait(5000)); // started again after its back-off
+    QCOMPARE(starts, 2);
+}
+
+void TestGpuSamplerUnit::nvidiaGarbage_isStopped()
+{
+    FakeTransport fake;
+    FakeTransport::Answer stream;
+    for (int i = 0; i < 80; ++i) {
+        stream.lines.append("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.");
+    }
+    stream.keepRunning = true;
+    fake.answer("nvidia-smi --query-gpu=", stream);
+    GpuSampler sampler(fake, GpuSampler::Vendor::Nvidia, 200);
+    QSignalSpy failed(&sampler, &GpuSampler::failed);
+    sampler.start();
+    QTRY_COMPARE(failed.size(), 2); // the first bad line, then the stop
+    QVERIFY2(failed.at(1).first().toString().contains(QLatin1String("printed 64 lines in a row that are not GPU "
+                                                                    "readings")),
+             qPrintable(failed.at(1).first().toString()));
+    QVERIFY(fake.running().isEmpty()); // cancelled on the host
+}
+
+void TestGpuSamplerUnit::stop_endsTheStream()
+{
+    FakeTransport fake;
+    FakeTransport::Answer stream;
+    stream.lines = sweep();
+    stream.keepRunning = true;
+    fake.answer("nvidia-smi --query-gpu=", stream);
+    GpuSampler sampler(fake, GpuSampler::Vendor::Nvidia, 200);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    QSignalSpy failed(&sampler, &GpuSampler::failed);
+    sampler.start();
+    QVERIFY(sampled.wait(5000));
+    QCOMPARE(fake.running().size(), 1);
+    sampler.stop();
+    QTRY_VERIFY(fake.running().isEmpty());
+    QTest::qWait(0);
+    QCOMPARE(failed.size(), 0); // a stop is no failure
+}
+
+void TestGpuSamplerUnit::amdWithoutAmdSmi_fallsBackToRocmSmi()
+{
+    FakeTransport fake; // amd-smi: command not found (nothing scripted for it)
+    fake.answer("rocm-smi", FakeTransport::Answer{data("rocm-smi-mi355x-x8.json"), {}, 0, {}, {}, false});
+    GpuSampler sampler(fake, GpuSampler::Vendor::Amd, 200);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    sampler.start();
+    QVERIFY(sampled.wait(5000));
+    QCOMPARE(sampled.first().first().value<QList<probe::GpuSample>>().size(), 8);
+    QCOMPARE(fake.count("amd-smi metric --json"), 1); // asked once, then never again
+    QVERIFY(sampler.command().startsWith(QLatin1String("rocm-smi")));
+}
+
+QTEST_GUILESS_MAIN(TestGpuSamplerUnit)
+#include "tst_gpusamplerunit.moc"

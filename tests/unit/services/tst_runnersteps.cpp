@@ -1,0 +1,324 @@
+#include "fakehttpserver.h"
+#include "faketransport.h"
+
+#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/journal.h"
+#include "backend/recipe/recipe.h"
+#include "backend/security/redactor.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flashdeck;
+using flashdeck::testing::FakeHttpServer;
+using flashdeck::testing::FakeTransport;
+
+namespace {
+
+QByteArray data(const char *name)
+{
+    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/fake-host/") + QLatin1String(name));
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("missing test data %s", name);
+    }
+    return f.readAll();
+}
+
+/** How the host differs from a healthy 4 × B300 server with Docker and the NVIDIA runtime. */
+enum class Host {
+    Healthy,
+    AmdGpusOnly, // an MI355X host given an NVIDIA profile
+    NoGpuTool,
+    DockerMissing, // dial-stdio cannot start: the tunnel does not open
+    DockerDown, // the tunnel opens, nothing answers behind it; dial-stdio says why
+    NoNvidiaRuntime,
+    DiskSmall,
+    PortTaken,
+    PortOurs, // taken by this deployment's own running server
+    LowMemory,
+};
+
+} // namespace
+
+Q_DECLARE_METATYPE(Host)
+Q_DECLARE_METATYPE(flashdeck::StepStatus)
+
+/**
+ * The deploy runner's steps over a scripted host (no SSH, no simulator: milliseconds): for each
+ * preflight step and the licence, a pass, a failure and, where the profile or the options make
+ * it moot, a skip, with the words the operator reads. The steps after them (pin, pull, launch,
+ * verify) need a Docker Engine and a server that act over time, and stay tested end to end
+ * against the simulated host (tst_deploycli, tst_simscenarios).
+ */
+class TestRunnerSteps : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void step_data();
+    void step();
+    void commandsRunOncePerStep();
+
+private:
+    struct Outcome
+    {
+        QHash<QString, StepRecord> last;
+        QStringList order;
+        bool ok = false;
+        QList<QByteArray> commands;
+    };
+    Outcome runPlan(Host host, const QString &profileId, DeployOptions options);
+    std::optional<Recipe> m_recipe;
+};
+
+void TestRunnerSteps::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    auto recipes = Recipe::builtIn();
+    QVERIFY2(recipes, qPrintable(recipes.message()));
+    m_recipe = recipes.value().first();
+}
+
+TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &profileId, DeployOptions options)
+{
+    Outcome outcome;
+    const RecipeProfile *profile = m_recipe->profile(profileId);
+    if (profile == nullptr) {
+        qFatal("no profile %s", qPrintable(profileId));
+    }
+    FakeTransport fake;
+    FakeHttpServer dockerd;
+    FakeTransport::Answer smi;
+    smi.out = data("nvidia-smi-q-x-b300x4.xml");
+    if (host != Host::AmdGpusOnly && host != Host::NoGpuTool) {
+        fake.answer("nvidia-smi -q -x", smi);
+        fake.answer("nvidia-smi -L", FakeTransport::Answer{data("nvidia-smi-L-b300x4.txt"), {}, 0, {}, {}, false});
+    }
+    if (host == Host::AmdGpusOnly || profile->vendor == probe::GpuVendor::Amd) {
+        fake.answer("amd-smi metric --json",
+                    FakeTransport::Answer{data("amd-smi-metric-mi355x-x8.json"), {}, 0, {}, {}, false});
+    }
+    const QByteArray avail = host == Host::DiskSmall ? "21474836480" : "3840000000000";
+    fake.answer("df -B1",
+                FakeTransport::Answer{"/root\n        Avail Mounted on\n" + avail + " /\n", {}, 0, {}, {}, false});
+    fake.answer("ss -Hltn",
+                FakeTransport::Answer{host == Host::PortTaken || host == Host::PortOurs
+                                          ? QByteArray("LISTEN 0      4096         127.0.0.1:30000      0.0.0.0:*\n")
+                                          : QByteArray(),
+                                      {},
+                                      0,
+                                      {},
+                                      {},
+                                      false});
+    fake.answer("cat /proc/meminfo",
+                FakeTransport::Answer{host == Host::LowMemory
+                                          ? "MemTotal:       65536000 kB\nMemAvailable:   60000000 kB\n"
+                                          : "MemTotal:     2113929216 kB\nMemAvailable: 2000000000 kB\n",
+                                      {},
+                                      0,
+                                      {},
+                                      {},
+                                      false});
+    fake.answer("ps -eo", FakeTransport::Answer{"1 0\n", {}, 0, {}, {}, false});
+    if (host == Host::DockerDown) {
+        // A port where nothing listens: the tunnel "opens" and the first request finds it closed.
+        fake.route("docker system dial-stdio", [] {
+            QTcpServer probe;
+            probe.listen(QHostAddress::LocalHost, 0);
+            return probe.serverPort(); // closed again when this returns
+        }());
+        fake.answer("docker system dial-stdio </dev/null",
+                    FakeTransport::Answer{{},
+                                          "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the "
+                                          "docker daemon running?\n",
+                                          1,
+                                          {},
+                                          {},
+                                          false});
+    } else if (host == Host::DockerMissing) {
+        fake.refuse("docker system dial-stdio", QStringLiteral("docker: command not found"));
+    } else {
+        fake.route("docker system dial-stdio", dockerd.port());
+    }
+    FakeHttpServer::Response pong;
+    pong.body = "OK";
+    pong.contentType = "text/plain; charset=utf-8";
+    pong.headers = {{"Api-Version", "1.47"}};
+    dockerd.on("GET", "/_ping", pong);
+    FakeHttpServer::Response info;
+    info.body = host == Host::NoNvidiaRuntime ? R"({"ServerVersion":"27.5.1","Runtimes":{"runc":{}}})"
+                                              : R"({"ServerVersion":"27.5.1","Runtimes":{"nvidia":{},"runc":{}}})";
+    dockerd.on("GET", "/info", info);
+    FakeHttpServer::Response none;
+    none.body = "[]";
+    dockerd.on("GET", "/containers/json", none);
+    if (host == Host::PortOurs) {
+        FakeHttpServer::Response ours;
+        ours.body = R"([{"Id":"c0ffee","Names":["/flashdeck-fake-b300x4-balanced-0"],"State":"running",)"
+                    R"("Labels":{"io.flashdeck.deployment":"fake-b300x4-balanced"}}])";
+        dockerd.on("GET", "/containers/json?filters=", [ours, none](const FakeHttpServer::Request &r) {
+            return r.target.contains("running") ? ours : none;
+        });
+    }
+
+    QTemporaryDir dir;
+    Redactor redactor;
+    Journal journal(dir.filePath(QStringLiteral("journal.jsonl")), redactor);
+    options.deploymentId = QStringLiteral("fake-") + profileId;
+    DeployRunner runner(fake, *m_recipe, *profile, options, journal, redactor);
+    connect(&runner, &DeployRunner::stepChanged, this, [&outcome](const StepRecord &r) {
+        if (!outcome.last.contains(r.step)) {
+            outcome.order.append(r.step);
+        }
+        outcome.last.insert(r.step, r);
+    });
+    QSignalSpy finished(&runner, &DeployRunner::finished);
+    runner.start();
+    // The plan stops at its first failure; pin.image, with no registry behind the fake, is the latest.
+    if (!finished.wait(20000)) {
+        qWarning("the plan did not finish");
+    } else {
+        outcome.ok = finished.first().first().toBool();
+    }
+    outcome.commands = fake.commands();
+    return outcome;
+}
+
+void TestRunnerSteps::step_data()
+{
+    QTest::addColumn<Host>("host");
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<int>("hicache");
+    QTest::addColumn<QString>("license");
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<StepStatus>("status");
+    QTest::addColumn<QString>("seen"); // a part of what the operator reads
+    QTest::addColumn<QString>("fix");
+
+    const QString b300 = QStringLiteral("b300x4-balanced");
+    const QString mi = QStringLiteral("mi355x-x8-two-tp4-router");
+    const QString nc = QStringLiteral("noncommercial");
+    QTest::newRow("ssh passes") << Host::Healthy << b300 << 0 << nc << "preflight.ssh" << StepStatus::Pass
+                                << "connected"
+                                << "";
+    QTest::newRow("gpus pass") << Host::Healthy << b300 << 0 << nc << "preflight.gpus" << StepStatus::Pass << "B300"
+                               << "";
+    QTest::newRow("gpus: an AMD host for an NVIDIA profile")
+        << Host::AmdGpusOnly << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail << "8 AMD GPUs (amd-smi)"
+        << "Choose a profile for this host's GPUs: mi355x";
+    QTest::newRow("gpus: no GPU tool at all")
+        << Host::NoGpuTool << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail << "command not found"
+        << "Install the NVIDIA driver on the host";
+    QTest::newRow("driver passes") << Host::Healthy << b300 << 0 << nc << "preflight.driver" << StepStatus::Pass
+                                   << "595"
+                                   << "";
+    QTest::newRow("driver: skipped on ROCm")
+        << Host::Healthy << mi << 0 << nc << "preflight.driver" << StepStatus::Skipped << "ROCm host"
+        << "";
+    QTest::newRow("docker passes, with the nvidia runtime")
+        << Host::Healthy << b300 << 0 << nc << "preflight.docker" << StepStatus::Pass
+        << "Docker 27.5.1, API 1.47, nvidia runtime"
+        << "";
+    QTest::newRow("docker: no nvidia runtime")
+        << Host::NoNvidiaRuntime << b300 << 0 << nc << "preflight.docker" << StepStatus::Fail << "Docker 27.5.1"
+        << "Install the NVIDIA Container Toolkit";
+    QTest::newRow("docker: dial-stdio cannot start") << Host::DockerMissing << b300 << 0 << nc << "preflight.docker"
+                                                     << StepStatus::Fail << "docker: command not found"
+                                                     << "Install Docker Engine on the host";
+    QTest::newRow("docker: the daemon is down, in dial-stdio's words")
+        << Host::DockerDown << b300 << 0 << nc << "preflight.docker" << StepStatus::Fail
+        << "Cannot connect to the Docker daemon"
+        << "daemon is not running";
+    QTest::newRow("gpu memory passes (idle GPUs)")
+        << Host::Healthy << b300 << 0 << nc << "preflight.gpumemory" << StepStatus::Pass << "the server takes free"
+        << "";
+    QTest::newRow("gpu memory: skipped on ROCm")
+        << Host::Healthy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Skipped << "amd-smi process"
+        << "";
+    QTest::newRow("disk passes") << Host::Healthy << b300 << 0 << nc << "preflight.disk" << StepStatus::Pass
+                                 << "3840.0 GB free on /"
+                                 << "";
+    QTest::newRow("disk: 21.5 GB free") << Host::DiskSmall << b300 << 0 << nc << "preflight.disk" << StepStatus::Fail
+                                        << "21.5 GB free on /"
+                                        << "or point the Hugging Face cache";
+    QTest::newRow("port passes") << Host::Healthy << b300 << 0 << nc << "preflight.port" << StepStatus::Pass
+                                 << "all free"
+                                 << "";
+    QTest::newRow("port: taken by another program")
+        << Host::PortTaken << b300 << 0 << nc << "preflight.port" << StepStatus::Fail << "in use: 30000"
+        << "--port 30001";
+    QTest::newRow("port: held by this deployment's own server")
+        << Host::PortOurs << b300 << 0 << nc << "preflight.port" << StepStatus::Pass
+        << "in use by this deployment's running server"
+        << "";
+    QTest::newRow("memory: skipped without HiCache")
+        << Host::Healthy << b300 << 0 << nc << "preflight.memory" << StepStatus::Skipped << "HiCache is off"
+        << "";
+    QTest::newRow("memory passes with HiCache")
+        << Host::Healthy << b300 << 64 << nc << "preflight.memory" << StepStatus::Pass << "2048.0 GB available"
+        << "";
+    QTest::newRow("memory: too little for HiCache")
+        << Host::LowMemory << b300 << 64 << nc << "preflight.memory" << StepStatus::Fail << "61.4 GB available"
+        << "Lower --hicache-size";
+    QTest::newRow("weights: skipped from the Hub") << Host::Healthy << b300 << 0 << nc << "preflight.weights"
+                                                   << StepStatus::Skipped << "from the Hub at the pinned revision"
+                                                   << "";
+    QTest::newRow("licence passes") << Host::Healthy << b300 << 0 << nc << "license" << StepStatus::Pass
+                                    << "acknowledged for noncommercial use"
+                                    << "";
+    QTest::newRow("licence: not acknowledged") << Host::Healthy << b300 << 0 << ""
+                                               << "license" << StepStatus::Fail << "no acknowledgement"
+                                               << "--accept-license";
+}
+
+void TestRunnerSteps::step()
+{
+    QFETCH(Host, host);
+    QFETCH(QString, profile);
+    QFETCH(int, hicache);
+    QFETCH(QString, license);
+    QFETCH(QString, step);
+    QFETCH(StepStatus, status);
+    QFETCH(QString, seen);
+    QFETCH(QString, fix);
+
+    DeployOptions options;
+    options.licenseAcknowledged = license;
+    options.hicacheGbPerRank = hicache;
+    const Outcome o = runPlan(host, profile, options);
+    QVERIFY2(o.last.contains(step),
+             qPrintable(QStringLiteral("never reached; the plan went: %1").arg(o.order.join(QStringLiteral(", ")))));
+    const StepRecord r = o.last.value(step);
+    const QByteArray said =
+        QStringLiteral("%1 — seen: %2 — fix: %3").arg(stepStatusName(r.status), r.seen, r.fix).toUtf8();
+    QVERIFY2(r.status == status, said.constData());
+    QVERIFY2(r.seen.contains(seen), said.constData());
+    QVERIFY2(r.fix.contains(fix), said.constData());
+    if (status != StepStatus::Fail) {
+        QVERIFY2(r.fix.isEmpty(), said.constData()); // nothing to do about a step that passed
+    } else {
+        QVERIFY(!o.ok);
+        QCOMPARE(o.order.last(), step); // a failure stops the plan there
+        QVERIFY2(!r.fix.isEmpty(), "a failure says what to do");
+    }
+}
+
+void TestRunnerSteps::commandsRunOncePerStep()
+{
+    // The whole preflight on a healthy host, then pin.image finds no registry behind the fake.
+    DeployOptions options;
+    options.licenseAcknowledged = QStringLiteral("noncommercial");
+    const Outcome o = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options);
+    QCOMPARE(o.order.mid(0, 11), DeployRunner::stepIds().mid(0, 11));
+    QCOMPARE(o.last.value(QStringLiteral("pin.image")).status, StepStatus::Fail);
+    QCOMPARE(o.commands.count("ss -Hltn"), 1);
+    QCOMPARE(o.commands.count("cat /proc/meminfo"), 0); // HiCache is off: not asked
+}
+
+QTEST_GUILESS_MAIN(TestRunnerSteps)
+#include "tst_runnersteps.moc"
