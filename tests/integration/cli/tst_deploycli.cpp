@@ -4,6 +4,7 @@
 #include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/testshard.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -917,5 +918,5 @@ void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
     QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
 }
 
-QTEST_GUILESS_MAIN(TestDeployCli)
+FLASHDECK_TEST_SHARDED_MAIN(TestDeployCli)
 #include "tst_deploycli.moc"

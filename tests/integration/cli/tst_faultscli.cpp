@@ -1,6 +1,7 @@
 #include "backend/core/processtree.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/testshard.h"
 #include "tests/support/tmpfsmount.h"
 
 #include <QDir>
@@ -378,5 +379,5 @@ void TestFaultsCli::containerCrash_statusSaysSo_resumeRestartsIt()
                  .arg(container[QLatin1String("status")].toString()));
 }
 
-QTEST_GUILESS_MAIN(TestFaultsCli)
+FLASHDECK_TEST_SHARDED_MAIN(TestFaultsCli)
 #include "tst_faultscli.moc"
