@@ -299,13 +299,19 @@ void LogPanel::setStatus(const QString &text)
     m_status->setToolTip(text);
 }
 
+LogPanel::~LogPanel()
+{
+    // Leave the stream before the widget goes: the last reader leaving stops it, and it says so.
+    follow(nullptr, 0);
+}
+
 void LogPanel::follow(logs::SharedLog *log, qsizetype history)
 {
-    delete m_subscription; // unsubscribes from the previous stream
-    m_subscription = nullptr;
     if (m_stream) {
         disconnect(m_stream, nullptr, this, nullptr);
     }
+    delete m_subscription; // unsubscribes from the previous stream
+    m_subscription = nullptr;
     m_stream = log;
     clear();
     if (!log) {

@@ -36,6 +36,7 @@ class LogPanel final : public QWidget
 
 public:
     explicit LogPanel(const logs::LogRules &rules, QWidget *parent = nullptr);
+    ~LogPanel() override;
 
     LogModel *model() const { return m_model; }
     /** The filter; the view shows it only while a chip or "only matching" is on. */
