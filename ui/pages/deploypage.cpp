@@ -18,6 +18,7 @@
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/deploy/licensepanel.h"
+#include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/format.h"
 #include "ui/logs/logpanel.h"
@@ -42,89 +43,6 @@
 
 namespace flashdeck::ui {
 
-namespace {
-
-constexpr int kStepRole = Qt::UserRole + 1;
-
-/** The plan's groups (issue 6) and the titles shown before a step has run. */
-QString groupOf(const QString &step)
-{
-    if (step.startsWith(QLatin1String("preflight."))) {
-        return QObject::tr("Pre-flight");
-    }
-    if (step == QLatin1String("license")) {
-        return QObject::tr("Licence");
-    }
-    if (step.startsWith(QLatin1String("pin."))) {
-        return QObject::tr("Pin");
-    }
-    if (step == QLatin1String("pull")) {
-        return QObject::tr("Pull");
-    }
-    if (step == QLatin1String("verify.gpus") || step == QLatin1String("launch") || step == QLatin1String("ready")) {
-        return QObject::tr("Launch");
-    }
-    return QObject::tr("Verify");
-}
-
-QString defaultTitle(const QString &step)
-{
-    static const QHash<QString, QString> titles{
-        {QStringLiteral("preflight.ssh"), QObject::tr("SSH connection")},
-        {QStringLiteral("preflight.gpus"), QObject::tr("GPUs")},
-        {QStringLiteral("preflight.driver"), QObject::tr("Driver supports the CUDA 13.4 runtime")},
-        {QStringLiteral("preflight.docker"), QObject::tr("Docker Engine and GPU runtime")},
-        {QStringLiteral("preflight.gpumemory"), QObject::tr("GPU memory free for the server")},
-        {QStringLiteral("preflight.disk"), QObject::tr("Free disk for weights and image")},
-        {QStringLiteral("preflight.port"), QObject::tr("Server port free")},
-        {QStringLiteral("preflight.memory"), QObject::tr("Host memory")},
-        {QStringLiteral("preflight.weights"), QObject::tr("Model folder (offline weights)")},
-        {QStringLiteral("license"), QObject::tr("Licence acknowledged")},
-        {QStringLiteral("pin.image"), QObject::tr("Pin the image to its digest")},
-        {QStringLiteral("pin.model"), QObject::tr("Pin the model revision")},
-        {QStringLiteral("pull"), QObject::tr("Pull the pinned image")},
-        {QStringLiteral("verify.gpus"), QObject::tr("GPUs visible inside a container")},
-        {QStringLiteral("launch"), QObject::tr("Start SGLang")},
-        {QStringLiteral("ready"), QObject::tr("Ready: weights loaded, health OK")},
-        {QStringLiteral("check.qmul4"), QObject::tr("qmul4 fast path")},
-        {QStringLiteral("check.dspark"), QObject::tr("DSpark draft loaded")},
-        {QStringLiteral("check.kvpool"), QObject::tr("KV pool size")},
-        {QStringLiteral("verify.text"), QObject::tr("Text generation")},
-        {QStringLiteral("verify.thinking"), QObject::tr("Thinking off")},
-        {QStringLiteral("verify.image"), QObject::tr("Image input")},
-    };
-    return titles.value(step, step);
-}
-
-QIcon statusIcon(StepStatus s)
-{
-    return QIcon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(s)));
-}
-
-/** A group's status: the worst of its steps, running first. */
-StepStatus groupStatus(const QList<StepStatus> &steps)
-{
-    auto has = [&steps](StepStatus s) { return steps.contains(s); };
-    if (has(StepStatus::Running)) {
-        return StepStatus::Running;
-    }
-    if (has(StepStatus::Fail)) {
-        return StepStatus::Fail;
-    }
-    if (has(StepStatus::Pending)) {
-        return steps.count(StepStatus::Pending) == steps.size() ? StepStatus::Pending : StepStatus::Running;
-    }
-    if (has(StepStatus::Unknown)) {
-        return StepStatus::Unknown;
-    }
-    if (has(StepStatus::Warn)) {
-        return StepStatus::Warn;
-    }
-    return steps.count(StepStatus::Skipped) == steps.size() ? StepStatus::Skipped : StepStatus::Pass;
-}
-
-} // namespace
-
 DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &redactor, QWidget *parent)
     : QWidget(parent)
     , m_paths(paths)
@@ -140,7 +58,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_gpus(new QLineEdit(this))
     , m_port(new QSpinBox(this))
     , m_card(new QLabel(this))
-    , m_steps(new QTreeWidget(this))
+    , m_steps(new PlanView(this))
     , m_run(new QPushButton(tr("Run"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
     , m_resume(new QPushButton(tr("Resume"), this))
@@ -244,10 +162,6 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     chooseLayout->addWidget(cardScroll);
     leftLayout->addWidget(choose);
 
-    m_steps->setObjectName(QStringLiteral("deploySteps"));
-    m_steps->setHeaderHidden(true);
-    m_steps->setRootIsDecorated(true);
-    m_steps->setUniformRowHeights(true);
     leftLayout->addWidget(m_steps, 1);
     auto *buttons = new QHBoxLayout;
     for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_export}) {
@@ -312,7 +226,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
                               : error);
     });
     connect(m_license, &LicensePanel::acknowledged, this, [this] {
-        applyRecord({QStringLiteral("license"), StepStatus::Pass, defaultTitle(QStringLiteral("license")),
+        applyRecord({QStringLiteral("license"), StepStatus::Pass, m_steps->record(QStringLiteral("license")).title,
                      tr("The model's licence, acknowledged by you"), QString(), QString(),
                      tr("acknowledged for %1 use by %2").arg(m_license->acknowledgedUse(), m_license->record()),
                      QString(), QDateTime::currentDateTimeUtc()});
@@ -508,66 +422,21 @@ void DeployPage::updateProfileCard()
 
 void DeployPage::resetSteps()
 {
-    m_steps->clear();
-    m_items.clear();
-    m_records.clear();
-    QHash<QString, QTreeWidgetItem *> groups;
-    for (const QString &id : DeployRunner::stepIds()) {
-        const QString group = groupOf(id);
-        QTreeWidgetItem *g = groups.value(group);
-        if (!g) {
-            g = new QTreeWidgetItem(m_steps, {group});
-            g->setData(0, kStepRole, QString());
-            g->setExpanded(true);
-            QFont f = g->font(0);
-            f.setBold(true);
-            g->setFont(0, f);
-            groups.insert(group, g);
-        }
-        auto *item = new QTreeWidgetItem(g, {defaultTitle(id)});
-        item->setData(0, kStepRole, id);
-        item->setToolTip(0, id);
-        m_items.insert(id, item);
-        StepRecord r;
-        r.step = id;
-        r.title = defaultTitle(id);
-        m_records.insert(id, r);
-        item->setIcon(0, statusIcon(StepStatus::Pending));
-    }
-    for (QTreeWidgetItem *g : groups) {
-        g->setIcon(0, statusIcon(StepStatus::Pending));
-    }
+    m_steps->resetPlan();
 }
 
 void DeployPage::applyRecord(const StepRecord &r)
 {
-    QTreeWidgetItem *item = m_items.value(r.step);
-    if (!item) {
+    if (!m_steps->apply(r, isRunning())) {
         return; // a step this build does not know: the journal of a newer Flashdeck
     }
-    m_records.insert(r.step, r);
-    item->setIcon(0, statusIcon(r.status));
-    item->setText(0, r.title.isEmpty() ? defaultTitle(r.step) : r.title);
     if (r.status == StepStatus::Running) {
         m_runningStep = r.step;
         m_progressStart = -1;
     } else if (m_runningStep == r.step) {
         m_runningStep.clear();
     }
-    QTreeWidgetItem *group = item->parent();
-    QList<StepStatus> statuses;
-    for (int i = 0; i < group->childCount(); ++i) {
-        statuses.append(m_records.value(group->child(i)->data(0, kStepRole).toString()).status);
-    }
-    group->setIcon(0, statusIcon(groupStatus(statuses)));
-    // The selection follows the run, unless the operator picked another step to read.
-    QTreeWidgetItem *current = m_steps->currentItem();
-    const bool following = !current || current->data(0, kStepRole).toString().isEmpty() ||
-        m_records.value(current->data(0, kStepRole).toString()).status != StepStatus::Fail;
-    if (isRunning() && following && (r.status == StepStatus::Running || r.status == StepStatus::Fail)) {
-        m_steps->setCurrentItem(item);
-    }
-    if (m_steps->currentItem() == item) {
+    if (m_steps->currentStep() == r.step) {
         showSelected();
     }
     updateButtons();
@@ -575,20 +444,17 @@ void DeployPage::applyRecord(const StepRecord &r)
 
 StepStatus DeployPage::stepStatus(const QString &step) const
 {
-    return m_records.value(step).status;
+    return m_steps->status(step);
 }
 
 void DeployPage::selectStep(const QString &step)
 {
-    if (QTreeWidgetItem *item = m_items.value(step)) {
-        m_steps->setCurrentItem(item);
-    }
+    m_steps->select(step);
 }
 
 void DeployPage::showSelected()
 {
-    QTreeWidgetItem *item = m_steps->currentItem();
-    const QString step = item ? item->data(0, kStepRole).toString() : QString();
+    const QString step = m_steps->currentStep();
     if (step == QLatin1String("license")) {
         // The terms, the choice and who acknowledged which text; the log gives it the room.
         showLicense();
@@ -599,8 +465,8 @@ void DeployPage::showSelected()
         m_rightSplit->setSizes({total * 2 / 5, total - total * 2 / 5});
     }
     m_right->setCurrentWidget(m_detail);
-    m_detail->show(step.isEmpty() ? StepRecord() : m_records.value(step));
-    if (step == QLatin1String("pull") && m_records.value(step).status == StepStatus::Running) {
+    m_detail->show(step.isEmpty() ? StepRecord() : m_steps->record(step));
+    if (step == QLatin1String("pull") && m_steps->status(step) == StepStatus::Running) {
         m_detail->setLayers(m_layers);
     }
 }
@@ -661,11 +527,10 @@ void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, cons
             rate = double(done - m_progressStart) / (double(m_progressClock.elapsed()) / 1000.0);
         }
     }
-    if (QTreeWidgetItem *item = m_items.value(step); item && total > 0) {
-        item->setText(0, QStringLiteral("%1 — %2 %").arg(m_records.value(step).title).arg(done * 100 / total));
+    if (total > 0) {
+        m_steps->showPercent(step, int(done * 100 / total));
     }
-    const QTreeWidgetItem *current = m_steps->currentItem();
-    if (current && current->data(0, kStepRole).toString() == step) {
+    if (m_steps->currentStep() == step) {
         m_detail->setProgress(done, total, rate, text, bytes);
     }
 }
@@ -689,18 +554,11 @@ void DeployPage::updateButtons()
     const bool running = isRunning();
     const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
     const bool launchable = p && !p->generatorOnly() && !m_host.isEmpty();
-    bool anyRun = false;
-    bool failed = false;
-    for (const StepRecord &r : std::as_const(m_records)) {
-        anyRun = anyRun || r.status != StepStatus::Pending;
-        failed = failed || r.status == StepStatus::Fail || r.status == StepStatus::Unknown;
-    }
+    const bool anyRun = m_steps->anyRun();
     m_run->setEnabled(launchable && !running);
     m_stop->setEnabled(running);
     m_resume->setEnabled(launchable && !running && anyRun);
-    const QTreeWidgetItem *current = m_steps->currentItem();
-    m_retry->setEnabled(launchable && !running && current &&
-                        m_records.value(current->data(0, kStepRole).toString()).status == StepStatus::Fail);
+    m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
@@ -795,8 +653,7 @@ void DeployPage::startSession()
     connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
     connect(m_session.get(), &DeploySession::layersChanged, this, [this](const QStringList &layers) {
         m_layers = layers;
-        const QTreeWidgetItem *current = m_steps->currentItem();
-        if (current && current->data(0, kStepRole).toString() == QLatin1String("pull")) {
+        if (m_steps->currentStep() == QLatin1String("pull")) {
             m_detail->setLayers(layers);
         }
     });

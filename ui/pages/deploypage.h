@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/recipe/step.h"
+#include "ui/deploy/planview.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -126,9 +127,7 @@ private:
     QLineEdit *m_gpus;
     QSpinBox *m_port; // the port the server serves on (the router's for a profile with one)
     QLabel *m_card;
-    QTreeWidget *m_steps;
-    QHash<QString, QTreeWidgetItem *> m_items;
-    QHash<QString, StepRecord> m_records;
+    PlanView *m_steps;
     QStringList m_layers; // the pull's, latest
     QPushButton *m_run;
     QPushButton *m_stop;
