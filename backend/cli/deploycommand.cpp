@@ -289,19 +289,21 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         }
         c.out.flush();
     });
-    QObject::connect(&session, &DeploySession::progress, &session,
-                     [&c, json](const QString &step, qint64 doneBytes, qint64 total, const QString &text) {
-                         if (json) {
-                             c.out << QString::fromStdString(nlohmann::json{
-                                          {"progress", step.toStdString()},
-                                          {"done", doneBytes},
-                                          {"total", total},
-                                          {"text",
-                                           text.toStdString()}}.dump())
-                                   << '\n';
-                             c.out.flush();
-                         }
-                     });
+    QObject::connect(&session, &DeploySession::progress, &session, [&c, json](const StepProgress &step) {
+        if (json) {
+            // total_known false: the total is an estimate (the pull before dockerd sized every
+            // layer); percent never goes back, and is 100 only when all of it is there.
+            c.out << QString::fromStdString(nlohmann::json{{"progress", step.step.toStdString()},
+                                                           {"done", step.done},
+                                                           {"total", step.total},
+                                                           {"total_known", step.totalKnown},
+                                                           {"percent", step.percent},
+                                                           {"text", step.text.toStdString()}}
+                                                .dump())
+                  << '\n';
+            c.out.flush();
+        }
+    });
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {

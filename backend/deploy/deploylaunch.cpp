@@ -212,8 +212,7 @@ void DeployRunner::ready()
     auto publish = [this] {
         // The page's "about 252 GB" is the total until the cache holds more: done never passes total.
         const qint64 done = std::max<qint64>(0, m_readyProgress->done());
-        Q_EMIT progress(QStringLiteral("ready"), done, std::max(done, m_readyProgress->total()),
-                        m_readyProgress->text(m_readyClock.elapsed()));
+        reportProgress(done, m_readyProgress->total(), true, m_readyProgress->text(m_readyClock.elapsed()));
     };
     auto seenReady = std::make_shared<bool>(false);
     auto healthy = std::make_shared<bool>(false);

@@ -91,6 +91,8 @@ public:
     void cancel();
 
     QString imageDigest() const { return m_imageDigest; }
+    /** The pinned image's size on the host (its Docker's "Size") once pulled or found; 0 before. */
+    qint64 imageBytes() const { return m_imageBytes; }
     QString modelSha() const { return m_modelSha; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
@@ -103,7 +105,8 @@ public:
 
 Q_SIGNALS:
     void stepChanged(const flashdeck::StepRecord &record);
-    void progress(const QString &step, qint64 done, qint64 total, const QString &text);
+    /** A long step's progress; its percent never goes back (StepProgress). */
+    void progress(const flashdeck::StepProgress &progress);
     /** The pull's layers, one line each (PullProgress::layerLines), as they change. */
     void layersChanged(const QStringList &layers);
     void logLine(const QString &line);
@@ -126,6 +129,8 @@ private:
      */
     static QString commandProblem(const ssh::CommandResult &result);
     void fail(const QString &seen, const QString &fix, const QString &expected = {});
+    /** Emits progress for the running step; `total` may be an estimate (!totalKnown). */
+    void reportProgress(qint64 done, qint64 total, bool totalKnown, const QString &text);
     void runCommand(const QByteArray &commandLine, std::function<void(const ssh::CommandResult &)> done,
                     int timeoutMs = 120000);
     void advance();
@@ -170,6 +175,7 @@ private:
     DeployOptions m_options;
     Journal &m_journal;
     Redactor &m_redactor;
+    int m_percent = -1; // the running step's last percent: it never goes back
     /** The next step of plan() to run. */
     qsizetype m_next = 0;
     StepRecord m_current;
@@ -180,6 +186,7 @@ private:
     QNetworkAccessManager *m_http = nullptr;
     QString m_hostHome;
     QString m_imageDigest;
+    qint64 m_imageBytes = 0;
     QString m_modelSha;
     std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;

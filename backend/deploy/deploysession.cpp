@@ -106,6 +106,7 @@ void DeploySession::writeManifest(bool ok)
     d.port = ProfileChoice::servedPort(m_profile);
     d.recipe = m_recipe.id;
     d.imageDigest = m_runner->imageDigest();
+    d.imageBytes = m_runner->imageBytes();
     d.modelSha = m_runner->modelSha();
     d.hostHome = m_runner->hostHome();
     d.launch = m_redactor.redact(m_runner->launchLine());

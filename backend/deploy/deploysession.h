@@ -42,7 +42,7 @@ public:
 
 Q_SIGNALS:
     void stepChanged(const flashdeck::StepRecord &record);
-    void progress(const QString &step, qint64 done, qint64 total, const QString &text);
+    void progress(const flashdeck::StepProgress &progress);
     void layersChanged(const QStringList &layers);
     /** Something the operator should read that is not a step (keyring unavailable, key not stored). */
     void notice(const QString &text);

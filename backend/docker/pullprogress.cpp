@@ -140,6 +140,31 @@ qint64 PullProgress::totalBytes() const
     return sum;
 }
 
+int PullProgress::layersOfUnknownSize() const
+{
+    int n = 0;
+    for (const Layer &l : m_layers) {
+        n += !l.already && !l.done && l.total == 0 ? 1 : 0;
+    }
+    return n;
+}
+
+qint64 PullProgress::estimatedTotalBytes() const
+{
+    qint64 known = 0;
+    int sized = 0;
+    for (const Layer &l : m_layers) {
+        if (l.total > 0) {
+            known += l.total;
+            ++sized;
+        }
+    }
+    if (sized == 0) {
+        return 0;
+    }
+    return known + qint64(layersOfUnknownSize()) * (known / sized);
+}
+
 int PullProgress::layersAlreadyThere() const
 {
     int n = 0;

@@ -26,6 +26,18 @@ public:
     qint64 downloadedBytes() const;
     /** Sum of the layer sizes known so far (grows as layers report their totals). */
     qint64 totalBytes() const;
+    /**
+     * Layers to download whose size dockerd has not said yet: it names every layer at once
+     * ("Pulling fs layer", "Waiting") but gives a size only when that layer's download starts,
+     * three at a time. Nothing before the pull tells the sizes (the Engine API's distribution
+     * inspect gives the manifest's digest, not its layers).
+     */
+    int layersOfUnknownSize() const;
+    /**
+     * The whole download as best known now: the known sizes, and for each layer of unknown size
+     * the mean of the known ones. Equals totalBytes() once every size is known; 0 before any is.
+     */
+    qint64 estimatedTotalBytes() const;
     int layers() const { return int(m_layers.size()); }
     int layersDone() const;
     /** Layers the host had already ("Already exists"): an interrupted pull resumes from them. */

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 namespace flashdeck {
 
 DeploymentId::DeploymentId(QString host, QString profile)
@@ -73,6 +75,7 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
     d.gpus = str("gpus");
     d.port = quint16(jsonread::integer(m, "port", 1, 65535).value_or(0));
     d.imageDigest = str("image_digest");
+    d.imageBytes = jsonread::integer(m, "image_bytes", 1, std::numeric_limits<qint64>::max()).value_or(0);
     d.modelSha = str("model_sha");
     d.hostHome = str("host_home");
     d.launch = str("launch");
@@ -110,6 +113,7 @@ QByteArray Deployment::toJson() const
                               {"port", port},
                               {"recipe", recipe.toStdString()},
                               {"image_digest", imageDigest.toStdString()},
+                              {"image_bytes", imageBytes},
                               {"model_sha", modelSha.toStdString()},
                               {"host_home", hostHome.toStdString()},
                               {"launch", launch.toStdString()},

@@ -53,6 +53,8 @@ struct Deployment
     /** The port clients use on the host's loopback (the router's, else the server's); 0: not recorded. */
     quint16 port = 0;
     QString imageDigest;
+    /** The pinned image's size as the host's Docker reports it after the pull; 0: not known. */
+    qint64 imageBytes = 0;
     QString modelSha;
     QString hostHome;
     QString launch;

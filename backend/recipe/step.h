@@ -39,6 +39,22 @@ struct StepRecord
     QDateTime at;
 };
 
+/**
+ * How far a long step got (the pull's bytes, the first start's download), as the window's bar
+ * and `deploy --json`'s {"progress": …} lines show it.
+ */
+struct StepProgress
+{
+    QString step;
+    qint64 done = 0;
+    /** An estimate while !totalKnown (some parts' sizes are not known yet); never below `done`. */
+    qint64 total = 0;
+    bool totalKnown = true;
+    /** 0–100, never lower than an earlier one of the same step, 100 only when done; -1: unknown. */
+    int percent = -1;
+    QString text;
+};
+
 void to_json(nlohmann::json &j, const StepRecord &r);
 void from_json(const nlohmann::json &j, StepRecord &r);
 

@@ -450,6 +450,9 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    // The profile card gives the pinned image's size as the host's Docker measured it.
+    const QString card = page->findChild<QLabel *>(QStringLiteral("profileCard"))->text();
+    QVERIFY2(card.contains(QLatin1String("the pinned image ")), qPrintable(card));
     shoot("walk-deployed.png");
 
     // The Fleet and Metrics: the live server, within a few refreshes.

@@ -164,16 +164,20 @@ void StepDetail::show(const StepRecord &r)
     }
 }
 
-void StepDetail::setProgress(qint64 done, qint64 total, double ratePerSecond, const QString &text, bool inBytes)
+void StepDetail::setProgress(const StepProgress &p, double ratePerSecond, bool inBytes)
 {
+    const qint64 done = p.done;
+    const qint64 total = p.total;
     m_bar->setVisible(true);
     m_progress->setVisible(true);
-    if (total > 0) {
-        // QProgressBar holds an int: scale to per-mille so 252 GB fits.
+    if (total > 0 && p.percent >= 0) {
+        // The step's percent, which never goes back even while the total is an estimate (per-mille
+        // range, as before: tests and themes read the bar's value on that scale).
         m_bar->setRange(0, 1000);
-        m_bar->setValue(int(std::clamp<qint64>(done * 1000 / total, 0, 1000)));
-        m_bar->setFormat(inBytes ? QStringLiteral("%1 / %2").arg(fmt::bytes(done), fmt::bytes(total))
-                                 : QStringLiteral("%1 / %2").arg(done).arg(total));
+        m_bar->setValue(p.percent * 10);
+        const QString of = p.totalKnown ? QString() : tr("about ");
+        m_bar->setFormat(inBytes ? QStringLiteral("%1 / %2%3").arg(fmt::bytes(done), of, fmt::bytes(total))
+                                 : QStringLiteral("%1 / %2%3").arg(done).arg(of).arg(total));
     } else {
         m_bar->setRange(0, 0); // busy
     }
@@ -181,11 +185,13 @@ void StepDetail::setProgress(qint64 done, qint64 total, double ratePerSecond, co
     if (ratePerSecond > 0 && inBytes) {
         parts << tr("%1/s").arg(fmt::bytes(qint64(ratePerSecond)));
         if (total > done) {
-            parts << tr("%1 left").arg(fmt::duration(double(total - done) / ratePerSecond));
+            // With sizes still unknown, the estimate counts them at the mean size: "about".
+            const QString left = fmt::duration(double(total - done) / ratePerSecond);
+            parts << (p.totalKnown ? tr("%1 left").arg(left) : tr("about %1 left").arg(left));
         }
     }
-    if (!text.isEmpty()) {
-        parts << text;
+    if (!p.text.isEmpty()) {
+        parts << p.text;
     }
     m_progress->setText(parts.join(QStringLiteral(" · ")));
 }

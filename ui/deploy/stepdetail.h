@@ -26,7 +26,8 @@ public:
     void show(const StepRecord &record);
     const StepRecord &record() const { return m_record; }
     /** Progress of the step shown: bytes (or items) done of total, and the runner's words. */
-    void setProgress(qint64 done, qint64 total, double ratePerSecond, const QString &text, bool inBytes = true);
+    /** The bar (the step's percent) and its line: rate and time left ("about" on an estimated total). */
+    void setProgress(const StepProgress &progress, double ratePerSecond, bool inBytes = true);
     void clearProgress();
     /** The pull's layers, shown under "▸ layers (N)" on demand. */
     void setLayers(const QStringList &layers);

@@ -380,16 +380,26 @@ void DeployPage::updateProfileCard()
         status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
                     "verified upstream");
     }
-    const qint64 disk = r.weightsBytes + r.imageApproxBytes;
+    // The pinned image's real size once a run on this host measured it; the recipe's estimate before.
+    qint64 imageBytes = r.imageApproxBytes;
+    QString imageWord = tr("image about %1").arg(fmt::bytes(r.imageApproxBytes));
+    if (!m_host.isEmpty()) {
+        if (const auto d = Deployment::read(m_paths, m_host);
+            d && d.value().profile == p->id && d.value().imageBytes > 0) {
+            imageBytes = d.value().imageBytes;
+            imageWord = tr("the pinned image %1").arg(fmt::bytes(imageBytes));
+        }
+    }
+    const qint64 disk = r.weightsBytes + imageBytes;
     QString html = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(p->title.toHtmlEscaped(), status);
     if (!p->generatorOnly()) {
-        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + image %6)<br>"
+        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + %6)<br>"
                    "Expected KV pool: %7</p>")
                     .arg(p->gpuCount)
                     .arg(p->gpuMemoryGb ? tr("%1 (%2 GB each)").arg(p->gpuModel.toHtmlEscaped()).arg(p->gpuMemoryGb)
                                         : p->gpuModel.toHtmlEscaped())
                     .arg(p->tp)
-                    .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), fmt::bytes(r.imageApproxBytes))
+                    .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), imageWord)
                     .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
                                                  : tr("not published"));
     }
@@ -512,8 +522,10 @@ void DeployPage::restartLog()
     }
 }
 
-void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, const QString &text)
+void DeployPage::onProgress(const StepProgress &p)
 {
+    const QString &step = p.step;
+    const qint64 done = p.done;
     // The pull's layers and the first start's weights (Ready) are bytes. The pull's rate is
     // measured here; Ready's text carries its own (measured on the host's cache).
     const bool bytes = step == QLatin1String("pull") || step == QLatin1String("ready");
@@ -527,11 +539,11 @@ void DeployPage::onProgress(const QString &step, qint64 done, qint64 total, cons
             rate = double(done - m_progressStart) / (double(m_progressClock.elapsed()) / 1000.0);
         }
     }
-    if (total > 0) {
-        m_steps->showPercent(step, int(done * 100 / total));
+    if (p.percent >= 0) {
+        m_steps->showPercent(step, p.percent);
     }
     if (m_steps->currentStep() == step) {
-        m_detail->setProgress(done, total, rate, text, bytes);
+        m_detail->setProgress(p, rate, bytes);
     }
 }
 
@@ -664,7 +676,7 @@ void DeployPage::startSession()
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
                                    .arg(m_host, m_session->directory())
                              : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
-        updateButtons();
+        updateProfileCard(); // the pinned image's measured size, from the manifest just written
         Q_EMIT runningChanged(false);
     });
     resetSteps();

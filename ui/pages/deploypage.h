@@ -98,7 +98,7 @@ private:
     void applyRecord(const StepRecord &record);
     void showSelected();
     void showLicense();
-    void onProgress(const QString &step, qint64 done, qint64 total, const QString &text);
+    void onProgress(const StepProgress &progress);
     void restartLog();
     void startSession();
 

@@ -512,6 +512,8 @@ void TestDeployCli::pull_retriedLayer_countedOnceNeverBack()
     qint64 lastDone = 0;
     bool sawRetrying = false;
     QString lastText;
+    int lastPercent = -1;
+    bool sawEstimate = false;
     for (const QByteArray &line : deploy.out.split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
         if (o.value(QLatin1String("progress")).toString() != QLatin1String("pull")) {
@@ -520,6 +522,15 @@ void TestDeployCli::pull_retriedLayer_countedOnceNeverBack()
         const qint64 done = o.value(QLatin1String("done")).toInteger();
         QVERIFY2(done >= lastDone, line.constData()); // never back
         QVERIFY(done <= o.value(QLatin1String("total")).toInteger());
+        // The percent never goes back either, though the total is an estimate until dockerd has
+        // sized every layer (three at a time), and reaches 100 only with every layer there.
+        const int percent = o.value(QLatin1String("percent")).toInt(-2);
+        QVERIFY2(percent >= lastPercent && percent <= 100, line.constData());
+        sawEstimate = sawEstimate || !o.value(QLatin1String("total_known")).toBool(true);
+        if (percent == 100) {
+            QVERIFY2(o.value(QLatin1String("total_known")).toBool(), line.constData());
+        }
+        lastPercent = percent;
         lastDone = done;
         lastText = o.value(QLatin1String("text")).toString();
         sawRetrying = sawRetrying || lastText.contains(QLatin1String("retrying 1"));
@@ -530,6 +541,8 @@ void TestDeployCli::pull_retriedLayer_countedOnceNeverBack()
         }
     }
     QVERIFY2(sawRetrying, deploy.out.constData());
+    QVERIFY2(sawEstimate, deploy.out.constData());
+    QCOMPARE(lastPercent, 100);
     QVERIFY2(lastText.endsWith(QLatin1String(", 1 retry")), qPrintable(lastText));
     const QString first = lastText.section(QLatin1Char(' '), 0, 0);
     QCOMPARE(first, lastText.section(QLatin1Char(' '), 2, 2)); // "14 of 14 layers, 1 retry"

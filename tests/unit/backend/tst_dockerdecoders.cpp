@@ -28,6 +28,7 @@ class TestDockerDecoders : public QObject
 private Q_SLOTS:
     void pull_countsDownloadedBytesOnce();
     void pull_reportsTheDaemonsError();
+    void pull_layersNotSizedYet_areEstimated();
     void pull_retriedLayerResumes_neverGoesBack();
     void pull_survivesAMalformedLine();
     void frames_anyCutGivesTheSameLines();
@@ -54,6 +55,8 @@ void TestDockerDecoders::pull_countsDownloadedBytesOnce()
     QCOMPARE(p.layers(), 2);
     QCOMPARE(p.downloadedBytes(), 600);
     QCOMPARE(p.totalBytes(), 4000);
+    QCOMPARE(p.layersOfUnknownSize(), 0);
+    QCOMPARE(p.estimatedTotalBytes(), 4000);
     p.feed(R"({"status":"Download complete","progressDetail":{},"id":"aaa"}
 {"status":"Extracting","progressDetail":{"current":10,"total":1000},"id":"aaa"}
 {"status":"Pull complete","progressDetail":{},"id":"aaa"}
@@ -65,6 +68,31 @@ void TestDockerDecoders::pull_countsDownloadedBytesOnce()
     QCOMPARE(p.layersDone(), 2);
     QCOMPARE(p.digest(), QStringLiteral("sha256:819722d1"));
     QVERIFY(p.error().isEmpty());
+}
+
+void TestDockerDecoders::pull_layersNotSizedYet_areEstimated()
+{
+    // dockerd names all layers at once and sizes each as its download starts, three at a time.
+    PullProgress p;
+    p.feed(R"({"status":"Pulling fs layer","progressDetail":{},"id":"aaa"}
+{"status":"Pulling fs layer","progressDetail":{},"id":"bbb"}
+{"status":"Waiting","progressDetail":{},"id":"ccc"}
+{"status":"Waiting","progressDetail":{},"id":"ddd"}
+{"status":"Already exists","progressDetail":{},"id":"eee"}
+)");
+    QCOMPARE(p.layersOfUnknownSize(), 4);
+    QCOMPARE(p.estimatedTotalBytes(), 0); // nothing sized: no guess
+    p.feed(R"({"status":"Downloading","progressDetail":{"current":100,"total":1000},"id":"aaa"}
+{"status":"Downloading","progressDetail":{"current":100,"total":3000},"id":"bbb"}
+)");
+    QCOMPARE(p.layersOfUnknownSize(), 2); // ccc and ddd; eee is there already
+    QCOMPARE(p.totalBytes(), 4000);
+    QCOMPARE(p.estimatedTotalBytes(), 8000); // two more of the mean size (2000)
+    p.feed(R"({"status":"Downloading","progressDetail":{"current":10,"total":500},"id":"ccc"}
+{"status":"Downloading","progressDetail":{"current":10,"total":500},"id":"ddd"}
+)");
+    QCOMPARE(p.layersOfUnknownSize(), 0);
+    QCOMPARE(p.estimatedTotalBytes(), p.totalBytes());
 }
 
 void TestDockerDecoders::pull_retriedLayerResumes_neverGoesBack()

@@ -1,0 +1,311 @@
+#include "backend/core/hosttext.h"
+#include "backend/deploy/checks.h"
+#include "backend/deploy/deployhelpers.h"
+#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/journal.h"
+#include "backend/deploy/readyprogress.h"
+#include "backend/deploy/weightsfolder.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/logframes.h"
+#include "backend/docker/pullprogress.h"
+#include "backend/probe/amdsmi.h"
+#include "backend/probe/hostfacts.h"
+#include "backend/probe/nvidiasmi.h"
+#include "backend/security/redactor.h"
+#include "backend/ssh/commandreply.h"
+#include "backend/ssh/shellquote.h"
+#include "backend/ssh/transport.h"
+#include "backend/ssh/tunnelreply.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+// The pre-flight steps: what the host must have before anything is pulled or started.
+
+using namespace deployhelpers;
+using nlohmann::json;
+
+void DeployRunner::preflightSsh()
+{
+    begin("preflight.ssh", QStringLiteral("SSH connection"),
+          QStringLiteral("Everything Flashdeck does on the host goes through this one SSH connection"), QString());
+    StepRecord r = m_current;
+    r.status = StepStatus::Pass;
+    r.expected = QStringLiteral("an authenticated session with a verified host key");
+    r.seen = QStringLiteral("connected");
+    finish(r);
+}
+
+void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
+{
+    // The profile's GPU tool did not answer. If the other vendor's does, the host is not what the
+    // profile is for: say that (never "install the NVIDIA driver" on an AMD host).
+    const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
+    runCommand(
+        nvidia ? "amd-smi metric --json" : "nvidia-smi -L",
+        [this, nvidia, seen, fix](const ssh::CommandResult &other) {
+            qsizetype count = 0;
+            QString what;
+            if (other.succeeded() && nvidia) {
+                const auto gpus = probe::parseAmdSmiMetric(other.stdoutData);
+                count = gpus ? gpus.value().size() : 0;
+                what = QStringLiteral("%1 AMD GPUs (amd-smi)").arg(count);
+            } else if (other.succeeded()) {
+                QStringList names; // "GPU 0: NVIDIA B300 SXM6 AC (UUID: …)"
+                for (const QByteArray &line : other.stdoutData.split('\n')) {
+                    if (line.startsWith("GPU ") && line.contains(": ")) {
+                        names.append(hostText(line.mid(line.indexOf(": ") + 2).split('(').first().trimmed(), 80));
+                    }
+                }
+                count = names.size();
+                what = count ? QStringLiteral("%1 × %2 (nvidia-smi)").arg(count).arg(names.first()) : QString();
+            }
+            if (count == 0) {
+                fail(seen, fix);
+                return;
+            }
+            QStringList fitting;
+            for (const RecipeProfile &p : m_recipe.profiles) {
+                if (p.vendor != m_profile.vendor && !p.generatorOnly() && p.gpuCount <= count) {
+                    fitting.append(p.id);
+                }
+            }
+            StepRecord r = m_current;
+            r.status = StepStatus::Fail;
+            r.expected = QStringLiteral("%1 × %2").arg(m_profile.gpuCount).arg(m_profile.gpuModel);
+            r.seen = QStringLiteral("the profile needs %1 × %2; the host has %3")
+                         .arg(m_profile.gpuCount)
+                         .arg(m_profile.gpuModel, what);
+            r.fix = fitting.isEmpty()
+                ? QStringLiteral("Choose a profile for this host's GPUs (flashdeck recipes list).")
+                : QStringLiteral("Choose a profile for this host's GPUs: %1 (flashdeck recipes list).")
+                      .arg(fitting.join(QStringLiteral(", ")));
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
+}
+
+void DeployRunner::preflightGpus()
+{
+    const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
+    const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
+    begin("preflight.gpus", QStringLiteral("GPUs match the profile"), {}, QString::fromLatin1(cmd));
+    runCommand(
+        cmd,
+        [this, nvidia](const ssh::CommandResult &res) {
+            if (!res.succeeded()) {
+                failOrOtherVendor(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
+                                  nvidia
+                                      ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
+                                      : QStringLiteral("Install ROCm's amd-smi on the host."));
+                return;
+            }
+            QStringList names;
+            if (nvidia) {
+                const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+                if (!d || d.value().gpus.isEmpty()) {
+                    failOrOtherVendor(d ? QStringLiteral("nvidia-smi lists no GPU") : d.message(),
+                                      QStringLiteral("Check the NVIDIA driver installation."));
+                    return;
+                }
+                for (const probe::NvidiaGpu &g : d.value().gpus) {
+                    names.append(g.name);
+                }
+            } else {
+                const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
+                if (!gpus) {
+                    fail(gpus.message(), QStringLiteral("Check the ROCm installation."));
+                    return;
+                }
+                for (qsizetype i = 0; i < gpus.value().size(); ++i) {
+                    names.append(m_profile.gpuModel); // amd-smi metric names no model: the count is what it proves
+                }
+            }
+            StepRecord r = checks::gpus(m_profile, names);
+            r.command = m_current.command;
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
+}
+
+void DeployRunner::preflightDriver()
+{
+    if (m_profile.vendor != probe::GpuVendor::Nvidia) {
+        skip("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
+             QStringLiteral("ROCm host: no CUDA driver to check"));
+        return;
+    }
+    begin("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"), {},
+          QStringLiteral("nvidia-smi -q -x"));
+    runCommand(
+        "nvidia-smi -q -x",
+        [this](const ssh::CommandResult &res) {
+            const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+            if (!d) {
+                fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                return;
+            }
+            StepRecord r = checks::driver(m_recipe, d.value());
+            r.command = m_current.command;
+            finish(r);
+        },
+        kGpuProbeTimeoutMs);
+}
+
+void DeployRunner::preflightDocker()
+{
+    begin("preflight.docker", QStringLiteral("Docker Engine reachable"),
+          QStringLiteral("Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
+          QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
+    m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
+    // Only this tunnel's reports: other components open theirs on the same connection.
+    m_conn.tunnelToCommand("docker system dial-stdio", this)
+        ->onOpened(
+            this,
+            [this](quint16 port) {
+                m_docker = std::make_unique<docker::DockerClient>(port);
+                m_docker->ping([this](const docker::DockerResponse &pong) {
+                    if (!pong.ok() && !pong.transportError.isEmpty()) {
+                        diagnoseDockerTunnel(pong.message());
+                        return;
+                    }
+                    if (!pong.ok()) {
+                        fail(dockerSaid(pong),
+                             QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                            "that this user may use it."));
+                        return;
+                    }
+                    m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
+                        const json j = info.json();
+                        const bool nvidiaRuntime =
+                            j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
+                        StepRecord r = m_current;
+                        r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
+                            ? QStringLiteral("Docker with the nvidia runtime")
+                            : QStringLiteral("Docker");
+                        r.seen = QStringLiteral("Docker %1, API %2%3")
+                                     .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
+                                          nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
+                        if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
+                            r.status = StepStatus::Fail;
+                            r.fix =
+                                QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                        } else {
+                            r.status = StepStatus::Pass;
+                        }
+                        finish(r);
+                    });
+                });
+            },
+            [this](const QString &message) {
+                fail(message,
+                     QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
+            });
+}
+
+void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
+{
+    // The tunnel only shows a closed connection; what `docker system dial-stdio` printed on its
+    // stderr says why. Run it once more with nothing to send, and quote it.
+    runCommand(
+        "docker system dial-stdio </dev/null",
+        [this, tunnelError](const ssh::CommandResult &r) {
+            const QString printed = hostText(r.stderrData, 600).trimmed();
+            if (printed.isEmpty()) {
+                fail(tunnelError,
+                     QStringLiteral("Start Docker on the host (systemctl start docker) and check "
+                                    "that this user may use it."));
+                return;
+            }
+            const QString seen = QStringLiteral("docker system dial-stdio printed: %1 (exit %2)")
+                                     .arg(printed, r.exitCode ? QString::number(*r.exitCode) : r.exitSignal);
+            QString fix;
+            if (printed.contains(QLatin1String("permission denied"))) {
+                // Debian's docker.io: /var/run/docker.sock is root:docker, mode 0660.
+                fix = QStringLiteral(
+                          "The user %1 may not use Docker's socket on the host. Add the user to the docker group "
+                          "(sudo usermod -aG docker %1), log in again so the group applies, then run "
+                          "again with --resume.")
+                          .arg(m_conn.target().user);
+            } else if (printed.contains(QLatin1String("Is the docker daemon running"))) {
+                fix = QStringLiteral("Docker is installed but its daemon is not running: start it on the host "
+                                     "(sudo systemctl start docker), then run again with --resume.");
+            } else if (r.exitCode && *r.exitCode == 127) {
+                fix = QStringLiteral("Docker is not installed on the host: install Docker Engine (Debian: sudo apt-get "
+                                     "install docker.io), then run again with --resume.");
+            } else {
+                fix = QStringLiteral("Fix what Docker reports on the host, then run again with --resume.");
+            }
+            fail(seen, fix, QStringLiteral("the Engine API answers through docker system dial-stdio"));
+        },
+        30000);
+}
+
+void DeployRunner::preflightDisk()
+{
+    const QByteArray cmd = "mkdir -p ~/.cache/huggingface ~/.cache/minfer && printf '%s\\n' \"$HOME\" && df -B1 "
+                           "--output=avail,target ~/.cache/huggingface";
+    begin("preflight.disk", QStringLiteral("Room for the weights and the image"), {}, QString::fromUtf8(cmd));
+    runCommand(cmd, [this](const ssh::CommandResult &res) {
+        const qsizetype nl = res.stdoutData.indexOf('\n');
+        m_hostHome = QString::fromUtf8(res.stdoutData.left(nl)).trimmed();
+        const auto free = probe::parseDf(res.stdoutData.mid(nl + 1));
+        if (!res.succeeded() || !free) {
+            fail(!res.succeeded() ? commandProblem(res) : free.message(),
+                 QStringLiteral("Check that the home directory on the host is writable."));
+            return;
+        }
+        StepRecord r = checks::disk(m_recipe, free.value(), m_options.modelSource != QLatin1String("hub"));
+        r.command = m_current.command;
+        finish(r);
+    });
+}
+
+void DeployRunner::preflightPort()
+{
+    begin("preflight.port", QStringLiteral("The service ports are free"), {}, QStringLiteral("ss -Hltn"));
+    const QString filter =
+        QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"],"status":["running"]})").arg(m_options.deploymentId);
+    m_docker->call("GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
+                   [this](const docker::DockerResponse &ours) {
+                       const bool running = ours.ok() && ours.json().is_array() && !ours.json().empty();
+                       runCommand("ss -Hltn", [this, running](const ssh::CommandResult &res) {
+                           StepRecord r = checks::ports(m_profile, probe::parseSsListening(res.stdoutData));
+                           r.command = m_current.command;
+                           if (r.status == StepStatus::Fail && running) {
+                               r.status = StepStatus::Pass; // our own server from an earlier run holds them
+                               r.seen = QStringLiteral("in use by this deployment's running server");
+                               r.fix.clear(); // nothing to do (a unit test found the failure's advice left on)
+                           }
+                           finish(r);
+                       });
+                   });
+}
+
+void DeployRunner::preflightMemory()
+{
+    if (m_options.hicacheGbPerRank <= 0) {
+        skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
+             QStringLiteral("HiCache is off in this deployment"));
+        return;
+    }
+    begin("preflight.memory", QStringLiteral("Host memory for HiCache"), {}, QStringLiteral("cat /proc/meminfo"));
+    runCommand("cat /proc/meminfo", [this](const ssh::CommandResult &res) {
+        const auto memory = probe::parseMeminfo(res.stdoutData);
+        if (!memory) {
+            fail(memory.message(), QStringLiteral("Check that /proc/meminfo is readable on the host."));
+            return;
+        }
+        StepRecord r = checks::hostMemory(m_profile, m_options.hicacheGbPerRank, memory.value());
+        r.command = m_current.command;
+        finish(r);
+    });
+}
+
+} // namespace flashdeck
