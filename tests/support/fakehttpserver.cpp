@@ -76,6 +76,27 @@ int FakeHttpServer::count(const QByteArray &method, const QByteArray &prefix) co
     return n;
 }
 
+void FakeHttpServer::actAsDockerd(const QByteArray &apiVersion)
+{
+    Response pong;
+    pong.body = "OK";
+    pong.contentType = "text/plain; charset=utf-8";
+    pong.headers = {{"Api-Version", apiVersion}};
+    on("GET", "/_ping", pong);
+}
+
+QByteArray FakeHttpServer::dockerFrame(const QByteArray &line, quint8 stream)
+{
+    QByteArray f(8, '\0');
+    f[0] = char(stream);
+    const auto n = quint32(line.size());
+    f[4] = char(n >> 24);
+    f[5] = char(n >> 16);
+    f[6] = char(n >> 8);
+    f[7] = char(n);
+    return f + line;
+}
+
 int FakeHttpServer::push(const QByteArray &bytes)
 {
     for (QTcpSocket *socket : std::as_const(m_streams)) {

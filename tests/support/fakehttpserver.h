@@ -50,6 +50,10 @@ public:
     /** Every request, in order. */
     const QList<Request> &requests() const { return m_requests; }
     int count(const QByteArray &method, const QByteArray &prefix) const;
+    /** Answers GET /_ping as dockerd does (its API version in a header): a Docker client's first call. */
+    void actAsDockerd(const QByteArray &apiVersion = "1.47");
+    /** One line of a container's log as dockerd frames it without a TTY: 8-byte header, then the text. */
+    static QByteArray dockerFrame(const QByteArray &line, quint8 stream = 1);
     /** Writes more to every live stream (holdOpen); returns how many there were. */
     int push(const QByteArray &bytes);
     /** Ends every live stream, as a server whose container exited. */

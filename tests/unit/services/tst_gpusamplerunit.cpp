@@ -1,30 +1,22 @@
+#include "fakehostdata.h"
 #include "faketransport.h"
 
 #include "backend/metrics/gpusampler.h"
 #include "backend/ssh/commandreply.h"
 
-#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace flashdeck;
 using flashdeck::metrics::GpuSampler;
+using flashdeck::testing::fakeHostData;
 using flashdeck::testing::FakeTransport;
 
 namespace {
 
-QByteArray data(const char *name)
-{
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/fake-host/") + QLatin1String(name));
-    if (!f.open(QIODevice::ReadOnly)) {
-        qFatal("missing test data %s", name);
-    }
-    return f.readAll();
-}
-
 QList<QByteArray> sweep()
 {
-    return data("nvidia-smi-query-b300x4.csv").trimmed().split('\n');
+    return fakeHostData("nvidia-smi-query-b300x4.csv").trimmed().split('\n');
 }
 
 } // namespace
@@ -132,7 +124,7 @@ void TestGpuSamplerUnit::stop_endsTheStream()
 void TestGpuSamplerUnit::amdWithoutAmdSmi_fallsBackToRocmSmi()
 {
     FakeTransport fake; // amd-smi: command not found (nothing scripted for it)
-    fake.answer("rocm-smi", FakeTransport::Answer{data("rocm-smi-mi355x-x8.json"), {}, 0, {}, {}, false});
+    fake.answer("rocm-smi", FakeTransport::Answer{fakeHostData("rocm-smi-mi355x-x8.json"), {}, 0, {}, {}, false});
     GpuSampler sampler(fake, GpuSampler::Vendor::Amd, 200);
     QSignalSpy sampled(&sampler, &GpuSampler::sampled);
     sampler.start();

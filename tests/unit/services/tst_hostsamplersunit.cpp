@@ -30,25 +30,12 @@ private Q_SLOTS:
     void disk_freeBytes_orWhyNot();
 };
 
-namespace {
-
-void servePing(FakeHttpServer &dockerd)
-{
-    FakeHttpServer::Response pong;
-    pong.body = "OK";
-    pong.contentType = "text/plain";
-    pong.headers = {{"Api-Version", "1.47"}};
-    dockerd.on("GET", "/_ping", pong);
-}
-
-} // namespace
-
 void TestHostSamplersUnit::containers_theServerSpeaks_notTheCheckOrRouter()
 {
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
     fake.route("docker system dial-stdio", dockerd.port());
-    servePing(dockerd);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response list;
     // As dockerd lists them: newest first. The GPU check and the router are ours too, and silent.
     list.body = R"json([
@@ -81,7 +68,7 @@ void TestHostSamplersUnit::containers_noneOfOurs()
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
     fake.route("docker system dial-stdio", dockerd.port());
-    servePing(dockerd);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response list;
     list.body = "[]";
     dockerd.on("GET", "/containers/json", list);
@@ -107,7 +94,7 @@ void TestHostSamplersUnit::containers_dockerUnreachable_thenBack()
     QCOMPARE(failed.first().at(1).toBool(), true); // unreachable, not refused
     // Docker comes back: the next period opens a new tunnel and lists.
     FakeHttpServer dockerd;
-    servePing(dockerd);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response list;
     list.body = "[]";
     dockerd.on("GET", "/containers/json", list);

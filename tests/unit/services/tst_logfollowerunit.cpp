@@ -18,16 +18,8 @@ namespace {
 /** One line as dockerd sends it without a TTY: an 8-byte frame header, then the timestamped text. */
 QByteArray frame(int second, const QByteArray &text, quint8 stream = 1)
 {
-    const QByteArray line =
-        "2026-12-01T10:00:" + QByteArray::number(second).rightJustified(2, '0') + ".000000001Z " + text + '\n';
-    QByteArray f(8, '\0');
-    f[0] = char(stream);
-    const quint32 n = quint32(line.size());
-    f[4] = char(n >> 24);
-    f[5] = char(n >> 16);
-    f[6] = char(n >> 8);
-    f[7] = char(n);
-    return f + line;
+    return FakeHttpServer::dockerFrame(
+        "2026-12-01T10:00:" + QByteArray::number(second).rightJustified(2, '0') + ".000000001Z " + text + '\n', stream);
 }
 
 QByteArray frames(int from, int to)
@@ -70,11 +62,7 @@ void TestLogFollowerUnit::initTestCase()
 
 void TestLogFollowerUnit::serveDocker(FakeHttpServer &dockerd, const QByteArray &containers)
 {
-    FakeHttpServer::Response pong;
-    pong.body = "OK";
-    pong.contentType = "text/plain";
-    pong.headers = {{"Api-Version", "1.47"}};
-    dockerd.on("GET", "/_ping", pong);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response list;
     list.body = containers;
     dockerd.on("GET", "/containers/json", list);

@@ -1,3 +1,4 @@
+#include "fakehostdata.h"
 #include "fakehttpserver.h"
 #include "faketransport.h"
 
@@ -6,7 +7,6 @@
 #include "backend/recipe/recipe.h"
 #include "backend/security/redactor.h"
 
-#include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -14,19 +14,11 @@
 #include <QTest>
 
 using namespace flashdeck;
+using flashdeck::testing::fakeHostData;
 using flashdeck::testing::FakeHttpServer;
 using flashdeck::testing::FakeTransport;
 
 namespace {
-
-QByteArray data(const char *name)
-{
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/fake-host/") + QLatin1String(name));
-    if (!f.open(QIODevice::ReadOnly)) {
-        qFatal("missing test data %s", name);
-    }
-    return f.readAll();
-}
 
 /** How the host differs from a healthy 4 × B300 server with Docker and the NVIDIA runtime. */
 enum class Host {
@@ -94,14 +86,15 @@ TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &prof
     FakeTransport fake;
     FakeHttpServer dockerd;
     FakeTransport::Answer smi;
-    smi.out = data("nvidia-smi-q-x-b300x4.xml");
+    smi.out = fakeHostData("nvidia-smi-q-x-b300x4.xml");
     if (host != Host::AmdGpusOnly && host != Host::NoGpuTool) {
         fake.answer("nvidia-smi -q -x", smi);
-        fake.answer("nvidia-smi -L", FakeTransport::Answer{data("nvidia-smi-L-b300x4.txt"), {}, 0, {}, {}, false});
+        fake.answer("nvidia-smi -L",
+                    FakeTransport::Answer{fakeHostData("nvidia-smi-L-b300x4.txt"), {}, 0, {}, {}, false});
     }
     if (host == Host::AmdGpusOnly || profile->vendor == probe::GpuVendor::Amd) {
         fake.answer("amd-smi metric --json",
-                    FakeTransport::Answer{data("amd-smi-metric-mi355x-x8.json"), {}, 0, {}, {}, false});
+                    FakeTransport::Answer{fakeHostData("amd-smi-metric-mi355x-x8.json"), {}, 0, {}, {}, false});
     }
     const QByteArray avail = host == Host::DiskSmall ? "21474836480" : "3840000000000";
     fake.answer("df -B1",
@@ -145,11 +138,7 @@ TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &prof
     } else {
         fake.route("docker system dial-stdio", dockerd.port());
     }
-    FakeHttpServer::Response pong;
-    pong.body = "OK";
-    pong.contentType = "text/plain; charset=utf-8";
-    pong.headers = {{"Api-Version", "1.47"}};
-    dockerd.on("GET", "/_ping", pong);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response info;
     info.body = host == Host::NoNvidiaRuntime ? R"({"ServerVersion":"27.5.1","Runtimes":{"runc":{}}})"
                                               : R"({"ServerVersion":"27.5.1","Runtimes":{"nvidia":{},"runc":{}}})";

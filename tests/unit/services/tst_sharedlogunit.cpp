@@ -14,12 +14,8 @@ namespace {
 
 QByteArray frame(int second)
 {
-    const QByteArray line = "2026-12-01T10:00:" + QByteArray::number(second).rightJustified(2, '0') +
-        ".000000001Z line " + QByteArray::number(second) + '\n';
-    QByteArray f(8, '\0');
-    f[0] = 1;
-    f[7] = char(line.size());
-    return f + line;
+    return FakeHttpServer::dockerFrame("2026-12-01T10:00:" + QByteArray::number(second).rightJustified(2, '0') +
+                                       ".000000001Z line " + QByteArray::number(second) + '\n');
 }
 
 } // namespace
@@ -44,11 +40,7 @@ void TestSharedLogUnit::twoReaders_oneStream_lateReaderGetsHistory()
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
     fake.route("docker system dial-stdio", dockerd.port());
-    FakeHttpServer::Response pong;
-    pong.body = "OK";
-    pong.contentType = "text/plain";
-    pong.headers = {{"Api-Version", "1.47"}};
-    dockerd.on("GET", "/_ping", pong);
+    dockerd.actAsDockerd();
     FakeHttpServer::Response list;
     list.body = R"([{"Id":"c0","Names":["/flashdeck-gpu1-b300x4-balanced-0"],"State":"running","Status":"Up",)"
                 R"("Labels":{"io.flashdeck.deployment":"gpu1-b300x4-balanced"}}])";
