@@ -8,6 +8,7 @@
 #include "backend/cli/licensecommand.h"
 #include "backend/cli/loadtestcommand.h"
 #include "backend/cli/logscommand.h"
+#include "backend/cli/pinscommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
 #include "backend/cli/statuscommand.h"
@@ -132,12 +133,13 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(QStringLiteral("command"),
-                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                                "HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, "
-                                                "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
-                                                "start|status|stop. Without a command the window opens."),
-                                 QStringLiteral("[command]"));
+    parser.addPositionalArgument(
+        QStringLiteral("command"),
+        QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                       "HOST, pins [lock] HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, "
+                       "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
+                       "start|status|stop. Without a command the window opens."),
+        QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -196,7 +198,7 @@ int main(int argc, char **argv)
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
             {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
             {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
-            {"loadtest", &flashdeck::cli::runLoadTestCommand},
+            {"loadtest", &flashdeck::cli::runLoadTestCommand}, {"pins", &flashdeck::cli::runPinsCommand},
         };
         // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
         // a usage error, so help, errors and the man page (built from this) cannot drift apart.

@@ -1,0 +1,68 @@
+#include "backend/cli/pinscommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/pins.h"
+
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+int runPinsCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("pins lock: write the pins to FILE."),
+                                       QStringLiteral("FILE"));
+    p.addOptions({jsonOpt, outputOpt});
+    const QString usage = QStringLiteral("Usage: flashdeck pins HOST [--json]\n"
+                                         "       flashdeck pins lock HOST --output FILE\n");
+    const QStringList pos = p.parse(args) ? p.positionalArguments() : QStringList();
+    const bool lock = pos.size() == 3 && pos.at(1) == QLatin1String("lock");
+    if (!(pos.size() == 2 || lock) || (lock && !p.isSet(outputOpt)) || (!lock && p.isSet(outputOpt))) {
+        c.err << "flashdeck pins: "
+              << (!p.errorText().isEmpty() ? p.errorText()
+                      : lock               ? QStringLiteral("pins lock needs --output FILE.")
+                                           : QStringLiteral("needs HOST."))
+              << '\n'
+              << usage;
+        return ExitUsage;
+    }
+    const QString host = pos.last();
+    const Result<Deployment> deployment = Deployment::read(c.paths, host);
+    if (!deployment) {
+        c.err << deployment.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const Result<Pins> pins = Pins::of(deployment.value());
+    if (!pins) {
+        c.err << pins.message() << '\n';
+        return ExitCheckFailed;
+    }
+    if (lock) {
+        if (const Status s = pins.value().writeTo(p.value(outputOpt)); !s) {
+            c.err << "Cannot write " << p.value(outputOpt) << ": " << s.message() << ".\n";
+            return ExitCheckFailed;
+        }
+        c.out << "Pins of " << host << " written to " << p.value(outputOpt) << ".\n";
+        return ExitOk;
+    }
+    if (p.isSet(jsonOpt)) {
+        c.out << QString::fromStdString(pins.value().toJson().dump()) << '\n';
+        return ExitOk;
+    }
+    const Pins &v = pins.value();
+    c.out << "host            " << v.host << '\n'
+          << "profile         " << v.profile << '\n'
+          << "image           " << v.image << '\n'
+          << "image digest    " << v.imageDigest << '\n'
+          << "model revision  " << v.modelRevision << '\n'
+          << "launch sha256   " << (v.launchSha256.isEmpty() ? QStringLiteral("–") : v.launchSha256) << '\n'
+          << "deployed at     " << (v.deployedAt.isEmpty() ? QStringLiteral("–") : v.deployedAt) << '\n';
+    return ExitOk;
+}
+
+} // namespace flashdeck::cli
