@@ -77,14 +77,19 @@ package: bootstrap
 package-check: package
 	@scripts/package-check build/package/package/flashdeck_*.deb
 
+# The pictures only: leaks are make test's to find (it runs these tests with LeakSanitizer on). In
+# the screenshot path Qt Charts 6.4 leaves its chart titles' text documents behind (ChartTitle::
+# setGeometry, seen on every run), which would stop the target before its last picture.
+SHOT_ENV = QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0 FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots
+
 screenshots: build-dev
 	@mkdir -p docs/screenshots
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_sshdialogs >/dev/null
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_fleetpage >/dev/null
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_logspage >/dev/null
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_deploypage >/dev/null
-	QT_QPA_PLATFORM=offscreen FLASHDECK_SCREENSHOT_DIR=$(CURDIR)/docs/screenshots build/dev/tests/ui/tst_playgroundpage >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_mainwindow everyPage_opensAndIsCaptured >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_sshdialogs >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_fleetpage >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_logspage >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_deploypage >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_playgroundpage >/dev/null
 	@ls docs/screenshots/*.png
 
 format:

@@ -186,8 +186,11 @@ void StepDetail::setProgress(const StepProgress &p, double ratePerSecond, bool i
         parts << tr("%1/s").arg(fmt::bytes(qint64(ratePerSecond)));
         if (total > done) {
             // With sizes still unknown, the estimate counts them at the mean size: "about".
-            const QString left = fmt::duration(double(total - done) / ratePerSecond);
-            parts << (p.totalKnown ? tr("%1 left").arg(left) : tr("about %1 left").arg(left));
+            const double seconds = double(total - done) / ratePerSecond;
+            const QString left = fmt::duration(seconds);
+            parts << (seconds < 1        ? tr("under a second left") // never "0 s left"
+                          : p.totalKnown ? tr("%1 left").arg(left)
+                                         : tr("about %1 left").arg(left));
         }
     }
     if (!p.text.isEmpty()) {
