@@ -178,8 +178,8 @@ CommandReply *HostConnection::execute(const RemoteCommand &command, QObject *own
     QPointer<HostConnection> self(this);
     auto *reply = new CommandReply(
         [self, id] {
-            if (self) {
-                self->cancel(id);
+            if (HostConnection *connection = self.data()) { // one read (see adoptTunnel)
+                connection->cancel(id);
             }
         },
         owner);
@@ -205,9 +205,10 @@ TunnelReply *HostConnection::adoptTunnel(quint64 id, QObject *owner)
     QPointer<HostConnection> self(this);
     auto *reply = new TunnelReply(
         [self, id] {
-            if (self) {
-                self->m_tunnelReplies.remove(id);
-                self->closeTunnel(id);
+            // One read of the QPointer (GCC's -O3 flow analysis treats each read as maybe null).
+            // The entry goes with the reply (destroyed, below); a closed reply ignores late reports.
+            if (HostConnection *connection = self.data()) {
+                connection->closeTunnel(id);
             }
         },
         owner);
