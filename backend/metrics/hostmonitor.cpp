@@ -180,6 +180,8 @@ void HostMonitor::readManifest()
     m_status.profile = d.profile;
     m_status.imageDigest = d.imageDigest;
     m_status.modelSha = d.modelSha;
+    const Result<Pins> pins = Pins::of(d);
+    m_status.pins = pins ? std::optional<Pins>(pins.value()) : std::nullopt;
     m_status.qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Warn;
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {

@@ -96,6 +96,8 @@ json HostStatus::toJson() const
             {"profile", text(profile)},
             {"image_digest", text(imageDigest)},
             {"model_sha", text(modelSha)},
+            // The deployment's pins (flashdeck pins HOST --json's object), null before any.
+            {"pins", pins ? pins->toJson() : json(nullptr)},
             {"alerts", alertList},
             {"updated",
              updatedMs

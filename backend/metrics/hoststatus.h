@@ -3,6 +3,7 @@
 #include "backend/metrics/hoststate.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/pins.h"
 
 #include <QList>
 #include <QString>
@@ -70,6 +71,8 @@ struct HostStatus
     QString profile;
     QString imageDigest;
     QString modelSha;
+    /** What the host's recorded deployment pinned (flashdeck pins); none before a deployment pinned. */
+    std::optional<Pins> pins;
     bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
     QString historyError; // the chart history on disk could not be read or written
     QList<Alert> alerts;

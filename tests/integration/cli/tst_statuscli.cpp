@@ -91,6 +91,7 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
         QVERIFY2(gpu.contains(QLatin1String(key)), key);
     }
     QVERIFY(amd[QLatin1String("server")].isNull()); // no deployment: nothing invented
+    QVERIFY(amd[QLatin1String("pins")].isNull());
     QCOMPARE(amd[QLatin1String("container")].toObject()[QLatin1String("state")].toString(), QStringLiteral("none"));
     QVERIFY(amd[QLatin1String("alerts")].toArray().isEmpty());
 
@@ -99,6 +100,13 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
     QCOMPARE(demo[QLatin1String("gpus")].toArray().size(), 4);
     QCOMPARE(demo[QLatin1String("container")].toObject()[QLatin1String("state")].toString(), QStringLiteral("running"));
     QCOMPARE(demo[QLatin1String("profile")].toString(), QStringLiteral("b300x4-balanced"));
+    // The deployment's pins, as flashdeck pins prints them.
+    const QJsonObject pins = demo[QLatin1String("pins")].toObject();
+    QCOMPARE(pins[QLatin1String("image_digest")].toString(), demo[QLatin1String("image_digest")].toString());
+    QVERIFY(pins[QLatin1String("image_digest")].toString().startsWith(QLatin1String("sha256:")));
+    QCOMPARE(pins[QLatin1String("model_revision")].toString(), demo[QLatin1String("model_sha")].toString());
+    QCOMPARE(pins[QLatin1String("launch_sha256")].toString().size(), 64);
+    QCOMPARE(pins[QLatin1String("profile")].toString(), QStringLiteral("b300x4-balanced"));
     const QJsonObject server = demo[QLatin1String("server")].toObject();
     QCOMPARE(server[QLatin1String("health")].toString(), QStringLiteral("ok"));
     for (const char *key : {"health", "token_usage", "used_tokens", "max_tokens", "running", "queued", "gen_throughput",
