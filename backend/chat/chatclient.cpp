@@ -47,8 +47,7 @@ void ChatClient::openTunnel()
             }
         }
     };
-    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
-    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
 void ChatClient::dropTunnel()

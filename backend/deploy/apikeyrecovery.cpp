@@ -38,8 +38,7 @@ void ApiKeyRecovery::start()
         done(Status::failure(
             QStringLiteral("Could not reach the host's Docker to read the server's API key: %1").arg(message)));
     };
-    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
-    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
 void ApiKeyRecovery::inspect(quint16 tunnelPort)

@@ -138,8 +138,7 @@ void LogFollower::openTunnel()
         m_tunnel = nullptr;
         failOrRetry(message, 5000);
     };
-    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
-    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
 void LogFollower::dropTunnel()

@@ -55,8 +55,7 @@ void ContainerSampler::openTunnel()
         dropTunnel();
         Q_EMIT failed(message, true);
     };
-    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
-    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
 void ContainerSampler::dropTunnel()

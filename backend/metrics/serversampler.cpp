@@ -54,8 +54,7 @@ void ServerSampler::openTunnel()
         dropTunnel();
         Q_EMIT failed(message);
     };
-    connect(m_tunnel, &ssh::TunnelReply::failed, this, gone);
-    connect(m_tunnel, &ssh::TunnelReply::closed, this, gone);
+    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
 void ServerSampler::dropTunnel()

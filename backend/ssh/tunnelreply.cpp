@@ -54,10 +54,12 @@ void TunnelReply::deliverFailed(const QString &message)
         m_phase = Phase::Failed;
         m_error = message;
         Q_EMIT failed(message);
+        Q_EMIT ended(message);
     } else if (m_phase == Phase::Ready) {
         m_phase = Phase::Closed;
         m_error = message;
         Q_EMIT closed(message);
+        Q_EMIT ended(message);
     }
 }
 

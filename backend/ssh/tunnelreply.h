@@ -48,6 +48,8 @@ Q_SIGNALS:
     void failed(const QString &message);
     /** It was ready and is gone. */
     void closed(const QString &message);
+    /** Either: it never opened, or it was ready and is gone (for callers that treat both alike). */
+    void ended(const QString &message);
 
 private:
     std::function<void()> m_close;
