@@ -9,11 +9,13 @@
 #include "backend/cli/loadtestcommand.h"
 #include "backend/cli/logscommand.h"
 #include "backend/cli/pinscommand.h"
+#include "backend/cli/prunecommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
 #include "backend/cli/statuscommand.h"
 #include "backend/cli/terminalprompt.h"
 #include "backend/cli/undeploycommand.h"
+#include "backend/cli/upgradecommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
 #include "backend/core/settings.h"
@@ -133,13 +135,13 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(
-        QStringLiteral("command"),
-        QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                       "HOST, pins [lock] HOST, recipes list|show, status [HOST…], logs HOST|--file PATH, "
-                       "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
-                       "start|status|stop. Without a command the window opens."),
-        QStringLiteral("[command]"));
+    parser.addPositionalArgument(QStringLiteral("command"),
+                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                                                "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
+                                                "status [HOST…], logs HOST|--file PATH, "
+                                                "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
+                                                "start|status|stop. Without a command the window opens."),
+                                 QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
@@ -198,6 +200,7 @@ int main(int argc, char **argv)
             {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
             {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
             {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
+            {"upgrade", &flashdeck::cli::runUpgradeCommand},   {"prune", &flashdeck::cli::runPruneCommand},
             {"loadtest", &flashdeck::cli::runLoadTestCommand}, {"pins", &flashdeck::cli::runPinsCommand},
         };
         // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on

@@ -11,35 +11,48 @@
 
 namespace flashdeck::cli {
 
-int runOnHost(const HostEntry &host, CliContext &c,
-              const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work)
+std::unique_ptr<ssh::HostConnection>
+startOnHost(const HostEntry &host, CliContext &c,
+            const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work,
+            const std::function<void(int)> &finished)
 {
     ssh::SshTarget target = host.toTarget();
     target.reconnect = true; // a dropped connection comes back; the work is idempotent
-    ssh::HostConnection connection(target);
-    answerAuthPromptsAtTerminal(connection, c);
+    auto connection = std::make_unique<ssh::HostConnection>(target);
+    ssh::HostConnection *conn = connection.get();
+    answerAuthPromptsAtTerminal(*conn, c);
+    auto started = std::make_shared<bool>(false);
+    const QString name = host.name;
+    QObject::connect(
+        conn, &ssh::HostConnection::hostKeyNeedsDecision, conn, [&c, conn, name](const ssh::HostKeyInfo &info) {
+            c.err << "The host key of " << info.host << " is not known (" << info.keyType << ' ' << info.fingerprint
+                  << "). Check it with 'flashdeck hosts check " << name << " --accept-new-host-key' first.\n";
+            conn->answerHostKey(false);
+        });
+    QObject::connect(conn, &ssh::HostConnection::stateChanged, conn,
+                     [&c, conn, started, work, finished](const ssh::ConnectionState &st) {
+                         if (st.phase == ssh::ConnectionPhase::Failed && !*started) {
+                             *started = true; // once: a failed connection reports one code
+                             c.err << st.error.message << '\n';
+                             finished(exitCodeFor(st.error.code));
+                         } else if (st.phase == ssh::ConnectionPhase::Ready && !*started) {
+                             *started = true;
+                             work(*conn, finished);
+                         }
+                     });
+    conn->connectToHost();
+    return connection;
+}
+
+int runOnHost(const HostEntry &host, CliContext &c,
+              const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work)
+{
     QEventLoop loop;
     int code = ExitOk;
-    bool started = false;
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
-        c.err << "The host key of " << info.host << " is not known (" << info.keyType << ' ' << info.fingerprint
-              << "). Check it with 'flashdeck hosts check " << host.name << " --accept-new-host-key' first.\n";
-        connection.answerHostKey(false);
+    const std::unique_ptr<ssh::HostConnection> connection = startOnHost(host, c, work, [&](int rc) {
+        code = rc;
+        loop.quit();
     });
-    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
-        if (st.phase == ssh::ConnectionPhase::Failed && !started) {
-            c.err << st.error.message << '\n';
-            code = exitCodeFor(st.error.code);
-            loop.quit();
-        } else if (st.phase == ssh::ConnectionPhase::Ready && !started) {
-            started = true;
-            work(connection, [&](int rc) {
-                code = rc;
-                loop.quit();
-            });
-        }
-    });
-    connection.connectToHost();
     loop.exec();
     return code;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 namespace flashdeck {
 struct HostEntry;
@@ -19,6 +20,15 @@ struct CliContext;
  * then runs `work` on the ready connection. `work` calls `done(exitCode)` when it has
  * finished. Returns that code, or the SSH exit code (3–6) when the connection failed.
  */
+/**
+ * The same without waiting: connects, runs `work`, and calls `finished(code)` once from the
+ * event loop (several hosts at a time: a rolling upgrade). Keep the connection until then.
+ */
+std::unique_ptr<ssh::HostConnection>
+startOnHost(const HostEntry &host, CliContext &context,
+            const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work,
+            const std::function<void(int)> &finished);
+
 int runOnHost(const HostEntry &host, CliContext &context,
               const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work);
 

@@ -14,9 +14,10 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck demo start [--scenario NAME] [--time-factor X] [--json]\n"
-                                      "       flashdeck demo status [--json]\n"
-                                      "       flashdeck demo stop");
+const QString kUsage =
+    QStringLiteral("Usage: flashdeck demo start [--scenario NAME] [--time-factor X] [--hosts N] [--json]\n"
+                   "       flashdeck demo status [--json]\n"
+                   "       flashdeck demo stop");
 
 int usage(CliContext &c, const QString &message)
 {
@@ -62,7 +63,11 @@ int runDemoCommand(const QStringList &args, CliContext &c)
                                     QStringLiteral("Scale every simulated duration (default 0.5)."),
                                     QStringLiteral("X"), QStringLiteral("0.5"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    p.addOptions({scenario, factor, json});
+    const QCommandLineOption count(QStringLiteral("hosts"),
+                                   QStringLiteral("How many hosts run the scenario: demo, demo-2, … (default 1; at "
+                                                  "most 8)."),
+                                   QStringLiteral("N"), QStringLiteral("1"));
+    p.addOptions({scenario, factor, json, count});
     if (!p.parse(args)) {
         return usage(c, p.errorText());
     }
@@ -76,6 +81,10 @@ int runDemoCommand(const QStringList &args, CliContext &c)
     const double timeFactor = p.value(factor).toDouble(&ok);
     if (!ok || timeFactor <= 0) {
         return usage(c, QStringLiteral("--time-factor must be a positive number."));
+    }
+    const int hostCount = p.value(count).toInt(&ok);
+    if (!ok || hostCount < 1 || hostCount > 8) {
+        return usage(c, QStringLiteral("--hosts takes a number from 1 to 8."));
     }
     Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
@@ -99,11 +108,11 @@ int runDemoCommand(const QStringList &args, CliContext &c)
             return ExitCheckFailed;
         }
         if (!p.isSet(json)) {
-            c.out << "Demo stopped; hosts demo and demo-amd removed.\n";
+            c.out << "Demo stopped; its hosts removed from the inventory.\n";
         }
         return ExitOk;
     }
-    const Result<QList<DemoHostInfo>> started = demo.start(inventory, p.value(scenario), timeFactor);
+    const Result<QList<DemoHostInfo>> started = demo.start(inventory, p.value(scenario), timeFactor, hostCount);
     if (!started) {
         c.err << started.message() << '\n';
         if (!started.status().detail().isEmpty()) {

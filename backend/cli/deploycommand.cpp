@@ -2,6 +2,7 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/stepprinter.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
 #include "backend/deploy/acknowledgements.h"
@@ -11,6 +12,7 @@
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
+#include "backend/recipe/pins.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
@@ -35,26 +37,8 @@ const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "                        [--hicache-gb GB] [--operator-flags \"FLAGS\"] [--image NAME:TAG] [--gpus LIST]\n"
-    "                        [--port N]\n"
+    "                        [--port N] [--image-digest sha256:… --model-revision COMMIT | --pins FILE]\n"
     "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]");
-
-const char *mark(StepStatus s)
-{
-    switch (s) {
-    case StepStatus::Pass:
-        return "PASS";
-    case StepStatus::Warn:
-        return "WARN";
-    case StepStatus::Fail:
-        return "FAIL";
-    case StepStatus::Skipped:
-        return "SKIP";
-    case StepStatus::Unknown:
-        return "UNKNOWN";
-    default:
-        return "....";
-    }
-}
 
 } // namespace
 
@@ -111,8 +95,22 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         QStringLiteral("The port the server listens on, on the host's loopback (the router's, for a profile with "
                        "one), instead of the profile's 30000; recorded, so chat, status and the runbook use it."),
         QStringLiteral("N"));
+    const QCommandLineOption digestOpt(
+        QStringLiteral("image-digest"),
+        QStringLiteral("Run exactly this image digest (on the host already, or in the registry) instead of what the "
+                       "tag names today."),
+        QStringLiteral("sha256:…"));
+    const QCommandLineOption revisionOpt(
+        QStringLiteral("model-revision"),
+        QStringLiteral("Run exactly this model commit (40 hex digits) instead of the recipe's revision."),
+        QStringLiteral("COMMIT"));
+    const QCommandLineOption pinsOpt(
+        QStringLiteral("pins"),
+        QStringLiteral("Deploy exactly what a pins file says ('flashdeck pins lock' writes one): image, digest, "
+                       "model commit and profile."),
+        QStringLiteral("FILE"));
     p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt, modelDirOpt,
-                  sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt});
+                  sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt, digestOpt, revisionOpt, pinsOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -141,9 +139,39 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return ExitCheckFailed;
     }
     const Recipe recipe = recipes.value().first();
-    const RecipeProfile *listed = recipe.profile(p.value(profileOpt));
+    // Pins: the operator's digest and commit, or a pins file's (what a host ran, locked).
+    std::optional<Pins> pinsFile;
+    if (p.isSet(pinsOpt)) {
+        if (p.isSet(digestOpt) || p.isSet(revisionOpt)) {
+            return usage(QStringLiteral("--pins gives the digest and the commit: leave out --image-digest and "
+                                        "--model-revision."));
+        }
+        Result<Pins> read = Pins::readFrom(p.value(pinsOpt));
+        if (!read) {
+            c.err << read.message() << '\n';
+            return ExitUsage;
+        }
+        pinsFile = std::move(read).value();
+        if (p.isSet(profileOpt) && p.value(profileOpt) != pinsFile->profile && !pinsFile->profile.isEmpty()) {
+            return usage(
+                QStringLiteral("the pins file is for profile %1, not %2.").arg(pinsFile->profile, p.value(profileOpt)));
+        }
+    }
+    if (p.isSet(digestOpt) && !Pins::isImageDigest(p.value(digestOpt))) {
+        return usage(QStringLiteral("--image-digest takes sha256: and 64 hex digits, as 'flashdeck pins' prints it, "
+                                    "not \"%1\".")
+                         .arg(p.value(digestOpt)));
+    }
+    if (p.isSet(revisionOpt) && !Pins::isModelRevision(p.value(revisionOpt))) {
+        return usage(QStringLiteral("--model-revision takes a full commit id (40 hex digits), as 'flashdeck pins' "
+                                    "prints it, not \"%1\".")
+                         .arg(p.value(revisionOpt)));
+    }
+    const QString profileId =
+        pinsFile && !pinsFile->profile.isEmpty() && !p.isSet(profileOpt) ? pinsFile->profile : p.value(profileOpt);
+    const RecipeProfile *listed = recipe.profile(profileId);
     if (!listed) {
-        return usage(QStringLiteral("no profile \"%1\" (see 'flashdeck recipes list').").arg(p.value(profileOpt)));
+        return usage(QStringLiteral("no profile \"%1\" (see 'flashdeck recipes list').").arg(profileId));
     }
     if (listed->generatorOnly()) {
         c.err << listed->title << ": " << listed->note << '\n';
@@ -159,7 +187,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         }
         port = quint16(n);
     }
-    const ProfileChoice choice{p.value(imageOpt), p.value(gpusOpt), port};
+    // A pins file's image is the profile's unless it names another one (then as --image would).
+    QString image = p.value(imageOpt);
+    if (pinsFile && image.isEmpty() && !pinsFile->image.isEmpty() &&
+        pinsFile->image != recipe.imageOf(*listed).reference()) {
+        image = pinsFile->image;
+    }
+    const ProfileChoice choice{image, p.value(gpusOpt), port};
     const Result<RecipeProfile> chosen = choice.apply(recipe, *listed);
     if (!chosen) {
         return usage(listed->imageConfirm && !p.isSet(imageOpt)
@@ -217,6 +251,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         ? p.value(sourceOpt)
         : (options.modelDir.isEmpty() ? QStringLiteral("hub") : QStringLiteral("offline"));
     options.verifyChecksums = p.isSet(checksumOpt);
+    options.imageDigest = pinsFile ? pinsFile->imageDigest : p.value(digestOpt);
+    options.modelRevision = pinsFile ? pinsFile->modelRevision : p.value(revisionOpt);
     if (!QStringList{QStringLiteral("hub"), QStringLiteral("offline"), QStringLiteral("modelscope")}.contains(
             options.modelSource)) {
         return usage(QStringLiteral("--model-source takes hub, offline or modelscope."));
@@ -273,37 +309,10 @@ int runDeployCommand(const QStringList &args, CliContext &c)
             }
         }
     });
-    QObject::connect(&session, &DeploySession::stepChanged, &session, [&c, json](const StepRecord &r) {
-        if (json) {
-            nlohmann::json j = r;
-            c.out << QString::fromStdString(j.dump()) << '\n';
-        } else if (r.status == StepStatus::Running) {
-            c.out << "....  " << r.title << '\n';
-        } else {
-            c.out << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
-                  << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
-                  << '\n';
-            if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
-                c.out << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
-            }
-        }
-        c.out.flush();
-    });
-    QObject::connect(&session, &DeploySession::progress, &session, [&c, json](const StepProgress &step) {
-        if (json) {
-            // total_known false: the total is an estimate (the pull before dockerd sized every
-            // layer); percent never goes back, and is 100 only when all of it is there.
-            c.out << QString::fromStdString(nlohmann::json{{"progress", step.step.toStdString()},
-                                                           {"done", step.done},
-                                                           {"total", step.total},
-                                                           {"total_known", step.totalKnown},
-                                                           {"percent", step.percent},
-                                                           {"text", step.text.toStdString()}}
-                                                .dump())
-                  << '\n';
-            c.out.flush();
-        }
-    });
+    QObject::connect(&session, &DeploySession::stepChanged, &session,
+                     [&c, json](const StepRecord &r) { printStep(c, r, json); });
+    QObject::connect(&session, &DeploySession::progress, &session,
+                     [&c, json](const StepProgress &step) { printProgress(c, step, json); });
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {

@@ -24,7 +24,7 @@ namespace flashdeck::cli {
 namespace {
 
 const QString kUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
-                                      "[--timeout SECONDS]");
+                                      "[--timeout SECONDS] [--pins FILE]");
 
 QString orDash(const std::optional<double> &v, int decimals = 0, const QString &suffix = {})
 {
@@ -123,7 +123,11 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     const QCommandLineOption timeoutOpt(QStringLiteral("timeout"),
                                         QStringLiteral("Seconds to wait for every host's first answers."),
                                         QStringLiteral("SECONDS"), QStringLiteral("30"));
-    p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt});
+    const QCommandLineOption pinsOpt(QStringLiteral("pins"),
+                                     QStringLiteral("Flag every host whose deployment runs other pins than this pins "
+                                                    "file (default: the one chosen in Settings → Fleet)."),
+                                     QStringLiteral("FILE"));
+    p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt, pinsOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
         return ExitUsage;
@@ -156,7 +160,17 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     // (host keys are accepted with `hosts check`), the deployment's API key from the keyring.
     SecretStore secrets;
     const Settings settings(c.paths);
-    FleetWatcher fleet(c.paths, metrics::AlertThresholds::fromSettings(settings), &secrets);
+    metrics::AlertThresholds thresholds = metrics::AlertThresholds::fromSettings(settings);
+    if (p.isSet(pinsOpt)) {
+        thresholds.usePinsFile(p.value(pinsOpt));
+        if (!thresholds.pinsError.isEmpty()) {
+            c.err << thresholds.pinsError << '\n';
+            return ExitUsage;
+        }
+    } else if (!thresholds.pinsError.isEmpty()) {
+        c.err << thresholds.pinsError << " (Settings → Fleet): pins are not compared.\n";
+    }
+    FleetWatcher fleet(c.paths, thresholds, &secrets);
     fleet.setHosts(hosts);
     auto statusOf = [&fleet](const HostEntry &h) {
         const metrics::HostMonitor *m = fleet.monitor(h.name);

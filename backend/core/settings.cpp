@@ -76,6 +76,20 @@ void Settings::setKeepMetricsHistory(bool on)
     m_settings->setValue(QStringLiteral("metrics/keep_history"), on);
 }
 
+QString Settings::fleetPinsFile() const
+{
+    return m_settings->value(QStringLiteral("fleet/pins_file")).toString();
+}
+
+void Settings::setFleetPinsFile(const QString &path)
+{
+    if (path.isEmpty()) {
+        m_settings->remove(QStringLiteral("fleet/pins_file"));
+    } else {
+        m_settings->setValue(QStringLiteral("fleet/pins_file"), path);
+    }
+}
+
 QStringList Settings::fleetHiddenColumns() const
 {
     const QString key = QStringLiteral("window/fleet_hidden_columns");

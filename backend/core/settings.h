@@ -57,6 +57,9 @@ public:
     /** The Fleet table's columns the operator hid (stable keys); by default "updated". */
     QStringList fleetHiddenColumns() const;
     void setFleetHiddenColumns(const QStringList &keys);
+    /** The fleet's pins file ([fleet] pins_file): a host that runs other pins is flagged. Empty: none. */
+    QString fleetPinsFile() const;
+    void setFleetPinsFile(const QString &path);
     QStringList allowedImageHosts() const;
     void setAllowedImageHosts(const QStringList &hosts);
 

@@ -360,7 +360,8 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
     return h;
 }
 
-Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString &scenario, double timeFactor)
+Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString &scenario, double timeFactor,
+                                             int hostCount)
 {
     if (const QList<DemoHostInfo> already = running(); !already.isEmpty()) {
         return already;
@@ -372,6 +373,9 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
         return Status::failure(QStringLiteral("Cannot create %1.").arg(stateDir()));
     }
     QList<std::pair<QString, QString>> wanted{{QStringLiteral("demo"), scenario}};
+    for (int i = 2; i <= hostCount; ++i) {
+        wanted.append({QStringLiteral("demo-%1").arg(i), scenario});
+    }
     if (!scenario.startsWith(QLatin1String("mi3"))) {
         wanted.append({QStringLiteral("demo-amd"), QStringLiteral("mi355x-x8")});
     }

@@ -70,11 +70,13 @@ public:
     /** The hosts of a running demo (an empty list when none runs). */
     QList<DemoHostInfo> running() const;
     /**
-     * Starts `demo` with `scenario` and `demo-amd` with mi355x-x8 (unless `scenario` is
+     * Starts `demo` with `scenario` (and `demo-2` … `demo-N` alike when `hostCount` > 1: a fleet to
+     * upgrade in turn) and `demo-amd` with mi355x-x8 (unless `scenario` is
      * AMD already), and adds them to `inventory` (saved). A demo already running is returned
      * as it is. `timeFactor` scales every simulated duration (1 = the pace of a real host).
      */
-    [[nodiscard]] Result<QList<DemoHostInfo>> start(Inventory &inventory, const QString &scenario, double timeFactor);
+    [[nodiscard]] Result<QList<DemoHostInfo>> start(Inventory &inventory, const QString &scenario, double timeFactor,
+                                                    int hostCount = 1);
     /** Stops every demo process and removes the demo hosts from `inventory` (saved). */
     [[nodiscard]] Status stop(Inventory &inventory);
 

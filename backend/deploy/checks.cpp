@@ -171,11 +171,10 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
     StepRecord r = make("preflight.disk", QStringLiteral("Room for the weights and the image"),
                         QStringLiteral("About %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
-    r.expected = weightsOnHost ? QStringLiteral("≥ %1 free for the image (the weights are already in a folder on the "
-                                                "host)")
-                                     .arg(gb(need))
-                               : QStringLiteral("≥ %1 free (%2 weights + %3 image)")
-                                     .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
+    r.expected = weightsOnHost
+        ? QStringLiteral("≥ %1 free for the image (the weights are already on the host)").arg(gb(need))
+        : QStringLiteral("≥ %1 free (%2 weights + %3 image)")
+              .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
     r.seen = QStringLiteral("%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
         r.status = StepStatus::Pass;
@@ -351,6 +350,18 @@ StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, 
         if (at >= 0) {
             r.status = StepStatus::Fail;
             r.seen = lines.at(at).trimmed();
+            if (rule.id == QLatin1String("crash")) {
+                // A traceback's first line says only that there is one: its exception line (a
+                // few frames later) is the cause, "ImportError: cannot import name …".
+                static const QRegularExpression exception(
+                    QStringLiteral("^[A-Za-z_][\\w.]*(Error|Exception|Interrupt)\\b:"));
+                for (qsizetype j = at + 1; j < lines.size(); ++j) {
+                    if (exception.match(lines.at(j).trimmed()).hasMatch()) {
+                        r.seen = lines.at(j).trimmed() + QLatin1Char('\n') + r.seen; // the cause first
+                        break;
+                    }
+                }
+            }
             r.fix = rule.fix.isEmpty() ? rule.meaning : rule.meaning + QLatin1Char(' ') + rule.fix;
             return r;
         }

@@ -71,6 +71,7 @@ void DeployRunner::launch()
     begin("launch", QStringLiteral("Start the server"),
           QStringLiteral("The pinned image and revision, listening on the host's loopback only"), QString());
     m_current.expected = QStringLiteral("the server's containers created and started");
+    m_replaced.clear();
     // A rerun talks to a running server with the key it was started with: recover it first.
     const QString first = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
     m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(first), {},
@@ -123,6 +124,10 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
                          .arg(specs->size())
                          .arg(m_options.deploymentId);
         QStringList seen;
+        if (!m_replaced.isEmpty()) {
+            seen.append(QStringLiteral("stopped and removed the server of the earlier pins: %1")
+                            .arg(m_replaced.join(QStringLiteral(", "))));
+        }
         if (!started.isEmpty()) {
             seen.append(QStringLiteral("started %1").arg(started.join(QStringLiteral(", "))));
         }
@@ -147,7 +152,13 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
         "GET", QStringLiteral("/containers/%1/json").arg(spec.name), {},
         [this, spec, next, started, reused](const docker::DockerResponse &existing) mutable {
             const json inspect = existing.json();
-            if (existing.ok() && inspect.value("State", json::object()).value("Running", false)) {
+            const bool running = existing.ok() && inspect.value("State", json::object()).value("Running", false);
+            // A running server of other pins (image or launch line) is not this deployment's: an
+            // upgrade replaces it; a deployment must not call it its own.
+            const json config = inspect.value("Config", json::object());
+            const bool same = config.value("Image", json()) == spec.createBody.value("Image", json()) &&
+                config.value("Cmd", json()) == spec.createBody.value("Cmd", json());
+            if (running && same) {
                 if (spec.role == QLatin1String("server")) {
                     m_containerIds.append(QString::fromStdString(jsonread::string(inspect, "Id")));
                 }
@@ -155,41 +166,65 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
                 next(started, reused);
                 return;
             }
-            // An exited container of an earlier run goes first: one of each per deployment.
-            m_docker->call(
-                "DELETE", QStringLiteral("/containers/%1?force=1").arg(spec.name), {},
-                [this, spec, next, started, reused](const docker::DockerResponse &) mutable {
-                    m_docker->call(
-                        "POST", QStringLiteral("/containers/create?name=") + spec.name,
-                        QByteArray::fromStdString(spec.createBody.dump()),
-                        [this, spec, next, started, reused](const docker::DockerResponse &created) mutable {
-                            if (created.status != 201) {
-                                fail(created.message(), QStringLiteral("Check the image and the container settings."));
-                                return;
-                            }
-                            const QString id = QString::fromStdString(jsonread::string(created.json(), "Id"));
-                            m_docker->call(
-                                "POST", QStringLiteral("/containers/%1/start").arg(id), {},
-                                [this, spec, id, next, started, reused](const docker::DockerResponse &ok) mutable {
-                                    if (!ok.ok()) {
-                                        fail(ok.message(),
-                                             ok.message().contains(QLatin1String("address already in use"))
-                                                 ? QStringLiteral(
-                                                       "Port %1 is taken on the host: stop what listens there.")
-                                                       .arg(spec.hostPort)
-                                                 : QStringLiteral("Read the message above; fix and run again."));
-                                        return;
-                                    }
-                                    if (spec.role == QLatin1String("server")) {
-                                        m_containerIds.append(id);
-                                    }
-                                    started.append(
-                                        QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
-                                    next(started, reused);
-                                });
-                        });
-                });
+            if (running && !m_options.replaceRunning) {
+                fail(QStringLiteral("%1 runs %2, started with other pins or flags than this deployment's (%3)")
+                         .arg(spec.name, QString::fromStdString(jsonread::string(config, "Image")),
+                              QString::fromStdString(jsonread::string(spec.createBody, "Image"))),
+                     QStringLiteral("To move the host to these pins with an automatic rollback, run 'flashdeck "
+                                    "upgrade HOST --image-digest … --model-revision …' (Upgrade… on the Deploy "
+                                    "page); or 'flashdeck undeploy HOST' first to start afresh."));
+                return;
+            }
+            if (running) {
+                m_replaced.append(spec.name);
+            }
+            // A replaced server stops first, with SGLang's time to finish its requests (docker stop's
+            // SIGTERM); an exited container of an earlier run goes too: one of each per deployment.
+            const QString stop = running ? QStringLiteral("/containers/%1/stop?t=30").arg(spec.name) : QString();
+            auto recreate = [this, spec, next, started, reused](const docker::DockerResponse &) {
+                m_docker->call("DELETE", QStringLiteral("/containers/%1?force=1").arg(spec.name), {},
+                               [this, spec, next, started, reused](const docker::DockerResponse &) {
+                                   createAndStart(spec, [next, started, reused](const QString &line) mutable {
+                                       started.append(line);
+                                       next(started, reused);
+                                   });
+                               });
+            };
+            if (running) {
+                m_docker->call("POST", stop, {}, recreate);
+            } else {
+                recreate({});
+            }
         });
+}
+
+void DeployRunner::createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started)
+{
+    m_docker->call("POST", QStringLiteral("/containers/create?name=") + spec.name,
+                   QByteArray::fromStdString(spec.createBody.dump()),
+                   [this, spec, started = std::move(started)](const docker::DockerResponse &created) {
+                       if (created.status != 201) {
+                           fail(created.message(), QStringLiteral("Check the image and the container settings."));
+                           return;
+                       }
+                       const QString id = QString::fromStdString(jsonread::string(created.json(), "Id"));
+                       m_docker->call(
+                           "POST", QStringLiteral("/containers/%1/start").arg(id), {},
+                           [this, spec, id, started](const docker::DockerResponse &ok) {
+                               if (!ok.ok()) {
+                                   fail(ok.message(),
+                                        ok.message().contains(QLatin1String("address already in use"))
+                                            ? QStringLiteral("Port %1 is taken on the host: stop what listens there.")
+                                                  .arg(spec.hostPort)
+                                            : QStringLiteral("Read the message above; fix and run again."));
+                                   return;
+                               }
+                               if (spec.role == QLatin1String("server")) {
+                                   m_containerIds.append(id);
+                               }
+                               started(QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
+                           });
+                   });
 }
 
 void DeployRunner::ready()

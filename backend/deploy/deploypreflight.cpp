@@ -261,7 +261,8 @@ void DeployRunner::preflightDisk()
                  QStringLiteral("Check that the home directory on the host is writable."));
             return;
         }
-        StepRecord r = checks::disk(m_recipe, free.value(), m_options.modelSource != QLatin1String("hub"));
+        StepRecord r = checks::disk(m_recipe, free.value(),
+                                    m_options.modelSource != QLatin1String("hub") || m_options.weightsOnHost);
         r.command = m_current.command;
         finish(r);
     });

@@ -207,6 +207,7 @@ void DeployRunner::begin(const char *step, const QString &title, const QString &
     m_current.why = why;
     m_current.command = command;
     m_current.status = StepStatus::Running;
+    m_current.phase = m_options.phase;
     m_current.at = QDateTime::currentDateTimeUtc();
     if (const Status s = m_journal.append(m_current); !s) {
         m_cancelled = true; // no journal, no deployment: we could not resume or explain it
@@ -352,6 +353,10 @@ void DeployRunner::license()
 
 void DeployRunner::pinImage()
 {
+    if (!m_options.imageDigest.isEmpty()) {
+        pinChosenDigest();
+        return;
+    }
     const QString image = m_recipe.imageOf(m_profile).reference();
     begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("Pin the image digest"),
           QStringLiteral("GET /distribution/%1/json").arg(image));
@@ -373,6 +378,43 @@ void DeployRunner::pinImage()
                        r.seen = image + QLatin1Char('@') + digest;
                        finish(r);
                    });
+}
+
+void DeployRunner::pinChosenDigest()
+{
+    const QString pinned = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_options.imageDigest;
+    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("The digest chosen for this host"),
+          QStringLiteral("GET /images/%1/json, else GET /distribution/%1/json").arg(pinned));
+    m_current.expected = QStringLiteral("%1 on the host or in the registry").arg(pinned);
+    const auto pass = [this, pinned](const QString &where) {
+        m_imageDigest = m_options.imageDigest;
+        StepRecord r = m_current;
+        r.status = StepStatus::Pass;
+        r.seen = QStringLiteral("%1 (%2)").arg(pinned, where);
+        finish(r);
+    };
+    // The host may keep a build the registry no longer serves (the one before an upgrade).
+    m_docker->call(
+        "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
+        [this, pinned, pass](const docker::DockerResponse &here) {
+            if (here.ok()) {
+                pass(QStringLiteral("on the host already"));
+                return;
+            }
+            m_docker->call(
+                "GET", QStringLiteral("/distribution/%1/json").arg(pinned), {},
+                [this, pinned, pass](const docker::DockerResponse &res) {
+                    const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
+                    if (res.ok() && digest == m_options.imageDigest) {
+                        pass(QStringLiteral("the registry has it"));
+                        return;
+                    }
+                    fail(res.ok() ? QStringLiteral("the registry answered with another digest, %1").arg(digest)
+                                  : dockerSaid(res),
+                         QStringLiteral("Neither the host nor the registry has this digest: check it ('flashdeck pins "
+                                        "HOST' shows what a host runs), and the host's access to the registry."));
+                });
+        });
 }
 
 void DeployRunner::pull()
@@ -399,6 +441,7 @@ void DeployRunner::pull()
                                        : QStringLiteral("already present; not pulled again"))
                              : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
                 r.status = has ? StepStatus::Pass : StepStatus::Fail;
+                m_pulled = has && pulled;
                 if (!has) {
                     r.fix = QStringLiteral("Remove the image on the host and pull again.");
                 }

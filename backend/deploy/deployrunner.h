@@ -63,6 +63,18 @@ struct DeployOptions
     QString modelDir; // on the host, for offline and modelscope
     /** Also compare sha256 of every shard (reads all 252 GB on the host: minutes). */
     bool verifyChecksums = false;
+    /** The image digest to run (sha256:…); empty: what the tag names now (pin.image resolves it). */
+    QString imageDigest;
+    /** The model commit to run (40 hex); empty: the recipe's revision, resolved by pin.model. */
+    QString modelRevision;
+    /**
+     * An upgrade or its rollback: a running server of other pins is stopped and replaced at
+     * launch (a deployment refuses to, and says how to upgrade). Its records carry `phase`.
+     */
+    bool replaceRunning = false;
+    QString phase;
+    /** The host has the weights of the pinned revision already (an upgrade of the image alone). */
+    bool weightsOnHost = false;
 };
 
 /**
@@ -93,6 +105,8 @@ public:
     QString imageDigest() const { return m_imageDigest; }
     /** The pinned image's size on the host (its Docker's "Size") once pulled or found; 0 before. */
     qint64 imageBytes() const { return m_imageBytes; }
+    /** The pull step fetched the image (it was not on the host before): Flashdeck's to prune. */
+    bool pulledImage() const { return m_pulled; }
     QString modelSha() const { return m_modelSha; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
@@ -158,6 +172,8 @@ private:
     void verifyGpus();
     void launch();
     void launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started, QStringList reused);
+    /** Creates and starts one container; `started` gets "name on 127.0.0.1:port". */
+    void createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started);
     void ready();
     void checkLog(const char *step);
     /**
@@ -166,6 +182,10 @@ private:
      */
     void verifyChat(const char *step, bool thinkingOffRetry = false, const QString &firstTry = {});
     QString lastLinesOf(int n) const;
+    /** The model revision to pin: the operator's commit, else the recipe's. */
+    QString wantedRevision() const;
+    /** pin.image with a digest the operator chose: on the host already, or in the registry. */
+    void pinChosenDigest();
     /** user@host as the operator would type it for scp/rsync. */
     QString hostDestination() const;
 
@@ -187,10 +207,12 @@ private:
     QString m_hostHome;
     QString m_imageDigest;
     qint64 m_imageBytes = 0;
+    bool m_pulled = false;
     QString m_modelSha;
     std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;
     QStringList m_containerIds;
+    QStringList m_replaced; // containers of earlier pins the launch stopped (an upgrade)
     QStringList m_log; // the server's log so far (first replica)
     /** What the server's log lines mean (the checks and the ready wait read them through it). */
     logs::LogRules m_logRules;

@@ -2,6 +2,7 @@
 
 #include "backend/core/atomicfile.h"
 #include "backend/deploy/journal.h"
+#include "backend/deploy/pulledimages.h"
 #include "backend/logging/logging.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/profilechoice.h"
@@ -97,6 +98,14 @@ void DeploySession::cancel()
 
 void DeploySession::writeManifest(bool ok)
 {
+    if (m_runner->pulledImage()) { // what prune may take back one day
+        PulledImages pulled(PulledImages::fileOf(m_dir));
+        const PulledImages::Image image{m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_runner->imageDigest(),
+                                        m_runner->imageBytes(), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)};
+        if (const Status s = pulled.record(image); !s) {
+            Q_EMIT notice(s.message());
+        }
+    }
     Deployment d;
     d.host = m_host;
     d.profile = m_profile.id;
@@ -114,6 +123,8 @@ void DeploySession::writeManifest(bool ok)
     d.modelDir = m_runner->modelFolder();
     d.steps = m_results;
     d.licenseAcknowledged = m_options.licenseAcknowledged;
+    d.hicacheGbPerRank = m_options.hicacheGbPerRank;
+    d.operatorFlags = m_options.operatorFlags;
     d.ok = ok;
     d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     const QString path = m_dir + QStringLiteral("/manifest.json");

@@ -26,6 +26,11 @@ QString gb(qint64 bytes)
 
 } // namespace
 
+QString DeployRunner::wantedRevision() const
+{
+    return m_options.modelRevision.isEmpty() ? m_recipe.modelRevision : m_options.modelRevision;
+}
+
 QString DeployRunner::modelFolder() const
 {
     return m_folder && m_options.modelSource != QLatin1String("hub") ? m_folder->resolvedPath() : QString();
@@ -100,7 +105,7 @@ void DeployRunner::preflightWeights()
                 const QStringList commands = modelscope
                     ? QStringList{WeightsFolder::modelscopeCommand(m_recipe.modelscopeMirror, m_options.modelDir)}
                     : WeightsFolder::offlineCommands(m_recipe.modelRepo,
-                                                     v.revision.isEmpty() ? m_recipe.modelRevision : v.revision,
+                                                     v.revision.isEmpty() ? wantedRevision() : v.revision,
                                                      m_options.modelDir, hostDestination());
                 r.fix = QStringLiteral("Check free disk on the host, then download the revision again into the same "
                                        "folder: an interrupted download resumes. On a connected machine: %1")
@@ -121,7 +126,7 @@ void DeployRunner::pinModel()
     const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
     const QByteArray base =
         "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" + m_recipe.modelRepo.toUtf8();
-    const QByteArray cmd = base + "/revision/" + m_recipe.modelRevision.toUtf8() + '"';
+    const QByteArray cmd = base + "/revision/" + wantedRevision().toUtf8() + '"';
     begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
           modelscope ? QStringLiteral("Pin the revision, then check the ModelScope copy against it file by file")
                      : QStringLiteral("Pin the model revision"),
@@ -132,6 +137,22 @@ void DeployRunner::pinModel()
         const QString sha = answer.is_object() && answer.value("sha", json()).is_string()
             ? QString::fromStdString(answer["sha"].get<std::string>())
             : QString();
+        const bool chosen = !m_options.modelRevision.isEmpty();
+        if (res.succeeded() && sha.size() == 40 && chosen && sha != m_options.modelRevision) {
+            fail(QStringLiteral("the Hub answered revision %1 with commit %2").arg(m_options.modelRevision, sha),
+                 QStringLiteral("Give the full 40-character commit id ('flashdeck pins HOST' shows what a host runs)."),
+                 QStringLiteral("commit %1").arg(m_options.modelRevision));
+            return;
+        }
+        if (chosen && !res.error.isError() && res.exitCode == 22) {
+            // curl -f: the Hub answered an error status; for a commit it does not know, 404.
+            fail(QStringLiteral("the Hub has no revision %1 of %2 (%3)")
+                     .arg(m_options.modelRevision, m_recipe.modelRepo, commandProblem(res)),
+                 QStringLiteral("Check the commit id ('flashdeck pins HOST' shows what a host runs; the model's "
+                                "history on the Hub lists the others)."),
+                 QStringLiteral("commit %1").arg(m_options.modelRevision));
+            return;
+        }
         if (!res.succeeded() || sha.size() != 40) {
             fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
                  modelscope
@@ -148,7 +169,7 @@ void DeployRunner::pinModel()
             StepRecord r = m_current;
             r.status = StepStatus::Pass;
             r.expected = QStringLiteral("a 40-hex commit");
-            r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, m_recipe.modelRevision, sha);
+            r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, wantedRevision(), sha);
             finish(r);
             return;
         }
@@ -171,7 +192,7 @@ void DeployRunner::pinModel()
             m_folder->compareWithTree(listing.stdoutData, &v);
             r.status = v.ok() ? StepStatus::Pass : StepStatus::Fail;
             r.seen = QStringLiteral("%1 → %2; %3")
-                         .arg(m_recipe.modelRevision, sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
+                         .arg(wantedRevision(), sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
             if (!v.ok()) {
                 r.fix = QStringLiteral("The ModelScope copy is not the pinned revision: deploy from the Hub, or "
                                        "from an offline folder of revision %1: %2")
@@ -193,20 +214,20 @@ void DeployRunner::pinModelFromFolder()
           QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
     StepRecord r = m_current;
     const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};
-    const bool pinnedSha = m_recipe.modelRevision.size() == 40;
-    r.expected = pinnedSha ? QStringLiteral("revision %1").arg(m_recipe.modelRevision)
+    const bool pinnedSha = wantedRevision().size() == 40;
+    r.expected = pinnedSha ? QStringLiteral("revision %1").arg(wantedRevision())
                            : QStringLiteral("one 40-hex commit recorded by hf download");
     if (v.revision.isEmpty()) {
         r.status = StepStatus::Warn;
         r.seen = QStringLiteral("the folder does not record which revision it holds (no hf download metadata)");
         r.fix = QStringLiteral("To pin it, download with the revision into the folder: %1")
-                    .arg(WeightsFolder::offlineCommands(m_recipe.modelRepo, m_recipe.modelRevision, m_options.modelDir,
+                    .arg(WeightsFolder::offlineCommands(m_recipe.modelRepo, wantedRevision(), m_options.modelDir,
                                                         hostDestination())
                              .at(1));
-    } else if (pinnedSha && v.revision != m_recipe.modelRevision) {
+    } else if (pinnedSha && v.revision != wantedRevision()) {
         r.status = StepStatus::Fail;
         r.seen = QStringLiteral("the folder holds revision %1").arg(v.revision);
-        r.fix = QStringLiteral("Download revision %1 into the folder.").arg(m_recipe.modelRevision);
+        r.fix = QStringLiteral("Download revision %1 into the folder.").arg(wantedRevision());
     } else {
         m_modelSha = v.revision;
         r.status = StepStatus::Pass;

@@ -183,21 +183,13 @@ Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostNam
                                               "reproduces its pins).")
                                    .arg(hostName));
     }
-    const QString id = profileId.isEmpty() ? d.profile : profileId;
-    const RecipeProfile *listed = recipe.profile(id);
-    if (!listed) {
-        return Status::failure(QStringLiteral("No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
-                                              "list').")
-                                   .arg(id));
-    }
-    // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
-    const Result<RecipeProfile> ran = ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);
+    const Result<RecipeProfile> ran = ProfileChoice::asDeployed(recipe, d, profileId);
     if (!ran) {
         return ran.status();
     }
-    return buildRunbook(
-        recipe, ran.value(),
-        {hostName, DeploymentId(hostName, listed->id).toString(), d.imageDigest, d.modelSha, d.hostHome, d.modelDir});
+    return buildRunbook(recipe, ran.value(),
+                        {hostName, DeploymentId(hostName, ran.value().id).toString(), d.imageDigest, d.modelSha,
+                         d.hostHome, d.modelDir});
 }
 
 } // namespace flashdeck

@@ -3,6 +3,7 @@
 #include "backend/core/settings.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +34,24 @@ AlertThresholds AlertThresholds::fromSettings(const Settings &settings)
     t.ttftP95Seconds = settings.alertThreshold(QStringLiteral("ttft_p95_s"), t.ttftP95Seconds);
     t.errorRatePct = settings.alertThreshold(QStringLiteral("error_rate_pct"), t.errorRatePct);
     t.diskFreeGb = settings.alertThreshold(QStringLiteral("disk_free_gb"), t.diskFreeGb);
+    t.usePinsFile(settings.fleetPinsFile());
     return t;
+}
+
+void AlertThresholds::usePinsFile(const QString &file)
+{
+    pinsFile = file;
+    pins.reset();
+    pinsError.clear();
+    if (file.isEmpty()) {
+        return;
+    }
+    Result<Pins> read = Pins::readFrom(file);
+    if (read) {
+        pins = std::move(read).value();
+    } else {
+        pinsError = read.message();
+    }
 }
 
 json HostStatus::toJson() const
@@ -126,6 +144,15 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
                           .arg(pct, 0, 'f', 1)
                           .arg(t.gpuMemoryPct));
             }
+        }
+    }
+    // Drift: the deployment runs other pins than the fleet's pins file (a host never deployed is
+    // not drifting: it runs nothing).
+    if (t.pins && s.pins) {
+        if (const QStringList differs = s.pins->differencesFrom(*t.pins); !differs.isEmpty()) {
+            raise(QStringLiteral("pins-drift"), "warning",
+                  QStringLiteral("Runs other pins than %1: %2")
+                      .arg(QFileInfo(t.pinsFile).fileName(), differs.join(QStringLiteral("; "))));
         }
     }
     if (s.server && s.server->queued && *s.server->queued >= t.queueDepth) {

@@ -45,9 +45,16 @@ struct AlertThresholds
     double ttftP95Seconds = 10;
     double errorRatePct = 5;
     double diskFreeGb = 50;
+    /** The fleet's pins (a pins file): a deployment with others raises `pins-drift`. None: not judged. */
+    std::optional<Pins> pins;
+    QString pinsFile;
+    /** Why the pins file could not be read ("" when it was, or none is set). */
+    QString pinsError;
 
-    /** From Settings ([alerts]), these defaults where unset. */
+    /** From Settings ([alerts], and [fleet] pins_file read now), these defaults where unset. */
     static AlertThresholds fromSettings(const Settings &settings);
+    /** Reads `file` as the fleet's pins (empty: none); a failure leaves `pinsError`. */
+    void usePinsFile(const QString &file);
 };
 
 /**

@@ -82,6 +82,14 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
     d.modelSource = str("model_source");
     d.modelDir = str("model_dir");
     d.licenseAcknowledged = str("license_acknowledged");
+    d.hicacheGbPerRank = int(jsonread::integer(m, "hicache_gb_per_rank", 0, 1 << 20).value_or(0));
+    if (const auto flags = m.find("operator_flags"); flags != m.end() && flags->is_array()) {
+        for (const auto &f : *flags) {
+            if (f.is_string()) {
+                d.operatorFlags.append(QString::fromStdString(f.get<std::string>()));
+            }
+        }
+    }
     const auto ok = m.find("ok");
     d.ok = ok != m.end() && ok->is_boolean() && ok->get<bool>();
     d.finished = str("finished");
@@ -105,6 +113,10 @@ QByteArray Deployment::toJson() const
     for (auto it = steps.cbegin(); it != steps.cend(); ++it) {
         stepsJson[it.key().toStdString()] = it.value();
     }
+    nlohmann::json flags = nlohmann::json::array();
+    for (const QString &f : operatorFlags) {
+        flags.push_back(f.toStdString());
+    }
     const nlohmann::json m = {{"host", host.toStdString()},
                               {"profile", profile.toStdString()},
                               // What the operator chose on top of it (the runbook runs the same).
@@ -121,6 +133,8 @@ QByteArray Deployment::toJson() const
                               {"model_dir", modelDir.toStdString()},
                               {"steps", stepsJson},
                               {"license_acknowledged", licenseAcknowledged.toStdString()},
+                              {"hicache_gb_per_rank", hicacheGbPerRank},
+                              {"operator_flags", flags},
                               {"ok", ok},
                               {"finished", finished.toStdString()}};
     return QByteArray::fromStdString(m.dump(2));

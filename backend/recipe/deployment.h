@@ -5,6 +5,7 @@
 
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 namespace flashdeck {
 
@@ -61,6 +62,9 @@ struct Deployment
     QString modelSource;
     QString modelDir;
     QString licenseAcknowledged;
+    /** HiCache GB per rank (0: off) and the operator's extra flags: what an upgrade launches again. */
+    int hicacheGbPerRank = 0;
+    QStringList operatorFlags;
     bool ok = false;
     QString finished;
     /** Each step's last record, by step id. */

@@ -31,6 +31,21 @@ struct Pins
     /** {"host","image","image_digest","model_revision","profile","launch_sha256","deployed_at"}. */
     nlohmann::json toJson() const;
     [[nodiscard]] Status writeTo(const QString &path) const;
+    /** A pins file as `pins lock` writes it; a failure names the file and what is wrong in it. */
+    [[nodiscard]] static Result<Pins> readFrom(const QString &path);
+    [[nodiscard]] static Result<Pins> fromJson(const nlohmann::json &json);
+    /** sha256: and 64 lowercase hex digits: an image digest as dockerd prints it. */
+    static bool isImageDigest(const QString &text);
+    /** 40 lowercase hex digits: a full git commit id, as the Hub's `sha`. */
+    static bool isModelRevision(const QString &text);
+    /**
+     * What differs from `wanted`, in words ("image digest sha256:0a1b2c3d4e5f… where the pins say
+     * sha256:…"): the image digest, the model revision and the profile. Empty: the same pins.
+     */
+    QStringList differencesFrom(const Pins &wanted) const;
+    /** "sha256:0a1b2c3d4e5f" or "62cbc27f7e9e": short forms for tables and summaries. */
+    static QString shortDigest(const QString &digest);
+    static QString shortRevision(const QString &revision);
 };
 
 } // namespace flashdeck

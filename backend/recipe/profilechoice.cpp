@@ -1,6 +1,7 @@
 #include "backend/recipe/profilechoice.h"
 
 #include "backend/docker/imageref.h"
+#include "backend/recipe/deployment.h"
 
 #include <QSet>
 
@@ -100,6 +101,19 @@ Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipePro
         }
     }
     return out;
+}
+
+Result<RecipeProfile> ProfileChoice::asDeployed(const Recipe &recipe, const Deployment &d, const QString &profileId)
+{
+    const QString id = profileId.isEmpty() ? d.profile : profileId;
+    const RecipeProfile *listed = recipe.profile(id);
+    if (!listed) {
+        return Status::failure(QStringLiteral("No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
+                                              "list').")
+                                   .arg(id));
+    }
+    // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
+    return ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);
 }
 
 } // namespace flashdeck

@@ -7,6 +7,8 @@
 
 namespace flashdeck {
 
+struct Deployment;
+
 /**
  * What the operator chose on top of a profile, in the wizard or on the command line: the image
  * (the AMD profile has none on the deployment page, so it must be confirmed or supplied) and the
@@ -28,6 +30,12 @@ struct ProfileChoice
     static QString imageToConfirm(const Recipe &recipe, const RecipeProfile &profile);
     /** The port clients use: the router's where there is one, else the (first) server's. */
     static quint16 servedPort(const RecipeProfile &profile);
+    /**
+     * The profile a recorded deployment ran (`profileId`, else its own) with its image, GPUs and
+     * port; a failure names the profile this build does not know.
+     */
+    [[nodiscard]] static Result<RecipeProfile> asDeployed(const Recipe &recipe, const Deployment &deployment,
+                                                          const QString &profileId = {});
 };
 
 } // namespace flashdeck

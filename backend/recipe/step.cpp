@@ -36,6 +36,9 @@ void to_json(nlohmann::json &j, const StepRecord &r)
          {"seen", r.seen.toStdString()},
          {"fix", r.fix.toStdString()},
          {"time", r.at.toUTC().toString(Qt::ISODateWithMs).toStdString()}};
+    if (!r.phase.isEmpty()) {
+        j["phase"] = r.phase.toStdString();
+    }
 }
 
 void from_json(const nlohmann::json &j, StepRecord &r)
@@ -50,6 +53,7 @@ void from_json(const nlohmann::json &j, StepRecord &r)
     r.seen = str("seen");
     r.fix = str("fix");
     r.at = QDateTime::fromString(str("time"), Qt::ISODateWithMs);
+    r.phase = str("phase");
 }
 
 } // namespace flashdeck

@@ -37,6 +37,8 @@ struct StepRecord
     QString seen;
     QString fix; // on failure or warning: what to do
     QDateTime at;
+    /** Which plan of an upgrade it belongs to ("upgrade" or "rollback"); empty in a deployment. */
+    QString phase;
 };
 
 /**

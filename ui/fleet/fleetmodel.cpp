@@ -85,6 +85,8 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("GPUs");
     case Deployment:
         return tr("Deployment");
+    case Pins:
+        return tr("Pins");
     case Container:
         return tr("Container");
     case Health:
@@ -187,9 +189,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
             if (s.profile.isEmpty()) {
                 return role == Qt::DisplayRole ? fmt::unknown() : QString();
             }
-            // The pin at a glance: profile and the digest's first hex digits (F06).
-            return s.imageDigest.isEmpty() ? s.profile
-                                           : QStringLiteral("%1 · %2…").arg(s.profile, s.imageDigest.mid(7, 8));
+            return s.profile; // the pins have their own column
         }
         if (role == Qt::ToolTipRole && !s.profile.isEmpty()) {
             return tr("Profile %1\nImage %2\nModel revision %3")
@@ -197,6 +197,40 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
                      s.modelSha.isEmpty() ? fmt::unknown() : s.modelSha);
         }
         break;
+    case Pins: {
+        const std::optional<flashdeck::Pins> &wanted = m_watcher.thresholds().pins;
+        const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
+                                        [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
+        if (role == Qt::DisplayRole || role == SortRole) {
+            if (!s.pins) {
+                return role == Qt::DisplayRole ? fmt::unknown() : QString();
+            }
+            // The digest's and the commit's first hex digits: enough to tell builds apart at a glance.
+            const QString pins =
+                QStringLiteral("%1 · %2").arg(s.pins->imageDigest.mid(7, 8), s.pins->modelRevision.left(8));
+            if (role == SortRole) {
+                return QString((drift != s.alerts.cend() ? QStringLiteral("0") : QStringLiteral("1")) + pins);
+            }
+            return drift != s.alerts.cend() ? tr("%1 · drift").arg(pins)
+                : wanted                    ? tr("%1 · as pinned").arg(pins)
+                                            : pins;
+        }
+        if (role == Qt::DecorationRole && s.pins && wanted) {
+            return drift != s.alerts.cend() ? icon("warn") : icon("pass");
+        }
+        if (role == Qt::ToolTipRole && s.pins) {
+            QString tip = tr("Image digest %1\nModel revision %2").arg(s.pins->imageDigest, s.pins->modelRevision);
+            if (drift != s.alerts.cend()) {
+                tip += QLatin1Char('\n') + drift->message;
+            } else if (wanted) {
+                tip += QLatin1Char('\n') + tr("The same as %1").arg(m_watcher.thresholds().pinsFile);
+            } else {
+                tip += QLatin1Char('\n') + tr("Choose the fleet's pins file in Settings to flag hosts that differ.");
+            }
+            return tip;
+        }
+        break;
+    }
     case Container:
         if (role == Qt::DisplayRole) {
             return s.container ? s.container->state : (s.containerKnown ? tr("none") : fmt::unknown());

@@ -12,7 +12,7 @@ class FleetWatcher;
 namespace flashdeck::ui {
 
 /**
- * One row per watched host (the Fleet page): state, GPUs, container, health, KV use, queue,
+ * One row per watched host (the Fleet page): state, GPUs, deployment, pins, container, health, KV use, queue,
  * throughput, errors, GPU memory, disk, last update, alerts. Display text comes from the one
  * formatter; SortRole holds the raw number; SeriesRole the TimeSeries a sparkline draws.
  */
@@ -26,6 +26,7 @@ public:
         Host,
         Gpus,
         Deployment,
+        Pins,
         Container,
         Health,
         KvUse,

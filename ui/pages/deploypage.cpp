@@ -229,7 +229,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
         applyRecord({QStringLiteral("license"), StepStatus::Pass, m_steps->record(QStringLiteral("license")).title,
                      tr("The model's licence, acknowledged by you"), QString(), QString(),
                      tr("acknowledged for %1 use by %2").arg(m_license->acknowledgedUse(), m_license->record()),
-                     QString(), QDateTime::currentDateTimeUtc()});
+                     QString(), QDateTime::currentDateTimeUtc(), QString()});
         if (m_runAfterLicense) {
             m_runAfterLicense = false;
             startSession();

@@ -3,16 +3,20 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/recipe/pins.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "ui/fleet/alertnotifier.h"
 
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -93,6 +97,46 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     });
     alertsForm->addRow(QString(), notify);
     layout->addWidget(alerts);
+
+    // The fleet's pins: a host whose deployment runs others is flagged (Pins column, pins-drift).
+    auto *fleetBox = new QGroupBox(tr("Fleet"), this);
+    auto *fleetForm = new QFormLayout(fleetBox);
+    auto *pinsRow = new QHBoxLayout;
+    auto *pinsPath = new QLineEdit(settings.fleetPinsFile(), fleetBox);
+    pinsPath->setObjectName(QStringLiteral("fleetPinsFile"));
+    pinsPath->setPlaceholderText(tr("none: pins are shown, not compared"));
+    pinsPath->setToolTip(tr("A pins file written by 'flashdeck pins lock HOST --output FILE': every host whose "
+                            "deployment runs another image digest, model revision or profile is flagged."));
+    auto *choosePins = new QPushButton(tr("Choose…"), fleetBox);
+    pinsRow->addWidget(pinsPath, 1);
+    pinsRow->addWidget(choosePins);
+    auto *pinsState = new QLabel(fleetBox);
+    pinsState->setObjectName(QStringLiteral("fleetPinsState"));
+    pinsState->setWordWrap(true);
+    const auto applyPins = [&settings, &fleet, pinsPath, pinsState] {
+        metrics::AlertThresholds t = fleet.thresholds();
+        t.usePinsFile(pinsPath->text().trimmed());
+        settings.setFleetPinsFile(pinsPath->text().trimmed());
+        fleet.setThresholds(t);
+        pinsState->setText(!t.pinsError.isEmpty() ? t.pinsError
+                               : t.pins ? tr("Hosts are compared with image %1, model revision %2, profile %3.")
+                                              .arg(Pins::shortDigest(t.pins->imageDigest),
+                                                   Pins::shortRevision(t.pins->modelRevision), t.pins->profile)
+                                        : tr("No pins file: the Pins column shows what each host runs."));
+    };
+    connect(pinsPath, &QLineEdit::editingFinished, this, applyPins);
+    connect(choosePins, &QPushButton::clicked, this, [this, pinsPath, applyPins] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("The fleet's pins file"), pinsPath->text(),
+                                                          tr("Pins files (*.json);;All files (*)"));
+        if (!file.isEmpty()) {
+            pinsPath->setText(file);
+            applyPins();
+        }
+    });
+    applyPins();
+    fleetForm->addRow(tr("Pins file:"), pinsRow);
+    fleetForm->addRow(QString(), pinsState);
+    layout->addWidget(fleetBox);
 
     auto *charts = new QGroupBox(tr("Charts"), this);
     auto *chartsForm = new QFormLayout(charts);

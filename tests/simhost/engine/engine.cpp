@@ -172,7 +172,70 @@ void Engine::addPulledImage(const RegistryImage &image, const ImageRef &ref)
 bool Engine::hasImage(const RegistryImage &image) const
 {
     const std::lock_guard lock(m_mutex);
-    return m_localDigests.count(image.id) > 0;
+    const auto it = m_localDigests.find(image.id);
+    return it != m_localDigests.end() && !it->second.empty();
+}
+
+EngineResult Engine::removeImage(const std::string &text, bool force, json *answer)
+{
+    const RegistryImage *image = localImage(text);
+    if (!image) {
+        return {404, "No such image: " + text};
+    }
+    const std::lock_guard lock(m_mutex);
+    std::set<std::string> &tags = m_localTags[image->id];
+    std::set<std::string> &digests = m_localDigests[image->id];
+    const bool byId = text.rfind("sha256:", 0) == 0 || image->id.substr(7).rfind(text, 0) == 0;
+    const ImageRef ref = ImageRef::parse(text);
+    const std::string name = ref.digest.empty() ? ref.familiar() : ref.repo + "@" + ref.digest;
+    *answer = json::array();
+    if (!byId && tags.size() + digests.size() > 1) { // one name of several: only the name goes
+        tags.erase(name);
+        digests.erase(name);
+        if (tags.empty()) {
+            m_localTags.erase(image->id);
+        }
+        answer->push_back({{"Untagged", name}});
+        return {};
+    }
+    for (const auto &c : m_containers) {
+        if (c->imageId != image->id || c->removed) {
+            continue;
+        }
+        const bool running = c->status == "running";
+        if (running || !force) {
+            return {409,
+                    "conflict: unable to delete " + (byId ? image->id.substr(7, 12) : name) + " (" +
+                        (running ? "cannot" : "must") + " be forced) - image is being used by " +
+                        (running ? "running" : "stopped") + " container " + c->id.substr(0, 12)};
+        }
+    }
+    for (const auto &t : tags) {
+        answer->push_back({{"Untagged", t}});
+    }
+    for (const auto &d : digests) {
+        answer->push_back({{"Untagged", d}});
+    }
+    answer->push_back({{"Deleted", image->id}});
+    // Its layers go too, unless another image still holds them (dockerd's layer store counts).
+    for (const auto &layer : image->layers) {
+        bool shared = false;
+        for (const auto &other : m_options.registry.images) {
+            const auto held = m_localDigests.find(other.id);
+            if (other.id == image->id || held == m_localDigests.end() || held->second.empty()) {
+                continue;
+            }
+            for (const auto &l : other.layers) {
+                shared = shared || l.first == layer.first;
+            }
+        }
+        if (!shared && m_layers.erase(layer.first)) {
+            answer->push_back({{"Deleted", layer.first}});
+        }
+    }
+    m_localTags.erase(image->id);
+    m_localDigests.erase(image->id);
+    return {};
 }
 
 bool Engine::hasLayer(const std::string &digest) const
@@ -321,6 +384,9 @@ EngineResult Engine::spawn(Container &c)
     for (const auto &image : m_options.registry.images) {
         if (image.id == c.imageId) { // the server's CUDA Toolkit is the image's, not the driver's
             env.push_back("FLASHDECK_SIM_IMAGE_CUDA=" + image.cudaToolkit);
+            if (!image.launchFault.empty()) { // a broken build fails wherever it runs
+                env.push_back("FLASHDECK_SIM_IMAGE_FAULT=" + image.launchFault);
+            }
         }
     }
     // Containers are host processes here: the bind mounts travel as a table, so the SGLang

@@ -93,6 +93,12 @@ public:
     std::vector<std::string> repoTags(const RegistryImage &image) const;
     std::vector<std::string> repoDigests(const RegistryImage &image) const;
     bool hasImage(const RegistryImage &image) const;
+    /**
+     * DELETE /images/{name} as dockerd answers it: a reference that is one of several is untagged;
+     * the last one deletes the image unless a container uses it (409, "must be forced" when the
+     * container is stopped, "cannot be forced" when it runs). `answer` gets the Untagged/Deleted list.
+     */
+    EngineResult removeImage(const std::string &ref, bool force, nlohmann::json *answer);
     /** Layers downloaded so far (an interrupted pull keeps them, as dockerd's layer store does). */
     bool hasLayer(const std::string &digest) const;
     void addLayer(const std::string &digest);

@@ -28,7 +28,7 @@ bool known(const HubModel *model, const std::string &path, const std::string &re
         res.set_content(json{{"error", "Repository Not Found for url: " + path + "."}}.dump(), "application/json");
         return false;
     }
-    if (rev != "main" && rev != model->sha) {
+    if (model->resolve(rev).empty()) {
         res.status = 404;
         res.set_header("X-Error-Code", "RevisionNotFound");
         res.set_content(json{{"error", "Invalid rev id: " + rev}}.dump(), "application/json");
@@ -76,6 +76,11 @@ void registerHubRoutes(httplib::Server &server, Engine &engine)
         if (!known(model, req.path, req.matches[2], res)) {
             return;
         }
+        const std::string rev = req.matches[2];
+        std::string lastModified = model->lastModified;
+        for (const auto &r : model->revisions) {
+            lastModified = r.first == rev ? r.second : lastModified;
+        }
         json siblings = json::array();
         for (const auto &f : model->files) {
             siblings.push_back({{"rfilename", f}});
@@ -84,8 +89,8 @@ void registerHubRoutes(httplib::Server &server, Engine &engine)
                              {"id", model->repo},
                              {"modelId", model->repo},
                              {"author", model->repo.substr(0, model->repo.find('/'))},
-                             {"sha", model->sha},
-                             {"lastModified", model->lastModified},
+                             {"sha", model->resolve(req.matches[2])},
+                             {"lastModified", lastModified},
                              {"private", false},
                              {"disabled", false},
                              {"gated", false},

@@ -422,6 +422,16 @@ void registerImageRoutes(http::Server &server, Engine &engine)
         }
         res.set_content(list.dump() + "\n", "application/json");
     });
+    server.Delete(route("/images/(.+)"), [&engine](const http::Request &req, http::Response &res) {
+        json answer;
+        const std::string force = req.get_param_value("force");
+        const EngineResult r = engine.removeImage(req.matches[1], force == "1" || force == "true", &answer);
+        if (!r.ok()) {
+            sendError(res, r.status, r.message);
+            return;
+        }
+        res.set_content(answer.dump() + "\n", "application/json");
+    });
     server.Get(route("/images/(.+)/json"), [&engine](const http::Request &req, http::Response &res) {
         const RegistryImage *image = engine.localImage(req.matches[1]);
         if (!image) {

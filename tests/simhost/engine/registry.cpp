@@ -72,6 +72,8 @@ bool Registry::load(const std::string &path, std::string *error)
             image.created = i.at("created").get<std::string>();
             image.size = i.at("size").get<std::int64_t>();
             image.cudaToolkit = i.value("cuda_toolkit", image.cudaToolkit);
+            image.superseded = i.value("superseded", false);
+            image.launchFault = i.value("launch_fault", std::string());
             for (const auto &l : i.at("layers")) {
                 image.layers.emplace_back(l.at("digest").get<std::string>(), l.at("size").get<std::int64_t>());
             }
@@ -84,6 +86,9 @@ bool Registry::load(const std::string &path, std::string *error)
             model.lastModified = m.at("last_modified").get<std::string>();
             for (const auto &f : m.value("files", nlohmann::json::array())) {
                 model.files.push_back(f.get<std::string>());
+            }
+            for (const auto &r : m.value("revisions", nlohmann::json::array())) {
+                model.revisions.emplace_back(r.at("sha").get<std::string>(), r.at("last_modified").get<std::string>());
             }
             models.push_back(std::move(model));
         }
@@ -100,11 +105,26 @@ const RegistryImage *Registry::find(const ImageRef &ref) const
         if (image.repo != ref.repo) {
             continue;
         }
-        if (!ref.digest.empty() ? image.digest == ref.digest : image.tag == (ref.tag.empty() ? "latest" : ref.tag)) {
+        // A tag names its current build; an earlier one answers only to its digest.
+        if (!ref.digest.empty() ? image.digest == ref.digest
+                                : !image.superseded && image.tag == (ref.tag.empty() ? "latest" : ref.tag)) {
             return &image;
         }
     }
     return nullptr;
+}
+
+std::string HubModel::resolve(const std::string &rev) const
+{
+    if (rev == "main" || rev == sha) {
+        return sha;
+    }
+    for (const auto &r : revisions) {
+        if (r.first == rev) {
+            return r.first;
+        }
+    }
+    return {};
 }
 
 const HubModel *Registry::model(const std::string &repo) const

@@ -33,6 +33,10 @@ struct RegistryImage
     std::string created;
     std::int64_t size = 0; // unpacked
     std::string cudaToolkit = "13.4"; // the CUDA Toolkit inside: below 13.4 the qmul4 kernel falls back
+    /** An earlier build of its tag: the tag names another digest now; reachable by digest alone. */
+    bool superseded = false;
+    /** How a server started from this image fails (sglang-sim's faults: "import_error"); empty: it works. */
+    std::string launchFault;
     std::vector<std::pair<std::string, std::int64_t>> layers; // digest, compressed bytes
 
     std::int64_t downloadBytes() const;
@@ -46,6 +50,11 @@ struct HubModel
     std::string sha;
     std::string lastModified;
     std::vector<std::string> files;
+    /** Earlier commits (sha, last modified): reachable by their sha, as on the Hub. */
+    std::vector<std::pair<std::string, std::string>> revisions;
+
+    /** The commit `rev` names ("main" or a known sha); empty when the Hub would answer 404. */
+    std::string resolve(const std::string &rev) const;
 };
 
 struct Registry

@@ -73,6 +73,9 @@ int main(int argc, char **argv)
             options.qmul4 = "fallback";
         }
     }
+    if (const char *fault = std::getenv("FLASHDECK_SIM_IMAGE_FAULT"); fault && options.fault.empty()) {
+        options.fault = fault; // the image's own breakage (registry.json launch_fault)
+    }
     if (const char *gpus = std::getenv("FLASHDECK_SIM_GPUS")) {
         for (const char *p = gpus; *p;) {
             char *end = nullptr;

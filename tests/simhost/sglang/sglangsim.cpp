@@ -206,6 +206,18 @@ bool startupLog(const SglangArgs &a, const SglangSimOptions &o, SglangState &s)
                     a.modelPath + ").",
                 false);
     }
+    if (o.fault == "import_error") {
+        // A broken nightly: the scheduler dies importing its kernels, before any weight loads.
+        traceback({"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 2881, in "
+                   "run_scheduler_process",
+                   "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)",
+                   "  File \"/sgl-workspace/sglang/python/sglang/srt/layers/attention/nvfp4_kv.py\", line 18, in "
+                   "<module>",
+                   "    from sgl_kernel import nvfp4_to_fp8_qmul4"},
+                  "ImportError: cannot import name 'nvfp4_to_fp8_qmul4' from 'sgl_kernel' "
+                  "(/usr/local/lib/python3.12/dist-packages/sgl_kernel/__init__.py)");
+        return false;
+    }
     if (!o.modelError.empty()) {
         traceback({"  File \"/usr/local/lib/python3.12/dist-packages/transformers/utils/hub.py\", line 469, in "
                    "cached_files"},

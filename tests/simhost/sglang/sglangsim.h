@@ -52,7 +52,7 @@ struct SglangSimOptions
     /** Where it really listens (FLASHDECK_SIM_LISTEN, the published host port); empty: --host/--port. */
     std::string listenHost;
     int listenPort = -1;
-    /** Scenario faults: "missing_shard", "oom_kv", "oom_cuda", or empty. */
+    /** Scenario faults: "missing_shard", "oom_kv", "oom_cuda", "import_error" (also an image's), or empty. */
     std::string fault;
     /** Scenario `slowdown`: loading and compiling take this many times longer (slow-start). */
     double slowdown = 1.0;

@@ -1,0 +1,230 @@
+#include "backend/cli/prunecommand.h"
+
+#include "backend/cli/clisession.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/jsonread.h"
+#include "backend/deploy/pulledimages.h"
+#include "backend/deploy/upgradeplan.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/imageref.h"
+#include "backend/fleet/inventory.h"
+#include "backend/recipe/deployment.h"
+#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/tunnelreply.h"
+
+#include <QCommandLineParser>
+#include <QSet>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <memory>
+
+namespace flashdeck::cli {
+
+namespace {
+
+using nlohmann::json;
+
+struct Prune
+{
+    std::unique_ptr<docker::DockerClient> docker;
+    QList<PulledImages::Image> todo;
+    QSet<QString> usedIds; // image ids some container (any state) was created from
+    QSet<QString> pinned; // name@digest the deployment or an unfinished upgrade needs
+    QSet<QString> planned; // those of them an unfinished upgrade needs
+    bool dryRun = false;
+    json removed = json::array();
+    json kept = json::array();
+    qint64 freed = 0;
+    bool failed = false;
+};
+
+QString gb(qint64 bytes)
+{
+    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 1);
+}
+
+void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std::function<void()> &finished)
+{
+    if (u->todo.isEmpty()) {
+        finished();
+        return;
+    }
+    const PulledImages::Image image = u->todo.takeFirst();
+    const auto keep = [u](const QString &ref, const QString &why) {
+        u->kept.push_back({{"image", ref.toStdString()}, {"reason", why.toStdString()}});
+    };
+    u->docker->call(
+        "GET", QStringLiteral("/images/%1/json").arg(image.reference), {},
+        [u, image, keep, &record, finished](const docker::DockerResponse &inspect) {
+            if (inspect.status == 404) { // removed by someone else: nothing to free, nothing to remember
+                (void)record.forget(image.reference);
+                keep(image.reference, QStringLiteral("no longer on the host"));
+                pruneNext(u, record, finished);
+                return;
+            }
+            if (!inspect.ok()) {
+                u->failed = true;
+                keep(image.reference, inspect.message());
+                pruneNext(u, record, finished);
+                return;
+            }
+            const QString id = QString::fromStdString(jsonread::string(inspect.json(), "Id"));
+            const qint64 bytes =
+                jsonread::integer(inspect.json(), "Size", 0, std::numeric_limits<qint64>::max()).value_or(image.bytes);
+            if (u->pinned.contains(image.reference)) {
+                keep(image.reference,
+                     u->planned.contains(image.reference)
+                         ? QStringLiteral("an unfinished upgrade needs it (its rollback)")
+                         : QStringLiteral("the deployment runs it"));
+                pruneNext(u, record, finished);
+                return;
+            }
+            if (u->usedIds.contains(id)) {
+                keep(image.reference, QStringLiteral("a container uses it"));
+                pruneNext(u, record, finished);
+                return;
+            }
+            if (u->dryRun) {
+                u->removed.push_back({{"image", image.reference.toStdString()}, {"bytes", bytes}});
+                u->freed += bytes;
+                pruneNext(u, record, finished);
+                return;
+            }
+            u->docker->call("DELETE", QStringLiteral("/images/%1").arg(image.reference), {},
+                            [u, image, bytes, keep, &record, finished](const docker::DockerResponse &gone) {
+                                if (!gone.ok()) {
+                                    u->failed = gone.status != 409; // in use: dockerd's own reason is enough
+                                    keep(image.reference, QStringLiteral("dockerd: ") + gone.message());
+                                } else {
+                                    // Only a "Deleted" entry frees space; an "Untagged" alone means
+                                    // another name still holds the image.
+                                    bool deleted = false;
+                                    for (const json &e : gone.json().is_array() ? gone.json() : json::array()) {
+                                        deleted = deleted || e.contains("Deleted");
+                                    }
+                                    u->removed.push_back(
+                                        {{"image", image.reference.toStdString()}, {"bytes", deleted ? bytes : 0}});
+                                    u->freed += deleted ? bytes : 0;
+                                    (void)record.forget(image.reference);
+                                }
+                                pruneNext(u, record, finished);
+                            });
+        });
+}
+
+} // namespace
+
+int runPruneCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption dryRunOpt(QStringLiteral("dry-run"), QStringLiteral("Say what would go; remove nothing."));
+    p.addOptions({jsonOpt, dryRunOpt});
+    if (!p.parse(args) || p.positionalArguments().size() != 2) {
+        c.err << "flashdeck prune: " << (p.errorText().isEmpty() ? QStringLiteral("needs HOST.") : p.errorText())
+              << "\nUsage: flashdeck prune HOST [--dry-run] [--json]\n";
+        return ExitUsage;
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(p.positionalArguments().at(1));
+    if (!host) {
+        c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
+        return ExitUsage;
+    }
+    const QString dir = Deployment::directory(c.paths, host->name);
+    PulledImages record(PulledImages::fileOf(dir));
+    const Result<QList<PulledImages::Image>> pulled = record.read();
+    if (!pulled) {
+        c.err << pulled.message() << '\n';
+        return ExitCheckFailed;
+    }
+    auto u = std::make_shared<Prune>();
+    u->todo = pulled.value();
+    u->dryRun = p.isSet(dryRunOpt);
+    // What must stay whatever the containers say: the recorded deployment's image, and both ends of
+    // an unfinished upgrade (its rollback needs the old one).
+    const auto pin = [u](const QString &image, const QString &digest, bool planned) {
+        if (const Result<docker::ImageRef> ref = docker::ImageRef::parse(image); ref && !digest.isEmpty()) {
+            u->pinned.insert(ref.value().name + QLatin1Char('@') + digest);
+            if (planned) {
+                u->planned.insert(ref.value().name + QLatin1Char('@') + digest);
+            }
+        }
+    };
+    if (const Result<Deployment> d = Deployment::read(c.paths, host->name)) {
+        pin(d.value().image, d.value().imageDigest, false);
+    }
+    if (const auto plan = UpgradePlan::read(UpgradePlan::fileOf(dir)); plan && plan.value()) {
+        pin(plan.value()->from.image, plan.value()->from.imageDigest, true);
+        pin(plan.value()->to.image, plan.value()->to.imageDigest, true);
+    }
+    const bool asJson = p.isSet(jsonOpt);
+    const auto report = [&c, &host, u, asJson] {
+        if (asJson) {
+            c.out << QString::fromStdString(json{
+                         {"host", host->name.toStdString()},
+                         {"dry_run", u->dryRun},
+                         {"removed", u->removed},
+                         {"kept", u->kept},
+                         {"freed_bytes",
+                          u->freed}}.dump())
+                  << '\n';
+            return;
+        }
+        for (const json &r : u->removed) {
+            c.out << (u->dryRun ? "would remove " : "removed ") << QString::fromStdString(r["image"].get<std::string>())
+                  << " (" << gb(r["bytes"].get<qint64>()) << ")\n";
+        }
+        for (const json &k : u->kept) {
+            c.out << "kept " << QString::fromStdString(k["image"].get<std::string>()) << ": "
+                  << QString::fromStdString(k["reason"].get<std::string>()) << '\n';
+        }
+        if (u->removed.empty() && u->kept.empty()) {
+            c.out << "Flashdeck pulled no image on " << host->name
+                  << " that it could remove (it removes only images it pulled).\n";
+        }
+        c.out << (u->dryRun ? "Would free " : "Freed ") << gb(u->freed) << " on " << host->name << ".\n";
+    };
+    if (u->todo.isEmpty()) {
+        report();
+        return ExitOk;
+    }
+    return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
+        connection.tunnelToCommand("docker system dial-stdio", &connection)
+            ->onOpened(
+                &connection,
+                [&, u, done](quint16 port) {
+                    u->docker = std::make_unique<docker::DockerClient>(port);
+                    u->docker->call("GET", QStringLiteral("/containers/json?all=1"), {},
+                                    [&, u, done](const docker::DockerResponse &list) {
+                                        if (!list.ok() || !list.json().is_array()) {
+                                            c.err << list.message() << '\n';
+                                            done(ExitCheckFailed);
+                                            return;
+                                        }
+                                        for (const json &ct : list.json()) {
+                                            u->usedIds.insert(QString::fromStdString(jsonread::string(ct, "ImageID")));
+                                        }
+                                        pruneNext(u, record, [&, u, done] {
+                                            report();
+                                            done(u->failed ? ExitCheckFailed : ExitOk);
+                                        });
+                                    });
+                },
+                [&c, done](const QString &message) {
+                    c.err << message << '\n';
+                    done(ExitCheckFailed);
+                });
+    });
+}
+
+} // namespace flashdeck::cli

@@ -1,0 +1,74 @@
+#include "backend/cli/stepprinter.h"
+
+#include "backend/cli/hostscommand.h"
+
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const char *mark(StepStatus s)
+{
+    switch (s) {
+    case StepStatus::Pass:
+        return "PASS";
+    case StepStatus::Warn:
+        return "WARN";
+    case StepStatus::Fail:
+        return "FAIL";
+    case StepStatus::Skipped:
+        return "SKIP";
+    case StepStatus::Unknown:
+        return "UNKNOWN";
+    default:
+        return "....";
+    }
+}
+
+} // namespace
+
+void printStep(CliContext &c, const StepRecord &r, bool json, const QString &host)
+{
+    if (json) {
+        nlohmann::json j = r;
+        if (!host.isEmpty()) {
+            j["host"] = host.toStdString();
+        }
+        c.out << QString::fromStdString(j.dump()) << '\n';
+    } else {
+        const QString prefix = host.isEmpty() ? QString() : host + QStringLiteral(": ");
+        if (r.status == StepStatus::Running) {
+            c.out << prefix << "....  " << r.title << '\n';
+        } else {
+            c.out << prefix << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+                  << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
+                  << '\n';
+            if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+                c.out << prefix << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+            }
+        }
+    }
+    c.out.flush();
+}
+
+void printProgress(CliContext &c, const StepProgress &step, bool json, const QString &host)
+{
+    if (!json) {
+        return;
+    }
+    // total_known false: the total is an estimate (the pull before dockerd sized every layer);
+    // percent never goes back, and is 100 only when all of it is there.
+    nlohmann::json j{
+        {"progress", step.step.toStdString()}, {"done", step.done},       {"total", step.total},
+        {"total_known", step.totalKnown},      {"percent", step.percent}, {"text", step.text.toStdString()}};
+    if (!host.isEmpty()) {
+        j["host"] = host.toStdString();
+    }
+    c.out << QString::fromStdString(j.dump()) << '\n';
+    c.out.flush();
+}
+
+} // namespace flashdeck::cli

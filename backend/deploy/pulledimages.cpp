@@ -1,0 +1,86 @@
+#include "backend/deploy/pulledimages.h"
+
+#include "backend/core/atomicfile.h"
+#include "backend/core/jsonread.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+
+namespace flashdeck {
+
+PulledImages::PulledImages(QString path)
+    : m_path(std::move(path))
+{ }
+
+QString PulledImages::fileOf(const QString &deploymentDirectory)
+{
+    return deploymentDirectory + QStringLiteral("/pulled-images.json");
+}
+
+Result<QList<PulledImages::Image>> PulledImages::read() const
+{
+    QFile f(m_path);
+    if (!f.exists()) {
+        return QList<Image>{};
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(QStringLiteral("Could not read %1: %2").arg(m_path, f.errorString()));
+    }
+    const QByteArray data = f.readAll();
+    const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
+    if (!j.is_object() || !j.value("images", nlohmann::json()).is_array()) {
+        return Status::failure(QStringLiteral("%1 is damaged (not the list of images Flashdeck pulled): move it aside; "
+                                              "prune then removes nothing it cannot prove is Flashdeck's.")
+                                   .arg(m_path));
+    }
+    QList<Image> images;
+    for (const nlohmann::json &i : j["images"]) {
+        Image image;
+        image.reference = QString::fromStdString(jsonread::string(i, "image"));
+        image.bytes = jsonread::integer(i, "bytes", 0, std::numeric_limits<qint64>::max()).value_or(0);
+        image.pulledAt = QString::fromStdString(jsonread::string(i, "pulled_at"));
+        if (image.reference.contains(QLatin1String("@sha256:"))) {
+            images.append(image);
+        }
+    }
+    return images;
+}
+
+Status PulledImages::record(const Image &image)
+{
+    Result<QList<Image>> images = read();
+    if (!images) {
+        return images.status();
+    }
+    QList<Image> list = std::move(images).value();
+    list.removeIf([&image](const Image &i) { return i.reference == image.reference; });
+    list.append(image);
+    return write(list);
+}
+
+Status PulledImages::forget(const QString &reference)
+{
+    Result<QList<Image>> images = read();
+    if (!images) {
+        return images.status();
+    }
+    QList<Image> list = std::move(images).value();
+    list.removeIf([&reference](const Image &i) { return i.reference == reference; });
+    return write(list);
+}
+
+Status PulledImages::write(const QList<Image> &images) const
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const Image &i : images) {
+        list.push_back(
+            {{"image", i.reference.toStdString()}, {"bytes", i.bytes}, {"pulled_at", i.pulledAt.toStdString()}});
+    }
+    const Status s = writeFileAtomically(m_path, QByteArray::fromStdString(nlohmann::json{{"images", list}}.dump(2)));
+    return s ? s : Status::failure(QStringLiteral("Could not write %1: %2").arg(m_path, s.message()));
+}
+
+} // namespace flashdeck

@@ -1,0 +1,78 @@
+#include "backend/deploy/upgradeplan.h"
+
+#include "backend/core/atomicfile.h"
+#include "backend/core/jsonread.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck {
+
+QString upgradePhaseName(UpgradePhase phase)
+{
+    return phase == UpgradePhase::Rollback ? QStringLiteral("rollback") : QStringLiteral("upgrade");
+}
+
+QString UpgradePlan::fileOf(const QString &deploymentDirectory)
+{
+    return deploymentDirectory + QStringLiteral("/upgrade.json");
+}
+
+Result<std::optional<UpgradePlan>> UpgradePlan::read(const QString &file)
+{
+    QFile f(file);
+    if (!f.exists()) {
+        return std::optional<UpgradePlan>();
+    }
+    const auto damaged = [&file](const QString &why) {
+        return Status::failure(
+            QStringLiteral("The record of an unfinished upgrade, %1, is damaged (%2): check what the "
+                           "host runs with 'flashdeck status', then move the file aside.")
+                .arg(file, why));
+    };
+    if (!f.open(QIODevice::ReadOnly)) {
+        return damaged(f.errorString());
+    }
+    const QByteArray data = f.readAll();
+    const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
+    if (!j.is_object()) {
+        return damaged(QStringLiteral("not JSON"));
+    }
+    Result<Pins> from = Pins::fromJson(j.value("from", nlohmann::json()));
+    Result<Pins> to = Pins::fromJson(j.value("to", nlohmann::json()));
+    if (!from || !to) {
+        return damaged(!from ? from.message() : to.message());
+    }
+    UpgradePlan plan;
+    plan.from = std::move(from).value();
+    plan.to = std::move(to).value();
+    plan.phase = jsonread::string(j, "phase") == "rollback" ? UpgradePhase::Rollback : UpgradePhase::Upgrade;
+    plan.failedStep = QString::fromStdString(jsonread::string(j, "failed_step"));
+    plan.failedSeen = QString::fromStdString(jsonread::string(j, "failed_seen"));
+    plan.startedAt = QString::fromStdString(jsonread::string(j, "started_at"));
+    return std::optional<UpgradePlan>(plan);
+}
+
+Status UpgradePlan::write(const QString &file) const
+{
+    const nlohmann::json j = {{"from", from.toJson()},
+                              {"to", to.toJson()},
+                              {"phase", upgradePhaseName(phase).toStdString()},
+                              {"failed_step", failedStep.toStdString()},
+                              {"failed_seen", failedSeen.toStdString()},
+                              {"started_at", startedAt.toStdString()}};
+    return writeFileAtomically(file, QByteArray::fromStdString(j.dump(2)) + '\n');
+}
+
+QString UpgradePlan::shortPins(const Pins &pins)
+{
+    return Pins::shortDigest(pins.imageDigest) + QStringLiteral(" / ") + Pins::shortRevision(pins.modelRevision);
+}
+
+QString UpgradePlan::summary() const
+{
+    return shortPins(from) + QStringLiteral(" → ") + shortPins(to);
+}
+
+} // namespace flashdeck

@@ -1,0 +1,139 @@
+#include "backend/deploy/upgradesession.h"
+
+#include "backend/deploy/deploysession.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QTimer>
+
+namespace flashdeck {
+
+QString upgradeOutcomeName(UpgradeOutcome outcome)
+{
+    switch (outcome) {
+    case UpgradeOutcome::Upgraded:
+        return QStringLiteral("upgraded");
+    case UpgradeOutcome::RolledBack:
+        return QStringLiteral("rolled-back");
+    case UpgradeOutcome::RollbackFailed:
+        return QStringLiteral("rollback-failed");
+    case UpgradeOutcome::Stopped:
+        break;
+    }
+    return QStringLiteral("stopped");
+}
+
+UpgradeSession::UpgradeSession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
+                               DeployOptions base, UpgradePlan plan, SecretStore &secrets, Redactor &redactor,
+                               QObject *parent)
+    : QObject(parent)
+    , m_dir(std::move(directory))
+    , m_host(std::move(hostName))
+    , m_recipe(recipe)
+    , m_profile(profile)
+    , m_base(std::move(base))
+    , m_plan(std::move(plan))
+    , m_secrets(secrets)
+    , m_redactor(redactor)
+{
+    if (m_plan.startedAt.isEmpty()) {
+        m_plan.startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    }
+}
+
+UpgradeSession::~UpgradeSession() = default;
+
+DeployOptions UpgradeSession::optionsFor(UpgradePhase phase) const
+{
+    DeployOptions o = m_base;
+    const Pins &pins = phase == UpgradePhase::Upgrade ? m_plan.to : m_plan.from;
+    o.imageDigest = pins.imageDigest;
+    o.modelRevision = pins.modelRevision;
+    o.replaceRunning = true; // the other pins' server goes at the launch step, not before
+    o.phase = upgradePhaseName(phase);
+    // Room for the new image beside the old one; for the weights only when the revision changes
+    // (a rollback's are on the host: the old server ran from them).
+    o.weightsOnHost = phase == UpgradePhase::Rollback || m_plan.from.modelRevision == m_plan.to.modelRevision;
+    return o;
+}
+
+void UpgradeSession::start(ssh::Transport &connection)
+{
+    if (m_running) {
+        return;
+    }
+    m_running = true;
+    m_cancelled = false;
+    m_connection = &connection;
+    runPhase();
+}
+
+void UpgradeSession::runPhase()
+{
+    // The plan file first: if this process dies now, --resume knows which pins to continue with.
+    if (const Status s = m_plan.write(UpgradePlan::fileOf(m_dir)); !s) {
+        Q_EMIT notice(tr("Could not record the upgrade in %1: %2. It goes on, but could not be resumed if it were "
+                         "interrupted.")
+                          .arg(UpgradePlan::fileOf(m_dir), s.message()));
+    }
+    Q_EMIT phaseChanged(m_plan.phase);
+    m_failed = StepRecord{};
+    m_finishedSession = std::move(m_session);
+    m_session = std::make_unique<DeploySession>(m_dir, m_host, m_recipe, m_profile, optionsFor(m_plan.phase), m_secrets,
+                                                m_redactor);
+    connect(m_session.get(), &DeploySession::stepChanged, this, [this](const StepRecord &r) {
+        if (r.status == StepStatus::Fail) {
+            m_failed = r;
+        }
+        Q_EMIT stepChanged(r);
+    });
+    connect(m_session.get(), &DeploySession::progress, this, &UpgradeSession::progress);
+    connect(m_session.get(), &DeploySession::layersChanged, this, &UpgradeSession::layersChanged);
+    connect(m_session.get(), &DeploySession::notice, this, &UpgradeSession::notice);
+    connect(m_session.get(), &DeploySession::finished, this, &UpgradeSession::phaseFinished);
+    m_session->start(*m_connection);
+}
+
+void UpgradeSession::phaseFinished(bool ok)
+{
+    if (m_cancelled) {
+        end(UpgradeOutcome::Stopped); // the plan file stays: --resume continues this phase
+        return;
+    }
+    if (m_plan.phase == UpgradePhase::Rollback) {
+        end(ok ? UpgradeOutcome::RolledBack : UpgradeOutcome::RollbackFailed);
+        return;
+    }
+    if (ok) {
+        end(UpgradeOutcome::Upgraded);
+        return;
+    }
+    m_plan.phase = UpgradePhase::Rollback;
+    m_plan.failedStep = m_failed.step;
+    m_plan.failedSeen = m_failed.seen.section(QLatin1Char('\n'), 0, 0); // the cause comes first
+    // A fresh stack: this runs inside the finished phase's own signal.
+    QTimer::singleShot(0, this, [this] { runPhase(); });
+}
+
+void UpgradeSession::end(UpgradeOutcome outcome)
+{
+    m_running = false;
+    // A finished upgrade or rollback leaves no plan behind; a stopped one, or a failed rollback
+    // (the operator must look, then resume or deploy), keeps it.
+    if (outcome == UpgradeOutcome::Upgraded || outcome == UpgradeOutcome::RolledBack) {
+        QFile::remove(UpgradePlan::fileOf(m_dir));
+    } else if (const Status s = m_plan.write(UpgradePlan::fileOf(m_dir)); !s) {
+        Q_EMIT notice(s.message());
+    }
+    Q_EMIT finished(outcome);
+}
+
+void UpgradeSession::cancel()
+{
+    if (m_session && m_running) {
+        m_cancelled = true;
+        m_session->cancel();
+    }
+}
+
+} // namespace flashdeck

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/upgradeplan.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace flashdeck {
+
+class DeploySession;
+class Redactor;
+class SecretStore;
+
+/** How an upgrade ended. */
+enum class UpgradeOutcome {
+    Upgraded, // every step of the new pins passed
+    RolledBack, // the new pins failed; the old ones run again and passed every step
+    RollbackFailed, // the new pins failed and so did the old ones: the host needs the operator
+    Stopped, // cancelled or cut off: --resume continues where it was
+};
+
+/** "upgraded", "rolled-back", "rollback-failed", "stopped": the summary's result column and JSON. */
+QString upgradeOutcomeName(UpgradeOutcome outcome);
+
+/**
+ * Moves one host's deployment from its pins to others: the deploy plan again with the new pins
+ * (pre-flight, pin, pull while the old server keeps serving, then the launch stops the old server
+ * and starts the new, then every check and verify step). On any failure it runs the plan again
+ * with the old pins (their image is still on the host) and verifies that too. The plan file
+ * (UpgradePlan) says where it is, for --resume; the journal's records carry their phase.
+ */
+class UpgradeSession final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /** `base`: the deployment's options (licence, flags, model source); the pins come from `plan`. */
+    UpgradeSession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
+                   DeployOptions base, UpgradePlan plan, SecretStore &secrets, Redactor &redactor,
+                   QObject *parent = nullptr);
+    ~UpgradeSession() override;
+
+    /** Runs the plan's phase (a resumed upgrade continues in the phase it was in). */
+    void start(ssh::Transport &connection);
+    void cancel();
+    const UpgradePlan &plan() const { return m_plan; }
+    bool running() const { return m_running; }
+
+Q_SIGNALS:
+    void phaseChanged(flashdeck::UpgradePhase phase);
+    void stepChanged(const flashdeck::StepRecord &record);
+    void progress(const flashdeck::StepProgress &progress);
+    void layersChanged(const QStringList &layers);
+    void notice(const QString &text);
+    void finished(flashdeck::UpgradeOutcome outcome);
+
+private:
+    void runPhase();
+    void phaseFinished(bool ok);
+    void end(UpgradeOutcome outcome);
+    DeployOptions optionsFor(UpgradePhase phase) const;
+
+    QString m_dir;
+    QString m_host;
+    const Recipe &m_recipe;
+    const RecipeProfile &m_profile;
+    DeployOptions m_base;
+    UpgradePlan m_plan;
+    SecretStore &m_secrets;
+    Redactor &m_redactor;
+    ssh::Transport *m_connection = nullptr;
+    std::unique_ptr<DeploySession> m_session;
+    std::unique_ptr<DeploySession> m_finishedSession; // kept until the next phase's start: it is in its own signal
+    StepRecord m_failed; // the phase's failed step
+    bool m_cancelled = false;
+    bool m_running = false;
+};
+
+} // namespace flashdeck
