@@ -122,23 +122,6 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     if (pos.size() != 2) {
         return usage(QStringLiteral("needs HOST."));
     }
-    const bool json = p.isSet(jsonOpt);
-    Inventory inventory(c.paths.inventoryFile());
-    if (Status s = inventory.load(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    const std::optional<HostEntry> host = inventory.find(pos.at(1));
-    if (!host) {
-        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
-        return ExitUsage;
-    }
-    const auto recipes = Recipe::builtIn();
-    if (!recipes) {
-        c.err << recipes.message() << '\n';
-        return ExitCheckFailed;
-    }
-    const Recipe recipe = recipes.value().first();
     // Pins: the operator's digest and commit, or a pins file's (what a host ran, locked).
     std::optional<Pins> pinsFile;
     if (p.isSet(pinsOpt)) {
@@ -167,6 +150,23 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                                     "prints it, not \"%1\".")
                          .arg(p.value(revisionOpt)));
     }
+    const bool json = p.isSet(jsonOpt);
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const std::optional<HostEntry> host = inventory.find(pos.at(1));
+    if (!host) {
+        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
+        return ExitUsage;
+    }
+    const auto recipes = Recipe::builtIn();
+    if (!recipes) {
+        c.err << recipes.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const Recipe recipe = recipes.value().first();
     const QString profileId =
         pinsFile && !pinsFile->profile.isEmpty() && !p.isSet(profileOpt) ? pinsFile->profile : p.value(profileOpt);
     const RecipeProfile *listed = recipe.profile(profileId);

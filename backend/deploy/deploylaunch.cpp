@@ -222,6 +222,7 @@ void DeployRunner::createAndStart(const ContainerSpec &spec, std::function<void(
                                if (spec.role == QLatin1String("server")) {
                                    m_containerIds.append(id);
                                }
+                               m_launched = true;
                                started(QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
                            });
                    });

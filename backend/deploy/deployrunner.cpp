@@ -240,6 +240,7 @@ void DeployRunner::finish(StepRecord r)
     if (r.command.isEmpty()) {
         r.command = m_current.command;
     }
+    r.phase = m_options.phase; // a record a check built from scratch belongs to this plan too
     for (QString *field : {&r.command, &r.seen, &r.expected, &r.fix}) {
         *field = m_redactor.redact(*field);
     }

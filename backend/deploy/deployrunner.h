@@ -107,6 +107,8 @@ public:
     qint64 imageBytes() const { return m_imageBytes; }
     /** The pull step fetched the image (it was not on the host before): Flashdeck's to prune. */
     bool pulledImage() const { return m_pulled; }
+    /** The launch step started (or replaced) a container: the host runs what this run pinned. */
+    bool launchedContainers() const { return m_launched; }
     QString modelSha() const { return m_modelSha; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
@@ -208,6 +210,7 @@ private:
     QString m_imageDigest;
     qint64 m_imageBytes = 0;
     bool m_pulled = false;
+    bool m_launched = false;
     QString m_modelSha;
     std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;

@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/logger.h>
@@ -106,6 +107,12 @@ void DeploySession::writeManifest(bool ok)
             Q_EMIT notice(s.message());
         }
     }
+    // A run that failed before it started anything leaves the host running what the manifest
+    // already says: keep it (the journal has the failure), or `pins` would name pins never run.
+    const QString path = m_dir + QStringLiteral("/manifest.json");
+    if (!ok && !m_runner->launchedContainers() && QFile::exists(path)) {
+        return;
+    }
     Deployment d;
     d.host = m_host;
     d.profile = m_profile.id;
@@ -127,7 +134,6 @@ void DeploySession::writeManifest(bool ok)
     d.operatorFlags = m_options.operatorFlags;
     d.ok = ok;
     d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    const QString path = m_dir + QStringLiteral("/manifest.json");
     if (const Status s = d.writeTo(path); !s) {
         Q_EMIT notice(
             tr("Could not write the manifest %1: %2. The journal beside it has every step.").arg(path, s.message()));
