@@ -204,6 +204,16 @@ void TestChecks::launchFailure_mostSpecificCauseWins()
     // Read while it streams: the traceback's first line alone is no verdict yet.
     QCOMPARE(checks::launchFailure({log.first()}, true).status, StepStatus::Pending);
     QCOMPARE(checks::launchFailure({log.first()}).status, StepStatus::Fail);
+    // A traceback no specific rule knows: its exception line comes first, the header after it.
+    const StepRecord generic = checks::launchFailure(
+        {log.first(), QStringLiteral("  File \"…/nvfp4_kv.py\", line 18, in <module>"),
+         QStringLiteral("    from sgl_kernel import nvfp4_to_fp8_qmul4"),
+         QStringLiteral("ImportError: cannot import name 'nvfp4_to_fp8_qmul4' from 'sgl_kernel'"),
+         QStringLiteral("[TP0] Received sigquit from a child process. It usually means the child failed.")});
+    QCOMPARE(generic.status, StepStatus::Fail);
+    QCOMPARE(generic.seen.section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("ImportError: cannot import name 'nvfp4_to_fp8_qmul4' from 'sgl_kernel'"));
+    QCOMPARE(generic.seen.section(QLatin1Char('\n'), 1), log.first());
 }
 
 QTEST_GUILESS_MAIN(TestChecks)
