@@ -5,13 +5,12 @@
 #include "backend/cli/stepprinter.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
-#include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/upgradesession.h"
+#include "backend/deploy/upgradesetup.h"
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/pins.h"
-#include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -39,10 +38,7 @@ const QString kUsage = QStringLiteral(
 struct HostUpgrade
 {
     HostEntry host;
-    RecipeProfile profile; // as deployed; the session holds a reference: the list keeps it in place
-    DeployOptions options;
-    UpgradePlan plan;
-    bool unchanged = false; // already on the wanted pins: nothing to do
+    UpgradeSetup setup; // its profile: the session holds a reference, the list keeps it in place
     std::unique_ptr<UpgradeSession> session;
     std::unique_ptr<ssh::HostConnection> connection;
     std::optional<UpgradeOutcome> outcome;
@@ -50,28 +46,9 @@ struct HostUpgrade
     bool started = false;
 };
 
-/** The wanted pins: the current ones with what the options change. */
-Pins wantedPins(const Pins &from, const std::optional<Pins> &file, const QString &digest, const QString &revision)
-{
-    Pins to = from;
-    if (file) {
-        to.imageDigest = file->imageDigest;
-        to.modelRevision = file->modelRevision;
-    }
-    if (!digest.isEmpty()) {
-        to.imageDigest = digest;
-    }
-    if (!revision.isEmpty()) {
-        to.modelRevision = revision;
-    }
-    to.launchSha256.clear();
-    to.deployedAt.clear();
-    return to;
-}
-
 QString resultWords(const HostUpgrade &h)
 {
-    if (h.unchanged) {
+    if (h.setup.unchanged) {
         return QStringLiteral("already on these pins");
     }
     if (!h.started) {
@@ -177,10 +154,14 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
         return ExitCheckFailed;
     }
     const Recipe recipe = recipes.value().first();
-    Acknowledgements acks(c.paths.acknowledgementsFile());
 
     // Every host is checked before any starts: a typo in the fifth name must not leave four
     // upgraded and the rest not.
+    UpgradeTarget target;
+    target.resume = resume;
+    target.pinsFile = pinsFile;
+    target.imageDigest = p.value(digestOpt);
+    target.modelRevision = p.value(revisionOpt);
     std::list<HostUpgrade> hosts;
     for (const QString &name : names) {
         const std::optional<HostEntry> entry = inventory.find(name);
@@ -188,80 +169,14 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
             c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
             return ExitUsage;
         }
-        const Result<Deployment> deployment = Deployment::read(c.paths, name);
-        if (!deployment) {
-            c.err << deployment.message() << " An upgrade starts from a deployment: 'flashdeck deploy " << name
-                  << "' first.\n";
+        Result<UpgradeSetup> setup = UpgradeSetup::prepare(c.paths, name, recipe, terms.value(), target);
+        if (!setup) {
+            c.err << setup.message() << '\n';
             return ExitCheckFailed;
         }
-        const QString dir = Deployment::directory(c.paths, name);
-        const Result<std::optional<UpgradePlan>> recorded = UpgradePlan::read(UpgradePlan::fileOf(dir));
-        if (!recorded) {
-            c.err << recorded.message() << '\n';
-            return ExitCheckFailed;
-        }
-        HostUpgrade h{*entry, {}, {}, {}, false, nullptr, nullptr, std::nullopt, -1, false};
-        if (resume) {
-            if (!recorded.value()) {
-                c.err << "No interrupted upgrade on " << name << " to resume ('flashdeck pins " << name
-                      << "' shows what it runs).\n";
-                return ExitCheckFailed;
-            }
-            h.plan = *recorded.value();
-        } else {
-            if (recorded.value()) {
-                c.err << "An upgrade of " << name << " (" << recorded.value()->summary() << ") was interrupted in its "
-                      << upgradePhaseName(recorded.value()->phase) << ": finish it with 'flashdeck upgrade " << name
-                      << " --resume' first.\n";
-                return ExitCheckFailed;
-            }
-            const Result<Pins> from = Pins::of(deployment.value());
-            if (!from) {
-                c.err << from.message() << '\n';
-                return ExitCheckFailed;
-            }
-            if (!deployment.value().ok) {
-                c.err << "The last deployment of " << name << " did not finish: 'flashdeck deploy " << name
-                      << " --resume' first, so the rollback has verified pins to return to.\n";
-                return ExitCheckFailed;
-            }
-            if (pinsFile && !pinsFile->profile.isEmpty() && pinsFile->profile != deployment.value().profile) {
-                c.err << "The pins file is for profile " << pinsFile->profile << "; " << name << " runs "
-                      << deployment.value().profile << ". An upgrade keeps the profile: undeploy and deploy --pins "
-                      << "to change it.\n";
-                return ExitCheckFailed;
-            }
-            h.plan.from = from.value();
-            h.plan.to = wantedPins(from.value(), pinsFile, p.value(digestOpt), p.value(revisionOpt));
-            h.unchanged = h.plan.from.imageDigest == h.plan.to.imageDigest &&
-                h.plan.from.modelRevision == h.plan.to.modelRevision;
-        }
-        const Result<RecipeProfile> profile = ProfileChoice::asDeployed(recipe, deployment.value());
-        if (!profile) {
-            c.err << profile.message() << '\n';
-            return ExitCheckFailed;
-        }
-        h.profile = profile.value();
-        const auto ack = acks.find(name, terms.value());
-        if (!ack || !ack.value()) {
-            c.err << (ack ? QStringLiteral("No acknowledgement of the %1 is recorded for %2 (or its summary changed): "
-                                           "run 'flashdeck license' and deploy once with --accept-license.")
-                                .arg(terms.value().name(), name)
-                          : ack.message())
-                  << '\n';
-            return ExitCheckFailed;
-        }
-        const Deployment &d = deployment.value();
-        h.options.deploymentId = DeploymentId(name, h.profile.id).toString();
-        h.options.licenseAcknowledged = ack.value()->use;
-        h.options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3")
-                                      .arg(ack.value()->user, ack.value()->at, ack.value()->summarySha256);
-        h.options.readyTimeoutMs = readyTimeoutMs;
-        h.options.stallTimeoutMs = stallTimeoutMs;
-        h.options.hicacheGbPerRank = d.hicacheGbPerRank;
-        h.options.operatorFlags = d.operatorFlags;
-        h.options.modelSource = d.modelSource.isEmpty() ? QStringLiteral("hub") : d.modelSource;
-        h.options.modelDir = d.modelDir;
+        HostUpgrade h{*entry, std::move(setup).value(), nullptr, nullptr, std::nullopt, -1, false};
+        h.setup.options.readyTimeoutMs = readyTimeoutMs;
+        h.setup.options.stallTimeoutMs = stallTimeoutMs;
         hosts.push_back(std::move(h));
     }
 
@@ -308,22 +223,23 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
             if (running() >= maxUnavailable) {
                 break;
             }
-            if (h.started || h.unchanged || rolledBack) {
+            if (h.started || h.setup.unchanged || rolledBack) {
                 continue;
             }
             h.started = true;
             HostUpgrade *hp = &h;
             const QString tag = several || json ? h.host.name : QString();
             if (!json) {
-                c.out << "== " << h.host.name << ": upgrade " << h.plan.summary() << '\n';
+                c.out << "== " << h.host.name << ": upgrade " << h.setup.plan.summary() << '\n';
                 c.out.flush();
             }
             h.connection = startOnHost(
                 h.host, c,
                 [&, hp, tag](ssh::HostConnection &connection, std::function<void(int)> done) {
                     const QString dir = Deployment::directory(c.paths, hp->host.name);
-                    hp->session = std::make_unique<UpgradeSession>(dir, hp->host.name, recipe, hp->profile, hp->options,
-                                                                   hp->plan, secrets, redactor);
+                    hp->session =
+                        std::make_unique<UpgradeSession>(dir, hp->host.name, recipe, hp->setup.profile,
+                                                         hp->setup.options, hp->setup.plan, secrets, redactor);
                     UpgradeSession *s = hp->session.get();
                     QObject::connect(s, &UpgradeSession::phaseChanged, s, [&, hp, s](UpgradePhase phase) {
                         if (json) {
@@ -396,13 +312,13 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     for (const HostUpgrade &h : hosts) {
         const QString result = resultWords(h);
         summary.push_back({{"host", h.host.name.toStdString()},
-                           {"from", h.plan.from.toJson()},
-                           {"to", h.plan.to.toJson()},
+                           {"from", h.setup.plan.from.toJson()},
+                           {"to", h.setup.plan.to.toJson()},
                            {"result", result.toStdString()}});
         rows.append(QStringLiteral("%1  %2  %3  %4")
-                        .arg(h.host.name.leftJustified(16), UpgradePlan::shortPins(h.plan.from).leftJustified(34),
-                             UpgradePlan::shortPins(h.plan.to).leftJustified(34), result));
-        if (h.unchanged) {
+                        .arg(h.host.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
+                             UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
+        if (h.setup.unchanged) {
             continue;
         }
         if (h.code > ExitCheckFailed && code == ExitOk) {

@@ -54,6 +54,15 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
         return specs.status();
     }
     const ContainerSpec &spec = specs.value().first();
+    // The launch with the pins as the variables above, so an upgrade runs the same line with others.
+    QString runLine = spec.dockerRunLine();
+    runLine.replace(QLatin1Char(' ') + q(recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest) +
+                        QLatin1Char(' '),
+                    QStringLiteral(" \"$IMAGE\" "));
+    if (!in.modelSha.isEmpty()) {
+        runLine.replace(QStringLiteral(" --revision ") + q(in.modelSha) + QLatin1Char(' '),
+                        QStringLiteral(" --revision \"$REVISION\" "));
+    }
     const RecipeReplica &replica = profile.replicas.first();
     QStringList gpuIds;
     for (const int g : replica.gpus) {
@@ -70,14 +79,38 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral(
              "# The API key comes from FLASHDECK_API_KEY (at least 32 random bytes) and is never written here.")
       << QStringLiteral("# Licence: %1. Read it before production or commercial use.").arg(recipe.licenseName)
+      << QStringLiteral("#")
+      << QStringLiteral("# Pins (what 'flashdeck pins %1' prints): image %2, model revision %3, profile %4.")
+             .arg(in.hostName, recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest,
+                  in.modelSha.isEmpty() ? QStringLiteral("(the folder's)") : in.modelSha, profile.id)
+      << QStringLiteral(
+             "#   sh runbook.sh                            deploy these pins (again: it replaces the server)")
+      << QStringLiteral(
+             "#   sh runbook.sh upgrade sha256:D [COMMIT]  the same steps with a new image digest (and model")
+      << QStringLiteral(
+             "#                                            commit); any failed step rolls back to these pins")
+      << QStringLiteral(
+             "#   sh runbook.sh rollback                   these pins again, verified (after a failed upgrade)")
+      << QStringLiteral("# The old image stays on the host for the rollback: 'docker image rm' it once you are sure.")
       << QStringLiteral("set -eu")
       << QStringLiteral(
              ": \"${FLASHDECK_API_KEY:?set FLASHDECK_API_KEY to the server key (e.g. openssl rand -base64 32)}\"")
       << QStringLiteral("IMAGE=%1").arg(q(image)) << QStringLiteral("REVISION=%1").arg(q(in.modelSha))
       << (offline ? QStringLiteral("MODEL_DIR=%1").arg(q(in.modelDir)) : QString())
       << QStringLiteral("NAME=%1").arg(q(spec.name)) << QStringLiteral("PORT=%1").arg(replica.port) << QString()
-      << QStringLiteral("step() { printf '\\n== %s\\n' \"$1\"; }")
-      << QStringLiteral("fail() { printf 'FAIL: %s\\n' \"$1\" >&2; exit 1; }") << QString();
+      << QStringLiteral("MODE=${1:-deploy}") << QStringLiteral("case \"$MODE\" in")
+      << QStringLiteral("deploy | rollback) ;;") << QStringLiteral("upgrade)")
+      << QStringLiteral("  [ $# -ge 2 ] || { echo \"usage: sh $0 upgrade sha256:DIGEST [COMMIT]\" >&2; exit 2; }")
+      << QStringLiteral("  IMAGE=\"${IMAGE%@*}@$2\"; REVISION=${3:-$REVISION} ;;")
+      << QStringLiteral("*) echo \"usage: sh $0 [deploy | upgrade sha256:DIGEST [COMMIT] | rollback]\" >&2; exit 2 ;;")
+      << QStringLiteral("esac") << QString() << QStringLiteral("step() { printf '\\n== %s\\n' \"$1\"; }")
+      << QStringLiteral("# In an upgrade, a failed step runs this script again with its own pins: the rollback.")
+      << QStringLiteral("fail() {") << QStringLiteral("  printf 'FAIL: %s\\n' \"$1\" >&2")
+      << QStringLiteral("  [ \"$MODE\" = upgrade ] || exit 1")
+      << QStringLiteral("  printf '\\n== rollback to %s\\n' %1").arg(q(image))
+      << QStringLiteral("  if sh \"$0\" rollback; then echo 'The upgrade failed; the host runs the old pins again, "
+                        "verified.' >&2; else echo 'The upgrade failed and so did the rollback.' >&2; fi")
+      << QStringLiteral("  exit 1") << QStringLiteral("}") << QString();
     s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer'").arg(recipe.cudaRuntime)
       << QStringLiteral(
              "cuda=$(nvidia-smi -q -x | sed -n 's:.*<cuda_version>\\(.*\\)</cuda_version>.*:\\1:p' | head -n 1)")
@@ -112,7 +145,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
         }
         s << QString();
     } else {
-        s << QStringLiteral("step 'pin.model: the revision is %1'").arg(in.modelSha)
+        s << QStringLiteral("step \"pin.model: the revision is $REVISION\"")
           << QStringLiteral(
                  "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/%1/revision/$REVISION\" | grep -q "
                  "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
@@ -122,9 +155,8 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     s << QStringLiteral("step 'pull: the pinned image; RepoDigests must hold the digest'")
       << QStringLiteral("docker pull \"$IMAGE\"")
       << QStringLiteral(
-             "docker image inspect --format '{{json .RepoDigests}}' \"$IMAGE\" | grep -q %1 || fail \"RepoDigests "
-             "lacks the pin\"")
-             .arg(q(in.imageDigest))
+             "docker image inspect --format '{{json .RepoDigests}}' \"$IMAGE\" | grep -qF \"${IMAGE#*@}\" || fail "
+             "\"RepoDigests lacks the pin\"")
       << QString();
     s << QStringLiteral("step 'verify.gpus: the image sees %1 x %2'").arg(profile.tp).arg(profile.gpuModel)
       << QStringLiteral("n=$(docker run --rm --gpus %1 \"$IMAGE\" nvidia-smi -L | grep -c %2 || true)")
@@ -132,7 +164,7 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("[ \"$n\" -eq %1 ] || fail \"the image sees $n %2 GPUs\"").arg(profile.tp).arg(profile.gpuModel)
       << QString();
     s << QStringLiteral("step 'launch: loopback only, the key from the environment'")
-      << QStringLiteral("docker rm -f \"$NAME\" >/dev/null 2>&1 || true") << spec.dockerRunLine() << QString();
+      << QStringLiteral("docker rm -f \"$NAME\" >/dev/null 2>&1 || true") << runLine << QString();
     s << QStringLiteral("step 'ready: /health answers 200 (a first start can take long)'") << QStringLiteral("i=0")
       << QStringLiteral(
              "until [ \"$(curl -s -o /dev/null -w '%{http_code}' \"http://127.0.0.1:$PORT/health\")\" = 200 ]; do")

@@ -83,8 +83,6 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Host");
     case Gpus:
         return tr("GPUs");
-    case Deployment:
-        return tr("Deployment");
     case Pins:
         return tr("Pins");
     case Container:
@@ -184,26 +182,14 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
             return int(s.gpus.size());
         }
         break;
-    case Deployment:
-        if (role == Qt::DisplayRole || role == SortRole) {
-            if (s.profile.isEmpty()) {
-                return role == Qt::DisplayRole ? fmt::unknown() : QString();
-            }
-            return s.profile; // the pins have their own column
-        }
-        if (role == Qt::ToolTipRole && !s.profile.isEmpty()) {
-            return tr("Profile %1\nImage %2\nModel revision %3")
-                .arg(s.profile, s.imageDigest.isEmpty() ? fmt::unknown() : s.imageDigest,
-                     s.modelSha.isEmpty() ? fmt::unknown() : s.modelSha);
-        }
-        break;
     case Pins: {
         const std::optional<flashdeck::Pins> &wanted = m_watcher.thresholds().pins;
         const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
                                         [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
         if (role == Qt::DisplayRole || role == SortRole) {
             if (!s.pins) {
-                return role == Qt::DisplayRole ? fmt::unknown() : QString();
+                // A deployment that never reached its pins still has a profile.
+                return role == Qt::DisplayRole ? (s.profile.isEmpty() ? fmt::unknown() : s.profile) : QString();
             }
             // The digest's and the commit's first hex digits: enough to tell builds apart at a glance.
             const QString pins =
@@ -211,15 +197,14 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
             if (role == SortRole) {
                 return QString((drift != s.alerts.cend() ? QStringLiteral("0") : QStringLiteral("1")) + pins);
             }
-            return drift != s.alerts.cend() ? tr("%1 · drift").arg(pins)
-                : wanted                    ? tr("%1 · as pinned").arg(pins)
-                                            : pins;
+            return drift != s.alerts.cend() ? tr("%1 · drift").arg(pins) : pins;
         }
         if (role == Qt::DecorationRole && s.pins && wanted) {
             return drift != s.alerts.cend() ? icon("warn") : icon("pass");
         }
         if (role == Qt::ToolTipRole && s.pins) {
-            QString tip = tr("Image digest %1\nModel revision %2").arg(s.pins->imageDigest, s.pins->modelRevision);
+            QString tip = tr("Profile %1\nImage digest %2\nModel revision %3")
+                              .arg(s.pins->profile, s.pins->imageDigest, s.pins->modelRevision);
             if (drift != s.alerts.cend()) {
                 tip += QLatin1Char('\n') + drift->message;
             } else if (wanted) {

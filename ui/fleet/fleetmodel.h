@@ -12,7 +12,7 @@ class FleetWatcher;
 namespace flashdeck::ui {
 
 /**
- * One row per watched host (the Fleet page): state, GPUs, deployment, pins, container, health, KV use, queue,
+ * One row per watched host (the Fleet page): state, GPUs, the deployment's pins, container, health, KV use, queue,
  * throughput, errors, GPU memory, disk, last update, alerts. Display text comes from the one
  * formatter; SortRole holds the raw number; SeriesRole the TimeSeries a sparkline draws.
  */
@@ -25,8 +25,7 @@ public:
         State,
         Host,
         Gpus,
-        Deployment,
-        Pins,
+        Pins, // the deployment's pins (its profile in the tooltip)
         Container,
         Health,
         KvUse,

@@ -6,6 +6,7 @@
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/runbook.h"
+#include "backend/deploy/upgradesession.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/logs/logrules.h"
@@ -20,6 +21,7 @@
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
+#include "ui/deploy/upgradedialog.h"
 #include "ui/format.h"
 #include "ui/logs/logpanel.h"
 
@@ -64,6 +66,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_resume(new QPushButton(tr("Resume"), this))
     , m_retry(new QPushButton(tr("Retry step"), this))
     , m_export(new QPushButton(tr("Export runbook…"), this))
+    , m_upgrade(new QPushButton(tr("Upgrade…"), this))
     , m_notice(new QLabel(this))
     , m_right(new QStackedWidget(this))
     , m_detail(new StepDetail(this))
@@ -164,7 +167,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
 
     leftLayout->addWidget(m_steps, 1);
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_export}) {
+    for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_upgrade, m_export}) {
         buttons->addWidget(b);
     }
     m_run->setObjectName(QStringLiteral("deployRun"));
@@ -172,6 +175,9 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     m_resume->setObjectName(QStringLiteral("deployResume"));
     m_retry->setObjectName(QStringLiteral("deployRetry"));
     m_export->setObjectName(QStringLiteral("deployExport"));
+    m_upgrade->setObjectName(QStringLiteral("deployUpgrade"));
+    m_upgrade->setToolTip(tr("Move this host's deployment to another image digest or model revision; on any failure "
+                             "it rolls back to the current pins"));
     m_run->setDefault(true);
     m_resume->setToolTip(tr("Run the plan again: each step checks what is there; nothing is pulled or started twice"));
     m_retry->setToolTip(tr("Run again from the failed step's checks (earlier steps reuse what they found)"));
@@ -213,6 +219,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     connect(m_resume, &QPushButton::clicked, this, &DeployPage::run);
     connect(m_retry, &QPushButton::clicked, this, &DeployPage::run);
     connect(m_stop, &QPushButton::clicked, this, &DeployPage::stop);
+    connect(m_upgrade, &QPushButton::clicked, this, &DeployPage::askUpgrade);
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export runbook"),
                                                           QStringLiteral("flashdeck-%1-runbook.sh").arg(m_host),
@@ -558,7 +565,7 @@ void DeployPage::showLicense()
 
 bool DeployPage::isRunning() const
 {
-    return m_session && m_session->running();
+    return (m_session && m_session->running()) || (m_upgradeSession && m_upgradeSession->running());
 }
 
 void DeployPage::updateButtons()
@@ -572,6 +579,7 @@ void DeployPage::updateButtons()
     m_resume->setEnabled(launchable && !running && anyRun);
     m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
+    m_upgrade->setEnabled(!running && !m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
     m_image->setEnabled(!running);
@@ -645,6 +653,7 @@ void DeployPage::startSession()
         return;
     }
     m_session.reset(); // it holds a reference to the profile it ran
+    m_upgradeSession.reset();
     m_chosen = std::make_unique<RecipeProfile>(chosen.value());
     const RecipeProfile *p = m_chosen.get();
     SecretStore *secrets = m_watcher.secrets();
@@ -693,8 +702,115 @@ void DeployPage::stop()
 {
     if (isRunning()) {
         m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
-        m_session->cancel();
+        if (m_upgradeSession && m_upgradeSession->running()) {
+            m_upgradeSession->cancel();
+        } else {
+            m_session->cancel();
+        }
     }
+}
+
+void DeployPage::askUpgrade()
+{
+    const Result<Deployment> d = Deployment::read(m_paths, m_host);
+    const Result<Pins> pins = d ? Pins::of(d.value()) : Result<Pins>(d.status());
+    if (!pins) {
+        m_notice->setText(pins.message());
+        return;
+    }
+    const auto interrupted = UpgradePlan::read(UpgradePlan::fileOf(Deployment::directory(m_paths, m_host)));
+    if (!interrupted) {
+        m_notice->setText(interrupted.message());
+        return;
+    }
+    UpgradeDialog dialog(m_host, pins.value(), interrupted.value(), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        upgrade(dialog.target());
+    }
+}
+
+void DeployPage::upgrade(const UpgradeTarget &target)
+{
+    if (isRunning() || m_recipes->isEmpty() || !m_terms) {
+        return;
+    }
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+        m_notice->setText(tr("%1 is not connected: connect it from the host bar, then upgrade again.").arg(m_host));
+        return;
+    }
+    const Recipe &recipe = m_recipes->first();
+    Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, m_host, recipe, *m_terms, target);
+    if (!setup) {
+        m_notice->setText(setup.message());
+        return;
+    }
+    if (setup.value().unchanged) {
+        m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
+        return;
+    }
+    SecretStore *secrets = m_watcher.secrets();
+    if (!secrets) {
+        if (!m_ownSecrets) {
+            m_ownSecrets = std::make_unique<SecretStore>();
+        }
+        secrets = m_ownSecrets.get();
+    }
+    m_session.reset();
+    m_upgradeSession.reset(); // it holds a reference to the profile it ran
+    m_chosen = std::make_unique<RecipeProfile>(setup.value().profile);
+    setProfile(m_chosen->id);
+    m_upgradeSession =
+        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, *m_chosen,
+                                         setup.value().options, setup.value().plan, *secrets, m_redactor);
+    UpgradeSession *s = m_upgradeSession.get();
+    connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
+    connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
+    connect(s, &UpgradeSession::layersChanged, this, [this](const QStringList &layers) {
+        m_layers = layers;
+        if (m_steps->currentStep() == QLatin1String("pull")) {
+            m_detail->setLayers(layers);
+        }
+    });
+    connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
+    connect(s, &UpgradeSession::phaseChanged, this, [this, s](UpgradePhase phase) {
+        // Each plan shows on its own: the upgrade's records stay in the journal.
+        resetSteps();
+        restartLog();
+        const UpgradePlan &plan = s->plan();
+        m_notice->setText(phase == UpgradePhase::Upgrade
+                              ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
+                              : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
+                                    .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
+    });
+    connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
+        m_watcher.deploymentChanged(m_host);
+        const UpgradePlan &plan = s->plan();
+        switch (outcome) {
+        case UpgradeOutcome::Upgraded:
+            m_notice->setText(
+                tr("Upgraded %1 to %2, every step verified.").arg(m_host, UpgradePlan::shortPins(plan.to)));
+            break;
+        case UpgradeOutcome::RolledBack:
+            m_notice->setText(tr("The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.")
+                                  .arg(plan.failedStep, plan.failedSeen, m_host, UpgradePlan::shortPins(plan.from)));
+            break;
+        case UpgradeOutcome::RollbackFailed:
+            m_notice->setText(tr("The upgrade failed at %1 and the rollback failed too: fix what the failed step "
+                                 "says, then Upgrade… resumes the rollback.")
+                                  .arg(plan.failedStep));
+            break;
+        case UpgradeOutcome::Stopped:
+            m_notice->setText(tr("Stopped. Upgrade… resumes the %1.").arg(upgradePhaseName(plan.phase)));
+            break;
+        }
+        updateProfileCard();
+        updateButtons();
+        Q_EMIT runningChanged(false);
+    });
+    s->start(*connection);
+    updateButtons();
+    Q_EMIT runningChanged(true);
 }
 
 bool DeployPage::exportRunbook(const QString &path, QString *error) const

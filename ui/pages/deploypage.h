@@ -24,6 +24,8 @@ namespace flashdeck {
 class Acknowledgements;
 class AppPaths;
 class DeploySession;
+class UpgradeSession;
+struct UpgradeTarget;
 class FleetWatcher;
 class LicenseTerms;
 class Redactor;
@@ -67,6 +69,13 @@ public:
     void run();
     void stop();
     bool isRunning() const;
+    /**
+     * Moves the host's deployment to other pins (UpgradeSession): the same steps in this view,
+     * then, on a failure, the rollback's; the notice says which phase runs and how it ended.
+     */
+    void upgrade(const UpgradeTarget &target);
+    /** Asks for the pins in an UpgradeDialog, then upgrade(). */
+    void askUpgrade();
     /** Writes the runbook of the last pinned deployment; false with `error` when there is none. */
     bool exportRunbook(const QString &path, QString *error) const;
 
@@ -112,6 +121,7 @@ private:
     /** The profile as chosen (image, GPUs) for the running session, which holds a reference to it. */
     std::unique_ptr<RecipeProfile> m_chosen;
     std::unique_ptr<DeploySession> m_session;
+    std::unique_ptr<UpgradeSession> m_upgradeSession;
     std::unique_ptr<SecretStore> m_ownSecrets; // when the watcher has none (tests)
     bool m_runAfterLicense = false;
     QString m_host;
@@ -134,6 +144,7 @@ private:
     QPushButton *m_resume;
     QPushButton *m_retry;
     QPushButton *m_export;
+    QPushButton *m_upgrade;
     QLabel *m_notice;
     QStackedWidget *m_right;
     QSplitter *m_rightSplit = nullptr;

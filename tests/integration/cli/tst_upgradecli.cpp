@@ -29,6 +29,7 @@ private Q_SLOTS:
     void upgrade_ok_thenABrokenBuildRolledBack_andPruneSparesWhatRuns();
     void interruptedUpgrade_refusedUntilResumed_thenFinishes();
     void rolling_goesHostByHost_andStopsAtTheFirstRollback();
+    void runbook_upgradesAndRollsBackWithoutFlashdeck();
 };
 
 namespace {
@@ -421,6 +422,59 @@ void TestUpgradeCli::rolling_goesHostByHost_andStopsAtTheFirstRollback()
     for (const QString &h : hosts.mid(1)) {
         run(config.path(), {QStringLiteral("undeploy"), h});
     }
+    undeployDemo(config.path());
+}
+
+void TestUpgradeCli::runbook_upgradesAndRollsBackWithoutFlashdeck()
+{
+    QTemporaryDir config;
+    const DemoGuard guard{config.path()};
+    const CliRun demo = run(config.path(),
+                            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
+                             QStringLiteral("0.01"), QStringLiteral("--json")});
+    QVERIFY2(demo.exitCode == 0, demo.err.constData());
+    const QJsonObject host =
+        QJsonDocument::fromJson(demo.out).object()[QLatin1String("hosts")].toArray().first().toObject();
+    const CliRun first =
+        run(config.path(), deploy(QStringLiteral("demo"), {QStringLiteral("--image-digest"), kEarlier}));
+    QVERIFY2(first.exitCode == 0, first.out.constData());
+    const QString script = config.filePath(QStringLiteral("runbook.sh"));
+    const CliRun written =
+        run(config.path(), {QStringLiteral("runbook"), QStringLiteral("demo"), QStringLiteral("--output"), script});
+    QVERIFY2(written.exitCode == 0, written.err.constData());
+    // Run on the host by OpenSSH, as an operator would, the key in the environment only.
+    const auto onHost = [&host, &script](const QStringList &args) {
+        QProcess ssh;
+        ssh.start(QStringLiteral("ssh"),
+                  {QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-o"),
+                   QStringLiteral("BatchMode=yes"), QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
+                   QStringLiteral("-o"),
+                   QStringLiteral("UserKnownHostsFile=") + host[QLatin1String("known_hosts_file")].toString(),
+                   QStringLiteral("-i"), host[QLatin1String("identity_file")].toString(), QStringLiteral("-p"),
+                   QString::number(host[QLatin1String("port")].toInt()),
+                   host[QLatin1String("user")].toString() + QStringLiteral("@127.0.0.1"),
+                   QStringLiteral("FLASHDECK_API_KEY=sk-fd-runbook-upgrade-key-0123456789abcdefghijkl sh %1 %2")
+                       .arg(script, args.join(QLatin1Char(' ')))});
+        const bool done = ssh.waitForFinished(240000);
+        return std::make_pair(done ? ssh.exitCode() : -1,
+                              QByteArray(ssh.readAllStandardOutput() + ssh.readAllStandardError()));
+    };
+    const auto deployed = [](const QString &digest) {
+        return QByteArray("Deployed: lmsysorg/sglang@" + digest.toUtf8());
+    };
+    const auto [upOk, upOut] = onHost({QStringLiteral("upgrade"), kCurrent});
+    QVERIFY2(upOk == 0, upOut.constData());
+    QVERIFY2(upOut.contains(deployed(kCurrent)), upOut.constData());
+    const auto [brokenRc, brokenOut] = onHost({QStringLiteral("upgrade"), kBroken});
+    QCOMPARE(brokenRc, 1);
+    QVERIFY2(brokenOut.contains("FAIL: the server exited") &&
+                 brokenOut.contains(QByteArray("== rollback to lmsysorg/sglang@" + kEarlier.toUtf8())) &&
+                 brokenOut.contains(deployed(kEarlier)) &&
+                 brokenOut.contains("the host runs the old pins again, verified"),
+             brokenOut.constData());
+    const auto [usageRc, usageOut] = onHost({QStringLiteral("upgrade")});
+    QCOMPARE(usageRc, 2);
+    QVERIFY2(usageOut.contains("usage: sh"), usageOut.constData());
     undeployDemo(config.path());
 }
 

@@ -1,0 +1,100 @@
+#include "backend/deploy/upgradesetup.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/deploy/acknowledgements.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/recipe/profilechoice.h"
+
+namespace flashdeck {
+
+Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString &host, const Recipe &recipe,
+                                           const LicenseTerms &terms, const UpgradeTarget &target)
+{
+    const Result<Deployment> deployment = Deployment::read(paths, host);
+    if (!deployment) {
+        return Status::failure(
+            deployment.message() +
+            QStringLiteral(" An upgrade starts from a deployment: 'flashdeck deploy %1' first.").arg(host));
+    }
+    const Deployment &d = deployment.value();
+    const QString dir = Deployment::directory(paths, host);
+    const Result<std::optional<UpgradePlan>> recorded = UpgradePlan::read(UpgradePlan::fileOf(dir));
+    if (!recorded) {
+        return recorded.status();
+    }
+    UpgradeSetup setup;
+    if (target.resume) {
+        if (!recorded.value()) {
+            return Status::failure(
+                QStringLiteral("No interrupted upgrade on %1 to resume ('flashdeck pins %1' shows what it runs).")
+                    .arg(host));
+        }
+        setup.plan = *recorded.value();
+    } else {
+        if (recorded.value()) {
+            return Status::failure(
+                QStringLiteral("An upgrade of %1 (%2) was interrupted in its %3: finish it with "
+                               "'flashdeck upgrade %1 --resume' first.")
+                    .arg(host, recorded.value()->summary(), upgradePhaseName(recorded.value()->phase)));
+        }
+        const Result<Pins> from = Pins::of(d);
+        if (!from) {
+            return from.status();
+        }
+        if (!d.ok) {
+            return Status::failure(QStringLiteral("The last deployment of %1 did not finish: 'flashdeck deploy %1 "
+                                                  "--resume' first, so the rollback has verified pins to return to.")
+                                       .arg(host));
+        }
+        if (target.pinsFile && !target.pinsFile->profile.isEmpty() && target.pinsFile->profile != d.profile) {
+            return Status::failure(QStringLiteral("The pins file is for profile %1; %2 runs %3. An upgrade keeps the "
+                                                  "profile: undeploy and deploy --pins to change it.")
+                                       .arg(target.pinsFile->profile, host, d.profile));
+        }
+        Pins to = from.value();
+        if (target.pinsFile) {
+            to.imageDigest = target.pinsFile->imageDigest;
+            to.modelRevision = target.pinsFile->modelRevision;
+        }
+        if (!target.imageDigest.isEmpty()) {
+            to.imageDigest = target.imageDigest;
+        }
+        if (!target.modelRevision.isEmpty()) {
+            to.modelRevision = target.modelRevision;
+        }
+        to.launchSha256.clear();
+        to.deployedAt.clear();
+        setup.plan.from = from.value();
+        setup.plan.to = to;
+        setup.unchanged = to.imageDigest == from.value().imageDigest && to.modelRevision == from.value().modelRevision;
+    }
+    const Result<RecipeProfile> profile = ProfileChoice::asDeployed(recipe, d);
+    if (!profile) {
+        return profile.status();
+    }
+    setup.profile = profile.value();
+    Acknowledgements acks(paths.acknowledgementsFile());
+    const auto ack = acks.find(host, terms);
+    if (!ack) {
+        return ack.status();
+    }
+    if (!ack.value()) {
+        return Status::failure(QStringLiteral("No acknowledgement of the %1 is recorded for %2 (or its summary "
+                                              "changed): run 'flashdeck license' and deploy once with "
+                                              "--accept-license.")
+                                   .arg(terms.name(), host));
+    }
+    DeployOptions &o = setup.options;
+    o.deploymentId = DeploymentId(host, setup.profile.id).toString();
+    o.licenseAcknowledged = ack.value()->use;
+    o.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3")
+                          .arg(ack.value()->user, ack.value()->at, ack.value()->summarySha256);
+    o.hicacheGbPerRank = d.hicacheGbPerRank;
+    o.operatorFlags = d.operatorFlags;
+    o.modelSource = d.modelSource.isEmpty() ? QStringLiteral("hub") : d.modelSource;
+    o.modelDir = d.modelDir;
+    return setup;
+}
+
+} // namespace flashdeck
