@@ -8,6 +8,7 @@
 #include "backend/deploy/upgradesession.h"
 #include "backend/deploy/upgradesetup.h"
 #include "backend/fleet/inventory.h"
+#include "backend/fleet/rollingupgrade.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/pins.h"
@@ -18,11 +19,10 @@
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QTextStream>
-#include <QTimer>
 
 #include <nlohmann/json.hpp>
 
-#include <list>
+#include <map>
 #include <unistd.h>
 
 namespace flashdeck::cli {
@@ -34,30 +34,26 @@ const QString kUsage = QStringLiteral(
     "                         [--json] [--max-unavailable N] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "       flashdeck upgrade HOST [HOST…] --resume [--json]");
 
-/** One host of the upgrade: what it runs, what it moves to, and how it went. */
-struct HostUpgrade
+/** What the human form says when a host's upgrade ends. */
+QString outcomeWords(const QString &host, UpgradeOutcome outcome, const UpgradePlan &plan)
 {
-    HostEntry host;
-    UpgradeSetup setup; // its profile: the session holds a reference, the list keeps it in place
-    std::unique_ptr<UpgradeSession> session;
-    std::unique_ptr<ssh::HostConnection> connection;
-    std::optional<UpgradeOutcome> outcome;
-    int code = -1; // the host's exit code once it ended
-    bool started = false;
-};
-
-QString resultWords(const HostUpgrade &h)
-{
-    if (h.setup.unchanged) {
-        return QStringLiteral("already on these pins");
+    switch (outcome) {
+    case UpgradeOutcome::Upgraded:
+        return QStringLiteral("%1 upgraded to %2.\n").arg(host, UpgradePlan::shortPins(plan.to));
+    case UpgradeOutcome::RolledBack:
+        return QStringLiteral(
+                   "%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.\n")
+            .arg(host, plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from));
+    case UpgradeOutcome::RollbackFailed:
+        return QStringLiteral("%1: the upgrade failed at %2 and the rollback to %3 failed too (above). The host needs "
+                              "you: fix what the failed step says, then 'flashdeck upgrade %1 --resume' retries the "
+                              "rollback.\n")
+            .arg(host, plan.failedStep, UpgradePlan::shortPins(plan.from));
+    case UpgradeOutcome::Stopped:
+        break;
     }
-    if (!h.started) {
-        return QStringLiteral("not started");
-    }
-    if (!h.outcome) {
-        return QStringLiteral("not reached (SSH)");
-    }
-    return upgradeOutcomeName(*h.outcome);
+    return QStringLiteral("%1: stopped; 'flashdeck upgrade %1 --resume' continues the %2.\n")
+        .arg(host, upgradePhaseName(plan.phase));
 }
 
 } // namespace
@@ -155,6 +151,32 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     }
     const Recipe recipe = recipes.value().first();
 
+    Redactor localRedactor;
+    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
+    SecretStore secrets;
+    // Each host's connection, opened when its turn comes, closed when it ends (or its code).
+    std::map<QString, std::unique_ptr<ssh::HostConnection>> connections;
+    std::map<QString, std::function<void(int)>> release;
+    std::map<QString, int> sshCodes;
+    RollingUpgrade rolling(
+        recipe, secrets, redactor,
+        [&](const QString &name, std::function<void(ssh::Transport &)> ready,
+            std::function<void(const QString &)> failed) {
+            const std::optional<HostEntry> entry = inventory.find(name);
+            connections[name] = startOnHost(
+                *entry, c,
+                [&release, name, ready](ssh::HostConnection &connection, std::function<void(int)> done) {
+                    release[name] = std::move(done);
+                    ready(connection);
+                },
+                [&sshCodes, &release, name, failed](int code) {
+                    if (!release.count(name)) { // never reached: startOnHost said why on stderr
+                        sshCodes[name] = code;
+                        failed(QStringLiteral("SSH exit code %1").arg(code));
+                    }
+                });
+        });
+
     // Every host is checked before any starts: a typo in the fifth name must not leave four
     // upgraded and the rest not.
     UpgradeTarget target;
@@ -162,10 +184,8 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     target.pinsFile = pinsFile;
     target.imageDigest = p.value(digestOpt);
     target.modelRevision = p.value(revisionOpt);
-    std::list<HostUpgrade> hosts;
     for (const QString &name : names) {
-        const std::optional<HostEntry> entry = inventory.find(name);
-        if (!entry) {
+        if (!inventory.find(name)) {
             c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
             return ExitUsage;
         }
@@ -174,17 +194,57 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
             c.err << setup.message() << '\n';
             return ExitCheckFailed;
         }
-        HostUpgrade h{*entry, std::move(setup).value(), nullptr, nullptr, std::nullopt, -1, false};
-        h.setup.options.readyTimeoutMs = readyTimeoutMs;
-        h.setup.options.stallTimeoutMs = stallTimeoutMs;
-        hosts.push_back(std::move(h));
+        setup.value().options.readyTimeoutMs = readyTimeoutMs;
+        setup.value().options.stallTimeoutMs = stallTimeoutMs;
+        rolling.add(name, Deployment::directory(c.paths, name), std::move(setup).value());
     }
 
-    Redactor localRedactor;
-    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    SecretStore secrets;
+    const bool several = names.size() > 1;
+    const auto tag = [several, json](const QString &host) { return several || json ? host : QString(); };
+    QObject::connect(&rolling, &RollingUpgrade::hostStarted, &rolling,
+                     [&c, json](const QString &host, const UpgradePlan &plan) {
+                         if (!json) {
+                             c.out << "== " << host << ": upgrade " << plan.summary() << '\n';
+                             c.out.flush();
+                         }
+                     });
+    QObject::connect(&rolling, &RollingUpgrade::phaseChanged, &rolling,
+                     [&c, json](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
+                         if (json) {
+                             c.out << QString::fromStdString(nlohmann::json{
+                                          {"phase", upgradePhaseName(phase).toStdString()},
+                                          {"host",
+                                           host.toStdString()}}.dump())
+                                   << '\n';
+                         } else if (phase == UpgradePhase::Rollback) {
+                             c.out << "== " << host << ": rolling back to " << UpgradePlan::shortPins(plan.from) << " ("
+                                   << (plan.failedStep.isEmpty() ? QStringLiteral("stopped")
+                                                                 : plan.failedStep + QStringLiteral(" failed"))
+                                   << ")\n";
+                         }
+                         c.out.flush();
+                     });
+    QObject::connect(&rolling, &RollingUpgrade::stepChanged, &rolling,
+                     [&c, json, tag](const QString &host, const StepRecord &r) { printStep(c, r, json, tag(host)); });
+    QObject::connect(
+        &rolling, &RollingUpgrade::progress, &rolling,
+        [&c, json, tag](const QString &host, const StepProgress &pr) { printProgress(c, pr, json, tag(host)); });
+    QObject::connect(&rolling, &RollingUpgrade::notice, &rolling, [&c](const QString &, const QString &text) {
+        c.err << text << '\n';
+        c.err.flush();
+    });
+    QObject::connect(&rolling, &RollingUpgrade::hostFinished, &rolling,
+                     [&](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
+                         if (outcome && !json) {
+                             c.out << outcomeWords(host, *outcome, plan);
+                             c.out.flush();
+                         }
+                         if (const auto done = release.find(host); done != release.end()) {
+                             done->second(outcome == UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
+                         }
+                     });
     QEventLoop loop;
-    bool rolledBack = false; // no new host starts after a rollback
+    QObject::connect(&rolling, &RollingUpgrade::finished, &loop, &QEventLoop::quit);
     StopSignals stopSignals;
     QObject::connect(&stopSignals, &StopSignals::stopRequested, &loop, [&](int) {
         if (stopSignals.count() > 1) {
@@ -197,134 +257,27 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
                      "at once)…\n";
             c.err.flush();
         }
-        rolledBack = true; // and start no other host
-        for (HostUpgrade &h : hosts) {
-            if (h.session) {
-                h.session->cancel();
-            }
-        }
+        rolling.cancel();
     });
-    const bool several = hosts.size() > 1;
-    std::function<void()> startNext;
-    const auto running = [&hosts] {
-        int n = 0;
-        for (const HostUpgrade &h : hosts) {
-            n += h.started && h.code < 0;
-        }
-        return n;
-    };
-    const auto hostDone = [&](HostUpgrade &h, int code) {
-        h.code = code;
-        rolledBack = rolledBack || code != ExitOk;
-        QTimer::singleShot(0, &loop, [&] { startNext(); });
-    };
-    startNext = [&] {
-        for (HostUpgrade &h : hosts) {
-            if (running() >= maxUnavailable) {
-                break;
-            }
-            if (h.started || h.setup.unchanged || rolledBack) {
-                continue;
-            }
-            h.started = true;
-            HostUpgrade *hp = &h;
-            const QString tag = several || json ? h.host.name : QString();
-            if (!json) {
-                c.out << "== " << h.host.name << ": upgrade " << h.setup.plan.summary() << '\n';
-                c.out.flush();
-            }
-            h.connection = startOnHost(
-                h.host, c,
-                [&, hp, tag](ssh::HostConnection &connection, std::function<void(int)> done) {
-                    const QString dir = Deployment::directory(c.paths, hp->host.name);
-                    hp->session =
-                        std::make_unique<UpgradeSession>(dir, hp->host.name, recipe, hp->setup.profile,
-                                                         hp->setup.options, hp->setup.plan, secrets, redactor);
-                    UpgradeSession *s = hp->session.get();
-                    QObject::connect(s, &UpgradeSession::phaseChanged, s, [&, hp, s](UpgradePhase phase) {
-                        if (json) {
-                            c.out << QString::fromStdString(
-                                         nlohmann::json{{"phase", upgradePhaseName(phase).toStdString()},
-                                                        {"host", hp->host.name.toStdString()}}
-                                             .dump())
-                                  << '\n';
-                        } else if (phase == UpgradePhase::Rollback) {
-                            c.out << "== " << hp->host.name << ": rolling back to "
-                                  << UpgradePlan::shortPins(s->plan().from) << " ("
-                                  << (s->plan().failedStep.isEmpty() ? QStringLiteral("stopped")
-                                                                     : s->plan().failedStep + QStringLiteral(" failed"))
-                                  << ")\n";
-                        }
-                        c.out.flush();
-                    });
-                    QObject::connect(s, &UpgradeSession::stepChanged, s,
-                                     [&c, json, tag](const StepRecord &r) { printStep(c, r, json, tag); });
-                    QObject::connect(s, &UpgradeSession::progress, s,
-                                     [&c, json, tag](const StepProgress &pr) { printProgress(c, pr, json, tag); });
-                    QObject::connect(s, &UpgradeSession::notice, s, [&c](const QString &text) {
-                        c.err << text << '\n';
-                        c.err.flush();
-                    });
-                    QObject::connect(s, &UpgradeSession::finished, s, [&, hp, s, done](UpgradeOutcome outcome) {
-                        hp->outcome = outcome;
-                        if (!json) {
-                            const UpgradePlan &plan = s->plan();
-                            switch (outcome) {
-                            case UpgradeOutcome::Upgraded:
-                                c.out << hp->host.name << " upgraded to " << UpgradePlan::shortPins(plan.to) << ".\n";
-                                break;
-                            case UpgradeOutcome::RolledBack:
-                                c.out << hp->host.name << ": the upgrade failed at " << plan.failedStep << " ("
-                                      << plan.failedSeen << "); the host is back on its old pins "
-                                      << UpgradePlan::shortPins(plan.from) << ", verified again.\n";
-                                break;
-                            case UpgradeOutcome::RollbackFailed:
-                                c.out << hp->host.name << ": the upgrade failed at " << plan.failedStep
-                                      << " and the rollback to " << UpgradePlan::shortPins(plan.from)
-                                      << " failed too (above). The host needs you: fix what the failed step says, "
-                                         "then 'flashdeck upgrade "
-                                      << hp->host.name << " --resume' retries the rollback.\n";
-                                break;
-                            case UpgradeOutcome::Stopped:
-                                c.out << hp->host.name << ": stopped; 'flashdeck upgrade " << hp->host.name
-                                      << " --resume' continues the " << upgradePhaseName(plan.phase) << ".\n";
-                                break;
-                            }
-                            c.out.flush();
-                        }
-                        done(outcome == UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
-                    });
-                    s->start(connection);
-                },
-                [&, hp](int code) { hostDone(*hp, code); });
-        }
-        if (running() == 0) {
-            loop.quit();
-        }
-    };
-    QTimer::singleShot(0, &loop, [&] { startNext(); });
+    rolling.start(maxUnavailable);
     loop.exec();
 
     // The summary: every host, what it ran, what it was to run, how it went.
-    int code = ExitOk;
+    int code = rolling.allUpgraded() ? int(ExitOk) : int(ExitCheckFailed);
     nlohmann::json summary = nlohmann::json::array();
     QStringList rows;
-    for (const HostUpgrade &h : hosts) {
-        const QString result = resultWords(h);
-        summary.push_back({{"host", h.host.name.toStdString()},
+    for (const RollingUpgrade::Host &h : rolling.hosts()) {
+        const QString result = RollingUpgrade::resultOf(h);
+        summary.push_back({{"host", h.name.toStdString()},
                            {"from", h.setup.plan.from.toJson()},
                            {"to", h.setup.plan.to.toJson()},
                            {"result", result.toStdString()}});
         rows.append(QStringLiteral("%1  %2  %3  %4")
-                        .arg(h.host.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
+                        .arg(h.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
                              UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
-        if (h.setup.unchanged) {
-            continue;
-        }
-        if (h.code > ExitCheckFailed && code == ExitOk) {
-            code = h.code; // an SSH failure keeps its own code
-        } else if (h.code != ExitOk) {
-            code = code == ExitOk ? int(ExitCheckFailed) : code;
+        if (const auto ssh = sshCodes.find(h.name);
+            ssh != sshCodes.end() && code == ExitCheckFailed && names.size() == 1) {
+            code = ssh->second; // one host that could not be reached: its SSH code
         }
     }
     if (json) {
