@@ -269,6 +269,7 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
 {
     auto *fleet = new FleetPage(*m_fleet, m_pages);
     fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
+    fleet->enableUpgrades(paths, *m_redactor);
     connect(fleet, &FleetPage::hiddenColumnsChanged, this,
             [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
     connect(fleet, &FleetPage::addHostRequested, this, &MainWindow::addHost);

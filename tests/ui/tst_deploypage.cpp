@@ -5,17 +5,23 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
+#include "backend/recipe/pins.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/stepdetail.h"
+#include "ui/deploy/upgradedialog.h"
 #include "ui/dialogs/hostkeydialog.h"
+#include "ui/fleet/fleetmodel.h"
+#include "ui/fleet/upgradepanel.h"
 #include "ui/logs/logpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
+#include "ui/pages/fleetpage.h"
 #include "ui/pages/metricspage.h"
 
 #include <QApplication>
@@ -24,11 +30,14 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -81,6 +90,7 @@ private Q_SLOTS:
     void closingMidRun_asks_stopCleansUp();
     void licence_anotherHostStartsUnticked_andTheSummaryWraps();
     void walk_demoDeploy_pagesFollow_amdMismatch();
+    void upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift();
 };
 
 void TestDeployPage::scenario_data()
@@ -491,6 +501,149 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QVERIFY(!seen.contains(QLatin1String("driver")));
     shoot("walk-amd-mismatch.png");
     QVERIFY2(window.minimumSizeHint().width() <= 1366, qPrintable(QString::number(window.minimumSizeHint().width())));
+}
+
+void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()
+{
+    // tests/simhost/registry.json: the tag's current build, an earlier one and a broken nightly.
+    const QString current = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+    const QString earlier = QStringLiteral("sha256:f2980cb6934c079e09e1da073703389ba9cdc94781c5ba26b7db32d9ceb4820b");
+    const QString broken = QStringLiteral("sha256:9a78aa361832cfa3e538dcb349269f08bd26b8e0c895d47e7c1f9bc67d8148c1");
+    SimHostFixture one;
+    SimHostFixture two;
+    QString error;
+    QVERIFY2(one.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QVERIFY2(two.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(one.hostEntry(QStringLiteral("gpu1"))).isOk());
+    QVERIFY(inventory.add(two.hostEntry(QStringLiteral("gpu2"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto shoot = [&](QWidget *w, const char *name) {
+        QVERIFY(w->grab().save(shotPath(root.path(), QString::fromLatin1(name))));
+    };
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
+    for (const QString &host : {QStringLiteral("gpu1"), QStringLiteral("gpu2")}) {
+        selector->setCurrentIndex(selector->findData(host));
+        QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("b300x4-balanced"), 30000);
+        QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+        QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    }
+    auto *upgradeButton = page->findChild<QPushButton *>(QStringLiteral("deployUpgrade"));
+    QVERIFY(upgradeButton->isEnabled());
+
+    // The dialog: it starts from what runs, refuses a short digest and the same pins.
+    Pins running;
+    running.host = QStringLiteral("gpu2");
+    running.profile = QStringLiteral("b300x4-balanced");
+    running.imageDigest = current;
+    running.modelRevision = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
+    ui::UpgradeDialog dialog(QStringLiteral("gpu2"), running, std::nullopt, &window);
+    QVERIFY(!dialog.startButton()->isEnabled());
+    dialog.digestField()->setText(QStringLiteral("sha256:9a78aa36"));
+    QVERIFY(!dialog.startButton()->isEnabled());
+    dialog.digestField()->setText(broken);
+    QVERIFY(dialog.startButton()->isEnabled());
+    QCOMPARE(dialog.target().imageDigest, broken);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    shoot(&dialog, "dialog-upgrade.png");
+    dialog.hide();
+
+    // The broken nightly from the window: its server dies, the old pins run again, verified.
+    page->upgrade(dialog.target());
+    QVERIFY(page->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    const QString notice = page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
+    QVERIFY2(notice.contains(QLatin1String("The upgrade failed at ready (ImportError: cannot import name")) &&
+                 notice.contains(QLatin1String("back on its old pins sha256:819722d1da25")),
+             qPrintable(notice));
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    page->selectStep(QStringLiteral("launch"));
+    shoot(&window, "deploy-upgrade-rolled-back.png");
+
+    // The fleet's pins file, chosen in Settings: both hosts as pinned.
+    const Result<Pins> locked = Pins::of(Deployment::read(paths, QStringLiteral("gpu1")).value());
+    QVERIFY(locked);
+    const QString lockFile = root.filePath(QStringLiteral("fleet.pins.json"));
+    QVERIFY(locked.value().writeTo(lockFile));
+    window.showPage(ui::MainWindow::Page::Settings);
+    auto *pinsField = window.findChild<QLineEdit *>(QStringLiteral("fleetPinsFile"));
+    pinsField->setText(lockFile);
+    Q_EMIT pinsField->editingFinished();
+    QVERIFY2(window.findChild<QLabel *>(QStringLiteral("fleetPinsState"))->text().contains(QLatin1String("compared")),
+             qPrintable(window.findChild<QLabel *>(QStringLiteral("fleetPinsState"))->text()));
+    QCOMPARE(settings.fleetPinsFile(), lockFile);
+
+    // The Fleet page: both selected, the broken build in turn: the first rolls back, the second
+    // is not touched.
+    window.showPage(ui::MainWindow::Page::Fleet);
+    auto *fleet = window.findChild<ui::FleetPage *>();
+    const auto pinsCell = [fleet](const QString &host) {
+        for (int r = 0; r < fleet->model()->rowCount(); ++r) {
+            const QModelIndex i = fleet->model()->index(r, ui::FleetModel::Pins);
+            if (i.data(ui::FleetModel::HostRole).toString() == host) {
+                return i.data().toString();
+            }
+        }
+        return QString();
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(pinsCell(QStringLiteral("gpu2")).startsWith(QStringLiteral("819722d · 62cbc27")),
+                              qPrintable(pinsCell(QStringLiteral("gpu2"))), 30000);
+    QVERIFY(!pinsCell(QStringLiteral("gpu2")).contains(QLatin1String("drift")));
+    fleet->table()->selectAll();
+    QCOMPARE(fleet->selectedHosts().size(), 2);
+    QVERIFY(fleet->findChild<QPushButton *>(QStringLiteral("fleetUpgrade"))->isEnabled());
+    UpgradeTarget toBroken;
+    toBroken.imageDigest = broken;
+    QVERIFY2(fleet->upgradePanel()->start({QStringLiteral("gpu1"), QStringLiteral("gpu2")}, toBroken, 1, &error),
+             qPrintable(error));
+    QSignalSpy done(fleet->upgradePanel(), &ui::UpgradePanel::finished);
+    QVERIFY(done.wait(240000));
+    QCOMPARE(done.first().first().toBool(), false);
+    QTreeWidget *rows = fleet->upgradePanel()->rows();
+    QVERIFY2(rows->topLevelItem(0)->text(3).startsWith(QLatin1String("rolled-back: ready failed")),
+             qPrintable(rows->topLevelItem(0)->text(3)));
+    QCOMPARE(rows->topLevelItem(1)->text(3), QStringLiteral("not started"));
+    shoot(&window, "fleet-upgrade-rolled-back.png");
+
+    // One host to the earlier build: flagged against the pins file, the other not.
+    UpgradeTarget toEarlier;
+    toEarlier.imageDigest = earlier;
+    QVERIFY2(fleet->upgradePanel()->start({QStringLiteral("gpu2")}, toEarlier, 1, &error), qPrintable(error));
+    done.clear();
+    QVERIFY(done.wait(240000));
+    QCOMPARE(done.first().first().toBool(), true);
+    QTRY_VERIFY_WITH_TIMEOUT(pinsCell(QStringLiteral("gpu2")).contains(QStringLiteral("f2980cb · 62cbc27 · drift")),
+                             30000);
+    QVERIFY(!pinsCell(QStringLiteral("gpu1")).contains(QLatin1String("drift")));
+    fleet->table()->clearSelection();
+    // The alerts below list the drift once the new server answers (the replaced one did not, briefly).
+    auto *alerts = fleet->findChild<QTreeWidget *>(QStringLiteral("fleetAlerts"));
+    const auto activeAlerts = [alerts] {
+        QStringList active;
+        for (int i = 0; i < alerts->topLevelItemCount(); ++i) {
+            if (!alerts->topLevelItem(i)->text(0).contains(QLatin1String("ended"))) {
+                active.append(alerts->topLevelItem(i)->text(2));
+            }
+        }
+        return active;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        activeAlerts().size() == 1 &&
+            activeAlerts().first().startsWith(QLatin1String("Runs other pins than fleet.pins.json")),
+        qPrintable(activeAlerts().join(QLatin1Char('\n'))), 30000);
+    shoot(&window, "fleet-pins-drift.png");
 }
 
 QTEST_MAIN(TestDeployPage)

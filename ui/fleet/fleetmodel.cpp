@@ -191,9 +191,10 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
                 // A deployment that never reached its pins still has a profile.
                 return role == Qt::DisplayRole ? (s.profile.isEmpty() ? fmt::unknown() : s.profile) : QString();
             }
-            // The digest's and the commit's first hex digits: enough to tell builds apart at a glance.
+            // The digest's and the commit's first seven hex digits (git's short form): enough to tell
+            // builds apart at a glance; the tooltip has them whole.
             const QString pins =
-                QStringLiteral("%1 · %2").arg(s.pins->imageDigest.mid(7, 8), s.pins->modelRevision.left(8));
+                QStringLiteral("%1 · %2").arg(s.pins->imageDigest.mid(7, 7), s.pins->modelRevision.left(7));
             if (role == SortRole) {
                 return QString((drift != s.alerts.cend() ? QStringLiteral("0") : QStringLiteral("1")) + pins);
             }

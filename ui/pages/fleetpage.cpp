@@ -2,8 +2,10 @@
 
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
+#include "ui/deploy/upgradedialog.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/fleet/sparklinedelegate.h"
+#include "ui/fleet/upgradepanel.h"
 #include "ui/format.h"
 
 #include <QDateTime>
@@ -13,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -54,6 +57,7 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     header->addSpacing(12);
     header->addWidget(m_summary, 1);
     header->addWidget(m_filter);
+    m_header = header;
     layout->addLayout(header);
 
     // Empty state: what to do first.
@@ -90,7 +94,7 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FleetModel::Host, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection); // several hosts: a rolling upgrade
     m_table->setAlternatingRowColors(true);
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
@@ -106,7 +110,7 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     // add up to about 1 120 px with "Updated" hidden (the last, Alerts, takes the rest); longer texts are elided (the
     // tooltip and the Metrics page have them whole), and the header's context menu hides or shows any column.
     const QList<std::pair<int, int>> widths{
-        {FleetModel::State, 70},      {FleetModel::Host, 124},   {FleetModel::Gpus, 124},      {FleetModel::Pins, 124},
+        {FleetModel::State, 70},      {FleetModel::Host, 124},   {FleetModel::Gpus, 100},      {FleetModel::Pins, 148},
         {FleetModel::Container, 64},  {FleetModel::Health, 106}, {FleetModel::KvUse, 96},      {FleetModel::Queue, 46},
         {FleetModel::Throughput, 96}, {FleetModel::Errors, 42},  {FleetModel::GpuMemory, 126}, {FleetModel::Disk, 68},
         {FleetModel::Updated, 70},    {FleetModel::Alerts, 60}};
@@ -133,6 +137,8 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     auto *alertBox = new QWidget(split);
+    m_alertBox = alertBox;
+    m_split = split;
     auto *alertLayout = new QVBoxLayout(alertBox);
     alertLayout->setContentsMargins(0, 8, 0, 0);
     alertLayout->addWidget(new QLabel(tr("<b>Alerts</b> — active now, worst first; ended ones greyed"), alertBox));
@@ -284,6 +290,66 @@ void FleetPage::chooseColumns(const QPoint &at)
         });
     }
     menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
+}
+
+void FleetPage::enableUpgrades(const AppPaths &paths, Redactor &redactor)
+{
+    if (m_upgrade) {
+        return;
+    }
+    m_upgrade = new QPushButton(tr("Upgrade…"), this);
+    m_upgrade->setObjectName(QStringLiteral("fleetUpgrade"));
+    m_upgrade->setToolTip(tr("Move the selected hosts to another image digest or model revision, in turn; each rolls "
+                             "back on any failure and no other host starts after a rollback"));
+    m_header->addWidget(m_upgrade);
+    m_upgrades = new UpgradePanel(m_watcher, paths, redactor, m_split);
+    m_split->addWidget(m_upgrades);
+    connect(m_upgrade, &QPushButton::clicked, this, &FleetPage::upgradeSelected);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &FleetPage::updateUpgradeButton);
+    connect(m_upgrades, &UpgradePanel::finished, this, &FleetPage::updateUpgradeButton);
+    updateUpgradeButton();
+}
+
+QStringList FleetPage::selectedHosts() const
+{
+    QStringList hosts;
+    for (const QModelIndex &row : m_table->selectionModel()->selectedRows(FleetModel::Host)) {
+        hosts.append(row.data(FleetModel::HostRole).toString());
+    }
+    return hosts;
+}
+
+void FleetPage::updateUpgradeButton()
+{
+    if (!m_upgrade) {
+        return;
+    }
+    const QStringList hosts = selectedHosts();
+    bool deployed = !hosts.isEmpty();
+    for (const QString &h : hosts) {
+        const metrics::HostMonitor *m = m_watcher.monitor(h);
+        deployed = deployed && m && m->status().pins.has_value();
+    }
+    m_upgrade->setEnabled(deployed && !m_upgrades->running());
+}
+
+void FleetPage::upgradeSelected()
+{
+    const QStringList hosts = selectedHosts();
+    const metrics::HostMonitor *first = hosts.isEmpty() ? nullptr : m_watcher.monitor(hosts.first());
+    if (!first || !first->status().pins || !m_upgrades) {
+        return;
+    }
+    UpgradeDialog dialog(hosts, *first->status().pins, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    if (!m_upgrades->start(hosts, dialog.target(), dialog.maxUnavailable(), &error)) {
+        m_upgrades->show();
+        QMessageBox::warning(this, tr("Upgrade"), error);
+    }
+    updateUpgradeButton();
 }
 
 } // namespace flashdeck::ui

@@ -4,6 +4,9 @@
 
 class QLabel;
 class QLineEdit;
+class QPushButton;
+class QHBoxLayout;
+class QSplitter;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTableView;
@@ -11,12 +14,15 @@ class QTimer;
 class QTreeWidget;
 
 namespace flashdeck {
+class AppPaths;
 class FleetWatcher;
-}
+class Redactor;
+} // namespace flashdeck
 
 namespace flashdeck::ui {
 
 class FleetModel;
+class UpgradePanel;
 
 /**
  * The Fleet page (screens.md): every host at a glance in a sortable, filterable table with
@@ -37,6 +43,16 @@ public:
     void setHiddenColumns(const QStringList &keys);
     /** The stable key of a column (what Settings keeps). */
     static QString columnKey(int column);
+    /**
+     * Offers "Upgrade…" for the selected hosts (a rolling upgrade, UpgradePanel below the table).
+     * The window calls it; a page without it only watches.
+     */
+    void enableUpgrades(const AppPaths &paths, Redactor &redactor);
+    /** The hosts selected in the table, in its order. */
+    QStringList selectedHosts() const;
+    /** Asks for the pins (UpgradeDialog), then upgrades the selected hosts in turn. */
+    void upgradeSelected();
+    UpgradePanel *upgradePanel() const { return m_upgrades; }
 
 Q_SIGNALS:
     void hiddenColumnsChanged(const QStringList &keys);
@@ -48,6 +64,7 @@ private:
     void refreshSummary();
     void chooseColumns(const QPoint &at);
     void refreshAlerts();
+    void updateUpgradeButton();
 
     FleetWatcher &m_watcher;
     FleetModel *m_model;
@@ -57,6 +74,11 @@ private:
     QTreeWidget *m_alerts;
     QLabel *m_summary;
     QLineEdit *m_filter;
+    QPushButton *m_upgrade = nullptr;
+    UpgradePanel *m_upgrades = nullptr;
+    QWidget *m_alertBox = nullptr;
+    QSplitter *m_split = nullptr;
+    QHBoxLayout *m_header = nullptr;
     QTimer *m_coalesce; // many hosts update many times a second: redraw the lists at most 4 ×/s
 };
 

@@ -1,0 +1,173 @@
+#include "ui/fleet/upgradepanel.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/rollingupgrade.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+namespace {
+enum Column { HostColumn, FromColumn, ToColumn, NowColumn };
+}
+
+UpgradePanel::UpgradePanel(FleetWatcher &watcher, const AppPaths &paths, Redactor &redactor, QWidget *parent)
+    : QWidget(parent)
+    , m_watcher(watcher)
+    , m_paths(paths)
+    , m_redactor(redactor)
+    , m_title(new QLabel(this))
+    , m_rows(new QTreeWidget(this))
+    , m_stop(new QPushButton(tr("Stop"), this))
+{
+    setObjectName(QStringLiteral("fleetUpgrades"));
+    auto recipes = Recipe::builtIn();
+    auto terms = LicenseTerms::builtIn();
+    m_recipes = std::make_unique<QList<Recipe>>(recipes ? recipes.value() : QList<Recipe>());
+    if (terms) {
+        m_terms = std::make_unique<LicenseTerms>(terms.value());
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 8, 0, 0);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    m_stop->setObjectName(QStringLiteral("fleetUpgradeStop"));
+    m_stop->setToolTip(tr("The running hosts stop where they are (Upgrade… resumes each); no other host starts"));
+    top->addWidget(m_stop);
+    layout->addLayout(top);
+    m_rows->setObjectName(QStringLiteral("fleetUpgradeRows"));
+    m_rows->setHeaderLabels({tr("Host"), tr("From"), tr("To"), tr("Now")});
+    m_rows->setRootIsDecorated(false);
+    m_rows->setColumnWidth(HostColumn, 150);
+    m_rows->setColumnWidth(FromColumn, 260);
+    m_rows->setColumnWidth(ToColumn, 260);
+    layout->addWidget(m_rows);
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (m_rolling) {
+            m_rolling->cancel();
+        }
+    });
+    hide();
+}
+
+UpgradePanel::~UpgradePanel() = default;
+
+bool UpgradePanel::running() const
+{
+    return m_rolling && m_stop->isEnabled();
+}
+
+void UpgradePanel::setNow(const QString &host, const QString &text)
+{
+    for (int i = 0; i < m_rows->topLevelItemCount(); ++i) {
+        if (QTreeWidgetItem *item = m_rows->topLevelItem(i); item->text(HostColumn) == host) {
+            item->setText(NowColumn, text);
+            item->setToolTip(NowColumn, text);
+        }
+    }
+}
+
+bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, int maxUnavailable, QString *error)
+{
+    if (running() || m_recipes->isEmpty() || !m_terms) {
+        *error = running() ? tr("An upgrade is running.") : tr("This build has no recipe.");
+        return false;
+    }
+    SecretStore *secrets = m_watcher.secrets();
+    if (!secrets) {
+        if (!m_ownSecrets) {
+            m_ownSecrets = std::make_unique<SecretStore>();
+        }
+        secrets = m_ownSecrets.get();
+    }
+    const Recipe &recipe = m_recipes->first();
+    auto rolling =
+        std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor,
+                                         [this](const QString &host, std::function<void(ssh::Transport &)> ready,
+                                                std::function<void(const QString &)> failed) {
+                                             // The window's own connection to the host: a host that is not up is not
+                                             // upgraded.
+                                             ssh::HostConnection *c = m_watcher.connection(host);
+                                             if (c && c->state().phase == ssh::ConnectionPhase::Ready) {
+                                                 ready(*c);
+                                             } else {
+                                                 failed(tr("not connected"));
+                                             }
+                                         });
+    for (const QString &host : hosts) {
+        Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, host, recipe, *m_terms, target);
+        if (!setup) {
+            *error = setup.message();
+            return false;
+        }
+        rolling->add(host, Deployment::directory(m_paths, host), std::move(setup).value());
+    }
+    m_rolling = std::move(rolling);
+    m_rows->clear();
+    for (const RollingUpgrade::Host &h : m_rolling->hosts()) {
+        auto *item = new QTreeWidgetItem(m_rows,
+                                         {h.name, UpgradePlan::shortPins(h.setup.plan.from),
+                                          UpgradePlan::shortPins(h.setup.plan.to), RollingUpgrade::resultOf(h)});
+        item->setToolTip(FromColumn,
+                         h.setup.plan.from.imageDigest + QLatin1Char('\n') + h.setup.plan.from.modelRevision);
+        item->setToolTip(ToColumn, h.setup.plan.to.imageDigest + QLatin1Char('\n') + h.setup.plan.to.modelRevision);
+    }
+    m_title->setText(tr("<b>Upgrade</b> — %n host(s), %1 at a time; none starts after one that rolls back", nullptr,
+                        int(hosts.size()))
+                         .arg(maxUnavailable));
+    RollingUpgrade *r = m_rolling.get();
+    connect(r, &RollingUpgrade::hostStarted, this,
+            [this](const QString &host, const UpgradePlan &) { setNow(host, tr("connecting…")); });
+    connect(r, &RollingUpgrade::phaseChanged, this,
+            [this](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
+                setNow(host,
+                       phase == UpgradePhase::Upgrade ? tr("upgrading…")
+                                                      : tr("rolling back (%1 failed)…").arg(plan.failedStep));
+            });
+    connect(r, &RollingUpgrade::stepChanged, this, [this](const QString &host, const StepRecord &record) {
+        if (record.status == StepStatus::Running) {
+            setNow(host, QStringLiteral("%1: %2").arg(record.phase, record.title));
+        }
+    });
+    connect(r, &RollingUpgrade::hostFinished, this,
+            [this, r](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
+                for (const RollingUpgrade::Host &h : r->hosts()) {
+                    if (h.name != host) {
+                        continue;
+                    }
+                    QString words = RollingUpgrade::resultOf(h);
+                    if (outcome == UpgradeOutcome::RolledBack || outcome == UpgradeOutcome::RollbackFailed) {
+                        words += QStringLiteral(": %1 failed (%2)").arg(plan.failedStep, plan.failedSeen);
+                    } else if (!h.unreachable.isEmpty()) {
+                        words += QStringLiteral(": ") + h.unreachable;
+                    }
+                    setNow(host, words);
+                }
+                m_watcher.deploymentChanged(host); // the Pins column follows
+            });
+    connect(r, &RollingUpgrade::finished, this, [this, r] {
+        for (const RollingUpgrade::Host &h : r->hosts()) {
+            if (!h.started) {
+                setNow(h.name, RollingUpgrade::resultOf(h));
+            }
+        }
+        m_stop->setEnabled(false);
+        Q_EMIT finished(r->allUpgraded());
+    });
+    m_stop->setEnabled(true);
+    show();
+    m_rolling->start(maxUnavailable);
+    return true;
+}
+
+} // namespace flashdeck::ui
