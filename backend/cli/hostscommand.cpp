@@ -305,6 +305,10 @@ int cmdCheck(const QStringList &args, CliContext &c)
         if (!report.state.authMethod.isEmpty()) {
             j["auth"] = s(report.state.authMethod);
         }
+        if (!report.state.cipher.isEmpty()) {
+            j["cipher"] = s(report.state.cipher); // what this session encrypts with
+            j["kex"] = s(report.state.kex);
+        }
         if (code == ExitOk) {
             j["uname"] = s(uname);
         } else {
@@ -317,7 +321,9 @@ int cmdCheck(const QStringList &args, CliContext &c)
         c.out << "Host key: " << report.key.keyType << ' ' << report.key.fingerprint << " (" << report.hostKey << ")\n";
     }
     if (code == ExitOk) {
-        c.out << "Authenticated: " << report.state.authMethod << '\n' << "uname -a: " << uname << '\n';
+        c.out << "Authenticated: " << report.state.authMethod << '\n'
+              << "Cipher: " << report.state.cipher << " (key exchange " << report.state.kex << ")\n"
+              << "uname -a: " << uname << '\n';
         c.out << "OK\n";
     } else {
         c.err << error.message << '\n';

@@ -1,6 +1,7 @@
 #include "backend/ssh/sessionsetup.h"
 
 #include "backend/logging/logging.h"
+#include "backend/ssh/cipherpreference.h"
 #include "backend/ssh/keyfile.h"
 #include "backend/ssh/sshconfig.h"
 
@@ -36,6 +37,14 @@ SshError SessionSetup::connectError(ssh_session session, const QString &where)
                lower.contains(QStringLiteral("getaddrinfo")) || lower.contains(QStringLiteral("connect"))) {
         e.code = SshErrorCode::Unreachable;
         e.message = QStringLiteral("Cannot reach %1: %2. Check the address and port, and that sshd runs there.")
+                        .arg(where, text);
+    } else if (lower.contains(QStringLiteral("no match for method encryption"))) {
+        // The server offers only ciphers Flashdeck never uses (CipherPreference): say which, in
+        // libssh's words ("… server [aes128-cbc], client [aes128-gcm@openssh.com,…]").
+        e.code = SshErrorCode::Protocol;
+        e.message = QStringLiteral("%1 offers no cipher Flashdeck uses: %2. Flashdeck offers AES-GCM, "
+                                   "ChaCha20-Poly1305 and AES-CTR, never CBC or 3DES: allow one of them in the "
+                                   "host's sshd_config (Ciphers; OpenSSH's defaults include them all).")
                         .arg(where, text);
     } else {
         e.code = SshErrorCode::Protocol;
@@ -131,6 +140,12 @@ SessionPtr SessionSetup::create(const SshTarget &target, SshError &error, QStrin
             !setOpt(SSH_OPTIONS_KNOWNHOSTS, knownHosts.constData(), "known_hosts")) {
             return {};
         }
+    }
+    // Set after the config, so a `Ciphers` line there cannot bring back a weak one.
+    const QByteArray ciphers = CipherPreference::forThisMachine();
+    if (!setOpt(SSH_OPTIONS_CIPHERS_C_S, ciphers.constData(), "ciphers") ||
+        !setOpt(SSH_OPTIONS_CIPHERS_S_C, ciphers.constData(), "ciphers")) {
+        return {};
     }
     char *value = nullptr;
     if (ssh_options_get(s, SSH_OPTIONS_USER, &value) == SSH_OK) {

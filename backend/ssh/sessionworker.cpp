@@ -233,6 +233,10 @@ void SessionWorker::becomeReady()
     m_state.phase = ConnectionPhase::Ready;
     m_state.error = {};
     m_state.authMethod = method;
+    const QString in = QString::fromLatin1(ssh_get_cipher_in(s));
+    const QString out = QString::fromLatin1(ssh_get_cipher_out(s));
+    m_state.cipher = in == out ? in : in + QStringLiteral(" / ") + out;
+    m_state.kex = QString::fromLatin1(ssh_get_kex_algo(s));
     Q_EMIT stateChanged(m_state);
     if (m_target.keepaliveIntervalMs > 0) {
         // Counted from here: the socket counter sees every packet, a keepalive reply included.

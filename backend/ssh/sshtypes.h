@@ -129,6 +129,9 @@ struct ConnectionState
     SshError error;
     /** Ready: "publickey (agent)", "password", … */
     QString authMethod;
+    /** Ready: the negotiated cipher ("aes128-gcm@openssh.com"; "in / out" when they differ) and key exchange. */
+    QString cipher;
+    QString kex;
 
     QString describe() const;
 };

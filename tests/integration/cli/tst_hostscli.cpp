@@ -1,3 +1,4 @@
+#include "backend/ssh/cipherpreference.h"
 #include "tests/support/sshdfixture.h"
 
 #include <QFile>
@@ -26,6 +27,8 @@ private Q_SLOTS:
     void check_changedKey_exit4_knownHostsUnchanged();
     void check_authFailed_exit5();
     void check_unreachable_exit6();
+    void check_negotiatesAStrongCipher_orRefuses_data();
+    void check_negotiatesAStrongCipher_orRefuses();
     void usageErrors_exit2_data();
     void usageErrors_exit2();
 
@@ -134,6 +137,53 @@ void TestHostsCli::check_unknownKey_exit3_thenAccept_exit0_json()
     QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains("(trusted)"), r.out.constData());
     QVERIFY(r.out.contains("uname -a: Linux"));
+}
+
+void TestHostsCli::check_negotiatesAStrongCipher_orRefuses_data()
+{
+    QTest::addColumn<QString>("serverCiphers"); // sshd_config Ciphers; empty: OpenSSH's defaults
+    QTest::addColumn<QString>("negotiated"); // empty: the connection is refused
+    // OpenSSH's own order puts chacha20 first; ours wins (the client's order decides, RFC 4253
+    // §7.1): AES-GCM where this CPU has AES instructions.
+    QTest::newRow("OpenSSH defaults") << QString()
+                                      << QString::fromLatin1(
+                                             flashdeck::ssh::CipherPreference::forThisMachine().split(',').first());
+    QTest::newRow("chacha20 only") << QStringLiteral("chacha20-poly1305@openssh.com")
+                                   << QStringLiteral("chacha20-poly1305@openssh.com");
+    QTest::newRow("an old server: CTR") << QStringLiteral("aes256-ctr") << QStringLiteral("aes256-ctr");
+    QTest::newRow("CBC only: refused") << QStringLiteral("aes128-cbc,3des-cbc") << QString();
+}
+
+void TestHostsCli::check_negotiatesAStrongCipher_orRefuses()
+{
+    QFETCH(QString, serverCiphers);
+    QFETCH(QString, negotiated);
+    if (!serverCiphers.isEmpty()) {
+        SshdFixture::Options options;
+        options.extraConfig = {QStringLiteral("Ciphers ") + serverCiphers};
+        m_sshd = std::make_unique<SshdFixture>(options);
+        QString error;
+        QVERIFY2(m_sshd->start(&error), qPrintable(error));
+    }
+    addHost(m_sshd->addClientKey(QStringLiteral("id_cli")));
+    const Run r = flashdeck({QStringLiteral("hosts"), QStringLiteral("check"), QStringLiteral("lab"),
+                             QStringLiteral("--accept-new-host-key"), QStringLiteral("--json")});
+    const QJsonObject o = QJsonDocument::fromJson(r.out.trimmed()).object();
+    if (negotiated.isEmpty()) {
+        QVERIFY2(r.code != 0, r.out.constData());
+        QVERIFY(!o.contains(QStringLiteral("cipher")));
+        // libssh's own words: which methods each side offered.
+        const QString message = o.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+        QVERIFY2(message.contains(QLatin1String("offers no cipher Flashdeck uses")) &&
+                     message.contains(QLatin1String("aes128-cbc")) && message.contains(QLatin1String("sshd_config")),
+                 qPrintable(message));
+        return;
+    }
+    QVERIFY2(r.code == 0, r.out.constData());
+    QCOMPARE(o.value(QStringLiteral("cipher")).toString(), negotiated);
+    QVERIFY(!o.value(QStringLiteral("kex")).toString().isEmpty());
+    const Run human = flashdeck({QStringLiteral("hosts"), QStringLiteral("check"), QStringLiteral("lab")});
+    QVERIFY2(human.out.contains(QByteArray(QByteArray("Cipher: ") + negotiated.toUtf8())), human.out.constData());
 }
 
 void TestHostsCli::check_changedKey_exit4_knownHostsUnchanged()
