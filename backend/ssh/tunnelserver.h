@@ -76,6 +76,7 @@ private:
     Listener *m_server = nullptr;
     bool m_ready = false;
     std::vector<std::unique_ptr<Link>> m_links;
+    std::vector<char> m_buffer; // the pumps' scratch buffer (kChunk)
 };
 
 } // namespace flashdeck::ssh
