@@ -3,7 +3,9 @@
 #include "backend/cli/cliprompts.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
+#include "backend/core/apppaths.h"
 #include "backend/fleet/hostentry.h"
+#include "backend/fleet/inventory.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <QEventLoop>
@@ -42,6 +44,22 @@ startOnHost(const HostEntry &host, CliContext &c,
                      });
     conn->connectToHost();
     return connection;
+}
+
+std::optional<HostEntry> findHost(CliContext &c, const QString &name, int *exitCode)
+{
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        *exitCode = ExitCheckFailed;
+        return std::nullopt;
+    }
+    std::optional<HostEntry> host = inventory.find(name);
+    if (!host) {
+        c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
+        *exitCode = ExitUsage;
+    }
+    return host;
 }
 
 int runOnHost(const HostEntry &host, CliContext &c,

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "backend/fleet/hostentry.h"
+
+#include <QString>
+
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace flashdeck {
-struct HostEntry;
 namespace ssh {
 class HostConnection;
 }
@@ -28,6 +32,12 @@ std::unique_ptr<ssh::HostConnection>
 startOnHost(const HostEntry &host, CliContext &context,
             const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work,
             const std::function<void(int)> &finished);
+
+/**
+ * The inventory's host named `name`; without it, says why on stderr (an unreadable inventory:
+ * `exitCode` 1; no such host: 2) and returns nullopt.
+ */
+std::optional<HostEntry> findHost(CliContext &context, const QString &name, int *exitCode);
 
 int runOnHost(const HostEntry &host, CliContext &context,
               const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work);

@@ -2,6 +2,7 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/pinscommand.h"
 #include "backend/cli/stepprinter.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
@@ -140,15 +141,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                 QStringLiteral("the pins file is for profile %1, not %2.").arg(pinsFile->profile, p.value(profileOpt)));
         }
     }
-    if (p.isSet(digestOpt) && !Pins::isImageDigest(p.value(digestOpt))) {
-        return usage(QStringLiteral("--image-digest takes sha256: and 64 hex digits, as 'flashdeck pins' prints it, "
-                                    "not \"%1\".")
-                         .arg(p.value(digestOpt)));
-    }
-    if (p.isSet(revisionOpt) && !Pins::isModelRevision(p.value(revisionOpt))) {
-        return usage(QStringLiteral("--model-revision takes a full commit id (40 hex digits), as 'flashdeck pins' "
-                                    "prints it, not \"%1\".")
-                         .arg(p.value(revisionOpt)));
+    if (const QString problem = pinOptionsProblem(p.value(digestOpt), p.value(revisionOpt)); !problem.isEmpty()) {
+        return usage(problem);
     }
     const bool json = p.isSet(jsonOpt);
     Inventory inventory(c.paths.inventoryFile());

@@ -10,6 +10,21 @@
 
 namespace flashdeck::cli {
 
+QString pinOptionsProblem(const QString &imageDigest, const QString &modelRevision)
+{
+    if (!imageDigest.isEmpty() && !Pins::isImageDigest(imageDigest)) {
+        return QStringLiteral("--image-digest takes sha256: and 64 hex digits, not \"%1\" ('flashdeck pins HOST' "
+                              "prints a host's).")
+            .arg(imageDigest);
+    }
+    if (!modelRevision.isEmpty() && !Pins::isModelRevision(modelRevision)) {
+        return QStringLiteral("--model-revision takes a full commit id (40 hex digits), not \"%1\" ('flashdeck pins "
+                              "HOST' prints a host's).")
+            .arg(modelRevision);
+    }
+    return {};
+}
+
 int runPinsCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;

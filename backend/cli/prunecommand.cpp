@@ -8,7 +8,6 @@
 #include "backend/deploy/upgradeplan.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/imageref.h"
-#include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/tunnelreply.h"
@@ -130,15 +129,10 @@ int runPruneCommand(const QStringList &args, CliContext &c)
               << "\nUsage: flashdeck prune HOST [--dry-run] [--json]\n";
         return ExitUsage;
     }
-    Inventory inventory(c.paths.inventoryFile());
-    if (Status s = inventory.load(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    const std::optional<HostEntry> host = inventory.find(p.positionalArguments().at(1));
+    int notFound = ExitOk;
+    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
-        c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
-        return ExitUsage;
+        return notFound;
     }
     const QString dir = Deployment::directory(c.paths, host->name);
     PulledImages record(PulledImages::fileOf(dir));

@@ -67,15 +67,10 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
               << "\nUsage: flashdeck undeploy HOST [--json]\n";
         return ExitUsage;
     }
-    Inventory inventory(c.paths.inventoryFile());
-    if (Status s = inventory.load(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    const std::optional<HostEntry> host = inventory.find(p.positionalArguments().at(1));
+    int notFound = ExitOk;
+    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
-        c.err << "No host named \"" << p.positionalArguments().at(1) << "\" in the inventory.\n";
-        return ExitUsage;
+        return notFound;
     }
     const QStringList ids = Recipe::deploymentIds(host->name);
     auto u = std::make_shared<Undeploy>();

@@ -2,6 +2,7 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/pinscommand.h"
 #include "backend/cli/stepprinter.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
@@ -107,13 +108,8 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
         return usage(QStringLiteral("--pins gives the digest and the commit: leave out --image-digest and "
                                     "--model-revision."));
     }
-    if (p.isSet(digestOpt) && !Pins::isImageDigest(p.value(digestOpt))) {
-        return usage(
-            QStringLiteral("--image-digest takes sha256: and 64 hex digits, not \"%1\".").arg(p.value(digestOpt)));
-    }
-    if (p.isSet(revisionOpt) && !Pins::isModelRevision(p.value(revisionOpt))) {
-        return usage(QStringLiteral("--model-revision takes a full commit id (40 hex digits), not \"%1\".")
-                         .arg(p.value(revisionOpt)));
+    if (const QString problem = pinOptionsProblem(p.value(digestOpt), p.value(revisionOpt)); !problem.isEmpty()) {
+        return usage(problem);
     }
     bool number = true;
     const int maxUnavailable = p.value(maxOpt).toInt(&number);

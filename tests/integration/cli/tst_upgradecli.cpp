@@ -72,6 +72,17 @@ QStringList upgrade(const QStringList &hostsAndPins)
         QStringList{QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")};
 }
 
+/** A demo of `hosts` hosts whose `demo` is deployed with `extra`; empty when it worked, else what failed. */
+QByteArray deployedDemo(const QString &config, int hosts, const QStringList &extra)
+{
+    const CliRun demo = startDemo(config, hosts);
+    if (demo.exitCode != 0) {
+        return "demo start: " + demo.err;
+    }
+    const CliRun first = run(config, deploy(QStringLiteral("demo"), extra));
+    return first.exitCode == 0 ? QByteArray() : "deploy: " + first.out;
+}
+
 QJsonObject pinsOf(const QString &config, const QString &host)
 {
     const CliRun r = run(config, {QStringLiteral("pins"), host, QStringLiteral("--json")});
@@ -178,11 +189,8 @@ void TestUpgradeCli::lock_reproducedOnASecondHost_andDriftFlagged()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    const CliRun demo = startDemo(config.path(), 2);
-    QVERIFY2(demo.exitCode == 0, demo.err.constData());
-    const CliRun first =
-        run(config.path(), deploy(QStringLiteral("demo"), {QStringLiteral("--model-revision"), kEarlierCommit}));
-    QVERIFY2(first.exitCode == 0, first.out.constData());
+    const QByteArray failed = deployedDemo(config.path(), 2, {QStringLiteral("--model-revision"), kEarlierCommit});
+    QVERIFY2(failed.isEmpty(), failed.constData());
     const QString lock = config.filePath(QStringLiteral("fleet.pins.json"));
     const CliRun locked =
         run(config.path(),
@@ -244,11 +252,8 @@ void TestUpgradeCli::upgrade_ok_thenABrokenBuildRolledBack_andPruneSparesWhatRun
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    const CliRun demo = startDemo(config.path(), 1);
-    QVERIFY2(demo.exitCode == 0, demo.err.constData());
-    const CliRun first =
-        run(config.path(), deploy(QStringLiteral("demo"), {QStringLiteral("--image-digest"), kEarlier}));
-    QVERIFY2(first.exitCode == 0, first.out.constData());
+    const QByteArray failed = deployedDemo(config.path(), 1, {QStringLiteral("--image-digest"), kEarlier});
+    QVERIFY2(failed.isEmpty(), failed.constData());
 
     // Upgrade: the new build pulled while the old server serves, then swapped, every step again.
     const CliRun up = run(config.path(), upgrade({QStringLiteral("demo"), QStringLiteral("--image-digest"), kCurrent}));
@@ -271,9 +276,9 @@ void TestUpgradeCli::upgrade_ok_thenABrokenBuildRolledBack_andPruneSparesWhatRun
     // A broken nightly: its server dies at start; the old build runs again and is verified again.
     const CliRun broken = run(config.path(), upgrade({host, QStringLiteral("--image-digest"), kBroken}));
     QCOMPARE(broken.exitCode, 1);
-    const QJsonObject failed = step(broken.out, host, phase, QStringLiteral("ready"));
-    QCOMPARE(status(failed), QStringLiteral("fail"));
-    QVERIFY2(failed[QLatin1String("seen")].toString().startsWith(QLatin1String("ImportError: cannot import name")),
+    const QJsonObject ready = step(broken.out, host, phase, QStringLiteral("ready"));
+    QCOMPARE(status(ready), QStringLiteral("fail"));
+    QVERIFY2(ready[QLatin1String("seen")].toString().startsWith(QLatin1String("ImportError: cannot import name")),
              broken.out.constData());
     QVERIFY(lines(broken.out)
                 .contains(QJsonObject{{QStringLiteral("phase"), QStringLiteral("rollback")},
@@ -334,11 +339,8 @@ void TestUpgradeCli::interruptedUpgrade_refusedUntilResumed_thenFinishes()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    const CliRun demo = startDemo(config.path(), 1);
-    QVERIFY2(demo.exitCode == 0, demo.err.constData());
-    const CliRun first =
-        run(config.path(), deploy(QStringLiteral("demo"), {QStringLiteral("--image-digest"), kEarlier}));
-    QVERIFY2(first.exitCode == 0, first.out.constData());
+    const QByteArray failed = deployedDemo(config.path(), 1, {QStringLiteral("--image-digest"), kEarlier});
+    QVERIFY2(failed.isEmpty(), failed.constData());
 
     // Killed (no chance to clean up) once the new image's pull has begun.
     QProcess p;
