@@ -154,13 +154,24 @@ void TestFleetPage::liveFleet_modelAndPage()
     // Long prompts (≈ 300 k tokens each) so the KV pool visibly fills while they run.
     const QByteArray prompt(1200000, 'x');
     const QByteArray body = R"({"messages":[{"role":"user","content":")" + prompt + R"("}],"stream":true})";
-    for (int i = 0; i < 9; ++i) {
-        http[i % 3].setProxy(QNetworkProxy::NoProxy);
-        // The B300 host's own 127.0.0.1:30000, through its relay (not the machine's port 30000).
-        QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(b300.serverPort())));
-        r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        chats.append(http[i % 3].post(r, body));
-    }
+    // Nine requests in flight, and again whenever some finished: the charts below wait for points
+    // drawn while requests run, and on a busy machine the first nine can end before that.
+    const auto keepBusy = [&] {
+        qsizetype running = 0;
+        for (const QNetworkReply *c : chats) {
+            running += c->isRunning() ? 1 : 0;
+        }
+        for (qsizetype i = running; i < 9; ++i) {
+            QNetworkAccessManager &m = http[chats.size() % 3];
+            m.setProxy(QNetworkProxy::NoProxy);
+            // The B300 host's own 127.0.0.1:30000, through its relay (not the machine's port 30000).
+            QNetworkRequest r(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(b300.serverPort())));
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+            chats.append(m.post(r, body));
+        }
+        return true;
+    };
+    keepBusy();
     QTRY_VERIFY2_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue).toInt() >= 2,
                               qPrintable(cell(view, QStringLiteral("gpu-b300"), FleetModel::Queue) + QLatin1Char(' ') +
                                          cell(view, QStringLiteral("gpu-b300"), FleetModel::KvUse) + QLatin1Char(' ') +
@@ -219,7 +230,7 @@ void TestFleetPage::liveFleet_modelAndPage()
     // More history, with requests finishing, so the picture shows lines not dots: wait until the
     // charts have drawn that many points, not for a guessed time.
     QTRY_VERIFY_WITH_TIMEOUT(
-        (metricsPage.refresh(),
+        (keepBusy(), metricsPage.refresh(),
          metricsPage.charts().at(0)->pointsDrawn() >= 4 * 12 && metricsPage.charts().at(6)->pointsDrawn() >= 6),
         60000);
     const QString host = QDir(dir).filePath(QStringLiteral("metrics-host.png"));
