@@ -656,13 +656,7 @@ void DeployPage::startSession()
     m_upgradeSession.reset();
     m_chosen = std::make_unique<RecipeProfile>(chosen.value());
     const RecipeProfile *p = m_chosen.get();
-    SecretStore *secrets = m_watcher.secrets();
-    if (!secrets) {
-        if (!m_ownSecrets) {
-            m_ownSecrets = std::make_unique<SecretStore>();
-        }
-        secrets = m_ownSecrets.get();
-    }
+    SecretStore *secrets = &secretStore();
     DeployOptions options;
     options.deploymentId = DeploymentId(m_host, p->id).toString();
     options.licenseAcknowledged = m_license->acknowledgedUse();
@@ -672,12 +666,7 @@ void DeployPage::startSession()
                                                 *secrets, m_redactor);
     connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
     connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
-    connect(m_session.get(), &DeploySession::layersChanged, this, [this](const QStringList &layers) {
-        m_layers = layers;
-        if (m_steps->currentStep() == QLatin1String("pull")) {
-            m_detail->setLayers(layers);
-        }
-    });
+    connect(m_session.get(), &DeploySession::layersChanged, this, &DeployPage::onLayers);
     connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
     connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
         // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
@@ -707,6 +696,25 @@ void DeployPage::stop()
         } else {
             m_session->cancel();
         }
+    }
+}
+
+SecretStore &DeployPage::secretStore()
+{
+    if (SecretStore *shared = m_watcher.secrets()) {
+        return *shared;
+    }
+    if (!m_ownSecrets) {
+        m_ownSecrets = std::make_unique<SecretStore>();
+    }
+    return *m_ownSecrets;
+}
+
+void DeployPage::onLayers(const QStringList &layers)
+{
+    m_layers = layers;
+    if (m_steps->currentStep() == QLatin1String("pull")) {
+        m_detail->setLayers(layers);
     }
 }
 
@@ -749,13 +757,7 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
         return;
     }
-    SecretStore *secrets = m_watcher.secrets();
-    if (!secrets) {
-        if (!m_ownSecrets) {
-            m_ownSecrets = std::make_unique<SecretStore>();
-        }
-        secrets = m_ownSecrets.get();
-    }
+    SecretStore *secrets = &secretStore();
     m_session.reset();
     m_upgradeSession.reset(); // it holds a reference to the profile it ran
     m_chosen = std::make_unique<RecipeProfile>(setup.value().profile);
@@ -766,12 +768,7 @@ void DeployPage::upgrade(const UpgradeTarget &target)
     UpgradeSession *s = m_upgradeSession.get();
     connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
     connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
-    connect(s, &UpgradeSession::layersChanged, this, [this](const QStringList &layers) {
-        m_layers = layers;
-        if (m_steps->currentStep() == QLatin1String("pull")) {
-            m_detail->setLayers(layers);
-        }
-    });
+    connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
     connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
     connect(s, &UpgradeSession::phaseChanged, this, [this, s](UpgradePhase phase) {
         // Each plan shows on its own: the upgrade's records stay in the journal.

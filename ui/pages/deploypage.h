@@ -110,6 +110,10 @@ private:
     void onProgress(const StepProgress &progress);
     void restartLog();
     void startSession();
+    /** The watcher's secret store, or (tests without one) the page's own. */
+    SecretStore &secretStore();
+    /** A session's pull layers: kept, and shown when the Pull step is selected. */
+    void onLayers(const QStringList &layers);
 
     const AppPaths &m_paths;
     FleetWatcher &m_watcher;
