@@ -56,18 +56,22 @@ QString shotPath(const QString &fallbackDir, const QString &name)
     return QDir(dir).filePath(name);
 }
 
-/** Run on the Deploy page, and acknowledge the licence for `use` when it asks, as an operator would. */
-bool runAcknowledging(ui::DeployPage *page, const QString &use)
+/**
+ * Run on the Deploy page, and acknowledge the licence for `use` when it asks, as an operator would.
+ * Returns what went wrong, with the page's notice (empty when the run started).
+ */
+QString runAcknowledging(ui::DeployPage *page, const QString &use)
 {
+    const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
     QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
     if (!page->licensePanel()->isVisible()) {
-        return false;
+        return QStringLiteral("no licence asked for: ") + notice();
     }
     page->licensePanel()->choose(use);
     page->licensePanel()->confirmAll(true);
     QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
                       Qt::LeftButton);
-    return page->isRunning();
+    return page->isRunning() ? QString() : QStringLiteral("not running: ") + notice();
 }
 
 } // namespace
@@ -457,7 +461,10 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QCOMPARE(page->host(), QStringLiteral("demo"));
     QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("demo"))->status().gpus.size() == 4, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("b300x4-balanced"), 30000);
-    QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
+    {
+        const QString problem = runAcknowledging(page, QStringLiteral("noncommercial"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
     // The profile card gives the pinned image's size as the host's Docker measured it.
@@ -492,7 +499,10 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     }
     // The operator insists on the B300 profile: pre-flight says what the host has.
     page->setProfile(QStringLiteral("b300x4-balanced"));
-    QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
+    {
+        const QString problem = runAcknowledging(page, QStringLiteral("noncommercial"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 120000);
     QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Fail);
     page->selectStep(QStringLiteral("preflight.gpus"));
@@ -534,8 +544,13 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
     for (const QString &host : {QStringLiteral("gpu1"), QStringLiteral("gpu2")}) {
         selector->setCurrentIndex(selector->findData(host));
+        // Connected, as the host bar shows it, before Run: the profile alone can be the default.
+        QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(host)->status().gpus.size() == 4, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("b300x4-balanced"), 30000);
-        QVERIFY(runAcknowledging(page, QStringLiteral("noncommercial")));
+        {
+            const QString problem = runAcknowledging(page, QStringLiteral("noncommercial"));
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
         QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
         QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
     }
