@@ -90,6 +90,29 @@ void Settings::setFleetPinsFile(const QString &path)
     }
 }
 
+QMap<QString, QString> Settings::section(const QString &name) const
+{
+    QMap<QString, QString> out;
+    m_settings->beginGroup(name);
+    for (const QString &key : m_settings->childKeys()) {
+        out.insert(key, m_settings->value(key).toString());
+    }
+    m_settings->endGroup();
+    return out;
+}
+
+void Settings::setSection(const QString &name, const QMap<QString, QString> &values)
+{
+    m_settings->beginGroup(name);
+    m_settings->remove(QString()); // the whole group: keys no longer given go
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        if (!it.value().isEmpty()) {
+            m_settings->setValue(it.key(), it.value());
+        }
+    }
+    m_settings->endGroup();
+}
+
 QStringList Settings::fleetHiddenColumns() const
 {
     const QString key = QStringLiteral("window/fleet_hidden_columns");

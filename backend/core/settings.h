@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVariantMap>
@@ -60,6 +61,12 @@ public:
     /** The fleet's pins file ([fleet] pins_file): a host that runs other pins is flagged. Empty: none. */
     QString fleetPinsFile() const;
     void setFleetPinsFile(const QString &path);
+    /**
+     * The keys of one section of flashdeck.ini (`[prometheus]`, `[prometheus_hosts]`) as text, for
+     * the reader that owns them (PromConfig); an empty value removes its key.
+     */
+    QMap<QString, QString> section(const QString &name) const;
+    void setSection(const QString &name, const QMap<QString, QString> &values);
     QStringList allowedImageHosts() const;
     void setAllowedImageHosts(const QStringList &hosts);
 

@@ -177,12 +177,7 @@ void HostMonitor::readManifest()
         return;
     }
     const Deployment &d = deployment.value();
-    m_status.profile = d.profile;
-    m_status.imageDigest = d.imageDigest;
-    m_status.modelSha = d.modelSha;
-    const Result<Pins> pins = Pins::of(d);
-    m_status.pins = pins ? std::optional<Pins>(pins.value()) : std::nullopt;
-    m_status.qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Warn;
+    m_status.applyDeployment(d);
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {
             if (const RecipeProfile *p = r.profile(m_status.profile)) {

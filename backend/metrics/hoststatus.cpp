@@ -1,6 +1,7 @@
 #include "backend/metrics/hoststatus.h"
 
 #include "backend/core/settings.h"
+#include "backend/recipe/deployment.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -52,6 +53,16 @@ void AlertThresholds::usePinsFile(const QString &file)
     } else {
         pinsError = read.message();
     }
+}
+
+void HostStatus::applyDeployment(const Deployment &d)
+{
+    profile = d.profile;
+    imageDigest = d.imageDigest;
+    modelSha = d.modelSha;
+    const Result<Pins> read = Pins::of(d);
+    pins = read ? std::optional<Pins>(read.value()) : std::nullopt;
+    qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Warn;
 }
 
 json HostStatus::toJson() const
@@ -117,6 +128,9 @@ json HostStatus::toJson() const
             // The deployment's pins (flashdeck pins HOST --json's object), null before any.
             {"pins", pins ? pins->toJson() : json(nullptr)},
             {"alerts", alertList},
+            // Added with the Prometheus source: "ssh" or "prometheus", and whether the inventory lists it.
+            {"source", source.toStdString()},
+            {"in_inventory", inInventory},
             {"updated",
              updatedMs
                  ? json(QDateTime::fromMSecsSinceEpoch(updatedMs, Qt::UTC).toString(Qt::ISODateWithMs).toStdString())

@@ -14,6 +14,7 @@
 
 namespace flashdeck {
 class Settings;
+struct Deployment;
 }
 
 namespace flashdeck::metrics {
@@ -84,6 +85,13 @@ struct HostStatus
     QString historyError; // the chart history on disk could not be read or written
     QList<Alert> alerts;
     qint64 updatedMs = 0;
+    /** Where the figures came from: "ssh" (the host's own session) or "prometheus". */
+    QString source = QStringLiteral("ssh");
+    /** False for a host that Prometheus knows and the inventory does not. */
+    bool inInventory = true;
+
+    /** What the host's recorded deployment says: its profile, pins and qmul4 outcome. */
+    void applyDeployment(const Deployment &d);
 
     /** `flashdeck status --json`'s object (issue 7's contract), unknowns as null. */
     nlohmann::json toJson() const;

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "backend/core/result.h"
+
+#include <QByteArrayView>
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+namespace flashdeck::prom {
+
+/** One series of an instant query's vector (or one point of a range query's matrix). */
+struct PromSeries
+{
+    QHash<QString, QString> labels; // `__name__` included when the query kept it
+    QList<std::pair<double, double>> points; // (unix seconds, value): one for a vector
+
+    QString label(const QString &key) const { return labels.value(key); }
+    double value() const { return points.isEmpty() ? 0 : points.constLast().second; }
+};
+
+/** What Prometheus answered to one query: its series and the warnings it gave with them. */
+struct PromResult
+{
+    QList<PromSeries> series;
+    QStringList warnings;
+};
+
+/**
+ * Reads an answer of Prometheus' HTTP API (`/api/v1/query`, `/api/v1/query_range`:
+ * https://prometheus.io/docs/prometheus/latest/querying/api/): `{"status":"success","data":
+ * {"resultType":"vector"|"matrix"|"scalar",…}}`, values as strings ("NaN", "+Inf" included).
+ * An error answer (`{"status":"error","errorType":…,"error":…}`, HTTP 400, 422, 503) fails with
+ * Prometheus' own words; a body that is not the API's (a proxy's HTML page) says what came back.
+ * `httpStatus` is 0 when unknown.
+ */
+[[nodiscard]] Result<PromResult> parsePromResponse(QByteArrayView body, int httpStatus);
+
+} // namespace flashdeck::prom
