@@ -9,6 +9,7 @@
 #include "backend/cli/loadtestcommand.h"
 #include "backend/cli/logscommand.h"
 #include "backend/cli/pinscommand.h"
+#include "backend/cli/prometheuscommand.h"
 #include "backend/cli/prunecommand.h"
 #include "backend/cli/recipescommand.h"
 #include "backend/cli/runbookcommand.h"
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
                                                 "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
-                                                "status [HOST…], logs HOST|--file PATH, "
+                                                "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
                                                 "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
                                                 "start|status|stop. Without a command the window opens."),
                                  QStringLiteral("[command]"));
@@ -195,13 +196,14 @@ int main(int argc, char **argv)
         commandArgs += commands;
         using Command = int (*)(const QStringList &, flashdeck::cli::CliContext &);
         static const std::pair<const char *, Command> table[] = {
-            {"hosts", &flashdeck::cli::runHostsCommand},       {"deploy", &flashdeck::cli::runDeployCommand},
-            {"undeploy", &flashdeck::cli::runUndeployCommand}, {"runbook", &flashdeck::cli::runRunbookCommand},
-            {"recipes", &flashdeck::cli::runRecipesCommand},   {"demo", &flashdeck::cli::runDemoCommand},
-            {"status", &flashdeck::cli::runStatusCommand},     {"logs", &flashdeck::cli::runLogsCommand},
-            {"license", &flashdeck::cli::runLicenseCommand},   {"chat", &flashdeck::cli::runChatCommand},
-            {"upgrade", &flashdeck::cli::runUpgradeCommand},   {"prune", &flashdeck::cli::runPruneCommand},
-            {"loadtest", &flashdeck::cli::runLoadTestCommand}, {"pins", &flashdeck::cli::runPinsCommand},
+            {"hosts", &flashdeck::cli::runHostsCommand},           {"deploy", &flashdeck::cli::runDeployCommand},
+            {"undeploy", &flashdeck::cli::runUndeployCommand},     {"runbook", &flashdeck::cli::runRunbookCommand},
+            {"recipes", &flashdeck::cli::runRecipesCommand},       {"demo", &flashdeck::cli::runDemoCommand},
+            {"status", &flashdeck::cli::runStatusCommand},         {"logs", &flashdeck::cli::runLogsCommand},
+            {"license", &flashdeck::cli::runLicenseCommand},       {"chat", &flashdeck::cli::runChatCommand},
+            {"upgrade", &flashdeck::cli::runUpgradeCommand},       {"prune", &flashdeck::cli::runPruneCommand},
+            {"loadtest", &flashdeck::cli::runLoadTestCommand},     {"pins", &flashdeck::cli::runPinsCommand},
+            {"prometheus", &flashdeck::cli::runPrometheusCommand},
         };
         // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
         // a usage error, so help, errors and the man page (built from this) cannot drift apart.

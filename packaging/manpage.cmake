@@ -3,7 +3,7 @@
 #   cmake -DPROGRAM=… -DVERSION=… -DCONFIG_DIR=… -DOUTPUT=… -P manpage.cmake
 # CONFIG_DIR keeps the run from touching the builder's own ~/.config.
 
-set(commands hosts deploy undeploy upgrade prune runbook pins recipes status logs license chat loadtest demo)
+set(commands hosts deploy undeploy upgrade prune runbook pins recipes status prometheus logs license chat loadtest demo)
 
 function(help_of out)
   execute_process(COMMAND "${PROGRAM}" ${ARGN} --config-dir "${CONFIG_DIR}"

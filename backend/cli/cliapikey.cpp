@@ -12,15 +12,15 @@
 
 namespace flashdeck::cli {
 
-StoredApiKey storedApiKey(const QString &deploymentId)
+StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const char *envVar)
 {
     StoredApiKey stored;
     SecretStore secrets;
-    if (!deploymentId.isEmpty()) {
+    if (!keyringKey.isEmpty()) {
         QEventLoop wait;
         bool answered = false;
         QString problem;
-        secrets.read(SecretStore::apiKeyKey(deploymentId), [&](const Result<QString> &key) {
+        secrets.read(keyringKey, [&](const Result<QString> &key) {
             stored.key = key ? key.value() : QString();
             problem = key ? QString() : key.message();
             answered = true;
@@ -32,17 +32,23 @@ StoredApiKey storedApiKey(const QString &deploymentId)
         if (stored.key.isEmpty()) {
             stored.whyNone = !secrets.keyringAvailable()
                 ? QStringLiteral("this machine has no keyring (%1)").arg(secrets.memoryOnlyReason())
-                : problem.isEmpty() ? QStringLiteral("the keyring holds none for %1").arg(deploymentId)
+                : problem.isEmpty() ? QStringLiteral("the keyring holds none for %1").arg(what)
                                     : QStringLiteral("the keyring said: %1").arg(problem);
         }
     }
     if (stored.key.isEmpty()) {
-        stored.key = qEnvironmentVariable("SGLANG_API_KEY");
+        stored.key = qEnvironmentVariable(envVar);
     }
     if (!stored.key.isEmpty()) {
         stored.whyNone.clear();
     }
     return stored;
+}
+
+StoredApiKey storedApiKey(const QString &deploymentId)
+{
+    return storedSecret(deploymentId.isEmpty() ? QString() : SecretStore::apiKeyKey(deploymentId), deploymentId,
+                        "SGLANG_API_KEY");
 }
 
 void withApiKey(ssh::HostConnection &connection, CliContext &context, const QString &command,

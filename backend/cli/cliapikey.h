@@ -27,6 +27,8 @@ struct StoredApiKey
  * Waits for the keyring's answer (it may ask to be unlocked).
  */
 StoredApiKey storedApiKey(const QString &deploymentId);
+/** Any secret the same way: the keyring's `keyringKey` (`what` names it), else `envVar`. */
+StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const char *envVar);
 
 /**
  * Calls `go` with the key to send: the stored one; none for a server Flashdeck did not deploy

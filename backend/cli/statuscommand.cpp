@@ -1,5 +1,6 @@
 #include "backend/cli/statuscommand.h"
 
+#include "backend/cli/cliapikey.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
@@ -7,7 +8,10 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/prometheus/promfleetsource.h"
+#include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -24,7 +28,8 @@ namespace flashdeck::cli {
 namespace {
 
 const QString kUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
-                                      "[--timeout SECONDS] [--pins FILE]");
+                                      "[--timeout SECONDS] [--pins FILE] [--source ssh|prometheus] "
+                                      "[--prometheus-url URL]");
 
 QString orDash(const std::optional<double> &v, int decimals = 0, const QString &suffix = {})
 {
@@ -127,7 +132,15 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                                      QStringLiteral("Flag every host whose deployment runs other pins than this pins "
                                                     "file (default: the one chosen in Settings → Fleet)."),
                                      QStringLiteral("FILE"));
-    p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt, pinsOpt});
+    const QCommandLineOption sourceOpt(QStringLiteral("source"),
+                                       QStringLiteral("Where the figures come from: ssh (each host's session) or "
+                                                      "prometheus (default: Settings → Fleet)."),
+                                       QStringLiteral("SOURCE"));
+    const QCommandLineOption promUrlOpt(QStringLiteral("prometheus-url"),
+                                        QStringLiteral("The Prometheus to read (default: Settings → Fleet); implies "
+                                                       "--source prometheus."),
+                                        QStringLiteral("URL"));
+    p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt, pinsOpt, sourceOpt, promUrlOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
         return ExitUsage;
@@ -136,6 +149,25 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
+    }
+    prom::PromConfig promConfig = prom::PromConfig::fromSettings(Settings(c.paths));
+    if (p.isSet(sourceOpt)) {
+        const QString source = p.value(sourceOpt).toLower();
+        if (source != QLatin1String("ssh") && source != QLatin1String("prometheus")) {
+            c.err << "flashdeck status: --source is ssh or prometheus, not \"" << p.value(sourceOpt) << "\".\n";
+            return ExitUsage;
+        }
+        promConfig.source = source == QLatin1String("ssh") ? prom::FleetSource::Ssh : prom::FleetSource::Prometheus;
+    }
+    if (p.isSet(promUrlOpt)) {
+        promConfig.url = QUrl(p.value(promUrlOpt));
+        promConfig.source = prom::FleetSource::Prometheus;
+    }
+    if (promConfig.source == prom::FleetSource::Prometheus) {
+        if (const Status s = promConfig.check(); !s) {
+            c.err << "flashdeck status: " << s.message() << '\n';
+            return ExitUsage;
+        }
     }
     QList<HostEntry> hosts;
     const QStringList names = p.positionalArguments().mid(1);
@@ -150,7 +182,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     if (names.isEmpty()) {
         hosts = inventory.hosts();
     }
-    if (hosts.isEmpty()) {
+    if (hosts.isEmpty() && promConfig.source == prom::FleetSource::Ssh) {
         c.err << "No hosts yet: add one with 'flashdeck hosts add'.\n";
         return ExitUsage;
     }
@@ -170,27 +202,118 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     } else if (!thresholds.pinsError.isEmpty()) {
         c.err << thresholds.pinsError << " (Settings → Fleet): pins are not compared.\n";
     }
+
+    // The operator's Prometheus first, when it is the source: the hosts it knows come from it,
+    // the others over SSH as always; when it cannot answer, every inventory host over SSH.
+    std::unique_ptr<prom::PromFleetSource> source;
+    if (promConfig.source == prom::FleetSource::Prometheus) {
+        const StoredApiKey secret = promConfig.auth == prom::PromAuth::None
+            ? StoredApiKey{}
+            : storedSecret(QLatin1String(prom::PromConfig::kSecretKey), QStringLiteral("Prometheus"),
+                           prom::PromConfig::kSecretEnv);
+        if (promConfig.auth != prom::PromAuth::None && secret.key.isEmpty()) {
+            c.err << "No Prometheus " << (promConfig.auth == prom::PromAuth::Bearer ? "token" : "password") << ": "
+                  << secret.whyNone << "; set " << prom::PromConfig::kSecretEnv << " or save it in Settings → Fleet.\n";
+        }
+        if (c.redactor && !secret.key.isEmpty()) {
+            c.redactor->addSecret(secret.key);
+        }
+        source = std::make_unique<prom::PromFleetSource>(promConfig, secret.key, c.paths, thresholds);
+        QList<prom::KnownHost> known;
+        for (const HostEntry &h : inventory.hosts()) {
+            known.append({h.name, h.address});
+        }
+        source->setInventory(known);
+        std::unique_ptr<FleetWatcher> bastion;
+        if (!promConfig.throughHost.isEmpty()) {
+            const std::optional<HostEntry> through = inventory.find(promConfig.throughHost);
+            if (!through) {
+                c.err << "flashdeck status: the Prometheus is reached through \"" << promConfig.throughHost
+                      << "\", which is not in the inventory.\n";
+                return ExitUsage;
+            }
+            bastion = std::make_unique<FleetWatcher>(c.paths, thresholds, &secrets);
+            bastion->setHosts({*through});
+            source->setThroughHost(bastion->connection(through->name));
+        }
+        QEventLoop first;
+        QTimer::singleShot(std::max(1, p.value(timeoutOpt).toInt()) * 1000 + promConfig.timeoutMs, &first,
+                           &QEventLoop::quit);
+        QObject::connect(source.get(), &prom::PromFleetSource::refreshed, &first, &QEventLoop::quit);
+        source->refresh();
+        if (!source->answered()) {
+            first.exec();
+        }
+        if (!source->error().isEmpty() || !source->answered()) {
+            c.err << (source->error().isEmpty() ? QStringLiteral("Prometheus gave no answer in time.")
+                                                : source->error())
+                  << " Watching the inventory's hosts over SSH instead.\n";
+            source.reset();
+        } else {
+            for (const QString &w : source->warnings()) {
+                c.err << "Prometheus: " << w << '\n';
+            }
+            if (!promConfig.throughHost.isEmpty()) {
+                bastion.release()->setParent(source.get()); // the tunnel lives in its session
+            }
+        }
+    }
+    const auto fromPrometheus = [&source](const QString &host) -> const metrics::HostStatus * {
+        return source ? source->host(host) : nullptr;
+    };
+    QList<HostEntry> overSsh;
+    for (const HostEntry &h : hosts) {
+        if (!fromPrometheus(h.name)) {
+            overSsh.append(h);
+        }
+    }
+    // Hosts only Prometheus knows: listed after the inventory's (all of them, unless hosts were named).
+    QStringList onlyInPrometheus;
+    if (source && names.isEmpty()) {
+        for (const metrics::HostStatus &s : source->hosts()) {
+            if (!s.inInventory) {
+                onlyInPrometheus.append(s.host);
+            }
+        }
+    }
+    if (hosts.isEmpty() && onlyInPrometheus.isEmpty()) {
+        c.err << "No hosts: the inventory has none and Prometheus named none.\n";
+        return ExitCheckFailed;
+    }
     FleetWatcher fleet(c.paths, thresholds, &secrets);
-    fleet.setHosts(hosts);
-    auto statusOf = [&fleet](const HostEntry &h) {
-        const metrics::HostMonitor *m = fleet.monitor(h.name);
+    fleet.setHosts(overSsh);
+    auto statusOf = [&fleet, &fromPrometheus](const QString &name) {
+        if (const metrics::HostStatus *s = fromPrometheus(name)) {
+            return *s;
+        }
+        const metrics::HostMonitor *m = fleet.monitor(name);
         metrics::HostStatus s;
-        s.host = h.name;
+        s.host = name;
         return m ? m->status() : s;
     };
+    QStringList order;
+    for (const HostEntry &h : hosts) {
+        order.append(h.name);
+    }
+    order.append(onlyInPrometheus);
 
     auto print = [&] {
         bool allUp = true;
         QList<QStringList> rows;
         QStringList notes; // errors and alerts, under the table, by host
-        for (const HostEntry &h : hosts) {
-            const metrics::HostStatus s = statusOf(h);
+        for (const QString &name : order) {
+            const metrics::HostStatus s = statusOf(name);
             allUp = allUp && s.state == metrics::HostState::Up;
             if (json) {
                 c.out << QString::fromStdString(s.toJson().dump()) << '\n';
                 continue;
             }
             rows.append(cells(s));
+            if (!s.inInventory) {
+                notes.append(QStringLiteral("%1: known to Prometheus, not in the inventory (add it with 'flashdeck "
+                                            "hosts add %1 USER@ADDRESS' to deploy there)")
+                                 .arg(s.host));
+            }
             if (!s.error.isEmpty()) {
                 notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
             }
@@ -202,6 +325,11 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             c.out << table(rows);
             for (const QString &n : notes) {
                 c.out << "  " << n << '\n';
+            }
+            if (source) {
+                c.out << "  Source: Prometheus at " << source->config().url.toString(QUrl::RemoveUserInfo) << " for "
+                      << (order.size() - overSsh.size()) << " host(s)"
+                      << (overSsh.isEmpty() ? QString() : QStringLiteral(", SSH for %1").arg(overSsh.size())) << ".\n";
             }
         }
         c.out.flush();
@@ -222,9 +350,19 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     QTimer watchTimer;
     watchTimer.setInterval(std::max(1, p.value(intervalOpt).toInt()) * 1000);
     QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print() ? ExitOk : ExitCheckFailed; });
+    if (source) {
+        // --watch: Prometheus is asked again each interval; a failed refresh keeps the last table
+        // and says why on stderr.
+        QObject::connect(&watchTimer, &QTimer::timeout, source.get(), &prom::PromFleetSource::refresh);
+        QObject::connect(source.get(), &prom::PromFleetSource::refreshed, &loop, [&] {
+            if (!source->error().isEmpty()) {
+                c.err << source->error() << " (the last answer is shown)\n";
+            }
+        });
+    }
     QObject::connect(&check, &QTimer::timeout, &loop, [&] {
         bool settled = true;
-        for (const HostEntry &h : hosts) {
+        for (const HostEntry &h : overSsh) {
             const metrics::HostMonitor *m = fleet.monitor(h.name);
             settled = settled && m && m->settled();
         }

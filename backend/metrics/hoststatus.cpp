@@ -194,6 +194,10 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     } else if (s.container && s.health == ServerHealth::Down) {
         raise(QStringLiteral("container-down"), "critical",
               QStringLiteral("%1 runs but its server does not answer").arg(s.container->name));
+    } else if (!s.containerKnown && s.source == QLatin1String("prometheus") && s.health == ServerHealth::Down) {
+        // Prometheus sees no containers: its scrape of the server failing is what it knows.
+        raise(QStringLiteral("server-down"), "critical",
+              QStringLiteral("The server does not answer Prometheus' scrape (up is 0)"));
     }
     if (s.diskFreeBytes && double(*s.diskFreeBytes) / 1e9 < t.diskFreeGb) {
         raise(QStringLiteral("disk-low"), "warning",

@@ -15,7 +15,7 @@
 namespace flashdeck {
 class Settings;
 struct Deployment;
-}
+} // namespace flashdeck
 
 namespace flashdeck::metrics {
 

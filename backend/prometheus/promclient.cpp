@@ -80,9 +80,10 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
     if (!m_route.isEmpty()) {
         // Through a tunnel: the certificate and the Host header still name the real address.
         const int port = m_config.url.port();
-        request.setRawHeader("Host", (m_config.url.host(QUrl::FullyEncoded) +
-                                      (port > 0 ? QStringLiteral(":%1").arg(port) : QString()))
-                                         .toUtf8());
+        request.setRawHeader(
+            "Host",
+            (m_config.url.host(QUrl::FullyEncoded) + (port > 0 ? QStringLiteral(":%1").arg(port) : QString()))
+                .toUtf8());
         request.setPeerVerifyName(m_config.url.host());
     }
     if (m_ssl) {
@@ -91,7 +92,8 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
     if (m_config.auth == PromAuth::Bearer && !m_secret.isEmpty()) {
         request.setRawHeader("Authorization", "Bearer " + m_secret.toUtf8());
     } else if (m_config.auth == PromAuth::Basic) {
-        request.setRawHeader("Authorization", "Basic " + (m_config.user + QLatin1Char(':') + m_secret).toUtf8().toBase64());
+        request.setRawHeader("Authorization",
+                             "Basic " + (m_config.user + QLatin1Char(':') + m_secret).toUtf8().toBase64());
     }
     if (!m_setupError.isEmpty()) {
         done(Status::failure(m_setupError));
@@ -125,8 +127,8 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
             return;
         }
         if (http == 0 || (reply->error() != QNetworkReply::NoError && body.isEmpty())) {
-            const QString why = reply->error() == QNetworkReply::OperationCanceledError ||
-                    reply->error() == QNetworkReply::TimeoutError
+            const QString why =
+                reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
                 ? QStringLiteral("no answer in time")
                 : reply->errorString();
             done(Status::failure(QStringLiteral("Prometheus at %1 did not answer: %2.").arg(shown, why)));

@@ -72,14 +72,15 @@ void PromConfig::writeTo(Settings &settings) const
     QMap<QString, QString> fleet = settings.section(QStringLiteral("fleet"));
     fleet.insert(QStringLiteral("source"), fleetSourceName(source));
     settings.setSection(QStringLiteral("fleet"), fleet);
-    settings.setSection(QStringLiteral("prometheus"),
-                        {{QStringLiteral("url"), url.toString()},
-                         {QStringLiteral("through_host"), throughHost},
-                         {QStringLiteral("host_label"), hostLabel},
-                         {QStringLiteral("ca_file"), caFile},
-                         {QStringLiteral("auth"), auth == PromAuth::None ? QString() : promAuthName(auth)},
-                         {QStringLiteral("user"), user},
-                         {QStringLiteral("timeout_s"), timeoutMs == 10000 ? QString() : QString::number(timeoutMs / 1000)}});
+    settings.setSection(
+        QStringLiteral("prometheus"),
+        {{QStringLiteral("url"), url.toString()},
+         {QStringLiteral("through_host"), throughHost},
+         {QStringLiteral("host_label"), hostLabel},
+         {QStringLiteral("ca_file"), caFile},
+         {QStringLiteral("auth"), auth == PromAuth::None ? QString() : promAuthName(auth)},
+         {QStringLiteral("user"), user},
+         {QStringLiteral("timeout_s"), timeoutMs == 10000 ? QString() : QString::number(timeoutMs / 1000)}});
     settings.setSection(QStringLiteral("prometheus_hosts"), hostNames);
 }
 

@@ -178,7 +178,7 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
     each(FleetQuery::Gpus, [](HostParts &h, const PromSeries &s) {
         bool ok = false;
         const QString index = s.labels.contains(QStringLiteral("gpu")) ? s.label(QStringLiteral("gpu"))
-                                                                        : s.label(QStringLiteral("gpu_id"));
+                                                                       : s.label(QStringLiteral("gpu_id"));
         const int i = index.toInt(&ok);
         if (ok && i >= 0) {
             GpuParts &g = h.gpus[i];

@@ -5,8 +5,8 @@
 #include "backend/prometheus/promresponse.h"
 
 #include <QHash>
-#include <QSet>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 namespace flashdeck::prom {

@@ -16,8 +16,8 @@ class AppPaths;
 namespace ssh {
 class Transport;
 class TunnelReply;
-}
-}
+} // namespace ssh
+} // namespace flashdeck
 
 namespace flashdeck::prom {
 

@@ -91,8 +91,9 @@ Result<PromResult> parsePromResponse(QByteArrayView body, int httpStatus)
         return out;
     }
     if ((type != "vector" && type != "matrix") || !result.is_array()) {
-        return Status::failure(QStringLiteral("Prometheus answered a %1 where a vector was expected.")
-                                   .arg(type.empty() ? QStringLiteral("result of no type") : QString::fromStdString(type)));
+        return Status::failure(
+            QStringLiteral("Prometheus answered a %1 where a vector was expected.")
+                .arg(type.empty() ? QStringLiteral("result of no type") : QString::fromStdString(type)));
     }
     out.series.reserve(qsizetype(result.size()));
     for (const json &r : result) {

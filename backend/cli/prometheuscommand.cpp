@@ -1,0 +1,99 @@
+#include "backend/cli/prometheuscommand.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/inventory.h"
+#include "backend/prometheus/promconfig.h"
+#include "backend/prometheus/promrules.h"
+#include "backend/prometheus/promtargets.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <QTextStream>
+
+namespace flashdeck::cli {
+
+namespace {
+
+const QString kUsage = QStringLiteral("Usage: flashdeck prometheus rules [--output FILE] [--host-label LABEL]\n"
+                                      "       flashdeck prometheus targets [--output FILE] [--on-host]");
+
+int emit(CliContext &c, const QString &output, const QByteArray &data, const QString &what)
+{
+    if (output.isEmpty() || output == QLatin1String("-")) {
+        c.out << QString::fromUtf8(data);
+        c.out.flush();
+        return ExitOk;
+    }
+    if (const Status s = writeFileAtomically(output, data); !s) {
+        c.err << "Could not write " << output << ": " << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    c.err << what << " written to " << output << ".\n";
+    return ExitOk;
+}
+
+} // namespace
+
+int runPrometheusCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("Write to FILE (default: stdout)."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption labelOpt(QStringLiteral("host-label"),
+                                      QStringLiteral("rules: the label that tells hosts apart (default: Settings → "
+                                                     "Fleet, else instance)."),
+                                      QStringLiteral("LABEL"));
+    const QCommandLineOption onHostOpt(QStringLiteral("on-host"),
+                                       QStringLiteral("targets: 127.0.0.1:PORT, for an agent on each host."));
+    p.addOptions({outputOpt, labelOpt, onHostOpt});
+    const QString verb = p.parse(args) ? p.positionalArguments().value(1) : QString();
+    if (p.positionalArguments().size() != 2 || (verb != QLatin1String("rules") && verb != QLatin1String("targets"))) {
+        c.err << "flashdeck prometheus: "
+              << (!p.errorText().isEmpty() ? p.errorText() : QStringLiteral("needs rules or targets.")) << '\n'
+              << kUsage << '\n';
+        return ExitUsage;
+    }
+    const Settings settings(c.paths);
+    const QString output = p.value(outputOpt);
+    if (verb == QLatin1String("rules")) {
+        const QString label =
+            p.isSet(labelOpt) ? p.value(labelOpt).trimmed() : prom::PromConfig::fromSettings(settings).hostLabel;
+        static const QRegularExpression labelName(QStringLiteral("^[a-zA-Z_][a-zA-Z0-9_]*$"));
+        if (!labelName.match(label).hasMatch()) {
+            c.err << "flashdeck prometheus: \"" << label
+                  << "\" is not a Prometheus label name (letters, digits and _, not first a digit).\n";
+            return ExitUsage;
+        }
+        return emit(c, output, prom::alertingRules(metrics::AlertThresholds::fromSettings(settings), label).toUtf8(),
+                    QStringLiteral("The alerting rules"));
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    QList<prom::TargetHost> targets;
+    for (const HostEntry &h : inventory.hosts()) {
+        if (const Result<Deployment> d = Deployment::read(c.paths, h.name)) {
+            targets.append({h.name, h.address, d.value()});
+        }
+    }
+    const bool onHost = p.isSet(onHostOpt);
+    // Flashdeck's servers listen on the host's loopback alone: say how a scrape reaches them.
+    c.err << targets.size() << " deployment(s). "
+          << (onHost ? QStringLiteral("Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in "
+                                      "agent mode, or vmagent) with this file and remote-write to your Prometheus.")
+                     : QStringLiteral("The servers listen on each host's loopback only: a central Prometheus "
+                                      "reaches ADDRESS:PORT only once that port is opened to it alone (a firewall "
+                                      "rule), else use --on-host with an agent on each host."))
+          << " SGLang serves /metrics without the API key (its auth exempts /metrics); an older image that answers "
+             "401 needs the key as the scrape job's bearer token.\n";
+    return emit(c, output, prom::fileSdTargets(targets, onHost ? prom::ScrapeFrom::OnHost : prom::ScrapeFrom::Network),
+                QStringLiteral("The targets"));
+}
+
+} // namespace flashdeck::cli
