@@ -100,13 +100,13 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
         return;
     }
     QNetworkReply *reply = m_nam->get(request);
-    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > kMaxAnswerBytes) {
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, max = m_maxAnswerBytes](qint64 received, qint64) {
+        if (received > max) {
             reply->setProperty("tooLarge", true);
             reply->abort();
         }
     });
-    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done), shown] {
+    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done), shown, max = m_maxAnswerBytes] {
         reply->deleteLater();
         const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->property("tooLarge").toBool()) {
@@ -114,7 +114,7 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
                                                 "for a fleet view; narrow what it keeps (the host label) or ask "
                                                 "its operator.")
                                      .arg(shown)
-                                     .arg(kMaxAnswerBytes / (1024 * 1024))));
+                                     .arg(double(max) / (1024 * 1024), 0, 'g', 3)));
             return;
         }
         // The body first: an error's reason is in it, and it can be read once.

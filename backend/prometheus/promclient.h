@@ -42,6 +42,8 @@ public:
      */
     void routeThrough(const QUrl &local);
     const QUrl &url() const { return m_config.url; }
+    /** A lower cap than kMaxAnswerBytes (tests). */
+    void setMaxAnswerBytes(qint64 bytes) { m_maxAnswerBytes = bytes; }
 
     void query(const QString &expr, Done done, std::optional<QDateTime> at = std::nullopt);
     void queryRange(const QString &expr, const QDateTime &start, const QDateTime &end, int stepSeconds, Done done);
@@ -52,6 +54,7 @@ private:
     PromConfig m_config;
     QString m_secret;
     QUrl m_route;
+    qint64 m_maxAnswerBytes = kMaxAnswerBytes;
     QString m_setupError;
     std::optional<QSslConfiguration> m_ssl;
     QNetworkAccessManager *m_nam;

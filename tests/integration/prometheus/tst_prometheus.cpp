@@ -1,0 +1,453 @@
+#include "../cli/clirun.h"
+#include "fakehttpserver.h"
+#include "prometheusfixture.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/inventory.h"
+#include "backend/prometheus/promclient.h"
+#include "backend/prometheus/promfleetsource.h"
+#include "backend/recipe/deployment.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace flashdeck;
+using flashdeck::testing::FakeHttpServer;
+using flashdeck::testing::PrometheusFixture;
+
+namespace {
+
+/** dcgm-exporter's text for `gpus` GPUs (real names, units and labels: MiB, %, °C, W). */
+QByteArray dcgmText(const QString &hostname, int gpus, int used)
+{
+    QByteArray out;
+    const auto family = [&](const char *name, const char *type, const std::function<QByteArray(int)> &value) {
+        out += QByteArray("# HELP ") + name + " dcgm\n# TYPE " + name + ' ' + type + '\n';
+        for (int i = 0; i < gpus; ++i) {
+            out += QByteArray(name) + "{gpu=\"" + QByteArray::number(i) + "\",UUID=\"GPU-" + QByteArray::number(i) +
+                "\",pci_bus_id=\"00000000:1" + QByteArray::number(i) + ":00.0\",device=\"nvidia" +
+                QByteArray::number(i) + "\",modelName=\"NVIDIA B300\",Hostname=\"" + hostname.toUtf8() +
+                "\",DCGM_FI_DRIVER_VERSION=\"580.65.06\"} " + value(i) + '\n';
+        }
+    };
+    family("DCGM_FI_DEV_GPU_UTIL", "gauge", [](int i) { return QByteArray::number(80 + i); });
+    family("DCGM_FI_DEV_FB_USED", "gauge", [used](int) { return QByteArray::number(used); });
+    family("DCGM_FI_DEV_FB_FREE", "gauge", [used](int) { return QByteArray::number(275040 - used); });
+    family("DCGM_FI_DEV_GPU_TEMP", "gauge", [](int i) { return QByteArray::number(60 + i); });
+    family("DCGM_FI_DEV_POWER_USAGE", "gauge", [](int) { return QByteArrayLiteral("812.5"); });
+    return out;
+}
+
+/** AMD's Device Metrics Exporter for an MI355X host (VRAM in MiB, as amd-smi counts it). */
+QByteArray amdText(int gpus)
+{
+    QByteArray out;
+    for (const char *name :
+         {"gpu_gfx_activity", "gpu_used_vram", "gpu_total_vram", "gpu_junction_temperature", "gpu_package_power"}) {
+        out += QByteArray("# TYPE ") + name + " gauge\n";
+        for (int i = 0; i < gpus; ++i) {
+            const QByteArray v = QByteArray(name) == "gpu_gfx_activity" ? "71"
+                : QByteArray(name) == "gpu_used_vram"                   ? "201000"
+                : QByteArray(name) == "gpu_total_vram"                  ? "294896"
+                : QByteArray(name) == "gpu_junction_temperature"        ? "55"
+                                                                        : "1010";
+            out += QByteArray(name) + "{gpu_id=\"" + QByteArray::number(i) +
+                "\",card_model=\"AMD Instinct MI355X\",hostname=\"gpu2\",serial_number=\"S" + QByteArray::number(i) +
+                "\"} " + v + '\n';
+        }
+    }
+    return out;
+}
+
+/**
+ * SGLang's /metrics with DP attention over two groups: the scheduler gauges per dp_rank, the
+ * tokenizer's counters and TTFT histogram growing with each scrape (`n`), as a loaded server's do.
+ */
+QByteArray sglangText(int n)
+{
+    QByteArray out;
+    const QByteArray labels =
+        "engine_type=\"unified\",model_name=\"MiniMaxAI/MiniMax-M3.1-Flash\",pp_rank=\"0\",tp_rank=\"0\"";
+    for (int dp = 0; dp < 2; ++dp) {
+        const QByteArray l = labels + ",dp_rank=\"" + QByteArray::number(dp) + '"';
+        out += "sglang:token_usage{" + l + "} 0.5\n";
+        out += "sglang:num_used_tokens{" + l + "} 500000.0\n";
+        out += "sglang:max_total_num_tokens{" + l + "} 1000000.0\n";
+        out += "sglang:num_running_reqs{" + l + "} 24.0\n";
+        out += "sglang:num_queue_reqs{" + l + "} 20.0\n";
+        out += "sglang:gen_throughput{" + l + "} 1500.0\n";
+        out += "sglang:spec_accept_length{" + l + "} 2.5\n";
+    }
+    const QByteArray t = "model_name=\"MiniMaxAI/MiniMax-M3.1-Flash\",engine_type=\"unified\"";
+    out += "# TYPE sglang:num_requests_total counter\nsglang:num_requests_total{" + t + "} " +
+        QByteArray::number(100 * n) + "\n";
+    out += "# TYPE sglang:num_aborted_requests_total counter\nsglang:num_aborted_requests_total{" + t + "} " +
+        QByteArray::number(10 * n) + "\n";
+    // Every request's first token between 0.5 s and 1 s.
+    out += "# TYPE sglang:time_to_first_token_seconds histogram\n";
+    for (const char *le : {"0.1", "0.5", "1.0", "2.5", "+Inf"}) {
+        const int count = QByteArray(le) == "0.1" || QByteArray(le) == "0.5" ? 0 : 100 * n;
+        out += "sglang:time_to_first_token_seconds_bucket{" + t + ",le=\"" + le + "\"} " + QByteArray::number(count) +
+            '\n';
+    }
+    out += "sglang:time_to_first_token_seconds_sum{" + t + "} " + QByteArray::number(75 * n) + '\n';
+    out += "sglang:time_to_first_token_seconds_count{" + t + "} " + QByteArray::number(100 * n) + '\n';
+    return out;
+}
+
+FakeHttpServer::Response text(const QByteArray &body)
+{
+    FakeHttpServer::Response r;
+    r.body = body;
+    r.contentType = "text/plain; version=0.0.4";
+    return r;
+}
+
+QString job(const QString &name, quint16 port, const QString &host)
+{
+    return QStringLiteral("  - job_name: %1\n    static_configs:\n      - targets: [\"127.0.0.1:%2\"]\n"
+                          "        labels: {host: %3}\n")
+        .arg(name)
+        .arg(port)
+        .arg(host);
+}
+
+/** A port nothing listens on: bound, noted, released. */
+quint16 closedPort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost);
+    return s.serverPort();
+}
+
+} // namespace
+
+/**
+ * The fleet through the operator's Prometheus: Debian's real Prometheus scraping dcgm-, AMD- and
+ * SGLang-shaped exporters; the source, the CLI's status with its fallback to SSH, the client's
+ * failures in Prometheus' or the proxy's words, and the rules and targets Flashdeck hands over.
+ */
+class TestPrometheus : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void source_readsEveryHost_withAHandfulOfQueries();
+    void cli_statusFromPrometheus_mixesSsh_andFallsBack();
+    void client_failures_data();
+    void client_failures();
+    void rules_acceptedByPromtool();
+    void targets_loadedByPrometheus();
+
+private:
+    void writeInventory(const AppPaths &paths);
+
+    FakeHttpServer m_dcgm1;
+    FakeHttpServer m_sglang1;
+    FakeHttpServer m_amd2;
+    FakeHttpServer m_dcgm3;
+    PrometheusFixture m_prometheus;
+    int m_scrapes = 0;
+};
+
+void TestPrometheus::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    m_dcgm1.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu1"), 8, 180000)));
+    m_sglang1.on("GET", "/metrics", [this](const FakeHttpServer::Request &) { return text(sglangText(++m_scrapes)); });
+    m_amd2.on("GET", "/metrics", text(amdText(8)));
+    m_dcgm3.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
+    QString error;
+    QVERIFY2(m_prometheus.start(job(QStringLiteral("dcgm"), m_dcgm1.port(), QStringLiteral("gpu1")) +
+                                    job(QStringLiteral("sglang"), m_sglang1.port(), QStringLiteral("gpu1")) +
+                                    job(QStringLiteral("amd"), m_amd2.port(), QStringLiteral("gpu2")) +
+                                    // gpu2's server is down: its scrape fails.
+                                    job(QStringLiteral("sglang-amd"), closedPort(), QStringLiteral("gpu2")) +
+                                    job(QStringLiteral("dcgm3"), m_dcgm3.port(), QStringLiteral("gpu3")),
+                                &error),
+             qPrintable(error));
+    // Until rate() has two points of the counters and every target was scraped.
+    QVERIFY2(m_prometheus.waitForSeries(QStringLiteral("rate(sglang:num_requests_total[5m]) > 0"), 1, 60000, &error),
+             qPrintable(error));
+    QVERIFY2(m_prometheus.waitForSeries(QStringLiteral("up"), 5, 60000, &error), qPrintable(error));
+}
+
+void TestPrometheus::writeInventory(const AppPaths &paths)
+{
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    for (const auto &[name, address] : {std::pair{"gpu1", "10.9.9.1"}, std::pair{"gpu2", "10.9.9.2"}}) {
+        HostEntry h;
+        h.name = QString::fromLatin1(name);
+        h.address = QString::fromLatin1(address);
+        h.user = QStringLiteral("ops");
+        QVERIFY(inventory.add(h).isOk());
+    }
+    // A host Prometheus does not know: watched over SSH, where nothing answers.
+    HostEntry sshOnly;
+    sshOnly.name = QStringLiteral("sshonly");
+    sshOnly.address = QStringLiteral("127.0.0.1");
+    sshOnly.port = closedPort();
+    sshOnly.user = QStringLiteral("ops");
+    QVERIFY(inventory.add(sshOnly).isOk());
+    QVERIFY(inventory.save().isOk());
+}
+
+void TestPrometheus::source_readsEveryHost_withAHandfulOfQueries()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    writeInventory(paths);
+    prom::PromConfig config;
+    config.source = prom::FleetSource::Prometheus;
+    config.url = m_prometheus.url();
+    config.hostLabel = QStringLiteral("host");
+    prom::PromFleetSource source(config, {}, paths, metrics::AlertThresholds{});
+    source.setInventory(
+        {{QStringLiteral("gpu1"), QStringLiteral("10.9.9.1")}, {QStringLiteral("gpu2"), QStringLiteral("10.9.9.2")}});
+    QSignalSpy refreshed(&source, &prom::PromFleetSource::refreshed);
+    source.refresh();
+    QVERIFY(refreshed.wait(30000));
+    QVERIFY2(source.error().isEmpty(), qPrintable(source.error()));
+    QCOMPARE(source.hosts().size(), 3);
+
+    const metrics::HostStatus *gpu1 = source.host(QStringLiteral("gpu1"));
+    QVERIFY(gpu1);
+    QCOMPARE(gpu1->source, QStringLiteral("prometheus"));
+    QVERIFY(gpu1->inInventory);
+    QCOMPARE(gpu1->gpus.size(), 8);
+    QCOMPARE(gpu1->gpus.at(3).name, QStringLiteral("NVIDIA B300"));
+    QCOMPARE(gpu1->gpus.at(3).utilizationGpu, std::optional<int>(83));
+    QCOMPARE(gpu1->gpus.at(3).memoryUsedMiB, std::optional<qint64>(180000));
+    QCOMPARE(gpu1->gpus.at(3).memoryTotalMiB, std::optional<qint64>(275040)); // used + free
+    QCOMPARE(gpu1->gpus.at(3).powerW, std::optional<double>(812.5));
+    QCOMPARE(metrics::serverHealthName(gpu1->health), QStringLiteral("ok"));
+    QVERIFY(gpu1->server);
+    // DP groups add up: 2 × 24 running, 2 × 20 queued, the pool half full.
+    QCOMPARE(gpu1->server->running, std::optional<double>(48));
+    QCOMPARE(gpu1->server->queued, std::optional<double>(40));
+    QCOMPARE(gpu1->server->tokenUsage, std::optional<double>(0.5));
+    QVERIFY(gpu1->rates.ttftP95 && *gpu1->rates.ttftP95 > 0.5 && *gpu1->rates.ttftP95 <= 1.0);
+    QVERIFY(gpu1->rates.requestsPerSecond && *gpu1->rates.requestsPerSecond > 0);
+    QVERIFY(gpu1->rates.errorRate && qAbs(*gpu1->rates.errorRate - 0.1) < 1e-6);
+    QStringList ids;
+    for (const metrics::Alert &a : gpu1->alerts) {
+        ids.append(a.id);
+    }
+    // Queue 40 ≥ 32 and 10 % aborted ≥ 5 %, as the SSH monitor would say.
+    QVERIFY2(ids.contains(QStringLiteral("queue-high")) && ids.contains(QStringLiteral("error-rate-high")),
+             qPrintable(ids.join(QLatin1Char(' '))));
+
+    const metrics::HostStatus *gpu2 = source.host(QStringLiteral("gpu2"));
+    QVERIFY(gpu2);
+    QCOMPARE(gpu2->gpus.size(), 8);
+    QCOMPARE(gpu2->gpus.first().name, QStringLiteral("AMD Instinct MI355X"));
+    QCOMPARE(gpu2->gpus.first().memoryTotalMiB, std::optional<qint64>(294896));
+    QCOMPARE(metrics::serverHealthName(gpu2->health), QStringLiteral("down"));
+    QVERIFY(std::any_of(gpu2->alerts.cbegin(), gpu2->alerts.cend(),
+                        [](const metrics::Alert &a) { return a.id == QLatin1String("server-down"); }));
+    const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(gpu2->toJson().dump())).object();
+    QCOMPARE(json[QLatin1String("source")].toString(), QStringLiteral("prometheus"));
+    QVERIFY(json[QLatin1String("container")].isNull()); // what the source lacks is null, not invented
+
+    const metrics::HostStatus *gpu3 = source.host(QStringLiteral("gpu3"));
+    QVERIFY(gpu3);
+    QVERIFY(!gpu3->inInventory);
+    QCOMPARE(gpu3->gpus.size(), 4);
+
+    // The fleet's size does not change what a refresh costs Prometheus: the same queries each time.
+    const double before = m_prometheus.instantQueriesAnswered();
+    source.refresh();
+    QVERIFY(refreshed.wait(30000));
+    QCOMPARE(m_prometheus.instantQueriesAnswered() - before, double(prom::fleetQueries(config.hostLabel).size()));
+}
+
+void TestPrometheus::cli_statusFromPrometheus_mixesSsh_andFallsBack()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    writeInventory(paths);
+    {
+        Settings settings(paths);
+        prom::PromConfig config = prom::PromConfig::fromSettings(settings);
+        config.hostLabel = QStringLiteral("host");
+        config.writeTo(settings);
+    }
+    const auto byHost = [](const QByteArray &lines) {
+        QMap<QString, QJsonObject> out;
+        for (const QByteArray &l : lines.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(l).object();
+            if (o.contains(QLatin1String("host"))) {
+                out[o[QLatin1String("host")].toString()] = o;
+            }
+        }
+        return out;
+    };
+    const QStringList args{QStringLiteral("status"), QStringLiteral("--prometheus-url"), m_prometheus.url().toString(),
+                           QStringLiteral("--json"), QStringLiteral("--timeout"),        QStringLiteral("20")};
+    CliRun run = runFlashdeck(root.path(), args);
+    QVERIFY2(run.exitCode == 1,
+             QByteArray(run.out.right(1500) + run.err).constData()); // not every host is up: sshonly does not answer
+    QMap<QString, QJsonObject> hosts = byHost(run.out);
+    QCOMPARE(hosts.keys(),
+             (QStringList{QStringLiteral("gpu1"), QStringLiteral("gpu2"), QStringLiteral("gpu3"),
+                          QStringLiteral("sshonly")}));
+    QCOMPARE(hosts[QStringLiteral("gpu1")][QLatin1String("source")].toString(), QStringLiteral("prometheus"));
+    QCOMPARE(hosts[QStringLiteral("gpu1")][QLatin1String("gpus")].toArray().size(), 8);
+    QCOMPARE(hosts[QStringLiteral("gpu1")][QLatin1String("server")].toObject()[QLatin1String("running")].toDouble(),
+             48.0);
+    QCOMPARE(hosts[QStringLiteral("gpu3")][QLatin1String("in_inventory")].toBool(), false);
+    QCOMPARE(hosts[QStringLiteral("sshonly")][QLatin1String("source")].toString(), QStringLiteral("ssh"));
+    QVERIFY(hosts[QStringLiteral("sshonly")][QLatin1String("state")].toString() != QLatin1String("up"));
+
+    // The human table names where the figures came from, and the host only Prometheus knows.
+    run = runFlashdeck(root.path(), args.mid(0, 3) + QStringList{QStringLiteral("--timeout"), QStringLiteral("20")});
+    QVERIFY2(run.out.contains(QByteArray("Source: Prometheus at " + m_prometheus.url().toString().toUtf8() +
+                                         " for 3 host(s), SSH for 1.")),
+             run.out.constData());
+    QVERIFY2(run.out.contains("gpu3: known to Prometheus, not in the inventory"), run.out.constData());
+
+    // A source that is down: said, and every inventory host is watched over SSH instead.
+    PrometheusFixture gone;
+    QString error;
+    QVERIFY2(gone.start({}, &error), qPrintable(error));
+    const QString goneUrl = gone.url().toString();
+    gone.stop();
+    run = runFlashdeck(root.path(),
+                       {QStringLiteral("status"), QStringLiteral("--prometheus-url"), goneUrl, QStringLiteral("--json"),
+                        QStringLiteral("--timeout"), QStringLiteral("5")});
+    QVERIFY2(run.err.contains(
+                 QString(QStringLiteral("Prometheus at ") + goneUrl + QStringLiteral(" did not answer: ")).toUtf8()) &&
+                 run.err.contains("Watching the inventory's hosts over SSH instead."),
+             run.err.constData());
+    hosts = byHost(run.out);
+    QCOMPARE(hosts.keys(), (QStringList{QStringLiteral("gpu1"), QStringLiteral("gpu2"), QStringLiteral("sshonly")}));
+    QCOMPARE(hosts[QStringLiteral("gpu1")][QLatin1String("source")].toString(), QStringLiteral("ssh"));
+}
+
+void TestPrometheus::client_failures_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("bad token") << 401 << QByteArray("Unauthorized")
+                               << QStringLiteral("refused the credentials (HTTP 401): check the token");
+    QTest::newRow("query refused")
+        << 400 << QByteArray(R"({"status":"error","errorType":"bad_data","error":"1:1: parse error: unexpected"})")
+        << QStringLiteral("Prometheus refused the query (bad_data, HTTP 400): 1:1: parse error: unexpected");
+    QTest::newRow("overloaded")
+        << 503 << QByteArray(R"({"status":"error","errorType":"unavailable","error":"too many queries"})")
+        << QStringLiteral("Prometheus refused the query (unavailable, HTTP 503): too many queries");
+    QTest::newRow("a proxy's page") << 200 << QByteArray("<html><body>Sign in</body></html>")
+                                    << QStringLiteral(
+                                           "did not answer as Prometheus' API does (HTTP 200, “<html><body>Sign in");
+    QTest::newRow("too large") << 200 << QByteArray(4 * 1024 * 1024, 'x') << QStringLiteral("answered more than");
+}
+
+void TestPrometheus::client_failures()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, said);
+    FakeHttpServer proxy;
+    FakeHttpServer::Response r;
+    r.status = status;
+    r.body = body;
+    proxy.on("GET", "/prom/api/v1/query", r);
+    prom::PromConfig config;
+    config.url = QUrl(QStringLiteral("http://127.0.0.1:%1/prom").arg(proxy.port()));
+    config.auth = prom::PromAuth::Bearer;
+    prom::PromClient client(config, QStringLiteral("s3cret-token"));
+    client.setMaxAnswerBytes(1024 * 1024);
+    std::optional<Result<prom::PromResult>> answer;
+    client.query(QStringLiteral("up"), [&answer](const Result<prom::PromResult> &a) { answer = a; });
+    QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 30000);
+    QVERIFY(!*answer);
+    QVERIFY2(answer->message().contains(said), qPrintable(answer->message()));
+    QVERIFY(!answer->message().contains(QLatin1String("s3cret"))); // the token is never repeated
+    // The path prefix of a Prometheus behind a proxy is kept; the token goes as a bearer header.
+    QCOMPARE(proxy.requests().size(), 1);
+    QVERIFY(proxy.requests().first().target.startsWith("/prom/api/v1/query?query=up"));
+}
+
+void TestPrometheus::rules_acceptedByPromtool()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    const QString file = root.filePath(QStringLiteral("flashdeck.rules.yml"));
+    CliRun run = runFlashdeck(root.path(),
+                              {QStringLiteral("prometheus"), QStringLiteral("rules"), QStringLiteral("--output"), file,
+                               QStringLiteral("--host-label"), QStringLiteral("Hostname")});
+    QCOMPARE(run.exitCode, 0);
+    const QString refused = PrometheusFixture::checkRules(file);
+    QVERIFY2(refused.isEmpty(), qPrintable(refused));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray rules = f.readAll();
+    for (const char *alert : {"FlashdeckGpuMemoryHigh", "FlashdeckQueueHigh", "FlashdeckTtftP95High",
+                              "FlashdeckErrorRateHigh", "FlashdeckServerDown", "FlashdeckDiskLow"}) {
+        QVERIFY2(rules.contains(alert), alert);
+    }
+    QVERIFY(rules.contains("sum by (Hostname) (sglang:num_queue_reqs) >= 32"));
+    // A label that Prometheus would refuse never reaches the file.
+    run = runFlashdeck(root.path(),
+                       {QStringLiteral("prometheus"), QStringLiteral("rules"), QStringLiteral("--host-label"),
+                        QStringLiteral("9host")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("is not a Prometheus label name"));
+}
+
+void TestPrometheus::targets_loadedByPrometheus()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    writeInventory(paths);
+    // On the loopback host, at a port where nothing listens: Prometheus scrapes nothing outside.
+    Deployment d;
+    d.host = QStringLiteral("sshonly");
+    d.profile = QStringLiteral("b300x4-balanced");
+    d.image = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
+    d.imageDigest = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+    d.modelSha = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
+    d.port = closedPort();
+    d.ok = true;
+    QVERIFY(QDir().mkpath(Deployment::directory(paths, d.host)));
+    const Status written = d.write(paths);
+    QVERIFY2(written.isOk(), qPrintable(written.message()));
+    const QString file = root.filePath(QStringLiteral("flashdeck.targets.json"));
+    const CliRun run = runFlashdeck(
+        root.path(), {QStringLiteral("prometheus"), QStringLiteral("targets"), QStringLiteral("--output"), file});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("listen on each host's loopback only") &&
+                 run.err.contains("/metrics without the API key"),
+             run.err.constData());
+
+    // Prometheus itself reads the file: one target, with the deployment's labels.
+    PrometheusFixture reader;
+    QString error;
+    QVERIFY2(
+        reader.start(QStringLiteral("  - job_name: sglang\n    file_sd_configs:\n      - files: [\"%1\"]\n").arg(file),
+                     &error),
+        qPrintable(error));
+    QVERIFY2(
+        reader.waitForSeries(QStringLiteral("up{job=\"sglang\",host=\"sshonly\",flashdeck_model_revision="
+                                            "\"62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa\",instance=\"127.0.0.1:%1\"}")
+                                 .arg(d.port),
+                             1, 60000, &error),
+        qPrintable(error));
+}
+
+QTEST_MAIN(TestPrometheus)
+#include "tst_prometheus.moc"
