@@ -205,8 +205,22 @@ int runStatusCommand(const QStringList &args, CliContext &c)
 
     // The operator's Prometheus first, when it is the source: the hosts it knows come from it,
     // the others over SSH as always; when it cannot answer, every inventory host over SSH.
-    std::unique_ptr<prom::PromFleetSource> source;
-    if (promConfig.source == prom::FleetSource::Prometheus) {
+    QList<HostEntry> watched = hosts;
+    const bool usePrometheus = promConfig.source == prom::FleetSource::Prometheus;
+    if (usePrometheus && !promConfig.throughHost.isEmpty()) {
+        const std::optional<HostEntry> through = inventory.find(promConfig.throughHost);
+        if (!through) {
+            c.err << "flashdeck status: the Prometheus is reached through \"" << promConfig.throughHost
+                  << "\", which is not in the inventory.\n";
+            return ExitUsage;
+        }
+        if (!names.contains(through->name) && !names.isEmpty()) {
+            watched.append(*through); // its session carries the tunnel
+        }
+    }
+    FleetWatcher fleet(c.paths, thresholds, &secrets);
+    fleet.setHosts(watched);
+    if (usePrometheus) {
         const StoredApiKey secret = promConfig.auth == prom::PromAuth::None
             ? StoredApiKey{}
             : storedSecret(QLatin1String(prom::PromConfig::kSecretKey), QStringLiteral("Prometheus"),
@@ -218,48 +232,30 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         if (c.redactor && !secret.key.isEmpty()) {
             c.redactor->addSecret(secret.key);
         }
-        source = std::make_unique<prom::PromFleetSource>(promConfig, secret.key, c.paths, thresholds);
-        QList<prom::KnownHost> known;
-        for (const HostEntry &h : inventory.hosts()) {
-            known.append({h.name, h.address});
-        }
-        source->setInventory(known);
-        std::unique_ptr<FleetWatcher> bastion;
-        if (!promConfig.throughHost.isEmpty()) {
-            const std::optional<HostEntry> through = inventory.find(promConfig.throughHost);
-            if (!through) {
-                c.err << "flashdeck status: the Prometheus is reached through \"" << promConfig.throughHost
-                      << "\", which is not in the inventory.\n";
-                return ExitUsage;
-            }
-            bastion = std::make_unique<FleetWatcher>(c.paths, thresholds, &secrets);
-            bastion->setHosts({*through});
-            source->setThroughHost(bastion->connection(through->name));
-        }
         QEventLoop first;
         QTimer::singleShot(std::max(1, p.value(timeoutOpt).toInt()) * 1000 + promConfig.timeoutMs, &first,
                            &QEventLoop::quit);
-        QObject::connect(source.get(), &prom::PromFleetSource::refreshed, &first, &QEventLoop::quit);
-        source->refresh();
-        if (!source->answered()) {
+        QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, &QEventLoop::quit);
+        fleet.usePrometheus(promConfig, secret.key, std::max(1, p.value(intervalOpt).toInt()) * 1000);
+        if (!fleet.prometheus()->answered()) {
             first.exec();
         }
-        if (!source->error().isEmpty() || !source->answered()) {
+        const prom::PromFleetSource *source = fleet.prometheus();
+        if (!source->answered() || !source->error().isEmpty()) {
             c.err << (source->error().isEmpty() ? QStringLiteral("Prometheus gave no answer in time.")
                                                 : source->error())
                   << " Watching the inventory's hosts over SSH instead.\n";
-            source.reset();
+            if (!source->answered()) {
+                fleet.usePrometheus(prom::PromConfig{}, {});
+            }
         } else {
             for (const QString &w : source->warnings()) {
                 c.err << "Prometheus: " << w << '\n';
             }
-            if (!promConfig.throughHost.isEmpty()) {
-                bastion.release()->setParent(source.get()); // the tunnel lives in its session
-            }
         }
     }
-    const auto fromPrometheus = [&source](const QString &host) -> const metrics::HostStatus * {
-        return source ? source->host(host) : nullptr;
+    const auto fromPrometheus = [&fleet](const QString &host) -> bool {
+        return fleet.prometheus() && fleet.prometheus()->error().isEmpty() && fleet.prometheus()->host(host);
     };
     QList<HostEntry> overSsh;
     for (const HostEntry &h : hosts) {
@@ -268,29 +264,12 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         }
     }
     // Hosts only Prometheus knows: listed after the inventory's (all of them, unless hosts were named).
-    QStringList onlyInPrometheus;
-    if (source && names.isEmpty()) {
-        for (const metrics::HostStatus &s : source->hosts()) {
-            if (!s.inInventory) {
-                onlyInPrometheus.append(s.host);
-            }
-        }
-    }
+    const QStringList onlyInPrometheus = names.isEmpty() ? fleet.prometheusOnlyHosts() : QStringList();
     if (hosts.isEmpty() && onlyInPrometheus.isEmpty()) {
         c.err << "No hosts: the inventory has none and Prometheus named none.\n";
         return ExitCheckFailed;
     }
-    FleetWatcher fleet(c.paths, thresholds, &secrets);
-    fleet.setHosts(overSsh);
-    auto statusOf = [&fleet, &fromPrometheus](const QString &name) {
-        if (const metrics::HostStatus *s = fromPrometheus(name)) {
-            return *s;
-        }
-        const metrics::HostMonitor *m = fleet.monitor(name);
-        metrics::HostStatus s;
-        s.host = name;
-        return m ? m->status() : s;
-    };
+    const auto statusOf = [&fleet](const QString &name) { return fleet.status(name); };
     QStringList order;
     for (const HostEntry &h : hosts) {
         order.append(h.name);
@@ -326,9 +305,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             for (const QString &n : notes) {
                 c.out << "  " << n << '\n';
             }
-            if (source) {
-                c.out << "  Source: Prometheus at " << source->config().url.toString(QUrl::RemoveUserInfo) << " for "
-                      << (order.size() - overSsh.size()) << " host(s)"
+            if (fleet.prometheus() && fleet.prometheus()->error().isEmpty()) {
+                c.out << "  Source: Prometheus at " << fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo)
+                      << " for " << (order.size() - overSsh.size()) << " host(s)"
                       << (overSsh.isEmpty() ? QString() : QStringLiteral(", SSH for %1").arg(overSsh.size())) << ".\n";
             }
         }
@@ -350,16 +329,13 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     QTimer watchTimer;
     watchTimer.setInterval(std::max(1, p.value(intervalOpt).toInt()) * 1000);
     QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print() ? ExitOk : ExitCheckFailed; });
-    if (source) {
-        // --watch: Prometheus is asked again each interval; a failed refresh keeps the last table
-        // and says why on stderr.
-        QObject::connect(&watchTimer, &QTimer::timeout, source.get(), &prom::PromFleetSource::refresh);
-        QObject::connect(source.get(), &prom::PromFleetSource::refreshed, &loop, [&] {
-            if (!source->error().isEmpty()) {
-                c.err << source->error() << " (the last answer is shown)\n";
-            }
-        });
-    }
+    // --watch: Prometheus is asked again each interval; a refresh that fails is said on stderr, and
+    // the hosts it watched are watched over SSH until it answers again.
+    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &loop, [&] {
+        if (printedOnce && fleet.prometheus() && !fleet.prometheus()->error().isEmpty()) {
+            c.err << fleet.prometheus()->error() << " Watching over SSH until it answers.\n";
+        }
+    });
     QObject::connect(&check, &QTimer::timeout, &loop, [&] {
         bool settled = true;
         for (const HostEntry &h : overSsh) {

@@ -4,6 +4,7 @@
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/prometheus/promfleetsource.h"
 #include "backend/recipe/deployment.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -68,6 +69,13 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
         }
     }
     m_order = wanted;
+    if (m_prometheus) {
+        QList<prom::KnownHost> known;
+        for (const HostEntry &h : hosts) {
+            known.append({h.name, h.address});
+        }
+        m_prometheus->setInventory(known);
+    }
     if (changed) {
         Q_EMIT hostsChanged();
     }
@@ -105,7 +113,7 @@ void FleetWatcher::watch(const HostEntry &host)
         if (apiKey.isEmpty() && !deploymentId.isEmpty()) {
             recoverApiKey(watched, deploymentId);
         }
-        watched.connection().connectToHost();
+        connectUnlessCovered(name);
         Q_EMIT statusChanged(name);
     };
     if (m_secrets && !profile.isEmpty()) {
@@ -123,6 +131,9 @@ void FleetWatcher::setThresholds(const metrics::AlertThresholds &thresholds)
         if (w->monitor()) {
             w->monitor()->setThresholds(thresholds);
         }
+    }
+    if (m_prometheus) {
+        m_prometheus->setThresholds(thresholds);
     }
 }
 
@@ -184,10 +195,105 @@ void FleetWatcher::deploymentChanged(const QString &host)
                     });
 }
 
+void FleetWatcher::connectUnlessCovered(const QString &host)
+{
+    const auto it = m_watched.find(host);
+    if (it == m_watched.end()) {
+        return;
+    }
+    const bool bastion = m_prometheus && host == m_prometheus->config().throughHost;
+    if (m_prometheus && !bastion && (!m_prometheus->answered() || m_prometheus->host(host))) {
+        m_deferred.insert(host);
+        return;
+    }
+    m_deferred.erase(host);
+    it->second->connection().connectToHost();
+}
+
+void FleetWatcher::usePrometheus(const prom::PromConfig &config, const QString &secret, int intervalMs)
+{
+    m_prometheus.reset();
+    m_prometheusOnly.clear();
+    if (!config.enabled()) {
+        const std::set<QString> deferred = std::exchange(m_deferred, {});
+        for (const QString &host : deferred) {
+            connectUnlessCovered(host);
+        }
+        Q_EMIT hostsChanged();
+        return;
+    }
+    m_prometheus = std::make_unique<prom::PromFleetSource>(config, secret, m_paths, m_thresholds);
+    QList<prom::KnownHost> known;
+    for (const QString &name : std::as_const(m_order)) {
+        known.append({name, entry(name) ? entry(name)->address : QString()});
+    }
+    m_prometheus->setInventory(known);
+    if (!config.throughHost.isEmpty()) {
+        if (ssh::HostConnection *bastion = connection(config.throughHost)) {
+            m_prometheus->setThroughHost(bastion);
+            bastion->connectToHost();
+        }
+    }
+    connect(m_prometheus.get(), &prom::PromFleetSource::refreshed, this, &FleetWatcher::onPrometheusRefreshed);
+    m_prometheus->start(intervalMs);
+}
+
+void FleetWatcher::onPrometheusRefreshed()
+{
+    // Not answering: every host over SSH again, as if there were no Prometheus (its last table is
+    // not shown as current).
+    const bool down = !m_prometheus->error().isEmpty();
+    const std::set<QString> deferred = m_deferred;
+    for (const QString &host : deferred) {
+        if (down || !m_prometheus->host(host)) {
+            m_deferred.erase(host);
+            if (const auto it = m_watched.find(host); it != m_watched.end()) {
+                it->second->connection().connectToHost();
+            }
+        }
+    }
+    QStringList only;
+    if (!down) {
+        for (const metrics::HostStatus &s : m_prometheus->hosts()) {
+            if (!s.inInventory) {
+                only.append(s.host);
+            }
+        }
+    }
+    const bool listChanged = only != m_prometheusOnly;
+    m_prometheusOnly = only;
+    if (listChanged) {
+        Q_EMIT hostsChanged();
+    }
+    for (const QString &host : std::as_const(m_order)) {
+        Q_EMIT statusChanged(host);
+    }
+    for (const QString &host : std::as_const(m_prometheusOnly)) {
+        Q_EMIT statusChanged(host);
+    }
+    Q_EMIT prometheusRefreshed();
+}
+
+metrics::HostStatus FleetWatcher::status(const QString &host) const
+{
+    if (m_prometheus && m_prometheus->error().isEmpty()) {
+        if (const metrics::HostStatus *s = m_prometheus->host(host)) {
+            return *s;
+        }
+    }
+    if (const metrics::HostMonitor *m = monitor(host)) {
+        return m->status();
+    }
+    metrics::HostStatus none;
+    none.host = host;
+    return none;
+}
+
 void FleetWatcher::retry(const QString &host)
 {
     const auto it = m_watched.find(host);
     if (it != m_watched.end()) {
+        m_deferred.erase(host);
         it->second->connection().connectToHost();
     }
 }

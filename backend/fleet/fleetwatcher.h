@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 namespace flashdeck {
 
@@ -20,6 +21,10 @@ class HostConnection;
 namespace metrics {
 class HostMonitor;
 }
+namespace prom {
+class PromFleetSource;
+struct PromConfig;
+} // namespace prom
 
 /**
  * Watches every host of the inventory: one HostSession per host (its one SSH connection and its
@@ -63,15 +68,34 @@ public:
      */
     void deploymentChanged(const QString &host);
 
+    /**
+     * Reads the fleet from the operator's Prometheus as well (every `intervalMs`): the hosts it
+     * knows are shown from it and not connected over SSH until the operator picks one in the host
+     * bar; the others are watched over SSH as before, and all of them again when Prometheus does
+     * not answer. A disabled `config` ends it. `secret`: its token or password.
+     */
+    void usePrometheus(const prom::PromConfig &config, const QString &secret, int intervalMs = 5000);
+    /** The Prometheus source, or null when every host is watched over SSH. */
+    prom::PromFleetSource *prometheus() const { return m_prometheus.get(); }
+    /** The host's status: Prometheus' when it knows the host, else its SSH monitor's. */
+    metrics::HostStatus status(const QString &host) const;
+    /** Hosts Prometheus knows and the inventory does not (listed on the Fleet page and in status). */
+    QStringList prometheusOnlyHosts() const { return m_prometheusOnly; }
+
 Q_SIGNALS:
     void hostsChanged();
     void statusChanged(const QString &host);
     /** A deployment on `host` was made or redone: its manifest (Deployment) says what runs now. */
     void deploymentRecorded(const QString &host);
+    /** A Prometheus refresh ended, well or not (prometheus()->error() says which). */
+    void prometheusRefreshed();
 
 private:
     void watch(const HostEntry &host);
     void recoverApiKey(HostSession &watched, const QString &deploymentId);
+    /** Connects the host now, unless Prometheus watches it (or may, before its first answer). */
+    void connectUnlessCovered(const QString &host);
+    void onPrometheusRefreshed();
 
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;
@@ -79,6 +103,9 @@ private:
     SecretStore *m_secrets;
     std::map<QString, std::unique_ptr<HostSession>> m_watched;
     QStringList m_order;
+    std::unique_ptr<prom::PromFleetSource> m_prometheus;
+    std::set<QString> m_deferred; // hosts not connected yet because Prometheus may watch them
+    QStringList m_prometheusOnly;
 };
 
 } // namespace flashdeck
