@@ -1,6 +1,7 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
 #include "backend/cli/chatcommand.h"
+#include "backend/cli/cliapikey.h"
 #include "backend/cli/democommand.h"
 #include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
@@ -27,6 +28,7 @@
 #include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
 #include "backend/metrics/hoststatus.h"
+#include "backend/prometheus/promconfig.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/runtimeinfo.h"
@@ -264,6 +266,16 @@ int main(int argc, char **argv)
     flashdeck::SecretStore secrets;
     flashdeck::FleetWatcher fleet(paths, flashdeck::metrics::AlertThresholds::fromSettings(settings), &secrets);
     fleet.setKeepHistory(settings.keepMetricsHistory());
+    // The operator's Prometheus, when it is the fleet's source: set before the window lists the
+    // hosts, so that the hosts it knows are not all connected over SSH first.
+    if (const flashdeck::prom::PromConfig prom = flashdeck::prom::PromConfig::fromSettings(settings); prom.enabled()) {
+        const flashdeck::cli::StoredApiKey secret = prom.auth == flashdeck::prom::PromAuth::None
+            ? flashdeck::cli::StoredApiKey{}
+            : flashdeck::cli::storedSecret(QLatin1String(flashdeck::prom::PromConfig::kSecretKey),
+                                           QStringLiteral("Prometheus"), flashdeck::prom::PromConfig::kSecretEnv);
+        redactor.addSecret(secret.key);
+        fleet.usePrometheus(prom, secret.key);
+    }
     flashdeck::ui::MainWindow window(paths, settings, inventory, info, &fleet, &redactor);
     window.setDemoHandler([&] {
         const bool wasRunning = !demo.running().isEmpty();

@@ -274,12 +274,15 @@ void FleetWatcher::onPrometheusRefreshed()
     Q_EMIT prometheusRefreshed();
 }
 
+bool FleetWatcher::watchedByPrometheus(const QString &host) const
+{
+    return m_prometheus && m_prometheus->error().isEmpty() && m_prometheus->host(host);
+}
+
 metrics::HostStatus FleetWatcher::status(const QString &host) const
 {
-    if (m_prometheus && m_prometheus->error().isEmpty()) {
-        if (const metrics::HostStatus *s = m_prometheus->host(host)) {
-            return *s;
-        }
+    if (watchedByPrometheus(host)) {
+        return *m_prometheus->host(host);
     }
     if (const metrics::HostMonitor *m = monitor(host)) {
         return m->status();

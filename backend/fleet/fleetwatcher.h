@@ -81,6 +81,10 @@ public:
     metrics::HostStatus status(const QString &host) const;
     /** Hosts Prometheus knows and the inventory does not (listed on the Fleet page and in status). */
     QStringList prometheusOnlyHosts() const { return m_prometheusOnly; }
+    /** Every host the Fleet page lists: the inventory's, then those only Prometheus knows. */
+    QStringList fleetHosts() const { return m_order + m_prometheusOnly; }
+    /** Whether the host's figures come from Prometheus now (it answered, and knows the host). */
+    bool watchedByPrometheus(const QString &host) const;
 
 Q_SIGNALS:
     void hostsChanged();

@@ -43,12 +43,8 @@ void PromFleetSource::setThroughHost(ssh::Transport *transport)
 
 const metrics::HostStatus *PromFleetSource::host(const QString &name) const
 {
-    for (const metrics::HostStatus &h : m_hosts) {
-        if (h.host == name) {
-            return &h;
-        }
-    }
-    return nullptr;
+    const auto it = m_index.constFind(name);
+    return it == m_index.cend() ? nullptr : &m_hosts.at(*it);
 }
 
 void PromFleetSource::start(int intervalMs)
@@ -152,6 +148,10 @@ void PromFleetSource::finish()
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const HostNamer namer(m_config, m_inventory);
     m_hosts = assembleFleet(m_answers, namer, now);
+    m_index.clear();
+    for (qsizetype i = 0; i < m_hosts.size(); ++i) {
+        m_index.insert(m_hosts.at(i).host, i);
+    }
     m_answers.clear(); // the hosts keep copies; the answers' series can be large
     for (metrics::HostStatus &s : m_hosts) {
         if (s.inInventory) {

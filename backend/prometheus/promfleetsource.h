@@ -86,6 +86,7 @@ private:
     QString m_error;
     QStringList m_warnings;
     QList<metrics::HostStatus> m_hosts;
+    QHash<QString, qsizetype> m_index; // host → its row in m_hosts: the Fleet table asks per cell
     std::map<QString, metrics::AlertTracker> m_alerts;
     qint64 m_lastRefreshMs = 0;
 };

@@ -38,13 +38,13 @@ FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
         }
     });
     m_clock->start();
-    m_hosts = m_watcher.hosts();
+    m_hosts = m_watcher.fleetHosts();
 }
 
 void FleetModel::reset()
 {
     beginResetModel();
-    m_hosts = m_watcher.hosts();
+    m_hosts = m_watcher.fleetHosts();
     endResetModel();
 }
 
@@ -120,12 +120,10 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         return host;
     }
     const HostEntry *entry = m_watcher.entry(host);
-    const metrics::HostMonitor *monitor = m_watcher.monitor(host);
-    metrics::HostStatus s;
-    s.host = host;
-    if (monitor) {
-        s = monitor->status();
-    }
+    const metrics::HostStatus s = m_watcher.status(host);
+    // Sparklines from the SSH monitor's own history (a host Prometheus watches has its charts on
+    // the Metrics page).
+    const metrics::HostMonitor *monitor = m_watcher.watchedByPrometheus(host) ? nullptr : m_watcher.monitor(host);
     const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
     double used = 0;
     double total = 0;
@@ -162,10 +160,17 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         break;
     case Host:
         if (role == Qt::DisplayRole || role == SortRole) {
+            if (role == Qt::DisplayRole && !entry) {
+                return tr("%1  · not in the inventory").arg(host);
+            }
             return entry && entry->simulated && role == Qt::DisplayRole ? host + QStringLiteral("  · SIMULATED") : host;
         }
-        if (role == Qt::ToolTipRole && entry) {
-            return entry->sshSpec();
+        if (role == Qt::ToolTipRole) {
+            const QString from =
+                s.source == QLatin1String("prometheus") ? tr("Figures from Prometheus.") : tr("Figures over SSH.");
+            return entry ? QStringLiteral("%1\n%2").arg(entry->sshSpec(), from)
+                         : tr("Known to Prometheus, not in the inventory: add it (Settings → Hosts) to deploy, "
+                              "follow logs or chat there.");
         }
         break;
     case Gpus:

@@ -2,6 +2,7 @@
 
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/prometheus/promfleetsource.h"
 #include "ui/deploy/upgradedialog.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/fleet/sparklinedelegate.h"
@@ -59,6 +60,12 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     header->addWidget(m_filter);
     m_header = header;
     layout->addLayout(header);
+    // Where the figures come from, when Prometheus is the fleet's source (Settings → Fleet).
+    m_source = new QLabel(this);
+    m_source->setObjectName(QStringLiteral("fleetSource"));
+    m_source->setWordWrap(true);
+    m_source->hide();
+    layout->addWidget(m_source);
 
     // Empty state: what to do first.
     auto *empty = new QWidget(this);
@@ -166,27 +173,56 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
         refreshSummary();
         refreshAlerts();
     });
+    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, &FleetPage::refreshSource);
     refreshSummary();
     refreshAlerts();
 }
 
 void FleetPage::refreshSummary()
 {
-    const QStringList hosts = m_watcher.hosts();
+    const QStringList hosts = m_watcher.fleetHosts();
     m_stack->setCurrentIndex(hosts.isEmpty() ? 0 : 1);
     int up = 0;
     int alerts = 0;
     int gpus = 0;
     for (const QString &h : hosts) {
-        if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
-            up += m->status().state == metrics::HostState::Up ? 1 : 0;
-            alerts += int(m->status().alerts.size());
-            gpus += int(m->status().gpus.size());
-        }
+        const metrics::HostStatus s = m_watcher.status(h);
+        up += s.state == metrics::HostState::Up ? 1 : 0;
+        alerts += int(s.alerts.size());
+        gpus += int(s.gpus.size());
     }
     m_summary->setText(tr("%n host(s)", nullptr, int(hosts.size())) + QStringLiteral(" · ") + tr("%1 up").arg(up) +
                        QStringLiteral(" · ") + tr("%n GPU(s)", nullptr, gpus) + QStringLiteral(" · ") +
                        (alerts == 0 ? tr("no alerts") : tr("%n alert(s)", nullptr, alerts)));
+}
+
+void FleetPage::refreshSource()
+{
+    const prom::PromFleetSource *source = m_watcher.prometheus();
+    m_source->setVisible(source && source->answered());
+    if (!source || !source->answered()) {
+        return;
+    }
+    const QString where = source->config().url.toString(QUrl::RemoveUserInfo);
+    if (!source->error().isEmpty()) {
+        m_source->setText(
+            tr("⚠ %1 Every host is watched over SSH until Prometheus answers again.").arg(source->error()));
+        return;
+    }
+    int fromPrometheus = 0;
+    for (const QString &h : m_watcher.fleetHosts()) {
+        fromPrometheus += m_watcher.watchedByPrometheus(h) ? 1 : 0;
+    }
+    const int overSsh = int(m_watcher.fleetHosts().size()) - fromPrometheus;
+    QString text = tr("Figures from Prometheus at %1 for %n host(s)", nullptr, fromPrometheus).arg(where);
+    if (overSsh > 0) {
+        text += tr(", over SSH for %n", nullptr, overSsh);
+    }
+    text += tr(" · refreshed in %1 ms").arg(source->lastRefreshMs());
+    if (!source->warnings().isEmpty()) {
+        text += QStringLiteral(" · ⚠ ") + source->warnings().join(QStringLiteral("; "));
+    }
+    m_source->setText(text);
 }
 
 void FleetPage::refreshAlerts()
@@ -198,8 +234,12 @@ void FleetPage::refreshAlerts()
         bool active;
     };
     QList<Row> rows;
-    for (const QString &h : m_watcher.hosts()) {
-        if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
+    for (const QString &h : m_watcher.fleetHosts()) {
+        if (m_watcher.watchedByPrometheus(h)) {
+            for (const metrics::Alert &a : m_watcher.status(h).alerts) {
+                rows.append({h, a, true});
+            }
+        } else if (const metrics::HostMonitor *m = m_watcher.monitor(h)) {
             for (const metrics::Alert &a : m->alerts().active()) {
                 rows.append({h, a, true});
             }
@@ -327,8 +367,7 @@ void FleetPage::updateUpgradeButton()
     const QStringList hosts = selectedHosts();
     bool deployed = !hosts.isEmpty();
     for (const QString &h : hosts) {
-        const metrics::HostMonitor *m = m_watcher.monitor(h);
-        deployed = deployed && m && m->status().pins.has_value();
+        deployed = deployed && m_watcher.entry(h) && m_watcher.status(h).pins.has_value();
     }
     m_upgrade->setEnabled(deployed && !m_upgrades->running());
 }
@@ -336,11 +375,11 @@ void FleetPage::updateUpgradeButton()
 void FleetPage::upgradeSelected()
 {
     const QStringList hosts = selectedHosts();
-    const metrics::HostMonitor *first = hosts.isEmpty() ? nullptr : m_watcher.monitor(hosts.first());
-    if (!first || !first->status().pins || !m_upgrades) {
+    const std::optional<Pins> firstPins = hosts.isEmpty() ? std::nullopt : m_watcher.status(hosts.first()).pins;
+    if (!firstPins || !m_upgrades) {
         return;
     }
-    UpgradeDialog dialog(hosts, *first->status().pins, this);
+    UpgradeDialog dialog(hosts, *firstPins, this);
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }

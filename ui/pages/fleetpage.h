@@ -62,6 +62,7 @@ Q_SIGNALS:
 
 private:
     void refreshSummary();
+    void refreshSource();
     void chooseColumns(const QPoint &at);
     void refreshAlerts();
     void updateUpgradeButton();
@@ -73,6 +74,7 @@ private:
     QTableView *m_table;
     QTreeWidget *m_alerts;
     QLabel *m_summary;
+    QLabel *m_source = nullptr;
     QLineEdit *m_filter;
     QPushButton *m_upgrade = nullptr;
     UpgradePanel *m_upgrades = nullptr;

@@ -6,6 +6,7 @@
 #include "backend/recipe/pins.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "ui/fleet/alertnotifier.h"
+#include "ui/fleet/prometheusbox.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -137,6 +138,7 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     fleetForm->addRow(tr("Pins file:"), pinsRow);
     fleetForm->addRow(QString(), pinsState);
     layout->addWidget(fleetBox);
+    layout->addWidget(new PrometheusBox(settings, fleet, this));
 
     auto *charts = new QGroupBox(tr("Charts"), this);
     auto *chartsForm = new QFormLayout(charts);
