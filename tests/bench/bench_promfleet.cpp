@@ -1,0 +1,198 @@
+// The fleet through Prometheus at scale (`make bench`, the Prometheus source): 500 hosts × 8 GPUs
+// and their SGLang servers in one real Prometheus (Debian's 2.42, scraping every 5 s), read by
+// Flashdeck's Fleet page (offscreen) refreshing every 5 s — the whole window path: the source's
+// handful of queries, the fleet assembled, alerts judged, the table model and its view painted.
+// Prints the first full table's time, then Flashdeck's CPU (% of one core) and RSS over the run;
+// twice: the 500 hosts not in the inventory (listed from Prometheus alone), and all 500 in the
+// inventory (watched by Prometheus, their SSH sessions idle until picked). The exporter runs in
+// a child process (this binary with --serve), so its work is not counted as Flashdeck's.
+// Nothing asserts; figures go to docs/PERFORMANCE.md beside bench_fleet's SSH-watched 50 hosts.
+//
+// FLASHDECK_BENCH_PROM_HOSTS (500), FLASHDECK_BENCH_PROM_SECONDS (120).
+
+#include "fakeexporters.h"
+#include "fakehttpserver.h"
+#include "prometheusfixture.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/prometheus/promconfig.h"
+#include "backend/prometheus/promfleetsource.h"
+#include "ui/fleet/fleetmodel.h"
+#include "ui/pages/fleetpage.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace flashdeck;
+
+namespace {
+
+int envInt(const char *name, int fallback)
+{
+    bool ok = false;
+    const int v = qEnvironmentVariableIntValue(name, &ok);
+    return ok && v > 0 ? v : fallback;
+}
+
+double cpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double procMb(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field)) {
+            return line.mid(int(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
+        }
+    }
+    return -1;
+}
+
+QString hostName(int i)
+{
+    return QStringLiteral("gpu-%1").arg(i, 3, 10, QLatin1Char('0'));
+}
+
+/** The child: every host's dcgm-exporter and SGLang series on one port (Prometheus honours their labels). */
+int serve(int hosts)
+{
+    testing::FakeHttpServer server;
+    int scrapes = 0;
+    server.on("GET", "/metrics", [hosts, &scrapes](const testing::FakeHttpServer::Request &) {
+        ++scrapes;
+        QByteArray body;
+        for (int i = 0; i < hosts; ++i) {
+            const QByteArray name = hostName(i).toUtf8();
+            body += testing::exporters::dcgmText(hostName(i), 8, 180000 + i, "instance=\"" + name + ":9400\"");
+            body += testing::exporters::sglangText(scrapes, "instance=\"" + name + ":30000\"");
+        }
+        testing::FakeHttpServer::Response r;
+        r.body = body;
+        r.contentType = "text/plain; version=0.0.4";
+        return r;
+    });
+    std::printf("%u\n", unsigned(server.port()));
+    std::fflush(stdout);
+    return QCoreApplication::exec();
+}
+
+/** One run: the Fleet page on the source for `seconds`; prints its line of the table. */
+void measure(const char *title, const QUrl &prometheus, int hosts, bool inInventory, int seconds)
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    if (!paths.ensureExists()) {
+        return;
+    }
+    FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
+    QList<HostEntry> entries;
+    if (inInventory) {
+        for (int i = 0; i < hosts; ++i) {
+            HostEntry h;
+            h.name = hostName(i);
+            h.address = hostName(i);
+            h.user = QStringLiteral("ops");
+            entries.append(h);
+        }
+    }
+    prom::PromConfig config;
+    config.source = prom::FleetSource::Prometheus;
+    config.url = prometheus;
+    const double cpu0 = cpuSeconds();
+    QElapsedTimer clock;
+    clock.start();
+    fleet.usePrometheus(config, {}, 5000);
+    fleet.setHosts(entries);
+    ui::FleetPage page(fleet);
+    page.resize(1366, 740);
+    page.show();
+    QEventLoop first;
+    qint64 firstTableMs = -1;
+    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, [&] {
+        if (firstTableMs < 0 && page.model()->rowCount() >= hosts) {
+            page.repaint(); // the table as the operator sees it, painted
+            firstTableMs = clock.elapsed();
+            first.quit();
+        }
+    });
+    QTimer::singleShot(60000, &first, &QEventLoop::quit);
+    first.exec();
+    // Steady state: the page refreshing every 5 s, as long as asked.
+    const double cpu1 = cpuSeconds();
+    QElapsedTimer steady;
+    steady.start();
+    QEventLoop run;
+    QTimer::singleShot(seconds * 1000, &run, &QEventLoop::quit);
+    QTimer paint;
+    QObject::connect(&paint, &QTimer::timeout, &page, [&page] { page.repaint(); });
+    paint.start(5000);
+    run.exec();
+    const double cpuPct = 100.0 * (cpuSeconds() - cpu1) / (double(steady.elapsed()) / 1000.0);
+    std::printf("| %s | %d | %lld ms | %.2f %% | %.0f MB | %.0f MB | %lld ms | %.1f s |\n", title, hosts, firstTableMs,
+                cpuPct, procMb("VmRSS:"), procMb("VmHWM:"), fleet.prometheus()->lastRefreshMs(), cpuSeconds() - cpu0);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && qstrcmp(argv[1], "--serve") == 0) {
+        QCoreApplication app(argc, argv);
+        return serve(QByteArray(argv[2]).toInt());
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    const int hosts = envInt("FLASHDECK_BENCH_PROM_HOSTS", 500);
+    const int seconds = envInt("FLASHDECK_BENCH_PROM_SECONDS", 120);
+
+    QProcess exporter;
+    exporter.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--serve"), QString::number(hosts)});
+    if (!exporter.waitForReadyRead(30000)) {
+        std::fprintf(stderr, "the exporter did not start\n");
+        return 1;
+    }
+    const int port = exporter.readLine().trimmed().toInt();
+    testing::PrometheusFixture prometheus;
+    QString error;
+    if (!prometheus.start(QStringLiteral("  - job_name: fleet\n    honor_labels: true\n    scrape_interval: 5s\n"
+                                         "    scrape_timeout: 5s\n    static_configs:\n"
+                                         "      - targets: [\"127.0.0.1:%1\"]\n")
+                              .arg(port),
+                          &error) ||
+        !prometheus.waitForSeries(QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), hosts * 8, 120000, &error) ||
+        !prometheus.waitForSeries(QStringLiteral("rate(sglang:num_requests_total[5m]) > 0"), hosts, 120000, &error)) {
+        std::fprintf(stderr, "prometheus: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("The Fleet page on Prometheus (%d hosts × 8 GPUs, scraped every 5 s; the page refreshing every "
+                "5 s for %d s):\n\n",
+                hosts, seconds);
+    std::printf("| hosts | count | first full table | CPU (one core) | RSS | peak RSS | a refresh | CPU in all |\n");
+    std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    measure("not in the inventory", prometheus.url(), hosts, false, seconds);
+    measure("all in the inventory", prometheus.url(), hosts, true, seconds);
+    exporter.kill();
+    exporter.waitForFinished();
+    return 0;
+}
