@@ -47,13 +47,14 @@ test-asan: test
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet flashdeck_simhost
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet bench_promfleet flashdeck_simhost
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
 	@build/release/tests/bench/bench_logstream
 	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet
+	@build/release/tests/bench/bench_promfleet
 
 # Issue 9's load run: 20 chats + log follow + live metrics on one simulated host, RSS sampled.
 SOAK_SECONDS ?= 600

@@ -148,6 +148,18 @@ void PromFleetSource::finish()
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const HostNamer namer(m_config, m_inventory);
     m_hosts = assembleFleet(m_answers, namer, now);
+    m_labelValues.clear();
+    for (const PromResult &r : std::as_const(m_answers)) {
+        for (const PromSeries &series : r.series) {
+            const QString value = series.label(m_config.hostLabel);
+            if (!value.isEmpty()) {
+                QStringList &values = m_labelValues[namer.nameOf(series)];
+                if (!values.contains(value)) {
+                    values.append(value);
+                }
+            }
+        }
+    }
     m_index.clear();
     for (qsizetype i = 0; i < m_hosts.size(); ++i) {
         m_index.insert(m_hosts.at(i).host, i);

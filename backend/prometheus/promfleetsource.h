@@ -59,6 +59,10 @@ public:
     /** Milliseconds the last refresh took, from the first query sent to the table assembled. */
     qint64 lastRefreshMs() const { return m_lastRefreshMs; }
     const PromConfig &config() const { return m_config; }
+    /** The values of the host label that named `host` in the last answer (for its range queries). */
+    QStringList labelValues(const QString &host) const { return m_labelValues.value(host); }
+    /** The client it asks with (its credentials and tunnel), for a host's history. */
+    PromClient &client() { return m_client; }
 
 Q_SIGNALS:
     /** A refresh ended: hosts() and error() say how. */
@@ -86,7 +90,8 @@ private:
     QString m_error;
     QStringList m_warnings;
     QList<metrics::HostStatus> m_hosts;
-    QHash<QString, qsizetype> m_index; // host → its row in m_hosts: the Fleet table asks per cell
+    QHash<QString, qsizetype> m_index;
+    QHash<QString, QStringList> m_labelValues; // host → its row in m_hosts: the Fleet table asks per cell
     std::map<QString, metrics::AlertTracker> m_alerts;
     qint64 m_lastRefreshMs = 0;
 };

@@ -4,6 +4,8 @@
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/metricid.h"
 #include "backend/metrics/timeseries.h"
+#include "backend/prometheus/promfleetsource.h"
+#include "backend/prometheus/promhistory.h"
 #include "ui/charts/timechart.h"
 #include "ui/format.h"
 
@@ -12,6 +14,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTimer>
@@ -126,8 +129,15 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     });
     m_timer->start();
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] { setHost(m_host); });
+    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, [this] {
+        if (isVisible()) {
+            followPrometheus();
+        }
+    });
     setHost({});
 }
+
+MetricsPage::~MetricsPage() = default;
 
 void MetricsPage::showEvent(QShowEvent *event)
 {
@@ -139,6 +149,7 @@ void MetricsPage::showEvent(QShowEvent *event)
 void MetricsPage::setWindowMs(qint64 windowMs)
 {
     m_windowMs = windowMs;
+    followPrometheus();
     static const QList<qint64> known{60 * 1000, 5 * 60 * 1000, 3600 * 1000, 24 * 3600 * 1000};
     if (QAbstractButton *b = m_windows->button(int(known.indexOf(windowMs)))) {
         b->setChecked(true);
@@ -150,14 +161,43 @@ void MetricsPage::setHost(const QString &host)
 {
     m_host = host;
     m_gpuIndexes = {-1}; // forces a rebuild
+    followPrometheus();
     rebuildLines();
     refresh();
+}
+
+void MetricsPage::followPrometheus()
+{
+    prom::PromFleetSource *source = m_watcher.prometheus();
+    if (!source || !m_watcher.watchedByPrometheus(m_host)) {
+        m_history.reset();
+        m_historyHost.clear();
+        return;
+    }
+    if (!m_history || m_historyHost != m_host) {
+        m_history = std::make_unique<prom::PromHistory>(source->client(), source->config().hostLabel,
+                                                        source->labelValues(m_host));
+        m_historyHost = m_host;
+        m_historyWindowMs = 0;
+        connect(m_history.get(), &prom::PromHistory::loaded, this, [this] {
+            rebuildLines();
+            refresh();
+        });
+    }
+    // Read again when the window changes, and every minute at most otherwise (its steps are 15 s
+    // or more; Prometheus is a shared server).
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_historyWindowMs != m_windowMs || now - m_historyAtMs >= 60000) {
+        m_historyWindowMs = m_windowMs;
+        m_historyAtMs = now;
+        m_history->load(m_windowMs);
+    }
 }
 
 void MetricsPage::rebuildLines()
 {
     const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
-    const QList<int> gpus = monitor ? monitor->gpuIndexes() : QList<int>();
+    const QList<int> gpus = m_history ? m_history->gpuIndexes() : monitor ? monitor->gpuIndexes() : QList<int>();
     if (gpus == m_gpuIndexes) {
         return;
     }
@@ -167,15 +207,20 @@ void MetricsPage::rebuildLines()
     }
     FleetWatcher *w = &m_watcher;
     const QString host = m_host;
+    const prom::PromHistory *history = m_history.get();
     using metrics::Metric;
     using metrics::MetricId;
     // The metric's own key and scale (MiB → GiB, a fraction → %): the page spells neither.
-    const auto line = [this, w, host](int chart, const QString &label, const QColor &color, Metric metric,
-                                      int gpu = -1) {
+    const auto line = [this, w, host, history](int chart, const QString &label, const QColor &color, Metric metric,
+                                               int gpu = -1) {
         const QString key = MetricId::key(metric, gpu);
+        QPointer<const prom::PromHistory> from(history);
         m_charts[chart]->addLine(
             label, color,
-            [w, host, key]() -> const metrics::TimeSeries * {
+            [w, host, key, from, fromPrometheus = history != nullptr]() -> const metrics::TimeSeries * {
+                if (fromPrometheus) {
+                    return from ? from->series(key) : nullptr;
+                }
                 const metrics::HostMonitor *m = w->monitor(host);
                 return m ? m->series(key) : nullptr;
             },
@@ -209,14 +254,15 @@ void MetricsPage::refresh()
     m_lastRefreshMs = QDateTime::currentMSecsSinceEpoch();
     rebuildLines();
     const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
-    m_stack->setCurrentIndex(monitor ? 1 : 0);
-    if (m_host.isEmpty() || !monitor) {
+    const bool watched = monitor || m_history;
+    m_stack->setCurrentIndex(watched ? 1 : 0);
+    if (m_host.isEmpty() || !watched) {
         m_title->setText(tr("Metrics"));
         m_summary->setText(m_host.isEmpty()
                                ? tr("Choose a host in the bar above, or double-click one on the Fleet page.")
                                : tr("%1 is not watched yet.").arg(m_host));
     } else {
-        const metrics::HostStatus &s = monitor->status();
+        const metrics::HostStatus s = m_watcher.status(m_host);
         m_title->setText(tr("Metrics — %1").arg(m_host));
         QStringList parts{metrics::hostStateName(s.state)};
         if (!s.gpus.isEmpty()) {
@@ -231,6 +277,10 @@ void MetricsPage::refresh()
         }
         if (!s.historyError.isEmpty()) {
             parts.append(s.historyError);
+        }
+        if (m_history) {
+            parts.append(m_history->error().isEmpty() ? tr("charts from Prometheus")
+                                                      : tr("charts from Prometheus: %1").arg(m_history->error()));
         }
         m_summary->setText(parts.join(QStringLiteral(" · ")));
         m_summary->setWordWrap(true);

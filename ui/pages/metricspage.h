@@ -3,6 +3,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 class QButtonGroup;
 class QLabel;
 class QStackedWidget;
@@ -10,7 +12,10 @@ class QTimer;
 
 namespace flashdeck {
 class FleetWatcher;
+namespace prom {
+class PromHistory;
 }
+} // namespace flashdeck
 
 namespace flashdeck::ui {
 
@@ -28,6 +33,7 @@ class MetricsPage final : public QWidget
 
 public:
     explicit MetricsPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+    ~MetricsPage() override;
 
     void setHost(const QString &host);
     QString host() const { return m_host; }
@@ -42,6 +48,8 @@ protected:
 
 private:
     void rebuildLines();
+    /** A host Prometheus watches: its charts from range queries (made, or read again, now). */
+    void followPrometheus();
 
     FleetWatcher &m_watcher;
     QString m_host;
@@ -55,6 +63,10 @@ private:
     QList<int> m_gpuIndexes; // the GPUs the lines were built for
     QTimer *m_timer;
     qint64 m_lastRefreshMs = 0;
+    std::unique_ptr<prom::PromHistory> m_history; // the host's charts when Prometheus watches it
+    QString m_historyHost;
+    qint64 m_historyWindowMs = 0;
+    qint64 m_historyAtMs = 0;
 };
 
 } // namespace flashdeck::ui

@@ -1,0 +1,164 @@
+#include "fakeexporters.h"
+#include "fakehttpserver.h"
+#include "prometheusfixture.h"
+
+#include "backend/core/apppaths.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/prometheus/promconfig.h"
+#include "backend/prometheus/promfleetsource.h"
+#include "backend/ssh/hostconnection.h"
+#include "ui/charts/timechart.h"
+#include "ui/fleet/fleetmodel.h"
+#include "ui/fleet/prometheusbox.h"
+#include "ui/pages/fleetpage.h"
+#include "ui/pages/metricspage.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flashdeck;
+using flashdeck::testing::FakeHttpServer;
+using flashdeck::testing::PrometheusFixture;
+using namespace flashdeck::testing::exporters;
+
+namespace {
+
+FakeHttpServer::Response text(const QByteArray &body)
+{
+    FakeHttpServer::Response r;
+    r.body = body;
+    r.contentType = "text/plain; version=0.0.4";
+    return r;
+}
+
+QString shotPath(const QString &fallbackDir, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", fallbackDir);
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(name);
+}
+
+} // namespace
+
+/**
+ * The window on the operator's Prometheus (Debian's real one, scraping dcgm- and SGLang-shaped
+ * exporters): chosen in Settings → Fleet, the Fleet page lists the inventory's host from it and
+ * the host only Prometheus knows, without an SSH session to the former; the Metrics page draws
+ * its charts from range queries; when Prometheus goes away the page says so and SSH takes over.
+ */
+class TestPromFleetPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesOverWhenItGoes();
+};
+
+void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesOverWhenItGoes()
+{
+    FakeHttpServer dcgm1;
+    FakeHttpServer sglang1;
+    FakeHttpServer dcgm3;
+    int scrapes = 0;
+    dcgm1.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu1"), 8, 200000)));
+    sglang1.on("GET", "/metrics", [&scrapes](const FakeHttpServer::Request &) { return text(sglangText(++scrapes)); });
+    dcgm3.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
+    PrometheusFixture prometheus;
+    QString error;
+    const auto job = [](const char *name, quint16 port, const char *host) {
+        return QStringLiteral("  - job_name: %1\n    static_configs:\n      - targets: [\"127.0.0.1:%2\"]\n"
+                              "        labels: {host: %3}\n")
+            .arg(QLatin1String(name))
+            .arg(port)
+            .arg(QLatin1String(host));
+    };
+    QVERIFY2(prometheus.start(job("dcgm", dcgm1.port(), "gpu1") + job("sglang", sglang1.port(), "gpu1") +
+                                  job("dcgm3", dcgm3.port(), "gpu3"),
+                              &error),
+             qPrintable(error));
+    QVERIFY2(prometheus.waitForSeries(QStringLiteral("rate(sglang:num_requests_total[5m]) > 0"), 1, 60000, &error),
+             qPrintable(error));
+    // Some history for the charts: two points 5 s apart at least.
+    QVERIFY2(
+        prometheus.waitForSeries(QStringLiteral("count_over_time(DCGM_FI_DEV_GPU_UTIL[1m]) > 10"), 8, 60000, &error),
+        qPrintable(error));
+
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Settings settings(paths);
+    FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
+    HostEntry gpu1;
+    gpu1.name = QStringLiteral("gpu1");
+    gpu1.address = QStringLiteral("127.0.0.1");
+    {
+        QTcpServer closed; // a port nothing listens on once this scope ends
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        gpu1.port = closed.serverPort();
+    }
+    gpu1.user = QStringLiteral("ops");
+
+    // Prometheus chosen before the hosts are listed, as at start-up: gpu1 is not connected.
+    ui::PrometheusBox box(settings, fleet);
+    box.findChild<QComboBox *>(QStringLiteral("prometheusSource"))->setCurrentIndex(1);
+    box.findChild<QLineEdit *>(QStringLiteral("prometheusUrl"))->setText(prometheus.url().toString());
+    box.findChild<QLineEdit *>(QStringLiteral("prometheusHostLabel"))->setText(QStringLiteral("host"));
+    box.apply();
+    QCOMPARE(prom::PromConfig::fromSettings(settings).source, prom::FleetSource::Prometheus);
+    QCOMPARE(prom::PromConfig::fromSettings(settings).hostLabel, QStringLiteral("host"));
+    fleet.setHosts({gpu1});
+
+    ui::FleetPage page(fleet);
+    QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    page.resize(1366, 740);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(), 2, 30000);
+    QCOMPARE(page.model()->hostAt(0), QStringLiteral("gpu1"));
+    QCOMPARE(page.model()->hostAt(1), QStringLiteral("gpu3"));
+    const QModelIndex gpus = page.model()->index(0, ui::FleetModel::Gpus);
+    QTRY_COMPARE_WITH_TIMEOUT(gpus.data().toString(), QStringLiteral("8 × NVIDIA B300"), 30000);
+    QVERIFY(
+        page.model()->index(1, ui::FleetModel::Host).data().toString().contains(QLatin1String("not in the inventory")));
+    auto *source = page.findChild<QLabel *>(QStringLiteral("fleetSource"));
+    QVERIFY2(source->isVisible() &&
+                 source->text().contains(
+                     QStringLiteral("Figures from Prometheus at %1 for 2 host(s)").arg(prometheus.url().toString())),
+             qPrintable(source->text()));
+    QVERIFY(box.findChild<QLabel *>(QStringLiteral("prometheusState"))->text().contains(QLatin1String("2 host")));
+    // Prometheus watches it: no SSH session was opened.
+    QCOMPARE(fleet.connection(QStringLiteral("gpu1"))->state().phase, ssh::ConnectionPhase::Disconnected);
+    QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("fleet-prometheus.png"))));
+
+    // The Metrics page: its charts from range queries, per GPU and for the server.
+    ui::MetricsPage metrics(fleet);
+    metrics.resize(1366, 740);
+    metrics.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&metrics));
+    metrics.setHost(QStringLiteral("gpu1"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        metrics.charts().first()->lineCount() == 8 && metrics.charts().first()->pointsDrawn() >= 16, 30000);
+    QVERIFY(metrics.grab().save(shotPath(root.path(), QStringLiteral("metrics-prometheus.png"))));
+
+    // Prometheus goes away: said on the page, and gpu1 is watched over SSH (where nothing answers).
+    prometheus.stop();
+    QTRY_VERIFY2_WITH_TIMEOUT(source->text().contains(QLatin1String("did not answer")) &&
+                                  source->text().contains(QLatin1String("watched over SSH")),
+                              qPrintable(source->text()), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        fleet.connection(QStringLiteral("gpu1"))->state().phase != ssh::ConnectionPhase::Disconnected, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(), 1, 30000);
+    QCOMPARE(fleet.status(QStringLiteral("gpu1")).source, QStringLiteral("ssh"));
+}
+
+QTEST_MAIN(TestPromFleetPage)
+#include "tst_promfleetpage.moc"
