@@ -83,7 +83,10 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
         }
     }
     const bool onHost = p.isSet(onHostOpt);
-    // Flashdeck's servers listen on the host's loopback alone: say how a scrape reaches them.
+    // Flashdeck's servers listen on the host's loopback alone: say how a scrape reaches them. The
+    // key: SGLang's decide_request_auth() lets /health*, /ready* and /metrics* through without it
+    // ("to support k8s probes and Prometheus scraping without embedding secrets",
+    // sglang python/sglang/srt/utils/auth.py); older builds exempted only /health (sglang-facts §2).
     c.err << targets.size() << " deployment(s). "
           << (onHost ? QStringLiteral("Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in "
                                       "agent mode, or vmagent) with this file and remote-write to your Prometheus.")
