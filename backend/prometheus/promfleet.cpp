@@ -100,16 +100,25 @@ QList<FleetQueryText> fleetQueries(const QString &hostLabel)
 {
     const QString by = QStringLiteral("sum by (%1, le) (rate(%2[5m]))");
     const QString rate = QStringLiteral("sum by (%1) (rate(%2[5m]))");
+    // Aggregated `by` only the labels read here: an exporter's other labels (UUID, PCI bus,
+    // driver, model path, pid…) would be most of the answer's bytes for nothing — 500 hosts' GPU
+    // series are some 4 MB of JSON with them. `max by (__name__, …)` keeps each series' name.
     return {
-        {FleetQuery::Gpus, QStringLiteral("{__name__=~\"%1\"}").arg(QLatin1String(kGpuSeries))},
-        {FleetQuery::Server, QStringLiteral("{__name__=~\"%1\"}").arg(QLatin1String(kServerGauges))},
+        {FleetQuery::Gpus,
+         QStringLiteral("max by (__name__, %1, gpu, gpu_id, modelName, card_model) "
+                        "({__name__=~\"%2\"})")
+             .arg(hostLabel, QLatin1String(kGpuSeries))},
+        {FleetQuery::Server,
+         QStringLiteral("max by (__name__, %1, dp_rank, tp_rank, pp_rank) ({__name__=~\"%2\"})")
+             .arg(hostLabel, QLatin1String(kServerGauges))},
         {FleetQuery::Ttft, by.arg(hostLabel, QStringLiteral("sglang:time_to_first_token_seconds_bucket"))},
         {FleetQuery::E2e, by.arg(hostLabel, QStringLiteral("sglang:e2e_request_latency_seconds_bucket"))},
         {FleetQuery::Requests, rate.arg(hostLabel, QStringLiteral("sglang:num_requests_total"))},
         {FleetQuery::Aborted, rate.arg(hostLabel, QStringLiteral("sglang:num_aborted_requests_total"))},
         {FleetQuery::Up, QStringLiteral("up")},
         // node_exporter: the root filesystem, where Docker keeps images unless moved.
-        {FleetQuery::Disk, QStringLiteral("node_filesystem_avail_bytes{mountpoint=\"/\"}")},
+        {FleetQuery::Disk,
+         QStringLiteral("min by (%1) (node_filesystem_avail_bytes{mountpoint=\"/\"})").arg(hostLabel)},
     };
 }
 

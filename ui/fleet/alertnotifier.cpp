@@ -35,13 +35,12 @@ void AlertNotifier::setEnabled(bool on)
 
 void AlertNotifier::check(const QString &host)
 {
-    const metrics::HostMonitor *m = m_watcher.monitor(host);
-    if (!m) {
+    if (!m_watcher.monitor(host) && !m_watcher.watchedByPrometheus(host)) {
         return;
     }
     QSet<QString> now;
     QSet<QString> &seen = m_seen[host];
-    for (const metrics::Alert &a : m->status().alerts) {
+    for (const metrics::Alert &a : m_watcher.status(host).alerts) {
         now.insert(a.id);
         if (seen.contains(a.id) || !m_enabled) {
             continue;

@@ -31,6 +31,13 @@ FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
 {
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, &FleetModel::reset);
     connect(&m_watcher, &FleetWatcher::statusChanged, this, &FleetModel::hostChanged);
+    // A Prometheus refresh changes every host it watches at once: one change for the whole table
+    // (a sorted view re-sorts once, not once per host).
+    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, [this] {
+        if (!m_hosts.isEmpty()) {
+            Q_EMIT dataChanged(index(0, 0), index(int(m_hosts.size()) - 1, ColumnCount - 1));
+        }
+    });
     m_clock->setInterval(1000);
     connect(m_clock, &QTimer::timeout, this, [this] {
         if (!m_hosts.isEmpty()) {
@@ -50,6 +57,9 @@ void FleetModel::reset()
 
 void FleetModel::hostChanged(const QString &host)
 {
+    if (m_watcher.watchedByPrometheus(host)) {
+        return; // its change comes with the refresh's (prometheusRefreshed)
+    }
     const int row = int(m_hosts.indexOf(host));
     if (row >= 0) {
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));

@@ -9,6 +9,9 @@
 #include "backend/prometheus/promclient.h"
 #include "backend/prometheus/promfleetsource.h"
 #include "backend/recipe/deployment.h"
+#include "backend/ssh/hostconnection.h"
+#include "tests/support/sshdfixture.h"
+#include "tests/support/sshtesthelpers.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -25,6 +28,7 @@
 using namespace flashdeck;
 using flashdeck::testing::FakeHttpServer;
 using namespace flashdeck::testing::exporters;
+using flashdeck::test::SshdFixture;
 using flashdeck::testing::PrometheusFixture;
 
 namespace {
@@ -73,6 +77,7 @@ private Q_SLOTS:
     void client_failures();
     void rules_acceptedByPromtool();
     void targets_loadedByPrometheus();
+    void throughBastion_overItsSshSession();
 
 private:
     void writeInventory(const AppPaths &paths);
@@ -371,6 +376,50 @@ void TestPrometheus::targets_loadedByPrometheus()
                                  .arg(d.port),
                              1, 60000, &error),
         qPrintable(error));
+}
+
+void TestPrometheus::throughBastion_overItsSshSession()
+{
+    // A Prometheus only a bastion reaches: the queries go through a tunnel of the bastion's SSH
+    // session (a real sshd here), to the address as the bastion sees it.
+    QTemporaryDir home;
+    test::isolateSshEnvironment(home.path());
+    SshdFixture sshd;
+    QString error;
+    QVERIFY2(sshd.start(&error), qPrintable(error));
+    const QString key = sshd.addClientKey(QStringLiteral("id_bastion"));
+    ssh::HostConnection bastion(test::targetFor(sshd, home.filePath(QStringLiteral("known_hosts")), key));
+    QCOMPARE(test::connectAndWait(bastion, true).phase, ssh::ConnectionPhase::Ready);
+    QSignalSpy tunnels(&bastion, &ssh::HostConnection::tunnelReady);
+
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    prom::PromConfig config;
+    config.source = prom::FleetSource::Prometheus;
+    config.url = m_prometheus.url();
+    config.hostLabel = QStringLiteral("host");
+    config.throughHost = QStringLiteral("bastion");
+    prom::PromFleetSource source(config, {}, paths, metrics::AlertThresholds{});
+    source.setThroughHost(&bastion);
+    QSignalSpy refreshed(&source, &prom::PromFleetSource::refreshed);
+    source.refresh();
+    QVERIFY(refreshed.wait(30000));
+    QVERIFY2(source.error().isEmpty(), qPrintable(source.error()));
+    QCOMPARE(tunnels.size(), 1);
+    QVERIFY(source.host(QStringLiteral("gpu1")));
+    QCOMPARE(source.host(QStringLiteral("gpu1"))->gpus.size(), 8);
+    // The next refresh reuses the tunnel.
+    source.refresh();
+    QVERIFY(refreshed.wait(30000));
+    QCOMPARE(tunnels.size(), 1);
+
+    // The bastion's session gone: said, with the bastion's name.
+    sshd.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(bastion.state().phase != ssh::ConnectionPhase::Ready, 30000);
+    source.refresh();
+    QVERIFY(refreshed.wait(60000));
+    QVERIFY2(!source.error().isEmpty(), "a refresh through a dead bastion must fail");
 }
 
 QTEST_MAIN(TestPrometheus)
