@@ -42,7 +42,7 @@ void addGpuSeries(GpuParts &parts, const QString &name, const PromSeries &s)
 {
     probe::GpuSample &g = parts.sample;
     if (g.name.isEmpty()) {
-        g.name = s.labels.value(QStringLiteral("modelName"), s.label(QStringLiteral("card_model")));
+        g.name = s.hasLabel(u"modelName") ? s.label(u"modelName") : s.label(u"card_model");
         g.uuid = s.label(QStringLiteral("UUID"));
     }
     const std::optional<double> v = finite(s.value());
@@ -186,8 +186,7 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
     };
     each(FleetQuery::Gpus, [](HostParts &h, const PromSeries &s) {
         bool ok = false;
-        const QString index = s.labels.contains(QStringLiteral("gpu")) ? s.label(QStringLiteral("gpu"))
-                                                                       : s.label(QStringLiteral("gpu_id"));
+        const QString index = s.hasLabel(u"gpu") ? s.label(u"gpu") : s.label(u"gpu_id");
         const int i = index.toInt(&ok);
         if (ok && i >= 0) {
             GpuParts &g = h.gpus[i];
@@ -198,9 +197,9 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
     each(FleetQuery::Server, [](HostParts &h, const PromSeries &s) {
         metrics::PromSample sample;
         sample.name = s.label(QStringLiteral("__name__")).toUtf8();
-        for (auto it = s.labels.cbegin(); it != s.labels.cend(); ++it) {
-            if (it.key() != QLatin1String("__name__")) {
-                sample.labels.append({it.key().toUtf8(), it.value().toUtf8()});
+        for (const auto &[key, value] : s.labels) {
+            if (key != QLatin1String("__name__")) {
+                sample.labels.append({key.toUtf8(), value.toUtf8()});
             }
         }
         sample.value = s.value();

@@ -144,9 +144,8 @@ void PromHistory::load(qint64 windowMs)
             } else if (i == 0) {
                 for (const PromSeries &s : r.value().series) {
                     bool ok = false;
-                    const int gpu = (s.labels.contains(QStringLiteral("gpu")) ? s.label(QStringLiteral("gpu"))
-                                                                              : s.label(QStringLiteral("gpu_id")))
-                                        .toInt(&ok);
+                    const int gpu =
+                        (s.hasLabel(u"gpu") ? s.label(u"gpu") : s.label(QStringLiteral("gpu_id"))).toInt(&ok);
                     if (const auto m = gpuMetric(s.label(QStringLiteral("__name__"))); m && ok) {
                         into(MetricId::key(*m, gpu), s);
                     }

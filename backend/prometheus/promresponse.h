@@ -15,10 +15,13 @@ namespace flashdeck::prom {
 /** One series of an instant query's vector (or one point of a range query's matrix). */
 struct PromSeries
 {
-    QHash<QString, QString> labels; // `__name__` included when the query kept it
+    /** `__name__` included when the query kept it; a handful, so a list (one allocation, no hash). */
+    QList<std::pair<QString, QString>> labels;
     QList<std::pair<double, double>> points; // (unix seconds, value): one for a vector
 
-    QString label(const QString &key) const { return labels.value(key); }
+    /** The label's value, or an empty string. */
+    QString label(QStringView key) const;
+    bool hasLabel(QStringView key) const;
     double value() const { return points.isEmpty() ? 0 : points.constLast().second; }
 };
 
@@ -35,7 +38,8 @@ struct PromResult
  * {"resultType":"vector"|"matrix"|"scalar",…}}`, values as strings ("NaN", "+Inf" included).
  * An error answer (`{"status":"error","errorType":…,"error":…}`, HTTP 400, 422, 503) fails with
  * Prometheus' own words; a body that is not the API's (a proxy's HTML page) says what came back.
- * `httpStatus` is 0 when unknown.
+ * `httpStatus` is 0 when unknown. Read as a stream (no document tree), with label names and
+ * values shared between series: 500 hosts' GPUs are 20 000 series of a few repeated strings.
  */
 [[nodiscard]] Result<PromResult> parsePromResponse(QByteArrayView body, int httpStatus);
 

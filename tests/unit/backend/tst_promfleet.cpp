@@ -114,7 +114,7 @@ void TestPromFleet::namer_mapsFirst_thenInventory_thenLabel()
         {{QStringLiteral("gpu1"), QStringLiteral("10.0.0.5")}, {QStringLiteral("GPU2"), QStringLiteral("gpu2.lab")}});
     const auto series = [](const QString &instance) {
         PromSeries s;
-        s.labels.insert(QStringLiteral("instance"), instance);
+        s.labels.append({QStringLiteral("instance"), instance});
         return s;
     };
     QCOMPARE(namer.nameOf(series(QStringLiteral("10.0.0.9:9400"))), QStringLiteral("spare"));
@@ -130,7 +130,7 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
     const auto s = [](std::initializer_list<std::pair<QString, QString>> labels, double v) {
         PromSeries out;
         for (const auto &[k, val] : labels) {
-            out.labels.insert(k, val);
+            out.labels.append({k, val});
         }
         out.points.append({1.0, v});
         return out;
