@@ -231,6 +231,13 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
     QList<metrics::HostStatus> out;
     out.reserve(qsizetype(hosts.size()));
     for (auto &[name, h] : hosts) {
+        // A GPU server is what has GPU or SGLang series: every other target Prometheus scrapes
+        // (itself, Grafana, a database's exporter) has an `up` and maybe a disk, and is not listed
+        // unless the inventory names it.
+        const bool gpuServer = !h.gpus.empty() || !h.server.samples.isEmpty() || !h.ttft.isEmpty() || h.requests;
+        if (!gpuServer && !namer.inInventory(name)) {
+            continue;
+        }
         metrics::HostStatus s;
         s.host = name;
         s.source = QStringLiteral("prometheus");

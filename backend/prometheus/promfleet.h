@@ -60,7 +60,8 @@ private:
  * Every host the answers speak of, as the SSH monitor would have described it: GPUs, server
  * gauges (aggregated over ranks as from the server's own /metrics), TTFT and latency
  * quantiles, request and error rates, health from the server's `up`, free disk. What the
- * source lacks stays null; `source` is "prometheus". Sorted by name.
+ * source lacks stays null; `source` is "prometheus". Sorted by name. A target with neither GPU
+ * nor SGLang series is left out unless the inventory names it.
  */
 QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &answers, const HostNamer &namer,
                                          qint64 atMs);

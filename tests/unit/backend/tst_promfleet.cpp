@@ -174,11 +174,18 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
            {i, QStringLiteral("10.0.0.6:9400")},
            {QStringLiteral("job"), QStringLiteral("dcgm")}},
           0),
+        // Prometheus itself: a target, not a GPU server.
+        s({{n, QStringLiteral("up")},
+           {i, QStringLiteral("localhost:9090")},
+           {QStringLiteral("job"), QStringLiteral("prometheus")}},
+          1),
     };
-    const HostNamer namer(PromConfig{}, {{QStringLiteral("gpu1"), QStringLiteral("10.0.0.5")}});
+    const HostNamer namer(
+        PromConfig{},
+        {{QStringLiteral("gpu1"), QStringLiteral("10.0.0.5")}, {QStringLiteral("gpu6"), QStringLiteral("10.0.0.6")}});
     const QList<metrics::HostStatus> fleet = assembleFleet(answers, namer, 1000);
     QCOMPARE(fleet.size(), 2);
-    const metrics::HostStatus &gpu1 = fleet.at(1); // sorted: "10.0.0.6" < "gpu1"
+    const metrics::HostStatus &gpu1 = fleet.at(0); // sorted; localhost is not a GPU server
     QCOMPARE(gpu1.host, QStringLiteral("gpu1"));
     QCOMPARE(gpu1.gpus.size(), 2);
     QCOMPARE(gpu1.gpus.at(1).memoryTotalMiB, std::optional<qint64>(143000));
@@ -186,10 +193,12 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
     QVERIFY(!gpu1.gpus.at(0).memoryTotalMiB); // used without free: unknown, not invented
     QCOMPARE(gpu1.server->running, std::optional<double>(7));
     QCOMPARE(metrics::serverHealthName(gpu1.health), QStringLiteral("ok"));
-    const metrics::HostStatus &other = fleet.at(0);
+    // An inventory host whose only exporter is down: listed, unreachable, with why.
+    // An inventory host whose only exporter is down: listed, unreachable, with why.
+    const metrics::HostStatus &other = fleet.at(1);
+    QCOMPARE(other.host, QStringLiteral("gpu6"));
     QCOMPARE(metrics::hostStateName(other.state), QStringLiteral("unreachable"));
     QVERIFY(other.error.contains(QLatin1String("up is 0")));
-    QVERIFY(!other.inInventory);
 }
 
 void TestPromFleet::targets_fileSd()
