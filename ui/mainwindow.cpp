@@ -242,7 +242,7 @@ QWidget *MainWindow::buildHostBar()
     addButton->setObjectName(QStringLiteral("addHostButton"));
     addButton->setText(tr("Add host…"));
     addButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    connect(addButton, &QToolButton::clicked, this, &MainWindow::addHost);
+    connect(addButton, &QToolButton::clicked, this, [this] { addHost(); });
 
     auto *settingsButton = new QToolButton(bar);
     settingsButton->setIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
@@ -272,7 +272,8 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     fleet->enableUpgrades(paths, *m_redactor);
     connect(fleet, &FleetPage::hiddenColumnsChanged, this,
             [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
-    connect(fleet, &FleetPage::addHostRequested, this, &MainWindow::addHost);
+    connect(fleet, &FleetPage::addHostRequested, this, [this] { addHost(); });
+    connect(fleet, &FleetPage::addKnownHostRequested, this, [this](const QString &host) { addHost(host); });
     connect(fleet, &FleetPage::demoRequested, this, [this] {
         if (m_demoHandler) {
             m_demoHandler();
@@ -292,7 +293,7 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     m_pages->addWidget(fleet);
     m_deployPage = new DeployPage(paths, *m_fleet, *m_redactor, m_pages);
     m_deployPage->setHost(m_settings.lastHost());
-    connect(m_deployPage, &DeployPage::addHostRequested, this, &MainWindow::addHost);
+    connect(m_deployPage, &DeployPage::addHostRequested, this, [this] { addHost(); });
     connect(m_hostSelector, &QComboBox::currentIndexChanged, m_deployPage,
             [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
     m_pages->addWidget(m_deployPage);
@@ -371,7 +372,7 @@ void MainWindow::reloadHosts(const QString &select)
     }
 }
 
-void MainWindow::addHost()
+void MainWindow::addHost(const QString &known)
 {
     QStringList names;
     for (const HostEntry &h : m_inventory.hosts()) {
@@ -379,6 +380,9 @@ void MainWindow::addHost()
     }
     auto *dialog = new AddHostDialog(names, m_sshConfigPath, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!known.isEmpty()) {
+        dialog->prefill(known, known); // Prometheus names hosts by their address, mostly
+    }
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const HostEntry host = dialog->host();
         Status status = m_inventory.add(host);

@@ -49,8 +49,11 @@ public:
     ~MainWindow() override;
 
     void showPage(Page page);
-    /** Opens the Add host dialog (also reachable from the host bar). */
-    void addHost();
+    /**
+     * Opens the Add host dialog (also reachable from the host bar); `known`: a host Prometheus
+     * knows, its name and address filled in.
+     */
+    void addHost(const QString &known = {});
     void connectSelectedHost();
     Page currentPage() const;
     static QString pageTitle(Page page);

@@ -9,6 +9,7 @@
 #include "backend/prometheus/promfleetsource.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/charts/timechart.h"
+#include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/fleet/prometheusbox.h"
 #include "ui/pages/fleetpage.h"
@@ -19,7 +20,10 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,6 +142,22 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     // Prometheus watches it: no SSH session was opened.
     QCOMPARE(fleet.connection(QStringLiteral("gpu1"))->state().phase, ssh::ConnectionPhase::Disconnected);
     QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("fleet-prometheus.png"))));
+
+    // The host only Prometheus knows joins the inventory from its row.
+    auto *addKnown = page.findChild<QPushButton *>(QStringLiteral("fleetAddKnownHost"));
+    QVERIFY(addKnown->isHidden());
+    page.table()->selectRow(1);
+    QVERIFY(addKnown->isVisible());
+    QSignalSpy addAsked(&page, &ui::FleetPage::addKnownHostRequested);
+    addKnown->click();
+    QCOMPARE(addAsked.size(), 1);
+    QCOMPARE(addAsked.first().first().toString(), QStringLiteral("gpu3"));
+    ui::AddHostDialog add({QStringLiteral("gpu1")}, QString());
+    add.prefill(QStringLiteral("gpu3"), QStringLiteral("gpu3"));
+    QCOMPARE(add.host().name, QStringLiteral("gpu3"));
+    QCOMPARE(add.host().address, QStringLiteral("gpu3"));
+    page.table()->selectRow(0);
+    QVERIFY(addKnown->isHidden()); // an inventory host is there already
 
     // The Metrics page: its charts from range queries, per GPU and for the server.
     ui::MetricsPage metrics(fleet);

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -145,6 +146,16 @@ void AddHostDialog::validate()
     m_problem->setText(problem.isEmpty() || (h.name.isEmpty() && h.address.isEmpty()) ? QString()
                                                                                       : QStringLiteral("⚠ ") + problem);
     m_ok->setEnabled(problem.isEmpty());
+}
+
+void AddHostDialog::prefill(const QString &name, const QString &address)
+{
+    // An inventory name allows letters, digits, '-', '_' and '.': a label value may hold others.
+    QString safe = name;
+    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
+    m_name->setText(safe);
+    m_address->setText(address);
+    validate();
 }
 
 } // namespace flashdeck::ui

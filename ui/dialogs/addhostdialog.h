@@ -22,6 +22,8 @@ public:
     AddHostDialog(const QStringList &existingNames, const QString &sshConfigPath, QWidget *parent = nullptr);
 
     HostEntry host() const;
+    /** Starts from a host the operator saw elsewhere (Prometheus): its name and address. */
+    void prefill(const QString &name, const QString &address);
 
 private:
     void importAlias(const QString &alias);

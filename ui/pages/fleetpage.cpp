@@ -174,6 +174,24 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
         refreshAlerts();
     });
     connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, &FleetPage::refreshSource);
+
+    // A host only Prometheus knows can join the inventory (to deploy, follow logs, chat there).
+    m_addKnown = new QPushButton(tr("Add to inventory…"), this);
+    m_addKnown->setObjectName(QStringLiteral("fleetAddKnownHost"));
+    m_addKnown->setToolTip(tr("Add the selected host, which Prometheus knows and the inventory does not"));
+    m_addKnown->hide();
+    m_header->addWidget(m_addKnown);
+    const auto knownOnly = [this] {
+        const QStringList hosts = selectedHosts();
+        return hosts.size() == 1 && !m_watcher.entry(hosts.first()) ? hosts.first() : QString();
+    };
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this, knownOnly] { m_addKnown->setVisible(!knownOnly().isEmpty()); });
+    connect(m_addKnown, &QPushButton::clicked, this, [this, knownOnly] {
+        if (const QString host = knownOnly(); !host.isEmpty()) {
+            Q_EMIT addKnownHostRequested(host);
+        }
+    });
     refreshSummary();
     refreshAlerts();
 }

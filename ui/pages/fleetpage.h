@@ -57,6 +57,8 @@ public:
 Q_SIGNALS:
     void hiddenColumnsChanged(const QStringList &keys);
     void addHostRequested();
+    /** "Add to inventory…" for a host only Prometheus knows: its name as Prometheus names it. */
+    void addKnownHostRequested(const QString &host);
     void demoRequested();
     void openHost(const QString &host);
 
@@ -77,6 +79,7 @@ private:
     QLabel *m_source = nullptr;
     QLineEdit *m_filter;
     QPushButton *m_upgrade = nullptr;
+    QPushButton *m_addKnown = nullptr;
     UpgradePanel *m_upgrades = nullptr;
     QWidget *m_alertBox = nullptr;
     QSplitter *m_split = nullptr;

@@ -75,6 +75,7 @@ private Q_SLOTS:
     void cli_statusFromPrometheus_mixesSsh_andFallsBack();
     void client_failures_data();
     void client_failures();
+    void source_partialAnswers_keptAndSaid();
     void rules_acceptedByPromtool();
     void targets_loadedByPrometheus();
     void throughBastion_overItsSshSession();
@@ -282,6 +283,9 @@ void TestPrometheus::client_failures_data()
                                     << QStringLiteral(
                                            "did not answer as Prometheus' API does (HTTP 200, “<html><body>Sign in");
     QTest::newRow("too large") << 200 << QByteArray(4 * 1024 * 1024, 'x') << QStringLiteral("answered more than");
+    // Headers, then nothing: the request's own time limit ends it (status -1: held open).
+    QTest::newRow("too slow") << -1 << QByteArray("{\"status\":")
+                              << QStringLiteral("did not answer: no answer in time");
 }
 
 void TestPrometheus::client_failures()
@@ -291,12 +295,14 @@ void TestPrometheus::client_failures()
     QFETCH(QString, said);
     FakeHttpServer proxy;
     FakeHttpServer::Response r;
-    r.status = status;
+    r.status = status < 0 ? 200 : status;
+    r.holdOpen = status < 0;
     r.body = body;
     proxy.on("GET", "/prom/api/v1/query", r);
     prom::PromConfig config;
     config.url = QUrl(QStringLiteral("http://127.0.0.1:%1/prom").arg(proxy.port()));
     config.auth = prom::PromAuth::Bearer;
+    config.timeoutMs = 1000;
     prom::PromClient client(config, QStringLiteral("s3cret-token"));
     client.setMaxAnswerBytes(1024 * 1024);
     std::optional<Result<prom::PromResult>> answer;
@@ -308,6 +314,41 @@ void TestPrometheus::client_failures()
     // The path prefix of a Prometheus behind a proxy is kept; the token goes as a bearer header.
     QCOMPARE(proxy.requests().size(), 1);
     QVERIFY(proxy.requests().first().target.startsWith("/prom/api/v1/query?query=up"));
+}
+
+void TestPrometheus::source_partialAnswers_keptAndSaid()
+{
+    // A Prometheus that answers `up` and refuses the rest (an overloaded one, a query limit):
+    // what came back is shown, and what did not is said.
+    FakeHttpServer partial;
+    FakeHttpServer::Response refused;
+    refused.status = 422;
+    refused.body =
+        R"({"status":"error","errorType":"execution","error":"query processing would load too many samples"})";
+    partial.on("GET", "/api/v1/query", refused);
+    FakeHttpServer::Response up;
+    up.body = R"({"status":"success","data":{"resultType":"vector","result":[
+        {"metric":{"__name__":"up","instance":"10.9.9.1:9400","job":"dcgm"},"value":[1700000000,"1"]}]}})";
+    partial.on("GET", "/api/v1/query?query=up&", up);
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    prom::PromConfig config;
+    config.source = prom::FleetSource::Prometheus;
+    config.url = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(partial.port()));
+    prom::PromFleetSource source(config, {}, paths, metrics::AlertThresholds{});
+    source.setInventory({{QStringLiteral("gpu1"), QStringLiteral("10.9.9.1")}});
+    QSignalSpy refreshed(&source, &prom::PromFleetSource::refreshed);
+    source.refresh();
+    QVERIFY(refreshed.wait(30000));
+    QVERIFY2(source.error().isEmpty(), qPrintable(source.error()));
+    QCOMPARE(source.hosts().size(), 1);
+    QCOMPARE(metrics::hostStateName(source.host(QStringLiteral("gpu1"))->state), QStringLiteral("up"));
+    QVERIFY(source.host(QStringLiteral("gpu1"))->gpus.isEmpty()); // not answered: unknown, not zero
+    QVERIFY2(!source.warnings().isEmpty() &&
+                 source.warnings().first().startsWith(
+                     QLatin1String("partial: Prometheus refused the query (execution, HTTP 422): query processing")),
+             qPrintable(source.warnings().join(QLatin1Char('\n'))));
 }
 
 void TestPrometheus::rules_acceptedByPromtool()
