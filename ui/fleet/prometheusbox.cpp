@@ -78,6 +78,7 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
     m_auth->addItem(tr("User and password"), QStringLiteral("basic"));
     m_auth->setCurrentIndex(m_auth->findData(prom::promAuthName(c.auth)));
     m_user->setText(c.user);
+    m_user->setPlaceholderText(tr("user (for a password)"));
     m_secret->setEchoMode(QLineEdit::Password);
     m_secret->setPlaceholderText(tr("kept in the keyring; leave empty to keep the saved one"));
     m_source->setObjectName(QStringLiteral("prometheusSource"));
