@@ -34,8 +34,9 @@ void PromFleetSource::setThresholds(const metrics::AlertThresholds &thresholds)
 
 void PromFleetSource::setThroughHost(ssh::Transport *transport)
 {
-    if (m_tunnel) {
-        m_tunnel->abandon();
+    // One raw pointer read: GCC's -O3 null-dereference check does not trust a QPointer read twice.
+    if (ssh::TunnelReply *tunnel = m_tunnel.data()) {
+        tunnel->abandon();
     }
     m_through = transport;
     m_client.routeThrough({});
@@ -71,14 +72,17 @@ void PromFleetSource::refresh()
         finish();
         return;
     }
-    if (!m_through || (m_tunnel && m_tunnel->phase() == ssh::TunnelReply::Phase::Ready)) {
+    const ssh::TunnelReply *open = m_tunnel.data();
+    ssh::Transport *through = m_through.data();
+    if (!through || (open && open->phase() == ssh::TunnelReply::Phase::Ready)) {
         sendQueries();
         return;
     }
     // A Prometheus only the bastion reaches: one tunnel through its session, kept while it lives.
     const quint16 port = quint16(m_config.url.port(m_config.url.scheme() == QLatin1String("https") ? 443 : 80));
-    m_tunnel = m_through->tunnelToPort(m_config.url.host(), port, this);
-    m_tunnel->onOpened(
+    ssh::TunnelReply *tunnel = through->tunnelToPort(m_config.url.host(), port, this);
+    m_tunnel = tunnel;
+    tunnel->onOpened(
         this,
         [this](quint16 local) {
             QUrl route;

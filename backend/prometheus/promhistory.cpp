@@ -101,7 +101,8 @@ QList<int> PromHistory::gpuIndexes() const
 
 void PromHistory::load(qint64 windowMs)
 {
-    if (m_waiting > 0 || !m_client || m_values.isEmpty()) {
+    PromClient *client = m_client.data(); // read once (see PromFleetSource::refresh)
+    if (m_waiting > 0 || !client || m_values.isEmpty()) {
         return;
     }
     QStringList escaped;
@@ -135,7 +136,7 @@ void PromHistory::load(qint64 windowMs)
         }
     };
     for (qsizetype i = 0; i < all.size(); ++i) {
-        m_client->queryRange(all.at(i), start, end, step, [this, round, i, into](const Result<PromResult> &r) {
+        client->queryRange(all.at(i), start, end, step, [this, round, i, into](const Result<PromResult> &r) {
             if (round != m_round) {
                 return;
             }

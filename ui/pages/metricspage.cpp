@@ -219,7 +219,8 @@ void MetricsPage::rebuildLines()
             label, color,
             [w, host, key, from, fromPrometheus = history != nullptr]() -> const metrics::TimeSeries * {
                 if (fromPrometheus) {
-                    return from ? from->series(key) : nullptr;
+                    const prom::PromHistory *h = from.data(); // read once: -O3's null check
+                    return h ? h->series(key) : nullptr;
                 }
                 const metrics::HostMonitor *m = w->monitor(host);
                 return m ? m->series(key) : nullptr;
