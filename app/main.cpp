@@ -32,6 +32,7 @@
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/runtimeinfo.h"
+#include "ui/firstpaintprobe.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -293,6 +294,7 @@ int main(int argc, char **argv)
         window.raise();
         window.activateWindow();
     });
+    flashdeck::ui::FirstPaintProbe::installIfAsked(); // the start-up benchmark's stopwatch
     window.show();
     // Ctrl+C or a SIGTERM ends the event loop like closing the window does, so what runs at
     // exit (stopping the demo's processes) still runs.

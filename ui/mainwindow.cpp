@@ -23,6 +23,7 @@
 
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -142,7 +143,10 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     m_statusText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
     statusBar()->addWidget(m_statusText, 1);
 
-    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
+        ensurePage(static_cast<Page>(row));
+        m_pages->setCurrentIndex(row);
+    });
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         if (const QListWidgetItem *item = m_navigation->item(row)) {
             log::ui().debug("page {}", item->text().toStdString());
@@ -267,71 +271,151 @@ QWidget *MainWindow::buildHostBar()
 
 void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
 {
-    auto *fleet = new FleetPage(*m_fleet, m_pages);
-    fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
-    fleet->enableUpgrades(paths, *m_redactor);
-    connect(fleet, &FleetPage::hiddenColumnsChanged, this,
-            [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
-    connect(fleet, &FleetPage::addHostRequested, this, [this] { addHost(); });
-    connect(fleet, &FleetPage::addKnownHostRequested, this, [this](const QString &host) { addHost(host); });
-    connect(fleet, &FleetPage::demoRequested, this, [this] {
-        if (m_demoHandler) {
-            m_demoHandler();
-        } else {
-            QMessageBox::information(this, tr("Demo host"),
-                                     tr("Start Flashdeck with --demo (or run 'flashdeck demo start') to add the "
-                                        "simulated hosts."));
-        }
-    });
-    connect(fleet, &FleetPage::openHost, this, [this](const QString &host) {
-        const int i = m_hostSelector->findData(host);
-        if (i >= 0) {
-            m_hostSelector->setCurrentIndex(i);
-        }
-        showPage(Page::Metrics);
-    });
-    m_pages->addWidget(fleet);
-    m_deployPage = new DeployPage(paths, *m_fleet, *m_redactor, m_pages);
-    m_deployPage->setHost(m_settings.lastHost());
-    connect(m_deployPage, &DeployPage::addHostRequested, this, [this] { addHost(); });
-    connect(m_hostSelector, &QComboBox::currentIndexChanged, m_deployPage,
-            [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
-    m_pages->addWidget(m_deployPage);
-    auto *logsPage = new LogsPage(*m_fleet, m_pages);
-    logsPage->setCapacity(m_settings.logLines());
-    logsPage->setHost(m_settings.lastHost());
-    connect(m_hostSelector, &QComboBox::currentIndexChanged, logsPage,
-            [this, logsPage] { logsPage->setHost(m_hostSelector->currentData().toString()); });
-    m_pages->addWidget(logsPage);
-    auto *metricsPage = new MetricsPage(*m_fleet, m_pages);
-    metricsPage->setHost(m_settings.lastHost());
-    connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
-            [this, metricsPage] { metricsPage->setHost(m_hostSelector->currentData().toString()); });
-    m_pages->addWidget(metricsPage);
-    auto *playground = new PlaygroundPage(paths, *m_fleet, m_settings, m_pages);
-    playground->setHost(m_settings.lastHost());
-    connect(m_hostSelector, &QComboBox::currentIndexChanged, playground,
-            [this, playground] { playground->setHost(m_hostSelector->currentData().toString()); });
-    m_pages->addWidget(playground);
     m_notifier = new AlertNotifier(*m_fleet, this);
     m_notifier->setEnabled(m_settings.alertNotifications());
     connect(m_notifier, &AlertNotifier::notified, this, [this](const QString &title, const QString &message) {
         statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, message), 15000);
     });
-    auto *settingsPage = new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages);
-    connect(settingsPage, &SettingsPage::logLinesChanged, logsPage, &LogsPage::setCapacity);
-    // Settings is taller than a 1366 × 768 screen leaves a window: it scrolls, and the window
-    // keeps to the screen (a page's minimum height is the window's).
-    auto *settingsScroll = new QScrollArea(m_pages);
-    settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
-    settingsScroll->setWidget(settingsPage);
-    settingsScroll->setWidgetResizable(true);
-    settingsScroll->setFrameShape(QFrame::NoFrame);
-    m_pages->addWidget(settingsScroll);
+    // Every page follows the host bar from the moment it exists; one built later starts from the
+    // host chosen then.
+    const auto host = [this] {
+        return m_hostSelector->count() > 0 ? m_hostSelector->currentData().toString() : m_settings.lastHost();
+    };
+    // A page is built when it is first shown, or after the window's first paint: start-up builds
+    // only the page it opens on (issue 27: the Metrics page's charts and the Deploy page's
+    // recipes, licence and log rules took half the time to the first paint).
+    m_builders.resize(pageCount);
+    // `paths` outlives the window (the pages keep a reference to it, as before); `info` is copied,
+    // since the caller may pass a temporary.
+    const AppPaths *at = &paths;
+    m_builders[int(Page::Fleet)] = [this, at] {
+        auto *fleet = new FleetPage(*m_fleet, m_pages);
+        fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
+        fleet->enableUpgrades(*at, *m_redactor);
+        connect(fleet, &FleetPage::hiddenColumnsChanged, this,
+                [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
+        connect(fleet, &FleetPage::addHostRequested, this, [this] { addHost(); });
+        connect(fleet, &FleetPage::addKnownHostRequested, this, [this](const QString &known) { addHost(known); });
+        connect(fleet, &FleetPage::demoRequested, this, [this] {
+            if (m_demoHandler) {
+                m_demoHandler();
+            } else {
+                QMessageBox::information(this, tr("Demo host"),
+                                         tr("Start Flashdeck with --demo (or run 'flashdeck demo start') to add the "
+                                            "simulated hosts."));
+            }
+        });
+        connect(fleet, &FleetPage::openHost, this, [this](const QString &chosen) {
+            const int i = m_hostSelector->findData(chosen);
+            if (i >= 0) {
+                m_hostSelector->setCurrentIndex(i);
+            }
+            showPage(Page::Metrics);
+        });
+        return fleet;
+    };
+    m_builders[int(Page::Deploy)] = [this, at, host] {
+        m_deployPage = new DeployPage(*at, *m_fleet, *m_redactor, m_pages);
+        m_deployPage->setHost(host());
+        connect(m_deployPage, &DeployPage::addHostRequested, this, [this] { addHost(); });
+        connect(m_hostSelector, &QComboBox::currentIndexChanged, m_deployPage,
+                [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
+        return m_deployPage;
+    };
+    m_builders[int(Page::Logs)] = [this, host] {
+        auto *logsPage = new LogsPage(*m_fleet, m_pages);
+        logsPage->setCapacity(m_settings.logLines());
+        logsPage->setHost(host());
+        connect(m_hostSelector, &QComboBox::currentIndexChanged, logsPage,
+                [this, logsPage] { logsPage->setHost(m_hostSelector->currentData().toString()); });
+        return logsPage;
+    };
+    m_builders[int(Page::Metrics)] = [this, host] {
+        auto *metricsPage = new MetricsPage(*m_fleet, m_pages);
+        metricsPage->setHost(host());
+        connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
+                [this, metricsPage] { metricsPage->setHost(m_hostSelector->currentData().toString()); });
+        return metricsPage;
+    };
+    m_builders[int(Page::Playground)] = [this, at, host] {
+        auto *playground = new PlaygroundPage(*at, *m_fleet, m_settings, m_pages);
+        playground->setHost(host());
+        connect(m_hostSelector, &QComboBox::currentIndexChanged, playground,
+                [this, playground] { playground->setHost(m_hostSelector->currentData().toString()); });
+        return playground;
+    };
+    m_builders[int(Page::Settings)] = [this, at, info] {
+        auto *settingsPage = new SettingsPage(*at, info, m_settings, *m_fleet, *m_notifier, m_pages);
+        connect(settingsPage, &SettingsPage::logLinesChanged, this, [this](qsizetype lines) {
+            if (!m_builders[int(Page::Logs)]) { // built: a later one reads the setting itself
+                qobject_cast<LogsPage *>(m_pages->widget(int(Page::Logs)))->setCapacity(lines);
+            }
+        });
+        // Settings is taller than a 1366 × 768 screen leaves a window: it scrolls, and the window
+        // keeps to the screen (a page's minimum height is the window's).
+        auto *settingsScroll = new QScrollArea(m_pages);
+        settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
+        settingsScroll->setWidget(settingsPage);
+        settingsScroll->setWidgetResizable(true);
+        settingsScroll->setFrameShape(QFrame::NoFrame);
+        return settingsScroll;
+    };
+    for (int i = 0; i < pageCount; ++i) {
+        auto *placeholder = new QWidget(m_pages);
+        placeholder->setObjectName(QStringLiteral("pageNotBuiltYet"));
+        m_pages->addWidget(placeholder);
+    }
+    // The first paint of this window starts the rest (eventFilter).
+    QCoreApplication::instance()->installEventFilter(this);
+}
+
+QWidget *MainWindow::ensurePage(Page page)
+{
+    const int i = int(page);
+    if (i < 0 || i >= pageCount) {
+        return nullptr;
+    }
+    if (!m_builders[i]) {
+        return m_pages->widget(i);
+    }
+    const std::function<QWidget *()> build = std::exchange(m_builders[i], {});
+    QWidget *built = build();
+    QWidget *placeholder = m_pages->widget(i);
+    const bool current = m_pages->currentIndex() == i;
+    m_pages->insertWidget(i, built);
+    m_pages->removeWidget(placeholder);
+    placeholder->deleteLater();
+    if (current) {
+        m_pages->setCurrentIndex(i);
+    }
+    return built;
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (!m_firstPaintSeen && event->type() == QEvent::Paint && watched->isWidgetType() &&
+        static_cast<QWidget *>(watched)->window() == this) {
+        m_firstPaintSeen = true;
+        QCoreApplication::instance()->removeEventFilter(this);
+        QTimer::singleShot(0, this, &MainWindow::buildRemainingPages);
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::buildRemainingPages()
+{
+    for (int i = 0; i < pageCount; ++i) {
+        if (m_builders[i]) {
+            ensurePage(static_cast<Page>(i));
+            QTimer::singleShot(0, this, &MainWindow::buildRemainingPages); // one page per turn
+            return;
+        }
+    }
 }
 
 void MainWindow::showPage(Page page)
 {
+    ensurePage(page);
     m_navigation->setCurrentRow(static_cast<int>(page));
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -63,13 +64,19 @@ public:
     void inventoryChanged();
     FleetWatcher &fleet() const { return *m_fleet; }
 
+    /** The page, built now if it was not yet (pages other than the first are built after the first paint). */
+    QWidget *ensurePage(Page page);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     QWidget *buildHostBar();
     void buildNavigation();
     void buildPages(const AppPaths &paths, const RuntimeInfo &info);
+    /** After the first paint: the pages not built yet, one per turn of the event loop. */
+    void buildRemainingPages();
     void updateStatus();
     void reloadHosts(const QString &select = {});
     void showSelectedHostState();
@@ -85,6 +92,9 @@ private:
     DeployPage *m_deployPage = nullptr;
     std::function<void()> m_demoHandler;
     AlertNotifier *m_notifier = nullptr;
+    /** Each page's builder until it is built (start-up builds the first page only). */
+    std::vector<std::function<QWidget *()>> m_builders;
+    bool m_firstPaintSeen = false;
     QString m_sshConfigPath;
     ConnectionController *m_controller = nullptr;
     QMetaObject::Connection m_stateWatch; // the chosen host's connection → the host bar

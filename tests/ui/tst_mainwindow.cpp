@@ -227,6 +227,11 @@ void TestMainWindow::simulatedHosts_areLabelled()
     QVERIFY2(window.grab().save(file), qPrintable(file));
     // The host the bar shows at the first start (no last host yet: the first) is every page's.
     QCOMPARE(selector->currentData().toString(), QStringLiteral("demo"));
+    // Pages other than the first are built after the first paint, each from the host chosen then.
+    QTRY_VERIFY(window.findChild<flashdeck::ui::MetricsPage *>() &&
+                window.findChild<flashdeck::ui::PlaygroundPage *>() && window.findChild<flashdeck::ui::LogsPage *>() &&
+                window.findChild<flashdeck::ui::DeployPage *>() &&
+                !window.findChild<QWidget *>(QStringLiteral("pageNotBuiltYet")));
     QCOMPARE(window.findChild<flashdeck::ui::MetricsPage *>()->host(), QStringLiteral("demo"));
     QCOMPARE(window.findChild<flashdeck::ui::PlaygroundPage *>()->host(), QStringLiteral("demo"));
     QCOMPARE(window.findChild<flashdeck::ui::LogsPage *>()->host(), QStringLiteral("demo"));
