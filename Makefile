@@ -47,7 +47,7 @@ test-asan: test
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet bench_promfleet flashdeck_simhost
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logstream bench_chat bench_fleet bench_promfleet bench_startup flashdeck_simhost
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
@@ -55,6 +55,7 @@ bench: bootstrap
 	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet
 	@build/release/tests/bench/bench_promfleet
+	@build/release/tests/bench/bench_startup
 
 # Issue 9's load run: 20 chats + log follow + live metrics on one simulated host, RSS sampled.
 SOAK_SECONDS ?= 600
