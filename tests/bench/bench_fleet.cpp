@@ -14,6 +14,7 @@
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/ssh/hostconnection.h"
+#include "tests/bench/benchprocess.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -29,41 +30,14 @@
 
 #include <cstdio>
 #include <memory>
-#include <sys/resource.h>
 #include <vector>
 
 using namespace flashdeck;
+using flashdeck::bench::cpuSeconds;
+using flashdeck::bench::envInt;
+using flashdeck::bench::procMb;
 
 namespace {
-
-int envInt(const char *name, int fallback)
-{
-    bool ok = false;
-    const int v = qEnvironmentVariableIntValue(name, &ok);
-    return ok && v > 0 ? v : fallback;
-}
-
-double cpuSeconds()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u); // every thread of the process: the SSH workers too
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-/** VmRSS or VmHWM from /proc/self/status, in MB. */
-double procMb(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(field)) {
-            return line.mid(int(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
-        }
-    }
-    return -1;
-}
 
 /** Turns the simulated host's scenario into an 8-GPU one (B300s with their own ids). */
 bool eightGpus(const test::SimHostFixture &sim)

@@ -18,6 +18,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/prometheus/promconfig.h"
 #include "backend/prometheus/promfleetsource.h"
+#include "tests/bench/benchprocess.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/pages/fleetpage.h"
 
@@ -34,39 +35,13 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <sys/resource.h>
 
 using namespace flashdeck;
+using flashdeck::bench::cpuSeconds;
+using flashdeck::bench::envInt;
+using flashdeck::bench::procMb;
 
 namespace {
-
-int envInt(const char *name, int fallback)
-{
-    bool ok = false;
-    const int v = qEnvironmentVariableIntValue(name, &ok);
-    return ok && v > 0 ? v : fallback;
-}
-
-double cpuSeconds()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-double procMb(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(field)) {
-            return line.mid(int(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
-        }
-    }
-    return -1;
-}
 
 QString hostName(int i)
 {

@@ -84,4 +84,12 @@ QByteArray sglangText(int n, const QByteArray &extraLabels)
     return out;
 }
 
+FakeHttpServer::Response exposition(const QByteArray &body)
+{
+    FakeHttpServer::Response r;
+    r.body = body;
+    r.contentType = "text/plain; version=0.0.4";
+    return r;
+}
+
 } // namespace flashdeck::testing::exporters

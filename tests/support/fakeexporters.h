@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fakehttpserver.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -19,5 +21,7 @@ QByteArray amdText(int gpus);
  * tokenizer's counters and TTFT histogram growing with each scrape (`n`), as a loaded server's do.
  */
 QByteArray sglangText(int n, const QByteArray &extraLabels = {});
+/** An exporter's answer: `body` as the text exposition format (version 0.0.4). */
+FakeHttpServer::Response exposition(const QByteArray &body);
 
 } // namespace flashdeck::testing::exporters

@@ -35,14 +35,6 @@ using namespace flashdeck::testing::exporters;
 
 namespace {
 
-FakeHttpServer::Response text(const QByteArray &body)
-{
-    FakeHttpServer::Response r;
-    r.body = body;
-    r.contentType = "text/plain; version=0.0.4";
-    return r;
-}
-
 QString shotPath(const QString &fallbackDir, const QString &name)
 {
     const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", fallbackDir);
@@ -73,9 +65,10 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     FakeHttpServer sglang1;
     FakeHttpServer dcgm3;
     int scrapes = 0;
-    dcgm1.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu1"), 8, 200000)));
-    sglang1.on("GET", "/metrics", [&scrapes](const FakeHttpServer::Request &) { return text(sglangText(++scrapes)); });
-    dcgm3.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
+    dcgm1.on("GET", "/metrics", exposition(dcgmText(QStringLiteral("gpu1"), 8, 200000)));
+    sglang1.on("GET", "/metrics",
+               [&scrapes](const FakeHttpServer::Request &) { return exposition(sglangText(++scrapes)); });
+    dcgm3.on("GET", "/metrics", exposition(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
     PrometheusFixture prometheus;
     QString error;
     const auto job = [](const char *name, quint16 port, const char *host) {

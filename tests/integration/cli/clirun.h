@@ -46,6 +46,19 @@ inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutM
             p.readAllStandardError()};
 }
 
+/** `flashdeck status --json` output: each host's object, by host name. */
+inline QMap<QString, QJsonObject> statusByHost(const QByteArray &jsonLines)
+{
+    QMap<QString, QJsonObject> out;
+    for (const QByteArray &line : jsonLines.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.contains(QLatin1String("host"))) {
+            out[o[QLatin1String("host")].toString()] = o;
+        }
+    }
+    return out;
+}
+
 /** `flashdeck deploy --json` output: the last record of each step, by step id. */
 inline QMap<QString, QJsonObject> deploySteps(const QByteArray &jsonLines)
 {

@@ -26,17 +26,7 @@ private Q_SLOTS:
 private:
     using Run = CliRun;
     static Run run(const QString &config, QStringList args) { return runFlashdeck(config, std::move(args)); }
-    static QMap<QString, QJsonObject> byHost(const QByteArray &lines)
-    {
-        QMap<QString, QJsonObject> out;
-        for (const QByteArray &l : lines.split('\n')) {
-            const QJsonObject o = QJsonDocument::fromJson(l).object();
-            if (o.contains(QLatin1String("host"))) {
-                out[o[QLatin1String("host")].toString()] = o;
-            }
-        }
-        return out;
-    }
+    static QMap<QString, QJsonObject> byHost(const QByteArray &lines) { return statusByHost(lines); }
 };
 
 void TestStatusCli::jsonContract_beforeAndAfterADeployment()

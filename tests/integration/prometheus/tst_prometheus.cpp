@@ -33,14 +33,6 @@ using flashdeck::testing::PrometheusFixture;
 
 namespace {
 
-FakeHttpServer::Response text(const QByteArray &body)
-{
-    FakeHttpServer::Response r;
-    r.body = body;
-    r.contentType = "text/plain; version=0.0.4";
-    return r;
-}
-
 QString job(const QString &name, quint16 port, const QString &host)
 {
     return QStringLiteral("  - job_name: %1\n    static_configs:\n      - targets: [\"127.0.0.1:%2\"]\n"
@@ -94,10 +86,11 @@ private:
 void TestPrometheus::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    m_dcgm1.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu1"), 8, 180000)));
-    m_sglang1.on("GET", "/metrics", [this](const FakeHttpServer::Request &) { return text(sglangText(++m_scrapes)); });
-    m_amd2.on("GET", "/metrics", text(amdText(8)));
-    m_dcgm3.on("GET", "/metrics", text(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
+    m_dcgm1.on("GET", "/metrics", exposition(dcgmText(QStringLiteral("gpu1"), 8, 180000)));
+    m_sglang1.on("GET", "/metrics",
+                 [this](const FakeHttpServer::Request &) { return exposition(sglangText(++m_scrapes)); });
+    m_amd2.on("GET", "/metrics", exposition(amdText(8)));
+    m_dcgm3.on("GET", "/metrics", exposition(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
     QString error;
     QVERIFY2(m_prometheus.start(job(QStringLiteral("dcgm"), m_dcgm1.port(), QStringLiteral("gpu1")) +
                                     job(QStringLiteral("sglang"), m_sglang1.port(), QStringLiteral("gpu1")) +
@@ -214,16 +207,7 @@ void TestPrometheus::cli_statusFromPrometheus_mixesSsh_andFallsBack()
         config.hostLabel = QStringLiteral("host");
         config.writeTo(settings);
     }
-    const auto byHost = [](const QByteArray &lines) {
-        QMap<QString, QJsonObject> out;
-        for (const QByteArray &l : lines.split('\n')) {
-            const QJsonObject o = QJsonDocument::fromJson(l).object();
-            if (o.contains(QLatin1String("host"))) {
-                out[o[QLatin1String("host")].toString()] = o;
-            }
-        }
-        return out;
-    };
+    const auto byHost = [](const QByteArray &lines) { return statusByHost(lines); };
     const QStringList args{QStringLiteral("status"), QStringLiteral("--prometheus-url"), m_prometheus.url().toString(),
                            QStringLiteral("--json"), QStringLiteral("--timeout"),        QStringLiteral("20")};
     CliRun run = runFlashdeck(root.path(), args);

@@ -1,0 +1,45 @@
+#pragma once
+
+// What the fleet benchmarks read of their own process: a positive setting from the environment,
+// CPU time (every thread: the SSH workers too) and VmRSS / VmHWM.
+
+#include <QByteArray>
+#include <QFile>
+#include <QtGlobal>
+
+#include <sys/resource.h>
+
+namespace flashdeck::bench {
+
+/** A positive integer from the environment, else `fallback`. */
+inline int envInt(const char *name, int fallback)
+{
+    bool ok = false;
+    const int v = qEnvironmentVariableIntValue(name, &ok);
+    return ok && v > 0 ? v : fallback;
+}
+
+/** User + system seconds of every thread of this process so far. */
+inline double cpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+/** "VmRSS:" or "VmHWM:" from /proc/self/status, in MB. */
+inline double procMb(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field)) {
+            return line.mid(int(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
+        }
+    }
+    return -1;
+}
+
+} // namespace flashdeck::bench
