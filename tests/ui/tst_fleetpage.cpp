@@ -232,7 +232,7 @@ void TestFleetPage::liveFleet_modelAndPage()
     QTRY_VERIFY_WITH_TIMEOUT(
         (keepBusy(), metricsPage.refresh(),
          metricsPage.charts().at(0)->pointsDrawn() >= 4 * 12 && metricsPage.charts().at(6)->pointsDrawn() >= 6),
-        60000);
+        120000); // a bound for a loaded machine (seen: 60 s missed with CI and three window tests beside it)
     const QString host = QDir(dir).filePath(QStringLiteral("metrics-host.png"));
     QVERIFY2(metricsPage.grab().save(host), qPrintable(host));
 
