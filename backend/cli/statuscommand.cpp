@@ -254,12 +254,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             }
         }
     }
-    const auto fromPrometheus = [&fleet](const QString &host) -> bool {
-        return fleet.prometheus() && fleet.prometheus()->error().isEmpty() && fleet.prometheus()->host(host);
-    };
     QList<HostEntry> overSsh;
     for (const HostEntry &h : hosts) {
-        if (!fromPrometheus(h.name)) {
+        if (!fleet.watchedByPrometheus(h.name)) {
             overSsh.append(h);
         }
     }

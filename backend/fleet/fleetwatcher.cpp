@@ -70,11 +70,7 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
     }
     m_order = wanted;
     if (m_prometheus) {
-        QList<prom::KnownHost> known;
-        for (const HostEntry &h : hosts) {
-            known.append({h.name, h.address});
-        }
-        m_prometheus->setInventory(known);
+        m_prometheus->setInventory(knownHosts());
     }
     if (changed) {
         Q_EMIT hostsChanged();
@@ -195,6 +191,15 @@ void FleetWatcher::deploymentChanged(const QString &host)
                     });
 }
 
+QList<prom::KnownHost> FleetWatcher::knownHosts() const
+{
+    QList<prom::KnownHost> known;
+    for (const QString &name : m_order) {
+        known.append({name, entry(name) ? entry(name)->address : QString()});
+    }
+    return known;
+}
+
 void FleetWatcher::connectUnlessCovered(const QString &host)
 {
     const auto it = m_watched.find(host);
@@ -223,11 +228,7 @@ void FleetWatcher::usePrometheus(const prom::PromConfig &config, const QString &
         return;
     }
     m_prometheus = std::make_unique<prom::PromFleetSource>(config, secret, m_paths, m_thresholds);
-    QList<prom::KnownHost> known;
-    for (const QString &name : std::as_const(m_order)) {
-        known.append({name, entry(name) ? entry(name)->address : QString()});
-    }
-    m_prometheus->setInventory(known);
+    m_prometheus->setInventory(knownHosts());
     if (!config.throughHost.isEmpty()) {
         if (ssh::HostConnection *bastion = connection(config.throughHost)) {
             m_prometheus->setThroughHost(bastion);

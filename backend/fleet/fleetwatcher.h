@@ -24,6 +24,7 @@ class HostMonitor;
 namespace prom {
 class PromFleetSource;
 struct PromConfig;
+struct KnownHost;
 } // namespace prom
 
 /**
@@ -100,6 +101,8 @@ private:
     /** Connects the host now, unless Prometheus watches it (or may, before its first answer). */
     void connectUnlessCovered(const QString &host);
     void onPrometheusRefreshed();
+    /** The inventory's names and addresses, for Prometheus' host naming. */
+    QList<prom::KnownHost> knownHosts() const;
 
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;

@@ -22,6 +22,14 @@ QString promAuthName(PromAuth auth)
     return QStringLiteral("none");
 }
 
+PromAuth promAuthFromName(const QString &name)
+{
+    const QString n = name.trimmed().toLower();
+    return n == QLatin1String("bearer") ? PromAuth::Bearer
+        : n == QLatin1String("basic")   ? PromAuth::Basic
+                                        : PromAuth::None;
+}
+
 Status PromConfig::check() const
 {
     if (url.isEmpty()) {
@@ -53,10 +61,7 @@ PromConfig PromConfig::fromSettings(const Settings &settings)
     c.throughHost = p.value(QStringLiteral("through_host")).trimmed();
     c.hostLabel = p.value(QStringLiteral("host_label"), c.hostLabel).trimmed();
     c.caFile = p.value(QStringLiteral("ca_file")).trimmed();
-    const QString auth = p.value(QStringLiteral("auth")).trimmed().toLower();
-    c.auth = auth == QLatin1String("bearer") ? PromAuth::Bearer
-        : auth == QLatin1String("basic")     ? PromAuth::Basic
-                                             : PromAuth::None;
+    c.auth = promAuthFromName(p.value(QStringLiteral("auth")));
     c.user = p.value(QStringLiteral("user")).trimmed();
     bool ok = false;
     const int timeout = p.value(QStringLiteral("timeout_s")).toInt(&ok);

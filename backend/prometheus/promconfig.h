@@ -51,5 +51,7 @@ struct PromConfig
 
 QString fleetSourceName(FleetSource source);
 QString promAuthName(PromAuth auth);
+/** "bearer", "basic"; anything else is None. */
+PromAuth promAuthFromName(const QString &name);
 
 } // namespace flashdeck::prom

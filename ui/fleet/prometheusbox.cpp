@@ -138,10 +138,7 @@ prom::PromConfig PrometheusBox::config() const
     c.hostLabel = m_label->text().trimmed().isEmpty() ? QStringLiteral("instance") : m_label->text().trimmed();
     c.hostNames = namesFrom(m_names->text());
     c.caFile = m_ca->text().trimmed();
-    const QString auth = m_auth->currentData().toString();
-    c.auth = auth == QLatin1String("bearer") ? prom::PromAuth::Bearer
-        : auth == QLatin1String("basic")     ? prom::PromAuth::Basic
-                                             : prom::PromAuth::None;
+    c.auth = prom::promAuthFromName(m_auth->currentData().toString());
     c.user = m_user->text().trimmed();
     return c;
 }
