@@ -20,6 +20,7 @@
 #include "backend/cli/upgradecommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
+#include "backend/core/language.h"
 #include "backend/core/settings.h"
 #include "backend/core/singleinstance.h"
 #include "backend/core/stopsignals.h"
@@ -58,11 +59,11 @@ bool wantsGui(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "--config-dir") {
+        if (arg == "--config-dir" || arg == "--lang") {
             ++i; // its value is not a command
             continue;
         }
-        if (arg.startsWith("--config-dir=") || arg == "--demo" || arg == "--log-stderr") {
+        if (arg.startsWith("--config-dir=") || arg.startsWith("--lang=") || arg == "--demo" || arg == "--log-stderr") {
             continue;
         }
         return false;
@@ -77,9 +78,10 @@ QString missingDisplay()
         !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
         return {};
     }
-    return QStringLiteral("flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
-                          "Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: "
-                          "flashdeck --help.");
+    return QCoreApplication::translate("main",
+                                       "flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
+                                       "are not set).\nRun it in a desktop session, under Xvfb (xvfb-run "
+                                       "flashdeck), or use a command: flashdeck --help.");
 }
 
 void printErr(const QString &text)
@@ -108,19 +110,36 @@ QString optionValueAnywhere(const QStringList &args, const QString &name)
 int main(int argc, char **argv)
 {
     const bool gui = wantsGui(argc, argv);
-    if (gui) {
-        if (const QString why = missingDisplay(); !why.isEmpty()) {
-            std::fputs(qPrintable(why + QLatin1Char('\n')), stderr);
-            return ExitCheckFailed; // a clear word instead of Qt's abort
-        }
-    }
+    const bool noDisplay = gui && !missingDisplay().isEmpty();
     std::unique_ptr<QCoreApplication> app =
-        gui ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+        gui && !noDisplay ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
     QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
-    if (gui) {
+    if (gui && !noDisplay) {
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
         QGuiApplication::setDesktopFileName(QStringLiteral("io.flashdeck.Flashdeck")); // packaging/*.desktop
+    }
+
+    // The language comes first, so that every word below (help, errors) is in it: --lang, else
+    // Settings → Language, else the system locale.
+    const QStringList args = QCoreApplication::arguments();
+    const QString configDir = optionValueAnywhere(args, QStringLiteral("config-dir"));
+    const flashdeck::AppPaths paths(configDir);
+    flashdeck::Settings settings(paths);
+    flashdeck::Language language;
+    const QString langArg = optionValueAnywhere(args, QStringLiteral("lang"));
+    const std::optional<flashdeck::UiLanguage> chosen =
+        flashdeck::Language::fromName(langArg.isEmpty() ? settings.language() : langArg);
+    if (!langArg.isEmpty() && !chosen) {
+        printErr(QStringLiteral("flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.").arg(langArg));
+        return ExitUsage;
+    }
+    if (const flashdeck::Status s = language.install(chosen.value_or(flashdeck::UiLanguage::System)); !s) {
+        printErr(s.message());
+    }
+    if (noDisplay) {
+        printErr(missingDisplay());
+        return ExitCheckFailed; // a clear word instead of Qt's abort
     }
 
     QCommandLineParser parser;
@@ -135,10 +154,16 @@ int main(int argc, char **argv)
                                              QStringLiteral("DIR"));
     const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
                                              QStringLiteral("Also write the log to standard error."));
+    const QCommandLineOption langOption(
+        QStringLiteral("lang"),
+        QCoreApplication::translate("main",
+                                    "Speak LANG: zh_CN (简体中文), en, or system (the default: the system "
+                                    "locale, unless Settings → Language chose)."),
+        QStringLiteral("LANG"));
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),
         QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
-    parser.addOptions({versionOption, configDirOption, logStderrOption, demoOption});
+    parser.addOptions({versionOption, configDirOption, langOption, logStderrOption, demoOption});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
                                                 "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
@@ -163,17 +188,11 @@ int main(int argc, char **argv)
         return ExitOk;
     }
 
-    const QStringList args = QCoreApplication::arguments();
-    const QString configDir = parser.isSet(configDirOption) ? parser.value(configDirOption)
-                                                            : optionValueAnywhere(args, QStringLiteral("config-dir"));
-    const flashdeck::AppPaths paths(configDir);
     QString error;
     if (!paths.ensureExists(&error)) {
         printErr(error);
         return ExitCheckFailed;
     }
-    flashdeck::Settings settings(paths);
-
     flashdeck::Redactor redactor;
     flashdeck::log::LogOptions logOptions;
     logOptions.directory = paths.logDir();

@@ -3,6 +3,7 @@
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -35,30 +36,37 @@ QString describeChatHttpError(int status, const QByteArray &body)
     } else {
         server = hostText(body.left(kMaxErrorBody), 300); // a proxy's HTML page, made safe to show
     }
-    const QString said = server.isEmpty() ? QString() : QStringLiteral(" The server said: \"%1\".").arg(server);
+    const QString said =
+        server.isEmpty() ? QString() : QCoreApplication::translate("Chat", " The server said: \"%1\".").arg(server);
     switch (status) {
     case 401:
     case 403:
-        return QStringLiteral("The server refused the API key (HTTP %1). The key Flashdeck holds for this deployment "
-                              "is not the one the server was started with (--api-key): store the right one in the "
-                              "keyring, or redeploy.%2")
+        return QCoreApplication::translate(
+                   "Chat",
+                   "The server refused the API key (HTTP %1). The key Flashdeck holds for this deployment "
+                   "is not the one the server was started with (--api-key): store the right one in the "
+                   "keyring, or redeploy.%2")
             .arg(status)
             .arg(said);
     case 400:
     case 422:
-        return QStringLiteral("The server rejected the request (HTTP %1).%2 Check the parameters and the image.")
+        return QCoreApplication::translate(
+                   "Chat", "The server rejected the request (HTTP %1).%2 Check the parameters and the image.")
             .arg(status)
             .arg(said);
     case 404:
-        return QStringLiteral(
-                   "The server has no /v1/chat/completions (HTTP 404): the port is not an SGLang server's.%1")
+        return QCoreApplication::translate(
+                   "Chat", "The server has no /v1/chat/completions (HTTP 404): the port is not an SGLang server's.%1")
             .arg(said);
     case 503:
-        return QStringLiteral("The server is not ready (HTTP 503): it is still loading, or is shutting down. Watch "
-                              "the Logs page for \"The server is fired up and ready to roll!\".%1")
+        return QCoreApplication::translate(
+                   "Chat",
+                   "The server is not ready (HTTP 503): it is still loading, or is shutting down. Watch "
+                   "the Logs page for \"The server is fired up and ready to roll!\".%1")
             .arg(said);
     default:
-        return QStringLiteral("The server answered HTTP %1.%2 See the Logs page for what it logged.")
+        return QCoreApplication::translate("Chat",
+                                           "The server answered HTTP %1.%2 See the Logs page for what it logged.")
             .arg(status)
             .arg(said);
     }
@@ -199,11 +207,13 @@ void ChatCall::onFinished()
         return;
     }
     if (!m_notAnAnswer.isEmpty()) {
-        finish(ChatResult::Outcome::Failed,
-               QStringLiteral("The server answered with \"%1\", not an SGLang answer (text/event-stream or "
-                              "application/json): another program is listening on that port. Check the "
-                              "deployment's port.")
-                   .arg(m_notAnAnswer));
+        finish(
+            ChatResult::Outcome::Failed,
+            QCoreApplication::translate("Chat",
+                                        "The server answered with \"%1\", not an SGLang answer (text/event-stream or "
+                                        "application/json): another program is listening on that port. Check the "
+                                        "deployment's port.")
+                .arg(m_notAnAnswer));
         return;
     }
     if (reply->isOpen()) { // an aborted reply is closed: nothing more to read
@@ -213,9 +223,9 @@ void ChatCall::onFinished()
     if (m_deadlineHit) {
         const bool anything = m_result.stats.ttftMs >= 0;
         finish(ChatResult::Outcome::Failed,
-               QStringLiteral("No complete answer within %1 s (the time limit)%2.")
+               QCoreApplication::translate("Chat", "No complete answer within %1 s (the time limit)%2.")
                    .arg(m_deadlineMs / 1000.0)
-                   .arg(anything ? QStringLiteral("; the partial answer is kept") : QString()));
+                   .arg(anything ? QCoreApplication::translate("Chat", "; the partial answer is kept") : QString()));
         return;
     }
     if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
@@ -224,7 +234,8 @@ void ChatCall::onFinished()
     }
     if (!m_streamError.isEmpty()) {
         finish(ChatResult::Outcome::Failed,
-               QStringLiteral("The server stopped the answer with an error: \"%1\". What came before is kept.")
+               QCoreApplication::translate(
+                   "Chat", "The server stopped the answer with an error: \"%1\". What came before is kept.")
                    .arg(m_streamError));
         return;
     }
@@ -232,29 +243,37 @@ void ChatCall::onFinished()
         const bool anything = m_result.stats.ttftMs >= 0;
         const QString what =
             reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
-            ? QStringLiteral("no byte came for %1 minutes").arg(kIdleTimeoutMs / 60000)
+            ? QCoreApplication::translate("Chat", "no byte came for %1 minutes").arg(kIdleTimeoutMs / 60000)
             : reply->errorString();
         finish(ChatResult::Outcome::Failed,
-               anything ? QStringLiteral("The connection to the server broke mid-answer (%1); the partial answer is "
-                                         "kept. Is the server still running? See the Fleet and Logs pages.")
+               anything ? QCoreApplication::translate(
+                              "Chat",
+                              "The connection to the server broke mid-answer (%1); the partial answer is "
+                              "kept. Is the server still running? See the Fleet and Logs pages.")
                               .arg(what)
-                        : QStringLiteral("No answer from the server (%1). Is it running on the host? See the Fleet "
-                                         "and Logs pages.")
+                        : QCoreApplication::translate(
+                              "Chat",
+                              "No answer from the server (%1). Is it running on the host? See the Fleet "
+                              "and Logs pages.")
                               .arg(what));
         return;
     }
     if (m_decoder.streamed() && !m_decoder.sawDone()) {
         finish(ChatResult::Outcome::Failed,
-               QStringLiteral("The stream ended before the server's [DONE] (the server restarted or closed the "
-                              "connection); the partial answer is kept."));
+               QCoreApplication::translate(
+                   "Chat",
+                   "The stream ended before the server's [DONE] (the server restarted or closed the "
+                   "connection); the partial answer is kept."));
         return;
     }
     if (!m_decoder.sawDone()) {
         // Nothing decodable came (an empty body, a body Qt could not read such as a malformed
         // chunked encoding): that is not an empty answer, it is no answer (issue 9).
         finish(ChatResult::Outcome::Failed,
-               QStringLiteral("No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang "
-                              "server on that port? See the Fleet and Logs pages.")
+               QCoreApplication::translate(
+                   "Chat",
+                   "No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang "
+                   "server on that port? See the Fleet and Logs pages.")
                    .arg(status));
         return;
     }

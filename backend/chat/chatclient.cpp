@@ -5,6 +5,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 
@@ -41,7 +42,7 @@ void ChatClient::openTunnel()
         const QList<QPointer<ChatCall>> pending = std::exchange(m_pending, {});
         for (const QPointer<ChatCall> &c : pending) {
             if (c) {
-                c->fail(QStringLiteral("Could not reach the server's port %1 on the host: %2")
+                c->fail(QCoreApplication::translate("Chat", "Could not reach the server's port %1 on the host: %2")
                             .arg(m_remotePort)
                             .arg(message));
             }

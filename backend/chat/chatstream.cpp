@@ -2,6 +2,8 @@
 
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 namespace flashdeck::chat {
@@ -139,7 +141,8 @@ ChatUpdate ChatStreamDecoder::feed(QByteArrayView bytes)
         if (m_body.size() + bytes.size() > kMaxJsonBody) {
             if (!m_tooBig) {
                 m_tooBig = true;
-                out.error = QStringLiteral("the answer is larger than %1 MiB; it was not read").arg(kMaxJsonBody >> 20);
+                out.error = QCoreApplication::translate("Chat", "the answer is larger than %1 MiB; it was not read")
+                                .arg(kMaxJsonBody >> 20);
             }
             return out;
         }

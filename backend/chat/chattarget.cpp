@@ -4,19 +4,23 @@
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::chat {
 
 Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
 {
     if (!Deployment::exists(paths, host)) {
-        return Status::failure(QStringLiteral("Flashdeck has not deployed to %1, so it does not know its server. "
-                                              "Deploy first, or give the server's port on the host (--port).")
-                                   .arg(host));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "Flashdeck has not deployed to %1, so it does not know its server. "
+                                        "Deploy first, or give the server's port on the host (--port).")
+                .arg(host));
     }
     const Result<Deployment> deployment = Deployment::read(paths, host);
     if (!deployment) {
         return Status::failure(deployment.message() +
-                               QStringLiteral(" Or give the server's port on the host (--port)."));
+                               QCoreApplication::translate("Chat", " Or give the server's port on the host (--port)."));
     }
     const QString profileId = deployment.value().profile;
     const QString recipeId = deployment.value().recipe;
@@ -45,9 +49,11 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
             return t;
         }
     }
-    return Status::failure(QStringLiteral("%1 was deployed with profile \"%2\", which this Flashdeck does not know. "
-                                          "Give the server's port on the host (--port).")
-                               .arg(host, profileId));
+    return Status::failure(
+        QCoreApplication::translate("Chat",
+                                    "%1 was deployed with profile \"%2\", which this Flashdeck does not know. "
+                                    "Give the server's port on the host (--port).")
+            .arg(host, profileId));
 }
 
 } // namespace flashdeck::chat

@@ -1,5 +1,7 @@
 #include "backend/chat/imageprobe.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <climits>
 
@@ -25,9 +27,11 @@ quint32 le24(const QByteArray &b, qsizetype at)
 
 Status broken(const char *kind)
 {
-    return Status::failure(QStringLiteral("The file starts like a %1 image but its header is cut or damaged. "
-                                          "Open it in an image viewer and save it again.")
-                               .arg(QLatin1String(kind)));
+    return Status::failure(
+        QCoreApplication::translate("Chat",
+                                    "The file starts like a %1 image but its header is cut or damaged. "
+                                    "Open it in an image viewer and save it again.")
+            .arg(QLatin1String(kind)));
 }
 
 Result<ImageInfo> png(const QByteArray &b)
@@ -113,8 +117,10 @@ Result<ImageInfo> probeImage(const QByteArray &bytes)
     if (bytes.size() >= 12 && bytes.startsWith("RIFF") && bytes.mid(8, 4) == "WEBP") {
         return webp(bytes);
     }
-    return Status::failure(QStringLiteral("This is not a PNG, JPEG or WebP image (by its content, whatever its name "
-                                          "says). Convert it to one of those first."));
+    return Status::failure(
+        QCoreApplication::translate("Chat",
+                                    "This is not a PNG, JPEG or WebP image (by its content, whatever its name "
+                                    "says). Convert it to one of those first."));
 }
 
 } // namespace flashdeck::chat

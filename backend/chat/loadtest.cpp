@@ -4,6 +4,7 @@
 #include "backend/chat/chatclient.h"
 #include "backend/chat/chatrequest.h"
 
+#include <QCoreApplication>
 #include <QMap>
 #include <QRandomGenerator>
 #include <QTimer>
@@ -114,9 +115,11 @@ void LoadTest::onFinished(int request, const ChatResult &result)
     // in the server's words, instead of hammering it for the rest of the run.
     m_unauthorizedInARow = result.httpStatus == 401 ? m_unauthorizedInARow + 1 : 0;
     if (m_unauthorizedInARow >= kUnauthorizedStop && m_aborted.isEmpty()) {
-        m_aborted = QStringLiteral("Stopped after %1 requests in a row were refused with HTTP 401 (%2): the API key is "
-                                   "wrong for this server. Check the deployment's key (the keyring, "
-                                   "$SGLANG_API_KEY, or the server's --api-key).")
+        m_aborted = QCoreApplication::translate(
+                        "Chat",
+                        "Stopped after %1 requests in a row were refused with HTTP 401 (%2): the API key is "
+                        "wrong for this server. Check the deployment's key (the keyring, "
+                        "$SGLANG_API_KEY, or the server's --api-key).")
                         .arg(kUnauthorizedStop)
                         .arg(result.error);
         stop();
@@ -291,15 +294,19 @@ QStringList LoadTestReport::notes() const
 {
     QStringList out;
     if (shortReplies > 0) {
-        out.append(QStringLiteral("%1 of %2 replies were shorter than the %3 tokens asked: the server may ignore "
-                                  "ignore_eos, so these figures are not at the asked output length.")
-                       .arg(shortReplies)
-                       .arg(completed)
-                       .arg(config.outputTokens));
+        out.append(
+            QCoreApplication::translate("Chat",
+                                        "%1 of %2 replies were shorter than the %3 tokens asked: the server may ignore "
+                                        "ignore_eos, so these figures are not at the asked output length.")
+                .arg(shortReplies)
+                .arg(completed)
+                .arg(config.outputTokens));
     }
-    out.append(QStringLiteral("tokens/s counts, on this side, the completion tokens of the finished requests over the "
-                              "wall time; the server's figure is SGLang's own generation throughput (every request "
-                              "it decodes, averaged while the test ran)."));
+    out.append(QCoreApplication::translate(
+        "Chat",
+        "tokens/s counts, on this side, the completion tokens of the finished requests over the "
+        "wall time; the server's figure is SGLang's own generation throughput (every request "
+        "it decodes, averaged while the test ran)."));
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/chat/imageprobe.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <QUrl>
@@ -67,7 +68,7 @@ MediaPolicy::MediaPolicy(MediaLimits limits)
 std::optional<QString> MediaPolicy::blockedRange(const QHostAddress &address)
 {
     if (address.isNull()) {
-        return QStringLiteral("not an address");
+        return QCoreApplication::translate("Chat", "not an address");
     }
     QHostAddress a = address;
     a.setScopeId(QString());
@@ -81,7 +82,7 @@ std::optional<QString> MediaPolicy::blockedRange(const QHostAddress &address)
         // Only global unicast (2000::/3) is left to fetch from.
         const Q_IPV6ADDR v6 = a.toIPv6Address();
         if ((v6[0] & 0xe0) != 0x20) {
-            return QStringLiteral("not global unicast IPv6");
+            return QCoreApplication::translate("Chat", "not global unicast IPv6");
         }
     }
     return std::nullopt;
@@ -110,47 +111,61 @@ Status MediaPolicy::checkUrl(const QString &text) const
 {
     const QString trimmed = text.trimmed();
     if (trimmed.contains(QLatin1Char('\\')) || trimmed.contains(QRegularExpression(QStringLiteral("[\\x00-\\x20]")))) {
-        return Status::failure(QStringLiteral("The URL contains a backslash, a space or a control character; "
-                                              "copy it again from the browser's address bar."));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "The URL contains a backslash, a space or a control character; "
+                                        "copy it again from the browser's address bar."));
     }
     const QUrl url(trimmed, QUrl::StrictMode);
     if (!url.isValid() || url.isRelative()) {
-        return Status::failure(QStringLiteral("That is not a valid URL; an image URL looks like "
-                                              "https://images.example.org/cat.png."));
+        return Status::failure(QCoreApplication::translate("Chat",
+                                                           "That is not a valid URL; an image URL looks like "
+                                                           "https://images.example.org/cat.png."));
     }
     if (url.scheme() != QLatin1String("https")) {
-        return Status::failure(QStringLiteral("Only https image URLs are fetched (this one is %1:). Download the "
-                                              "image and attach the file instead.")
-                                   .arg(url.scheme()));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "Only https image URLs are fetched (this one is %1:). Download the "
+                                        "image and attach the file instead.")
+                .arg(url.scheme()));
     }
     if (!url.userInfo().isEmpty()) {
-        return Status::failure(QStringLiteral("The URL carries a user name or password before '@'; such URLs are "
-                                              "refused (they hide the real host). Remove that part."));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "The URL carries a user name or password before '@'; such URLs are "
+                                        "refused (they hide the real host). Remove that part."));
     }
     if (url.port(443) != 443) {
-        return Status::failure(QStringLiteral("Only port 443 is fetched (this URL asks for %1).").arg(url.port()));
+        return Status::failure(
+            QCoreApplication::translate("Chat", "Only port 443 is fetched (this URL asks for %1).").arg(url.port()));
     }
     QString host = url.host(QUrl::FullyEncoded).toLower(); // the ACE form: IDN compared as the DNS sees it
     if (host.endsWith(QLatin1Char('.'))) {
         host.chop(1);
     }
     if (host.isEmpty()) {
-        return Status::failure(QStringLiteral("The URL names no host."));
+        return Status::failure(QCoreApplication::translate("Chat", "The URL names no host."));
     }
     if (!QHostAddress(host).isNull() || host.startsWith(QLatin1Char('[')) || looksNumeric(host)) {
-        return Status::failure(QStringLiteral("The URL gives an address (%1) instead of a host name; addresses "
-                                              "are never fetched. Use the image's https://name/… URL.")
-                                   .arg(host));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "The URL gives an address (%1) instead of a host name; addresses "
+                                        "are never fetched. Use the image's https://name/… URL.")
+                .arg(host));
     }
     if (m_limits.allowedHosts.isEmpty()) {
-        return Status::failure(QStringLiteral("No image host is allowed yet. Add %1 under Settings → Playground → "
-                                              "Allowed image hosts, or attach the file instead.")
-                                   .arg(host));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "No image host is allowed yet. Add %1 under Settings → Playground → "
+                                        "Allowed image hosts, or attach the file instead.")
+                .arg(host));
     }
     if (!hostAllowed(host)) {
-        return Status::failure(QStringLiteral("%1 is not on the allowed image hosts (Settings → Playground). Add it "
-                                              "there if you trust it, or attach the file instead.")
-                                   .arg(host));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "%1 is not on the allowed image hosts (Settings → Playground). Add it "
+                                        "there if you trust it, or attach the file instead.")
+                .arg(host));
     }
     return Status::ok();
 }
@@ -158,9 +173,11 @@ Status MediaPolicy::checkUrl(const QString &text) const
 Status MediaPolicy::checkAddress(const QHostAddress &address) const
 {
     if (const auto why = blockedRange(address)) {
-        return Status::failure(QStringLiteral("The image host resolves to %1, which is %2; Flashdeck does not fetch "
-                                              "from such addresses.")
-                                   .arg(address.toString(), *why));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "The image host resolves to %1, which is %2; Flashdeck does not fetch "
+                                        "from such addresses.")
+                .arg(address.toString(), *why));
     }
     return Status::ok();
 }
@@ -168,9 +185,10 @@ Status MediaPolicy::checkAddress(const QHostAddress &address) const
 Result<ImageInfo> MediaPolicy::checkImage(const QByteArray &bytes) const
 {
     if (bytes.size() > m_limits.maxBytes) {
-        return Status::failure(QStringLiteral("The image is %1 MB; the limit is %2 MB (Settings → Playground).")
-                                   .arg(double(bytes.size()) / 1048576.0, 0, 'f', 1)
-                                   .arg(double(m_limits.maxBytes) / 1048576.0, 0, 'f', 1));
+        return Status::failure(
+            QCoreApplication::translate("Chat", "The image is %1 MB; the limit is %2 MB (Settings → Playground).")
+                .arg(double(bytes.size()) / 1048576.0, 0, 'f', 1)
+                .arg(double(m_limits.maxBytes) / 1048576.0, 0, 'f', 1));
     }
     auto info = probeImage(bytes);
     if (!info) {
@@ -178,17 +196,20 @@ Result<ImageInfo> MediaPolicy::checkImage(const QByteArray &bytes) const
     }
     const qint64 pixels = qint64(info.value().width) * info.value().height;
     if (info.value().width <= 0 || info.value().height <= 0) {
-        return Status::failure(QStringLiteral("The image says it is %1 × %2 pixels; it cannot be sent.")
-                                   .arg(info.value().width)
-                                   .arg(info.value().height));
+        return Status::failure(
+            QCoreApplication::translate("Chat", "The image says it is %1 × %2 pixels; it cannot be sent.")
+                .arg(info.value().width)
+                .arg(info.value().height));
     }
     if (pixels > m_limits.maxPixels) {
-        return Status::failure(QStringLiteral("The image is %1 × %2 pixels (%3 MP); the limit is %4 MP. Scale it "
-                                              "down first.")
-                                   .arg(info.value().width)
-                                   .arg(info.value().height)
-                                   .arg(double(pixels) / 1e6, 0, 'f', 1)
-                                   .arg(double(m_limits.maxPixels) / 1e6, 0, 'f', 1));
+        return Status::failure(
+            QCoreApplication::translate("Chat",
+                                        "The image is %1 × %2 pixels (%3 MP); the limit is %4 MP. Scale it "
+                                        "down first.")
+                .arg(info.value().width)
+                .arg(info.value().height)
+                .arg(double(pixels) / 1e6, 0, 'f', 1)
+                .arg(double(m_limits.maxPixels) / 1e6, 0, 'f', 1));
     }
     return info;
 }

@@ -17,6 +17,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
@@ -45,34 +46,42 @@ int runChatCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption promptOpt(QStringLiteral("prompt"), QStringLiteral("The user message."),
-                                       QStringLiteral("TEXT"));
-    const QCommandLineOption systemOpt(QStringLiteral("system"), QStringLiteral("A system prompt."),
+    const QCommandLineOption promptOpt(QStringLiteral("prompt"),
+                                       QCoreApplication::translate("Cli", "The user message."), QStringLiteral("TEXT"));
+    const QCommandLineOption systemOpt(QStringLiteral("system"), QCoreApplication::translate("Cli", "A system prompt."),
                                        QStringLiteral("TEXT"));
     const QCommandLineOption noThinkingOpt(
         QStringLiteral("no-thinking"),
-        QStringLiteral("Ask for no reasoning (chat_template_kwargs thinking_mode=disabled)."));
-    const QCommandLineOption imageOpt(QStringLiteral("image"),
-                                      QStringLiteral("Attach a PNG, JPEG or WebP file (repeatable)."),
-                                      QStringLiteral("FILE"));
+        QCoreApplication::translate("Cli", "Ask for no reasoning (chat_template_kwargs thinking_mode=disabled)."));
+    const QCommandLineOption imageOpt(
+        QStringLiteral("image"), QCoreApplication::translate("Cli", "Attach a PNG, JPEG or WebP file (repeatable)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption temperatureOpt(QStringLiteral("temperature"),
-                                            QStringLiteral("Sampling temperature (default 1.0)."), QStringLiteral("X"),
-                                            QStringLiteral("1.0"));
-    const QCommandLineOption topPOpt(QStringLiteral("top-p"), QStringLiteral("Nucleus sampling (default 0.95)."),
+                                            QCoreApplication::translate("Cli", "Sampling temperature (default 1.0)."),
+                                            QStringLiteral("X"), QStringLiteral("1.0"));
+    const QCommandLineOption topPOpt(QStringLiteral("top-p"),
+                                     QCoreApplication::translate("Cli", "Nucleus sampling (default 0.95)."),
                                      QStringLiteral("X"), QStringLiteral("0.95"));
-    const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"), QStringLiteral("Longest answer in tokens."),
+    const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"),
+                                          QCoreApplication::translate("Cli", "Longest answer in tokens."),
                                           QStringLiteral("N"));
-    const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Sampling seed."), QStringLiteral("N"));
-    const QCommandLineOption stopOpt(QStringLiteral("stop"), QStringLiteral("A stop sequence (repeatable)."),
-                                     QStringLiteral("S"));
-    const QCommandLineOption portOpt(QStringLiteral("port"),
-                                     QStringLiteral("The server's port on the host (default: the deployment's)."),
+    const QCommandLineOption seedOpt(QStringLiteral("seed"), QCoreApplication::translate("Cli", "Sampling seed."),
                                      QStringLiteral("N"));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
-    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"),
-                                        QStringLiteral("Give up when the answer is not complete after SECONDS (the "
-                                                       "partial answer is kept; exit 1). Default: no limit."),
-                                        QStringLiteral("SECONDS"));
+    const QCommandLineOption stopOpt(QStringLiteral("stop"),
+                                     QCoreApplication::translate("Cli", "A stop sequence (repeatable)."),
+                                     QStringLiteral("S"));
+    const QCommandLineOption portOpt(
+        QStringLiteral("port"),
+        QCoreApplication::translate("Cli", "The server's port on the host (default: the deployment's)."),
+        QStringLiteral("N"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per line."));
+    const QCommandLineOption timeoutOpt(
+        QStringLiteral("timeout"),
+        QCoreApplication::translate("Cli",
+                                    "Give up when the answer is not complete after SECONDS (the "
+                                    "partial answer is kept; exit 1). Default: no limit."),
+        QStringLiteral("SECONDS"));
     p.addOptions({promptOpt, systemOpt, noThinkingOpt, imageOpt, temperatureOpt, topPOpt, maxTokensOpt, seedOpt,
                   stopOpt, portOpt, jsonOpt, timeoutOpt});
     if (!p.parse(args)) {
@@ -270,7 +279,8 @@ int runChatCommand(const QStringList &args, CliContext &c)
                                      "reasoning.\n";
                         }
                         if (s.ttftMs >= 0) {
-                            c.err << QStringLiteral(
+                            c.err << QCoreApplication::translate(
+                                         "Cli",
                                          "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
                                          "%7%8\n")
                                          .arg(s.ttftMs)

@@ -7,6 +7,7 @@
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTextStream>
 
@@ -31,9 +32,9 @@ StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const 
         }
         if (stored.key.isEmpty()) {
             stored.whyNone = !secrets.keyringAvailable()
-                ? QStringLiteral("this machine has no keyring (%1)").arg(secrets.memoryOnlyReason())
-                : problem.isEmpty() ? QStringLiteral("the keyring holds none for %1").arg(what)
-                                    : QStringLiteral("the keyring said: %1").arg(problem);
+                ? QCoreApplication::translate("Cli", "this machine has no keyring (%1)").arg(secrets.memoryOnlyReason())
+                : problem.isEmpty() ? QCoreApplication::translate("Cli", "the keyring holds none for %1").arg(what)
+                                    : QCoreApplication::translate("Cli", "the keyring said: %1").arg(problem);
         }
     }
     if (stored.key.isEmpty()) {

@@ -3,6 +3,8 @@
 #include "backend/cli/hostscommand.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::cli {
 
 void answerAuthPromptsAtTerminal(ssh::HostConnection &connection, CliContext &c)
@@ -10,7 +12,7 @@ void answerAuthPromptsAtTerminal(ssh::HostConnection &connection, CliContext &c)
     QObject::connect(&connection, &ssh::HostConnection::passphraseNeeded, &connection,
                      [&connection, &c](const ssh::PassphraseRequest &r) {
                          QString text = r.previousError.isEmpty() ? QString() : r.previousError + QLatin1Char(' ');
-                         text += QStringLiteral("Passphrase for %1: ").arg(r.identityFile);
+                         text += QCoreApplication::translate("Cli", "Passphrase for %1: ").arg(r.identityFile);
                          connection.answerPassphrase(c.prompt(text, false));
                      });
     QObject::connect(&connection, &ssh::HostConnection::passwordNeeded, &connection,

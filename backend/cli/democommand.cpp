@@ -6,6 +6,7 @@
 #include "backend/fleet/inventory.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -57,16 +58,18 @@ int runDemoCommand(const QStringList &args, CliContext &c)
     QCommandLineParser p;
     addGlobalOptions(p);
     const QCommandLineOption scenario(QStringLiteral("scenario"),
-                                      QStringLiteral("Scenario of host 'demo' (default b300x4)."),
+                                      QCoreApplication::translate("Cli", "Scenario of host 'demo' (default b300x4)."),
                                       QStringLiteral("NAME"), QStringLiteral("b300x4"));
     const QCommandLineOption factor(QStringLiteral("time-factor"),
-                                    QStringLiteral("Scale every simulated duration (default 0.5)."),
+                                    QCoreApplication::translate("Cli", "Scale every simulated duration (default 0.5)."),
                                     QStringLiteral("X"), QStringLiteral("0.5"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    const QCommandLineOption count(QStringLiteral("hosts"),
-                                   QStringLiteral("How many hosts run the scenario: demo, demo-2, … (default 1; at "
-                                                  "most 8)."),
-                                   QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
+    const QCommandLineOption count(
+        QStringLiteral("hosts"),
+        QCoreApplication::translate("Cli",
+                                    "How many hosts run the scenario: demo, demo-2, … (default 1; at "
+                                    "most 8)."),
+        QStringLiteral("N"), QStringLiteral("1"));
     p.addOptions({scenario, factor, json, count});
     if (!p.parse(args)) {
         return usage(c, p.errorText());
@@ -75,16 +78,16 @@ int runDemoCommand(const QStringList &args, CliContext &c)
     const QString verb = pos.value(1);
     if (pos.size() != 2 ||
         (verb != QLatin1String("start") && verb != QLatin1String("stop") && verb != QLatin1String("status"))) {
-        return usage(c, QStringLiteral("expected start, status or stop."));
+        return usage(c, QCoreApplication::translate("Cli", "expected start, status or stop."));
     }
     bool ok = false;
     const double timeFactor = p.value(factor).toDouble(&ok);
     if (!ok || timeFactor <= 0) {
-        return usage(c, QStringLiteral("--time-factor must be a positive number."));
+        return usage(c, QCoreApplication::translate("Cli", "--time-factor must be a positive number."));
     }
     const int hostCount = p.value(count).toInt(&ok);
     if (!ok || hostCount < 1 || hostCount > 8) {
-        return usage(c, QStringLiteral("--hosts takes a number from 1 to 8."));
+        return usage(c, QCoreApplication::translate("Cli", "--hosts takes a number from 1 to 8."));
     }
     Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {

@@ -20,6 +20,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QTextStream>
@@ -47,68 +48,92 @@ int runDeployCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption profileOpt(QStringLiteral("profile"), QStringLiteral("Recipe profile."),
-                                        QStringLiteral("ID"), QStringLiteral("b300x4-balanced"));
-    const QCommandLineOption licenseOpt(QStringLiteral("accept-license"),
-                                        QStringLiteral("Acknowledge the model licence for this use."),
-                                        QStringLiteral("USE"));
-    const QCommandLineOption resumeOpt(QStringLiteral("resume"), QStringLiteral("Continue an earlier deployment."));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per step transition."));
+    const QCommandLineOption profileOpt(QStringLiteral("profile"),
+                                        QCoreApplication::translate("Cli", "Recipe profile."), QStringLiteral("ID"),
+                                        QStringLiteral("b300x4-balanced"));
+    const QCommandLineOption licenseOpt(
+        QStringLiteral("accept-license"),
+        QCoreApplication::translate("Cli", "Acknowledge the model licence for this use."), QStringLiteral("USE"));
+    const QCommandLineOption resumeOpt(QStringLiteral("resume"),
+                                       QCoreApplication::translate("Cli", "Continue an earlier deployment."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per step transition."));
     const QCommandLineOption timeoutOpt(
         QStringLiteral("ready-timeout"),
-        QStringLiteral("At most this many seconds for the server to be ready (default: no limit; the step waits as "
-                       "long as the start makes progress)."),
+        QCoreApplication::translate(
+            "Cli",
+            "At most this many seconds for the server to be ready (default: no limit; the step waits as "
+            "long as the start makes progress)."),
         QStringLiteral("SECONDS"));
     const QCommandLineOption stallOpt(
         QStringLiteral("stall-timeout"),
-        QStringLiteral("Fail the Ready step after this many seconds without progress: no weights arriving, no "
-                       "kernel compiled, no log line (default 900)."),
+        QCoreApplication::translate(
+            "Cli",
+            "Fail the Ready step after this many seconds without progress: no weights arriving, no "
+            "kernel compiled, no log line (default 900)."),
         QStringLiteral("SECONDS"), QStringLiteral("900"));
-    const QCommandLineOption hicacheOpt(QStringLiteral("hicache-gb"),
-                                        QStringLiteral("Turn on HiCache with GB of host memory per rank."),
-                                        QStringLiteral("GB"));
-    const QCommandLineOption flagsOpt(QStringLiteral("operator-flags"),
-                                      QStringLiteral("Extra SGLang flags (the Low-Latency profile needs them)."),
-                                      QStringLiteral("FLAGS"));
+    const QCommandLineOption hicacheOpt(
+        QStringLiteral("hicache-gb"),
+        QCoreApplication::translate("Cli", "Turn on HiCache with GB of host memory per rank."), QStringLiteral("GB"));
+    const QCommandLineOption flagsOpt(
+        QStringLiteral("operator-flags"),
+        QCoreApplication::translate("Cli", "Extra SGLang flags (the Low-Latency profile needs them)."),
+        QStringLiteral("FLAGS"));
     const QCommandLineOption modelDirOpt(
         QStringLiteral("model-dir"),
-        QStringLiteral("Load the weights from this folder on the host instead of the Hub; it is verified first."),
+        QCoreApplication::translate(
+            "Cli", "Load the weights from this folder on the host instead of the Hub; it is verified first."),
         QStringLiteral("DIR"));
-    const QCommandLineOption sourceOpt(QStringLiteral("model-source"),
-                                       QStringLiteral("hub (default), offline (an hf download folder, the default with "
-                                                      "--model-dir) or modelscope (a ModelScope download)."),
-                                       QStringLiteral("SOURCE"));
-    const QCommandLineOption checksumOpt(QStringLiteral("verify-checksums"),
-                                         QStringLiteral("Also compare the sha256 of every shard (reads the whole "
-                                                        "checkpoint on the host)."));
+    const QCommandLineOption sourceOpt(
+        QStringLiteral("model-source"),
+        QCoreApplication::translate("Cli",
+                                    "hub (default), offline (an hf download folder, the default with "
+                                    "--model-dir) or modelscope (a ModelScope download)."),
+        QStringLiteral("SOURCE"));
+    const QCommandLineOption checksumOpt(
+        QStringLiteral("verify-checksums"),
+        QCoreApplication::translate("Cli",
+                                    "Also compare the sha256 of every shard (reads the whole "
+                                    "checkpoint on the host)."));
     const QCommandLineOption imageOpt(
         QStringLiteral("image"),
-        QStringLiteral("Run this image instead of the profile's (pinned to its digest like the recipe's); the AMD "
-                       "profile needs it."),
+        QCoreApplication::translate(
+            "Cli",
+            "Run this image instead of the profile's (pinned to its digest like the recipe's); the AMD "
+            "profile needs it."),
         QStringLiteral("NAME:TAG"));
     const QCommandLineOption gpusOpt(
         QStringLiteral("gpus"),
-        QStringLiteral("The GPUs to run on, one per TP rank (services in order), instead of the profile's 0,1,2,3: "
-                       "when those are busy."),
+        QCoreApplication::translate(
+            "Cli",
+            "The GPUs to run on, one per TP rank (services in order), instead of the profile's 0,1,2,3: "
+            "when those are busy."),
         QStringLiteral("LIST"));
     const QCommandLineOption portOpt(
         QStringLiteral("port"),
-        QStringLiteral("The port the server listens on, on the host's loopback (the router's, for a profile with "
-                       "one), instead of the profile's 30000; recorded, so chat, status and the runbook use it."),
+        QCoreApplication::translate(
+            "Cli",
+            "The port the server listens on, on the host's loopback (the router's, for a profile with "
+            "one), instead of the profile's 30000; recorded, so chat, status and the runbook use it."),
         QStringLiteral("N"));
     const QCommandLineOption digestOpt(
         QStringLiteral("image-digest"),
-        QStringLiteral("Run exactly this image digest (on the host already, or in the registry) instead of what the "
-                       "tag names today."),
+        QCoreApplication::translate(
+            "Cli",
+            "Run exactly this image digest (on the host already, or in the registry) instead of what the "
+            "tag names today."),
         QStringLiteral("sha256:…"));
     const QCommandLineOption revisionOpt(
         QStringLiteral("model-revision"),
-        QStringLiteral("Run exactly this model commit (40 hex digits) instead of the recipe's revision."),
+        QCoreApplication::translate("Cli",
+                                    "Run exactly this model commit (40 hex digits) instead of the recipe's revision."),
         QStringLiteral("COMMIT"));
     const QCommandLineOption pinsOpt(
         QStringLiteral("pins"),
-        QStringLiteral("Deploy exactly what a pins file says ('flashdeck pins lock' writes one): image, digest, "
-                       "model commit and profile."),
+        QCoreApplication::translate(
+            "Cli",
+            "Deploy exactly what a pins file says ('flashdeck pins lock' writes one): image, digest, "
+            "model commit and profile."),
         QStringLiteral("FILE"));
     p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt, modelDirOpt,
                   sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt, digestOpt, revisionOpt, pinsOpt});
@@ -121,14 +146,16 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) {
-        return usage(QStringLiteral("needs HOST."));
+        return usage(QCoreApplication::translate("Cli", "needs HOST."));
     }
     // Pins: the operator's digest and commit, or a pins file's (what a host ran, locked).
     std::optional<Pins> pinsFile;
     if (p.isSet(pinsOpt)) {
         if (p.isSet(digestOpt) || p.isSet(revisionOpt)) {
-            return usage(QStringLiteral("--pins gives the digest and the commit: leave out --image-digest and "
-                                        "--model-revision."));
+            return usage(
+                QCoreApplication::translate("Cli",
+                                            "--pins gives the digest and the commit: leave out --image-digest and "
+                                            "--model-revision."));
         }
         Result<Pins> read = Pins::readFrom(p.value(pinsOpt));
         if (!read) {
@@ -137,8 +164,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         }
         pinsFile = std::move(read).value();
         if (p.isSet(profileOpt) && p.value(profileOpt) != pinsFile->profile && !pinsFile->profile.isEmpty()) {
-            return usage(
-                QStringLiteral("the pins file is for profile %1, not %2.").arg(pinsFile->profile, p.value(profileOpt)));
+            return usage(QCoreApplication::translate("Cli", "the pins file is for profile %1, not %2.")
+                             .arg(pinsFile->profile, p.value(profileOpt)));
         }
     }
     if (const QString problem = pinOptionsProblem(p.value(digestOpt), p.value(revisionOpt)); !problem.isEmpty()) {
@@ -165,7 +192,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         pinsFile && !pinsFile->profile.isEmpty() && !p.isSet(profileOpt) ? pinsFile->profile : p.value(profileOpt);
     const RecipeProfile *listed = recipe.profile(profileId);
     if (!listed) {
-        return usage(QStringLiteral("no profile \"%1\" (see 'flashdeck recipes list').").arg(profileId));
+        return usage(
+            QCoreApplication::translate("Cli", "no profile \"%1\" (see 'flashdeck recipes list').").arg(profileId));
     }
     if (listed->generatorOnly()) {
         c.err << listed->title << ": " << listed->note << '\n';
@@ -176,8 +204,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         bool ok = false;
         const uint n = p.value(portOpt).toUInt(&ok);
         if (!ok || n == 0 || n > 65535) {
-            return usage(
-                QStringLiteral("--port takes a port number from 1 to 65535, not \"%1\".").arg(p.value(portOpt)));
+            return usage(QCoreApplication::translate("Cli", "--port takes a port number from 1 to 65535, not \"%1\".")
+                             .arg(p.value(portOpt)));
         }
         port = quint16(n);
     }
@@ -191,8 +219,10 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     const Result<RecipeProfile> chosen = choice.apply(recipe, *listed);
     if (!chosen) {
         return usage(listed->imageConfirm && !p.isSet(imageOpt)
-                         ? QStringLiteral("%1 Confirm it with --image %2, or give your own ROCm build of SGLang that "
-                                          "serves %3.")
+                         ? QCoreApplication::translate(
+                               "Cli",
+                               "%1 Confirm it with --image %2, or give your own ROCm build of SGLang that "
+                               "serves %3.")
                                .arg(chosen.message(), recipe.imageOf(*listed).reference(), recipe.modelRepo)
                          : chosen.message());
     }
@@ -211,7 +241,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     std::optional<Acknowledgement> pending;
     if (p.isSet(licenseOpt)) {
         if (!terms.value().use(p.value(licenseOpt)) || !recipe.licenseUses.contains(p.value(licenseOpt))) {
-            return usage(QStringLiteral("--accept-license takes %1.").arg(recipe.licenseUses.join(QLatin1Char('|'))));
+            return usage(QCoreApplication::translate("Cli", "--accept-license takes %1.")
+                             .arg(recipe.licenseUses.join(QLatin1Char('|'))));
         }
         pending = Acknowledgements::make(host->name, terms.value(), p.value(licenseOpt), QStringLiteral("cli"));
     }
@@ -227,16 +258,17 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     options.deploymentId = DeploymentId(host->name, profile->id).toString();
     if (const std::optional<Acknowledgement> &a = pending ? pending : acknowledged.value()) {
         options.licenseAcknowledged = a->use;
-        options.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);
+        options.licenseRecord =
+            QCoreApplication::translate("Cli", "%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);
     }
     bool number = true;
     options.readyTimeoutMs = p.isSet(timeoutOpt) ? p.value(timeoutOpt).toInt(&number) * 1000 : 0;
     if (!number || options.readyTimeoutMs < 0 || options.readyTimeoutMs > 7 * 24 * 3600 * 1000) {
-        return usage(QStringLiteral("--ready-timeout takes seconds (0: no limit)."));
+        return usage(QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
     }
     options.stallTimeoutMs = p.value(stallOpt).toInt(&number) * 1000;
     if (!number || options.stallTimeoutMs < 1000 || options.stallTimeoutMs > 24 * 3600 * 1000) {
-        return usage(QStringLiteral("--stall-timeout takes seconds, from 1 to 86400."));
+        return usage(QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
     options.hicacheGbPerRank = p.value(hicacheOpt).toInt();
     options.operatorFlags = p.value(flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);
@@ -249,20 +281,25 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     options.modelRevision = pinsFile ? pinsFile->modelRevision : p.value(revisionOpt);
     if (!QStringList{QStringLiteral("hub"), QStringLiteral("offline"), QStringLiteral("modelscope")}.contains(
             options.modelSource)) {
-        return usage(QStringLiteral("--model-source takes hub, offline or modelscope."));
+        return usage(QCoreApplication::translate("Cli", "--model-source takes hub, offline or modelscope."));
     }
     if ((options.modelSource == QLatin1String("hub")) != options.modelDir.isEmpty()) {
-        return usage(options.modelDir.isEmpty()
-                         ? QStringLiteral("--model-source %1 needs --model-dir, the folder on the host.")
-                               .arg(options.modelSource)
-                         : QStringLiteral("--model-dir is a folder on the host: use it with --model-source offline or "
-                                          "modelscope."));
+        return usage(
+            options.modelDir.isEmpty()
+                ? QCoreApplication::translate("Cli", "--model-source %1 needs --model-dir, the folder on the host.")
+                      .arg(options.modelSource)
+                : QCoreApplication::translate(
+                      "Cli",
+                      "--model-dir is a folder on the host: use it with --model-source offline or "
+                      "modelscope."));
     }
     if (options.verifyChecksums && options.modelSource == QLatin1String("hub")) {
-        return usage(QStringLiteral("--verify-checksums checks a folder on the host: use it with --model-dir."));
+        return usage(QCoreApplication::translate(
+            "Cli", "--verify-checksums checks a folder on the host: use it with --model-dir."));
     }
     if (profile->operatorFlagsRequired && options.operatorFlags.isEmpty()) {
-        return usage(QStringLiteral("%1 needs --operator-flags: %2").arg(profile->title, profile->note));
+        return usage(
+            QCoreApplication::translate("Cli", "%1 needs --operator-flags: %2").arg(profile->title, profile->note));
     }
     if (!json && p.isSet(resumeOpt)) {
         c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";

@@ -19,9 +19,12 @@ namespace flashdeck::cli {
 
 void addGlobalOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("config-dir"), QStringLiteral("Settings, inventory and data under DIR."),
-                 QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("log-stderr"), QStringLiteral("Also write the log to standard error.")});
+    p.addOption({QStringLiteral("config-dir"),
+                 QCoreApplication::translate("Cli", "Settings, inventory and data under DIR."), QStringLiteral("DIR")});
+    p.addOption(
+        {QStringLiteral("log-stderr"), QCoreApplication::translate("Cli", "Also write the log to standard error.")});
+    // Read before the command runs (app/main.cpp): accepted here so that it may follow the command.
+    p.addOption({QStringLiteral("lang"), QStringLiteral("zh_CN, en or system."), QStringLiteral("LANG")});
 }
 
 namespace {
@@ -64,20 +67,22 @@ int cmdAdd(const QStringList &args, CliContext &c)
     QCommandLineParser p;
     addGlobalOptions(p);
     const QCommandLineOption ssh(QStringLiteral("ssh"), QStringLiteral("[USER@]HOST[:PORT]"), QStringLiteral("SPEC"));
-    const QCommandLineOption identity(QStringLiteral("identity"), QStringLiteral("Private key file."),
-                                      QStringLiteral("FILE"));
-    const QCommandLineOption knownHosts(QStringLiteral("known-hosts"), QStringLiteral("known_hosts file."),
-                                        QStringLiteral("FILE"));
-    const QCommandLineOption vendor(QStringLiteral("vendor"), QStringLiteral("nvidia or amd (a hint)."),
+    const QCommandLineOption identity(QStringLiteral("identity"),
+                                      QCoreApplication::translate("Cli", "Private key file."), QStringLiteral("FILE"));
+    const QCommandLineOption knownHosts(
+        QStringLiteral("known-hosts"), QCoreApplication::translate("Cli", "known_hosts file."), QStringLiteral("FILE"));
+    const QCommandLineOption vendor(QStringLiteral("vendor"),
+                                    QCoreApplication::translate("Cli", "nvidia or amd (a hint)."),
                                     QStringLiteral("VENDOR"));
-    const QCommandLineOption notes(QStringLiteral("notes"), QStringLiteral("Free text."), QStringLiteral("TEXT"));
+    const QCommandLineOption notes(QStringLiteral("notes"), QCoreApplication::translate("Cli", "Free text."),
+                                   QStringLiteral("TEXT"));
     p.addOptions({ssh, identity, knownHosts, vendor, notes});
     if (!p.parse(args)) {
         return usage(c, p.errorText());
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2 || !p.isSet(ssh)) {
-        return usage(c, QStringLiteral("'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
+        return usage(c, QCoreApplication::translate("Cli", "'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
     }
     Result<HostEntry> entry = HostEntry::fromSshSpec(pos.at(1), p.value(ssh));
     if (!entry) {
@@ -90,7 +95,7 @@ int cmdAdd(const QStringList &args, CliContext &c)
     host.notes = p.value(notes);
     if (!host.vendorHint.isEmpty() && host.vendorHint != QStringLiteral("nvidia") &&
         host.vendorHint != QStringLiteral("amd")) {
-        return usage(c, QStringLiteral("--vendor must be nvidia or amd."));
+        return usage(c, QCoreApplication::translate("Cli", "--vendor must be nvidia or amd."));
     }
     Result<Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -114,13 +119,14 @@ int cmdList(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QCoreApplication::translate("Cli", "One JSON object per line."));
     p.addOption(json);
     if (!p.parse(args)) {
         return usage(c, p.errorText());
     }
     if (p.positionalArguments().size() != 1) {
-        return usage(c, QStringLiteral("'hosts list' takes no arguments."));
+        return usage(c, QCoreApplication::translate("Cli", "'hosts list' takes no arguments."));
     }
     Result<Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -159,7 +165,7 @@ int cmdRemove(const QStringList &args, CliContext &c)
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) {
-        return usage(c, QStringLiteral("'hosts remove' needs NAME."));
+        return usage(c, QCoreApplication::translate("Cli", "'hosts remove' needs NAME."));
     }
     Result<Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -191,9 +197,11 @@ int cmdCheck(const QStringList &args, CliContext &c)
     QCommandLineParser p;
     addGlobalOptions(p);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
-    const QCommandLineOption accept(QStringLiteral("accept-new-host-key"),
-                                    QStringLiteral("Trust an unknown host key (never a changed one)."));
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Connect timeout in seconds."),
+    const QCommandLineOption accept(
+        QStringLiteral("accept-new-host-key"),
+        QCoreApplication::translate("Cli", "Trust an unknown host key (never a changed one)."));
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QCoreApplication::translate("Cli", "Connect timeout in seconds."),
                                      QStringLiteral("SECONDS"), QStringLiteral("15"));
     p.addOptions({json, accept, timeout});
     if (!p.parse(args)) {
@@ -201,7 +209,7 @@ int cmdCheck(const QStringList &args, CliContext &c)
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) {
-        return usage(c, QStringLiteral("'hosts check' needs NAME."));
+        return usage(c, QCoreApplication::translate("Cli", "'hosts check' needs NAME."));
     }
     Result<Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -269,21 +277,26 @@ int cmdCheck(const QStringList &args, CliContext &c)
                                 .trimmed();
     if (!error.isError() && !report.uname.succeeded()) {
         code = ExitCheckFailed;
-        error = {ssh::SshErrorCode::Protocol,
-                 QStringLiteral("'uname -a' exited with %1: %2. Check the account's login shell on the host "
-                                "(getent passwd %3) and its startup files.")
-                     .arg(report.uname.exitCode.value_or(-1))
-                     .arg(printed.isEmpty() ? QStringLiteral("it printed nothing") : printed, connection.target().user),
-                 {}};
+        error = {
+            ssh::SshErrorCode::Protocol,
+            QCoreApplication::translate("Cli",
+                                        "'uname -a' exited with %1: %2. Check the account's login shell on the host "
+                                        "(getent passwd %3) and its startup files.")
+                .arg(report.uname.exitCode.value_or(-1))
+                .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing") : printed,
+                     connection.target().user),
+            {}};
     } else if (!error.isError() && !hostText(report.uname.stdoutData).trimmed().startsWith(QLatin1String("Linux"))) {
         // Every command runs through the login shell: one that swallows it answers "OK" with
         // nothing in it, and every later step would fail in its own confusing way.
         code = ExitCheckFailed;
         error = {ssh::SshErrorCode::Protocol,
-                 QStringLiteral("The login shell on the host gave no usable answer to 'uname -a' (%1). Flashdeck runs "
-                                "its commands with /bin/sh through the login shell: check the account's shell "
-                                "(getent passwd %2) and its startup files.")
-                     .arg(printed.isEmpty() ? QStringLiteral("it printed nothing")
+                 QCoreApplication::translate(
+                     "Cli",
+                     "The login shell on the host gave no usable answer to 'uname -a' (%1). Flashdeck runs "
+                     "its commands with /bin/sh through the login shell: check the account's shell "
+                     "(getent passwd %2) and its startup files.")
+                     .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing")
                                             : QStringLiteral("it printed: ") + printed,
                           connection.target().user),
                  {}};
@@ -357,8 +370,8 @@ int runHostsCommand(const QStringList &args, CliContext &context)
         return cmdCheck(rest, context);
     }
     return usage(context,
-                 verb.isEmpty() ? QStringLiteral("which hosts command?")
-                                : QStringLiteral("unknown command \"%1\".").arg(verb));
+                 verb.isEmpty() ? QCoreApplication::translate("Cli", "which hosts command?")
+                                : QCoreApplication::translate("Cli", "unknown command \"%1\".").arg(verb));
 }
 
 } // namespace flashdeck::cli

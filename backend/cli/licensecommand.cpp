@@ -6,6 +6,7 @@
 #include "backend/recipe/licenseterms.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -16,11 +17,11 @@ int runLicenseCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
     p.addOption(jsonOpt);
     if (!p.parse(args) || p.positionalArguments().size() > 2) {
         c.err << "flashdeck license: "
-              << (p.errorText().isEmpty() ? QStringLiteral("too many arguments.") : p.errorText())
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "too many arguments.") : p.errorText())
               << "\nUsage: flashdeck license [HOST] [--json]\n";
         return ExitUsage;
     }

@@ -16,6 +16,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTextStream>
 
 namespace flashdeck::cli {
@@ -37,22 +38,28 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption concurrencyOpt(QStringLiteral("concurrency"), QStringLiteral("Requests in flight."),
-                                            QStringLiteral("N"));
-    const QCommandLineOption promptOpt(QStringLiteral("prompt-tokens"), QStringLiteral("Prompt length in tokens."),
+    const QCommandLineOption concurrencyOpt(
+        QStringLiteral("concurrency"), QCoreApplication::translate("Cli", "Requests in flight."), QStringLiteral("N"));
+    const QCommandLineOption promptOpt(QStringLiteral("prompt-tokens"),
+                                       QCoreApplication::translate("Cli", "Prompt length in tokens."),
                                        QStringLiteral("P"));
-    const QCommandLineOption outputOpt(QStringLiteral("output-tokens"), QStringLiteral("Tokens generated per request."),
+    const QCommandLineOption outputOpt(QStringLiteral("output-tokens"),
+                                       QCoreApplication::translate("Cli", "Tokens generated per request."),
                                        QStringLiteral("O"));
     const QCommandLineOption durationOpt(QStringLiteral("duration"),
-                                         QStringLiteral("Seconds to keep starting requests."), QStringLiteral("S"));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("The report as one JSON object."));
-    const QCommandLineOption csvOpt(QStringLiteral("csv"), QStringLiteral("Write one row per request to FILE."),
+                                         QCoreApplication::translate("Cli", "Seconds to keep starting requests."),
+                                         QStringLiteral("S"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "The report as one JSON object."));
+    const QCommandLineOption csvOpt(QStringLiteral("csv"),
+                                    QCoreApplication::translate("Cli", "Write one row per request to FILE."),
                                     QStringLiteral("FILE"));
     const QCommandLineOption noThinkingOpt(QStringLiteral("no-thinking"),
-                                           QStringLiteral("Requests without reasoning."));
-    const QCommandLineOption portOpt(QStringLiteral("port"),
-                                     QStringLiteral("The server's port on the host (default: the deployment's)."),
-                                     QStringLiteral("N"));
+                                           QCoreApplication::translate("Cli", "Requests without reasoning."));
+    const QCommandLineOption portOpt(
+        QStringLiteral("port"),
+        QCoreApplication::translate("Cli", "The server's port on the host (default: the deployment's)."),
+        QStringLiteral("N"));
     p.addOptions({concurrencyOpt, promptOpt, outputOpt, durationOpt, jsonOpt, csvOpt, noThinkingOpt, portOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck loadtest: " << p.errorText() << '\n' << kUsage << '\n';
@@ -141,7 +148,8 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                 sampler->start();
                 QObject::connect(test, &chat::LoadTest::progress, test, [&c](const chat::LoadTestReport &r) {
                     const chat::LoadTestTick *t = r.ticks.isEmpty() ? nullptr : &r.ticks.last();
-                    c.err << QStringLiteral(
+                    c.err << QCoreApplication::translate(
+                                 "Cli",
                                  "%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · "
                                  "queue %8\n")
                                  .arg(r.elapsedS, 0, 'f', 0)
@@ -168,13 +176,13 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                             c.out << QString::fromUtf8(r.toJson()) << '\n';
                         } else {
                             c.out
-                                << QStringLiteral(
-                                       "Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s\n")
+                                << QCoreApplication::translate(
+                                       "Cli", "Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s\n")
                                        .arg(r.config.concurrency)
                                        .arg(r.config.promptTokens)
                                        .arg(r.config.outputTokens)
                                        .arg(r.elapsedS, 0, 'f', 1)
-                                << QStringLiteral("  completed        %1 (%2 requests/s)\n")
+                                << QCoreApplication::translate("Cli", "  completed        %1 (%2 requests/s)\n")
                                        .arg(r.completed)
                                        .arg(r.requestsPerSecond, 0, 'f', 2)
                                 << QStringLiteral("  failed           %1\n").arg(r.failed)

@@ -14,6 +14,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QRegularExpression>
@@ -203,20 +204,25 @@ int runLogsCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption fileOpt(QStringLiteral("file"), QStringLiteral("A saved SGLang log to classify."),
+    const QCommandLineOption fileOpt(QStringLiteral("file"),
+                                     QCoreApplication::translate("Cli", "A saved SGLang log to classify."),
                                      QStringLiteral("PATH"));
-    const QCommandLineOption followOpt({QStringLiteral("f"), QStringLiteral("follow")},
-                                       QStringLiteral("Keep printing new lines; survives reconnects and restarts."));
-    const QCommandLineOption tailOpt(
-        QStringLiteral("tail"), QStringLiteral("Start with the last N lines (default: all)."), QStringLiteral("N"));
-    const QCommandLineOption containerOpt(QStringLiteral("container"),
-                                          QStringLiteral("Follow this container instead of the host's deployment."),
-                                          QStringLiteral("NAME"));
+    const QCommandLineOption followOpt(
+        {QStringLiteral("f"), QStringLiteral("follow")},
+        QCoreApplication::translate("Cli", "Keep printing new lines; survives reconnects and restarts."));
+    const QCommandLineOption tailOpt(QStringLiteral("tail"),
+                                     QCoreApplication::translate("Cli", "Start with the last N lines (default: all)."),
+                                     QStringLiteral("N"));
+    const QCommandLineOption containerOpt(
+        QStringLiteral("container"),
+        QCoreApplication::translate("Cli", "Follow this container instead of the host's deployment."),
+        QStringLiteral("NAME"));
     const QCommandLineOption highlightsOpt(QStringLiteral("highlights-only"),
-                                           QStringLiteral("Only the lines a rule matches."));
-    const QCommandLineOption timestampsOpt(QStringLiteral("timestamps"),
-                                           QStringLiteral("Show Docker's time of each line (UTC)."));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per line."));
+                                           QCoreApplication::translate("Cli", "Only the lines a rule matches."));
+    const QCommandLineOption timestampsOpt(
+        QStringLiteral("timestamps"), QCoreApplication::translate("Cli", "Show Docker's time of each line (UTC)."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per line."));
     p.addOptions({fileOpt, followOpt, tailOpt, containerOpt, highlightsOpt, timestampsOpt, jsonOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck logs: " << p.errorText() << '\n' << kUsage << '\n';

@@ -5,6 +5,7 @@
 #include "backend/recipe/pins.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 
 #include <nlohmann/json.hpp>
 
@@ -13,13 +14,17 @@ namespace flashdeck::cli {
 QString pinOptionsProblem(const QString &imageDigest, const QString &modelRevision)
 {
     if (!imageDigest.isEmpty() && !Pins::isImageDigest(imageDigest)) {
-        return QStringLiteral("--image-digest takes sha256: and 64 hex digits, not \"%1\" ('flashdeck pins HOST' "
-                              "prints a host's).")
+        return QCoreApplication::translate(
+                   "Cli",
+                   "--image-digest takes sha256: and 64 hex digits, not \"%1\" ('flashdeck pins HOST' "
+                   "prints a host's).")
             .arg(imageDigest);
     }
     if (!modelRevision.isEmpty() && !Pins::isModelRevision(modelRevision)) {
-        return QStringLiteral("--model-revision takes a full commit id (40 hex digits), not \"%1\" ('flashdeck pins "
-                              "HOST' prints a host's).")
+        return QCoreApplication::translate(
+                   "Cli",
+                   "--model-revision takes a full commit id (40 hex digits), not \"%1\" ('flashdeck pins "
+                   "HOST' prints a host's).")
             .arg(modelRevision);
     }
     return {};
@@ -29,8 +34,9 @@ int runPinsCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("pins lock: write the pins to FILE."),
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
+    const QCommandLineOption outputOpt(QStringLiteral("output"),
+                                       QCoreApplication::translate("Cli", "pins lock: write the pins to FILE."),
                                        QStringLiteral("FILE"));
     p.addOptions({jsonOpt, outputOpt});
     const QString usage = QStringLiteral("Usage: flashdeck pins HOST [--json]\n"
@@ -40,8 +46,8 @@ int runPinsCommand(const QStringList &args, CliContext &c)
     if (!(pos.size() == 2 || lock) || (lock && !p.isSet(outputOpt)) || (!lock && p.isSet(outputOpt))) {
         c.err << "flashdeck pins: "
               << (!p.errorText().isEmpty() ? p.errorText()
-                      : lock               ? QStringLiteral("pins lock needs --output FILE.")
-                                           : QStringLiteral("needs HOST."))
+                      : lock               ? QCoreApplication::translate("Cli", "pins lock needs --output FILE.")
+                                           : QCoreApplication::translate("Cli", "needs HOST."))
               << '\n'
               << usage;
         return ExitUsage;

@@ -10,6 +10,7 @@
 #include "backend/prometheus/promtargets.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QTextStream>
 
@@ -41,19 +42,25 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("Write to FILE (default: stdout)."),
+    const QCommandLineOption outputOpt(QStringLiteral("output"),
+                                       QCoreApplication::translate("Cli", "Write to FILE (default: stdout)."),
                                        QStringLiteral("FILE"));
-    const QCommandLineOption labelOpt(QStringLiteral("host-label"),
-                                      QStringLiteral("rules: the label that tells hosts apart (default: Settings → "
-                                                     "Fleet, else instance)."),
-                                      QStringLiteral("LABEL"));
-    const QCommandLineOption onHostOpt(QStringLiteral("on-host"),
-                                       QStringLiteral("targets: 127.0.0.1:PORT, for an agent on each host."));
+    const QCommandLineOption labelOpt(
+        QStringLiteral("host-label"),
+        QCoreApplication::translate("Cli",
+                                    "rules: the label that tells hosts apart (default: Settings → "
+                                    "Fleet, else instance)."),
+        QStringLiteral("LABEL"));
+    const QCommandLineOption onHostOpt(
+        QStringLiteral("on-host"),
+        QCoreApplication::translate("Cli", "targets: 127.0.0.1:PORT, for an agent on each host."));
     p.addOptions({outputOpt, labelOpt, onHostOpt});
     const QString verb = p.parse(args) ? p.positionalArguments().value(1) : QString();
     if (p.positionalArguments().size() != 2 || (verb != QLatin1String("rules") && verb != QLatin1String("targets"))) {
         c.err << "flashdeck prometheus: "
-              << (!p.errorText().isEmpty() ? p.errorText() : QStringLiteral("needs rules or targets.")) << '\n'
+              << (!p.errorText().isEmpty() ? p.errorText()
+                                           : QCoreApplication::translate("Cli", "needs rules or targets."))
+              << '\n'
               << kUsage << '\n';
         return ExitUsage;
     }
@@ -69,7 +76,7 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
             return ExitUsage;
         }
         return emit(c, output, prom::alertingRules(metrics::AlertThresholds::fromSettings(settings), label).toUtf8(),
-                    QStringLiteral("The alerting rules"));
+                    QCoreApplication::translate("Cli", "The alerting rules"));
     }
     Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
@@ -88,15 +95,19 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
     // ("to support k8s probes and Prometheus scraping without embedding secrets",
     // sglang python/sglang/srt/utils/auth.py); older builds exempted only /health (sglang-facts §2).
     c.err << targets.size() << " deployment(s). "
-          << (onHost ? QStringLiteral("Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in "
-                                      "agent mode, or vmagent) with this file and remote-write to your Prometheus.")
-                     : QStringLiteral("The servers listen on each host's loopback only: a central Prometheus "
-                                      "reaches ADDRESS:PORT only once that port is opened to it alone (a firewall "
-                                      "rule), else use --on-host with an agent on each host."))
+          << (onHost ? QCoreApplication::translate(
+                           "Cli",
+                           "Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in "
+                           "agent mode, or vmagent) with this file and remote-write to your Prometheus.")
+                     : QCoreApplication::translate(
+                           "Cli",
+                           "The servers listen on each host's loopback only: a central Prometheus "
+                           "reaches ADDRESS:PORT only once that port is opened to it alone (a firewall "
+                           "rule), else use --on-host with an agent on each host."))
           << " SGLang serves /metrics without the API key (its auth exempts /metrics); an older image that answers "
              "401 needs the key as the scrape job's bearer token.\n";
     return emit(c, output, prom::fileSdTargets(targets, onHost ? prom::ScrapeFrom::OnHost : prom::ScrapeFrom::Network),
-                QStringLiteral("The targets"));
+                QCoreApplication::translate("Cli", "The targets"));
 }
 
 } // namespace flashdeck::cli

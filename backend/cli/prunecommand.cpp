@@ -13,6 +13,7 @@
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QSet>
 #include <QTextStream>
 
@@ -61,7 +62,7 @@ void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std:
         [u, image, keep, &record, finished](const docker::DockerResponse &inspect) {
             if (inspect.status == 404) { // removed by someone else: nothing to free, nothing to remember
                 (void)record.forget(image.reference);
-                keep(image.reference, QStringLiteral("no longer on the host"));
+                keep(image.reference, QCoreApplication::translate("Cli", "no longer on the host"));
                 pruneNext(u, record, finished);
                 return;
             }
@@ -77,13 +78,13 @@ void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std:
             if (u->pinned.contains(image.reference)) {
                 keep(image.reference,
                      u->planned.contains(image.reference)
-                         ? QStringLiteral("an unfinished upgrade needs it (its rollback)")
-                         : QStringLiteral("the deployment runs it"));
+                         ? QCoreApplication::translate("Cli", "an unfinished upgrade needs it (its rollback)")
+                         : QCoreApplication::translate("Cli", "the deployment runs it"));
                 pruneNext(u, record, finished);
                 return;
             }
             if (u->usedIds.contains(id)) {
-                keep(image.reference, QStringLiteral("a container uses it"));
+                keep(image.reference, QCoreApplication::translate("Cli", "a container uses it"));
                 pruneNext(u, record, finished);
                 return;
             }
@@ -121,11 +122,13 @@ int runPruneCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    const QCommandLineOption dryRunOpt(QStringLiteral("dry-run"), QStringLiteral("Say what would go; remove nothing."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
+    const QCommandLineOption dryRunOpt(QStringLiteral("dry-run"),
+                                       QCoreApplication::translate("Cli", "Say what would go; remove nothing."));
     p.addOptions({jsonOpt, dryRunOpt});
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
-        c.err << "flashdeck prune: " << (p.errorText().isEmpty() ? QStringLiteral("needs HOST.") : p.errorText())
+        c.err << "flashdeck prune: "
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText())
               << "\nUsage: flashdeck prune HOST [--dry-run] [--json]\n";
         return ExitUsage;
     }

@@ -4,6 +4,7 @@
 #include "backend/recipe/recipe.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -96,8 +97,9 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
         out << "  router     port " << p.routerPort << ", --policy " << p.routerPolicy << '\n';
     }
     out << "  KV pool    "
-        << (p.kvTokensExpected ? QString::number(p.kvTokensExpected) + QStringLiteral(" tokens expected")
-                               : QStringLiteral("no published expectation"))
+        << (p.kvTokensExpected
+                ? QString::number(p.kvTokensExpected) + QCoreApplication::translate("Cli", " tokens expected")
+                : QCoreApplication::translate("Cli", "no published expectation"))
         << " at --mem-fraction-static " << p.memFractionStatic << '\n';
     out << "  flags      " << p.serverArgs.join(QLatin1Char(' ')) << '\n';
     if (!p.note.isEmpty()) {
@@ -117,7 +119,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
     p.addOption(json);
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck recipes: " << message << '\n' << kUsage << '\n';
@@ -129,7 +131,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
     const QStringList pos = p.positionalArguments();
     const QString verb = pos.value(1);
     if (!((verb == QLatin1String("list") && pos.size() == 2) || (verb == QLatin1String("show") && pos.size() == 3))) {
-        return usage(QStringLiteral("expected list, or show ID."));
+        return usage(QCoreApplication::translate("Cli", "expected list, or show ID."));
     }
     const auto recipes = Recipe::builtIn();
     if (!recipes) {

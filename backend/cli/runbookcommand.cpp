@@ -8,6 +8,7 @@
 #include "backend/recipe/recipe.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFile>
 #include <QTextStream>
 
@@ -19,13 +20,15 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption profileOpt(QStringLiteral("profile"), QStringLiteral("Recipe profile."),
-                                        QStringLiteral("ID"));
-    const QCommandLineOption outputOpt(QStringLiteral("output"), QStringLiteral("Write the script to FILE."),
+    const QCommandLineOption profileOpt(QStringLiteral("profile"),
+                                        QCoreApplication::translate("Cli", "Recipe profile."), QStringLiteral("ID"));
+    const QCommandLineOption outputOpt(QStringLiteral("output"),
+                                       QCoreApplication::translate("Cli", "Write the script to FILE."),
                                        QStringLiteral("FILE"));
     p.addOptions({profileOpt, outputOpt});
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
-        c.err << "flashdeck runbook: " << (p.errorText().isEmpty() ? QStringLiteral("needs HOST.") : p.errorText())
+        c.err << "flashdeck runbook: "
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText())
               << "\nUsage: flashdeck runbook HOST [--profile ID] [--output FILE]\n";
         return ExitUsage;
     }

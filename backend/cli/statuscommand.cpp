@@ -14,6 +14,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTextStream>
@@ -120,26 +121,35 @@ int runStatusCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per host."));
-    const QCommandLineOption watchOpt(QStringLiteral("watch"), QStringLiteral("Keep printing until Ctrl+C."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per host."));
+    const QCommandLineOption watchOpt(QStringLiteral("watch"),
+                                      QCoreApplication::translate("Cli", "Keep printing until Ctrl+C."));
     const QCommandLineOption intervalOpt(QStringLiteral("interval"),
-                                         QStringLiteral("Seconds between prints (--watch)."), QStringLiteral("SECONDS"),
-                                         QStringLiteral("2"));
-    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"),
-                                        QStringLiteral("Seconds to wait for every host's first answers."),
-                                        QStringLiteral("SECONDS"), QStringLiteral("30"));
-    const QCommandLineOption pinsOpt(QStringLiteral("pins"),
-                                     QStringLiteral("Flag every host whose deployment runs other pins than this pins "
-                                                    "file (default: the one chosen in Settings → Fleet)."),
-                                     QStringLiteral("FILE"));
-    const QCommandLineOption sourceOpt(QStringLiteral("source"),
-                                       QStringLiteral("Where the figures come from: ssh (each host's session) or "
-                                                      "prometheus (default: Settings → Fleet)."),
-                                       QStringLiteral("SOURCE"));
-    const QCommandLineOption promUrlOpt(QStringLiteral("prometheus-url"),
-                                        QStringLiteral("The Prometheus to read (default: Settings → Fleet); implies "
-                                                       "--source prometheus."),
-                                        QStringLiteral("URL"));
+                                         QCoreApplication::translate("Cli", "Seconds between prints (--watch)."),
+                                         QStringLiteral("SECONDS"), QStringLiteral("2"));
+    const QCommandLineOption timeoutOpt(
+        QStringLiteral("timeout"),
+        QCoreApplication::translate("Cli", "Seconds to wait for every host's first answers."),
+        QStringLiteral("SECONDS"), QStringLiteral("30"));
+    const QCommandLineOption pinsOpt(
+        QStringLiteral("pins"),
+        QCoreApplication::translate("Cli",
+                                    "Flag every host whose deployment runs other pins than this pins "
+                                    "file (default: the one chosen in Settings → Fleet)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption sourceOpt(
+        QStringLiteral("source"),
+        QCoreApplication::translate("Cli",
+                                    "Where the figures come from: ssh (each host's session) or "
+                                    "prometheus (default: Settings → Fleet)."),
+        QStringLiteral("SOURCE"));
+    const QCommandLineOption promUrlOpt(
+        QStringLiteral("prometheus-url"),
+        QCoreApplication::translate("Cli",
+                                    "The Prometheus to read (default: Settings → Fleet); implies "
+                                    "--source prometheus."),
+        QStringLiteral("URL"));
     p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt, pinsOpt, sourceOpt, promUrlOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
@@ -242,8 +252,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         }
         const prom::PromFleetSource *source = fleet.prometheus();
         if (!source->answered() || !source->error().isEmpty()) {
-            c.err << (source->error().isEmpty() ? QStringLiteral("Prometheus gave no answer in time.")
-                                                : source->error())
+            c.err << (source->error().isEmpty()
+                          ? QCoreApplication::translate("Cli", "Prometheus gave no answer in time.")
+                          : source->error())
                   << " Watching the inventory's hosts over SSH instead.\n";
             if (!source->answered()) {
                 fleet.usePrometheus(prom::PromConfig{}, {});
@@ -286,9 +297,11 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             }
             rows.append(cells(s));
             if (!s.inInventory) {
-                notes.append(QStringLiteral("%1: known to Prometheus, not in the inventory (add it with 'flashdeck "
-                                            "hosts add %1 USER@ADDRESS' to deploy there)")
-                                 .arg(s.host));
+                notes.append(
+                    QCoreApplication::translate("Cli",
+                                                "%1: known to Prometheus, not in the inventory (add it with 'flashdeck "
+                                                "hosts add %1 USER@ADDRESS' to deploy there)")
+                        .arg(s.host));
             }
             if (!s.error.isEmpty()) {
                 notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
@@ -305,7 +318,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             if (fleet.prometheus() && fleet.prometheus()->error().isEmpty()) {
                 c.out << "  Source: Prometheus at " << fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo)
                       << " for " << (order.size() - overSsh.size()) << " host(s)"
-                      << (overSsh.isEmpty() ? QString() : QStringLiteral(", SSH for %1").arg(overSsh.size())) << ".\n";
+                      << (overSsh.isEmpty() ? QString()
+                                            : QCoreApplication::translate("Cli", ", SSH for %1").arg(overSsh.size()))
+                      << ".\n";
             }
         }
         c.out.flush();

@@ -13,6 +13,7 @@
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -60,10 +61,11 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
     p.addOption(json);
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
-        c.err << "flashdeck undeploy: " << (p.errorText().isEmpty() ? QStringLiteral("needs HOST.") : p.errorText())
+        c.err << "flashdeck undeploy: "
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText())
               << "\nUsage: flashdeck undeploy HOST [--json]\n";
         return ExitUsage;
     }

@@ -18,6 +18,7 @@
 #include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTextStream>
 
@@ -42,18 +43,20 @@ QString outcomeWords(const QString &host, UpgradeOutcome outcome, const UpgradeP
     case UpgradeOutcome::Upgraded:
         return QStringLiteral("%1 upgraded to %2.\n").arg(host, UpgradePlan::shortPins(plan.to));
     case UpgradeOutcome::RolledBack:
-        return QStringLiteral(
-                   "%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.\n")
+        return QCoreApplication::translate(
+                   "Cli", "%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.\n")
             .arg(host, plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from));
     case UpgradeOutcome::RollbackFailed:
-        return QStringLiteral("%1: the upgrade failed at %2 and the rollback to %3 failed too (above). The host needs "
-                              "you: fix what the failed step says, then 'flashdeck upgrade %1 --resume' retries the "
-                              "rollback.\n")
+        return QCoreApplication::translate(
+                   "Cli",
+                   "%1: the upgrade failed at %2 and the rollback to %3 failed too (above). The host needs "
+                   "you: fix what the failed step says, then 'flashdeck upgrade %1 --resume' retries the "
+                   "rollback.\n")
             .arg(host, plan.failedStep, UpgradePlan::shortPins(plan.from));
     case UpgradeOutcome::Stopped:
         break;
     }
-    return QStringLiteral("%1: stopped; 'flashdeck upgrade %1 --resume' continues the %2.\n")
+    return QCoreApplication::translate("Cli", "%1: stopped; 'flashdeck upgrade %1 --resume' continues the %2.\n")
         .arg(host, upgradePhaseName(plan.phase));
 }
 
@@ -63,28 +66,35 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const QCommandLineOption digestOpt(QStringLiteral("image-digest"), QStringLiteral("The image digest to move to."),
+    const QCommandLineOption digestOpt(QStringLiteral("image-digest"),
+                                       QCoreApplication::translate("Cli", "The image digest to move to."),
                                        QStringLiteral("sha256:…"));
-    const QCommandLineOption revisionOpt(QStringLiteral("model-revision"),
-                                         QStringLiteral("The model commit (40 hex digits) to move to."),
-                                         QStringLiteral("COMMIT"));
-    const QCommandLineOption pinsOpt(QStringLiteral("pins"),
-                                     QStringLiteral("Move to the digest and commit of a pins file ('flashdeck pins "
-                                                    "lock' writes one)."),
-                                     QStringLiteral("FILE"));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("One JSON object per step transition."));
-    const QCommandLineOption resumeOpt(QStringLiteral("resume"),
-                                       QStringLiteral("Continue an interrupted upgrade or rollback."));
+    const QCommandLineOption revisionOpt(
+        QStringLiteral("model-revision"),
+        QCoreApplication::translate("Cli", "The model commit (40 hex digits) to move to."), QStringLiteral("COMMIT"));
+    const QCommandLineOption pinsOpt(
+        QStringLiteral("pins"),
+        QCoreApplication::translate("Cli",
+                                    "Move to the digest and commit of a pins file ('flashdeck pins "
+                                    "lock' writes one)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per step transition."));
+    const QCommandLineOption resumeOpt(
+        QStringLiteral("resume"), QCoreApplication::translate("Cli", "Continue an interrupted upgrade or rollback."));
     const QCommandLineOption maxOpt(QStringLiteral("max-unavailable"),
-                                    QStringLiteral("How many hosts upgrade at once (default 1)."), QStringLiteral("N"),
-                                    QStringLiteral("1"));
-    const QCommandLineOption timeoutOpt(QStringLiteral("ready-timeout"),
-                                        QStringLiteral("At most this many seconds for each server to be ready."),
-                                        QStringLiteral("SECONDS"));
-    const QCommandLineOption stallOpt(QStringLiteral("stall-timeout"),
-                                      QStringLiteral("Fail the Ready step after this many seconds without progress "
-                                                     "(default 900)."),
-                                      QStringLiteral("SECONDS"), QStringLiteral("900"));
+                                    QCoreApplication::translate("Cli", "How many hosts upgrade at once (default 1)."),
+                                    QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption timeoutOpt(
+        QStringLiteral("ready-timeout"),
+        QCoreApplication::translate("Cli", "At most this many seconds for each server to be ready."),
+        QStringLiteral("SECONDS"));
+    const QCommandLineOption stallOpt(
+        QStringLiteral("stall-timeout"),
+        QCoreApplication::translate("Cli",
+                                    "Fail the Ready step after this many seconds without progress "
+                                    "(default 900)."),
+        QStringLiteral("SECONDS"), QStringLiteral("900"));
     p.addOptions({digestOpt, revisionOpt, pinsOpt, jsonOpt, resumeOpt, maxOpt, timeoutOpt, stallOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck upgrade: " << message << '\n' << kUsage << '\n';
@@ -95,18 +105,21 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     }
     const QStringList names = p.positionalArguments().mid(1);
     if (names.isEmpty()) {
-        return usage(QStringLiteral("needs HOST."));
+        return usage(QCoreApplication::translate("Cli", "needs HOST."));
     }
     const bool json = p.isSet(jsonOpt);
     const bool resume = p.isSet(resumeOpt);
     const bool pinsGiven = p.isSet(digestOpt) || p.isSet(revisionOpt) || p.isSet(pinsOpt);
     if (resume == pinsGiven) {
-        return usage(resume ? QStringLiteral("--resume continues the recorded upgrade: leave out the pins.")
-                            : QStringLiteral("say what to move to: --image-digest, --model-revision or --pins."));
+        return usage(
+            resume ? QCoreApplication::translate("Cli", "--resume continues the recorded upgrade: leave out the pins.")
+                   : QCoreApplication::translate("Cli",
+                                                 "say what to move to: --image-digest, --model-revision or --pins."));
     }
     if (p.isSet(pinsOpt) && (p.isSet(digestOpt) || p.isSet(revisionOpt))) {
-        return usage(QStringLiteral("--pins gives the digest and the commit: leave out --image-digest and "
-                                    "--model-revision."));
+        return usage(QCoreApplication::translate("Cli",
+                                                 "--pins gives the digest and the commit: leave out --image-digest and "
+                                                 "--model-revision."));
     }
     if (const QString problem = pinOptionsProblem(p.value(digestOpt), p.value(revisionOpt)); !problem.isEmpty()) {
         return usage(problem);
@@ -114,15 +127,15 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     bool number = true;
     const int maxUnavailable = p.value(maxOpt).toInt(&number);
     if (!number || maxUnavailable < 1) {
-        return usage(QStringLiteral("--max-unavailable takes a number of hosts, at least 1."));
+        return usage(QCoreApplication::translate("Cli", "--max-unavailable takes a number of hosts, at least 1."));
     }
     const int readyTimeoutMs = p.isSet(timeoutOpt) ? p.value(timeoutOpt).toInt(&number) * 1000 : 0;
     if (!number || readyTimeoutMs < 0) {
-        return usage(QStringLiteral("--ready-timeout takes seconds (0: no limit)."));
+        return usage(QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
     }
     const int stallTimeoutMs = p.value(stallOpt).toInt(&number) * 1000;
     if (!number || stallTimeoutMs < 1000 || stallTimeoutMs > 24 * 3600 * 1000) {
-        return usage(QStringLiteral("--stall-timeout takes seconds, from 1 to 86400."));
+        return usage(QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
     std::optional<Pins> pinsFile;
     if (p.isSet(pinsOpt)) {
@@ -168,7 +181,7 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
                 [&sshCodes, &release, name, failed](int code) {
                     if (!release.count(name)) { // never reached: startOnHost said why on stderr
                         sshCodes[name] = code;
-                        failed(QStringLiteral("SSH exit code %1").arg(code));
+                        failed(QCoreApplication::translate("Cli", "SSH exit code %1").arg(code));
                     }
                 });
         });

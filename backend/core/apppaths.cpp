@@ -1,5 +1,6 @@
 #include "backend/core/apppaths.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
@@ -51,8 +52,9 @@ bool AppPaths::ensureExists(QString *error) const
     for (const QString &dir : {m_config, m_data, m_logs, m_runtime}) {
         if (dir.isEmpty() || !QDir().mkpath(dir)) {
             if (error) {
-                *error = QStringLiteral("Cannot create the folder %1. Check that its parent exists and is "
-                                        "writable, or pass another --config-dir.")
+                *error = QCoreApplication::translate("Core",
+                                                     "Cannot create the folder %1. Check that its parent exists and is "
+                                                     "writable, or pass another --config-dir.")
                              .arg(dir);
             }
             return false;

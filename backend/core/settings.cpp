@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 
+#include <QCoreApplication>
 #include <QSettings>
 
 namespace flashdeck {
@@ -9,6 +10,7 @@ namespace flashdeck {
 namespace {
 const QString kLogLevels = QStringLiteral("logging/levels");
 const QString kLastHost = QStringLiteral("window/lastHost");
+const QString kLanguage = QStringLiteral("window/language");
 const QString kLastPage = QStringLiteral("window/lastPage");
 const QString kGeometry = QStringLiteral("window/geometry");
 } // namespace
@@ -32,6 +34,16 @@ QString Settings::logLevels() const
 void Settings::setLogLevels(const QString &spec)
 {
     m_settings->setValue(kLogLevels, spec);
+}
+
+QString Settings::language() const
+{
+    return m_settings->value(kLanguage, QStringLiteral("system")).toString();
+}
+
+void Settings::setLanguage(const QString &name)
+{
+    m_settings->setValue(kLanguage, name);
 }
 
 QString Settings::lastHost() const
@@ -186,9 +198,11 @@ bool Settings::sync(QString *error)
         return true;
     }
     if (error) {
-        *error = QStringLiteral("Could not save settings to %1: the file is not writable or not valid INI. "
-                                "Check the folder's permissions and free space.")
-                     .arg(m_settings->fileName());
+        *error =
+            QCoreApplication::translate("Core",
+                                        "Could not save settings to %1: the file is not writable or not valid INI. "
+                                        "Check the folder's permissions and free space.")
+                .arg(m_settings->fileName());
     }
     return false;
 }

@@ -78,6 +78,10 @@ public:
     qsizetype logLines() const;
     void setLogLines(qsizetype lines);
 
+    /** The language chosen in Settings → Language ([window] language: "system", "en", "zh_CN"); "system" by default. */
+    QString language() const;
+    void setLanguage(const QString &name);
+
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
 

@@ -1,5 +1,6 @@
 #include "backend/core/singleinstance.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QLocalServer>
 #include <QLocalSocket>
@@ -45,9 +46,11 @@ Result<SingleInstance::Role> SingleInstance::claim(int timeoutMs)
         // Nobody answered, so a socket file left by a crashed instance is in the way.
         QLocalServer::removeServer(m_key);
         if (!m_server->listen(m_key)) {
-            return Status::failure(QStringLiteral("Cannot make sure only one Flashdeck window runs (%1); a second "
-                                                  "one would open its own window.")
-                                       .arg(m_server->errorString()));
+            return Status::failure(
+                QCoreApplication::translate("Core",
+                                            "Cannot make sure only one Flashdeck window runs (%1); a second "
+                                            "one would open its own window.")
+                    .arg(m_server->errorString()));
         }
     }
     connect(m_server, &QLocalServer::newConnection, this, [this] {

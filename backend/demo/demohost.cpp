@@ -156,14 +156,18 @@ QString DemoResources::missing() const
                              scenariosDir};
     for (const QString &path : needed) {
         if (!QFileInfo::exists(path)) {
-            return QStringLiteral("The simulated host is not built (%1 is missing). Build it with "
-                                  "'cmake --build build/release --target flashdeck_simhost' (make run does).")
+            return QCoreApplication::translate(
+                       "Demo",
+                       "The simulated host is not built (%1 is missing). Build it with "
+                       "'cmake --build build/release --target flashdeck_simhost' (make run does).")
                 .arg(path);
         }
     }
     if (!QFileInfo::exists(QStringLiteral("/usr/sbin/sshd"))) {
-        return QStringLiteral("The demo runs a local OpenSSH server, and /usr/sbin/sshd is not installed. Install "
-                              "it with 'sudo apt-get install openssh-server' (scripts/bootstrap does).");
+        return QCoreApplication::translate(
+            "Demo",
+            "The demo runs a local OpenSSH server, and /usr/sbin/sshd is not installed. Install "
+            "it with 'sudo apt-get install openssh-server' (scripts/bootstrap does).");
     }
     return {};
 }
@@ -217,7 +221,7 @@ Status DemoHosts::saveState(const QList<DemoHostInfo> &hosts) const
     }
     const std::string text = nlohmann::json{{"hosts", list}}.dump(2);
     if (!writeFile(stateFile(), QByteArray::fromStdString(text))) {
-        return Status::failure(QStringLiteral("Cannot write %1.").arg(stateFile()));
+        return Status::failure(QCoreApplication::translate("Demo", "Cannot write %1.").arg(stateFile()));
     }
     return Status::ok();
 }
@@ -234,14 +238,14 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
     const QString home = h.dir + QStringLiteral("/home");
     if (!QDir().mkpath(simDir) || !QDir().mkpath(home + QStringLiteral("/.cache/huggingface")) ||
         !QDir().mkpath(home + QStringLiteral("/.cache/minfer"))) {
-        return Status::failure(QStringLiteral("Cannot create %1.").arg(h.dir));
+        return Status::failure(QCoreApplication::translate("Demo", "Cannot create %1.").arg(h.dir));
     }
     const QByteArray scenarioJson =
         readAll(m_resources.scenariosDir + QLatin1Char('/') + scenario + QStringLiteral(".json"));
     const nlohmann::json sc =
         nlohmann::json::parse(scenarioJson.constData(), scenarioJson.constData() + scenarioJson.size(), nullptr, false);
     if (!sc.is_object()) {
-        return Status::failure(QStringLiteral("No scenario named \"%1\". Scenarios: %2.")
+        return Status::failure(QCoreApplication::translate("Demo", "No scenario named \"%1\". Scenarios: %2.")
                                    .arg(scenario, m_resources.scenarios().join(QStringLiteral(", "))));
     }
     writeFile(simDir + QStringLiteral("/scenario.json"), scenarioJson);
@@ -261,8 +265,9 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
     holder.setArguments({QStringLiteral("serve"), QStringLiteral("--forward"), QString::number(kDemoSshPort),
                          QStringLiteral("--ports-file"), netnsFile});
     if (!holder.startDetached(&h.namespacePid) || !waitForFile(netnsFile, h.namespacePid, 15000)) {
-        return Status::failure(QStringLiteral("The simulated host's private network could not be set up."),
-                               QString::fromUtf8(readAll(h.dir + QStringLiteral("/netns.log"))).trimmed());
+        return Status::failure(
+            QCoreApplication::translate("Demo", "The simulated host's private network could not be set up."),
+            QString::fromUtf8(readAll(h.dir + QStringLiteral("/netns.log"))).trimmed());
     }
     const QByteArray netnsJson = readAll(netnsFile);
     const nlohmann::json forwards =
@@ -272,8 +277,9 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         : quint16(0);
     if (h.port == 0) {
         (void)stopProcessTree(h.namespacePid, 3000);
-        return Status::failure(QStringLiteral("The simulated host's private network could not be set up."),
-                               QString::fromUtf8(netnsJson));
+        return Status::failure(
+            QCoreApplication::translate("Demo", "The simulated host's private network could not be set up."),
+            QString::fromUtf8(netnsJson));
     }
     const QStringList joinNamespace{QStringLiteral("join"), QString::number(h.namespacePid), QStringLiteral("--")};
 
@@ -290,7 +296,7 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
                                     m_resources.toolsDir, QStringLiteral("--registry"), m_resources.registry});
     if (!daemon.startDetached(&h.daemonPid) || !waitForFile(simDir + QStringLiteral("/hub.port"), h.daemonPid, 15000)) {
         (void)stopProcessTree(h.namespacePid, 3000);
-        return Status::failure(QStringLiteral("The simulated host's daemon did not start."),
+        return Status::failure(QCoreApplication::translate("Demo", "The simulated host's daemon did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/simhostd.log"))));
     }
     const QByteArray hubPort = readAll(simDir + QStringLiteral("/hub.port")).trimmed();
@@ -308,7 +314,7 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
                    QString(), QStringLiteral("-C"), QStringLiteral("flashdeck-demo"), QStringLiteral("-f"),
                    h.identityFile},
                   &error)) {
-        return Status::failure(QStringLiteral("Cannot generate the demo's SSH keys."), error);
+        return Status::failure(QCoreApplication::translate("Demo", "Cannot generate the demo's SSH keys."), error);
     }
     writeFile(h.dir + QStringLiteral("/authorized_keys"), readAll(h.identityFile + QStringLiteral(".pub")));
     h.knownHostsFile = h.dir + QStringLiteral("/known_hosts");
@@ -354,7 +360,7 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
     if (!sshd.startDetached(&h.sshdPid) || !waitForFile(h.dir + QStringLiteral("/sshd.pid"), h.sshdPid, 15000)) {
         (void)stopProcessTree(h.daemonPid, 5000);
         (void)stopProcessTree(h.namespacePid, 3000);
-        return Status::failure(QStringLiteral("The demo's OpenSSH server did not start."),
+        return Status::failure(QCoreApplication::translate("Demo", "The demo's OpenSSH server did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/sshd.log"))));
     }
     return h;
@@ -370,7 +376,7 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
         return Status::failure(missing);
     }
     if (!QDir().mkpath(stateDir())) {
-        return Status::failure(QStringLiteral("Cannot create %1.").arg(stateDir()));
+        return Status::failure(QCoreApplication::translate("Demo", "Cannot create %1.").arg(stateDir()));
     }
     QList<std::pair<QString, QString>> wanted{{QStringLiteral("demo"), scenario}};
     for (int i = 2; i <= hostCount; ++i) {
@@ -405,8 +411,8 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
         entry.knownHostsFile = h.knownHostsFile;
         entry.vendorHint =
             h.scenario.startsWith(QLatin1String("mi3")) ? QStringLiteral("amd") : QStringLiteral("nvidia");
-        entry.notes =
-            QStringLiteral("Demo: %1 (scenario %2). Nothing here is a real GPU.").arg(h.description, h.scenario);
+        entry.notes = QCoreApplication::translate("Demo", "Demo: %1 (scenario %2). Nothing here is a real GPU.")
+                          .arg(h.description, h.scenario);
         entry.simulated = true;
         const Status s = inventory.find(h.name) ? inventory.update(entry) : inventory.add(entry);
         if (!s) {
@@ -444,7 +450,8 @@ Status DemoHosts::stop(Inventory &inventory)
     const Status saved = inventory.save();
     if (!clean) {
         return Status::failure(
-            QStringLiteral("Some demo processes did not stop. Their pids are in %1.").arg(stateFile()));
+            QCoreApplication::translate("Demo", "Some demo processes did not stop. Their pids are in %1.")
+                .arg(stateFile()));
     }
     QDir(stateDir()).removeRecursively();
     return saved;

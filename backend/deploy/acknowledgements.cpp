@@ -3,6 +3,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/recipe/licenseterms.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -66,15 +67,18 @@ Result<QList<Acknowledgement>> Acknowledgements::load() const
         return out;
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read %1: %2.").arg(m_file, f.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Deploy", "Cannot read %1: %2.").arg(m_file, f.errorString()));
     }
     const QByteArray data = f.readAll();
     const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
     const nlohmann::json list = j.is_object() ? j.value("acknowledgements", nlohmann::json()) : nlohmann::json();
     if (!list.is_array()) {
-        return Status::failure(QStringLiteral("%1 is not a Flashdeck acknowledgements file (expected an object with an "
-                                              "\"acknowledgements\" array). Move it aside and acknowledge again.")
-                                   .arg(m_file));
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "%1 is not a Flashdeck acknowledgements file (expected an object with an "
+                                        "\"acknowledgements\" array). Move it aside and acknowledge again.")
+                .arg(m_file));
     }
     for (const nlohmann::json &e : list) {
         if (!e.is_object()) {
@@ -123,9 +127,11 @@ Status Acknowledgements::record(const Acknowledgement &ack)
     if (const Status s = writeFileAtomically(
             m_file, QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n');
         !s) {
-        return Status::failure(QStringLiteral("Cannot record the licence acknowledgement in %1: %2. Free some space "
-                                              "or fix the directory's permissions, then acknowledge again.")
-                                   .arg(m_file, s.message()));
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "Cannot record the licence acknowledgement in %1: %2. Free some space "
+                                        "or fix the directory's permissions, then acknowledge again.")
+                .arg(m_file, s.message()));
     }
     return Status::ok();
 }

@@ -5,6 +5,8 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 namespace flashdeck {
@@ -36,7 +38,8 @@ void ApiKeyRecovery::start()
     connect(m_tunnel, &ssh::TunnelReply::ready, this, &ApiKeyRecovery::inspect);
     const auto gone = [this](const QString &message) {
         done(Status::failure(
-            QStringLiteral("Could not reach the host's Docker to read the server's API key: %1").arg(message)));
+            QCoreApplication::translate("Deploy", "Could not reach the host's Docker to read the server's API key: %1")
+                .arg(message)));
     };
     connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
@@ -49,14 +52,16 @@ void ApiKeyRecovery::inspect(quint16 tunnelPort)
         "GET", QStringLiteral("/containers/%1/json").arg(container), {},
         [this, container](const docker::DockerResponse &r) {
             if (r.status == 404) {
-                done(Status::failure(QStringLiteral("The deployment's server container %1 is not on the host any more "
-                                                    "(removed): deploy again.")
-                                         .arg(container)));
+                done(Status::failure(
+                    QCoreApplication::translate("Deploy",
+                                                "The deployment's server container %1 is not on the host any more "
+                                                "(removed): deploy again.")
+                        .arg(container)));
                 return;
             }
             if (!r.ok()) {
                 done(Status::failure(
-                    QStringLiteral("The host's Docker did not show the server container %1: %2")
+                    QCoreApplication::translate("Deploy", "The host's Docker did not show the server container %1: %2")
                         .arg(container,
                              r.transportError.isEmpty() ? QStringLiteral("dockerd: ") + r.message() : r.message())));
                 return;
@@ -65,8 +70,9 @@ void ApiKeyRecovery::inspect(quint16 tunnelPort)
             const json state = inspect.is_object() ? inspect.value("State", json::object()) : json();
             if (!state.is_object() || !state.value("Running", false)) {
                 done(Status::failure(
-                    QStringLiteral("The server container %1 is not running (%2): run 'flashdeck deploy' "
-                                   "for this host with --resume to start it again.")
+                    QCoreApplication::translate("Deploy",
+                                                "The server container %1 is not running (%2): run 'flashdeck deploy' "
+                                                "for this host with --resume to start it again.")
                         .arg(container,
                              QString::fromStdString(state.is_object() ? jsonread::string(state, "Status")
                                                                       : std::string()))));
@@ -74,9 +80,11 @@ void ApiKeyRecovery::inspect(quint16 tunnelPort)
             }
             const QString key = apiKeyOfContainer(inspect);
             if (key.isEmpty()) {
-                done(Status::failure(QStringLiteral("The server container %1 was started without --api-key: it asks "
-                                                    "for no key, or another tool started it.")
-                                         .arg(container)));
+                done(Status::failure(
+                    QCoreApplication::translate("Deploy",
+                                                "The server container %1 was started without --api-key: it asks "
+                                                "for no key, or another tool started it.")
+                        .arg(container)));
                 return;
             }
             done(key);

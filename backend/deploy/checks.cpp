@@ -5,6 +5,7 @@
 #include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/recipe.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -54,8 +55,9 @@ QString gb(qint64 bytes)
 
 StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 {
-    StepRecord r = make("preflight.gpus", QStringLiteral("GPUs match the profile"),
-                        QStringLiteral("The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
+    StepRecord r = make(
+        "preflight.gpus", QCoreApplication::translate("Deploy", "GPUs match the profile"),
+        QCoreApplication::translate("Deploy", "The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
     r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
     int matching = 0;
     for (const QString &n : names) {
@@ -69,8 +71,10 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
-        r.fix = QStringLiteral("Choose the profile for this host's GPUs (flashdeck recipes list), or deploy on a host "
-                               "with %1 × %2.")
+        r.fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Choose the profile for this host's GPUs (flashdeck recipes list), or deploy on a host "
+                    "with %1 × %2.")
                     .arg(profile.gpuCount)
                     .arg(profile.gpuModel);
     }
@@ -79,17 +83,20 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
 {
-    StepRecord r = make("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
-                        QStringLiteral("The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
+    StepRecord r = make(
+        "preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"),
+        QCoreApplication::translate("Deploy", "The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
     r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
-    r.seen = QStringLiteral("driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
+    r.seen = QCoreApplication::translate("Deploy", "driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
     if (probe::compareVersions(d.cudaVersion, recipe.cudaRuntime) >= 0) {
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
-        r.fix = QStringLiteral("Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top "
-                               "right), reboot, and run again. With an older driver the qmul4 kernel silently falls "
-                               "back to a slow path.")
+        r.fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top "
+                    "right), reboot, and run again. With an older driver the qmul4 kernel silently falls "
+                    "back to a slow path.")
                     .arg(recipe.cudaRuntime);
     }
     return r;
@@ -98,11 +105,13 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
 StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d, const QHash<qint64, QString> &owners,
                      const QString &deploymentId, const QString &host)
 {
-    StepRecord r = make("preflight.gpumemory", QStringLiteral("The GPUs have room for the server"),
-                        QStringLiteral("The server takes --mem-fraction-static %1 of each whole card at start")
-                            .arg(profile.memFractionStatic));
+    StepRecord r = make(
+        "preflight.gpumemory", QCoreApplication::translate("Deploy", "The GPUs have room for the server"),
+        QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
+            .arg(profile.memFractionStatic));
     const auto gib = [](qint64 mib) { return QStringLiteral("%1 GiB").arg(double(mib) / 1024.0, 0, 'f', 1); };
-    r.expected = QStringLiteral("%1 % of each GPU of the profile free").arg(qRound(profile.memFractionStatic * 100));
+    r.expected = QCoreApplication::translate("Deploy", "%1 % of each GPU of the profile free")
+                     .arg(qRound(profile.memFractionStatic * 100));
     QStringList tight;
     QStringList flashdeck;
     bool foreign = false;
@@ -123,21 +132,24 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
                 }
                 if (owner.isEmpty()) {
                     foreign = true;
-                    holders.append(QStringLiteral("pid %1 (%2) holds %3").arg(p.pid).arg(p.name, gib(p.usedMemoryMiB)));
+                    holders.append(QCoreApplication::translate("Deploy", "pid %1 (%2) holds %3")
+                                       .arg(p.pid)
+                                       .arg(p.name, gib(p.usedMemoryMiB)));
                 } else {
                     if (!flashdeck.contains(owner)) {
                         flashdeck.append(owner);
                     }
-                    holders.append(QStringLiteral("pid %1 (%2, Flashdeck's deployment %3) holds %4")
-                                       .arg(p.pid)
-                                       .arg(p.name, owner, gib(p.usedMemoryMiB)));
+                    holders.append(
+                        QCoreApplication::translate("Deploy", "pid %1 (%2, Flashdeck's deployment %3) holds %4")
+                            .arg(p.pid)
+                            .arg(p.name, owner, gib(p.usedMemoryMiB)));
                 }
             }
             const qint64 need = qint64(profile.memFractionStatic * double(gpu.memoryTotalMiB));
             const qint64 free = gpu.memoryTotalMiB - gpu.memoryUsedMiB + ours;
             needed = std::max(needed, need);
             if (free < need) {
-                tight.append(QStringLiteral("GPU %1: %2 free of %3, the server needs %4%5")
+                tight.append(QCoreApplication::translate("Deploy", "GPU %1: %2 free of %3, the server needs %4%5")
                                  .arg(index)
                                  .arg(gib(free), gib(gpu.memoryTotalMiB), gib(need),
                                       holders.isEmpty() ? QString()
@@ -147,20 +159,25 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
     }
     if (tight.isEmpty()) {
         r.status = StepStatus::Pass;
-        r.seen = QStringLiteral("every GPU of the profile has the %1 the server takes free").arg(gib(needed));
+        r.seen = QCoreApplication::translate("Deploy", "every GPU of the profile has the %1 the server takes free")
+                     .arg(gib(needed));
         return r;
     }
     r.status = StepStatus::Fail;
     r.seen = tight.join(QStringLiteral("; "));
     QStringList fix;
     if (!flashdeck.isEmpty()) {
-        fix.append(QStringLiteral("Flashdeck's own deployment %1 holds them: remove it with 'flashdeck undeploy %2' "
-                                  "(it stops only Flashdeck's containers), or deploy that profile again instead.")
+        fix.append(QCoreApplication::translate(
+                       "Deploy",
+                       "Flashdeck's own deployment %1 holds them: remove it with 'flashdeck undeploy %2' "
+                       "(it stops only Flashdeck's containers), or deploy that profile again instead.")
                        .arg(flashdeck.join(QStringLiteral(", ")), host));
     }
     if (foreign) {
-        fix.append(QStringLiteral("The other processes are not Flashdeck's: find out whose they are on the host (ps -o "
-                                  "user,etime,cmd -p PID), stop them or wait for them, then run again with --resume."));
+        fix.append(QCoreApplication::translate(
+            "Deploy",
+            "The other processes are not Flashdeck's: find out whose they are on the host (ps -o "
+            "user,etime,cmd -p PID), stop them or wait for them, then run again with --resume."));
     }
     r.fix = fix.join(QLatin1Char(' '));
     return r;
@@ -168,19 +185,22 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
 
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
-    StepRecord r = make("preflight.disk", QStringLiteral("Room for the weights and the image"),
-                        QStringLiteral("About %1 of weights, plus the image and caches").arg(gb(recipe.weightsBytes)));
+    StepRecord r = make("preflight.disk", QCoreApplication::translate("Deploy", "Room for the weights and the image"),
+                        QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
+                            .arg(gb(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     r.expected = weightsOnHost
-        ? QStringLiteral("≥ %1 free for the image (the weights are already on the host)").arg(gb(need))
-        : QStringLiteral("≥ %1 free (%2 weights + %3 image)")
+        ? QCoreApplication::translate("Deploy", "≥ %1 free for the image (the weights are already on the host)")
+              .arg(gb(need))
+        : QCoreApplication::translate("Deploy", "≥ %1 free (%2 weights + %3 image)")
               .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
     r.seen = QStringLiteral("%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
-        r.fix = QStringLiteral("Free %1 more on %2, or point the Hugging Face cache at a larger disk.")
+        r.fix = QCoreApplication::translate("Deploy",
+                                            "Free %1 more on %2, or point the Hugging Face cache at a larger disk.")
                     .arg(gb(need - free.availBytes), free.mountPoint);
     }
     return r;
@@ -188,8 +208,8 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
 
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
 {
-    StepRecord r = make("preflight.port", QStringLiteral("The service ports are free"),
-                        QStringLiteral("The server publishes on the host's loopback"));
+    StepRecord r = make("preflight.port", QCoreApplication::translate("Deploy", "The service ports are free"),
+                        QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
     QList<quint16> wanted;
     for (const RecipeReplica &rep : profile.replicas) {
         wanted.append(rep.port);
@@ -205,8 +225,8 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
             taken.append(QString::number(p));
         }
     }
-    r.expected = QStringLiteral("nothing listening on %1").arg(want.join(QStringLiteral(", ")));
-    r.seen = taken.isEmpty() ? QStringLiteral("all free")
+    r.expected = QCoreApplication::translate("Deploy", "nothing listening on %1").arg(want.join(QStringLiteral(", ")));
+    r.seen = taken.isEmpty() ? QCoreApplication::translate("Deploy", "all free")
                              : QStringLiteral("in use: %1").arg(taken.join(QStringLiteral(", ")));
     r.status = taken.isEmpty() ? StepStatus::Pass : StepStatus::Fail;
     if (!taken.isEmpty()) {
@@ -217,9 +237,11 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
                 freePort = quint16(p);
             }
         }
-        r.fix = QStringLiteral("Stop what listens there (sudo ss -ltnp 'sport = :%1' shows it), or deploy on a free "
-                               "port: --port %2 (the Port field in the window); chat, status and the runbook follow "
-                               "it.")
+        r.fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Stop what listens there (sudo ss -ltnp 'sport = :%1' shows it), or deploy on a free "
+                    "port: --port %2 (the Port field in the window); chat, status and the runbook follow "
+                    "it.")
                     .arg(taken.first())
                     .arg(freePort);
     }
@@ -228,17 +250,21 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
 
 StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
 {
-    StepRecord r = make("preflight.memory", QStringLiteral("Host memory for HiCache"),
-                        QStringLiteral("--hicache-size counts per rank"));
+    StepRecord r = make("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"),
+                        QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
-    r.expected = QStringLiteral("≥ %1 available (%2 GB × %3 ranks)").arg(gb(need)).arg(gbPerRank).arg(ranks);
+    r.expected = QCoreApplication::translate("Deploy", "≥ %1 available (%2 GB × %3 ranks)")
+                     .arg(gb(need))
+                     .arg(gbPerRank)
+                     .arg(ranks);
     r.seen = QStringLiteral("%1 available of %2").arg(gb(memory.availableBytes), gb(memory.totalBytes));
     if (memory.availableBytes >= need) {
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
-        r.fix = QStringLiteral("Lower --hicache-size to at most %1 GB per rank, or free host memory.")
+        r.fix = QCoreApplication::translate("Deploy",
+                                            "Lower --hicache-size to at most %1 GB per rank, or free host memory.")
                     .arg(memory.availableBytes / 1000000000LL / std::max<qsizetype>(1, ranks));
     }
     return r;
@@ -246,9 +272,11 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
 
 StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules)
 {
-    StepRecord r = make("check.qmul4", QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
-                        QStringLiteral("Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
-                                       "silently takes a slow path"));
+    StepRecord r = make(
+        "check.qmul4", QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
+        QCoreApplication::translate("Deploy",
+                                    "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
+                                    "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
     // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
     // name is read from the line only to say which slow path it took.
@@ -264,26 +292,32 @@ StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules)
             r.seen = l.trimmed();
             r.status = StepStatus::Warn;
             // F20: the toolkit in the image, not the driver (which only has to support it).
-            r.fix = QStringLiteral("The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
-                                   "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
-                                   "newer, and restart; a driver update does not change the image's toolkit.")
+            r.fix = QCoreApplication::translate(
+                        "Deploy",
+                        "The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
+                        "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
+                        "newer, and restart; a driver update does not change the image's toolkit.")
                         .arg(backend.match(l).captured(1));
             return r;
         }
     }
     r.status = StepStatus::Unknown;
-    r.seen = QStringLiteral("no nvfp4_to_fp8 line: the kernel came from the minfer cache");
-    r.fix = QStringLiteral("To see it, clear ~/.cache/minfer on the host and restart the server once; the line is "
-                           "printed only when the kernel compiles.");
+    r.seen = QCoreApplication::translate("Deploy", "no nvfp4_to_fp8 line: the kernel came from the minfer cache");
+    r.fix = QCoreApplication::translate(
+        "Deploy",
+        "To see it, clear ~/.cache/minfer on the host and restart the server once; the line is "
+        "printed only when the kernel compiles.");
     return r;
 }
 
 StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 {
-    StepRecord r = make("check.dspark", QStringLiteral("The DSpark draft model is loaded"),
-                        QStringLiteral("--speculative-algorithm DSPARK loads the draft from the checkpoint's "
-                                       "dspark/ subfolder"));
-    r.expected = QStringLiteral("a DSpark draft line");
+    StepRecord r =
+        make("check.dspark", QCoreApplication::translate("Deploy", "The DSpark draft model is loaded"),
+             QCoreApplication::translate("Deploy",
+                                         "--speculative-algorithm DSPARK loads the draft from the checkpoint's "
+                                         "dspark/ subfolder"));
+    r.expected = QCoreApplication::translate("Deploy", "a DSpark draft line");
     for (const QString &l : lines) {
         if (ruleOf(rules, l) == QLatin1String("dspark-ok")) { // the page's wording and the real variants
             r.status = StepStatus::Pass;
@@ -292,16 +326,19 @@ StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
         }
     }
     r.status = StepStatus::Warn;
-    r.seen = QStringLiteral("no DSpark line in the log");
-    r.fix = QStringLiteral("Speculative decoding is off: check that the pinned revision has the dspark/ folder and "
-                           "that the launch has --speculative-algorithm DSPARK.");
+    r.seen = QCoreApplication::translate("Deploy", "no DSpark line in the log");
+    r.fix = QCoreApplication::translate(
+        "Deploy",
+        "Speculative decoding is off: check that the pinned revision has the dspark/ folder and "
+        "that the launch has --speculative-algorithm DSPARK.");
     return r;
 }
 
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
 {
-    StepRecord r = make("check.kvpool", QStringLiteral("KV pool size"),
-                        QStringLiteral("The profile expects about %1 tokens").arg(profile.kvTokensExpected));
+    StepRecord r = make(
+        "check.kvpool", QCoreApplication::translate("Deploy", "KV pool size"),
+        QCoreApplication::translate("Deploy", "The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     qint64 seen = 0;
     for (const QString &l : lines) {
@@ -314,10 +351,10 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const 
         }
     }
     r.expected = profile.kvTokensExpected ? QStringLiteral("≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
-                                          : QStringLiteral("no published figure");
+                                          : QCoreApplication::translate("Deploy", "no published figure");
     if (seen == 0) {
         r.status = StepStatus::Unknown;
-        r.seen = QStringLiteral("the log names no KV pool size");
+        r.seen = QCoreApplication::translate("Deploy", "the log names no KV pool size");
         return r;
     }
     r.seen = QStringLiteral("%1 tokens").arg(seen);
@@ -325,7 +362,8 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const 
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Warn;
-        r.fix = QStringLiteral("Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).");
+        r.fix = QCoreApplication::translate("Deploy",
+                                            "Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).");
     }
     return r;
 }

@@ -10,6 +10,8 @@
 #include "backend/probe/nvidiasmi.h"
 #include "backend/ssh/sshtypes.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -37,23 +39,24 @@ QHash<qint64, qint64> parentsOf(const QByteArray &ps)
 
 void DeployRunner::preflightGpuMemory()
 {
-    const QString title = QStringLiteral("The GPUs have room for the server");
+    const QString title = QCoreApplication::translate("Deploy", "The GPUs have room for the server");
     if (m_profile.vendor != probe::GpuVendor::Nvidia) {
         // amd-smi lists processes too, but not in a form this check reads yet: say so.
         skip("preflight.gpumemory", title,
-             QStringLiteral("ROCm host: the GPUs' processes are not read yet; check 'amd-smi process' yourself"));
+             QCoreApplication::translate(
+                 "Deploy", "ROCm host: the GPUs' processes are not read yet; check 'amd-smi process' yourself"));
         return;
     }
     begin("preflight.gpumemory", title, {},
           QStringLiteral("nvidia-smi -q -x; docker ps --filter label=io.flashdeck.deployment; ps -eo pid=,ppid="));
-    m_current.expected =
-        QStringLiteral("%1 % of each GPU of the profile free").arg(qRound(m_profile.memFractionStatic * 100));
+    m_current.expected = QCoreApplication::translate("Deploy", "%1 % of each GPU of the profile free")
+                             .arg(qRound(m_profile.memFractionStatic * 100));
     runCommand(
         "nvidia-smi -q -x",
         [this](const ssh::CommandResult &smi) {
             const auto driver = probe::parseNvidiaSmiXml(smi.stdoutData);
             if (!driver) {
-                fail(driver.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                fail(driver.message(), QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
                 return;
             }
             // Which of those processes run in Flashdeck's containers, and whose: the containers'

@@ -15,6 +15,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -68,9 +69,10 @@ QString serverMessage(const json &j, const QByteArray &raw)
 
 void DeployRunner::launch()
 {
-    begin("launch", QStringLiteral("Start the server"),
-          QStringLiteral("The pinned image and revision, listening on the host's loopback only"), QString());
-    m_current.expected = QStringLiteral("the server's containers created and started");
+    begin("launch", QCoreApplication::translate("Deploy", "Start the server"),
+          QCoreApplication::translate("Deploy", "The pinned image and revision, listening on the host's loopback only"),
+          QString());
+    m_current.expected = QCoreApplication::translate("Deploy", "the server's containers created and started");
     m_replaced.clear();
     // A rerun talks to a running server with the key it was started with: recover it first.
     const QString first = QStringLiteral("flashdeck-%1-0").arg(m_options.deploymentId);
@@ -101,7 +103,8 @@ void DeployRunner::launch()
                        }
                        const Result<QList<ContainerSpec>> specs = buildLaunch(m_recipe, m_profile, in);
                        if (!specs) {
-                           fail(specs.message(), QStringLiteral("Fix the profile or the inputs and run again."));
+                           fail(specs.message(),
+                                QCoreApplication::translate("Deploy", "Fix the profile or the inputs and run again."));
                            return;
                        }
                        QStringList lines;
@@ -120,28 +123,30 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
     if (index == specs->size()) {
         StepRecord r = m_current;
         r.status = StepStatus::Pass;
-        r.expected = QStringLiteral("%1 container(s) labelled io.flashdeck.deployment=%2 running")
-                         .arg(specs->size())
-                         .arg(m_options.deploymentId);
+        r.expected =
+            QCoreApplication::translate("Deploy", "%1 container(s) labelled io.flashdeck.deployment=%2 running")
+                .arg(specs->size())
+                .arg(m_options.deploymentId);
         QStringList seen;
         if (!m_replaced.isEmpty()) {
-            seen.append(QStringLiteral("stopped and removed the server of the earlier pins: %1")
+            seen.append(QCoreApplication::translate("Deploy", "stopped and removed the server of the earlier pins: %1")
                             .arg(m_replaced.join(QStringLiteral(", "))));
         }
         if (!started.isEmpty()) {
             seen.append(QStringLiteral("started %1").arg(started.join(QStringLiteral(", "))));
         }
         if (!reused.isEmpty()) {
-            seen.append(
-                QStringLiteral("already running (not started again): %1").arg(reused.join(QStringLiteral(", "))));
+            seen.append(QCoreApplication::translate("Deploy", "already running (not started again): %1")
+                            .arg(reused.join(QStringLiteral(", "))));
         }
         r.seen = seen.join(QStringLiteral("; "));
         if (!m_profile.verified()) { // F12: say so, every time it runs
             r.status = StepStatus::Warn;
-            r.fix =
-                QStringLiteral("This profile is not verified upstream: validate it with your own load before relying "
-                               "on it. %1")
-                    .arg(m_profile.note);
+            r.fix = QCoreApplication::translate(
+                        "Deploy",
+                        "This profile is not verified upstream: validate it with your own load before relying "
+                        "on it. %1")
+                        .arg(m_profile.note);
         }
         finish(r);
         return;
@@ -167,12 +172,15 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
                 return;
             }
             if (running && !m_options.replaceRunning) {
-                fail(QStringLiteral("%1 runs %2, started with other pins or flags than this deployment's (%3)")
+                fail(QCoreApplication::translate(
+                         "Deploy", "%1 runs %2, started with other pins or flags than this deployment's (%3)")
                          .arg(spec.name, QString::fromStdString(jsonread::string(config, "Image")),
                               QString::fromStdString(jsonread::string(spec.createBody, "Image"))),
-                     QStringLiteral("To move the host to these pins with an automatic rollback, run 'flashdeck "
-                                    "upgrade HOST --image-digest … --model-revision …' (Upgrade… on the Deploy "
-                                    "page); or 'flashdeck undeploy HOST' first to start afresh."));
+                     QCoreApplication::translate(
+                         "Deploy",
+                         "To move the host to these pins with an automatic rollback, run 'flashdeck "
+                         "upgrade HOST --image-digest … --model-revision …' (Upgrade… on the Deploy "
+                         "page); or 'flashdeck undeploy HOST' first to start afresh."));
                 return;
             }
             if (running) {
@@ -200,32 +208,35 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
 
 void DeployRunner::createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started)
 {
-    m_docker->call("POST", QStringLiteral("/containers/create?name=") + spec.name,
-                   QByteArray::fromStdString(spec.createBody.dump()),
-                   [this, spec, started = std::move(started)](const docker::DockerResponse &created) {
-                       if (created.status != 201) {
-                           fail(created.message(), QStringLiteral("Check the image and the container settings."));
-                           return;
-                       }
-                       const QString id = QString::fromStdString(jsonread::string(created.json(), "Id"));
-                       m_docker->call(
-                           "POST", QStringLiteral("/containers/%1/start").arg(id), {},
-                           [this, spec, id, started](const docker::DockerResponse &ok) {
-                               if (!ok.ok()) {
-                                   fail(ok.message(),
-                                        ok.message().contains(QLatin1String("address already in use"))
-                                            ? QStringLiteral("Port %1 is taken on the host: stop what listens there.")
-                                                  .arg(spec.hostPort)
-                                            : QStringLiteral("Read the message above; fix and run again."));
-                                   return;
-                               }
-                               if (spec.role == QLatin1String("server")) {
-                                   m_containerIds.append(id);
-                               }
-                               m_launched = true;
-                               started(QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
-                           });
-                   });
+    m_docker->call(
+        "POST", QStringLiteral("/containers/create?name=") + spec.name,
+        QByteArray::fromStdString(spec.createBody.dump()),
+        [this, spec, started = std::move(started)](const docker::DockerResponse &created) {
+            if (created.status != 201) {
+                fail(created.message(),
+                     QCoreApplication::translate("Deploy", "Check the image and the container settings."));
+                return;
+            }
+            const QString id = QString::fromStdString(jsonread::string(created.json(), "Id"));
+            m_docker->call(
+                "POST", QStringLiteral("/containers/%1/start").arg(id), {},
+                [this, spec, id, started](const docker::DockerResponse &ok) {
+                    if (!ok.ok()) {
+                        fail(ok.message(),
+                             ok.message().contains(QLatin1String("address already in use"))
+                                 ? QCoreApplication::translate("Deploy",
+                                                               "Port %1 is taken on the host: stop what listens there.")
+                                       .arg(spec.hostPort)
+                                 : QCoreApplication::translate("Deploy", "Read the message above; fix and run again."));
+                        return;
+                    }
+                    if (spec.role == QLatin1String("server")) {
+                        m_containerIds.append(id);
+                    }
+                    m_launched = true;
+                    started(QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
+                });
+        });
 }
 
 void DeployRunner::ready()
@@ -233,12 +244,14 @@ void DeployRunner::ready()
     // Health at the entry point: the Router when there is one (healthy when its workers are).
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
     const QString stall = ReadyProgress::duration(m_options.stallTimeoutMs);
-    begin("ready", QStringLiteral("The server is ready"),
+    begin("ready", QCoreApplication::translate("Deploy", "The server is ready"),
           QStringLiteral("/health 200 after the ready log line; it waits as long as the start makes progress (a "
                          "first start downloads %1 GB and compiles kernels) and stops after %2 without any")
               .arg(m_recipe.weightsBytes / 1000000000)
               .arg(stall),
-          QStringLiteral("GET http://127.0.0.1:%1/health; docker logs -f; du -sb on the host's caches").arg(port));
+          QCoreApplication::translate("Deploy",
+                                      "GET http://127.0.0.1:%1/health; docker logs -f; du -sb on the host's caches")
+              .arg(port));
     // Every outcome of the step says what it waited for, a failure too.
     m_current.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
     // F17: the weights download into the host's Hugging Face cache (hub source only), measured.
@@ -314,11 +327,15 @@ void DeployRunner::ready()
         if (m_logStream->error() != QNetworkReply::NoError || m_conn.state().phase != ssh::ConnectionPhase::Ready) {
             const StepRecord logFailure = checks::launchFailure(m_log, m_logRules);
             if (logFailure.status != StepStatus::Fail) {
-                r.seen = QStringLiteral("the connection to the host was lost while waiting for the server (%1); the "
-                                        "server may still be starting — nothing seen says it stopped")
+                r.seen = QCoreApplication::translate(
+                             "Deploy",
+                             "the connection to the host was lost while waiting for the server (%1); the "
+                             "server may still be starting — nothing seen says it stopped")
                              .arg(m_logStream->errorString());
-                r.fix = QStringLiteral("Once the host is reachable again, run again with --resume: a server that "
-                                       "is running is not started twice.");
+                r.fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Once the host is reachable again, run again with --resume: a server that "
+                    "is running is not started twice.");
                 m_logStream->deleteLater();
                 m_logStream = nullptr;
                 settle(r);
@@ -328,9 +345,10 @@ void DeployRunner::ready()
         const StepRecord failure = checks::launchFailure(m_log, m_logRules);
         r.seen = failure.status == StepStatus::Fail
             ? failure.seen
-            : QStringLiteral("the server exited; last lines:\n") + lastLinesOf(8);
-        r.fix =
-            failure.fix.isEmpty() ? QStringLiteral("Read the log (flashdeck logs) and fix the cause.") : failure.fix;
+            : QCoreApplication::translate("Deploy", "the server exited; last lines:\n") + lastLinesOf(8);
+        r.fix = failure.fix.isEmpty()
+            ? QCoreApplication::translate("Deploy", "Read the log (flashdeck logs) and fix the cause.")
+            : failure.fix;
         m_logStream->deleteLater();
         m_logStream = nullptr;
         settle(r);
@@ -359,8 +377,9 @@ void DeployRunner::ready()
             [this, settle](const QString &message) {
                 StepRecord r = m_current;
                 r.status = StepStatus::Fail;
-                r.seen = QStringLiteral("no tunnel to the server's port: %1").arg(message);
-                r.fix = QStringLiteral("Check the SSH connection to the host, then run again with --resume.");
+                r.seen = QCoreApplication::translate("Deploy", "no tunnel to the server's port: %1").arg(message);
+                r.fix = QCoreApplication::translate(
+                    "Deploy", "Check the SSH connection to the host, then run again with --resume.");
                 settle(r);
             });
 
@@ -420,15 +439,19 @@ void DeployRunner::ready()
         }
         StepRecord r = m_current;
         r.status = StepStatus::Fail;
-        r.seen = QStringLiteral("no progress for %1: %2; last lines:\n%3")
+        r.seen = QCoreApplication::translate("Deploy", "no progress for %1: %2; last lines:\n%3")
                      .arg(stall, m_readyProgress->lastSeen(now), lastLinesOf(4));
         r.fix = m_readyProgress->phase() <= ReadyProgress::Phase::Downloading && m_readyProgress->total() > 0
-            ? QStringLiteral("The weights stopped arriving: check the host's access to the Hugging Face Hub (a proxy, "
-                             "HF_ENDPOINT, a token for a gated repo) and its free disk (df -h ~/.cache/huggingface), "
-                             "then run again with --resume: what is in the cache is kept and the download goes on "
-                             "from there. A slower start needs a longer --stall-timeout.")
-            : QStringLiteral("The server stopped making progress: read its log (flashdeck logs). A start that is "
-                             "only slow needs a longer --stall-timeout.");
+            ? QCoreApplication::translate(
+                  "Deploy",
+                  "The weights stopped arriving: check the host's access to the Hugging Face Hub (a proxy, "
+                  "HF_ENDPOINT, a token for a gated repo) and its free disk (df -h ~/.cache/huggingface), "
+                  "then run again with --resume: what is in the cache is kept and the download goes on "
+                  "from there. A slower start needs a longer --stall-timeout.")
+            : QCoreApplication::translate(
+                  "Deploy",
+                  "The server stopped making progress: read its log (flashdeck logs). A start that is "
+                  "only slow needs a longer --stall-timeout.");
         settle(r);
     });
     m_stallTimer->start();
@@ -436,12 +459,14 @@ void DeployRunner::ready()
         QTimer::singleShot(m_options.readyTimeoutMs, this, [this, settle] {
             StepRecord r = m_current;
             r.status = StepStatus::Fail;
-            r.seen = QStringLiteral("not ready after %1 s (%2); last lines:\n%3")
+            r.seen = QCoreApplication::translate("Deploy", "not ready after %1 s (%2); last lines:\n%3")
                          .arg(m_options.readyTimeoutMs / 1000)
                          .arg(m_readyProgress->lastSeen(m_readyClock.elapsed()), lastLinesOf(8));
-            r.fix = QStringLiteral("The server is still starting or stuck: read its log; a first start downloads "
-                                   "252 GB and compiles kernels, so give it longer with --ready-timeout, or leave it "
-                                   "out: the step then waits as long as the start makes progress.");
+            r.fix = QCoreApplication::translate(
+                "Deploy",
+                "The server is still starting or stuck: read its log; a first start downloads "
+                "252 GB and compiles kernels, so give it longer with --ready-timeout, or leave it "
+                "out: the step then waits as long as the start makes progress.");
             settle(r);
         });
     }
@@ -456,14 +481,15 @@ void DeployRunner::checkLog(const char *step)
 {
     const QString id = QString::fromLatin1(step);
     if (id == QLatin1String("check.qmul4") && m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip(step, QStringLiteral("NVFP4 KV decode uses the fast qmul4 kernel"),
-             QStringLiteral("ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
+        skip(step, QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
+             QCoreApplication::translate("Deploy",
+                                         "ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
         return;
     }
     StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, m_logRules)
         : id == QLatin1String("check.dspark")         ? checks::dspark(m_log, m_logRules)
                                                       : checks::kvPool(m_profile, m_log, m_logRules);
-    begin(step, r.title, r.why, QStringLiteral("the server's log"));
+    begin(step, r.title, r.why, QCoreApplication::translate("Deploy", "the server's log"));
     r.command = m_current.command;
     finish(r);
 }
@@ -475,13 +501,15 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
     const bool image = id == QLatin1String("verify.image");
     const bool thinkingOff = thinkingStep || thinkingOffRetry;
     if (!thinkingOffRetry) {
-        const QString title = image ? QStringLiteral("Image input is answered")
-            : thinkingStep          ? QStringLiteral("Thinking can be turned off")
-                                    : QStringLiteral("Text generation");
-        const QString why = image ? QStringLiteral("A 224 × 224 picture as a base64 PNG data URI")
-            : thinkingStep        ? QStringLiteral("With thinking_mode disabled: content, no reasoning_content")
-                                  : QStringLiteral("A non-empty choices[0].message.content");
-        begin(step, title, why, QStringLiteral("POST /v1/chat/completions (Bearer key)"));
+        const QString title = image ? QCoreApplication::translate("Deploy", "Image input is answered")
+            : thinkingStep          ? QCoreApplication::translate("Deploy", "Thinking can be turned off")
+                                    : QCoreApplication::translate("Deploy", "Text generation");
+        const QString why = image
+            ? QCoreApplication::translate("Deploy", "A 224 × 224 picture as a base64 PNG data URI")
+            : thinkingStep
+            ? QCoreApplication::translate("Deploy", "With thinking_mode disabled: content, no reasoning_content")
+            : QCoreApplication::translate("Deploy", "A non-empty choices[0].message.content");
+        begin(step, title, why, QCoreApplication::translate("Deploy", "POST /v1/chat/completions (Bearer key)"));
     }
     json content = "Reply with one short sentence about GPUs.";
     if (image) {
@@ -509,8 +537,9 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
         const QByteArray data = reply->readAll(); // read once: the error's words are in it too
         const json j = jsonread::parse(data.constData(), data.constData() + data.size());
         StepRecord r = m_current;
-        r.expected = thinkingStep ? QStringLiteral("content non-empty, reasoning_content empty or null")
-                                  : QStringLiteral("content non-empty");
+        r.expected = thinkingStep
+            ? QCoreApplication::translate("Deploy", "content non-empty, reasoning_content empty or null")
+            : QCoreApplication::translate("Deploy", "content non-empty");
         if (status != 200 || !j.is_object()) {
             r.status = StepStatus::Fail;
             // The server's own words for a refusal (never model output: an error body holds none).
@@ -518,11 +547,14 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : reply->errorString()) +
                 (said.isEmpty() ? QString() : QStringLiteral(": ") + said);
             r.seen = firstTry.isEmpty() ? r.seen : firstTry + QStringLiteral("; then ") + r.seen;
-            r.fix = status == 401 ? QStringLiteral("The server refused the key: restart the deployment.")
+            r.fix = status == 401
+                ? QCoreApplication::translate("Deploy", "The server refused the key: restart the deployment.")
                 : status >= 400 && status < 500
-                ? QStringLiteral("The server refused the request: its message above says why (read the server's log "
-                                 "for more).")
-                : QStringLiteral("Read the server's log for the error.");
+                ? QCoreApplication::translate(
+                      "Deploy",
+                      "The server refused the request: its message above says why (read the server's log "
+                      "for more).")
+                : QCoreApplication::translate("Deploy", "Read the server's log for the error.");
             finish(r);
             return;
         }
@@ -541,14 +573,16 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
                 .arg(hasContent ? message["content"].get<std::string>().size() : 0)
                 .arg(reasoning.is_string() ? QStringLiteral("%1 characters").arg(reasoning.get<std::string>().size())
                                            : QStringLiteral("null"))
-                .arg(finishReason.empty()
-                         ? QString()
-                         : QStringLiteral("; finish_reason %1").arg(QString::fromStdString(finishReason)));
+                .arg(finishReason.empty() ? QString()
+                                          : QCoreApplication::translate("Deploy", "; finish_reason %1")
+                                                .arg(QString::fromStdString(finishReason)));
         if (!hasContent && finishReason == "length" && !thinkingStep && !thinkingOffRetry) {
             // Spent on thinking: say so, and ask once more with thinking off (recorded).
             verifyChat(step, true,
-                       QStringLiteral("the answer ended at the %1-token limit while thinking (%2); asked again with "
-                                      "thinking off")
+                       QCoreApplication::translate(
+                           "Deploy",
+                           "the answer ended at the %1-token limit while thinking (%2); asked again with "
+                           "thinking off")
                            .arg(kVerifyTokens)
                            .arg(shape));
             return;
@@ -556,13 +590,16 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
         r.seen = firstTry.isEmpty() ? shape : firstTry + QStringLiteral(": ") + shape;
         r.status = hasContent && (!thinkingStep || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
         if (r.status == StepStatus::Fail) {
-            r.fix = thinkingStep ? QStringLiteral("Check the reasoning parser (--reasoning-parser minimax-m3) and the "
-                                                  "image's chat template.")
+            r.fix = thinkingStep
+                ? QCoreApplication::translate("Deploy",
+                                              "Check the reasoning parser (--reasoning-parser minimax-m3) and the "
+                                              "image's chat template.")
                 : finishReason == "length"
-                ? QStringLiteral(
+                ? QCoreApplication::translate(
+                      "Deploy",
                       "Even with thinking off the answer ran out of tokens: read the server's log, and check "
                       "the context length and the chat template.")
-                : QStringLiteral("Read the server's log for the error.");
+                : QCoreApplication::translate("Deploy", "Read the server's log for the error.");
         }
         finish(r);
     });

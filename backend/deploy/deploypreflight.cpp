@@ -17,6 +17,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -33,11 +34,13 @@ using nlohmann::json;
 
 void DeployRunner::preflightSsh()
 {
-    begin("preflight.ssh", QStringLiteral("SSH connection"),
-          QStringLiteral("Everything Flashdeck does on the host goes through this one SSH connection"), QString());
+    begin("preflight.ssh", QCoreApplication::translate("Deploy", "SSH connection"),
+          QCoreApplication::translate("Deploy",
+                                      "Everything Flashdeck does on the host goes through this one SSH connection"),
+          QString());
     StepRecord r = m_current;
     r.status = StepStatus::Pass;
-    r.expected = QStringLiteral("an authenticated session with a verified host key");
+    r.expected = QCoreApplication::translate("Deploy", "an authenticated session with a verified host key");
     r.seen = QStringLiteral("connected");
     finish(r);
 }
@@ -79,12 +82,14 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
             StepRecord r = m_current;
             r.status = StepStatus::Fail;
             r.expected = QStringLiteral("%1 × %2").arg(m_profile.gpuCount).arg(m_profile.gpuModel);
-            r.seen = QStringLiteral("the profile needs %1 × %2; the host has %3")
+            r.seen = QCoreApplication::translate("Deploy", "the profile needs %1 × %2; the host has %3")
                          .arg(m_profile.gpuCount)
                          .arg(m_profile.gpuModel, what);
             r.fix = fitting.isEmpty()
-                ? QStringLiteral("Choose a profile for this host's GPUs (flashdeck recipes list).")
-                : QStringLiteral("Choose a profile for this host's GPUs: %1 (flashdeck recipes list).")
+                ? QCoreApplication::translate("Deploy",
+                                              "Choose a profile for this host's GPUs (flashdeck recipes list).")
+                : QCoreApplication::translate("Deploy",
+                                              "Choose a profile for this host's GPUs: %1 (flashdeck recipes list).")
                       .arg(fitting.join(QStringLiteral(", ")));
             finish(r);
         },
@@ -95,15 +100,17 @@ void DeployRunner::preflightGpus()
 {
     const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
     const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
-    begin("preflight.gpus", QStringLiteral("GPUs match the profile"), {}, QString::fromLatin1(cmd));
+    begin("preflight.gpus", QCoreApplication::translate("Deploy", "GPUs match the profile"), {},
+          QString::fromLatin1(cmd));
     runCommand(
         cmd,
         [this, nvidia](const ssh::CommandResult &res) {
             if (!res.succeeded()) {
                 failOrOtherVendor(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
                                   nvidia
-                                      ? QStringLiteral("Install the NVIDIA driver on the host (nvidia-smi must work).")
-                                      : QStringLiteral("Install ROCm's amd-smi on the host."));
+                                      ? QCoreApplication::translate(
+                                            "Deploy", "Install the NVIDIA driver on the host (nvidia-smi must work).")
+                                      : QCoreApplication::translate("Deploy", "Install ROCm's amd-smi on the host."));
                 return;
             }
             QStringList names;
@@ -111,7 +118,7 @@ void DeployRunner::preflightGpus()
                 const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
                 if (!d || d.value().gpus.isEmpty()) {
                     failOrOtherVendor(d ? QStringLiteral("nvidia-smi lists no GPU") : d.message(),
-                                      QStringLiteral("Check the NVIDIA driver installation."));
+                                      QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
                     return;
                 }
                 for (const probe::NvidiaGpu &g : d.value().gpus) {
@@ -120,7 +127,7 @@ void DeployRunner::preflightGpus()
             } else {
                 const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
                 if (!gpus) {
-                    fail(gpus.message(), QStringLiteral("Check the ROCm installation."));
+                    fail(gpus.message(), QCoreApplication::translate("Deploy", "Check the ROCm installation."));
                     return;
                 }
                 for (qsizetype i = 0; i < gpus.value().size(); ++i) {
@@ -137,18 +144,18 @@ void DeployRunner::preflightGpus()
 void DeployRunner::preflightDriver()
 {
     if (m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"),
-             QStringLiteral("ROCm host: no CUDA driver to check"));
+        skip("preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"),
+             QCoreApplication::translate("Deploy", "ROCm host: no CUDA driver to check"));
         return;
     }
-    begin("preflight.driver", QStringLiteral("The driver supports the image's CUDA runtime"), {},
+    begin("preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"), {},
           QStringLiteral("nvidia-smi -q -x"));
     runCommand(
         "nvidia-smi -q -x",
         [this](const ssh::CommandResult &res) {
             const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
             if (!d) {
-                fail(d.message(), QStringLiteral("Check the NVIDIA driver installation."));
+                fail(d.message(), QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
                 return;
             }
             StepRecord r = checks::driver(m_recipe, d.value());
@@ -160,10 +167,12 @@ void DeployRunner::preflightDriver()
 
 void DeployRunner::preflightDocker()
 {
-    begin("preflight.docker", QStringLiteral("Docker Engine reachable"),
-          QStringLiteral("Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
+    begin("preflight.docker", QCoreApplication::translate("Deploy", "Docker Engine reachable"),
+          QCoreApplication::translate(
+              "Deploy", "Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
-    m_current.expected = QStringLiteral("the Engine API answers through docker system dial-stdio");
+    m_current.expected =
+        QCoreApplication::translate("Deploy", "the Engine API answers through docker system dial-stdio");
     // Only this tunnel's reports: other components open theirs on the same connection.
     m_conn.tunnelToCommand("docker system dial-stdio", this)
         ->onOpened(
@@ -177,8 +186,9 @@ void DeployRunner::preflightDocker()
                     }
                     if (!pong.ok()) {
                         fail(dockerSaid(pong),
-                             QStringLiteral("Start Docker on the host (systemctl start docker) and check "
-                                            "that this user may use it."));
+                             QCoreApplication::translate("Deploy",
+                                                         "Start Docker on the host (systemctl start docker) and check "
+                                                         "that this user may use it."));
                         return;
                     }
                     m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
@@ -187,15 +197,16 @@ void DeployRunner::preflightDocker()
                             j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
                         StepRecord r = m_current;
                         r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
-                            ? QStringLiteral("Docker with the nvidia runtime")
+                            ? QCoreApplication::translate("Deploy", "Docker with the nvidia runtime")
                             : QStringLiteral("Docker");
-                        r.seen = QStringLiteral("Docker %1, API %2%3")
+                        r.seen = QCoreApplication::translate("Deploy", "Docker %1, API %2%3")
                                      .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
-                                          nvidiaRuntime ? QStringLiteral(", nvidia runtime") : QString());
+                                          nvidiaRuntime ? QCoreApplication::translate("Deploy", ", nvidia runtime")
+                                                        : QString());
                         if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
                             r.status = StepStatus::Fail;
-                            r.fix =
-                                QStringLiteral("Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                            r.fix = QCoreApplication::translate(
+                                "Deploy", "Install the NVIDIA Container Toolkit on the host and restart Docker.");
                         } else {
                             r.status = StepStatus::Pass;
                         }
@@ -205,7 +216,8 @@ void DeployRunner::preflightDocker()
             },
             [this](const QString &message) {
                 fail(message,
-                     QStringLiteral("Install Docker Engine on the host and let this user run it (docker group)."));
+                     QCoreApplication::translate(
+                         "Deploy", "Install Docker Engine on the host and let this user run it (docker group)."));
             });
 }
 
@@ -219,8 +231,9 @@ void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
             const QString printed = hostText(r.stderrData, 600).trimmed();
             if (printed.isEmpty()) {
                 fail(tunnelError,
-                     QStringLiteral("Start Docker on the host (systemctl start docker) and check "
-                                    "that this user may use it."));
+                     QCoreApplication::translate("Deploy",
+                                                 "Start Docker on the host (systemctl start docker) and check "
+                                                 "that this user may use it."));
                 return;
             }
             const QString seen = QStringLiteral("docker system dial-stdio printed: %1 (exit %2)")
@@ -228,21 +241,28 @@ void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)
             QString fix;
             if (printed.contains(QLatin1String("permission denied"))) {
                 // Debian's docker.io: /var/run/docker.sock is root:docker, mode 0660.
-                fix = QStringLiteral(
+                fix = QCoreApplication::translate(
+                          "Deploy",
                           "The user %1 may not use Docker's socket on the host. Add the user to the docker group "
                           "(sudo usermod -aG docker %1), log in again so the group applies, then run "
                           "again with --resume.")
                           .arg(m_conn.target().user);
             } else if (printed.contains(QLatin1String("Is the docker daemon running"))) {
-                fix = QStringLiteral("Docker is installed but its daemon is not running: start it on the host "
-                                     "(sudo systemctl start docker), then run again with --resume.");
+                fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Docker is installed but its daemon is not running: start it on the host "
+                    "(sudo systemctl start docker), then run again with --resume.");
             } else if (r.exitCode && *r.exitCode == 127) {
-                fix = QStringLiteral("Docker is not installed on the host: install Docker Engine (Debian: sudo apt-get "
-                                     "install docker.io), then run again with --resume.");
+                fix = QCoreApplication::translate(
+                    "Deploy",
+                    "Docker is not installed on the host: install Docker Engine (Debian: sudo apt-get "
+                    "install docker.io), then run again with --resume.");
             } else {
-                fix = QStringLiteral("Fix what Docker reports on the host, then run again with --resume.");
+                fix = QCoreApplication::translate("Deploy",
+                                                  "Fix what Docker reports on the host, then run again with --resume.");
             }
-            fail(seen, fix, QStringLiteral("the Engine API answers through docker system dial-stdio"));
+            fail(seen, fix,
+                 QCoreApplication::translate("Deploy", "the Engine API answers through docker system dial-stdio"));
         },
         30000);
 }
@@ -251,14 +271,15 @@ void DeployRunner::preflightDisk()
 {
     const QByteArray cmd = "mkdir -p ~/.cache/huggingface ~/.cache/minfer && printf '%s\\n' \"$HOME\" && df -B1 "
                            "--output=avail,target ~/.cache/huggingface";
-    begin("preflight.disk", QStringLiteral("Room for the weights and the image"), {}, QString::fromUtf8(cmd));
+    begin("preflight.disk", QCoreApplication::translate("Deploy", "Room for the weights and the image"), {},
+          QString::fromUtf8(cmd));
     runCommand(cmd, [this](const ssh::CommandResult &res) {
         const qsizetype nl = res.stdoutData.indexOf('\n');
         m_hostHome = QString::fromUtf8(res.stdoutData.left(nl)).trimmed();
         const auto free = probe::parseDf(res.stdoutData.mid(nl + 1));
         if (!res.succeeded() || !free) {
             fail(!res.succeeded() ? commandProblem(res) : free.message(),
-                 QStringLiteral("Check that the home directory on the host is writable."));
+                 QCoreApplication::translate("Deploy", "Check that the home directory on the host is writable."));
             return;
         }
         StepRecord r = checks::disk(m_recipe, free.value(),
@@ -270,7 +291,8 @@ void DeployRunner::preflightDisk()
 
 void DeployRunner::preflightPort()
 {
-    begin("preflight.port", QStringLiteral("The service ports are free"), {}, QStringLiteral("ss -Hltn"));
+    begin("preflight.port", QCoreApplication::translate("Deploy", "The service ports are free"), {},
+          QStringLiteral("ss -Hltn"));
     const QString filter =
         QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"],"status":["running"]})").arg(m_options.deploymentId);
     m_docker->call("GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
@@ -281,7 +303,8 @@ void DeployRunner::preflightPort()
                            r.command = m_current.command;
                            if (r.status == StepStatus::Fail && running) {
                                r.status = StepStatus::Pass; // our own server from an earlier run holds them
-                               r.seen = QStringLiteral("in use by this deployment's running server");
+                               r.seen =
+                                   QCoreApplication::translate("Deploy", "in use by this deployment's running server");
                                r.fix.clear(); // nothing to do (a unit test found the failure's advice left on)
                            }
                            finish(r);
@@ -292,15 +315,17 @@ void DeployRunner::preflightPort()
 void DeployRunner::preflightMemory()
 {
     if (m_options.hicacheGbPerRank <= 0) {
-        skip("preflight.memory", QStringLiteral("Host memory for HiCache"),
-             QStringLiteral("HiCache is off in this deployment"));
+        skip("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"),
+             QCoreApplication::translate("Deploy", "HiCache is off in this deployment"));
         return;
     }
-    begin("preflight.memory", QStringLiteral("Host memory for HiCache"), {}, QStringLiteral("cat /proc/meminfo"));
+    begin("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"), {},
+          QStringLiteral("cat /proc/meminfo"));
     runCommand("cat /proc/meminfo", [this](const ssh::CommandResult &res) {
         const auto memory = probe::parseMeminfo(res.stdoutData);
         if (!memory) {
-            fail(memory.message(), QStringLiteral("Check that /proc/meminfo is readable on the host."));
+            fail(memory.message(),
+                 QCoreApplication::translate("Deploy", "Check that /proc/meminfo is readable on the host."));
             return;
         }
         StepRecord r = checks::hostMemory(m_profile, m_options.hicacheGbPerRank, memory.value());

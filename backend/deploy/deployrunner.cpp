@@ -19,6 +19,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -120,15 +121,18 @@ void DeployRunner::cancel()
     }
     m_logStream = nullptr;
     if (!m_docker) {
-        reportCancel(QStringLiteral("nothing: Flashdeck had not reached the host's Docker Engine yet"));
+        reportCancel(
+            QCoreApplication::translate("Deploy", "nothing: Flashdeck had not reached the host's Docker Engine yet"));
         return;
     }
     m_docker->abortAll();
     // A host that stops answering must not hold the cancel: say what we could not check.
     QTimer::singleShot(15000, this, [this] {
-        reportCancel(QStringLiteral("unknown: the Docker Engine did not answer (check with docker ps --filter "
-                                    "label=io.flashdeck.deployment=%1)")
-                         .arg(m_options.deploymentId));
+        reportCancel(
+            QCoreApplication::translate("Deploy",
+                                        "unknown: the Docker Engine did not answer (check with docker ps --filter "
+                                        "label=io.flashdeck.deployment=%1)")
+                .arg(m_options.deploymentId));
     });
     // The GPU check's throwaway container is ours and worth nothing: remove it. Servers stay.
     const QString check = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
@@ -150,8 +154,9 @@ void DeployRunner::cancel()
                                        : str(c, "Id").left(12);
                                    left.append(QStringLiteral("container %1 (%2)").arg(name, str(c, "State")));
                                }
-                               reportCancel(left.isEmpty() ? QStringLiteral("no Flashdeck container")
-                                                           : left.join(QStringLiteral(", ")));
+                               reportCancel(left.isEmpty()
+                                                ? QCoreApplication::translate("Deploy", "no Flashdeck container")
+                                                : left.join(QStringLiteral(", ")));
                            });
         });
 }
@@ -165,17 +170,23 @@ void DeployRunner::reportCancel(const QString &left)
     StepRecord r = m_current;
     r.status = StepStatus::Fail;
     r.at = QDateTime::currentDateTimeUtc();
-    QString seen = QStringLiteral("cancelled by the operator during this step. Left on the host: %1.").arg(left);
+    QString seen =
+        QCoreApplication::translate("Deploy", "cancelled by the operator during this step. Left on the host: %1.")
+            .arg(left);
     if (r.step == QLatin1String("pull")) {
-        seen += QStringLiteral(" The pull was stopped; the layers already unpacked stay in Docker's store and are "
-                               "reused.");
+        seen += QCoreApplication::translate(
+            "Deploy",
+            " The pull was stopped; the layers already unpacked stay in Docker's store and are "
+            "reused.");
     }
     r.seen = seen;
-    r.fix = QStringLiteral("Resume on the Deploy page, or run the same deploy command with --resume, to continue "
-                           "from here; 'flashdeck undeploy' removes Flashdeck's containers (and nothing else).");
+    r.fix = QCoreApplication::translate(
+        "Deploy",
+        "Resume on the Deploy page, or run the same deploy command with --resume, to continue "
+        "from here; 'flashdeck undeploy' removes Flashdeck's containers (and nothing else).");
     if (r.step.isEmpty()) {
         r.step = QStringLiteral("preflight.ssh");
-        r.title = QStringLiteral("SSH connection");
+        r.title = QCoreApplication::translate("Deploy", "SSH connection");
     }
     (void)m_journal.append(r); // best effort: we are stopping either way
     Q_EMIT stepChanged(r);
@@ -211,7 +222,8 @@ void DeployRunner::begin(const char *step, const QString &title, const QString &
     m_current.at = QDateTime::currentDateTimeUtc();
     if (const Status s = m_journal.append(m_current); !s) {
         m_cancelled = true; // no journal, no deployment: we could not resume or explain it
-        fail(s.message(), QStringLiteral("Free disk space on this machine, then run again with --resume."));
+        fail(s.message(),
+             QCoreApplication::translate("Deploy", "Free disk space on this machine, then run again with --resume."));
         return;
     }
     Q_EMIT stepChanged(m_current);
@@ -321,28 +333,32 @@ QString DeployRunner::commandProblem(const ssh::CommandResult &result)
         return err;
     }
     if (!result.exitSignal.isEmpty()) {
-        return QStringLiteral("it was killed by SIG%1").arg(result.exitSignal);
+        return QCoreApplication::translate("Deploy", "it was killed by SIG%1").arg(result.exitSignal);
     }
-    return QStringLiteral("it exited with status %1 and printed no error").arg(result.exitCode.value_or(-1));
+    return QCoreApplication::translate("Deploy", "it exited with status %1 and printed no error")
+        .arg(result.exitCode.value_or(-1));
 }
 
 void DeployRunner::license()
 {
-    begin("license", QStringLiteral("Licence acknowledged"),
-          QStringLiteral("%1, non-commercial grant; commercial use has conditions").arg(m_recipe.licenseName),
+    begin("license", QCoreApplication::translate("Deploy", "Licence acknowledged"),
+          QCoreApplication::translate("Deploy", "%1, non-commercial grant; commercial use has conditions")
+              .arg(m_recipe.licenseName),
           QString());
     StepRecord r = m_current;
-    r.expected = QStringLiteral("an acknowledgement of the %1 (%2)").arg(m_recipe.licenseName, m_recipe.licenseVersion);
+    r.expected = QCoreApplication::translate("Deploy", "an acknowledgement of the %1 (%2)")
+                     .arg(m_recipe.licenseName, m_recipe.licenseVersion);
     if (m_recipe.licenseUses.contains(m_options.licenseAcknowledged)) {
         r.status = StepStatus::Pass;
-        r.seen = QStringLiteral("acknowledged for %1 use").arg(m_options.licenseAcknowledged);
+        r.seen = QCoreApplication::translate("Deploy", "acknowledged for %1 use").arg(m_options.licenseAcknowledged);
         if (!m_options.licenseRecord.isEmpty()) {
             r.seen += QStringLiteral(" by ") + m_options.licenseRecord;
         }
     } else {
         r.status = StepStatus::Fail;
-        r.seen = QStringLiteral("no acknowledgement for this host and licence version");
-        r.fix = QStringLiteral(
+        r.seen = QCoreApplication::translate("Deploy", "no acknowledgement for this host and licence version");
+        r.fix = QCoreApplication::translate(
+                    "Deploy",
                     "Read the %1 (commercial use must show \"Built with MiniMax M3.1-Flash\"; revenue above "
                     "USD 20 million needs MiniMax's written authorisation; no military use), then run "
                     "with --accept-license noncommercial|commercial|commercial-authorized ('flashdeck license' shows "
@@ -359,23 +375,25 @@ void DeployRunner::pinImage()
         return;
     }
     const QString image = m_recipe.imageOf(m_profile).reference();
-    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("Pin the image digest"),
+    begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
+          QCoreApplication::translate("Deploy", "Pin the image digest"),
           QStringLiteral("GET /distribution/%1/json").arg(image));
     m_docker->call("GET", QStringLiteral("/distribution/%1/json").arg(image), {},
                    [this, image](const docker::DockerResponse &res) {
                        const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
                        if (!res.ok() || !digest.startsWith(QLatin1String("sha256:"))) {
                            fail(dockerSaid(res),
-                                QStringLiteral("Check the image name and the host's access to the "
-                                               "registry (docker pull %1 on the host).")
+                                QCoreApplication::translate("Deploy",
+                                                            "Check the image name and the host's access to the "
+                                                            "registry (docker pull %1 on the host).")
                                     .arg(image),
-                                QStringLiteral("a sha256 digest"));
+                                QCoreApplication::translate("Deploy", "a sha256 digest"));
                            return;
                        }
                        m_imageDigest = digest;
                        StepRecord r = m_current;
                        r.status = StepStatus::Pass;
-                       r.expected = QStringLiteral("a sha256 digest");
+                       r.expected = QCoreApplication::translate("Deploy", "a sha256 digest");
                        r.seen = image + QLatin1Char('@') + digest;
                        finish(r);
                    });
@@ -384,9 +402,10 @@ void DeployRunner::pinImage()
 void DeployRunner::pinChosenDigest()
 {
     const QString pinned = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_options.imageDigest;
-    begin("pin.image", QStringLiteral("Pin the image to its digest"), QStringLiteral("The digest chosen for this host"),
+    begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
+          QCoreApplication::translate("Deploy", "The digest chosen for this host"),
           QStringLiteral("GET /images/%1/json, else GET /distribution/%1/json").arg(pinned));
-    m_current.expected = QStringLiteral("%1 on the host or in the registry").arg(pinned);
+    m_current.expected = QCoreApplication::translate("Deploy", "%1 on the host or in the registry").arg(pinned);
     const auto pass = [this, pinned](const QString &where) {
         m_imageDigest = m_options.imageDigest;
         StepRecord r = m_current;
@@ -395,37 +414,40 @@ void DeployRunner::pinChosenDigest()
         finish(r);
     };
     // The host may keep a build the registry no longer serves (the one before an upgrade).
-    m_docker->call(
-        "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
-        [this, pinned, pass](const docker::DockerResponse &here) {
-            if (here.ok()) {
-                pass(QStringLiteral("on the host already"));
-                return;
-            }
-            m_docker->call(
-                "GET", QStringLiteral("/distribution/%1/json").arg(pinned), {},
-                [this, pinned, pass](const docker::DockerResponse &res) {
-                    const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
-                    if (res.ok() && digest == m_options.imageDigest) {
-                        pass(QStringLiteral("the registry has it"));
-                        return;
-                    }
-                    fail(res.ok() ? QStringLiteral("the registry answered with another digest, %1").arg(digest)
-                                  : dockerSaid(res),
-                         QStringLiteral("Neither the host nor the registry has this digest: check it ('flashdeck pins "
+    m_docker->call("GET", QStringLiteral("/images/%1/json").arg(pinned), {},
+                   [this, pinned, pass](const docker::DockerResponse &here) {
+                       if (here.ok()) {
+                           pass(QCoreApplication::translate("Deploy", "on the host already"));
+                           return;
+                       }
+                       m_docker->call(
+                           "GET", QStringLiteral("/distribution/%1/json").arg(pinned), {},
+                           [this, pinned, pass](const docker::DockerResponse &res) {
+                               const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
+                               if (res.ok() && digest == m_options.imageDigest) {
+                                   pass(QCoreApplication::translate("Deploy", "the registry has it"));
+                                   return;
+                               }
+                               fail(res.ok() ? QCoreApplication::translate(
+                                                   "Deploy", "the registry answered with another digest, %1")
+                                                   .arg(digest)
+                                             : dockerSaid(res),
+                                    QCoreApplication::translate(
+                                        "Deploy",
+                                        "Neither the host nor the registry has this digest: check it ('flashdeck pins "
                                         "HOST' shows what a host runs), and the host's access to the registry."));
-                });
-        });
+                           });
+                   });
 }
 
 void DeployRunner::pull()
 {
     const docker::ImageRef ref = m_recipe.imageOf(m_profile);
     const QString pinned = ref.name + QLatin1Char('@') + m_imageDigest;
-    begin("pull", QStringLiteral("Pull the pinned image"), QStringLiteral("Pull by digest"),
-          QStringLiteral("docker pull %1").arg(pinned));
+    begin("pull", QCoreApplication::translate("Deploy", "Pull the pinned image"),
+          QCoreApplication::translate("Deploy", "Pull by digest"), QStringLiteral("docker pull %1").arg(pinned));
     // What a failure record says was expected too (a failed pull used to record "").
-    const QString expectedPull = QStringLiteral("RepoDigests contains %1").arg(pinned);
+    const QString expectedPull = QCoreApplication::translate("Deploy", "RepoDigests contains %1").arg(pinned);
     auto verify = [this, pinned](bool pulled, const QString &how) {
         m_docker->call(
             "GET", QStringLiteral("/images/%1/json").arg(pinned), {},
@@ -437,14 +459,16 @@ void DeployRunner::pull()
                     ? jsonread::integer(res.json(), "Size", 1, std::numeric_limits<qint64>::max()).value_or(0)
                     : 0;
                 StepRecord r = m_current;
-                r.expected = QStringLiteral("RepoDigests contains %1").arg(pinned); // = expectedPull
-                r.seen = has ? (pulled ? QStringLiteral("pulled %1; RepoDigests has the pin").arg(how)
-                                       : QStringLiteral("already present; not pulled again"))
-                             : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
+                r.expected =
+                    QCoreApplication::translate("Deploy", "RepoDigests contains %1").arg(pinned); // = expectedPull
+                r.seen = has
+                    ? (pulled ? QCoreApplication::translate("Deploy", "pulled %1; RepoDigests has the pin").arg(how)
+                              : QCoreApplication::translate("Deploy", "already present; not pulled again"))
+                    : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
                 r.status = has ? StepStatus::Pass : StepStatus::Fail;
                 m_pulled = has && pulled;
                 if (!has) {
-                    r.fix = QStringLiteral("Remove the image on the host and pull again.");
+                    r.fix = QCoreApplication::translate("Deploy", "Remove the image on the host and pull again.");
                 }
                 finish(r);
             });
@@ -479,8 +503,9 @@ void DeployRunner::pull()
                     QString text = progress->summary();
                     if (unknown > 0 && progress->estimatedTotalBytes() > 0) {
                         text += unknown == 1
-                            ? QStringLiteral("; the size of 1 layer is not known yet")
-                            : QStringLiteral("; the sizes of %1 layers are not known yet").arg(unknown);
+                            ? QCoreApplication::translate("Deploy", "; the size of 1 layer is not known yet")
+                            : QCoreApplication::translate("Deploy", "; the sizes of %1 layers are not known yet")
+                                  .arg(unknown);
                     }
                     reportProgress(done, std::max(done, progress->estimatedTotalBytes()), unknown == 0, text);
                     Q_EMIT layersChanged(progress->layerLines());
@@ -500,9 +525,12 @@ void DeployRunner::pull()
                             const QString said = progress->error().isEmpty() ? res.message() : progress->error();
                             fail(progress->error().isEmpty() ? dockerSaid(res) : QStringLiteral("dockerd: ") + said,
                                  said.contains(QLatin1String("no space left on device"))
-                                     ? QStringLiteral("Free disk space on the host (the image is unpacked beside its "
-                                                      "download), then run again with --resume.")
-                                     : QStringLiteral(
+                                     ? QCoreApplication::translate(
+                                           "Deploy",
+                                           "Free disk space on the host (the image is unpacked beside its "
+                                           "download), then run again with --resume.")
+                                     : QCoreApplication::translate(
+                                           "Deploy",
                                            "The host's Docker could not fetch the image: check its access to the "
                                            "registry (DNS, proxy, firewall, a Docker Hub rate limit; 'docker "
                                            "pull %1' on the host shows the same), then run again with --resume.")
@@ -511,18 +539,19 @@ void DeployRunner::pull()
                             return;
                         }
                         if (cutOff) {
-                            fail(QStringLiteral("the pull was cut off after %1 of %2 bytes (%3)")
+                            fail(QCoreApplication::translate("Deploy", "the pull was cut off after %1 of %2 bytes (%3)")
                                      .arg(progress->downloadedBytes())
                                      .arg(progress->totalBytes())
                                      .arg(reply->errorString()),
-                                 QStringLiteral(
+                                 QCoreApplication::translate(
+                                     "Deploy",
                                      "Run again with --resume: the layers the host already unpacked are kept, the "
                                      "rest is fetched."),
                                  expectedPull);
                             return;
                         }
                         verify(true,
-                               QStringLiteral("%1 GB (%2 of %3 layers were already there)")
+                               QCoreApplication::translate("Deploy", "%1 GB (%2 of %3 layers were already there)")
                                    .arg(QString::number(double(progress->downloadedBytes()) / 1e9, 'f', 1))
                                    .arg(progress->layersAlreadyThere())
                                    .arg(progress->layers()));
@@ -533,8 +562,8 @@ void DeployRunner::pull()
 void DeployRunner::verifyGpus()
 {
     if (m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip("verify.gpus", QStringLiteral("The image sees the GPUs"),
-             QStringLiteral("ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
+        skip("verify.gpus", QCoreApplication::translate("Deploy", "The image sees the GPUs"),
+             QCoreApplication::translate("Deploy", "ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
         return;
     }
     const RecipeReplica &replica = m_profile.replicas.first();
@@ -546,8 +575,10 @@ void DeployRunner::verifyGpus()
     }
     const QString name = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
     const QString image = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_imageDigest;
-    begin("verify.gpus", QStringLiteral("The image sees the GPUs"),
-          QStringLiteral("Inside the pinned image, nvidia-smi lists %1 × %2").arg(m_profile.tp).arg(m_profile.gpuModel),
+    begin("verify.gpus", QCoreApplication::translate("Deploy", "The image sees the GPUs"),
+          QCoreApplication::translate("Deploy", "Inside the pinned image, nvidia-smi lists %1 × %2")
+              .arg(m_profile.tp)
+              .arg(m_profile.gpuModel),
           QStringLiteral("docker run --rm --gpus '\"device=%1\"' %2 nvidia-smi -L")
               .arg(ids.join(QLatin1Char(',')), image));
     const json body = {
@@ -563,7 +594,8 @@ void DeployRunner::verifyGpus()
                 "POST", QStringLiteral("/containers/create?name=") + name, QByteArray::fromStdString(body.dump()),
                 [this, name](const docker::DockerResponse &created) {
                     if (created.status != 201) {
-                        fail(created.message(), QStringLiteral("Check the image and the NVIDIA runtime."));
+                        fail(created.message(),
+                             QCoreApplication::translate("Deploy", "Check the image and the NVIDIA runtime."));
                         return;
                     }
                     m_docker->call(
@@ -571,8 +603,9 @@ void DeployRunner::verifyGpus()
                         [this, name](const docker::DockerResponse &started) {
                             if (!started.ok()) {
                                 fail(started.message(),
-                                     QStringLiteral("Check the GPU list (change it if those "
-                                                    "GPUs are busy) and the NVIDIA runtime."));
+                                     QCoreApplication::translate("Deploy",
+                                                                 "Check the GPU list (change it if those "
+                                                                 "GPUs are busy) and the NVIDIA runtime."));
                                 return;
                             }
                             m_docker->call(
@@ -599,9 +632,11 @@ void DeployRunner::verifyGpus()
                                             r.seen = seen.join(QLatin1Char('\n'));
                                             r.status = count == m_profile.tp ? StepStatus::Pass : StepStatus::Fail;
                                             if (r.status == StepStatus::Fail) {
-                                                r.fix = QStringLiteral("The container does not see the GPUs the "
-                                                                       "profile needs: check the NVIDIA runtime "
-                                                                       "and the GPU list.");
+                                                r.fix = QCoreApplication::translate(
+                                                    "Deploy",
+                                                    "The container does not see the GPUs the "
+                                                    "profile needs: check the NVIDIA runtime "
+                                                    "and the GPU list.");
                                             }
                                             finish(r);
                                         });

@@ -6,6 +6,8 @@
 #include "backend/deploy/weightsfolder.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 namespace flashdeck {
@@ -44,21 +46,26 @@ QString DeployRunner::hostDestination() const
 
 void DeployRunner::preflightWeights()
 {
-    const QString title = QStringLiteral("The model folder on the host");
+    const QString title = QCoreApplication::translate("Deploy", "The model folder on the host");
     if (m_options.modelSource == QLatin1String("hub")) {
         skip("preflight.weights", title,
-             QStringLiteral("The weights come from the Hub at the pinned revision: the server downloads them into "
-                            "~/.cache/huggingface."));
+             QCoreApplication::translate(
+                 "Deploy",
+                 "The weights come from the Hub at the pinned revision: the server downloads them into "
+                 "~/.cache/huggingface."));
         return;
     }
     const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
     const QByteArray cmd = WeightsFolder::listingCommand(m_options.modelDir, m_options.verifyChecksums);
-    begin("preflight.weights", title,
-          modelscope ? QStringLiteral("A ModelScope copy is used only after its files are verified")
-                     : QStringLiteral("SGLang loads every shard and the dspark/ draft from this folder"),
-          QString::fromUtf8(cmd));
+    begin(
+        "preflight.weights", title,
+        modelscope
+            ? QCoreApplication::translate("Deploy", "A ModelScope copy is used only after its files are verified")
+            : QCoreApplication::translate("Deploy", "SGLang loads every shard and the dspark/ draft from this folder"),
+        QString::fromUtf8(cmd));
     if (m_options.modelDir.isEmpty()) {
-        fail(QStringLiteral("no folder was given"), QStringLiteral("Name the folder on the host with --model-dir."));
+        fail(QCoreApplication::translate("Deploy", "no folder was given"),
+             QCoreApplication::translate("Deploy", "Name the folder on the host with --model-dir."));
         return;
     }
     runCommand(
@@ -68,31 +75,37 @@ void DeployRunner::preflightWeights()
             QString error;
             if (!res.succeeded() || !folder->parse(res.stdoutData, &error)) {
                 fail(error.isEmpty() ? commandProblem(res) : error,
-                     QStringLiteral("Check that the folder is readable by the SSH user and not being written, then "
-                                    "run again."));
+                     QCoreApplication::translate(
+                         "Deploy",
+                         "Check that the folder is readable by the SSH user and not being written, then "
+                         "run again."));
                 return;
             }
             const WeightsFolder::Verdict v = folder->verify(m_recipe.draftSubfolder);
             StepRecord r = m_current;
-            r.expected = QStringLiteral("config.json, every shard model.safetensors.index.json names, complete, and "
-                                        "the %1/ draft")
+            r.expected = QCoreApplication::translate(
+                             "Deploy",
+                             "config.json, every shard model.safetensors.index.json names, complete, and "
+                             "the %1/ draft")
                              .arg(m_recipe.draftSubfolder);
             if (!folder->exists()) {
                 r.status = StepStatus::Fail;
-                r.seen =
-                    QStringLiteral("%1: there is no folder there (or it cannot be entered)").arg(m_options.modelDir);
+                r.seen = QCoreApplication::translate("Deploy", "%1: there is no folder there (or it cannot be entered)")
+                             .arg(m_options.modelDir);
             } else if (!v.ok()) {
                 r.status = StepStatus::Fail;
                 r.seen = QStringLiteral("%1: %2").arg(folder->resolvedPath(), v.problems.join(QStringLiteral("; ")));
             } else {
                 r.status = StepStatus::Pass;
-                QStringList seen{QStringLiteral("%1: %2 shards and the %3/ draft, complete; %4 in %5 files")
-                                     .arg(folder->resolvedPath())
-                                     .arg(v.shards)
-                                     .arg(m_recipe.draftSubfolder, gb(v.bytes))
-                                     .arg(folder->sizes().size())};
+                QStringList seen{
+                    QCoreApplication::translate("Deploy", "%1: %2 shards and the %3/ draft, complete; %4 in %5 files")
+                        .arg(folder->resolvedPath())
+                        .arg(v.shards)
+                        .arg(m_recipe.draftSubfolder, gb(v.bytes))
+                        .arg(folder->sizes().size())};
                 if (!v.revision.isEmpty()) {
-                    seen.append(QStringLiteral("hf download recorded revision %1").arg(v.revision));
+                    seen.append(
+                        QCoreApplication::translate("Deploy", "hf download recorded revision %1").arg(v.revision));
                 }
                 QStringList notes = v.notes;
                 if (modelscope) { // a ModelScope download never has hf metadata: pin.model checks it instead
@@ -107,8 +120,10 @@ void DeployRunner::preflightWeights()
                     : WeightsFolder::offlineCommands(m_recipe.modelRepo,
                                                      v.revision.isEmpty() ? wantedRevision() : v.revision,
                                                      m_options.modelDir, hostDestination());
-                r.fix = QStringLiteral("Check free disk on the host, then download the revision again into the same "
-                                       "folder: an interrupted download resumes. On a connected machine: %1")
+                r.fix = QCoreApplication::translate(
+                            "Deploy",
+                            "Check free disk on the host, then download the revision again into the same "
+                            "folder: an interrupted download resumes. On a connected machine: %1")
                             .arg(commands.join(QStringLiteral("  then  ")));
             }
             m_folder = std::move(folder);
@@ -127,9 +142,10 @@ void DeployRunner::pinModel()
     const QByteArray base =
         "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" + m_recipe.modelRepo.toUtf8();
     const QByteArray cmd = base + "/revision/" + wantedRevision().toUtf8() + '"';
-    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
-          modelscope ? QStringLiteral("Pin the revision, then check the ModelScope copy against it file by file")
-                     : QStringLiteral("Pin the model revision"),
+    begin("pin.model", QCoreApplication::translate("Deploy", "Pin the model revision to its commit"),
+          modelscope ? QCoreApplication::translate(
+                           "Deploy", "Pin the revision, then check the ModelScope copy against it file by file")
+                     : QCoreApplication::translate("Deploy", "Pin the model revision"),
           QString::fromUtf8(cmd));
     runCommand(cmd, [this, modelscope, base](const ssh::CommandResult &res) {
         const json answer =
@@ -139,36 +155,43 @@ void DeployRunner::pinModel()
             : QString();
         const bool chosen = !m_options.modelRevision.isEmpty();
         if (res.succeeded() && sha.size() == 40 && chosen && sha != m_options.modelRevision) {
-            fail(QStringLiteral("the Hub answered revision %1 with commit %2").arg(m_options.modelRevision, sha),
-                 QStringLiteral("Give the full 40-character commit id ('flashdeck pins HOST' shows what a host runs)."),
+            fail(QCoreApplication::translate("Deploy", "the Hub answered revision %1 with commit %2")
+                     .arg(m_options.modelRevision, sha),
+                 QCoreApplication::translate(
+                     "Deploy", "Give the full 40-character commit id ('flashdeck pins HOST' shows what a host runs)."),
                  QStringLiteral("commit %1").arg(m_options.modelRevision));
             return;
         }
         if (chosen && !res.error.isError() && res.exitCode == 22) {
             // curl -f: the Hub answered an error status; for a commit it does not know, 404.
-            fail(QStringLiteral("the Hub has no revision %1 of %2 (%3)")
+            fail(QCoreApplication::translate("Deploy", "the Hub has no revision %1 of %2 (%3)")
                      .arg(m_options.modelRevision, m_recipe.modelRepo, commandProblem(res)),
-                 QStringLiteral("Check the commit id ('flashdeck pins HOST' shows what a host runs; the model's "
-                                "history on the Hub lists the others)."),
+                 QCoreApplication::translate(
+                     "Deploy",
+                     "Check the commit id ('flashdeck pins HOST' shows what a host runs; the model's "
+                     "history on the Hub lists the others)."),
                  QStringLiteral("commit %1").arg(m_options.modelRevision));
             return;
         }
         if (!res.succeeded() || sha.size() != 40) {
             fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
-                 modelscope
-                     ? QStringLiteral("A ModelScope copy is accepted only after comparing it with the pinned "
-                                      "Hugging Face revision, which needs the Hub's file list: give the "
-                                      "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
-                                      "from an hf download folder.")
-                     : QStringLiteral("Check the host's access to the Hugging Face Hub, or deploy offline from a "
-                                      "pre-downloaded revision."));
+                 modelscope ? QCoreApplication::translate(
+                                  "Deploy",
+                                  "A ModelScope copy is accepted only after comparing it with the pinned "
+                                  "Hugging Face revision, which needs the Hub's file list: give the "
+                                  "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
+                                  "from an hf download folder.")
+                            : QCoreApplication::translate(
+                                  "Deploy",
+                                  "Check the host's access to the Hugging Face Hub, or deploy offline from a "
+                                  "pre-downloaded revision."));
             return;
         }
         m_modelSha = sha;
         if (!modelscope) {
             StepRecord r = m_current;
             r.status = StepStatus::Pass;
-            r.expected = QStringLiteral("a 40-hex commit");
+            r.expected = QCoreApplication::translate("Deploy", "a 40-hex commit");
             r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, wantedRevision(), sha);
             finish(r);
             return;
@@ -178,13 +201,17 @@ void DeployRunner::pinModel()
         m_current.command += QLatin1Char('\n') + QString::fromUtf8(tree);
         runCommand(tree, [this, sha](const ssh::CommandResult &listing) {
             StepRecord r = m_current;
-            r.expected = QStringLiteral("every file of %1@%2 in the ModelScope folder, same size%3")
-                             .arg(m_recipe.modelRepo, sha,
-                                  m_options.verifyChecksums ? QStringLiteral(" and sha256") : QString());
+            r.expected =
+                QCoreApplication::translate("Deploy", "every file of %1@%2 in the ModelScope folder, same size%3")
+                    .arg(m_recipe.modelRepo, sha,
+                         m_options.verifyChecksums ? QCoreApplication::translate("Deploy", " and sha256") : QString());
             if (!listing.succeeded() || !m_folder) {
-                fail(QStringLiteral("the Hub's file list could not be read: %1").arg(commandProblem(listing)),
-                     QStringLiteral("Give the host access to the Hub (checking a ModelScope copy needs the pinned "
-                                    "revision's file list), then run again."),
+                fail(QCoreApplication::translate("Deploy", "the Hub's file list could not be read: %1")
+                         .arg(commandProblem(listing)),
+                     QCoreApplication::translate(
+                         "Deploy",
+                         "Give the host access to the Hub (checking a ModelScope copy needs the pinned "
+                         "revision's file list), then run again."),
                      r.expected);
                 return;
             }
@@ -194,8 +221,10 @@ void DeployRunner::pinModel()
             r.seen = QStringLiteral("%1 → %2; %3")
                          .arg(wantedRevision(), sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
             if (!v.ok()) {
-                r.fix = QStringLiteral("The ModelScope copy is not the pinned revision: deploy from the Hub, or "
-                                       "from an offline folder of revision %1: %2")
+                r.fix = QCoreApplication::translate(
+                            "Deploy",
+                            "The ModelScope copy is not the pinned revision: deploy from the Hub, or "
+                            "from an offline folder of revision %1: %2")
                             .arg(sha,
                                  WeightsFolder::offlineCommands(m_recipe.modelRepo, sha, m_options.modelDir,
                                                                 hostDestination())
@@ -209,29 +238,30 @@ void DeployRunner::pinModel()
 
 void DeployRunner::pinModelFromFolder()
 {
-    begin("pin.model", QStringLiteral("Pin the model revision to its commit"),
-          QStringLiteral("The offline folder is the pin; hf download records its commit"),
+    begin("pin.model", QCoreApplication::translate("Deploy", "Pin the model revision to its commit"),
+          QCoreApplication::translate("Deploy", "The offline folder is the pin; hf download records its commit"),
           QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
     StepRecord r = m_current;
     const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};
     const bool pinnedSha = wantedRevision().size() == 40;
     r.expected = pinnedSha ? QStringLiteral("revision %1").arg(wantedRevision())
-                           : QStringLiteral("one 40-hex commit recorded by hf download");
+                           : QCoreApplication::translate("Deploy", "one 40-hex commit recorded by hf download");
     if (v.revision.isEmpty()) {
         r.status = StepStatus::Warn;
-        r.seen = QStringLiteral("the folder does not record which revision it holds (no hf download metadata)");
-        r.fix = QStringLiteral("To pin it, download with the revision into the folder: %1")
+        r.seen = QCoreApplication::translate(
+            "Deploy", "the folder does not record which revision it holds (no hf download metadata)");
+        r.fix = QCoreApplication::translate("Deploy", "To pin it, download with the revision into the folder: %1")
                     .arg(WeightsFolder::offlineCommands(m_recipe.modelRepo, wantedRevision(), m_options.modelDir,
                                                         hostDestination())
                              .at(1));
     } else if (pinnedSha && v.revision != wantedRevision()) {
         r.status = StepStatus::Fail;
-        r.seen = QStringLiteral("the folder holds revision %1").arg(v.revision);
-        r.fix = QStringLiteral("Download revision %1 into the folder.").arg(wantedRevision());
+        r.seen = QCoreApplication::translate("Deploy", "the folder holds revision %1").arg(v.revision);
+        r.fix = QCoreApplication::translate("Deploy", "Download revision %1 into the folder.").arg(wantedRevision());
     } else {
         m_modelSha = v.revision;
         r.status = StepStatus::Pass;
-        r.seen = QStringLiteral("%1 holds %2@%3 (hf download metadata)")
+        r.seen = QCoreApplication::translate("Deploy", "%1 holds %2@%3 (hf download metadata)")
                      .arg(m_folder->resolvedPath(), m_recipe.modelRepo, v.revision);
     }
     finish(r);

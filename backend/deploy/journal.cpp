@@ -2,6 +2,7 @@
 
 #include "backend/security/redactor.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -37,7 +38,7 @@ Status Journal::append(const StepRecord &record)
     // O_APPEND and one write(): concurrent readers never see half a line, except after a crash.
     const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
-        return Status::failure(QStringLiteral("Cannot open the journal %1: %2.")
+        return Status::failure(QCoreApplication::translate("Deploy", "Cannot open the journal %1: %2.")
                                    .arg(m_path, QString::fromLocal8Bit(std::strerror(errno))));
     }
     // A line cut short by a crash (SIGKILL, power) is the file's tail with no newline: drop it
@@ -71,10 +72,12 @@ Status Journal::append(const StepRecord &record)
     ::close(fd);
     if (written != line.size() || !synced) {
         return Status::failure(
-            QStringLiteral("Cannot write the journal %1: %2. Free some disk space and run again "
-                           "with --resume.")
+            QCoreApplication::translate("Deploy",
+                                        "Cannot write the journal %1: %2. Free some disk space and run again "
+                                        "with --resume.")
                 .arg(m_path, QString::fromLocal8Bit(std::strerror(written < 0 ? writeErrno : ENOSPC))) +
-            (tornTail ? QStringLiteral(" (The journal's last line is cut short; it is skipped when read.)")
+            (tornTail ? QCoreApplication::translate("Deploy",
+                                                    " (The journal's last line is cut short; it is skipped when read.)")
                       : QString()));
     }
     return Status::ok();
@@ -87,7 +90,8 @@ Result<QList<StepRecord>> Journal::read(QString *warning) const
         return QList<StepRecord>{};
     }
     if (!file.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read the journal %1: %2.").arg(m_path, file.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Deploy", "Cannot read the journal %1: %2.").arg(m_path, file.errorString()));
     }
     QList<StepRecord> records;
     const QList<QByteArray> lines = file.readAll().split('\n');
@@ -100,12 +104,15 @@ Result<QList<StepRecord>> Journal::read(QString *warning) const
         if (!j.is_object()) {
             if (i >= lines.size() - 2) { // the last line: a write cut short by a crash
                 if (warning) {
-                    *warning = QStringLiteral("The journal's last line was cut short (a crash while writing); it was "
-                                              "skipped.");
+                    *warning = QCoreApplication::translate(
+                        "Deploy",
+                        "The journal's last line was cut short (a crash while writing); it was "
+                        "skipped.");
                 }
                 continue;
             }
-            return Status::failure(QStringLiteral("The journal %1 is damaged at line %2. Move it aside to start over.")
+            return Status::failure(QCoreApplication::translate(
+                                       "Deploy", "The journal %1 is damaged at line %2. Move it aside to start over.")
                                        .arg(m_path)
                                        .arg(i + 1));
         }

@@ -3,6 +3,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -27,14 +28,17 @@ Result<QList<PulledImages::Image>> PulledImages::read() const
         return QList<Image>{};
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Could not read %1: %2").arg(m_path, f.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Deploy", "Could not read %1: %2").arg(m_path, f.errorString()));
     }
     const QByteArray data = f.readAll();
     const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
     if (!j.is_object() || !j.value("images", nlohmann::json()).is_array()) {
-        return Status::failure(QStringLiteral("%1 is damaged (not the list of images Flashdeck pulled): move it aside; "
-                                              "prune then removes nothing it cannot prove is Flashdeck's.")
-                                   .arg(m_path));
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "%1 is damaged (not the list of images Flashdeck pulled): move it aside; "
+                                        "prune then removes nothing it cannot prove is Flashdeck's.")
+                .arg(m_path));
     }
     QList<Image> images;
     for (const nlohmann::json &i : j["images"]) {
@@ -80,7 +84,9 @@ Status PulledImages::write(const QList<Image> &images) const
             {{"image", i.reference.toStdString()}, {"bytes", i.bytes}, {"pulled_at", i.pulledAt.toStdString()}});
     }
     const Status s = writeFileAtomically(m_path, QByteArray::fromStdString(nlohmann::json{{"images", list}}.dump(2)));
-    return s ? s : Status::failure(QStringLiteral("Could not write %1: %2").arg(m_path, s.message()));
+    return s
+        ? s
+        : Status::failure(QCoreApplication::translate("Deploy", "Could not write %1: %2").arg(m_path, s.message()));
 }
 
 } // namespace flashdeck

@@ -1,5 +1,6 @@
 #include "backend/deploy/readyprogress.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -102,29 +103,35 @@ QString ReadyProgress::text(qint64 nowMs) const
     switch (m_phase) {
     case Phase::Starting:
         return m_total > 0 && m_weights > 0
-            ? QStringLiteral("Starting the server; the weights cache holds %1 of %2 GB").arg(gb(m_weights), gb(m_total))
-            : QStringLiteral("Starting the server (%1 so far)").arg(duration(nowMs - m_startMs));
+            ? QCoreApplication::translate("Deploy", "Starting the server; the weights cache holds %1 of %2 GB")
+                  .arg(gb(m_weights), gb(m_total))
+            : QCoreApplication::translate("Deploy", "Starting the server (%1 so far)").arg(duration(nowMs - m_startMs));
     case Phase::Downloading: {
         if (m_total <= 0 || m_weights < 0) {
-            return QStringLiteral("Downloading the weights (%1 so far)").arg(duration(nowMs - m_startMs));
+            return QCoreApplication::translate("Deploy", "Downloading the weights (%1 so far)")
+                .arg(duration(nowMs - m_startMs));
         }
         if (m_weights >= m_total) {
-            return QStringLiteral("Weights in the cache (%1 GB); compiling kernels and loading").arg(gb(m_weights));
+            return QCoreApplication::translate("Deploy", "Weights in the cache (%1 GB); compiling kernels and loading")
+                .arg(gb(m_weights));
         }
-        QString t = QStringLiteral("Downloading the weights: %1 of %2 GB").arg(gb(m_weights), gb(m_total));
+        QString t = QCoreApplication::translate("Deploy", "Downloading the weights: %1 of %2 GB")
+                        .arg(gb(m_weights), gb(m_total));
         if (const double r = rate(); r > 0) {
-            t += QStringLiteral(" · %1 MB/s · about %2 left")
+            t += QCoreApplication::translate("Deploy", " · %1 MB/s · about %2 left")
                      .arg(QString::number(r / 1e6, 'f', r < 1e7 ? 1 : 0),
                           duration(qint64(double(m_total - m_weights) / r * 1000.0)));
         }
         return t;
     }
     case Phase::Loading:
-        return QStringLiteral("Loading the weights into the GPUs: %1 %").arg(m_loadPercent);
+        return QCoreApplication::translate("Deploy", "Loading the weights into the GPUs: %1 %").arg(m_loadPercent);
     case Phase::WarmingUp:
         return m_listening.isEmpty()
-            ? QStringLiteral("HTTP server up; warming up (/health answers 503 until ready)")
-            : QStringLiteral("HTTP server up on %1; warming up (/health answers 503 until ready)").arg(m_listening);
+            ? QCoreApplication::translate("Deploy", "HTTP server up; warming up (/health answers 503 until ready)")
+            : QCoreApplication::translate("Deploy",
+                                          "HTTP server up on %1; warming up (/health answers 503 until ready)")
+                  .arg(m_listening);
     case Phase::Ready:
         return QStringLiteral("Ready");
     }
@@ -135,14 +142,15 @@ QString ReadyProgress::summary(qint64 nowMs) const
 {
     QStringList parts;
     if (m_firstWeights >= 0 && m_weights > m_firstWeights) {
-        parts << QStringLiteral("%1 GB of weights downloaded in %2")
+        parts << QCoreApplication::translate("Deploy", "%1 GB of weights downloaded in %2")
                      .arg(gb(m_weights - m_firstWeights),
                           duration((m_downloadedMs >= 0 ? m_downloadedMs : m_lastWeightsMs) - m_firstWeightsMs));
     }
     if (m_httpUpMs >= 0) {
-        parts << QStringLiteral("HTTP server up after %1").arg(duration(m_httpUpMs - m_startMs));
+        parts << QCoreApplication::translate("Deploy", "HTTP server up after %1").arg(duration(m_httpUpMs - m_startMs));
     }
-    parts << QStringLiteral("ready after %1").arg(duration((m_readyMs >= 0 ? m_readyMs : nowMs) - m_startMs));
+    parts << QCoreApplication::translate("Deploy", "ready after %1")
+                 .arg(duration((m_readyMs >= 0 ? m_readyMs : nowMs) - m_startMs));
     return parts.join(QStringLiteral("; "));
 }
 
@@ -150,7 +158,7 @@ QString ReadyProgress::lastSeen(qint64 nowMs) const
 {
     QString s = text(nowMs);
     if (m_total > 0 && m_weights >= 0 && m_phase != Phase::Downloading) {
-        s += QStringLiteral("; weights cache %1 of %2 GB").arg(gb(m_weights), gb(m_total));
+        s += QCoreApplication::translate("Deploy", "; weights cache %1 of %2 GB").arg(gb(m_weights), gb(m_total));
     }
     return s;
 }

@@ -3,6 +3,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -27,8 +28,9 @@ Result<std::optional<UpgradePlan>> UpgradePlan::read(const QString &file)
     }
     const auto damaged = [&file](const QString &why) {
         return Status::failure(
-            QStringLiteral("The record of an unfinished upgrade, %1, is damaged (%2): check what the "
-                           "host runs with 'flashdeck status', then move the file aside.")
+            QCoreApplication::translate("Deploy",
+                                        "The record of an unfinished upgrade, %1, is damaged (%2): check what the "
+                                        "host runs with 'flashdeck status', then move the file aside.")
                 .arg(file, why));
     };
     if (!f.open(QIODevice::ReadOnly)) {
@@ -37,7 +39,7 @@ Result<std::optional<UpgradePlan>> UpgradePlan::read(const QString &file)
     const QByteArray data = f.readAll();
     const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
     if (!j.is_object()) {
-        return damaged(QStringLiteral("not JSON"));
+        return damaged(QCoreApplication::translate("Deploy", "not JSON"));
     }
     Result<Pins> from = Pins::fromJson(j.value("from", nlohmann::json()));
     Result<Pins> to = Pins::fromJson(j.value("to", nlohmann::json()));

@@ -6,6 +6,8 @@
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/profilechoice.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck {
 
 Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString &host, const Recipe &recipe,
@@ -15,7 +17,8 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
     if (!deployment) {
         return Status::failure(
             deployment.message() +
-            QStringLiteral(" An upgrade starts from a deployment: 'flashdeck deploy %1' first.").arg(host));
+            QCoreApplication::translate("Deploy", " An upgrade starts from a deployment: 'flashdeck deploy %1' first.")
+                .arg(host));
     }
     const Deployment &d = deployment.value();
     const QString dir = Deployment::directory(paths, host);
@@ -27,15 +30,17 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
     if (target.resume) {
         if (!recorded.value()) {
             return Status::failure(
-                QStringLiteral("No interrupted upgrade on %1 to resume ('flashdeck pins %1' shows what it runs).")
+                QCoreApplication::translate(
+                    "Deploy", "No interrupted upgrade on %1 to resume ('flashdeck pins %1' shows what it runs).")
                     .arg(host));
         }
         setup.plan = *recorded.value();
     } else {
         if (recorded.value()) {
             return Status::failure(
-                QStringLiteral("An upgrade of %1 (%2) was interrupted in its %3: finish it with "
-                               "'flashdeck upgrade %1 --resume' first.")
+                QCoreApplication::translate("Deploy",
+                                            "An upgrade of %1 (%2) was interrupted in its %3: finish it with "
+                                            "'flashdeck upgrade %1 --resume' first.")
                     .arg(host, recorded.value()->summary(), upgradePhaseName(recorded.value()->phase)));
         }
         const Result<Pins> from = Pins::of(d);
@@ -43,14 +48,18 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
             return from.status();
         }
         if (!d.ok) {
-            return Status::failure(QStringLiteral("The last deployment of %1 did not finish: 'flashdeck deploy %1 "
-                                                  "--resume' first, so the rollback has verified pins to return to.")
-                                       .arg(host));
+            return Status::failure(
+                QCoreApplication::translate("Deploy",
+                                            "The last deployment of %1 did not finish: 'flashdeck deploy %1 "
+                                            "--resume' first, so the rollback has verified pins to return to.")
+                    .arg(host));
         }
         if (target.pinsFile && !target.pinsFile->profile.isEmpty() && target.pinsFile->profile != d.profile) {
-            return Status::failure(QStringLiteral("The pins file is for profile %1; %2 runs %3. An upgrade keeps the "
-                                                  "profile: undeploy and deploy --pins to change it.")
-                                       .arg(target.pinsFile->profile, host, d.profile));
+            return Status::failure(
+                QCoreApplication::translate("Deploy",
+                                            "The pins file is for profile %1; %2 runs %3. An upgrade keeps the "
+                                            "profile: undeploy and deploy --pins to change it.")
+                    .arg(target.pinsFile->profile, host, d.profile));
         }
         Pins to = from.value();
         if (target.pinsFile) {
@@ -80,15 +89,17 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
         return ack.status();
     }
     if (!ack.value()) {
-        return Status::failure(QStringLiteral("No acknowledgement of the %1 is recorded for %2 (or its summary "
-                                              "changed): run 'flashdeck license' and deploy once with "
-                                              "--accept-license.")
-                                   .arg(terms.name(), host));
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "No acknowledgement of the %1 is recorded for %2 (or its summary "
+                                        "changed): run 'flashdeck license' and deploy once with "
+                                        "--accept-license.")
+                .arg(terms.name(), host));
     }
     DeployOptions &o = setup.options;
     o.deploymentId = DeploymentId(host, setup.profile.id).toString();
     o.licenseAcknowledged = ack.value()->use;
-    o.licenseRecord = QStringLiteral("%1 at %2, summary sha256 %3")
+    o.licenseRecord = QCoreApplication::translate("Deploy", "%1 at %2, summary sha256 %3")
                           .arg(ack.value()->user, ack.value()->at, ack.value()->summarySha256);
     o.hicacheGbPerRank = d.hicacheGbPerRank;
     o.operatorFlags = d.operatorFlags;

@@ -4,6 +4,7 @@
 #include "backend/core/jsonread.h"
 #include "backend/ssh/shellquote.h"
 
+#include <QCoreApplication>
 #include <QSet>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ QString listOf(QStringList names)
     if (names.size() > 5) {
         const qsizetype more = names.size() - 5;
         names = names.mid(0, 5);
-        names.append(QStringLiteral("and %1 more").arg(more));
+        names.append(QCoreApplication::translate("Deploy", "and %1 more").arg(more));
     }
     return names.join(QStringLiteral(", "));
 }
@@ -118,7 +119,8 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
         } else if (tag == "F " || tag == "M " || tag == "S ") {
             const qsizetype sp = rest.indexOf(tag == "S " ? QByteArrayLiteral("  ") : QByteArrayLiteral(" "));
             if (sp <= 0) {
-                return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
+                return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
+                                .arg(hostText(line.left(200), 200)));
             }
             const QByteArray field = rest.left(sp);
             QByteArray second;
@@ -126,7 +128,8 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
             if (tag == "M ") { // commit, etag, path
                 const qsizetype sp2 = rest.indexOf(' ', pathAt);
                 if (sp2 < 0) {
-                    return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
+                    return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
+                                    .arg(hostText(line.left(200), 200)));
                 }
                 second = rest.mid(pathAt, sp2 - pathAt);
                 pathAt = sp2 + 1;
@@ -136,7 +139,8 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 bool ok = false;
                 m_sizes.insert(path, field.toLongLong(&ok));
                 if (!ok) {
-                    return fail(QStringLiteral("unexpected size in: %1").arg(hostText(line.left(200), 200)));
+                    return fail(QCoreApplication::translate("Deploy", "unexpected size in: %1")
+                                    .arg(hostText(line.left(200), 200)));
                 }
             } else if (tag == "M ") {
                 static const QString prefix = QStringLiteral(".cache/huggingface/download/");
@@ -153,7 +157,8 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
             const QList<QByteArray> parts = rest.split(' ');
             const int fields = tag == "C " ? 1 : 2;
             if (parts.size() <= fields) {
-                return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
+                return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
+                                .arg(hostText(line.left(200), 200)));
             }
             bool ok1 = false;
             bool ok2 = true;
@@ -165,7 +170,9 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
             }
             const QString path = relative(rest.mid(skip));
             if (!ok1 || !ok2 || bytes < 0 || pos + bytes > output.size()) {
-                return fail(QStringLiteral("the listing of %1 is cut short (was the folder changing?)").arg(path));
+                return fail(
+                    QCoreApplication::translate("Deploy", "the listing of %1 is cut short (was the folder changing?)")
+                        .arg(path));
             }
             const QByteArray data = output.mid(pos, bytes);
             pos += bytes + 1; // and the newline after the block
@@ -175,11 +182,13 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
                 m_headers.insert(path, Header{first, data});
             }
         } else {
-            return fail(QStringLiteral("unexpected listing line: %1").arg(hostText(line.left(200), 200)));
+            return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
+                            .arg(hostText(line.left(200), 200)));
         }
     }
     if (!ended) {
-        return fail(QStringLiteral("the listing ended early (no END line): the connection dropped or a tool failed"));
+        return fail(QCoreApplication::translate(
+            "Deploy", "the listing ended early (no END line): the connection dropped or a tool failed"));
     }
     return true;
 }
@@ -188,15 +197,17 @@ void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems)
 {
     const auto h = m_headers.constFind(path);
     if (h == m_headers.cend()) {
-        problems->append(QStringLiteral("%1 could not be read").arg(path));
+        problems->append(QCoreApplication::translate("Deploy", "%1 could not be read").arg(path));
         return;
     }
     if (h->declared <= 0 || h->declared > kMaxHeader) {
-        problems->append(QStringLiteral("%1 is not a safetensors file (header length %2)").arg(path).arg(h->declared));
+        problems->append(QCoreApplication::translate("Deploy", "%1 is not a safetensors file (header length %2)")
+                             .arg(path)
+                             .arg(h->declared));
         return;
     }
     if (h->json.size() < h->declared) {
-        problems->append(QStringLiteral("%1 is truncated inside its header (%2 of %3 bytes)")
+        problems->append(QCoreApplication::translate("Deploy", "%1 is truncated inside its header (%2 of %3 bytes)")
                              .arg(path)
                              .arg(h->json.size())
                              .arg(h->declared));
@@ -204,7 +215,7 @@ void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems)
     }
     const json header = jsonread::parse(h->json.constData(), h->json.constData() + h->json.size());
     if (!header.is_object()) {
-        problems->append(QStringLiteral("%1 has a damaged header (not JSON)").arg(path));
+        problems->append(QCoreApplication::translate("Deploy", "%1 has a damaged header (not JSON)").arg(path));
         return;
     }
     qint64 end = 0;
@@ -220,10 +231,13 @@ void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems)
     const qint64 expected = 8 + h->declared + end;
     const qint64 size = m_sizes.value(path, -1);
     if (size < expected) {
-        problems->append(QStringLiteral("%1 is truncated: %2 of %3 bytes").arg(path).arg(size).arg(expected));
+        problems->append(
+            QCoreApplication::translate("Deploy", "%1 is truncated: %2 of %3 bytes").arg(path).arg(size).arg(expected));
     } else if (size > expected) {
         problems->append(
-            QStringLiteral("%1 has %2 bytes more than its header describes (damaged)").arg(path).arg(size - expected));
+            QCoreApplication::translate("Deploy", "%1 has %2 bytes more than its header describes (damaged)")
+                .arg(path)
+                .arg(size - expected));
     }
 }
 
@@ -231,7 +245,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
 {
     Verdict v;
     if (!m_exists) {
-        v.problems.append(QStringLiteral("there is no folder there (or it cannot be entered)"));
+        v.problems.append(QCoreApplication::translate("Deploy", "there is no folder there (or it cannot be entered)"));
         return v;
     }
     for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
@@ -239,10 +253,11 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
     }
     const auto config = m_contents.constFind(QStringLiteral("config.json"));
     if (config == m_contents.cend()) {
-        v.problems.append(
-            QStringLiteral("config.json is missing: this is not a model folder, or the copy is incomplete"));
+        v.problems.append(QCoreApplication::translate(
+            "Deploy", "config.json is missing: this is not a model folder, or the copy is incomplete"));
     } else if (!json::accept(config->constData(), config->constData() + config->size())) {
-        v.problems.append(QStringLiteral("config.json is not valid JSON (damaged or cut short)"));
+        v.problems.append(
+            QCoreApplication::translate("Deploy", "config.json is not valid JSON (damaged or cut short)"));
     }
 
     auto shardsOf = [&](const QString &prefix, const QString &label) {
@@ -253,7 +268,8 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
             const json j = jsonread::parse(index->constData(), index->constData() + index->size());
             const json map = j.is_object() ? j.value("weight_map", json()) : json();
             if (!map.is_object() || map.empty()) {
-                v.problems.append(QStringLiteral("%1 has no weight_map (damaged or cut short)").arg(indexPath));
+                v.problems.append(QCoreApplication::translate("Deploy", "%1 has no weight_map (damaged or cut short)")
+                                      .arg(indexPath));
                 return shards;
             }
             QSet<QString> seen;
@@ -269,13 +285,14 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         } else if (m_sizes.contains(prefix + QStringLiteral("model.safetensors"))) {
             shards.append(prefix + QStringLiteral("model.safetensors"));
         } else {
-            v.problems.append(
-                QStringLiteral("%1: neither model.safetensors.index.json nor model.safetensors is there").arg(label));
+            v.problems.append(QCoreApplication::translate(
+                                  "Deploy", "%1: neither model.safetensors.index.json nor model.safetensors is there")
+                                  .arg(label));
         }
         return shards;
     };
 
-    const QStringList shards = shardsOf(QString(), QStringLiteral("the checkpoint"));
+    const QStringList shards = shardsOf(QString(), QCoreApplication::translate("Deploy", "the checkpoint"));
     v.shards = int(shards.size());
     QStringList missing;
     for (const QString &s : shards) {
@@ -286,7 +303,7 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         }
     }
     if (!missing.isEmpty()) {
-        v.problems.append(QStringLiteral("%1 of the %2 shards the index names are missing: %3")
+        v.problems.append(QCoreApplication::translate("Deploy", "%1 of the %2 shards the index names are missing: %3")
                               .arg(missing.size())
                               .arg(shards.size())
                               .arg(listOf(missing)));
@@ -311,15 +328,17 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
             }
         }
         if (!any && bundled) {
-            v.notes.append(
-                QStringLiteral("the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
+            v.notes.append(QCoreApplication::translate(
+                "Deploy", "the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
         } else if (!any) {
-            v.problems.append(QStringLiteral("no DSpark draft: the %1 subfolder is missing and config.json has no "
-                                             "dspark_* keys (SGLang finds the draft there)")
-                                  .arg(draftSubfolder));
+            v.problems.append(
+                QCoreApplication::translate("Deploy",
+                                            "no DSpark draft: the %1 subfolder is missing and config.json has no "
+                                            "dspark_* keys (SGLang finds the draft there)")
+                    .arg(draftSubfolder));
         } else {
             if (!m_contents.contains(draft + QStringLiteral("config.json"))) {
-                v.problems.append(QStringLiteral("%1config.json is missing").arg(draft));
+                v.problems.append(QCoreApplication::translate("Deploy", "%1config.json is missing").arg(draft));
             }
             QStringList draftMissing;
             for (const QString &s : shardsOf(draft, draftSubfolder)) {
@@ -330,7 +349,8 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
                 }
             }
             if (!draftMissing.isEmpty()) {
-                v.problems.append(QStringLiteral("the draft's shards are missing: %1").arg(listOf(draftMissing)));
+                v.problems.append(QCoreApplication::translate("Deploy", "the draft's shards are missing: %1")
+                                      .arg(listOf(draftMissing)));
             }
         }
     }
@@ -344,12 +364,14 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         }
     }
     if (!changed.isEmpty()) {
-        v.problems.append(QStringLiteral("%1 files differ in content (sha256) from what hf download recorded: %2")
+        v.problems.append(QCoreApplication::translate(
+                              "Deploy", "%1 files differ in content (sha256) from what hf download recorded: %2")
                               .arg(changed.size())
                               .arg(listOf(changed)));
     } else if (!m_sha256.isEmpty() && !m_etags.isEmpty()) {
         v.notes.append(
-            QStringLiteral("%1 safetensors files match the sha256 hf download recorded").arg(m_sha256.size()));
+            QCoreApplication::translate("Deploy", "%1 safetensors files match the sha256 hf download recorded")
+                .arg(m_sha256.size()));
     }
 
     QStringList commits;
@@ -363,13 +385,17 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
         v.revision = commits.constFirst();
     } else if (commits.size() > 1) {
         QStringList list = commits;
-        v.problems.append(QStringLiteral("the files come from %1 different revisions (%2): download one revision into "
-                                         "an empty folder")
-                              .arg(commits.size())
-                              .arg(listOf(list)));
+        v.problems.append(
+            QCoreApplication::translate("Deploy",
+                                        "the files come from %1 different revisions (%2): download one revision into "
+                                        "an empty folder")
+                .arg(commits.size())
+                .arg(listOf(list)));
     } else {
-        v.notes.append(QStringLiteral("no hf download metadata (.cache/huggingface/download): the folder does not say "
-                                      "which revision it holds"));
+        v.notes.append(QCoreApplication::translate(
+            "Deploy",
+            "no hf download metadata (.cache/huggingface/download): the folder does not say "
+            "which revision it holds"));
     }
     return v;
 }
@@ -378,7 +404,7 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
 {
     const json tree = jsonread::parse(treeJson.constData(), treeJson.constData() + treeJson.size());
     if (!tree.is_array()) {
-        verdict->problems.append(QStringLiteral("the Hub's file list is not a JSON array"));
+        verdict->problems.append(QCoreApplication::translate("Deploy", "the Hub's file list is not a JSON array"));
         return;
     }
     QStringList missing;
@@ -400,8 +426,10 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
         if (!m_sizes.contains(path)) {
             missing.append(path);
         } else if (m_sizes.value(path) != size) {
-            wrongSize.append(
-                QStringLiteral("%1 (%2 bytes, the revision has %3)").arg(path).arg(m_sizes.value(path)).arg(size));
+            wrongSize.append(QCoreApplication::translate("Deploy", "%1 (%2 bytes, the revision has %3)")
+                                 .arg(path)
+                                 .arg(m_sizes.value(path))
+                                 .arg(size));
         } else if (!m_sha256.isEmpty() && e.contains("lfs") && e["lfs"].is_object()) {
             const QString oid = QString::fromStdString(jsonread::string(e.value("lfs", nlohmann::json()), "oid"));
             if (m_sha256.value(path) != oid) {
@@ -410,21 +438,26 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
         }
     }
     if (files == 0) {
-        verdict->problems.append(QStringLiteral("the Hub listed no files for the pinned revision"));
+        verdict->problems.append(
+            QCoreApplication::translate("Deploy", "the Hub listed no files for the pinned revision"));
     }
     if (!missing.isEmpty()) {
         verdict->problems.append(
-            QStringLiteral("%1 files of the pinned revision are missing: %2").arg(missing.size()).arg(listOf(missing)));
+            QCoreApplication::translate("Deploy", "%1 files of the pinned revision are missing: %2")
+                .arg(missing.size())
+                .arg(listOf(missing)));
     }
     if (!wrongSize.isEmpty()) {
-        verdict->problems.append(QStringLiteral("%1 files differ in size from the pinned revision: %2")
-                                     .arg(wrongSize.size())
-                                     .arg(listOf(wrongSize)));
+        verdict->problems.append(
+            QCoreApplication::translate("Deploy", "%1 files differ in size from the pinned revision: %2")
+                .arg(wrongSize.size())
+                .arg(listOf(wrongSize)));
     }
     if (!wrongHash.isEmpty()) {
-        verdict->problems.append(QStringLiteral("%1 files differ in content (sha256) from the pinned revision: %2")
-                                     .arg(wrongHash.size())
-                                     .arg(listOf(wrongHash)));
+        verdict->problems.append(
+            QCoreApplication::translate("Deploy", "%1 files differ in content (sha256) from the pinned revision: %2")
+                .arg(wrongHash.size())
+                .arg(listOf(wrongHash)));
     }
     QStringList extra;
     for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
@@ -433,13 +466,16 @@ void WeightsFolder::compareWithTree(const QByteArray &treeJson, Verdict *verdict
         }
     }
     if (!extra.isEmpty()) {
-        verdict->notes.append(QStringLiteral("files the revision does not have (ignored): %1").arg(listOf(extra)));
+        verdict->notes.append(
+            QCoreApplication::translate("Deploy", "files the revision does not have (ignored): %1").arg(listOf(extra)));
     }
     if (verdict->ok()) {
         verdict->notes.append(
             m_sha256.isEmpty()
-                ? QStringLiteral("%1 files match the pinned revision by name and size").arg(files)
-                : QStringLiteral("%1 files match the pinned revision by name, size and sha256").arg(files));
+                ? QCoreApplication::translate("Deploy", "%1 files match the pinned revision by name and size")
+                      .arg(files)
+                : QCoreApplication::translate("Deploy", "%1 files match the pinned revision by name, size and sha256")
+                      .arg(files));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "backend/core/versions.h"
 #include "backend/logging/logging.h"
 
+#include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -74,9 +75,11 @@ DockerResponse DockerClient::responseOf(QNetworkReply *reply)
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
     if (r.status == 0) {
-        r.transportError = QStringLiteral("No answer from the Docker Engine through the SSH tunnel: %1. Is Docker "
-                                          "installed and running on the host (docker system dial-stdio)?")
-                               .arg(reply->errorString());
+        r.transportError =
+            QCoreApplication::translate("Docker",
+                                        "No answer from the Docker Engine through the SSH tunnel: %1. Is Docker "
+                                        "installed and running on the host (docker system dial-stdio)?")
+                .arg(reply->errorString());
     }
     return r;
 }
@@ -118,9 +121,11 @@ void DockerClient::ping(Done done)
         if (r.ok() && !server.isEmpty()) {
             if (compareVersions(server, kOldestApi) < 0) {
                 r.status = 0;
-                r.transportError = QStringLiteral("The host's Docker Engine speaks API %1; Flashdeck needs %2 or "
-                                                  "newer (Docker 20.10). Upgrade Docker on the host.")
-                                       .arg(server, kOldestApi);
+                r.transportError =
+                    QCoreApplication::translate("Docker",
+                                                "The host's Docker Engine speaks API %1; Flashdeck needs %2 or "
+                                                "newer (Docker 20.10). Upgrade Docker on the host.")
+                        .arg(server, kOldestApi);
             } else {
                 m_prefix = QStringLiteral("/v") + (compareVersions(server, kOurApi) < 0 ? server : kOurApi);
             }

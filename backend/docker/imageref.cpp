@@ -1,5 +1,6 @@
 #include "backend/docker/imageref.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 namespace flashdeck::docker {
@@ -19,11 +20,13 @@ Result<ImageRef> ImageRef::parse(const QString &text)
 {
     const QString t = text.trimmed();
     if (t.isEmpty()) {
-        return Status::failure(QStringLiteral("The image is empty: give NAME:TAG, e.g. lmsysorg/sglang:dev."));
+        return Status::failure(
+            QCoreApplication::translate("Docker", "The image is empty: give NAME:TAG, e.g. lmsysorg/sglang:dev."));
     }
     if (t.contains(QLatin1Char('@'))) {
         return Status::failure(
-            QStringLiteral("\"%1\" names a digest: give NAME:TAG; the pin step resolves the digest and records it.")
+            QCoreApplication::translate(
+                "Docker", "\"%1\" names a digest: give NAME:TAG; the pin step resolves the digest and records it.")
                 .arg(t));
     }
     // The tag is after the last ':' that follows the last '/' (a registry's port is not a tag).
@@ -44,10 +47,11 @@ Result<ImageRef> ImageRef::parse(const QString &text)
         ? hostRe.match(first).hasMatch() && pathRe.match(ref.name.mid(first.size() + 1)).hasMatch()
         : pathRe.match(ref.name).hasMatch();
     if (!nameOk || !tagRe.match(ref.tag).hasMatch()) {
-        return Status::failure(
-            QStringLiteral("\"%1\" is not an image reference docker accepts: NAME:TAG, the name in lower case "
-                           "(e.g. lmsysorg/sglang:dev or registry.example:5000/team/sglang:rocm).")
-                .arg(t));
+        return Status::failure(QCoreApplication::translate(
+                                   "Docker",
+                                   "\"%1\" is not an image reference docker accepts: NAME:TAG, the name in lower case "
+                                   "(e.g. lmsysorg/sglang:dev or registry.example:5000/team/sglang:rocm).")
+                                   .arg(t));
     }
     return ref;
 }

@@ -3,6 +3,8 @@
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -74,8 +76,9 @@ void PullProgress::line(const QByteArray &text)
         if (message.empty()) {
             message = str(j, "error");
         }
-        m_error = message.empty() ? QStringLiteral("the Docker daemon reported an error without a message")
-                                  : QString::fromStdString(message);
+        m_error = message.empty()
+            ? QCoreApplication::translate("Docker", "the Docker daemon reported an error without a message")
+            : QString::fromStdString(message);
         return;
     }
     const QString status = QString::fromStdString(str(j, "status"));
@@ -89,7 +92,8 @@ void PullProgress::line(const QByteArray &text)
         return;
     }
     if (!m_layers.contains(id) && m_layers.size() >= kMaxLayers) {
-        m_malformed = QStringLiteral("more than %1 layers: the rest are not counted").arg(kMaxLayers);
+        m_malformed =
+            QCoreApplication::translate("Docker", "more than %1 layers: the rest are not counted").arg(kMaxLayers);
         return;
     }
     Layer &layer = m_layers[id];
@@ -187,7 +191,7 @@ QString PullProgress::summary() const
 {
     QString text = QStringLiteral("%1 of %2 layers").arg(layersDone()).arg(layers());
     if (const int now = layersRetrying(); now > 0) {
-        text += QStringLiteral(", retrying %1 (%2 so far)")
+        text += QCoreApplication::translate("Docker", ", retrying %1 (%2 so far)")
                     .arg(now)
                     .arg(m_retries == 1 ? QStringLiteral("1 retry") : QStringLiteral("%1 retries").arg(m_retries));
     } else if (m_retries > 0) {
@@ -214,7 +218,7 @@ QStringList PullProgress::layerLines() const
     QStringList out;
     for (auto it = m_layers.cbegin(); it != m_layers.cend(); ++it) {
         const Layer &l = it.value();
-        const QString state = l.already ? QStringLiteral("already there")
+        const QString state = l.already ? QCoreApplication::translate("Docker", "already there")
             : l.done                    ? QStringLiteral("done (%1)").arg(size(l.total))
             : l.retrying  ? QStringLiteral("%1 / %2, retrying (%3)").arg(size(l.current), size(l.total)).arg(l.retries)
             : l.total > 0 ? QStringLiteral("%1 / %2").arg(size(l.current), size(l.total))

@@ -2,6 +2,7 @@
 
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
@@ -43,9 +44,11 @@ Status HostEntry::validateName(const QString &name)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"));
     if (!re.match(name).hasMatch()) {
-        return Status::failure(QStringLiteral("\"%1\" is not a valid host name for the inventory: use 1 to 64 "
-                                              "letters, digits, '.', '_' or '-', starting with a letter or digit.")
-                                   .arg(name));
+        return Status::failure(
+            QCoreApplication::translate("Fleet",
+                                        "\"%1\" is not a valid host name for the inventory: use 1 to 64 "
+                                        "letters, digits, '.', '_' or '-', starting with a letter or digit.")
+                .arg(name));
     }
     return Status::ok();
 }
@@ -67,13 +70,15 @@ Result<HostEntry> HostEntry::fromSshSpec(const QString &name, const QString &spe
     if (rest.startsWith(QLatin1Char('['))) {
         const qsizetype close = rest.indexOf(QLatin1Char(']'));
         if (close < 0) {
-            return Status::failure(QStringLiteral("\"%1\": missing ']' after an IPv6 address.").arg(spec));
+            return Status::failure(
+                QCoreApplication::translate("Fleet", "\"%1\": missing ']' after an IPv6 address.").arg(spec));
         }
         h.address = rest.mid(1, close - 1);
         const QString after = rest.mid(close + 1);
         if (!after.isEmpty()) {
             if (!after.startsWith(QLatin1Char(':'))) {
-                return Status::failure(QStringLiteral("\"%1\": expected ':PORT' after ']'.").arg(spec));
+                return Status::failure(
+                    QCoreApplication::translate("Fleet", "\"%1\": expected ':PORT' after ']'.").arg(spec));
             }
             portText = after.mid(1);
         }
@@ -87,13 +92,17 @@ Result<HostEntry> HostEntry::fromSshSpec(const QString &name, const QString &spe
     static const QRegularExpression badChars(QStringLiteral("[\\s/\\\\'\"`$;]"));
     if (h.address.isEmpty() || h.address.contains(badChars) || h.user.contains(badChars)) {
         return Status::failure(
-            QStringLiteral("\"%1\" is not of the form [USER@]HOST[:PORT] (e.g. ops@b300-a.example:22).").arg(spec));
+            QCoreApplication::translate("Fleet",
+                                        "\"%1\" is not of the form [USER@]HOST[:PORT] (e.g. ops@b300-a.example:22).")
+                .arg(spec));
     }
     if (!portText.isEmpty()) {
         bool ok = false;
         const uint port = portText.toUInt(&ok);
         if (!ok || port == 0 || port > 65535) {
-            return Status::failure(QStringLiteral("\"%1\": the port must be a number from 1 to 65535.").arg(portText));
+            return Status::failure(
+                QCoreApplication::translate("Fleet", "\"%1\": the port must be a number from 1 to 65535.")
+                    .arg(portText));
         }
         h.port = static_cast<quint16>(port);
     }

@@ -3,6 +3,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -27,8 +28,8 @@ Status Inventory::load()
         return Status::ok();
     }
     if (!file.open(QIODevice::ReadOnly)) {
-        return Status::failure(
-            QStringLiteral("Cannot read the host inventory %1: %2.").arg(m_path, file.errorString()));
+        return Status::failure(QCoreApplication::translate("Fleet", "Cannot read the host inventory %1: %2.")
+                                   .arg(m_path, file.errorString()));
     }
     auto hosts = parse(file.readAll(), m_path);
     if (!hosts) {
@@ -48,26 +49,31 @@ Result<QList<HostEntry>> Inventory::parse(const QByteArray &data, const QString 
         }
         const int version = int(readVersion.value_or(kFormatVersion));
         if (version > kFormatVersion) {
-            return Status::failure(QStringLiteral("The host inventory %1 was written by a newer Flashdeck (format %2). "
-                                                  "Update Flashdeck; the file was left as it is.")
-                                       .arg(source)
-                                       .arg(version));
+            return Status::failure(
+                QCoreApplication::translate("Fleet",
+                                            "The host inventory %1 was written by a newer Flashdeck (format %2). "
+                                            "Update Flashdeck; the file was left as it is.")
+                    .arg(source)
+                    .arg(version));
         }
         QList<HostEntry> hosts;
         for (const nlohmann::json &item : j.at("hosts")) {
             HostEntry h = item.get<HostEntry>();
             if (Status s = HostEntry::validateName(h.name); !s) {
                 return Status::failure(
-                    QStringLiteral("The host inventory %1 has an invalid entry: %2").arg(source, s.message()));
+                    QCoreApplication::translate("Fleet", "The host inventory %1 has an invalid entry: %2")
+                        .arg(source, s.message()));
             }
             hosts.append(std::move(h));
         }
         return hosts;
     } catch (const nlohmann::json::exception &e) {
-        return Status::failure(QStringLiteral("The host inventory %1 is not valid JSON of the expected shape, so it "
-                                              "was not loaded and will not be overwritten. Fix or move the file. (%2)")
-                                   .arg(source, QString::fromUtf8(e.what())),
-                               QString::fromUtf8(e.what()));
+        return Status::failure(
+            QCoreApplication::translate("Fleet",
+                                        "The host inventory %1 is not valid JSON of the expected shape, so it "
+                                        "was not loaded and will not be overwritten. Fix or move the file. (%2)")
+                .arg(source, QString::fromUtf8(e.what())),
+            QString::fromUtf8(e.what()));
     }
 }
 
@@ -84,9 +90,11 @@ Status Inventory::save() const
     if (const Status s =
             writeFileAtomically(m_path, QByteArray::fromStdString(text), QFile::ReadOwner | QFile::WriteOwner);
         !s) {
-        return Status::failure(QStringLiteral("Could not save the host inventory %1 (%2); the previous version is "
-                                              "unchanged. Check free disk space.")
-                                   .arg(m_path, s.message()));
+        return Status::failure(
+            QCoreApplication::translate("Fleet",
+                                        "Could not save the host inventory %1 (%2); the previous version is "
+                                        "unchanged. Check free disk space.")
+                .arg(m_path, s.message()));
     }
     return Status::ok();
 }
@@ -107,9 +115,11 @@ Status Inventory::add(const HostEntry &host)
         return s;
     }
     if (find(host.name)) {
-        return Status::failure(QStringLiteral("A host named \"%1\" is already in the inventory. Remove it first or "
-                                              "choose another name.")
-                                   .arg(host.name));
+        return Status::failure(
+            QCoreApplication::translate("Fleet",
+                                        "A host named \"%1\" is already in the inventory. Remove it first or "
+                                        "choose another name.")
+                .arg(host.name));
     }
     m_hosts.append(host);
     return Status::ok();
@@ -123,7 +133,8 @@ Status Inventory::update(const HostEntry &host)
             return Status::ok();
         }
     }
-    return Status::failure(QStringLiteral("No host named \"%1\" in the inventory.").arg(host.name));
+    return Status::failure(
+        QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory.").arg(host.name));
 }
 
 Status Inventory::remove(const QString &name)
@@ -135,7 +146,8 @@ Status Inventory::remove(const QString &name)
         }
     }
     return Status::failure(
-        QStringLiteral("No host named \"%1\" in the inventory (see 'flashdeck hosts list').").arg(name));
+        QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').")
+            .arg(name));
 }
 
 } // namespace flashdeck

@@ -1,5 +1,6 @@
 #include "backend/fleet/rollingupgrade.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
 namespace flashdeck {
@@ -65,7 +66,7 @@ void RollingUpgrade::startNext()
         m_connect(
             h.name, [this, hp](ssh::Transport &transport) { run(*hp, transport); },
             [this, hp](const QString &message) {
-                hp->unreachable = message.isEmpty() ? QStringLiteral("not reached") : message;
+                hp->unreachable = message.isEmpty() ? QCoreApplication::translate("Fleet", "not reached") : message;
                 end(*hp);
             });
     }
@@ -115,10 +116,10 @@ bool RollingUpgrade::allUpgraded() const
 QString RollingUpgrade::resultOf(const Host &h)
 {
     if (h.setup.unchanged) {
-        return QStringLiteral("already on these pins");
+        return QCoreApplication::translate("Fleet", "already on these pins");
     }
     if (!h.started) {
-        return QStringLiteral("not started");
+        return QCoreApplication::translate("Fleet", "not started");
     }
     if (!h.unreachable.isEmpty()) {
         return QStringLiteral("unreachable");

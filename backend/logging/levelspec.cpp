@@ -1,5 +1,7 @@
 #include "backend/logging/levelspec.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::log {
 
 namespace {
@@ -64,20 +66,24 @@ Result<LevelSpec> parseLevelSpec(const QString &spec)
         const std::optional<Level> level = levelFromName(levelText);
         if (!level) {
             return Status::failure(
-                QStringLiteral("Unknown log level \"%1\" in \"%2\". Use one of: %3.").arg(levelText, spec, kLevelList));
+                QCoreApplication::translate("Logging", "Unknown log level \"%1\" in \"%2\". Use one of: %3.")
+                    .arg(levelText, spec, kLevelList));
         }
         if (eq < 0) {
             if (result.defaultLevel) {
                 return Status::failure(
-                    QStringLiteral("The log spec \"%1\" gives more than one default level; keep one.").arg(spec));
+                    QCoreApplication::translate("Logging",
+                                                "The log spec \"%1\" gives more than one default level; keep one.")
+                        .arg(spec));
             }
             result.defaultLevel = level;
             continue;
         }
         const QString name = part.left(eq).trimmed().toLower();
         if (!known.contains(name)) {
-            return Status::failure(QStringLiteral("Unknown log subsystem \"%1\" in \"%2\". Known subsystems: %3.")
-                                       .arg(name, spec, known.join(QStringLiteral(", "))));
+            return Status::failure(
+                QCoreApplication::translate("Logging", "Unknown log subsystem \"%1\" in \"%2\". Known subsystems: %3.")
+                    .arg(name, spec, known.join(QStringLiteral(", "))));
         }
         result.perSubsystem[name.toStdString()] = *level;
     }

@@ -3,6 +3,7 @@
 #include "backend/logging/levelspec.h"
 #include "backend/logging/redactingsink.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QtGlobal>
@@ -130,14 +131,16 @@ Logging::Logging(const Redactor &redactor, LogOptions options)
                 // Logs describe the operator's hosts: readable by the operator alone.
                 QFile::setPermissions(m_logFile, QFile::ReadOwner | QFile::WriteOwner);
             } catch (const spdlog::spdlog_ex &e) {
-                m_warning = QStringLiteral("Cannot write the log file %1 (%2); logging to the terminal only.")
+                m_warning = QCoreApplication::translate(
+                                "Logging", "Cannot write the log file %1 (%2); logging to the terminal only.")
                                 .arg(m_logFile, QString::fromUtf8(e.what()));
                 m_logFile.clear();
                 options.toStderr = true;
             }
         } else {
             m_warning =
-                QStringLiteral("Cannot create the log folder %1; logging to the terminal only.").arg(options.directory);
+                QCoreApplication::translate("Logging", "Cannot create the log folder %1; logging to the terminal only.")
+                    .arg(options.directory);
             options.toStderr = true;
         }
     }

@@ -9,6 +9,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QNetworkReply>
 #include <QTimer>
 
@@ -64,7 +65,7 @@ void LogFollower::start()
     if (connectionReady()) {
         openTunnel();
     } else {
-        setState(State::Connecting, QStringLiteral("Waiting for the SSH connection"));
+        setState(State::Connecting, QCoreApplication::translate("Logs", "Waiting for the SSH connection"));
     }
 }
 
@@ -104,12 +105,12 @@ void LogFollower::onConnection(const ssh::ConnectionState &state)
         }
         return;
     }
-    setState(State::Connecting, QStringLiteral("Connection lost; waiting for SSH to reconnect"));
+    setState(State::Connecting, QCoreApplication::translate("Logs", "Connection lost; waiting for SSH to reconnect"));
 }
 
 void LogFollower::openTunnel()
 {
-    setState(State::Connecting, QStringLiteral("Opening the Docker tunnel"));
+    setState(State::Connecting, QCoreApplication::translate("Logs", "Opening the Docker tunnel"));
     if (!m_conn) {
         return;
     }
@@ -181,55 +182,58 @@ void LogFollower::findContainer()
             Q_EMIT finished();
             return;
         }
-        setState(State::Waiting, why + QStringLiteral(" Waiting for one to start."));
+        setState(State::Waiting, why + QCoreApplication::translate("Logs", " Waiting for one to start."));
         retryLater(2000);
     };
     if (!m_options.container.isEmpty()) {
-        m_docker->call(
-            "GET", QStringLiteral("/containers/%1/json").arg(docker::DockerClient::q(m_options.container)), {},
-            [this, noContainer](const docker::DockerResponse &res) {
-                if (res.status == 404) {
-                    noContainer(
-                        QStringLiteral("No container named %1 on %2.").arg(m_options.container, m_options.hostName));
-                    return;
-                }
-                if (!res.ok()) {
-                    failOrRetry(res.message(), 5000); // (not following, this used to wait forever)
-                    return;
-                }
-                const nlohmann::json j = res.json();
-                m_containerId = QString::fromStdString(jsonread::string(j, "Id"));
-                m_containerName = QString::fromStdString(jsonread::string(j, "Name")).mid(1);
-                openStreamIfRunning(j.value("State", nlohmann::json::object()).value("Running", false));
-            });
+        m_docker->call("GET", QStringLiteral("/containers/%1/json").arg(docker::DockerClient::q(m_options.container)),
+                       {}, [this, noContainer](const docker::DockerResponse &res) {
+                           if (res.status == 404) {
+                               noContainer(QCoreApplication::translate("Logs", "No container named %1 on %2.")
+                                               .arg(m_options.container, m_options.hostName));
+                               return;
+                           }
+                           if (!res.ok()) {
+                               failOrRetry(res.message(), 5000); // (not following, this used to wait forever)
+                               return;
+                           }
+                           const nlohmann::json j = res.json();
+                           m_containerId = QString::fromStdString(jsonread::string(j, "Id"));
+                           m_containerName = QString::fromStdString(jsonread::string(j, "Name")).mid(1);
+                           openStreamIfRunning(j.value("State", nlohmann::json::object()).value("Running", false));
+                       });
         return;
     }
     const QString filter = docker::OurContainers::filter();
-    m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-                   [this, noContainer](const docker::DockerResponse &res) {
-                       if (!res.ok() || !res.json().is_array()) {
-                           failOrRetry(res.message(), 5000);
-                           return;
-                       }
-                       // The first server of the deployment speaks for it (the router has no model log);
-                       // a running one before a stopped one.
-                       const auto server = docker::OurContainers::speakingServer(
-                           docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_options.hostName));
-                       if (!server) {
-                           noContainer(QStringLiteral("No Flashdeck deployment on %1.").arg(m_options.hostName));
-                           return;
-                       }
-                       m_containerId = server->id;
-                       m_containerName = server->name;
-                       openStreamIfRunning(server->running());
-                   });
+    m_docker->call(
+        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+        [this, noContainer](const docker::DockerResponse &res) {
+            if (!res.ok() || !res.json().is_array()) {
+                failOrRetry(res.message(), 5000);
+                return;
+            }
+            // The first server of the deployment speaks for it (the router has no model log);
+            // a running one before a stopped one.
+            const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
+                                                                      Recipe::deploymentIds(m_options.hostName));
+            if (!server) {
+                noContainer(
+                    QCoreApplication::translate("Logs", "No Flashdeck deployment on %1.").arg(m_options.hostName));
+                return;
+            }
+            m_containerId = server->id;
+            m_containerName = server->name;
+            openStreamIfRunning(server->running());
+        });
 }
 
 void LogFollower::openStreamIfRunning(bool running)
 {
     if (!running && m_opened && m_options.follow) {
         // Its log so far is shown: wait for it (or a new deployment) to run.
-        setState(State::Waiting, QStringLiteral("%1 is not running; waiting for it to start").arg(m_containerName));
+        setState(
+            State::Waiting,
+            QCoreApplication::translate("Logs", "%1 is not running; waiting for it to start").arg(m_containerName));
         retryLater(2000);
         return;
     }
@@ -361,7 +365,7 @@ void LogFollower::onStreamFinished()
     }
     if (res.status == 0) { // the tunnel broke under the stream: a new one, then on from here
         dropTunnel();
-        setState(State::Connecting, QStringLiteral("The log stream broke; reconnecting"));
+        setState(State::Connecting, QCoreApplication::translate("Logs", "The log stream broke; reconnecting"));
         if (connectionReady()) {
             retryLater(1000);
         }
@@ -375,12 +379,13 @@ void LogFollower::onStreamFinished()
         return;
     }
     if (!m_options.follow) {
-        setState(State::Finished, QStringLiteral("End of the log of %1").arg(m_containerName));
+        setState(State::Finished, QCoreApplication::translate("Logs", "End of the log of %1").arg(m_containerName));
         Q_EMIT finished();
         return;
     }
     // Docker ends a follow when the container stops: wait for it (or its successor) to run.
-    setState(State::Waiting, QStringLiteral("%1 stopped; waiting for it to start again").arg(m_containerName));
+    setState(State::Waiting,
+             QCoreApplication::translate("Logs", "%1 stopped; waiting for it to start again").arg(m_containerName));
     retryLater(2000);
 }
 

@@ -1,5 +1,6 @@
 #include "backend/logs/logrules.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -14,7 +15,8 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
 {
     const nlohmann::json j = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
     if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array()) {
-        return Status::failure(QStringLiteral("%1: expected an object with a \"rules\" array").arg(source));
+        return Status::failure(
+            QCoreApplication::translate("Logs", "%1: expected an object with a \"rules\" array").arg(source));
     }
     LogRules out;
     int n = 0;
@@ -24,7 +26,7 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
             return Status::failure(QStringLiteral("%1: rule %2: %3").arg(source).arg(n).arg(why));
         };
         if (!r.is_object() || !r.value("id", nlohmann::json()).is_string()) {
-            return bad(QStringLiteral("\"id\" must be a string"));
+            return bad(QCoreApplication::translate("Logs", "\"id\" must be a string"));
         }
         // Typed reads: value("x", std::string()) throws out of the parser when x is not a string
         // (found by fuzz_logrules: "severity": [ ]).
@@ -34,7 +36,7 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
         };
         for (const char *key : {"severity", "meaning", "fix"}) {
             if (r.contains(key) && !r[key].is_string()) {
-                return bad(QStringLiteral("\"%1\" must be a string").arg(QLatin1String(key)));
+                return bad(QCoreApplication::translate("Logs", "\"%1\" must be a string").arg(QLatin1String(key)));
             }
         }
         LogRule rule;
@@ -42,23 +44,26 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
         rule.severity = field("severity");
         if (rule.severity != QLatin1String("ok") && rule.severity != QLatin1String("info") &&
             rule.severity != QLatin1String("warn") && rule.severity != QLatin1String("error")) {
-            return bad(QStringLiteral("\"severity\" of %1 must be ok, info, warn or error").arg(rule.id));
+            return bad(
+                QCoreApplication::translate("Logs", "\"severity\" of %1 must be ok, info, warn or error").arg(rule.id));
         }
         const nlohmann::json match = r.value("match", nlohmann::json());
         if (!match.is_array() || match.empty()) {
-            return bad(QStringLiteral("\"match\" of %1 must be a non-empty array of strings").arg(rule.id));
+            return bad(QCoreApplication::translate("Logs", "\"match\" of %1 must be a non-empty array of strings")
+                           .arg(rule.id));
         }
         for (const nlohmann::json &m : match) {
             if (!m.is_string() || m.get<std::string>().empty()) {
-                return bad(
-                    QStringLiteral("\"match\" of %1 holds something that is not a non-empty string").arg(rule.id));
+                return bad(QCoreApplication::translate("Logs",
+                                                       "\"match\" of %1 holds something that is not a non-empty string")
+                               .arg(rule.id));
             }
             rule.match.append(QByteArray::fromStdString(m.get<std::string>()));
         }
         rule.meaning = field("meaning");
         rule.fix = field("fix");
         if (out.rule(rule.id)) {
-            return bad(QStringLiteral("the id %1 is used twice").arg(rule.id));
+            return bad(QCoreApplication::translate("Logs", "the id %1 is used twice").arg(rule.id));
         }
         out.m_rules.append(rule);
     }
@@ -71,7 +76,8 @@ Result<LogRules> LogRules::builtIn()
 {
     QFile f(QStringLiteral(":/logrules/log-rules.json"));
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("The built-in log rules are missing from this build."));
+        return Status::failure(
+            QCoreApplication::translate("Logs", "The built-in log rules are missing from this build."));
     }
     return fromJson(f.readAll(), QStringLiteral("log-rules.json"));
 }

@@ -5,6 +5,7 @@
 #include "backend/ssh/commandreply.h"
 #include "backend/ssh/transport.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QTimer>
 
@@ -162,7 +163,7 @@ void GpuSampler::onPolled(const ssh::CommandResult &result)
             Q_EMIT sampled(gpus.value(), QDateTime::currentMSecsSinceEpoch());
         } else if (gpus && result.succeeded()) {
             // Not "no GPUs, all fine": a host whose tool lists none has nothing we can show.
-            Q_EMIT failed(QStringLiteral("%1 listed no GPU")
+            Q_EMIT failed(QCoreApplication::translate("Metrics", "%1 listed no GPU")
                               .arg(m_rocmFallback ? QStringLiteral("rocm-smi") : QStringLiteral("amd-smi")));
         } else {
             Q_EMIT failed(gpus ? (result.error.isError() ? result.error.message

@@ -20,6 +20,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QTimer>
@@ -88,10 +89,12 @@ HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorCo
         // shown go stale as a gap, not as their last values.
         m_gpusAnswered = true;
         m_status.gpus.clear();
-        m_status.gpuError = QStringLiteral("%1 has given no reading for %2 s (the tool hangs, or the host is "
-                                           "overloaded)")
-                                .arg(m_gpus->command().section(QLatin1Char(' '), 0, 0))
-                                .arg(silentMs / 1000);
+        m_status.gpuError =
+            QCoreApplication::translate("Metrics",
+                                        "%1 has given no reading for %2 s (the tool hangs, or the host is "
+                                        "overloaded)")
+                .arg(m_gpus->command().section(QLatin1Char(' '), 0, 0))
+                .arg(silentMs / 1000);
         for (const int gone : std::as_const(m_lastGpuIndexes)) {
             for (const Metric m : MetricId::gpuMetrics()) {
                 record(MetricId::key(m, gone), now(), std::nullopt);
@@ -367,7 +370,8 @@ void HostMonitor::detectVendorAndStart()
             m_gpuWatchdog->start();
         } else {
             m_gpusAnswered = true;
-            m_status.gpuError = QStringLiteral("neither nvidia-smi nor amd-smi/rocm-smi is on the host's PATH");
+            m_status.gpuError =
+                QCoreApplication::translate("Metrics", "neither nvidia-smi nor amd-smi/rocm-smi is on the host's PATH");
         }
         m_samplersStarted = true;
         startServerSampler();

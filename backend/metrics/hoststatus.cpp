@@ -3,6 +3,7 @@
 #include "backend/core/settings.h"
 #include "backend/recipe/deployment.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
 
@@ -145,7 +146,8 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     };
     if (isAway(s.state)) {
         raise(QStringLiteral("host-unreachable"), "critical",
-              QStringLiteral("Host unreachable: %1").arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
+              QCoreApplication::translate("Metrics", "Host unreachable: %1")
+                  .arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
         return out; // nothing else is known while it is away
     }
     for (const probe::GpuSample &g : s.gpus) {
@@ -153,7 +155,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
             const double pct = 100.0 * double(*g.memoryUsedMiB) / double(*g.memoryTotalMiB);
             if (pct >= t.gpuMemoryPct) {
                 raise(QStringLiteral("gpu-memory-high:%1").arg(g.index), "warning",
-                      QStringLiteral("GPU %1 memory at %2 % (threshold %3 %)")
+                      QCoreApplication::translate("Metrics", "GPU %1 memory at %2 % (threshold %3 %)")
                           .arg(g.index)
                           .arg(pct, 0, 'f', 1)
                           .arg(t.gpuMemoryPct));
@@ -165,23 +167,25 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     if (t.pins && s.pins) {
         if (const QStringList differs = s.pins->differencesFrom(*t.pins); !differs.isEmpty()) {
             raise(QStringLiteral("pins-drift"), "warning",
-                  QStringLiteral("Runs other pins than %1: %2")
+                  QCoreApplication::translate("Metrics", "Runs other pins than %1: %2")
                       .arg(QFileInfo(t.pinsFile).fileName(), differs.join(QStringLiteral("; "))));
         }
     }
     if (s.server && s.server->queued && *s.server->queued >= t.queueDepth) {
         raise(QStringLiteral("queue-high"), "warning",
-              QStringLiteral("%1 requests queued (threshold %2)").arg(*s.server->queued).arg(t.queueDepth));
+              QCoreApplication::translate("Metrics", "%1 requests queued (threshold %2)")
+                  .arg(*s.server->queued)
+                  .arg(t.queueDepth));
     }
     if (s.rates.ttftP95 && *s.rates.ttftP95 >= t.ttftP95Seconds) {
         raise(QStringLiteral("latency-high"), "warning",
-              QStringLiteral("Time to first token p95 %1 s (threshold %2 s)")
+              QCoreApplication::translate("Metrics", "Time to first token p95 %1 s (threshold %2 s)")
                   .arg(*s.rates.ttftP95, 0, 'f', 2)
                   .arg(t.ttftP95Seconds));
     }
     if (s.rates.errorRate && *s.rates.errorRate * 100.0 >= t.errorRatePct) {
         raise(QStringLiteral("error-rate-high"), "critical",
-              QStringLiteral("%1 % of requests aborted (threshold %2 %)")
+              QCoreApplication::translate("Metrics", "%1 % of requests aborted (threshold %2 %)")
                   .arg(*s.rates.errorRate * 100.0, 0, 'f', 1)
                   .arg(t.errorRatePct));
     }
@@ -193,22 +197,24 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
               QStringLiteral("%1 is %2: %3").arg(s.container->name, s.container->state, s.container->status));
     } else if (s.container && s.health == ServerHealth::Down) {
         raise(QStringLiteral("container-down"), "critical",
-              QStringLiteral("%1 runs but its server does not answer").arg(s.container->name));
+              QCoreApplication::translate("Metrics", "%1 runs but its server does not answer").arg(s.container->name));
     } else if (!s.containerKnown && s.source == QLatin1String("prometheus") && s.health == ServerHealth::Down) {
         // Prometheus sees no containers: its scrape of the server failing is what it knows.
         raise(QStringLiteral("server-down"), "critical",
-              QStringLiteral("The server does not answer Prometheus' scrape (up is 0)"));
+              QCoreApplication::translate("Metrics", "The server does not answer Prometheus' scrape (up is 0)"));
     }
     if (s.diskFreeBytes && double(*s.diskFreeBytes) / 1e9 < t.diskFreeGb) {
         raise(QStringLiteral("disk-low"), "warning",
-              QStringLiteral("%1 GB free for the caches (threshold %2 GB)")
+              QCoreApplication::translate("Metrics", "%1 GB free for the caches (threshold %2 GB)")
                   .arg(double(*s.diskFreeBytes) / 1e9, 0, 'f', 1)
                   .arg(t.diskFreeGb));
     }
     if (s.qmul4Fallback) {
         raise(QStringLiteral("qmul4-fallback"), "warning",
-              QStringLiteral("The NVFP4 KV kernel fell back from qmul4: the server's image has a CUDA Toolkit "
-                             "older than 13.4; run the pinned image (or one with CUDA 13.4 or newer)"));
+              QCoreApplication::translate(
+                  "Metrics",
+                  "The NVFP4 KV kernel fell back from qmul4: the server's image has a CUDA Toolkit "
+                  "older than 13.4; run the pinned image (or one with CUDA 13.4 or newer)"));
     }
     return out;
 }

@@ -4,6 +4,7 @@
 #include "backend/metrics/timeseries.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
@@ -63,8 +64,9 @@ Status MetricsArchive::save(const SeriesMap &series, qint64 nowMs) const
     const QString dir = QFileInfo(m_file).absolutePath();
     if (!QDir().mkpath(dir)) {
         return Status::failure(
-            QStringLiteral("Cannot create %1 for the chart history. Check its permissions, or turn off "
-                           "\"Keep chart history on disk\" in Settings.")
+            QCoreApplication::translate("Metrics",
+                                        "Cannot create %1 for the chart history. Check its permissions, or turn off "
+                                        "\"Keep chart history on disk\" in Settings.")
                 .arg(QDir::toNativeSeparators(dir)));
     }
     QByteArray bytes;
@@ -76,10 +78,11 @@ Status MetricsArchive::save(const SeriesMap &series, qint64 nowMs) const
     bytes += payload;
     if (const Status s = writeFileAtomically(m_file, bytes); !s) {
         // The previous file is left as it was: the last good history is not lost.
-        return Status::failure(
-            QStringLiteral("Cannot write the chart history %1: %2. The previous copy is kept; free some disk "
-                           "space.")
-                .arg(QDir::toNativeSeparators(m_file), s.message()));
+        return Status::failure(QCoreApplication::translate(
+                                   "Metrics",
+                                   "Cannot write the chart history %1: %2. The previous copy is kept; free some disk "
+                                   "space.")
+                                   .arg(QDir::toNativeSeparators(m_file), s.message()));
     }
     return Status::ok();
 }
@@ -91,17 +94,20 @@ Result<SeriesMap> MetricsArchive::load(qint64 nowMs, qint64 maxAgeMs) const
         return SeriesMap();
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read the chart history %1: %2. The charts start empty.")
-                                   .arg(QDir::toNativeSeparators(m_file), f.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Metrics", "Cannot read the chart history %1: %2. The charts start empty.")
+                .arg(QDir::toNativeSeparators(m_file), f.errorString()));
     }
     auto damaged = [this, &f](const QString &why) -> Status {
         f.close();
         const QString aside = m_file + QStringLiteral(".damaged");
         QFile::remove(aside);
         QFile::rename(m_file, aside);
-        return Status::failure(QStringLiteral("The chart history %1 is damaged (%2); it was moved to %3 and the "
-                                              "charts start empty.")
-                                   .arg(QDir::toNativeSeparators(m_file), why, QDir::toNativeSeparators(aside)));
+        return Status::failure(
+            QCoreApplication::translate("Metrics",
+                                        "The chart history %1 is damaged (%2); it was moved to %3 and the "
+                                        "charts start empty.")
+                .arg(QDir::toNativeSeparators(m_file), why, QDir::toNativeSeparators(aside)));
     };
     QDataStream header(&f);
     header.setVersion(QDataStream::Qt_6_0);
@@ -113,20 +119,24 @@ Result<SeriesMap> MetricsArchive::load(qint64 nowMs, qint64 maxAgeMs) const
     quint64 crc = 0;
     header >> magic >> version >> byteOrder >> savedAtMs >> length >> crc;
     if (header.status() != QDataStream::Ok || magic != kMagic) {
-        return damaged(QStringLiteral("not a Flashdeck chart history"));
+        return damaged(QCoreApplication::translate("Metrics", "not a Flashdeck chart history"));
     }
     if (version != kVersion) {
-        return damaged(QStringLiteral("format version %1, this Flashdeck reads %2").arg(version).arg(kVersion));
+        return damaged(QCoreApplication::translate("Metrics", "format version %1, this Flashdeck reads %2")
+                           .arg(version)
+                           .arg(kVersion));
     }
     if (byteOrder != kByteOrder) {
-        return damaged(QStringLiteral("written on a machine of the other byte order"));
+        return damaged(QCoreApplication::translate("Metrics", "written on a machine of the other byte order"));
     }
     if (length != quint64(f.size() - f.pos())) {
-        return damaged(QStringLiteral("%1 bytes where %2 were written").arg(f.size() - f.pos()).arg(length));
+        return damaged(QCoreApplication::translate("Metrics", "%1 bytes where %2 were written")
+                           .arg(f.size() - f.pos())
+                           .arg(length));
     }
     const QByteArray payload = f.readAll();
     if (checksum(payload) != crc) {
-        return damaged(QStringLiteral("checksum mismatch"));
+        return damaged(QCoreApplication::translate("Metrics", "checksum mismatch"));
     }
     if (nowMs - savedAtMs > maxAgeMs) {
         return SeriesMap(); // all of it is older than any chart window
@@ -144,7 +154,7 @@ Result<SeriesMap> MetricsArchive::load(qint64 nowMs, qint64 maxAgeMs) const
         in >> name;
         auto series = std::make_shared<TimeSeries>();
         if (in.status() != QDataStream::Ok || name.isEmpty() || !series->readFrom(in)) {
-            return damaged(QStringLiteral("series %1 of %2 unreadable").arg(i + 1).arg(count));
+            return damaged(QCoreApplication::translate("Metrics", "series %1 of %2 unreadable").arg(i + 1).arg(count));
         }
         series->appendGap(std::max(nowMs, savedAtMs + 1));
         out.insert(name, std::move(series));

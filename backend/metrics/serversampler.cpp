@@ -4,6 +4,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -173,9 +174,11 @@ void ServerSampler::pollLoads()
         const ServerSnapshot s = snapshotFromLoads(reply->readAll(), QDateTime::currentMSecsSinceEpoch());
         if (status != 200 || s.source.isEmpty()) {
             setFromLog(true);
-            Q_EMIT failed(QStringLiteral("neither /metrics nor /v1/loads gave numbers (/v1/loads: %1); reading the "
-                                         "log's Decode batch lines instead")
-                              .arg(status));
+            Q_EMIT failed(
+                QCoreApplication::translate("Metrics",
+                                            "neither /metrics nor /v1/loads gave numbers (/v1/loads: %1); reading the "
+                                            "log's Decode batch lines instead")
+                    .arg(status));
             return;
         }
         setFromLog(false);

@@ -2,6 +2,7 @@
 
 #include "backend/core/hosttext.h"
 
+#include <QCoreApplication>
 #include <QXmlStreamReader>
 
 namespace flashdeck::probe {
@@ -104,7 +105,7 @@ Result<GpuSample> parseGpuSample(const QByteArray &line)
 {
     const QStringList f = splitCsvRow(line);
     if (f.size() != 9) {
-        return Status::failure(QStringLiteral("A GPU sample has %1 fields instead of 9: \"%2\"")
+        return Status::failure(QCoreApplication::translate("Probe", "A GPU sample has %1 fields instead of 9: \"%2\"")
                                    .arg(f.size())
                                    .arg(hostText(line.left(200), 200)));
     }
@@ -112,7 +113,8 @@ Result<GpuSample> parseGpuSample(const QByteArray &line)
     bool ok = false;
     s.index = f.at(0).toInt(&ok);
     if (!ok) {
-        return Status::failure(QStringLiteral("A GPU sample has no index: \"%1\"").arg(hostText(line.left(200), 200)));
+        return Status::failure(QCoreApplication::translate("Probe", "A GPU sample has no index: \"%1\"")
+                                   .arg(hostText(line.left(200), 200)));
     }
     s.name = f.at(1);
     s.uuid = f.at(2);

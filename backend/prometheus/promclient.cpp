@@ -1,5 +1,6 @@
 #include "backend/prometheus/promclient.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -18,9 +19,11 @@ PromClient::PromClient(const PromConfig &config, QString secret, QObject *parent
     if (!m_config.caFile.isEmpty()) {
         const QList<QSslCertificate> ca = QSslCertificate::fromPath(m_config.caFile, QSsl::Pem);
         if (ca.isEmpty()) {
-            m_setupError = QStringLiteral("The CA file %1 holds no PEM certificate: choose the one that signed "
-                                          "Prometheus' certificate.")
-                               .arg(m_config.caFile);
+            m_setupError =
+                QCoreApplication::translate("Prometheus",
+                                            "The CA file %1 holds no PEM certificate: choose the one that signed "
+                                            "Prometheus' certificate.")
+                    .arg(m_config.caFile);
         } else {
             QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
             ssl.setCaCertificates(ca);
@@ -110,28 +113,33 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
         reply->deleteLater();
         const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->property("tooLarge").toBool()) {
-            done(Status::failure(QStringLiteral("Prometheus at %1 answered more than %2 MB to one query: too much "
-                                                "for a fleet view; narrow what it keeps (the host label) or ask "
-                                                "its operator.")
-                                     .arg(shown)
-                                     .arg(double(max) / (1024 * 1024), 0, 'g', 3)));
+            done(Status::failure(
+                QCoreApplication::translate("Prometheus",
+                                            "Prometheus at %1 answered more than %2 MB to one query: too much "
+                                            "for a fleet view; narrow what it keeps (the host label) or ask "
+                                            "its operator.")
+                    .arg(shown)
+                    .arg(double(max) / (1024 * 1024), 0, 'g', 3)));
             return;
         }
         // The body first: an error's reason is in it, and it can be read once.
         const QByteArray body = reply->readAll();
         if (http == 401 || http == 403) {
-            done(Status::failure(QStringLiteral("Prometheus at %1 refused the credentials (HTTP %2): check the "
-                                                "token or password in Settings → Fleet.")
-                                     .arg(shown)
-                                     .arg(http)));
+            done(Status::failure(
+                QCoreApplication::translate("Prometheus",
+                                            "Prometheus at %1 refused the credentials (HTTP %2): check the "
+                                            "token or password in Settings → Fleet.")
+                    .arg(shown)
+                    .arg(http)));
             return;
         }
         if (http == 0 || (reply->error() != QNetworkReply::NoError && body.isEmpty())) {
             const QString why =
                 reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
-                ? QStringLiteral("no answer in time")
+                ? QCoreApplication::translate("Prometheus", "no answer in time")
                 : reply->errorString();
-            done(Status::failure(QStringLiteral("Prometheus at %1 did not answer: %2.").arg(shown, why)));
+            done(Status::failure(
+                QCoreApplication::translate("Prometheus", "Prometheus at %1 did not answer: %2.").arg(shown, why)));
             return;
         }
         Result<PromResult> parsed = parsePromResponse(body, http);

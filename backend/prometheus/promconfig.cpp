@@ -2,6 +2,8 @@
 
 #include "backend/core/settings.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::prom {
 
 QString fleetSourceName(FleetSource source)
@@ -33,18 +35,22 @@ PromAuth promAuthFromName(const QString &name)
 Status PromConfig::check() const
 {
     if (url.isEmpty()) {
-        return Status::failure(QStringLiteral("No Prometheus address is set: give one in Settings → Fleet, or "
-                                              "with --prometheus-url."));
+        return Status::failure(
+            QCoreApplication::translate("Prometheus",
+                                        "No Prometheus address is set: give one in Settings → Fleet, or "
+                                        "with --prometheus-url."));
     }
     const QString scheme = url.scheme().toLower();
     if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
         url.host().isEmpty()) {
-        return Status::failure(QStringLiteral("“%1” is not a Prometheus address: write it as "
-                                              "http://host:9090 or https://host/prefix.")
+        return Status::failure(QCoreApplication::translate("Prometheus",
+                                                           "“%1” is not a Prometheus address: write it as "
+                                                           "http://host:9090 or https://host/prefix.")
                                    .arg(url.toString()));
     }
     if (hostLabel.trimmed().isEmpty()) {
-        return Status::failure(QStringLiteral("No label names the hosts: use instance, Hostname or your own."));
+        return Status::failure(
+            QCoreApplication::translate("Prometheus", "No label names the hosts: use instance, Hostname or your own."));
     }
     return Status::ok();
 }

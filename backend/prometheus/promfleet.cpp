@@ -3,6 +3,7 @@
 #include "backend/metrics/prometheustext.h"
 #include "backend/metrics/serversnapshot.h"
 
+#include <QCoreApplication>
 #include <QSet>
 
 #include <algorithm>
@@ -245,7 +246,8 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
         s.updatedMs = atMs;
         s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unreachable : metrics::HostState::Up;
         if (s.state == metrics::HostState::Unreachable) {
-            s.error = QStringLiteral("Prometheus cannot scrape any of its exporters (up is 0 for %1 target%2).")
+            s.error = QCoreApplication::translate(
+                          "Prometheus", "Prometheus cannot scrape any of its exporters (up is 0 for %1 target%2).")
                           .arg(h.targetsDown)
                           .arg(h.targetsDown == 1 ? QString() : QStringLiteral("s"));
         }

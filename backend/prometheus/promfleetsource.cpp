@@ -5,6 +5,7 @@
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 
 namespace flashdeck::prom {
@@ -93,7 +94,7 @@ void PromFleetSource::refresh()
             sendQueries();
         },
         [this](const QString &message) {
-            m_failures = {QStringLiteral("Could not reach Prometheus at %1 through %2: %3")
+            m_failures = {QCoreApplication::translate("Prometheus", "Could not reach Prometheus at %1 through %2: %3")
                               .arg(m_config.url.toString(QUrl::RemoveUserInfo), m_config.throughHost, message)};
             m_answers.clear();
             finish();
@@ -140,7 +141,8 @@ void PromFleetSource::finish()
     if (m_answers.isEmpty()) {
         // Nothing came back: the source is down, slow or refuses us. The last table stays for the
         // caller to show as old, or to fall back from.
-        m_error = m_failures.isEmpty() ? QStringLiteral("Prometheus gave no answer.") : m_failures.first();
+        m_error = m_failures.isEmpty() ? QCoreApplication::translate("Prometheus", "Prometheus gave no answer.")
+                                       : m_failures.first();
         m_lastRefreshMs = m_clock.elapsed();
         Q_EMIT refreshed();
         return;

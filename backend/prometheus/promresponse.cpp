@@ -2,6 +2,7 @@
 
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <algorithm>
@@ -36,7 +37,8 @@ std::optional<double> sampleValue(const std::string &s)
 QString shortBody(QByteArrayView body)
 {
     QString text = QString::fromUtf8(body.first(std::min<qsizetype>(body.size(), 200))).simplified();
-    return text.isEmpty() ? QStringLiteral("an empty body") : QStringLiteral("“%1”").arg(text);
+    return text.isEmpty() ? QCoreApplication::translate("Prometheus", "an empty body")
+                          : QStringLiteral("“%1”").arg(text);
 }
 
 /**
@@ -246,21 +248,24 @@ Result<PromResult> parsePromResponse(QByteArrayView body, int httpStatus)
         json::sax_parse(body.begin(), body.end(), &reader, nlohmann::detail::input_format_t::json, true);
     if (parsed && reader.status == "error") {
         const QString error = QString::fromStdString(reader.error);
-        return Status::failure(QStringLiteral("Prometheus refused the query (%1%2): %3")
-                                   .arg(QString::fromStdString(reader.errorType),
-                                        httpStatus ? QStringLiteral(", HTTP %1").arg(httpStatus) : QString(),
-                                        error.isEmpty() ? QStringLiteral("no reason given") : error));
+        return Status::failure(
+            QCoreApplication::translate("Prometheus", "Prometheus refused the query (%1%2): %3")
+                .arg(QString::fromStdString(reader.errorType),
+                     httpStatus ? QStringLiteral(", HTTP %1").arg(httpStatus) : QString(),
+                     error.isEmpty() ? QCoreApplication::translate("Prometheus", "no reason given") : error));
     }
     if (!parsed || reader.status != "success" || reader.resultType.empty()) {
         return Status::failure(
-            QStringLiteral("The address did not answer as Prometheus' API does (HTTP %1, %2): check the URL.")
+            QCoreApplication::translate(
+                "Prometheus", "The address did not answer as Prometheus' API does (HTTP %1, %2): check the URL.")
                 .arg(httpStatus)
                 .arg(shortBody(body)));
     }
     const std::string &type = reader.resultType;
     if (type != "vector" && type != "matrix" && type != "scalar") {
         return Status::failure(
-            QStringLiteral("Prometheus answered a %1 where a vector was expected.").arg(QString::fromStdString(type)));
+            QCoreApplication::translate("Prometheus", "Prometheus answered a %1 where a vector was expected.")
+                .arg(QString::fromStdString(type)));
     }
     return std::move(reader.result);
 }

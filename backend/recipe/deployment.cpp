@@ -4,6 +4,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -47,12 +48,14 @@ Result<Deployment> Deployment::read(const AppPaths &paths, const QString &host)
 {
     QFile f(manifestFile(paths, host));
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Flashdeck has not deployed to %1.").arg(host), f.errorString());
+        return Status::failure(QCoreApplication::translate("Recipe", "Flashdeck has not deployed to %1.").arg(host),
+                               f.errorString());
     }
     Result<Deployment> d = fromJson(f.readAll());
     if (!d) {
         return Status::failure(
-            QStringLiteral("The deployment manifest %1 is damaged (%2). Deploy again.").arg(f.fileName(), d.message()));
+            QCoreApplication::translate("Recipe", "The deployment manifest %1 is damaged (%2). Deploy again.")
+                .arg(f.fileName(), d.message()));
     }
     return d;
 }
@@ -61,7 +64,7 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
 {
     const nlohmann::json m = jsonread::parse(json.constData(), json.constData() + json.size());
     if (!m.is_object()) {
-        return Status::failure(QStringLiteral("not a JSON object"));
+        return Status::failure(QCoreApplication::translate("Recipe", "not a JSON object"));
     }
     const auto str = [&m](const char *k) { return QString::fromStdString(jsonread::string(m, k)); };
     Deployment d;

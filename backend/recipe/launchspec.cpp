@@ -3,6 +3,7 @@
 #include "backend/recipe/recipe.h"
 #include "backend/ssh/shellquote.h"
 
+#include <QCoreApplication>
 #include <QRandomGenerator>
 
 namespace flashdeck {
@@ -56,29 +57,38 @@ QString ContainerSpec::dockerRunLine() const
 Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfile &profile, const LaunchInputs &in)
 {
     if (profile.generatorOnly()) {
-        return Status::failure(QStringLiteral("%1 has no launch in this recipe. %2").arg(profile.title, profile.note));
+        return Status::failure(QCoreApplication::translate("Recipe", "%1 has no launch in this recipe. %2")
+                                   .arg(profile.title, profile.note));
     }
     if (profile.operatorFlagsRequired && in.operatorFlags.isEmpty()) {
-        return Status::failure(QStringLiteral("%1 needs its extra flags, which the deployment page does not give. %2")
+        return Status::failure(QCoreApplication::translate(
+                                   "Recipe", "%1 needs its extra flags, which the deployment page does not give. %2")
                                    .arg(profile.title, profile.note));
     }
     if (profile.vendor == probe::GpuVendor::Amd && profile.tp > 4) {
-        return Status::failure(QStringLiteral("TP %1 with the NVFP4 checkpoint on ROCm is refused: it runs only at "
-                                              "TP 4 or lower. Use two TP 4 services behind the Router.")
-                                   .arg(profile.tp));
+        return Status::failure(
+            QCoreApplication::translate("Recipe",
+                                        "TP %1 with the NVFP4 checkpoint on ROCm is refused: it runs only at "
+                                        "TP 4 or lower. Use two TP 4 services behind the Router.")
+                .arg(profile.tp));
     }
     if (in.exposePublicly && in.apiKey.isEmpty()) {
-        return Status::failure(QStringLiteral("Exposing the port beyond loopback needs an API key."));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "Exposing the port beyond loopback needs an API key."));
     }
     if (!in.apiKey.isEmpty() && in.apiKey.size() < 43) { // 32 bytes in base64url at the least
-        return Status::failure(QStringLiteral("The API key is too short: use at least 32 random bytes."));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "The API key is too short: use at least 32 random bytes."));
     }
     if (!in.imageDigest.startsWith(QLatin1String("sha256:")) || in.imageDigest.size() != 71) {
-        return Status::failure(QStringLiteral("The image is not pinned to a digest: run the pin step first."));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "The image is not pinned to a digest: run the pin step first."));
     }
     if (in.offlineModelDir.isEmpty() && in.modelSha.size() != 40) {
-        return Status::failure(QStringLiteral("The model revision is not pinned to a commit: run the pin step "
-                                              "first."));
+        return Status::failure(
+            QCoreApplication::translate("Recipe",
+                                        "The model revision is not pinned to a commit: run the pin step "
+                                        "first."));
     }
     const QString image = recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest;
     const QString bindIp = in.exposePublicly ? QStringLiteral("0.0.0.0") : QStringLiteral("127.0.0.1");
@@ -90,10 +100,11 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
     for (int r = 0; r < profile.replicas.size(); ++r) {
         const RecipeReplica &replica = profile.replicas.at(r);
         if (replica.gpus.size() != profile.tp) {
-            return Status::failure(QStringLiteral("Replica %1 lists %2 GPUs for TP %3: give one GPU per rank.")
-                                       .arg(r)
-                                       .arg(replica.gpus.size())
-                                       .arg(profile.tp));
+            return Status::failure(
+                QCoreApplication::translate("Recipe", "Replica %1 lists %2 GPUs for TP %3: give one GPU per rank.")
+                    .arg(r)
+                    .arg(replica.gpus.size())
+                    .arg(profile.tp));
         }
         ContainerSpec spec;
         spec.role = QStringLiteral("server");

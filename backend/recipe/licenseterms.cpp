@@ -1,5 +1,6 @@
 #include "backend/recipe/licenseterms.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
 
@@ -11,7 +12,7 @@ Result<LicenseTerms> LicenseTerms::fromJson(const QByteArray &json, const QStrin
 {
     const nlohmann::json j = nlohmann::json::parse(json.constData(), json.constData() + json.size(), nullptr, false);
     if (!j.is_object()) {
-        return Status::failure(QStringLiteral("%1: not a JSON object").arg(source));
+        return Status::failure(QCoreApplication::translate("Recipe", "%1: not a JSON object").arg(source));
     }
     auto bad = [&source](const QString &why) { return Status::failure(QStringLiteral("%1: %2").arg(source, why)); };
     auto str = [&j](const char *key) {
@@ -37,25 +38,26 @@ Result<LicenseTerms> LicenseTerms::fromJson(const QByteArray &json, const QStrin
     t.m_name = str("name");
     t.m_url = str("full_text_url");
     if (t.m_id.isEmpty() || t.m_version.isEmpty() || t.m_name.isEmpty()) {
-        return bad(QStringLiteral("\"id\", \"version\" and \"name\" must be non-empty strings"));
+        return bad(QCoreApplication::translate("Recipe", "\"id\", \"version\" and \"name\" must be non-empty strings"));
     }
     if (!t.m_url.startsWith(QLatin1String("https://"))) {
-        return bad(QStringLiteral("\"full_text_url\" must be an https:// link to the full licence"));
+        return bad(
+            QCoreApplication::translate("Recipe", "\"full_text_url\" must be an https:// link to the full licence"));
     }
     if (!strings("summary", t.m_summary)) {
-        return bad(QStringLiteral("\"summary\" must be a non-empty array of paragraphs"));
+        return bad(QCoreApplication::translate("Recipe", "\"summary\" must be a non-empty array of paragraphs"));
     }
     if (!strings("confirmations", t.m_confirmations)) {
-        return bad(QStringLiteral("\"confirmations\" must be a non-empty array of sentences"));
+        return bad(QCoreApplication::translate("Recipe", "\"confirmations\" must be a non-empty array of sentences"));
     }
     const nlohmann::json uses = j.value("uses", nlohmann::json());
     if (!uses.is_array() || uses.empty()) {
-        return bad(QStringLiteral("\"uses\" must be a non-empty array"));
+        return bad(QCoreApplication::translate("Recipe", "\"uses\" must be a non-empty array"));
     }
     for (const nlohmann::json &u : uses) {
         if (!u.is_object() || !u.value("id", nlohmann::json()).is_string() ||
             !u.value("label", nlohmann::json()).is_string()) {
-            return bad(QStringLiteral("each use needs an \"id\" and a \"label\""));
+            return bad(QCoreApplication::translate("Recipe", "each use needs an \"id\" and a \"label\""));
         }
         t.m_uses.append({QString::fromStdString(u["id"].get<std::string>()),
                          QString::fromStdString(u["label"].get<std::string>())});
@@ -67,7 +69,8 @@ Result<LicenseTerms> LicenseTerms::builtIn()
 {
     QFile f(QStringLiteral(":/license/minimax-community-license.json"));
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("The built-in licence summary is missing from this build."));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "The built-in licence summary is missing from this build."));
     }
     return fromJson(f.readAll(), f.fileName());
 }

@@ -4,6 +4,7 @@
 #include "backend/core/jsonread.h"
 #include "backend/recipe/deployment.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QRegularExpression>
@@ -16,10 +17,13 @@ Result<Pins> Pins::of(const Deployment &d)
 {
     if (d.imageDigest.isEmpty() || d.modelSha.isEmpty()) {
         return Status::failure(
-            QStringLiteral("The deployment on %1 never reached its pins (no %2 recorded): run 'flashdeck deploy %1' to "
-                           "pin and deploy it.")
+            QCoreApplication::translate(
+                "Recipe",
+                "The deployment on %1 never reached its pins (no %2 recorded): run 'flashdeck deploy %1' to "
+                "pin and deploy it.")
                 .arg(d.host,
-                     d.imageDigest.isEmpty() ? QStringLiteral("image digest") : QStringLiteral("model revision")));
+                     d.imageDigest.isEmpty() ? QCoreApplication::translate("Recipe", "image digest")
+                                             : QCoreApplication::translate("Recipe", "model revision")));
     }
     Pins p;
     p.host = d.host;
@@ -73,7 +77,7 @@ QString Pins::shortRevision(const QString &revision)
 Result<Pins> Pins::fromJson(const nlohmann::json &j)
 {
     if (!j.is_object()) {
-        return Status::failure(QStringLiteral("not a JSON object"));
+        return Status::failure(QCoreApplication::translate("Recipe", "not a JSON object"));
     }
     const auto str = [&j](const char *k) { return QString::fromStdString(jsonread::string(j, k)); };
     Pins p;
@@ -85,10 +89,11 @@ Result<Pins> Pins::fromJson(const nlohmann::json &j)
     p.launchSha256 = str("launch_sha256");
     p.deployedAt = str("deployed_at");
     if (!isImageDigest(p.imageDigest)) {
-        return Status::failure(QStringLiteral("\"image_digest\" is not a sha256 digest"));
+        return Status::failure(QCoreApplication::translate("Recipe", "\"image_digest\" is not a sha256 digest"));
     }
     if (!isModelRevision(p.modelRevision)) {
-        return Status::failure(QStringLiteral("\"model_revision\" is not a 40-character commit id"));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "\"model_revision\" is not a 40-character commit id"));
     }
     return p;
 }
@@ -97,13 +102,15 @@ Result<Pins> Pins::readFrom(const QString &path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read the pins file %1: %2.").arg(path, f.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "Cannot read the pins file %1: %2.").arg(path, f.errorString()));
     }
     const QByteArray data = f.read(1 << 20);
     Result<Pins> pins = fromJson(jsonread::parse(data.constData(), data.constData() + data.size()));
     if (!pins) {
         return Status::failure(
-            QStringLiteral("The pins file %1 is not one 'flashdeck pins lock' writes: %2.").arg(path, pins.message()));
+            QCoreApplication::translate("Recipe", "The pins file %1 is not one 'flashdeck pins lock' writes: %2.")
+                .arg(path, pins.message()));
     }
     return pins;
 }
@@ -112,15 +119,16 @@ QStringList Pins::differencesFrom(const Pins &wanted) const
 {
     QStringList out;
     if (imageDigest != wanted.imageDigest) {
-        out.append(QStringLiteral("image digest %1 where the pins say %2")
+        out.append(QCoreApplication::translate("Recipe", "image digest %1 where the pins say %2")
                        .arg(shortDigest(imageDigest), shortDigest(wanted.imageDigest)));
     }
     if (modelRevision != wanted.modelRevision) {
-        out.append(QStringLiteral("model revision %1 where the pins say %2")
+        out.append(QCoreApplication::translate("Recipe", "model revision %1 where the pins say %2")
                        .arg(shortRevision(modelRevision), shortRevision(wanted.modelRevision)));
     }
     if (!wanted.profile.isEmpty() && profile != wanted.profile) {
-        out.append(QStringLiteral("profile %1 where the pins say %2").arg(profile, wanted.profile));
+        out.append(
+            QCoreApplication::translate("Recipe", "profile %1 where the pins say %2").arg(profile, wanted.profile));
     }
     return out;
 }

@@ -3,6 +3,7 @@
 #include "backend/docker/imageref.h"
 #include "backend/recipe/deployment.h"
 
+#include <QCoreApplication>
 #include <QSet>
 
 namespace flashdeck {
@@ -23,7 +24,7 @@ QString ProfileChoice::imageToConfirm(const Recipe &recipe, const RecipeProfile 
     if (!profile.imageConfirm) {
         return {};
     }
-    return QStringLiteral("%1 runs an image you choose. Suggested: %2 — %3.")
+    return QCoreApplication::translate("Recipe", "%1 runs an image you choose. Suggested: %2 — %3.")
         .arg(profile.title, recipe.imageOf(profile).reference(), profile.imageSource);
 }
 
@@ -42,9 +43,11 @@ Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipePro
         if (profile.routerPort != 0) {
             for (const RecipeReplica &r : profile.replicas) {
                 if (r.port == port) {
-                    return Status::failure(QStringLiteral("Port %1 is one of the services' behind the router: give "
-                                                          "the router another.")
-                                               .arg(port));
+                    return Status::failure(
+                        QCoreApplication::translate("Recipe",
+                                                    "Port %1 is one of the services' behind the router: give "
+                                                    "the router another.")
+                            .arg(port));
                 }
             }
             out.routerPort = port;
@@ -73,28 +76,31 @@ Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipePro
             const int id = p.trimmed().toInt(&ok);
             if (!ok || id < 0 || id > 63) {
                 return Status::failure(
-                    QStringLiteral("\"%1\" is not a GPU index: give the GPUs as nvidia-smi numbers them, e.g. 4,5,6,7.")
+                    QCoreApplication::translate(
+                        "Recipe", "\"%1\" is not a GPU index: give the GPUs as nvidia-smi numbers them, e.g. 4,5,6,7.")
                         .arg(p.trimmed()));
             }
             if (seen.contains(id)) {
                 return Status::failure(
-                    QStringLiteral("GPU %1 is listed twice: each rank needs a GPU of its own.").arg(id));
+                    QCoreApplication::translate("Recipe", "GPU %1 is listed twice: each rank needs a GPU of its own.")
+                        .arg(id));
             }
             seen.insert(id);
             ids.append(id);
         }
         if (ids.size() != wanted) {
-            return Status::failure(profile.replicas.size() > 1
-                                       ? QStringLiteral("%1 needs %2 GPUs (%3 services × TP %4, in order), not %5.")
-                                             .arg(profile.title)
-                                             .arg(wanted)
-                                             .arg(profile.replicas.size())
-                                             .arg(profile.tp)
-                                             .arg(ids.size())
-                                       : QStringLiteral("%1 needs %2 GPUs (one per TP rank), not %3.")
-                                             .arg(profile.title)
-                                             .arg(wanted)
-                                             .arg(ids.size()));
+            return Status::failure(
+                profile.replicas.size() > 1
+                    ? QCoreApplication::translate("Recipe", "%1 needs %2 GPUs (%3 services × TP %4, in order), not %5.")
+                          .arg(profile.title)
+                          .arg(wanted)
+                          .arg(profile.replicas.size())
+                          .arg(profile.tp)
+                          .arg(ids.size())
+                    : QCoreApplication::translate("Recipe", "%1 needs %2 GPUs (one per TP rank), not %3.")
+                          .arg(profile.title)
+                          .arg(wanted)
+                          .arg(ids.size()));
         }
         for (int r = 0; r < out.replicas.size(); ++r) {
             out.replicas[r].gpus = ids.mid(r * profile.tp, profile.tp);
@@ -108,9 +114,11 @@ Result<RecipeProfile> ProfileChoice::asDeployed(const Recipe &recipe, const Depl
     const QString id = profileId.isEmpty() ? d.profile : profileId;
     const RecipeProfile *listed = recipe.profile(id);
     if (!listed) {
-        return Status::failure(QStringLiteral("No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
-                                              "list').")
-                                   .arg(id));
+        return Status::failure(
+            QCoreApplication::translate("Recipe",
+                                        "No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
+                                        "list').")
+                .arg(id));
     }
     // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
     return ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);

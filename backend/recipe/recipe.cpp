@@ -1,5 +1,6 @@
 #include "backend/recipe/recipe.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -41,13 +42,13 @@ public:
     {
         if (!m_j.contains(k)) {
             if (required) {
-                throw RecipeError{key(k), QStringLiteral("a string (missing)")};
+                throw RecipeError{key(k), QCoreApplication::translate("Recipe", "a string (missing)")};
             }
             return {};
         }
         const json &v = m_j.at(k);
         if (!v.is_string() || (required && v.get<std::string>().empty())) {
-            throw RecipeError{key(k), QStringLiteral("a non-empty string")};
+            throw RecipeError{key(k), QCoreApplication::translate("Recipe", "a non-empty string")};
         }
         return QString::fromStdString(v.get<std::string>());
     }
@@ -68,7 +69,8 @@ public:
     {
         const json &v = m_j.contains(k) ? m_j.at(k) : json();
         if (!v.is_number() || v.get<double>() < min || v.get<double>() > max) {
-            throw RecipeError{key(k), QStringLiteral("a number from %1 to %2").arg(min).arg(max)};
+            throw RecipeError{key(k),
+                              QCoreApplication::translate("Recipe", "a number from %1 to %2").arg(min).arg(max)};
         }
         return v.get<double>();
     }
@@ -79,7 +81,7 @@ public:
             return false;
         }
         if (!m_j.at(k).is_boolean()) {
-            throw RecipeError{key(k), QStringLiteral("true or false")};
+            throw RecipeError{key(k), QCoreApplication::translate("Recipe", "true or false")};
         }
         return m_j.at(k).get<bool>();
     }
@@ -91,7 +93,7 @@ public:
         }
         const json &v = m_j.contains(k) ? m_j.at(k) : json();
         if (!v.is_array()) {
-            throw RecipeError{key(k), QStringLiteral("a list of strings")};
+            throw RecipeError{key(k), QCoreApplication::translate("Recipe", "a list of strings")};
         }
         QStringList out;
         for (std::size_t i = 0; i < v.size(); ++i) {
@@ -106,7 +108,7 @@ public:
     Reader child(const char *k) const
     {
         if (!m_j.contains(k)) {
-            throw RecipeError{key(k), QStringLiteral("an object (missing)")};
+            throw RecipeError{key(k), QCoreApplication::translate("Recipe", "an object (missing)")};
         }
         return Reader(m_j.at(k), key(k));
     }
@@ -126,11 +128,12 @@ RecipeProfile readProfile(const Reader &r)
     p.status = r.string("status");
     if (p.status != QLatin1String("verified-upstream") && p.status != QLatin1String("unverified") &&
         !p.generatorOnly()) {
-        throw RecipeError{r.key("status"), QStringLiteral("verified-upstream, unverified or generator-only")};
+        throw RecipeError{r.key("status"),
+                          QCoreApplication::translate("Recipe", "verified-upstream, unverified or generator-only")};
     }
     const std::optional<probe::GpuVendor> vendor = probe::gpuVendorFromName(r.string("vendor"));
     if (!vendor || *vendor == probe::GpuVendor::None) {
-        throw RecipeError{r.key("vendor"), QStringLiteral("nvidia or amd")};
+        throw RecipeError{r.key("vendor"), QCoreApplication::translate("Recipe", "nvidia or amd")};
     }
     p.vendor = *vendor;
     p.gpuModel = r.string("gpu_model");
@@ -144,18 +147,22 @@ RecipeProfile readProfile(const Reader &r)
     p.tp = int(r.integer("tp", 1));
     const nlohmann::json &replicas = r.raw("replicas");
     if (!replicas.is_array() || replicas.empty()) {
-        throw RecipeError{r.key("replicas"), QStringLiteral("a non-empty list of {gpus, port}")};
+        throw RecipeError{r.key("replicas"), QCoreApplication::translate("Recipe", "a non-empty list of {gpus, port}")};
     }
     for (std::size_t i = 0; i < replicas.size(); ++i) {
         const Reader rr(replicas[i], r.key("replicas") + QStringLiteral("[%1]").arg(i));
         RecipeReplica replica;
         const nlohmann::json &gpus = rr.raw("gpus");
         if (!gpus.is_array() || gpus.size() != std::size_t(p.tp)) {
-            throw RecipeError{rr.key("gpus"), QStringLiteral("a list of %1 GPU indexes (one per TP rank)").arg(p.tp)};
+            throw RecipeError{
+                rr.key("gpus"),
+                QCoreApplication::translate("Recipe", "a list of %1 GPU indexes (one per TP rank)").arg(p.tp)};
         }
         for (const auto &g : gpus) {
             if (!g.is_number_integer() || g.get<int>() < 0 || g.get<int>() >= p.gpuCount) {
-                throw RecipeError{rr.key("gpus"), QStringLiteral("GPU indexes from 0 to %1").arg(p.gpuCount - 1)};
+                throw RecipeError{
+                    rr.key("gpus"),
+                    QCoreApplication::translate("Recipe", "GPU indexes from 0 to %1").arg(p.gpuCount - 1)};
             }
             replica.gpus.append(g.get<int>());
         }
@@ -183,7 +190,7 @@ RecipeProfile readProfile(const Reader &r)
     if (r.has("env")) {
         const nlohmann::json &env = r.raw("env");
         if (!env.is_object()) {
-            throw RecipeError{r.key("env"), QStringLiteral("an object of strings")};
+            throw RecipeError{r.key("env"), QCoreApplication::translate("Recipe", "an object of strings")};
         }
         for (const auto &[k, v] : env.items()) {
             if (!v.is_string()) {
@@ -204,12 +211,14 @@ Result<Recipe> Recipe::fromJson(const QByteArray &data, const QString &source)
 {
     const json j = json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
     if (j.is_discarded()) {
-        return Status::failure(QStringLiteral("%1 is not valid JSON. Check it with a JSON validator.").arg(source));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "%1 is not valid JSON. Check it with a JSON validator.").arg(source));
     }
     try {
         const Reader r(j, {});
         if (r.integer("schema", 1) != 1) {
-            throw RecipeError{QStringLiteral("schema"), QStringLiteral("1 (this Flashdeck reads schema 1)")};
+            throw RecipeError{QStringLiteral("schema"),
+                              QCoreApplication::translate("Recipe", "1 (this Flashdeck reads schema 1)")};
         }
         Recipe recipe;
         recipe.id = r.string("id");
@@ -241,12 +250,13 @@ Result<Recipe> Recipe::fromJson(const QByteArray &data, const QString &source)
         recipe.minferCache = cache.string("minfer");
         const nlohmann::json &profiles = r.raw("profiles");
         if (!profiles.is_array() || profiles.empty()) {
-            throw RecipeError{QStringLiteral("profiles"), QStringLiteral("a non-empty list")};
+            throw RecipeError{QStringLiteral("profiles"), QCoreApplication::translate("Recipe", "a non-empty list")};
         }
         for (std::size_t i = 0; i < profiles.size(); ++i) {
             RecipeProfile p = readProfile(Reader(profiles[i], QStringLiteral("profiles[%1]").arg(i)));
             if (recipe.profile(p.id)) {
-                throw RecipeError{QStringLiteral("profiles[%1].id").arg(i), QStringLiteral("an id not used before")};
+                throw RecipeError{QStringLiteral("profiles[%1].id").arg(i),
+                                  QCoreApplication::translate("Recipe", "an id not used before")};
             }
             recipe.profiles.append(p);
         }
@@ -262,7 +272,8 @@ Result<Recipe> Recipe::load(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        return Status::failure(QStringLiteral("Cannot read the recipe %1: %2").arg(path, file.errorString()));
+        return Status::failure(
+            QCoreApplication::translate("Recipe", "Cannot read the recipe %1: %2").arg(path, file.errorString()));
     }
     return fromJson(file.readAll(), QFileInfo(path).fileName());
 }

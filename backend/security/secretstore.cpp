@@ -1,5 +1,6 @@
 #include "backend/security/secretstore.h"
 
+#include <QCoreApplication>
 #include <qt6keychain/keychain.h>
 
 namespace flashdeck {
@@ -11,8 +12,10 @@ SecretStore::SecretStore(QString service, QObject *parent)
     // Without a session bus, libsecret would try to autolaunch one (X11 only) and fail, or wait;
     // decide here instead, at once, and say why.
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
-        fallBack(QStringLiteral("No system keyring here (no D-Bus session, as on a headless server or in CI): "
-                                "secrets stay in memory for this run only and are never written to disk."));
+        fallBack(
+            QCoreApplication::translate("Security",
+                                        "No system keyring here (no D-Bus session, as on a headless server or in CI): "
+                                        "secrets stay in memory for this run only and are never written to disk."));
     } else {
         m_keyring = true;
     }
@@ -43,8 +46,10 @@ void SecretStore::write(const QString &key, const QString &secret, StatusDone do
             done(Status::ok());
             return;
         }
-        fallBack(QStringLiteral("The system keyring refused to store the secret (%1): it stays in memory for this "
-                                "run only. Unlock or set up the keyring to keep it.")
+        fallBack(QCoreApplication::translate(
+                     "Security",
+                     "The system keyring refused to store the secret (%1): it stays in memory for this "
+                     "run only. Unlock or set up the keyring to keep it.")
                      .arg(j->errorString()));
         done(Status::failure(m_reason));
     });
@@ -69,8 +74,10 @@ void SecretStore::read(const QString &key, ReadDone done)
         } else if (j->error() == QKeychain::EntryNotFound) {
             done(Result<QString>(QString()));
         } else {
-            fallBack(QStringLiteral("The system keyring could not be read (%1): secrets stay in memory for this run "
-                                    "only.")
+            fallBack(QCoreApplication::translate(
+                         "Security",
+                         "The system keyring could not be read (%1): secrets stay in memory for this run "
+                         "only.")
                          .arg(j->errorString()));
             done(Result<QString>(Status::failure(m_reason)));
         }
@@ -93,7 +100,8 @@ void SecretStore::remove(const QString &key, StatusDone done)
         done(j->error() == QKeychain::NoError || j->error() == QKeychain::EntryNotFound
                  ? Status::ok()
                  : Status::failure(
-                       QStringLiteral("The system keyring could not delete the secret: %1").arg(j->errorString())));
+                       QCoreApplication::translate("Security", "The system keyring could not delete the secret: %1")
+                           .arg(j->errorString())));
     });
     job->start();
 }

@@ -3,6 +3,7 @@
 #include "backend/logging/logging.h"
 #include "backend/ssh/keyfile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -83,16 +84,20 @@ Authenticator::Progress Authenticator::advance()
             break;
         case Step::Finished:
             if (m_tried.isEmpty()) {
-                return fail(SshErrorCode::AuthNoMethod,
-                            QStringLiteral("%1 offers no authentication method Flashdeck can use (it accepts "
-                                           "public key, keyboard-interactive and password). Check the server's "
-                                           "sshd_config, or that a key for %2 exists.")
-                                .arg(m_host, m_user));
+                return fail(
+                    SshErrorCode::AuthNoMethod,
+                    QCoreApplication::translate("Ssh",
+                                                "%1 offers no authentication method Flashdeck can use (it accepts "
+                                                "public key, keyboard-interactive and password). Check the server's "
+                                                "sshd_config, or that a key for %2 exists.")
+                        .arg(m_host, m_user));
             }
-            return fail(SshErrorCode::AuthDenied,
-                        QStringLiteral("%1 refused %2@%1 with every method we could try: %3. Check the user name, "
-                                       "that your public key is in the server's authorized_keys, or the password.")
-                            .arg(m_host, m_user, m_tried.join(QStringLiteral(", "))));
+            return fail(
+                SshErrorCode::AuthDenied,
+                QCoreApplication::translate("Ssh",
+                                            "%1 refused %2@%1 with every method we could try: %3. Check the user name, "
+                                            "that your public key is in the server's authorized_keys, or the password.")
+                    .arg(m_host, m_user, m_tried.join(QStringLiteral(", "))));
         }
         // Keep looping while steps make progress without needing an answer.
         if (p != Progress::Waiting || (m_step == before && m_identityIndex == identityBefore)) {
@@ -137,7 +142,8 @@ Authenticator::Progress Authenticator::stepNone()
     }
     if (rc == SSH_AUTH_ERROR) {
         return fail(SshErrorCode::Protocol,
-                    QStringLiteral("The connection to %1 failed during authentication: %2").arg(m_host, libsshError()));
+                    QCoreApplication::translate("Ssh", "The connection to %1 failed during authentication: %2")
+                        .arg(m_host, libsshError()));
     }
     // "This NEEDS to be called after ssh_userauth_none()" (KIO sftp): the list comes with its reply.
     m_methods = ssh_userauth_list(m_session, nullptr);
@@ -160,7 +166,7 @@ Authenticator::Progress Authenticator::stepAgent()
         return partial();
     case SSH_AUTH_ERROR:
         return fail(SshErrorCode::Protocol,
-                    QStringLiteral("Authentication with ssh-agent failed: %1").arg(libsshError()));
+                    QCoreApplication::translate("Ssh", "Authentication with ssh-agent failed: %1").arg(libsshError()));
     default:
         return Progress::Waiting;
     }
@@ -175,7 +181,8 @@ Authenticator::Progress Authenticator::tryKey(ssh_key key, const QString &label)
     case SSH_AUTH_PARTIAL:
         return partial();
     case SSH_AUTH_ERROR:
-        return fail(SshErrorCode::Protocol, QStringLiteral("Public key authentication failed: %1").arg(libsshError()));
+        return fail(SshErrorCode::Protocol,
+                    QCoreApplication::translate("Ssh", "Public key authentication failed: %1").arg(libsshError()));
     default:
         ++m_identityIndex;
         m_passphraseAttempt = 1;
@@ -212,7 +219,7 @@ Authenticator::Progress Authenticator::stepIdentity()
         const int rc = ssh_userauth_try_publickey(m_session, nullptr, pub.get());
         if (rc == SSH_AUTH_ERROR) {
             return fail(SshErrorCode::Protocol,
-                        QStringLiteral("Public key authentication failed: %1").arg(libsshError()));
+                        QCoreApplication::translate("Ssh", "Public key authentication failed: %1").arg(libsshError()));
         }
         if (rc != SSH_AUTH_SUCCESS) {
             m_tried.append(QStringLiteral("publickey (%1)").arg(label));
@@ -223,7 +230,8 @@ Authenticator::Progress Authenticator::stepIdentity()
 
     if (keyfile::isEncrypted(contents)) {
         m_hooks.passphrase(PassphraseRequest{
-            path, m_passphraseAttempt, m_passphraseAttempt > 1 ? QStringLiteral("Wrong passphrase.") : QString()});
+            path, m_passphraseAttempt,
+            m_passphraseAttempt > 1 ? QCoreApplication::translate("Ssh", "Wrong passphrase.") : QString()});
         return Progress::Waiting;
     }
     ssh_key rawKey = nullptr;
@@ -260,7 +268,8 @@ Authenticator::Progress Authenticator::answerPassphrase(std::optional<QByteArray
             m_passphraseAttempt = 1;
             return advance();
         }
-        m_hooks.passphrase(PassphraseRequest{path, m_passphraseAttempt, QStringLiteral("Wrong passphrase.")});
+        m_hooks.passphrase(
+            PassphraseRequest{path, m_passphraseAttempt, QCoreApplication::translate("Ssh", "Wrong passphrase.")});
         return Progress::Waiting;
     }
     m_tried.append(QStringLiteral("publickey (%1)").arg(label));
@@ -308,8 +317,9 @@ Authenticator::Progress Authenticator::handleKbdIntReply(int rc)
     case SSH_AUTH_PARTIAL:
         return partial();
     case SSH_AUTH_ERROR:
-        return fail(SshErrorCode::Protocol,
-                    QStringLiteral("Keyboard-interactive authentication failed: %1").arg(libsshError()));
+        return fail(
+            SshErrorCode::Protocol,
+            QCoreApplication::translate("Ssh", "Keyboard-interactive authentication failed: %1").arg(libsshError()));
     default:
         m_kbdIntDone = true;
         m_step = Step::Password; // advance() moves on from here
@@ -321,12 +331,14 @@ Authenticator::Progress Authenticator::answerKeyboardInteractive(std::optional<Q
 {
     m_kbdIntWaiting = false;
     if (!answers) {
-        return fail(SshErrorCode::AuthCancelled, QStringLiteral("Authentication to %1 was cancelled.").arg(m_host));
+        return fail(SshErrorCode::AuthCancelled,
+                    QCoreApplication::translate("Ssh", "Authentication to %1 was cancelled.").arg(m_host));
     }
     // Each answer's bytes must stay alive until setanswer returns (the KIO kbd-int hazard).
     for (qsizetype i = 0; i < answers->size(); ++i) {
         if (ssh_userauth_kbdint_setanswer(m_session, static_cast<unsigned>(i), (*answers)[i].constData()) < 0) {
-            return fail(SshErrorCode::Protocol, QStringLiteral("Could not send the answers: %1").arg(libsshError()));
+            return fail(SshErrorCode::Protocol,
+                        QCoreApplication::translate("Ssh", "Could not send the answers: %1").arg(libsshError()));
         }
     }
     for (QByteArray &a : *answers) {
@@ -345,16 +357,17 @@ Authenticator::Progress Authenticator::stepPassword()
     if (m_passwordAttempt == 1) {
         m_tried.append(QStringLiteral("password"));
     }
-    m_hooks.password(
-        PasswordRequest{m_user, m_host, m_passwordAttempt,
-                        m_passwordAttempt > 1 ? QStringLiteral("Incorrect user name or password.") : QString()});
+    m_hooks.password(PasswordRequest{
+        m_user, m_host, m_passwordAttempt,
+        m_passwordAttempt > 1 ? QCoreApplication::translate("Ssh", "Incorrect user name or password.") : QString()});
     return Progress::Waiting;
 }
 
 Authenticator::Progress Authenticator::answerPassword(std::optional<QByteArray> password)
 {
     if (!password) {
-        return fail(SshErrorCode::AuthCancelled, QStringLiteral("Authentication to %1 was cancelled.").arg(m_host));
+        return fail(SshErrorCode::AuthCancelled,
+                    QCoreApplication::translate("Ssh", "Authentication to %1 was cancelled.").arg(m_host));
     }
     const int rc = ssh_userauth_password(m_session, nullptr, password->constData());
     wipe(*password);
@@ -365,7 +378,8 @@ Authenticator::Progress Authenticator::answerPassword(std::optional<QByteArray> 
         partial();
         return advance();
     case SSH_AUTH_ERROR:
-        return fail(SshErrorCode::Protocol, QStringLiteral("Password authentication failed: %1").arg(libsshError()));
+        return fail(SshErrorCode::Protocol,
+                    QCoreApplication::translate("Ssh", "Password authentication failed: %1").arg(libsshError()));
     default:
         ++m_passwordAttempt;
         return stepPassword() == Progress::Waiting && m_step == Step::Password ? Progress::Waiting : advance();

@@ -3,6 +3,8 @@
 #include "backend/logging/logging.h"
 #include "backend/ssh/shellquote.h"
 
+#include <QCoreApplication>
+
 #include <spdlog/logger.h>
 
 #include <array>
@@ -61,7 +63,7 @@ SshError CommandJob::start(ssh_session session)
 {
     m_channel.reset(ssh_channel_new(session));
     if (!m_channel) {
-        return {SshErrorCode::ChannelFailed, QStringLiteral("Could not create an SSH channel."),
+        return {SshErrorCode::ChannelFailed, QCoreApplication::translate("Ssh", "Could not create an SSH channel."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
     // Exit status and signal arrive as callbacks while packets are processed, so we never
@@ -74,14 +76,16 @@ SshError CommandJob::start(ssh_session session)
 
     if (ssh_channel_open_session(m_channel.get()) != SSH_OK) {
         return {SshErrorCode::ChannelFailed,
-                QStringLiteral("The server refused to open a session channel (it may limit sessions per "
-                               "connection: MaxSessions in sshd_config)."),
+                QCoreApplication::translate("Ssh",
+                                            "The server refused to open a session channel (it may limit sessions per "
+                                            "connection: MaxSessions in sshd_config)."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
     // Run by /bin/sh whatever the login shell (fish, tcsh…): see loginShellSafe().
     const QByteArray wrapped = loginShellSafe(QByteArray("printf '\\036FDPID:%s\\n' \"$$\"; ") + m_command.commandLine);
     if (ssh_channel_request_exec(m_channel.get(), wrapped.constData()) != SSH_OK) {
-        return {SshErrorCode::ChannelFailed, QStringLiteral("The server refused to run the command."),
+        return {SshErrorCode::ChannelFailed,
+                QCoreApplication::translate("Ssh", "The server refused to run the command."),
                 QString::fromUtf8(ssh_get_error(session))};
     }
     m_clock.restart();
@@ -288,8 +292,8 @@ CommandResult CommandJob::result(const SshError &error)
     r.exitSignal = m_exitSignal;
     r.error = error;
     if (!r.error.isError() && m_failed) {
-        r.error = {SshErrorCode::ConnectionLost, QStringLiteral("The connection failed while the command ran."),
-                   m_failure};
+        r.error = {SshErrorCode::ConnectionLost,
+                   QCoreApplication::translate("Ssh", "The connection failed while the command ran."), m_failure};
     }
     r.stdoutData = std::move(m_out.captured);
     r.stderrData = std::move(m_err.captured);

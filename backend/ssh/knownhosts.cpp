@@ -2,6 +2,7 @@
 
 #include "backend/ssh/sshhandles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -131,14 +132,17 @@ Status KnownHosts::accept(ssh_session session, const QString &knownHostsFile)
 {
     const QString dir = QFileInfo(knownHostsFile).absolutePath();
     if (!QDir().mkpath(dir)) {
-        return Status::failure(
-            QStringLiteral("Cannot create %1 to record the host key. Check the folder's permissions.").arg(dir));
+        return Status::failure(QCoreApplication::translate(
+                                   "Ssh", "Cannot create %1 to record the host key. Check the folder's permissions.")
+                                   .arg(dir));
     }
     if (ssh_session_update_known_hosts(session) != SSH_OK) {
-        return Status::failure(QStringLiteral("Could not write the host key to %1, so it would not be recognised "
-                                              "next time. Check that the file is writable and the disk not full.")
-                                   .arg(knownHostsFile),
-                               QString::fromUtf8(ssh_get_error(session)));
+        return Status::failure(
+            QCoreApplication::translate("Ssh",
+                                        "Could not write the host key to %1, so it would not be recognised "
+                                        "next time. Check that the file is writable and the disk not full.")
+                .arg(knownHostsFile),
+            QString::fromUtf8(ssh_get_error(session)));
     }
     return Status::ok();
 }
@@ -146,52 +150,63 @@ Status KnownHosts::accept(ssh_session session, const QString &knownHostsFile)
 SshError KnownHosts::refusal(const HostKeyInfo &info)
 {
     SshError error;
-    const QString removeHint = QStringLiteral("If you know why it changed (the server was reinstalled or its keys "
-                                              "regenerated), confirm the new fingerprint with the server's "
-                                              "administrator, then remove the old key deliberately with:\n"
-                                              "  ssh-keygen -f '%1' -R '%2'\nand connect again.")
-                                   .arg(info.knownHostsFile, info.host);
+    const QString removeHint =
+        QCoreApplication::translate("Ssh",
+                                    "If you know why it changed (the server was reinstalled or its keys "
+                                    "regenerated), confirm the new fingerprint with the server's "
+                                    "administrator, then remove the old key deliberately with:\n"
+                                    "  ssh-keygen -f '%1' -R '%2'\nand connect again.")
+            .arg(info.knownHostsFile, info.host);
     switch (info.state) {
     case KnownHostState::Changed:
         error.code = SshErrorCode::HostKeyChanged;
-        error.message =
-            QStringLiteral("WARNING: the host key of %1 has changed. Someone could be intercepting this connection "
-                           "(a man-in-the-middle attack), or the server's key was replaced. Connection refused.\n"
-                           "The %2 key the server sent has fingerprint %3.\n"
-                           "The key we know for it is at %4.\n%5")
-                .arg(info.host, info.keyType, info.fingerprint,
-                     info.knownLine.isEmpty() ? info.knownHostsFile : info.knownLine, removeHint);
+        error.message = QCoreApplication::translate(
+                            "Ssh",
+                            "WARNING: the host key of %1 has changed. Someone could be intercepting this connection "
+                            "(a man-in-the-middle attack), or the server's key was replaced. Connection refused.\n"
+                            "The %2 key the server sent has fingerprint %3.\n"
+                            "The key we know for it is at %4.\n%5")
+                            .arg(info.host, info.keyType, info.fingerprint,
+                                 info.knownLine.isEmpty() ? info.knownHostsFile : info.knownLine, removeHint);
         break;
     case KnownHostState::Other:
         error.code = SshErrorCode::HostKeyOther;
-        error.message =
-            QStringLiteral("The server %1 sent a %2 key (%3), but the key we know for it is of another type "
-                           "(%4, at %5). An attacker could be offering a key type we never verified, so the "
-                           "connection is refused.\n%6")
-                .arg(info.host, info.keyType, info.fingerprint,
-                     info.knownKeyType.isEmpty() ? QStringLiteral("another type") : info.knownKeyType,
-                     info.knownLine.isEmpty() ? info.knownHostsFile : info.knownLine, removeHint);
+        error.message = QCoreApplication::translate(
+                            "Ssh",
+                            "The server %1 sent a %2 key (%3), but the key we know for it is of another type "
+                            "(%4, at %5). An attacker could be offering a key type we never verified, so the "
+                            "connection is refused.\n%6")
+                            .arg(info.host, info.keyType, info.fingerprint,
+                                 info.knownKeyType.isEmpty() ? QCoreApplication::translate("Ssh", "another type")
+                                                             : info.knownKeyType,
+                                 info.knownLine.isEmpty() ? info.knownHostsFile : info.knownLine, removeHint);
         break;
     case KnownHostState::Revoked:
         error.code = SshErrorCode::HostKeyRevoked;
-        error.message = QStringLiteral("The server %1 sent a %2 key (%3) that is marked revoked at %4. A revoked "
-                                       "key must never be trusted again, so the connection is refused. Ask the "
-                                       "server's administrator for its current key.")
-                            .arg(info.host, info.keyType, info.fingerprint, info.knownLine);
+        error.message =
+            QCoreApplication::translate("Ssh",
+                                        "The server %1 sent a %2 key (%3) that is marked revoked at %4. A revoked "
+                                        "key must never be trusted again, so the connection is refused. Ask the "
+                                        "server's administrator for its current key.")
+                .arg(info.host, info.keyType, info.fingerprint, info.knownLine);
         break;
     case KnownHostState::Unknown:
     case KnownHostState::NotFound:
         error.code = SshErrorCode::HostKeyUnknown;
-        error.message = QStringLiteral("The host key of %1 (%2 %3) is not trusted yet and was not accepted. "
-                                       "Compare the fingerprint with the server's (ssh-keygen -lf "
-                                       "/etc/ssh/ssh_host_*_key.pub on the server) before accepting it.")
-                            .arg(info.host, info.keyType, info.fingerprint);
+        error.message =
+            QCoreApplication::translate("Ssh",
+                                        "The host key of %1 (%2 %3) is not trusted yet and was not accepted. "
+                                        "Compare the fingerprint with the server's (ssh-keygen -lf "
+                                        "/etc/ssh/ssh_host_*_key.pub on the server) before accepting it.")
+                .arg(info.host, info.keyType, info.fingerprint);
         break;
     case KnownHostState::Error:
         error.code = SshErrorCode::HostKeyError;
-        error.message = QStringLiteral("Could not check the host key of %1 against %2. Check that the file "
-                                       "is readable and well-formed.")
-                            .arg(info.host, info.knownHostsFile);
+        error.message =
+            QCoreApplication::translate("Ssh",
+                                        "Could not check the host key of %1 against %2. Check that the file "
+                                        "is readable and well-formed.")
+                .arg(info.host, info.knownHostsFile);
         break;
     case KnownHostState::Ok:
         break;

@@ -5,6 +5,7 @@
 #include "backend/ssh/keyfile.h"
 #include "backend/ssh/sshconfig.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 
@@ -26,29 +27,34 @@ SshError SessionSetup::connectError(ssh_session session, const QString &where)
     const QString text = QString::fromUtf8(ssh_get_error(session));
     const QString lower = text.toLower();
     SshError e;
-    e.detail = QStringLiteral("%1 (libssh code %2)").arg(text).arg(ssh_get_error_code(session));
+    e.detail = QCoreApplication::translate("Ssh", "%1 (libssh code %2)").arg(text).arg(ssh_get_error_code(session));
     if (lower.contains(QStringLiteral("timeout")) || lower.contains(QStringLiteral("timed out"))) {
         e.code = SshErrorCode::TimedOut;
-        e.message = QStringLiteral("%1 did not answer in time. Check that the host is up, the address and port "
-                                   "are right, and no firewall drops SSH.")
-                        .arg(where);
+        e.message =
+            QCoreApplication::translate("Ssh",
+                                        "%1 did not answer in time. Check that the host is up, the address and port "
+                                        "are right, and no firewall drops SSH.")
+                .arg(where);
     } else if (lower.contains(QStringLiteral("refused")) || lower.contains(QStringLiteral("resolve")) ||
                lower.contains(QStringLiteral("unreachable")) || lower.contains(QStringLiteral("no route")) ||
                lower.contains(QStringLiteral("getaddrinfo")) || lower.contains(QStringLiteral("connect"))) {
         e.code = SshErrorCode::Unreachable;
-        e.message = QStringLiteral("Cannot reach %1: %2. Check the address and port, and that sshd runs there.")
+        e.message = QCoreApplication::translate(
+                        "Ssh", "Cannot reach %1: %2. Check the address and port, and that sshd runs there.")
                         .arg(where, text);
     } else if (lower.contains(QStringLiteral("no match for method encryption"))) {
         // The server offers only ciphers Flashdeck never uses (CipherPreference): say which, in
         // libssh's words ("… server [aes128-cbc], client [aes128-gcm@openssh.com,…]").
         e.code = SshErrorCode::Protocol;
-        e.message = QStringLiteral("%1 offers no cipher Flashdeck uses: %2. Flashdeck offers AES-GCM, "
-                                   "ChaCha20-Poly1305 and AES-CTR, never CBC or 3DES: allow one of them in the "
-                                   "host's sshd_config (Ciphers; OpenSSH's defaults include them all).")
-                        .arg(where, text);
+        e.message =
+            QCoreApplication::translate("Ssh",
+                                        "%1 offers no cipher Flashdeck uses: %2. Flashdeck offers AES-GCM, "
+                                        "ChaCha20-Poly1305 and AES-CTR, never CBC or 3DES: allow one of them in the "
+                                        "host's sshd_config (Ciphers; OpenSSH's defaults include them all).")
+                .arg(where, text);
     } else {
         e.code = SshErrorCode::Protocol;
-        e.message = QStringLiteral("The SSH handshake with %1 failed: %2").arg(where, text);
+        e.message = QCoreApplication::translate("Ssh", "The SSH handshake with %1 failed: %2").arg(where, text);
     }
     return e;
 }
@@ -103,7 +109,8 @@ SessionPtr SessionSetup::create(const SshTarget &target, SshError &error, QStrin
             return true;
         }
         error = {SshErrorCode::Protocol,
-                 QStringLiteral("Invalid SSH option %1 for %2.").arg(QString::fromUtf8(what), target.host),
+                 QCoreApplication::translate("Ssh", "Invalid SSH option %1 for %2.")
+                     .arg(QString::fromUtf8(what), target.host),
                  QString::fromUtf8(ssh_get_error(s))};
         return false;
     };

@@ -9,6 +9,7 @@
 #include "backend/ssh/sshlog.h"
 #include "backend/ssh/tunnelserver.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -291,11 +292,13 @@ void SessionWorker::connectionLost(const SshError &error)
 
 void SessionWorker::teardown()
 {
-    const SshError lost{SshErrorCode::ConnectionLost,
-                        QStringLiteral("The connection to %1 was lost while the command ran; it did not finish "
-                                       "here. Run it again once the host is back.")
-                            .arg(m_target.host),
-                        {}};
+    const SshError lost{
+        SshErrorCode::ConnectionLost,
+        QCoreApplication::translate("Ssh",
+                                    "The connection to %1 was lost while the command ran; it did not finish "
+                                    "here. Run it again once the host is back.")
+            .arg(m_target.host),
+        {}};
     for (auto &[id, job] : m_commands) {
         if (m_internal.remove(id)) {
             continue;
@@ -378,7 +381,9 @@ void SessionWorker::runCommand(quint64 id, const RemoteCommand &command)
                (m_state.phase == ConnectionPhase::Disconnected && m_stopped)) {
         const SshError e = m_state.error.isError()
             ? m_state.error
-            : SshError{SshErrorCode::Cancelled, QStringLiteral("Not connected to %1.").arg(m_target.host), {}};
+            : SshError{SshErrorCode::Cancelled,
+                       QCoreApplication::translate("Ssh", "Not connected to %1.").arg(m_target.host),
+                       {}};
         Q_EMIT commandFinished(id, job->result(e));
     } else {
         m_queued.push_back(std::move(job)); // runs once the connection is ready
@@ -394,7 +399,8 @@ void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
         Q_EMIT commandFinished(id, job->result(error));
         if (!sessionAlive()) {
             connectionLost({SshErrorCode::ConnectionLost,
-                            QStringLiteral("The connection to %1 was lost.").arg(m_target.host), error.detail});
+                            QCoreApplication::translate("Ssh", "The connection to %1 was lost.").arg(m_target.host),
+                            error.detail});
         }
         return;
     }
@@ -488,11 +494,13 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
         if (rc != SSH_OK) {
             error = {SshErrorCode::ChannelFailed,
                      s.kind == TunnelServer::Kind::Port
-                         ? QStringLiteral("The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing "
-                                          "listens there).")
+                         ? QCoreApplication::translate(
+                               "Ssh",
+                               "The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing "
+                               "listens there).")
                                .arg(s.remoteHost)
                                .arg(s.remotePort)
-                         : QStringLiteral("The server refused to run the tunnel command."),
+                         : QCoreApplication::translate("Ssh", "The server refused to run the tunnel command."),
                      QString::fromUtf8(ssh_get_error(m_session.get()))};
             return {};
         }
@@ -545,7 +553,7 @@ void SessionWorker::service()
     ssh_event_dopoll(m_event.get(), 0);
     if (!sessionAlive()) {
         connectionLost({SshErrorCode::ConnectionLost,
-                        QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+                        QCoreApplication::translate("Ssh", "The connection to %1 was lost.").arg(m_target.host),
                         QString::fromUtf8(ssh_get_error(m_session.get()))});
         return;
     }
@@ -562,11 +570,12 @@ void SessionWorker::service()
             finished.emplace_back(id, SshError{});
         } else if (job->isTimedOut()) {
             killRemote(job->cancel());
-            finished.emplace_back(id,
-                                  SshError{SshErrorCode::CommandTimedOut,
-                                           QStringLiteral("The command did not finish within %1 s and was stopped.")
-                                               .arg(job->command().timeoutMs / 1000.0),
-                                           {}});
+            finished.emplace_back(
+                id,
+                SshError{SshErrorCode::CommandTimedOut,
+                         QCoreApplication::translate("Ssh", "The command did not finish within %1 s and was stopped.")
+                             .arg(job->command().timeoutMs / 1000.0),
+                         {}});
         }
         progress = progress || p == CommandJob::Pump::Progress;
     }
@@ -579,7 +588,7 @@ void SessionWorker::service()
     }
     if (!sessionAlive()) {
         connectionLost({SshErrorCode::ConnectionLost,
-                        QStringLiteral("The connection to %1 was lost.").arg(m_target.host),
+                        QCoreApplication::translate("Ssh", "The connection to %1 was lost.").arg(m_target.host),
                         QString::fromUtf8(ssh_get_error(m_session.get()))});
         return;
     }
@@ -617,12 +626,14 @@ void SessionWorker::keepalive()
     // last packet, 60 s with the defaults.
     if (m_keepalivesUnanswered >= m_target.keepaliveCountMax) {
         const int silentS = (m_keepalivesUnanswered * m_target.keepaliveIntervalMs) / 1000;
-        connectionLost({SshErrorCode::ConnectionLost,
-                        QStringLiteral("%1 stopped answering: nothing came back for over %2 s although the "
-                                       "connection looks open (a network drop or a stalled link). Reconnecting.")
-                            .arg(m_target.host)
-                            .arg(silentS),
-                        QStringLiteral("%1 keepalives unanswered").arg(m_keepalivesUnanswered)});
+        connectionLost(
+            {SshErrorCode::ConnectionLost,
+             QCoreApplication::translate("Ssh",
+                                         "%1 stopped answering: nothing came back for over %2 s although the "
+                                         "connection looks open (a network drop or a stalled link). Reconnecting.")
+                 .arg(m_target.host)
+                 .arg(silentS),
+             QCoreApplication::translate("Ssh", "%1 keepalives unanswered").arg(m_keepalivesUnanswered)});
         return;
     }
     // keepalive@openssh.com with want-reply, as OpenSSH's ServerAliveInterval sends. Counted
@@ -643,7 +654,7 @@ void SessionWorker::keepalive()
     ssh_set_blocking(s, 1);
     if (!sessionAlive()) {
         connectionLost({SshErrorCode::ConnectionLost,
-                        QStringLiteral("%1 stopped answering keepalives.").arg(m_target.host),
+                        QCoreApplication::translate("Ssh", "%1 stopped answering keepalives.").arg(m_target.host),
                         QString::fromUtf8(ssh_get_error(m_session.get()))});
         return;
     }

@@ -1,5 +1,7 @@
 #include "backend/ssh/sshtypes.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::ssh {
 
 QString errorCodeName(SshErrorCode code)
@@ -49,13 +51,13 @@ QString ConnectionState::describe() const
     case ConnectionPhase::Connecting:
         return QStringLiteral("connecting");
     case ConnectionPhase::Verifying:
-        return QStringLiteral("verifying host key");
+        return QCoreApplication::translate("Ssh", "verifying host key");
     case ConnectionPhase::Authenticating:
         return QStringLiteral("authenticating");
     case ConnectionPhase::Ready:
         return authMethod.isEmpty() ? QStringLiteral("connected") : QStringLiteral("connected (%1)").arg(authMethod);
     case ConnectionPhase::Reconnecting:
-        return QStringLiteral("connection lost; reconnecting in %1 s (attempt %2)")
+        return QCoreApplication::translate("Ssh", "connection lost; reconnecting in %1 s (attempt %2)")
             .arg(QString::number((retryInMs + 999) / 1000), QString::number(attempt));
     case ConnectionPhase::Failed:
         return QStringLiteral("failed: %1").arg(error.message);

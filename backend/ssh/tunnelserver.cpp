@@ -2,6 +2,7 @@
 
 #include "backend/logging/logging.h"
 
+#include <QCoreApplication>
 #include <QSocketNotifier>
 #include <QTcpServer>
 
@@ -72,7 +73,7 @@ bool TunnelServer::listen(QString *error)
     // Loopback only: a tunnel must never expose the remote service to the network.
     if (!m_server->listen(QHostAddress::LocalHost, 0)) {
         if (error) {
-            *error = QStringLiteral("Cannot listen on 127.0.0.1: %1").arg(m_server->errorString());
+            *error = QCoreApplication::translate("Ssh", "Cannot listen on 127.0.0.1: %1").arg(m_server->errorString());
         }
         return false;
     }

@@ -1,6 +1,7 @@
 #include "ui/pages/settingspage.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/language.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/recipe/pins.h"
@@ -9,6 +10,7 @@
 #include "ui/fleet/prometheusbox.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -20,6 +22,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace flashdeck::ui {
 
@@ -49,6 +53,29 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     headingFont.setBold(true);
     heading->setFont(headingFont);
     layout->addWidget(heading);
+
+    // The language: read once at start (app/main.cpp), so a change shows at the next start.
+    auto *languageBox = new QGroupBox(tr("Language"), this);
+    auto *languageForm = new QFormLayout(languageBox);
+    auto *language = new QComboBox(languageBox);
+    language->setObjectName(QStringLiteral("languageChoice"));
+    // Each language is named in its own words, so that one can find one's way back to it.
+    language->addItem(tr("Follow the system"), Language::name(UiLanguage::System));
+    language->addItem(QStringLiteral("English"), Language::name(UiLanguage::English));
+    language->addItem(QStringLiteral("简体中文"), Language::name(UiLanguage::Chinese));
+    const std::optional<UiLanguage> stored = Language::fromName(settings.language());
+    language->setCurrentIndex(std::max(0, language->findData(Language::name(stored.value_or(UiLanguage::System)))));
+    auto *languageNote = new QLabel(languageBox);
+    languageNote->setWordWrap(true);
+    languageNote->setObjectName(QStringLiteral("languageNote"));
+    connect(language, &QComboBox::currentIndexChanged, this, [&settings, language, languageNote] {
+        settings.setLanguage(language->currentData().toString());
+        languageNote->setText(tr("Flashdeck speaks the language chosen from its next start. The command line "
+                                 "follows it too; --lang overrides it for one run."));
+    });
+    languageForm->addRow(tr("Language:"), language);
+    languageForm->addRow(QString(), languageNote);
+    layout->addWidget(languageBox);
 
     // F34's alerts: thresholds apply to every host at once and are kept in flashdeck.ini.
     auto *alerts = new QGroupBox(tr("Alerts"), this);
