@@ -246,10 +246,12 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
         s.updatedMs = atMs;
         s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unreachable : metrics::HostState::Up;
         if (s.state == metrics::HostState::Unreachable) {
-            s.error = QCoreApplication::translate(
-                          "Prometheus", "Prometheus cannot scrape any of its exporters (up is 0 for %1 target%2).")
-                          .arg(h.targetsDown)
-                          .arg(h.targetsDown == 1 ? QString() : QStringLiteral("s"));
+            s.error = h.targetsDown == 1
+                ? QCoreApplication::translate("Prometheus",
+                                              "Prometheus cannot scrape any of its exporters (up is 0 for 1 target).")
+                : QCoreApplication::translate("Prometheus",
+                                              "Prometheus cannot scrape any of its exporters (up is 0 for %1 targets).")
+                      .arg(h.targetsDown);
         }
         for (auto &[index, g] : h.gpus) {
             if (!g.sample.memoryTotalMiB && g.sample.memoryUsedMiB && g.freeMiB) {
