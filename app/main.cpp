@@ -131,7 +131,9 @@ int main(int argc, char **argv)
     const std::optional<flashdeck::UiLanguage> chosen =
         flashdeck::Language::fromName(langArg.isEmpty() ? settings.language() : langArg);
     if (!langArg.isEmpty() && !chosen) {
-        printErr(QStringLiteral("flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.").arg(langArg));
+        printErr(
+            QCoreApplication::translate("main", "flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.")
+                .arg(langArg));
         return ExitUsage;
     }
     if (const flashdeck::Status s = language.install(chosen.value_or(flashdeck::UiLanguage::System)); !s) {
@@ -143,17 +145,20 @@ int main(int argc, char **argv)
     }
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.\n"
-                       "Without a command it opens the window."));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main",
+        "Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.\n"
+        "Without a command it opens the window."));
     parser.addHelpOption();
-    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
-                                           QStringLiteral("Print the versions of Flashdeck, Qt and libssh."));
-    const QCommandLineOption configDirOption(QStringLiteral("config-dir"),
-                                             QStringLiteral("Keep settings, inventory, data and logs under DIR."),
-                                             QStringLiteral("DIR"));
-    const QCommandLineOption logStderrOption(QStringLiteral("log-stderr"),
-                                             QStringLiteral("Also write the log to standard error."));
+    const QCommandLineOption versionOption(
+        {QStringLiteral("v"), QStringLiteral("version")},
+        QCoreApplication::translate("main", "Print the versions of Flashdeck, Qt and libssh."));
+    const QCommandLineOption configDirOption(
+        QStringLiteral("config-dir"),
+        QCoreApplication::translate("main", "Keep settings, inventory, data and logs under DIR."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption logStderrOption(
+        QStringLiteral("log-stderr"), QCoreApplication::translate("main", "Also write the log to standard error."));
     const QCommandLineOption langOption(
         QStringLiteral("lang"),
         QCoreApplication::translate("main",
@@ -162,20 +167,23 @@ int main(int argc, char **argv)
         QStringLiteral("LANG"));
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),
-        QStringLiteral("Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
+        QCoreApplication::translate(
+            "main", "Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
     parser.addOptions({versionOption, configDirOption, langOption, logStderrOption, demoOption});
-    parser.addPositionalArgument(QStringLiteral("command"),
-                                 QStringLiteral("hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                                "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
-                                                "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
-                                                "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
-                                                "start|status|stop. Without a command the window opens."),
-                                 QStringLiteral("[command]"));
+    parser.addPositionalArgument(
+        QStringLiteral("command"),
+        QCoreApplication::translate("main",
+                                    "hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+                                    "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
+                                    "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
+                                    "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
+                                    "start|status|stop. Without a command the window opens."),
+        QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
 
     if (!parser.parse(QCoreApplication::arguments())) {
-        printErr(parser.errorText() + QStringLiteral("\nRun 'flashdeck --help' for usage."));
+        printErr(parser.errorText() + QCoreApplication::translate("main", "\nRun 'flashdeck --help' for usage."));
         return ExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -246,7 +254,8 @@ int main(int argc, char **argv)
                 return rc;
             }
         }
-        printErr(QStringLiteral("Unknown command \"%1\". Run 'flashdeck --help' for usage.").arg(commands.first()));
+        printErr(QCoreApplication::translate("main", "Unknown command \"%1\". Run 'flashdeck --help' for usage.")
+                     .arg(commands.first()));
         return ExitUsage;
     }
 
@@ -254,8 +263,10 @@ int main(int argc, char **argv)
     flashdeck::SingleInstance instance(flashdeck::SingleInstance::keyFor(paths.configDir()));
     const auto role = instance.claim();
     if (role && role.value() == flashdeck::SingleInstance::Role::Secondary) {
-        printErr(QStringLiteral("Flashdeck is already running for this configuration; its window was brought to "
-                                "the front."));
+        printErr(QCoreApplication::translate(
+            "main",
+            "Flashdeck is already running for this configuration; its window was brought to "
+            "the front."));
         return ExitOk;
     }
     if (!role) {
@@ -277,7 +288,7 @@ int main(int argc, char **argv)
         const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
         if (!started) {
-            printErr(QStringLiteral("flashdeck: the demo did not start: ") + started.message());
+            printErr(QCoreApplication::translate("main", "flashdeck: the demo did not start: ") + started.message());
             flashdeck::log::app().error("demo: {} {}", started.message().toStdString(),
                                         started.status().detail().toStdString());
             stopDemoAtExit = false;
@@ -302,7 +313,7 @@ int main(int argc, char **argv)
         const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
         if (!started) {
-            printErr(QStringLiteral("flashdeck: the demo did not start: ") + started.message());
+            printErr(QCoreApplication::translate("main", "flashdeck: the demo did not start: ") + started.message());
             return;
         }
         stopDemoAtExit = stopDemoAtExit || !wasRunning; // started here: stopped at exit

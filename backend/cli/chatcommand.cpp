@@ -97,18 +97,21 @@ int runChatCommand(const QStringList &args, CliContext &c)
     bool ok = true;
     params.temperature = p.value(temperatureOpt).toDouble(&ok);
     if (!ok || params.temperature < 0 || params.temperature > 2) {
-        c.err << "flashdeck chat: --temperature takes a number from 0 to 2.\n";
+        c.err << "flashdeck chat: "
+              << QCoreApplication::translate("Cli", "--temperature takes a number from 0 to 2.\n");
         return ExitUsage;
     }
     params.topP = p.value(topPOpt).toDouble(&ok);
     if (!ok || params.topP <= 0 || params.topP > 1) {
-        c.err << "flashdeck chat: --top-p takes a number above 0, at most 1.\n";
+        c.err << "flashdeck chat: "
+              << QCoreApplication::translate("Cli", "--top-p takes a number above 0, at most 1.\n");
         return ExitUsage;
     }
     if (p.isSet(maxTokensOpt)) {
         const int n = p.value(maxTokensOpt).toInt(&ok);
         if (!ok || n < 1) {
-            c.err << "flashdeck chat: --max-tokens takes a positive number.\n";
+            c.err << "flashdeck chat: "
+                  << QCoreApplication::translate("Cli", "--max-tokens takes a positive number.\n");
             return ExitUsage;
         }
         params.maxTokens = n;
@@ -117,7 +120,9 @@ int runChatCommand(const QStringList &args, CliContext &c)
     if (p.isSet(timeoutOpt)) {
         const double seconds = p.value(timeoutOpt).toDouble(&ok);
         if (!ok || seconds <= 0 || seconds > 86400) {
-            c.err << "flashdeck chat: --timeout takes a number of seconds above 0 (at most a day).\n";
+            c.err << "flashdeck chat: "
+                  << QCoreApplication::translate("Cli",
+                                                 "--timeout takes a number of seconds above 0 (at most a day).\n");
             return ExitUsage;
         }
         timeoutMs = int(seconds * 1000);
@@ -125,7 +130,7 @@ int runChatCommand(const QStringList &args, CliContext &c)
     if (p.isSet(seedOpt)) {
         params.seed = p.value(seedOpt).toLongLong(&ok);
         if (!ok) {
-            c.err << "flashdeck chat: --seed takes a whole number.\n";
+            c.err << "flashdeck chat: " << QCoreApplication::translate("Cli", "--seed takes a whole number.\n");
             return ExitUsage;
         }
     }
@@ -135,7 +140,7 @@ int runChatCommand(const QStringList &args, CliContext &c)
     if (p.isSet(portOpt)) {
         const uint n = p.value(portOpt).toUInt(&ok);
         if (!ok || n == 0 || n > 65535) {
-            c.err << "flashdeck chat: --port takes a port number.\n";
+            c.err << "flashdeck chat: " << QCoreApplication::translate("Cli", "--port takes a port number.\n");
             return ExitUsage;
         }
         port = quint16(n);
@@ -146,7 +151,8 @@ int runChatCommand(const QStringList &args, CliContext &c)
     for (const QString &path : p.values(imageOpt)) {
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly)) {
-            c.err << "flashdeck chat: cannot read " << path << ": " << f.errorString() << ".\n";
+            c.err << "flashdeck chat: "
+                  << QCoreApplication::translate("Cli", "cannot read %1: %2.\n").arg(path, f.errorString());
             return ExitUsage;
         }
         const QByteArray bytes = f.read(media.limits().maxBytes + 1);
@@ -170,7 +176,9 @@ int runChatCommand(const QStringList &args, CliContext &c)
     }
     const std::optional<HostEntry> host = inventory.find(positional.first());
     if (!host) {
-        c.err << "No host named \"" << positional.first() << "\" in the inventory (see 'flashdeck hosts list').\n";
+        c.err << QCoreApplication::translate("Cli",
+                                             "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                     .arg(positional.first());
         return ExitUsage;
     }
     chat::ChatTarget target;
@@ -275,8 +283,9 @@ int runChatCommand(const QStringList &args, CliContext &c)
                             c.err << "flashdeck chat: " << r.error << '\n';
                         }
                         if (r.thinkingIgnored) {
-                            c.err << "flashdeck chat: thinking was switched off, yet the server returned "
-                                     "reasoning.\n";
+                            c.err << "flashdeck chat: "
+                                  << QCoreApplication::translate(
+                                         "Cli", "thinking was switched off, yet the server returned reasoning.\n");
                         }
                         if (s.ttftMs >= 0) {
                             c.err << QCoreApplication::translate(

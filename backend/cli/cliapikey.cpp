@@ -69,9 +69,12 @@ void withApiKey(ssh::HostConnection &connection, CliContext &context, const QStr
         [recovery, &context, command, deploymentId, why = stored.whyNone, done, go](const Result<QString> &key) {
             recovery->deleteLater();
             if (!key) {
-                context.err << "flashdeck " << command << ": no API key for " << deploymentId << ": " << why
-                            << ", and it could not be read from the server: " << key.message()
-                            << " Or set SGLANG_API_KEY to the key the server was started with.\n";
+                context.err << "flashdeck " << command << ": "
+                            << QCoreApplication::translate(
+                                   "Cli",
+                                   "no API key for %1: %2, and it could not be read from the server: %3 Or set "
+                                   "SGLANG_API_KEY to the key the server was started with.\n")
+                                   .arg(deploymentId, why, key.message());
                 context.err.flush();
                 done(ExitCheckFailed);
                 return;

@@ -8,6 +8,7 @@
 #include "backend/fleet/inventory.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTextStream>
 
@@ -27,8 +28,10 @@ startOnHost(const HostEntry &host, CliContext &c,
     const QString name = host.name;
     QObject::connect(
         conn, &ssh::HostConnection::hostKeyNeedsDecision, conn, [&c, conn, name](const ssh::HostKeyInfo &info) {
-            c.err << "The host key of " << info.host << " is not known (" << info.keyType << ' ' << info.fingerprint
-                  << "). Check it with 'flashdeck hosts check " << name << " --accept-new-host-key' first.\n";
+            c.err << QCoreApplication::translate("Cli",
+                                                 "The host key of %1 is not known (%2 %3). Check it with 'flashdeck "
+                                                 "hosts check %4 --accept-new-host-key' first.\n")
+                         .arg(info.host, info.keyType, info.fingerprint, name);
             conn->answerHostKey(false);
         });
     QObject::connect(conn, &ssh::HostConnection::stateChanged, conn,
@@ -56,7 +59,9 @@ std::optional<HostEntry> findHost(CliContext &c, const QString &name, int *exitC
     }
     std::optional<HostEntry> host = inventory.find(name);
     if (!host) {
-        c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
+        c.err << QCoreApplication::translate("Cli",
+                                             "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                     .arg(name);
         *exitCode = ExitUsage;
     }
     return host;

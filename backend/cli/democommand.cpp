@@ -38,16 +38,18 @@ void printHosts(CliContext &c, const QList<DemoHostInfo> &hosts, bool json)
         c.out.flush();
         return;
     }
-    c.out << "Simulated hosts on loopback (nothing here is a real GPU server):\n";
+    c.out << QCoreApplication::translate("Cli", "Simulated hosts on loopback (nothing here is a real GPU server):\n");
     for (const DemoHostInfo &h : hosts) {
-        c.out << "  " << h.name.leftJustified(10) << ' ' << h.description.leftJustified(34) << " scenario "
-              << h.scenario << ", " << h.user << "@127.0.0.1:" << h.port << '\n';
+        c.out
+            << "  " << h.name.leftJustified(10) << ' ' << h.description.leftJustified(34) << ' '
+            << QCoreApplication::translate("Cli", "scenario %1, %2@127.0.0.1:%3\n").arg(h.scenario, h.user).arg(h.port);
     }
-    c.out << "Connect with OpenSSH:\n";
+    c.out << QCoreApplication::translate("Cli", "Connect with OpenSSH:\n");
     for (const DemoHostInfo &h : hosts) {
         c.out << "  " << h.sshCommand() << '\n';
     }
-    c.out << "Open the window with 'flashdeck'; stop the demo with 'flashdeck demo stop'.\n";
+    c.out << QCoreApplication::translate(
+        "Cli", "Open the window with 'flashdeck'; stop the demo with 'flashdeck demo stop'.\n");
     c.out.flush();
 }
 
@@ -98,7 +100,7 @@ int runDemoCommand(const QStringList &args, CliContext &c)
     if (verb == QLatin1String("status")) {
         const QList<DemoHostInfo> hosts = demo.running();
         if (hosts.isEmpty() && !p.isSet(json)) {
-            c.out << "No demo is running. Start one with 'flashdeck demo start'.\n";
+            c.out << QCoreApplication::translate("Cli", "No demo is running. Start one with 'flashdeck demo start'.\n");
             return ExitOk;
         }
         printHosts(c, hosts, p.isSet(json));
@@ -111,7 +113,7 @@ int runDemoCommand(const QStringList &args, CliContext &c)
             return ExitCheckFailed;
         }
         if (!p.isSet(json)) {
-            c.out << "Demo stopped; its hosts removed from the inventory.\n";
+            c.out << QCoreApplication::translate("Cli", "Demo stopped; its hosts removed from the inventory.\n");
         }
         return ExitOk;
     }

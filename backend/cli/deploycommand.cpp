@@ -179,7 +179,9 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     }
     const std::optional<HostEntry> host = inventory.find(pos.at(1));
     if (!host) {
-        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
+        c.err << QCoreApplication::translate("Cli",
+                                             "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                     .arg(pos.at(1));
         return ExitUsage;
     }
     const auto recipes = Recipe::builtIn();
@@ -302,7 +304,8 @@ int runDeployCommand(const QStringList &args, CliContext &c)
             QCoreApplication::translate("Cli", "%1 needs --operator-flags: %2").arg(profile->title, profile->note));
     }
     if (!json && p.isSet(resumeOpt)) {
-        c.out << "Resuming: each step checks what is already there; nothing is pulled or started twice.\n";
+        c.out << QCoreApplication::translate(
+            "Cli", "Resuming: each step checks what is already there; nothing is pulled or started twice.\n");
     }
 
     SecretStore secrets;
@@ -313,13 +316,15 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     QObject::connect(&stopSignals, &StopSignals::stopRequested, &stopSignals, [&](int) {
         if (!session.runner() || stopSignals.count() > 1) {
             c.out.flush();
-            c.err << "flashdeck deploy: stopped without waiting; run it again with --resume.\n";
+            c.err << "flashdeck deploy: "
+                  << QCoreApplication::translate("Cli", "stopped without waiting; run it again with --resume.\n");
             c.err.flush();
             ::_exit(130);
         }
         if (!json) {
-            c.err << "Cancelling: stopping what runs and checking what is left on the host (Ctrl+C again to quit at "
-                     "once)…\n";
+            c.err << QCoreApplication::translate("Cli",
+                                                 "Cancelling: stopping what runs and checking what is left on the host "
+                                                 "(Ctrl+C again to quit at once)…\n");
             c.err.flush();
         }
         session.cancel();
@@ -334,9 +339,10 @@ int runDeployCommand(const QStringList &args, CliContext &c)
             if (Status s = acks.record(ack); !s) {
                 c.err << s.message() << '\n';
             } else if (!json) {
-                c.err << "Recorded: " << ack.user << " acknowledges the " << terms.value().name() << " for " << ack.use
-                      << " use on " << host->name << " (summary " << ack.summarySha256.left(12)
-                      << "…; 'flashdeck license' shows it).\n";
+                c.err << QCoreApplication::translate("Cli",
+                                                     "Recorded: %1 acknowledges the %2 for %3 use on %4 (summary %5…; "
+                                                     "'flashdeck license' shows it).\n")
+                             .arg(ack.user, terms.value().name(), ack.use, host->name, ack.summarySha256.left(12));
             }
         }
     });
@@ -347,8 +353,9 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {
-                c.out << (ok ? "Deployed. Journal and manifest: " : "Stopped at the failed step. Journal: ") << dir
-                      << '\n';
+                c.out << (ok ? QCoreApplication::translate("Cli", "Deployed. Journal and manifest: %1\n")
+                             : QCoreApplication::translate("Cli", "Stopped at the failed step. Journal: %1\n"))
+                             .arg(dir);
             }
             done(ok ? ExitOk : ExitCheckFailed);
         });

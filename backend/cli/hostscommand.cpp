@@ -110,8 +110,8 @@ int cmdAdd(const QStringList &args, CliContext &c)
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    c.out << "Added " << host.name << " (" << host.sshSpec() << "). Check it with: flashdeck hosts check " << host.name
-          << '\n';
+    c.out << QCoreApplication::translate("Cli", "Added %1 (%2). Check it with: flashdeck hosts check %1\n")
+                 .arg(host.name, host.sshSpec());
     return ExitOk;
 }
 
@@ -141,7 +141,8 @@ int cmdList(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     if (hosts.isEmpty()) {
-        c.out << "No hosts yet. Add one with: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT]\n";
+        c.out << QCoreApplication::translate(
+            "Cli", "No hosts yet. Add one with: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT]\n");
         return ExitOk;
     }
     qsizetype width = 4;
@@ -180,7 +181,7 @@ int cmdRemove(const QStringList &args, CliContext &c)
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    c.out << "Removed " << pos.at(1) << ". Its known_hosts entry was kept.\n";
+    c.out << QCoreApplication::translate("Cli", "Removed %1. Its known_hosts entry was kept.\n").arg(pos.at(1));
     return ExitOk;
 }
 
@@ -218,7 +219,9 @@ int cmdCheck(const QStringList &args, CliContext &c)
     }
     const std::optional<HostEntry> host = inventory.value().find(pos.at(1));
     if (!host) {
-        c.err << "No host named \"" << pos.at(1) << "\" in the inventory (see 'flashdeck hosts list').\n";
+        c.err << QCoreApplication::translate("Cli",
+                                             "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                     .arg(pos.at(1));
         return ExitUsage;
     }
     ssh::SshTarget target = host->toTarget();
@@ -240,8 +243,9 @@ int cmdCheck(const QStringList &args, CliContext &c)
         const bool yes = p.isSet(accept);
         report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
         if (!p.isSet(json)) {
-            c.out << "New host key for " << info.host << ": " << info.keyType << ' ' << info.fingerprint
-                  << (yes ? " (accepted)\n" : "\n");
+            c.out << (yes ? QCoreApplication::translate("Cli", "New host key for %1: %2 %3 (accepted)\n")
+                          : QCoreApplication::translate("Cli", "New host key for %1: %2 %3\n"))
+                         .arg(info.host, info.keyType, info.fingerprint);
             c.out.flush();
         }
         connection.answerHostKey(yes);
@@ -331,17 +335,20 @@ int cmdCheck(const QStringList &args, CliContext &c)
         return code;
     }
     if (!report.key.fingerprint.isEmpty()) {
-        c.out << "Host key: " << report.key.keyType << ' ' << report.key.fingerprint << " (" << report.hostKey << ")\n";
+        c.out << QCoreApplication::translate("Cli", "Host key: %1 %2 (%3)\n")
+                     .arg(report.key.keyType, report.key.fingerprint, report.hostKey);
     }
     if (code == ExitOk) {
-        c.out << "Authenticated: " << report.state.authMethod << '\n'
-              << "Cipher: " << report.state.cipher << " (key exchange " << report.state.kex << ")\n"
+        c.out << QCoreApplication::translate("Cli", "Authenticated: %1\n").arg(report.state.authMethod)
+              << QCoreApplication::translate("Cli", "Cipher: %1 (key exchange %2)\n")
+                     .arg(report.state.cipher, report.state.kex)
               << "uname -a: " << uname << '\n';
         c.out << "OK\n";
     } else {
         c.err << error.message << '\n';
         if (error.code == ssh::SshErrorCode::HostKeyUnknown) {
-            c.err << "Run again with --accept-new-host-key once you have compared the fingerprint.\n";
+            c.err << QCoreApplication::translate(
+                "Cli", "Run again with --accept-new-host-key once you have compared the fingerprint.\n");
         }
     }
     c.out.flush();

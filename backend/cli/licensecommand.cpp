@@ -72,25 +72,27 @@ int runLicenseCommand(const QStringList &args, CliContext &c)
         }
         c.out << QString::fromStdString(o.dump(2)) << '\n';
     } else {
-        c.out << t.name() << " — Flashdeck's summary (not legal advice)\n\n";
+        c.out << QCoreApplication::translate("Cli", "%1 — Flashdeck's summary (not legal advice)\n\n").arg(t.name());
         for (const QString &s : t.summary()) {
             c.out << s << "\n\n";
         }
-        c.out << "Full licence: " << t.fullTextUrl() << "\n\nUses (flashdeck deploy HOST --accept-license USE):\n";
+        c.out << QCoreApplication::translate("Cli",
+                                             "Full licence: %1\n\nUses (flashdeck deploy HOST --accept-license USE):\n")
+                     .arg(t.fullTextUrl());
         for (const LicenseTerms::Use &u : t.uses()) {
             c.out << "  " << u.id.leftJustified(22) << ' ' << u.label << '\n';
         }
-        c.out << "\nAccepting also confirms:\n";
+        c.out << QCoreApplication::translate("Cli", "\nAccepting also confirms:\n");
         for (const QString &s : t.confirmations()) {
             c.out << "  - " << s << '\n';
         }
-        c.out << "\nSummary sha256: " << t.summaryHash() << '\n';
+        c.out << QCoreApplication::translate("Cli", "\nSummary sha256: %1\n").arg(t.summaryHash());
         if (!host.isEmpty()) {
             if (ack) {
-                c.out << host << ": acknowledged for " << ack->use << " use by " << ack->user << " at " << ack->at
-                      << " (" << ack->via << ").\n";
+                c.out << QCoreApplication::translate("Cli", "%1: acknowledged for %2 use by %3 at %4 (%5).\n")
+                             .arg(host, ack->use, ack->user, ack->at, ack->via);
             } else {
-                c.out << host << ": no acknowledgement of this text yet.\n";
+                c.out << QCoreApplication::translate("Cli", "%1: no acknowledgement of this text yet.\n").arg(host);
             }
         }
     }

@@ -80,8 +80,8 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         bool ok = false;
         const int v = p.value(n.option).toInt(&ok);
         if (!p.isSet(n.option) || !ok || v < n.min || v > n.max) {
-            c.err << "flashdeck loadtest: --" << n.option.names().first() << " takes a number from " << n.min << " to "
-                  << n.max << ".\n"
+            c.err << "flashdeck loadtest: --" << n.option.names().first() << ' '
+                  << QCoreApplication::translate("Cli", "takes a number from %1 to %2.\n").arg(n.min).arg(n.max)
                   << kUsage << '\n';
             return ExitUsage;
         }
@@ -97,7 +97,7 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         bool ok = false;
         const uint n = p.value(portOpt).toUInt(&ok);
         if (!ok || n == 0 || n > 65535) {
-            c.err << "flashdeck loadtest: --port takes a port number.\n";
+            c.err << "flashdeck loadtest: " << QCoreApplication::translate("Cli", "--port takes a port number.\n");
             return ExitUsage;
         }
         port = quint16(n);
@@ -109,7 +109,9 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
     }
     const std::optional<HostEntry> host = inventory.find(positional.first());
     if (!host) {
-        c.err << "No host named \"" << positional.first() << "\" in the inventory (see 'flashdeck hosts list').\n";
+        c.err << QCoreApplication::translate("Cli",
+                                             "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                     .arg(positional.first());
         return ExitUsage;
     }
     chat::ChatTarget target;
@@ -169,7 +171,9 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                         sampler->stop(); // its tunnel closes while the connection is still there
                         if (!csv.isEmpty()) {
                             if (const Status s = writeFileAtomically(csv, r.toCsv()); !s) {
-                                c.err << "flashdeck loadtest: cannot write " << csv << ": " << s.message() << ".\n";
+                                c.err << "flashdeck loadtest: "
+                                      << QCoreApplication::translate("Cli", "cannot write %1: %2.\n")
+                                             .arg(csv, s.message());
                             }
                         }
                         if (json) {
@@ -201,9 +205,10 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                             for (const QString &e : r.errors) {
                                 c.out << "  error: " << e << '\n';
                             }
-                            c.out << "Measured on your hardware with your lengths; SGLang's published figures are "
-                                     "upstream "
-                                     "references, not a MiniMax guarantee.\n";
+                            c.out << QCoreApplication::translate(
+                                "Cli",
+                                "Measured on your hardware with your lengths; SGLang's published figures are upstream "
+                                "references, not a MiniMax guarantee.\n");
                         }
                         c.out.flush();
                         if (json && !r.aborted.isEmpty()) {

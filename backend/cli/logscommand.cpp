@@ -134,7 +134,7 @@ int classifyFile(const QString &path, const logs::LogRules &rules, LinePrinter &
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        c.err << "Cannot read " << file.fileName() << ": " << file.errorString() << ".\n";
+        c.err << QCoreApplication::translate("Cli", "Cannot read %1: %2.\n").arg(file.fileName(), file.errorString());
         return ExitCheckFailed;
     }
     logs::LineSplitter splitter;
@@ -238,7 +238,8 @@ int runLogsCommand(const QStringList &args, CliContext &c)
     bool tailOk = true;
     const qint64 tail = p.isSet(tailOpt) ? p.value(tailOpt).toLongLong(&tailOk) : -1;
     if (!tailOk || (p.isSet(tailOpt) && tail < 0)) {
-        c.err << "flashdeck logs: --tail needs a number of lines (0 or more).\n";
+        c.err << "flashdeck logs: "
+              << QCoreApplication::translate("Cli", "--tail needs a number of lines (0 or more).\n");
         return ExitUsage;
     }
     const auto rules = logs::LogRules::builtIn();
@@ -257,7 +258,7 @@ int runLogsCommand(const QStringList &args, CliContext &c)
     }
     const std::optional<HostEntry> host = inventory.find(positional.first());
     if (!host) {
-        c.err << "No host named \"" << positional.first() << "\" in the inventory.\n";
+        c.err << QCoreApplication::translate("Cli", "No host named \"%1\" in the inventory.\n").arg(positional.first());
         return ExitUsage;
     }
     logs::LogFollower::Options options;

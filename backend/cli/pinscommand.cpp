@@ -65,10 +65,10 @@ int runPinsCommand(const QStringList &args, CliContext &c)
     }
     if (lock) {
         if (const Status s = pins.value().writeTo(p.value(outputOpt)); !s) {
-            c.err << "Cannot write " << p.value(outputOpt) << ": " << s.message() << ".\n";
+            c.err << QCoreApplication::translate("Cli", "Cannot write %1: %2.\n").arg(p.value(outputOpt), s.message());
             return ExitCheckFailed;
         }
-        c.out << "Pins of " << host << " written to " << p.value(outputOpt) << ".\n";
+        c.out << QCoreApplication::translate("Cli", "Pins of %1 written to %2.\n").arg(host, p.value(outputOpt));
         return ExitOk;
     }
     if (p.isSet(jsonOpt)) {

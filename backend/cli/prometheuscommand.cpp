@@ -29,10 +29,10 @@ int emit(CliContext &c, const QString &output, const QByteArray &data, const QSt
         return ExitOk;
     }
     if (const Status s = writeFileAtomically(output, data); !s) {
-        c.err << "Could not write " << output << ": " << s.message() << '\n';
+        c.err << QCoreApplication::translate("Cli", "Could not write %1: %2\n").arg(output, s.message());
         return ExitCheckFailed;
     }
-    c.err << what << " written to " << output << ".\n";
+    c.err << QCoreApplication::translate("Cli", "%1 written to %2.\n").arg(what, output);
     return ExitOk;
 }
 
@@ -71,8 +71,10 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
             p.isSet(labelOpt) ? p.value(labelOpt).trimmed() : prom::PromConfig::fromSettings(settings).hostLabel;
         static const QRegularExpression labelName(QStringLiteral("^[a-zA-Z_][a-zA-Z0-9_]*$"));
         if (!labelName.match(label).hasMatch()) {
-            c.err << "flashdeck prometheus: \"" << label
-                  << "\" is not a Prometheus label name (letters, digits and _, not first a digit).\n";
+            c.err << "flashdeck prometheus: "
+                  << QCoreApplication::translate(
+                         "Cli", "\"%1\" is not a Prometheus label name (letters, digits and _, not first a digit).\n")
+                         .arg(label);
             return ExitUsage;
         }
         return emit(c, output, prom::alertingRules(metrics::AlertThresholds::fromSettings(settings), label).toUtf8(),
@@ -94,7 +96,7 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
     // key: SGLang's decide_request_auth() lets /health*, /ready* and /metrics* through without it
     // ("to support k8s probes and Prometheus scraping without embedding secrets",
     // sglang python/sglang/srt/utils/auth.py); older builds exempted only /health (sglang-facts §2).
-    c.err << targets.size() << " deployment(s). "
+    c.err << QCoreApplication::translate("Cli", "%1 deployment(s). ").arg(targets.size())
           << (onHost ? QCoreApplication::translate(
                            "Cli",
                            "Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in "
@@ -104,8 +106,11 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
                            "The servers listen on each host's loopback only: a central Prometheus "
                            "reaches ADDRESS:PORT only once that port is opened to it alone (a firewall "
                            "rule), else use --on-host with an agent on each host."))
-          << " SGLang serves /metrics without the API key (its auth exempts /metrics); an older image that answers "
-             "401 needs the key as the scrape job's bearer token.\n";
+          << ' '
+          << QCoreApplication::translate(
+                 "Cli",
+                 "SGLang serves /metrics without the API key (its auth exempts /metrics); an older image that answers "
+                 "401 needs the key as the scrape job's bearer token.\n");
     return emit(c, output, prom::fileSdTargets(targets, onHost ? prom::ScrapeFrom::OnHost : prom::ScrapeFrom::Network),
                 QCoreApplication::translate("Cli", "The targets"));
 }

@@ -178,18 +178,24 @@ int runPruneCommand(const QStringList &args, CliContext &c)
             return;
         }
         for (const json &r : u->removed) {
-            c.out << (u->dryRun ? "would remove " : "removed ") << QString::fromStdString(r["image"].get<std::string>())
-                  << " (" << gb(r["bytes"].get<qint64>()) << ")\n";
+            c.out << (u->dryRun ? QCoreApplication::translate("Cli", "would remove %1 (%2)\n")
+                                : QCoreApplication::translate("Cli", "removed %1 (%2)\n"))
+                         .arg(QString::fromStdString(r["image"].get<std::string>()), gb(r["bytes"].get<qint64>()));
         }
         for (const json &k : u->kept) {
-            c.out << "kept " << QString::fromStdString(k["image"].get<std::string>()) << ": "
-                  << QString::fromStdString(k["reason"].get<std::string>()) << '\n';
+            c.out << QCoreApplication::translate("Cli", "kept %1: %2\n")
+                         .arg(QString::fromStdString(k["image"].get<std::string>()),
+                              QString::fromStdString(k["reason"].get<std::string>()));
         }
         if (u->removed.empty() && u->kept.empty()) {
-            c.out << "Flashdeck pulled no image on " << host->name
-                  << " that it could remove (it removes only images it pulled).\n";
+            c.out << QCoreApplication::translate(
+                         "Cli",
+                         "Flashdeck pulled no image on %1 that it could remove (it removes only images it pulled).\n")
+                         .arg(host->name);
         }
-        c.out << (u->dryRun ? "Would free " : "Freed ") << gb(u->freed) << " on " << host->name << ".\n";
+        c.out << (u->dryRun ? QCoreApplication::translate("Cli", "Would free %1 on %2.\n")
+                            : QCoreApplication::translate("Cli", "Freed %1 on %2.\n"))
+                     .arg(gb(u->freed), host->name);
     };
     if (u->todo.isEmpty()) {
         report();

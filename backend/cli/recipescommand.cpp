@@ -76,7 +76,9 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
     out << p.title << "  (" << p.id << ", " << p.status << ")\n";
     out << "  recipe     " << r.id << ": " << r.modelRepo << ", image " << r.imageOf(p).reference() << '\n';
     if (p.imageConfirm) {
-        out << "  image      yours to confirm or supply (deploy --image): " << p.imageSource << '\n';
+        out << "  image      "
+            << QCoreApplication::translate("Cli", "yours to confirm or supply (deploy --image): %1\n")
+                   .arg(p.imageSource);
     }
     if (p.generatorOnly()) {
         out << "  " << p.note << '\n';
@@ -85,7 +87,8 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
     out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel
         << (p.gpuMemoryGb ? QStringLiteral(" (%1 GB each)").arg(p.gpuMemoryGb) : QString()) << " ("
         << probe::gpuVendorName(p.vendor) << "), TP " << p.tp
-        << "; the GPU list is yours to change (deploy --gpus) when those are busy\n";
+        << QCoreApplication::translate("Cli",
+                                       "; the GPU list is yours to change (deploy --gpus) when those are busy\n");
     for (const RecipeReplica &rep : p.replicas) {
         QStringList gpus;
         for (const int g : rep.gpus) {
@@ -175,7 +178,8 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
             }
         }
     }
-    c.err << "No recipe or profile named \"" << id << "\". See 'flashdeck recipes list'.\n";
+    c.err << QCoreApplication::translate("Cli", "No recipe or profile named \"%1\". See 'flashdeck recipes list'.\n")
+                 .arg(id);
     return ExitUsage;
 }
 

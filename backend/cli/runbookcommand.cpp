@@ -49,11 +49,13 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     if (const Status s = writeFileAtomically(p.value(outputOpt), script.value().toUtf8()); !s) {
-        c.err << "Cannot write " << p.value(outputOpt) << ": " << s.message() << ".\n";
+        c.err << QCoreApplication::translate("Cli", "Cannot write %1: %2.\n").arg(p.value(outputOpt), s.message());
         return ExitCheckFailed;
     }
     QFile::setPermissions(p.value(outputOpt), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    c.out << "Runbook written to " << p.value(outputOpt) << ". Run it on the host with FLASHDECK_API_KEY set.\n";
+    c.out << QCoreApplication::translate("Cli",
+                                         "Runbook written to %1. Run it on the host with FLASHDECK_API_KEY set.\n")
+                 .arg(p.value(outputOpt));
     return ExitOk;
 }
 

@@ -164,7 +164,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     if (p.isSet(sourceOpt)) {
         const QString source = p.value(sourceOpt).toLower();
         if (source != QLatin1String("ssh") && source != QLatin1String("prometheus")) {
-            c.err << "flashdeck status: --source is ssh or prometheus, not \"" << p.value(sourceOpt) << "\".\n";
+            c.err << "flashdeck status: "
+                  << QCoreApplication::translate("Cli", "--source is ssh or prometheus, not \"%1\".\n")
+                         .arg(p.value(sourceOpt));
             return ExitUsage;
         }
         promConfig.source = source == QLatin1String("ssh") ? prom::FleetSource::Ssh : prom::FleetSource::Prometheus;
@@ -184,7 +186,9 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     for (const QString &name : names) {
         const std::optional<HostEntry> h = inventory.find(name);
         if (!h) {
-            c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
+            c.err << QCoreApplication::translate(
+                         "Cli", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                         .arg(name);
             return ExitUsage;
         }
         hosts.append(*h);
@@ -193,7 +197,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         hosts = inventory.hosts();
     }
     if (hosts.isEmpty() && promConfig.source == prom::FleetSource::Ssh) {
-        c.err << "No hosts yet: add one with 'flashdeck hosts add'.\n";
+        c.err << QCoreApplication::translate("Cli", "No hosts yet: add one with 'flashdeck hosts add'.\n");
         return ExitUsage;
     }
     const bool json = p.isSet(jsonOpt);
@@ -210,7 +214,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             return ExitUsage;
         }
     } else if (!thresholds.pinsError.isEmpty()) {
-        c.err << thresholds.pinsError << " (Settings → Fleet): pins are not compared.\n";
+        c.err << QCoreApplication::translate("Cli", "%1 (Settings → Fleet): pins are not compared.\n")
+                     .arg(thresholds.pinsError);
     }
 
     // The operator's Prometheus first, when it is the source: the hosts it knows come from it,
@@ -220,8 +225,10 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     if (usePrometheus && !promConfig.throughHost.isEmpty()) {
         const std::optional<HostEntry> through = inventory.find(promConfig.throughHost);
         if (!through) {
-            c.err << "flashdeck status: the Prometheus is reached through \"" << promConfig.throughHost
-                  << "\", which is not in the inventory.\n";
+            c.err << "flashdeck status: "
+                  << QCoreApplication::translate(
+                         "Cli", "the Prometheus is reached through \"%1\", which is not in the inventory.\n")
+                         .arg(promConfig.throughHost);
             return ExitUsage;
         }
         if (!names.contains(through->name) && !names.isEmpty()) {
@@ -236,8 +243,12 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             : storedSecret(QLatin1String(prom::PromConfig::kSecretKey), QStringLiteral("Prometheus"),
                            prom::PromConfig::kSecretEnv);
         if (promConfig.auth != prom::PromAuth::None && secret.key.isEmpty()) {
-            c.err << "No Prometheus " << (promConfig.auth == prom::PromAuth::Bearer ? "token" : "password") << ": "
-                  << secret.whyNone << "; set " << prom::PromConfig::kSecretEnv << " or save it in Settings → Fleet.\n";
+            c.err << (promConfig.auth == prom::PromAuth::Bearer
+                          ? QCoreApplication::translate(
+                                "Cli", "No Prometheus token: %1; set %2 or save it in Settings → Fleet.\n")
+                          : QCoreApplication::translate(
+                                "Cli", "No Prometheus password: %1; set %2 or save it in Settings → Fleet.\n"))
+                         .arg(secret.whyNone, QLatin1String(prom::PromConfig::kSecretEnv));
         }
         if (c.redactor && !secret.key.isEmpty()) {
             c.redactor->addSecret(secret.key);
@@ -255,7 +266,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             c.err << (source->error().isEmpty()
                           ? QCoreApplication::translate("Cli", "Prometheus gave no answer in time.")
                           : source->error())
-                  << " Watching the inventory's hosts over SSH instead.\n";
+                  << ' ' << QCoreApplication::translate("Cli", "Watching the inventory's hosts over SSH instead.\n");
             if (!source->answered()) {
                 fleet.usePrometheus(prom::PromConfig{}, {});
             }
@@ -274,7 +285,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     // Hosts only Prometheus knows: listed after the inventory's (all of them, unless hosts were named).
     const QStringList onlyInPrometheus = names.isEmpty() ? fleet.prometheusOnlyHosts() : QStringList();
     if (hosts.isEmpty() && onlyInPrometheus.isEmpty()) {
-        c.err << "No hosts: the inventory has none and Prometheus named none.\n";
+        c.err << QCoreApplication::translate("Cli", "No hosts: the inventory has none and Prometheus named none.\n");
         return ExitCheckFailed;
     }
     const auto statusOf = [&fleet](const QString &name) { return fleet.status(name); };
@@ -316,8 +327,10 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                 c.out << "  " << n << '\n';
             }
             if (fleet.prometheus() && fleet.prometheus()->error().isEmpty()) {
-                c.out << "  Source: Prometheus at " << fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo)
-                      << " for " << (order.size() - overSsh.size()) << " host(s)"
+                c.out << "  "
+                      << QCoreApplication::translate("Cli", "Source: Prometheus at %1 for %2 host(s)")
+                             .arg(fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo))
+                             .arg(order.size() - overSsh.size())
                       << (overSsh.isEmpty() ? QString()
                                             : QCoreApplication::translate("Cli", ", SSH for %1").arg(overSsh.size()))
                       << ".\n";
@@ -345,7 +358,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     // the hosts it watched are watched over SSH until it answers again.
     QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &loop, [&] {
         if (printedOnce && fleet.prometheus() && !fleet.prometheus()->error().isEmpty()) {
-            c.err << fleet.prometheus()->error() << " Watching over SSH until it answers.\n";
+            c.err << fleet.prometheus()->error() << ' '
+                  << QCoreApplication::translate("Cli", "Watching over SSH until it answers.\n");
         }
     });
     QObject::connect(&check, &QTimer::timeout, &loop, [&] {

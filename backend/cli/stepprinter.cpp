@@ -2,6 +2,7 @@
 
 #include "backend/cli/hostscommand.h"
 
+#include <QCoreApplication>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -47,7 +48,10 @@ void printStep(CliContext &c, const StepRecord &r, bool json, const QString &hos
                   << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
                   << '\n';
             if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
-                c.out << prefix << "      " << (r.status == StepStatus::Fail ? "fix: " : "note: ") << r.fix << '\n';
+                c.out << prefix << "      "
+                      << (r.status == StepStatus::Fail ? QCoreApplication::translate("Cli", "fix: ")
+                                                       : QCoreApplication::translate("Cli", "note: "))
+                      << r.fix << '\n';
             }
         }
     }

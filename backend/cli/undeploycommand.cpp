@@ -111,7 +111,8 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                                                   u->error.isEmpty()}}.dump())
                                           << '\n';
                                 } else if (u->removed.isEmpty()) {
-                                    c.out << "No Flashdeck container on " << host->name << ".\n";
+                                    c.out << QCoreApplication::translate("Cli", "No Flashdeck container on %1.\n")
+                                                 .arg(host->name);
                                 } else {
                                     c.out << "Stopped and removed: " << u->removed.join(QStringLiteral(", ")) << '\n';
                                 }

@@ -195,7 +195,9 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     target.modelRevision = p.value(revisionOpt);
     for (const QString &name : names) {
         if (!inventory.find(name)) {
-            c.err << "No host named \"" << name << "\" in the inventory (see 'flashdeck hosts list').\n";
+            c.err << QCoreApplication::translate(
+                         "Cli", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                         .arg(name);
             return ExitUsage;
         }
         Result<UpgradeSetup> setup = UpgradeSetup::prepare(c.paths, name, recipe, terms.value(), target);
@@ -226,10 +228,12 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
                                            host.toStdString()}}.dump())
                                    << '\n';
                          } else if (phase == UpgradePhase::Rollback) {
-                             c.out << "== " << host << ": rolling back to " << UpgradePlan::shortPins(plan.from) << " ("
-                                   << (plan.failedStep.isEmpty() ? QStringLiteral("stopped")
-                                                                 : plan.failedStep + QStringLiteral(" failed"))
-                                   << ")\n";
+                             c.out << "== "
+                                   << (plan.failedStep.isEmpty()
+                                           ? QCoreApplication::translate("Cli", "%1: rolling back to %2 (stopped)\n")
+                                                 .arg(host, UpgradePlan::shortPins(plan.from))
+                                           : QCoreApplication::translate("Cli", "%1: rolling back to %2 (%3 failed)\n")
+                                                 .arg(host, UpgradePlan::shortPins(plan.from), plan.failedStep));
                          }
                          c.out.flush();
                      });
@@ -257,13 +261,15 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     StopSignals stopSignals;
     QObject::connect(&stopSignals, &StopSignals::stopRequested, &loop, [&](int) {
         if (stopSignals.count() > 1) {
-            c.err << "flashdeck upgrade: stopped without waiting; run it again with --resume.\n";
+            c.err << "flashdeck upgrade: "
+                  << QCoreApplication::translate("Cli", "stopped without waiting; run it again with --resume.\n");
             c.err.flush();
             ::_exit(130);
         }
         if (!json) {
-            c.err << "Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit "
-                     "at once)…\n";
+            c.err << QCoreApplication::translate("Cli",
+                                                 "Cancelling: the running step stops and the upgrade is kept for "
+                                                 "--resume (Ctrl+C again to quit at once)…\n");
             c.err.flush();
         }
         rolling.cancel();

@@ -397,7 +397,77 @@
         <translation>在 SECONDS 秒后回答仍未完成则放弃（保留部分回答；退出码 1）。默认：不限时。</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+20"/>
+        <source>--temperature takes a number from 0 to 2.
+</source>
+        <translation>--temperature 取 0 到 2 之间的数字。
+</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--top-p takes a number above 0, at most 1.
+</source>
+        <translation>--top-p 取大于 0、至多为 1 的数字。
+</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--max-tokens takes a positive number.
+</source>
+        <translation>--max-tokens 取正数。
+</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>--timeout takes a number of seconds above 0 (at most a day).
+</source>
+        <translation>--timeout 取大于 0 的秒数（最多一天）。
+</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--seed takes a whole number.
+</source>
+        <translation>--seed 取整数。
+</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="+39"/>
+        <source>--port takes a port number.
+</source>
+        <translation>--port 取端口号。
+</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>cannot read %1: %2.
+</source>
+        <translation>无法读取 %1：%2。
+</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location filename="../../backend/cli/clisession.cpp" line="+62"/>
+        <location filename="../../backend/cli/deploycommand.cpp" line="+182"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="+99"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+189"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
+        <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
+</source>
+        <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
+</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>thinking was switched off, yet the server returned reasoning.
+</source>
+        <translation>思考已关闭，服务器却返回了推理内容。
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · %7%8
 </source>
         <translation>— 首个 token %1 ms · %2 tokens/s%3 · 提示 %4 + 补全 %5 个 token%6 · %7%8
@@ -419,12 +489,47 @@
         <translation>密钥环返回：%1</translation>
     </message>
     <message>
+        <location line="+36"/>
+        <source>no API key for %1: %2, and it could not be read from the server: %3 Or set SGLANG_API_KEY to the key the server was started with.
+</source>
+        <translation>%1 没有 API 密钥：%2，也无法从服务器读取：%3 也可以把 SGLANG_API_KEY 设为服务器启动时使用的密钥。
+</translation>
+    </message>
+    <message>
         <location filename="../../backend/cli/cliprompts.cpp" line="+15"/>
         <source>Passphrase for %1: </source>
         <translation>%1 的口令：</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/democommand.cpp" line="+61"/>
+        <location filename="../../backend/cli/democommand.cpp" line="+41"/>
+        <source>Simulated hosts on loopback (nothing here is a real GPU server):
+</source>
+        <translation>回环地址上的模拟主机（这里没有真实的 GPU 服务器）：
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>scenario %1, %2@127.0.0.1:%3
+</source>
+        <translation>场景 %1，%2@127.0.0.1:%3
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connect with OpenSSH:
+</source>
+        <translation>用 OpenSSH 连接：
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the window with &apos;flashdeck&apos;; stop the demo with &apos;flashdeck demo stop&apos;.
+</source>
+        <translation>用“flashdeck”打开窗口；用“flashdeck demo stop”停止演示。
+</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Scenario of host &apos;demo&apos; (default b300x4).</source>
         <translation>主机“demo”的场景（默认 b300x4）。</translation>
     </message>
@@ -438,7 +543,7 @@
         <location filename="../../backend/cli/licensecommand.cpp" line="+20"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+125"/>
-        <location filename="../../backend/cli/recipescommand.cpp" line="+122"/>
+        <location filename="../../backend/cli/recipescommand.cpp" line="+125"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+64"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
@@ -464,7 +569,21 @@
         <translation>--hosts 取 1 到 8 之间的数字。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deploycommand.cpp" line="+52"/>
+        <location line="+11"/>
+        <source>No demo is running. Start one with &apos;flashdeck demo start&apos;.
+</source>
+        <translation>没有正在运行的演示。用“flashdeck demo start”启动一个。
+</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Demo stopped; its hosts removed from the inventory.
+</source>
+        <translation>演示已停止；其主机已从主机清单中移除。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/deploycommand.cpp" line="-130"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
@@ -481,7 +600,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+82"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-116"/>
         <source>One JSON object per step transition.</source>
         <translation>每次步骤状态变化输出一个 JSON 对象。</translation>
     </message>
@@ -572,7 +691,7 @@
         <translation>该固定文件属于配置 %1，而不是 %2。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>no profile &quot;%1&quot; (see &apos;flashdeck recipes list&apos;).</source>
         <translation>没有配置“%1”（见“flashdeck recipes list”）。</translation>
     </message>
@@ -634,7 +753,50 @@
         <translation>%1 需要 --operator-flags：%2</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/hostscommand.cpp" line="-100"/>
+        <location line="+3"/>
+        <source>Resuming: each step checks what is already there; nothing is pulled or started twice.
+</source>
+        <translation>继续：每个步骤都会检查已有内容；不会重复拉取或启动。
+</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+127"/>
+        <source>stopped without waiting; run it again with --resume.
+</source>
+        <translation>未等待即停止；请加 --resume 再次运行。
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancelling: stopping what runs and checking what is left on the host (Ctrl+C again to quit at once)…
+</source>
+        <translation>正在取消：停止正在运行的操作，并检查留在主机上的内容（再按一次 Ctrl+C 立即退出）…
+</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Recorded: %1 acknowledges the %2 for %3 use on %4 (summary %5…; &apos;flashdeck license&apos; shows it).
+</source>
+        <translation>已记录：%1 确认 %2 用于 %4 上的%3用途（摘要 %5…；“flashdeck license”可查看）。
+</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Deployed. Journal and manifest: %1
+</source>
+        <translation>已部署。日志记录和清单：%1
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped at the failed step. Journal: %1
+</source>
+        <translation>已在失败的步骤处停止。日志记录：%1
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/hostscommand.cpp" line="-199"/>
         <source>Settings, inventory and data under DIR.</source>
         <translation>设置、主机清单和数据存放在 DIR 下。</translation>
     </message>
@@ -674,17 +836,38 @@
         <translation>--vendor 必须是 nvidia 或 amd。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+15"/>
+        <source>Added %1 (%2). Check it with: flashdeck hosts check %1
+</source>
+        <translation>已添加 %1（%2）。请用以下命令检查：flashdeck hosts check %1
+</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>&apos;hosts list&apos; takes no arguments.</source>
         <translation>“hosts list”不接受参数。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+15"/>
+        <source>No hosts yet. Add one with: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT]
+</source>
+        <translation>还没有主机。用以下命令添加：flashdeck hosts add NAME --ssh [USER@]HOST[:PORT]
+</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>&apos;hosts remove&apos; needs NAME.</source>
         <translation>“hosts remove”需要 NAME。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+15"/>
+        <source>Removed %1. Its known_hosts entry was kept.
+</source>
+        <translation>已移除 %1。其 known_hosts 条目已保留。
+</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Trust an unknown host key (never a changed one).</source>
         <translation>信任未知的主机密钥（绝不信任已变化的密钥）。</translation>
     </message>
@@ -699,7 +882,21 @@
         <translation>“hosts check”需要 NAME。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+33"/>
+        <source>New host key for %1: %2 %3 (accepted)
+</source>
+        <translation>%1 的新主机密钥：%2 %3（已接受）
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New host key for %1: %2 %3
+</source>
+        <translation>%1 的新主机密钥：%2 %3
+</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>&apos;uname -a&apos; exited with %1: %2. Check the account&apos;s login shell on the host (getent passwd %3) and its startup files.</source>
         <translation>“uname -a”以 %1 退出：%2。请检查该账户在主机上的登录 shell（getent passwd %3）及其启动文件。</translation>
     </message>
@@ -715,7 +912,35 @@
         <translation>主机上的登录 shell 对“uname -a”没有给出可用的回答（%1）。Flashdeck 通过登录 shell 用 /bin/sh 运行命令：请检查该账户的 shell（getent passwd %2）及其启动文件。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+40"/>
+        <source>Host key: %1 %2 (%3)
+</source>
+        <translation>主机密钥：%1 %2（%3）
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Authenticated: %1
+</source>
+        <translation>已认证：%1
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cipher: %1 (key exchange %2)
+</source>
+        <translation>加密算法：%1（密钥交换 %2）
+</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Run again with --accept-new-host-key once you have compared the fingerprint.
+</source>
+        <translation>比对指纹后，请加 --accept-new-host-key 再次运行。
+</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>which hosts command?</source>
         <translation>哪个 hosts 命令？</translation>
     </message>
@@ -730,7 +955,59 @@
         <translation>参数过多。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="-19"/>
+        <location line="+51"/>
+        <source>%1 — Flashdeck&apos;s summary (not legal advice)
+
+</source>
+        <translation>%1 —— Flashdeck 的摘要（不构成法律意见）
+
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Full licence: %1
+
+Uses (flashdeck deploy HOST --accept-license USE):
+</source>
+        <translation>许可证全文：%1
+
+用途（flashdeck deploy HOST --accept-license USE）：
+</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>
+Accepting also confirms:
+</source>
+        <translation>
+接受即同时确认：
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>
+Summary sha256: %1
+</source>
+        <translation>
+摘要 sha256：%1
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: acknowledged for %2 use by %3 at %4 (%5).
+</source>
+        <translation>%1：已由 %3 于 %4 确认用于 %2 用途（%5）。
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: no acknowledgement of this text yet.
+</source>
+        <translation>%1：尚未确认此文本。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="-70"/>
         <source>Requests in flight.</source>
         <translation>同时进行的请求数。</translation>
     </message>
@@ -765,14 +1042,28 @@
         <translation>不进行推理的请求。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+26"/>
+        <source>takes a number from %1 to %2.
+</source>
+        <translation>取 %1 到 %2 之间的数字。
+</translation>
+    </message>
+    <message>
+        <location line="+69"/>
         <source>%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · queue %8
 </source>
         <translation>%1 秒 · 进行中 %2 · 完成 %3 · 失败 %4 · TTFT p50 %5 · %6 tokens/s · KV %7 · 队列 %8
 </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+22"/>
+        <source>cannot write %1: %2.
+</source>
+        <translation>无法写入 %1：%2。
+</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s
 </source>
         <translation>压测：同时 %1 个请求，提示 %2 个 token，输出 %3 个 token，%4 秒
@@ -786,7 +1077,21 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-17"/>
+        <location line="+19"/>
+        <source>Measured on your hardware with your lengths; SGLang&apos;s published figures are upstream references, not a MiniMax guarantee.
+</source>
+        <translation>在你的硬件上以你的长度测得；SGLang 公布的数字是上游参考，不是 MiniMax 的保证。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/logscommand.cpp" line="-88"/>
+        <source>Cannot read %1: %2.
+</source>
+        <translation>无法读取 %1：%2。
+</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>A saved SGLang log to classify.</source>
         <translation>要分类的已保存 SGLang 日志。</translation>
     </message>
@@ -816,6 +1121,20 @@
         <translation>显示 Docker 记录的每行时间（UTC）。</translation>
     </message>
     <message>
+        <location line="+19"/>
+        <source>--tail needs a number of lines (0 or more).
+</source>
+        <translation>--tail 需要行数（0 或更多）。
+</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No host named &quot;%1&quot; in the inventory.
+</source>
+        <translation>主机清单中没有名为“%1”的主机。
+</translation>
+    </message>
+    <message>
         <location filename="../../backend/cli/pinscommand.cpp" line="-33"/>
         <source>--image-digest takes sha256: and 64 hex digits, not &quot;%1&quot; (&apos;flashdeck pins HOST&apos; prints a host&apos;s).</source>
         <translation>--image-digest 取 sha256: 加 64 位十六进制，而不是“%1”（“flashdeck pins HOST”会输出主机的 digest）。</translation>
@@ -836,7 +1155,36 @@
         <translation>pins lock 需要 --output FILE。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/prometheuscommand.cpp" line="+46"/>
+        <location line="+19"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="+21"/>
+        <source>Cannot write %1: %2.
+</source>
+        <translation>无法写入 %1：%2。
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pins of %1 written to %2.
+</source>
+        <translation>%1 的固定版本已写入 %2。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/prometheuscommand.cpp" line="+32"/>
+        <source>Could not write %1: %2
+</source>
+        <translation>无法写入 %1：%2
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 written to %2.
+</source>
+        <translation>%1 已写入 %2。
+</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Write to FILE (default: stdout).</source>
         <translation>写入 FILE（默认：标准输出）。</translation>
     </message>
@@ -856,12 +1204,24 @@
         <translation>需要 rules 或 targets。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
+        <source>&quot;%1&quot; is not a Prometheus label name (letters, digits and _, not first a digit).
+</source>
+        <translation>“%1”不是 Prometheus 标签名（字母、数字和 _，不能以数字开头）。
+</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The alerting rules</source>
         <translation>告警规则</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
+        <source>%1 deployment(s). </source>
+        <translation>%1 个部署。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Each target is 127.0.0.1:PORT: run an agent on each host (Prometheus in agent mode, or vmagent) with this file and remote-write to your Prometheus.</source>
         <translation>每个目标都是 127.0.0.1:PORT：在每台主机上运行一个代理（agent 模式的 Prometheus 或 vmagent），使用此文件并远程写入你的 Prometheus。</translation>
     </message>
@@ -871,7 +1231,14 @@
         <translation>服务器只在各主机的回环地址上监听：中央 Prometheus 只有在该端口仅对它开放（防火墙规则）后才能访问 ADDRESS:PORT，否则请使用 --on-host 并在每台主机上运行代理。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>SGLang serves /metrics without the API key (its auth exempts /metrics); an older image that answers 401 needs the key as the scrape job&apos;s bearer token.
+</source>
+        <translation>SGLang 提供 /metrics 时不要求 API 密钥（其认证豁免 /metrics）；返回 401 的旧镜像需要把密钥作为抓取任务的 bearer token。
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The targets</source>
         <translation>抓取目标</translation>
     </message>
@@ -901,7 +1268,63 @@
         <translation>说明会删除什么；不删除任何东西。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/recipescommand.cpp" line="-21"/>
+        <location line="+54"/>
+        <source>would remove %1 (%2)
+</source>
+        <translation>将删除 %1（%2）
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed %1 (%2)
+</source>
+        <translation>已删除 %1（%2）
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>kept %1: %2
+</source>
+        <translation>保留 %1：%2
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Flashdeck pulled no image on %1 that it could remove (it removes only images it pulled).
+</source>
+        <translation>Flashdeck 在 %1 上没有拉取过可删除的镜像（它只删除自己拉取的镜像）。
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Would free %1 on %2.
+</source>
+        <translation>将在 %2 上释放 %1。
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Freed %1 on %2.
+</source>
+        <translation>已在 %2 上释放 %1。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/recipescommand.cpp" line="-45"/>
+        <source>yours to confirm or supply (deploy --image): %1
+</source>
+        <translation>需由你确认或提供（deploy --image）：%1
+</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>; the GPU list is yours to change (deploy --gpus) when those are busy
+</source>
+        <translation>；这些 GPU 被占用时，可自行修改 GPU 列表（deploy --gpus）
+</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source> tokens expected</source>
         <translation> 个 token（预期）</translation>
     </message>
@@ -916,12 +1339,26 @@
         <translation>应为 list 或 show ID。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="-5"/>
+        <location line="+44"/>
+        <source>No recipe or profile named &quot;%1&quot;. See &apos;flashdeck recipes list&apos;.
+</source>
+        <translation>没有名为“%1”的配方或配置。见“flashdeck recipes list”。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="-26"/>
         <source>Write the script to FILE.</source>
         <translation>将脚本写入 FILE。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+125"/>
+        <location line="+30"/>
+        <source>Runbook written to %1. Run it on the host with FLASHDECK_API_KEY set.
+</source>
+        <translation>runbook 已写入 %1。请在主机上设置 FLASHDECK_API_KEY 后运行。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-64"/>
         <source>One JSON object per host.</source>
         <translation>每台主机一个 JSON 对象。</translation>
     </message>
@@ -956,22 +1393,90 @@
         <translation>要读取的 Prometheus（默认：设置 → 机群）；隐含 --source prometheus。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+19"/>
+        <source>--source is ssh or prometheus, not &quot;%1&quot;.
+</source>
+        <translation>--source 取值为 ssh 或 prometheus，而不是“%1”。
+</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>No hosts yet: add one with &apos;flashdeck hosts add&apos;.
+</source>
+        <translation>还没有主机：请用“flashdeck hosts add”添加一台。
+</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 (Settings → Fleet): pins are not compared.
+</source>
+        <translation>%1（设置 → 机群）：不比较固定版本。
+</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the Prometheus is reached through &quot;%1&quot;, which is not in the inventory.
+</source>
+        <translation>Prometheus 经由“%1”访问，但它不在主机清单中。
+</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No Prometheus token: %1; set %2 or save it in Settings → Fleet.
+</source>
+        <translation>没有 Prometheus token：%1；请设置 %2，或在“设置 → 机群”中保存。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No Prometheus password: %1; set %2 or save it in Settings → Fleet.
+</source>
+        <translation>没有 Prometheus 密码：%1；请设置 %2，或在“设置 → 机群”中保存。
+</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Prometheus gave no answer in time.</source>
         <translation>Prometheus 没有及时回应。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+2"/>
+        <source>Watching the inventory&apos;s hosts over SSH instead.
+</source>
+        <translation>改为经由 SSH 监视主机清单中的主机。
+</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No hosts: the inventory has none and Prometheus named none.
+</source>
+        <translation>没有主机：主机清单中没有，Prometheus 也没有给出。
+</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>%1: known to Prometheus, not in the inventory (add it with &apos;flashdeck hosts add %1 USER@ADDRESS&apos; to deploy there)</source>
         <translation>%1：Prometheus 知道它，但不在主机清单中（用“flashdeck hosts add %1 USER@ADDRESS”添加后即可部署）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
+        <source>Source: Prometheus at %1 for %2 host(s)</source>
+        <translation>数据来源：%1 的 Prometheus，共 %2 台主机</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>, SSH for %1</source>
         <translation>，%1 台经 SSH</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-92"/>
+        <location line="+27"/>
+        <source>Watching over SSH until it answers.
+</source>
+        <translation>在它应答之前经由 SSH 监视。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-219"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1045,6 +1550,51 @@
         <location line="+54"/>
         <source>SSH exit code %1</source>
         <translation>SSH 退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>%1: rolling back to %2 (stopped)
+</source>
+        <translation>%1：正在回滚到 %2（已停止）
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: rolling back to %2 (%3 failed)
+</source>
+        <translation>%1：正在回滚到 %2（%3 失败）
+</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit at once)…
+</source>
+        <translation>正在取消：正在运行的步骤会停止，升级记录保留以便 --resume（再按一次 Ctrl+C 立即退出）…
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/clisession.cpp" line="-31"/>
+        <source>The host key of %1 is not known (%2 %3). Check it with &apos;flashdeck hosts check %4 --accept-new-host-key&apos; first.
+</source>
+        <translation>%1 的主机密钥未知（%2 %3）。请先用“flashdeck hosts check %4 --accept-new-host-key”检查。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/stepprinter.cpp" line="+52"/>
+        <source>fix: </source>
+        <translation>修复：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note: </source>
+        <translation>注意：</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+46"/>
+        <source>No Flashdeck container on %1.
+</source>
+        <translation>%1 上没有 Flashdeck 容器。
+</translation>
     </message>
 </context>
 <context>
@@ -6376,9 +6926,69 @@ Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: 
 请在桌面会话中运行、在 Xvfb 下运行（xvfb-run flashdeck），或使用命令：flashdeck --help。</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+54"/>
+        <source>flashdeck: unknown language &quot;%1&quot;; --lang takes zh_CN, en or system.</source>
+        <translation>flashdeck：未知语言“%1”；--lang 取值为 zh_CN、en 或 system。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.
+Without a command it opens the window.</source>
+        <translation>Flashdeck：通过 SSH 在你自己的 GPU 服务器上部署、监视 MiniMax-M3.1-Flash 并与之对话。
+不带命令时打开窗口。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Print the versions of Flashdeck, Qt and libssh.</source>
+        <translation>显示 Flashdeck、Qt 和 libssh 的版本。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep settings, inventory, data and logs under DIR.</source>
+        <translation>把设置、主机清单、数据和日志放在 DIR 下。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Also write the log to standard error.</source>
+        <translation>同时将日志写到标准错误。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Speak LANG: zh_CN (简体中文), en, or system (the default: the system locale, unless Settings → Language chose).</source>
         <translation>使用 LANG 语言：zh_CN（简体中文）、en 或 system（默认：系统区域设置，除非在“设置 → 语言”中已选择）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open the window with simulated GPU hosts on loopback (started now, stopped on exit).</source>
+        <translation>打开窗口，并在回环地址上运行模拟 GPU 主机（现在启动，退出时停止）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo start|status|stop. Without a command the window opens.</source>
+        <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、loadtest HOST、demo start|status|stop。不带命令时打开窗口。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>
+Run &apos;flashdeck --help&apos; for usage.</source>
+        <translation>
+运行“flashdeck --help”查看用法。</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Unknown command &quot;%1&quot;. Run &apos;flashdeck --help&apos; for usage.</source>
+        <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Flashdeck is already running for this configuration; its window was brought to the front.</source>
+        <translation>Flashdeck 已在使用此配置运行；已将其窗口调到最前。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <location line="+25"/>
+        <source>flashdeck: the demo did not start: </source>
+        <translation>flashdeck：演示没有启动：</translation>
     </message>
 </context>
 </TS>
