@@ -61,13 +61,15 @@ int runLicenseCommand(const QStringList &args, CliContext &c)
                             {"summary", summary},
                             {"uses", uses},
                             {"confirmations", confirmations},
-                            {"summary_sha256", t.summaryHash().toStdString()}};
+                            {"summary_sha256", t.summaryHash().toStdString()},
+                            {"language", t.language().toStdString()}};
         if (!host.isEmpty()) {
             o["host"] = host.toStdString();
             o["acknowledgement"] = ack ? nlohmann::json{{"use", ack->use.toStdString()},
                                                         {"user", ack->user.toStdString()},
                                                         {"at", ack->at.toStdString()},
-                                                        {"via", ack->via.toStdString()}}
+                                                        {"via", ack->via.toStdString()},
+                                                        {"language", ack->language.toStdString()}}
                                        : nlohmann::json(nullptr);
         }
         c.out << QString::fromStdString(o.dump(2)) << '\n';

@@ -27,7 +27,8 @@ nlohmann::json toJson(const Acknowledgement &a)
             {"user", a.user.toStdString()},
             {"at", a.at.toStdString()},
             {"summary_sha256", a.summarySha256.toStdString()},
-            {"via", a.via.toStdString()}};
+            {"via", a.via.toStdString()},
+            {"language", a.language.toStdString()}};
 }
 
 } // namespace
@@ -56,6 +57,7 @@ Acknowledgement Acknowledgements::make(const QString &host, const LicenseTerms &
     a.at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     a.summarySha256 = terms.summaryHash();
     a.via = via;
+    a.language = terms.language();
     return a;
 }
 
@@ -88,8 +90,8 @@ Result<QList<Acknowledgement>> Acknowledgements::load() const
             const nlohmann::json v = e.value(k, nlohmann::json());
             return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString();
         };
-        out.append(
-            {s("host"), s("license"), s("version"), s("use"), s("user"), s("at"), s("summary_sha256"), s("via")});
+        out.append({s("host"), s("license"), s("version"), s("use"), s("user"), s("at"), s("summary_sha256"), s("via"),
+                    s("language")});
     }
     return out;
 }
@@ -100,10 +102,9 @@ Result<std::optional<Acknowledgement>> Acknowledgements::find(const QString &hos
     if (!all) {
         return Status::failure(all.message());
     }
-    const QString hash = terms.summaryHash();
     for (const Acknowledgement &a : all.value()) {
-        if (a.host == host && a.license == terms.id() && a.version == terms.version() && a.summarySha256 == hash &&
-            terms.use(a.use)) {
+        if (a.host == host && a.license == terms.id() && a.version == terms.version() &&
+            terms.equivalentHashes().contains(a.summarySha256) && terms.use(a.use)) {
             return std::optional<Acknowledgement>(a);
         }
     }

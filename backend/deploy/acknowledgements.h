@@ -22,6 +22,7 @@ struct Acknowledgement
     QString at; // ISO 8601, UTC
     QString summarySha256; // LicenseTerms::summaryHash() of the text shown
     QString via; // "gui" or "cli"
+    QString language; // the language of the text shown: "en", "zh_CN" (empty in records before it)
 };
 
 /**
@@ -34,7 +35,10 @@ class Acknowledgements final
 public:
     explicit Acknowledgements(QString file);
 
-    /** The acknowledgement of `terms`, as shown now, for `host`; none when the text changed. */
+    /**
+     * The acknowledgement of `terms`, as shown now (in any of its shipped languages), for `host`;
+     * none when the text changed.
+     */
     [[nodiscard]] Result<std::optional<Acknowledgement>> find(const QString &host, const LicenseTerms &terms) const;
     /** Adds or replaces the host's acknowledgement of that licence; written atomically. */
     [[nodiscard]] Status record(const Acknowledgement &ack);

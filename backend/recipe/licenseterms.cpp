@@ -37,6 +37,7 @@ Result<LicenseTerms> LicenseTerms::fromJson(const QByteArray &json, const QStrin
     t.m_version = str("version");
     t.m_name = str("name");
     t.m_url = str("full_text_url");
+    t.m_language = str("language").isEmpty() ? QStringLiteral("en") : str("language");
     if (t.m_id.isEmpty() || t.m_version.isEmpty() || t.m_name.isEmpty()) {
         return bad(QCoreApplication::translate("Recipe", "\"id\", \"version\" and \"name\" must be non-empty strings"));
     }
@@ -62,17 +63,53 @@ Result<LicenseTerms> LicenseTerms::fromJson(const QByteArray &json, const QStrin
         t.m_uses.append({QString::fromStdString(u["id"].get<std::string>()),
                          QString::fromStdString(u["label"].get<std::string>())});
     }
+    t.m_equivalentHashes = {t.summaryHash()};
     return t;
 }
 
-Result<LicenseTerms> LicenseTerms::builtIn()
+namespace {
+
+// One file per language beside the English one: minimax-community-license.<language>.json.
+const QString kLicenseFile = QStringLiteral(":/license/minimax-community-license%1.json");
+const QStringList kLanguages = {QStringLiteral("en"), QStringLiteral("zh_CN")};
+
+Result<LicenseTerms> readBuiltIn(const QString &language)
 {
-    QFile f(QStringLiteral(":/license/minimax-community-license.json"));
+    QFile f(kLicenseFile.arg(language == QLatin1String("en") ? QString() : QLatin1Char('.') + language));
     if (!f.open(QIODevice::ReadOnly)) {
         return Status::failure(
             QCoreApplication::translate("Recipe", "The built-in licence summary is missing from this build."));
     }
-    return fromJson(f.readAll(), f.fileName());
+    return LicenseTerms::fromJson(f.readAll(), f.fileName());
+}
+
+} // namespace
+
+Result<LicenseTerms> LicenseTerms::builtIn()
+{
+    // The translation names the language it speaks: a translator renders this code as its own
+    // ("zh_CN"), so the summary shown is always in the window's and the CLI's language.
+    return builtIn(
+        QCoreApplication::translate("LicenseTerms", "en", "The language code of the licence summary to show: zh_CN"));
+}
+
+Result<LicenseTerms> LicenseTerms::builtIn(const QString &language)
+{
+    Result<LicenseTerms> t = readBuiltIn(kLanguages.contains(language) ? language : QStringLiteral("en"));
+    if (!t) {
+        return t;
+    }
+    LicenseTerms terms = t.value();
+    for (const QString &other : kLanguages) {
+        if (other == terms.m_language) {
+            continue;
+        }
+        if (const Result<LicenseTerms> o = readBuiltIn(other);
+            o && o.value().m_id == terms.m_id && o.value().m_version == terms.m_version) {
+            terms.m_equivalentHashes.append(o.value().summaryHash());
+        }
+    }
+    return terms;
 }
 
 const LicenseTerms::Use *LicenseTerms::use(const QString &id) const

@@ -955,7 +955,7 @@
         <translation>参数过多。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>%1 — Flashdeck&apos;s summary (not legal advice)
 
 </source>
@@ -1721,7 +1721,7 @@ Summary sha256: %1
 <context>
     <name>Deploy</name>
     <message>
-        <location filename="../../backend/deploy/acknowledgements.cpp" line="+71"/>
+        <location filename="../../backend/deploy/acknowledgements.cpp" line="+73"/>
         <source>Cannot read %1: %2.</source>
         <translation>无法读取 %1：%2。</translation>
     </message>
@@ -1731,7 +1731,7 @@ Summary sha256: %1
         <translation>%1 不是 Flashdeck 的确认记录文件（应为含有“acknowledgements”数组的对象）。请把它移到别处后重新确认。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+52"/>
         <source>Cannot record the licence acknowledgement in %1: %2. Free some space or fix the directory&apos;s permissions, then acknowledge again.</source>
         <translation>无法在 %1 中记录许可证确认：%2。请腾出空间或修正目录权限，然后重新确认。</translation>
     </message>
@@ -4038,11 +4038,25 @@ Model revision %3</source>
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
+        <source>language not recorded</source>
+        <translation>未记录语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>✓ Acknowledged for %1 by %2 at %3 (%4).
-Text shown: sha256 %5</source>
+Text shown: %6, sha256 %5</source>
         <translation>✓ 已由 %2 于 %3 为 %1 确认（%4）。
-所示文本：sha256 %5</translation>
+所示文本：%6，sha256 %5</translation>
+    </message>
+</context>
+<context>
+    <name>LicenseTerms</name>
+    <message>
+        <location filename="../../backend/recipe/licenseterms.cpp" line="+93"/>
+        <source>en</source>
+        <comment>The language code of the licence summary to show: zh_CN</comment>
+        <translation>zh_CN</translation>
     </message>
 </context>
 <context>
@@ -5954,12 +5968,12 @@ Text shown: sha256 %5</source>
         <translation>副本 %1 为 TP %3 列出了 %2 块 GPU：请为每个 rank 指定一块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../backend/recipe/licenseterms.cpp" line="+15"/>
+        <location filename="../../backend/recipe/licenseterms.cpp" line="-78"/>
         <source>%1: not a JSON object</source>
         <translation>%1：不是 JSON 对象</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>&quot;id&quot;, &quot;version&quot; and &quot;name&quot; must be non-empty strings</source>
         <translation>“id”、“version”和“name”必须是非空字符串</translation>
     </message>
@@ -5989,7 +6003,7 @@ Text shown: sha256 %5</source>
         <translation>每种用途都需要“id”和“label”</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>The built-in licence summary is missing from this build.</source>
         <translation>此版本缺少内置的许可证摘要。</translation>
     </message>

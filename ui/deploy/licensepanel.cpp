@@ -189,8 +189,12 @@ void LicensePanel::showRecord(const Acknowledgement &ack)
     m_use = ack.use;
     m_record = tr("%1 at %2, summary sha256 %3").arg(ack.user, ack.at, ack.summarySha256);
     const LicenseTerms::Use *u = m_terms.use(ack.use);
-    m_state->setText(tr("✓ Acknowledged for %1 by %2 at %3 (%4).\nText shown: sha256 %5")
-                         .arg(u ? u->label : ack.use, ack.user, ack.at, ack.via, ack.summarySha256));
+    // Each language named in its own words; records from before languages were recorded say so.
+    const QString shownIn = ack.language == QLatin1String("zh_CN") ? QStringLiteral("简体中文")
+        : ack.language == QLatin1String("en")                      ? QStringLiteral("English")
+                                                                   : tr("language not recorded");
+    m_state->setText(tr("✓ Acknowledged for %1 by %2 at %3 (%4).\nText shown: %6, sha256 %5")
+                         .arg(u ? u->label : ack.use, ack.user, ack.at, ack.via, ack.summarySha256, shownIn));
 }
 
 bool LicensePanel::eventFilter(QObject *watched, QEvent *event)
