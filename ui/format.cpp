@@ -2,6 +2,8 @@
 
 #include "backend/metrics/metricid.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace flashdeck::ui::fmt {
@@ -45,10 +47,10 @@ QString tokens(std::optional<double> v)
         return unknown();
     }
     if (*v >= 1e6) {
-        return QString::number(*v / 1e6, 'f', 1) + QStringLiteral(" M tokens");
+        return QString::number(*v / 1e6, 'f', 1) + QCoreApplication::translate("Format", " M tokens");
     }
     if (*v >= 1e4) {
-        return QString::number(*v / 1e3, 'f', 0) + QStringLiteral(" k tokens");
+        return QString::number(*v / 1e3, 'f', 0) + QCoreApplication::translate("Format", " k tokens");
     }
     return grouped(qint64(*v)) + QStringLiteral(" tokens");
 }
@@ -97,12 +99,12 @@ QString duration(std::optional<double> v)
     }
     const qint64 s = std::llround(*v);
     if (s < 60) {
-        return QStringLiteral("%1 s").arg(s);
+        return QCoreApplication::translate("Format", "%1 s").arg(s);
     }
     if (s < 3600) {
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+        return QCoreApplication::translate("Format", "%1 min %2 s").arg(s / 60).arg(s % 60);
     }
-    return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    return QCoreApplication::translate("Format", "%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
 }
 
 QString ago(qint64 thenMs, qint64 nowMs)
@@ -112,15 +114,15 @@ QString ago(qint64 thenMs, qint64 nowMs)
     }
     const qint64 s = std::max<qint64>(0, (nowMs - thenMs) / 1000);
     if (s < 3) {
-        return QStringLiteral("just now");
+        return QCoreApplication::translate("Format", "just now");
     }
     if (s < 60) {
-        return QStringLiteral("%1 s ago").arg(s);
+        return QCoreApplication::translate("Format", "%1 s ago").arg(s);
     }
     if (s < 3600) {
-        return QStringLiteral("%1 min ago").arg(s / 60);
+        return QCoreApplication::translate("Format", "%1 min ago").arg(s / 60);
     }
-    return QStringLiteral("%1 h ago").arg(s / 3600);
+    return QCoreApplication::translate("Format", "%1 h ago").arg(s / 3600);
 }
 
 } // namespace flashdeck::ui::fmt

@@ -439,7 +439,7 @@ void MainWindow::reloadHosts(const QString &select)
     for (const HostEntry &h : m_inventory.hosts()) {
         QString label = h.name + QStringLiteral("  ·  ") + h.sshSpec();
         if (h.simulated) {
-            label += QStringLiteral("  [SIMULATED]");
+            label += tr("  [SIMULATED]");
         }
         m_hostSelector->addItem(label, h.name);
     }

@@ -73,11 +73,12 @@ QStringList cells(const metrics::HostStatus &s)
         alerts.append(a.id);
     }
     return {s.host,
-            metrics::hostStateName(s.state),
+            metrics::hostStateText(s.state),
             gpus,
-            s.container ? s.container->state : (s.containerKnown ? QStringLiteral("none") : QStringLiteral("–")),
-            s.health != metrics::ServerHealth::Unknown ? metrics::serverHealthName(s.health)
-                : s.containerKnown && !s.container     ? QStringLiteral("no deployment")
+            s.container ? s.container->state
+                        : (s.containerKnown ? QCoreApplication::translate("Cli", "none") : QStringLiteral("–")),
+            s.health != metrics::ServerHealth::Unknown ? metrics::serverHealthText(s.health)
+                : s.containerKnown && !s.container     ? QCoreApplication::translate("Cli", "no deployment")
                                                        : QStringLiteral("–"),
             srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
             orDash(srv.running),
@@ -86,7 +87,24 @@ QStringList cells(const metrics::HostStatus &s)
             orDash(s.rates.ttftP95, 2, QStringLiteral(" s")),
             s.diskFreeBytes ? QString::number(double(*s.diskFreeBytes) / 1e9, 'f', 0) + QStringLiteral(" GB")
                             : QStringLiteral("–"),
-            alerts.isEmpty() ? QStringLiteral("no alerts") : alerts.join(QLatin1Char(' '))};
+            alerts.isEmpty() ? QCoreApplication::translate("Cli", "no alerts") : alerts.join(QLatin1Char(' '))};
+}
+
+/**
+ * Columns a terminal gives `text`: East Asian wide characters (Chinese words) take two
+ * (Unicode UAX #11's Wide and Fullwidth blocks, the ones our words use).
+ */
+qsizetype columns(const QString &text)
+{
+    qsizetype n = 0;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool wide = (u >= 0x1100 && u <= 0x115F) || (u >= 0x2E80 && u <= 0xA4CF) ||
+            (u >= 0xAC00 && u <= 0xD7A3) || (u >= 0xF900 && u <= 0xFAFF) || (u >= 0xFE30 && u <= 0xFE4F) ||
+            (u >= 0xFF00 && u <= 0xFF60) || (u >= 0xFFE0 && u <= 0xFFE6);
+        n += wide ? 2 : 1;
+    }
+    return n;
 }
 
 /** Rows under their headers: each column as wide as its widest cell (the last one free). */
@@ -94,17 +112,19 @@ QString table(const QList<QStringList> &rows)
 {
     QList<qsizetype> width;
     for (const QString &h : kColumns) {
-        width.append(h.size());
+        width.append(columns(h));
     }
     for (const QStringList &r : rows) {
         for (qsizetype i = 0; i < r.size() && i < width.size(); ++i) {
-            width[i] = std::max(width[i], r.at(i).size());
+            width[i] = std::max(width[i], columns(r.at(i)));
         }
     }
     const auto format = [&width](const QStringList &r) {
         QStringList padded;
         for (qsizetype i = 0; i < r.size(); ++i) {
-            padded.append(i + 1 < r.size() ? r.at(i).leftJustified(width.at(i)) : r.at(i));
+            padded.append(i + 1 < r.size() ? r.at(i) +
+                                  QString(std::max<qsizetype>(0, width.at(i) - columns(r.at(i))), QLatin1Char(' '))
+                                           : r.at(i));
         }
         return padded.join(QStringLiteral("  "));
     };

@@ -2,6 +2,8 @@
 
 #include "backend/recipe/deployment.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::logs {
 
 void LogHighlights::note(const QString &ruleId)
@@ -84,20 +86,22 @@ QString LogHighlights::qmul4Text() const
     const bool fromRecord = !m_qmul4Ok && !m_qmul4Fallback;
     switch (qmul4()) {
     case Qmul4::FastPath:
-        return fromRecord ? QStringLiteral("qmul4: fast path (checked at deploy)") : QStringLiteral("qmul4: fast path");
+        return fromRecord ? QCoreApplication::translate("Logs", "qmul4: fast path (checked at deploy)")
+                          : QCoreApplication::translate("Logs", "qmul4: fast path");
     case Qmul4::Fallback:
-        return fromRecord ? QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4 (checked at deploy)")
-                          : QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4");
+        return fromRecord
+            ? QCoreApplication::translate("Logs", "qmul4: SLOW fallback — CUDA Toolkit < 13.4 (checked at deploy)")
+            : QCoreApplication::translate("Logs", "qmul4: SLOW fallback — CUDA Toolkit < 13.4");
     case Qmul4::NotSeen:
-        return QStringLiteral("qmul4: not seen (cached kernel?)");
+        return QCoreApplication::translate("Logs", "qmul4: not seen (cached kernel?)");
     case Qmul4::NotInLog:
-        return QStringLiteral("qmul4: the server's start-up is not in this log");
+        return QCoreApplication::translate("Logs", "qmul4: the server's start-up is not in this log");
     case Qmul4::NotSglang:
-        return QStringLiteral("qmul4: not an SGLang server log");
+        return QCoreApplication::translate("Logs", "qmul4: not an SGLang server log");
     case Qmul4::Unknown:
         break;
     }
-    return QStringLiteral("qmul4: waiting for the start-up check");
+    return QCoreApplication::translate("Logs", "qmul4: waiting for the start-up check");
 }
 
 LogHighlights::Tone LogHighlights::qmul4Tone() const
@@ -118,7 +122,7 @@ LogHighlights::Tone LogHighlights::qmul4Tone() const
 
 QString LogHighlights::dsparkText() const
 {
-    return m_draftLoaded ? QStringLiteral("DSpark: draft loaded") : QString();
+    return m_draftLoaded ? QCoreApplication::translate("Logs", "DSpark: draft loaded") : QString();
 }
 
 } // namespace flashdeck::logs

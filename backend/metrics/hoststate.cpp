@@ -1,5 +1,7 @@
 #include "backend/metrics/hoststate.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::metrics {
 
 QString hostStateName(HostState state)
@@ -35,6 +37,29 @@ QString serverHealthName(ServerHealth health)
         return QStringLiteral("down");
     }
     return {};
+}
+
+namespace {
+
+// The names above are contracts (status --json); these are their words, listed for lupdate.
+[[maybe_unused]] constexpr const char *kWords[] = {
+    QT_TRANSLATE_NOOP("HostState", "connecting"),  QT_TRANSLATE_NOOP("HostState", "up"),
+    QT_TRANSLATE_NOOP("HostState", "unreachable"), QT_TRANSLATE_NOOP("HostState", "failed"),
+    QT_TRANSLATE_NOOP("HostState", "ok"),          QT_TRANSLATE_NOOP("HostState", "starting"),
+    QT_TRANSLATE_NOOP("HostState", "down"),
+};
+
+} // namespace
+
+QString hostStateText(HostState state)
+{
+    return QCoreApplication::translate("HostState", hostStateName(state).toUtf8().constData());
+}
+
+QString serverHealthText(ServerHealth health)
+{
+    const QString name = serverHealthName(health);
+    return name.isEmpty() ? name : QCoreApplication::translate("HostState", name.toUtf8().constData());
 }
 
 } // namespace flashdeck::metrics

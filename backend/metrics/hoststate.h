@@ -14,6 +14,8 @@ enum class HostState {
 
 /** "connecting", "up", "unreachable", "failed": `flashdeck status --json`'s words, and the window's. */
 QString hostStateName(HostState state);
+/** hostStateName() in the language Flashdeck speaks: for people; the name is for JSON. */
+QString hostStateText(HostState state);
 /** Away: nothing else about the host is known now. */
 bool isAway(HostState state);
 
@@ -27,5 +29,7 @@ enum class ServerHealth {
 
 /** "ok", "starting", "down"; empty when Unknown (shown as unknown, exported as null). */
 QString serverHealthName(ServerHealth health);
+/** serverHealthName() in the language Flashdeck speaks. */
+QString serverHealthText(ServerHealth health);
 
 } // namespace flashdeck::metrics

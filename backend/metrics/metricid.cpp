@@ -1,5 +1,6 @@
 #include "backend/metrics/metricid.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <array>
@@ -14,19 +15,19 @@ constexpr double kNoMax = 0;
 // In enum order. The keys are what the history files hold: never rename one.
 const std::array<MetricInfo, 14> kInfo{{
     {"gpu.%1.util", "%", 1.0, 0, 100, true},
-    {"gpu.%1.mem_used_mib", "GiB", 1.0 / 1024.0, kNoMin, kNoMax, true},
+    {"gpu.%1.mem_used_mib", QT_TRANSLATE_NOOP("Metrics", "GiB"), 1.0 / 1024.0, kNoMin, kNoMax, true},
     {"gpu.%1.power_w", "W", 1.0, kNoMin, kNoMax, true},
     {"gpu.%1.temp_c", "°C", 1.0, kNoMin, kNoMax, true},
     {"kv.usage", "%", 100.0, 0, 100, false},
-    {"kv.used_tokens", "M tokens", 1e-6, kNoMin, kNoMax, false},
+    {"kv.used_tokens", QT_TRANSLATE_NOOP("Metrics", "M tokens"), 1e-6, kNoMin, kNoMax, false},
     {"server.running", "", 1.0, kNoMin, kNoMax, false},
     {"server.queued", "", 1.0, kNoMin, kNoMax, false},
-    {"server.throughput", "tok/s", 1.0, kNoMin, kNoMax, false},
+    {"server.throughput", QT_TRANSLATE_NOOP("Metrics", "tok/s"), 1.0, kNoMin, kNoMax, false},
     {"ttft.p50", "s", 1.0, kNoMin, kNoMax, false},
     {"ttft.p95", "s", 1.0, kNoMin, kNoMax, false},
     {"e2e.p50", "s", 1.0, kNoMin, kNoMax, false},
     {"e2e.p95", "s", 1.0, kNoMin, kNoMax, false},
-    {"spec.accept_length", "tokens", 1.0, kNoMin, kNoMax, false},
+    {"spec.accept_length", QT_TRANSLATE_NOOP("Metrics", "tokens"), 1.0, kNoMin, kNoMax, false},
 }};
 
 } // namespace

@@ -287,7 +287,24 @@ Result<QList<Recipe>> Recipe::builtIn()
         if (!r) {
             return r.status();
         }
-        recipes.append(r.value());
+        // The recipe's words in the language Flashdeck speaks: scripts/recipe-texts.cmake lists
+        // them for lupdate (resources/translations/recipe-texts.h). Ids and flags stay as written.
+        Recipe recipe = r.value();
+        const auto shown = [](QString &text) {
+            text = QCoreApplication::translate("RecipeText", text.toUtf8().constData());
+        };
+        shown(recipe.title);
+        shown(recipe.statusNote);
+        shown(recipe.scopeNote);
+        for (RecipeProfile &p : recipe.profiles) {
+            shown(p.title);
+            shown(p.note);
+            shown(p.imageSource);
+            for (QString &fact : p.facts) {
+                shown(fact);
+            }
+        }
+        recipes.append(recipe);
     }
     return recipes;
 }

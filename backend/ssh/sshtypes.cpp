@@ -47,20 +47,21 @@ QString ConnectionState::describe() const
 {
     switch (phase) {
     case ConnectionPhase::Disconnected:
-        return QStringLiteral("disconnected");
+        return QCoreApplication::translate("Ssh", "disconnected");
     case ConnectionPhase::Connecting:
-        return QStringLiteral("connecting");
+        return QCoreApplication::translate("Ssh", "connecting");
     case ConnectionPhase::Verifying:
         return QCoreApplication::translate("Ssh", "verifying host key");
     case ConnectionPhase::Authenticating:
-        return QStringLiteral("authenticating");
+        return QCoreApplication::translate("Ssh", "authenticating");
     case ConnectionPhase::Ready:
-        return authMethod.isEmpty() ? QStringLiteral("connected") : QStringLiteral("connected (%1)").arg(authMethod);
+        return authMethod.isEmpty() ? QCoreApplication::translate("Ssh", "connected")
+                                    : QCoreApplication::translate("Ssh", "connected (%1)").arg(authMethod);
     case ConnectionPhase::Reconnecting:
         return QCoreApplication::translate("Ssh", "connection lost; reconnecting in %1 s (attempt %2)")
             .arg(QString::number((retryInMs + 999) / 1000), QString::number(attempt));
     case ConnectionPhase::Failed:
-        return QStringLiteral("failed: %1").arg(error.message);
+        return QCoreApplication::translate("Ssh", "failed: %1").arg(error.message);
     }
     return {};
 }

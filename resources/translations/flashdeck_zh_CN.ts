@@ -452,7 +452,7 @@
         <location filename="../../backend/cli/deploycommand.cpp" line="+182"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+99"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+189"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+209"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
@@ -1358,7 +1358,22 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="-64"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-130"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no deployment</source>
+        <translation>无部署</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>no alerts</source>
+        <translation>无告警</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>One JSON object per host.</source>
         <translation>每台主机一个 JSON 对象。</translation>
     </message>
@@ -3734,7 +3749,12 @@ Summary sha256: %1
         <translation>%1  · 不在主机清单中</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>  · SIMULATED</source>
+        <translation>  · 模拟</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Figures from Prometheus.</source>
         <translation>数据来自 Prometheus。</translation>
     </message>
@@ -3958,6 +3978,54 @@ Model revision %3</source>
     </message>
 </context>
 <context>
+    <name>Format</name>
+    <message>
+        <location filename="../../ui/format.cpp" line="+50"/>
+        <source> M tokens</source>
+        <translation> M token</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> k tokens</source>
+        <translation> k token</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h ago</source>
+        <translation>%1 小时前</translation>
+    </message>
+</context>
+<context>
     <name>HostKeyDialog</name>
     <message>
         <location filename="../../ui/dialogs/hostkeydialog.cpp" line="+18"/>
@@ -3998,6 +4066,44 @@ Model revision %3</source>
         <location line="+1"/>
         <source>Do not connect</source>
         <translation>不连接</translation>
+    </message>
+</context>
+<context>
+    <name>HostState</name>
+    <message>
+        <location filename="../../backend/metrics/hoststate.cpp" line="+46"/>
+        <source>connecting</source>
+        <translation>正在连接</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>up</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>down</source>
+        <translation>宕机</translation>
     </message>
 </context>
 <context>
@@ -4574,6 +4680,51 @@ Text shown: %6, sha256 %5</source>
         <source>The built-in log rules are missing from this build.</source>
         <translation>此版本缺少内置的日志规则。</translation>
     </message>
+    <message>
+        <location filename="../../backend/logs/loghighlights.cpp" line="+89"/>
+        <source>qmul4: fast path (checked at deploy)</source>
+        <translation>qmul4：快速路径（部署时已检查）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>qmul4: fast path</source>
+        <translation>qmul4：快速路径</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>qmul4: SLOW fallback — CUDA Toolkit &lt; 13.4 (checked at deploy)</source>
+        <translation>qmul4：慢速回退 —— CUDA Toolkit &lt; 13.4（部署时已检查）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>qmul4: SLOW fallback — CUDA Toolkit &lt; 13.4</source>
+        <translation>qmul4：慢速回退 —— CUDA Toolkit &lt; 13.4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>qmul4: not seen (cached kernel?)</source>
+        <translation>qmul4：未出现（内核来自缓存？）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>qmul4: the server&apos;s start-up is not in this log</source>
+        <translation>qmul4：此日志中没有服务器的启动过程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>qmul4: not an SGLang server log</source>
+        <translation>qmul4：不是 SGLang 服务器日志</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>qmul4: waiting for the start-up check</source>
+        <translation>qmul4：正在等待启动检查</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>DSpark: draft loaded</source>
+        <translation>DSpark：草稿模型已加载</translation>
+    </message>
 </context>
 <context>
     <name>LogsPage</name>
@@ -4680,7 +4831,12 @@ Text shown: %6, sha256 %5</source>
         <translation>用 --demo 启动 Flashdeck（或运行“flashdeck demo start”）以添加模拟主机。</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+138"/>
+        <source>  [SIMULATED]</source>
+        <translation>  [模拟]</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Could not add the host</source>
         <translation>无法添加主机</translation>
     </message>
@@ -4952,11 +5108,31 @@ Text shown: %6, sha256 %5</source>
         <source>neither /metrics nor /v1/loads gave numbers (/v1/loads: %1); reading the log&apos;s Decode batch lines instead</source>
         <translation>/metrics 和 /v1/loads 都没有给出数字（/v1/loads：%1）；改为读取日志中的 Decode batch 行</translation>
     </message>
+    <message>
+        <location filename="../../backend/metrics/metricid.cpp" line="+18"/>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>M tokens</source>
+        <translation>M token</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>tokens</source>
+        <translation>token</translation>
+    </message>
 </context>
 <context>
     <name>MetricsPage</name>
     <message>
-        <location filename="../../ui/pages/metricspage.cpp" line="+57"/>
+        <location filename="../../ui/pages/metricspage.cpp" line="+58"/>
         <source>1 min</source>
         <translation>1 分钟</translation>
     </message>
@@ -4976,7 +5152,7 @@ Text shown: %6, sha256 %5</source>
         <translation>24 小时</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
@@ -6179,6 +6355,129 @@ Text shown: %6, sha256 %5</source>
     </message>
 </context>
 <context>
+    <name>RecipeText</name>
+    <message>
+        <location filename="recipe-texts.h" line="+4"/>
+        <source>MiniMax-M3.1-Flash on SGLang</source>
+        <translation>SGLang 上的 MiniMax-M3.1-Flash</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model card lists other inference frameworks; they are outside this recipe&apos;s verified scope: follow their upstream recipes completely.</source>
+        <translation>模型卡还列出了其他推理框架；它们不在本配方的已验证范围内：请完整遵循其上游配方。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Experimental: the SGLang Cookbook supports it through a development image; pin the image digest and the model revision, and validate with your own load.</source>
+        <translation>实验性：SGLang Cookbook 通过开发镜像支持它；请固定镜像 digest 和模型 revision，并用你自己的负载验证。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>4 × B300, Balanced</source>
+        <translation>4 × B300, Balanced</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On 4 × B300 at --mem-fraction-static 0.8 the KV pool holds about 10.4M tokens</source>
+        <translation>在 4 × B300、--mem-fraction-static 0.8 时，KV 池约可容纳 10.4M token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Room for about 252 GB of weights, the image and caches; the GPUs are 0-3 unless the operator changes them</source>
+        <translation>需要容纳约 252 GB 权重、镜像和缓存的空间；除非操作员更改，GPU 为 0-3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server&apos;s port is published on the host&apos;s loopback only</source>
+        <translation>服务器端口只发布在主机回环地址上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The first start downloads about 252 GB and compiles kernels; the kernel cache is kept on the host</source>
+        <translation>首次启动会下载约 252 GB 并编译内核；内核缓存保留在主机上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The DSpark draft loads from the checkpoint&apos;s dspark/ subfolder at the same revision</source>
+        <translation>DSpark 草稿模型从检查点同一 revision 的 dspark/ 子目录加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>4 × B300, Low-Latency (MonoKernel)</source>
+        <translation>4 × B300, Low-Latency (MonoKernel)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MonoKernel keeps a separate copy of the routed experts (54.1 GiB per rank), so the KV pool drops to about 6.5M tokens. MonoKernel serves only batch-size-1 steps: larger batches take the standard path, so under concurrency it serves less than the Balanced profile. Its extra flags are not on the deployment page: enter them from the SGLang Cookbook.</source>
+        <translation>MonoKernel 会为路由专家另存一份副本（每个 rank 54.1 GiB），因此 KV 池降至约 6.5M token。MonoKernel 只服务 batch size 为 1 的步骤：更大的批次走标准路径，因此在并发下其吞吐低于 Balanced 配置。它的额外参数不在部署页上：请按 SGLang Cookbook 填写。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MonoKernel keeps its own copy of the routed experts (54.1 GiB per rank): the KV pool drops to about 6.5M tokens</source>
+        <translation>MonoKernel 为路由专家保留自己的副本（每个 rank 54.1 GiB）：KV 池降至约 6.5M token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MonoKernel serves batch-size-1 steps only: under concurrency it serves less than Balanced</source>
+        <translation>MonoKernel 只服务 batch size 为 1 的步骤：在并发下其吞吐低于 Balanced</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>8 × MI355X, two TP 4 services behind the SGLang Router</source>
+        <translation>8 × MI355X，SGLang Router 后面的两个 TP 4 服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not verified upstream: SGLang asks AMD users to generate commands with its configuration generator. On ROCm the NVFP4 checkpoint runs at TP 4 or lower, hence two services and the Router with --policy cache_aware.</source>
+        <translation>未经上游验证：SGLang 请 AMD 用户用其配置生成器生成命令。在 ROCm 上 NVFP4 检查点只能以 TP 4 或更低运行，因此使用两个服务加上 --policy cache_aware 的 Router。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not on the deployment page, which sends AMD users to SGLang&apos;s configuration generator; the SGLang Cookbook&apos;s MiniMax-M3 page names this ROCm build for MI355X. It was built for MiniMax-M3, and &apos;latest&apos; is a floating tag: what it holds changes under you</source>
+        <translation>部署页上没有给出（它让 AMD 用户使用 SGLang 的配置生成器）；SGLang Cookbook 的 MiniMax-M3 页面为 MI355X 列出了这个 ROCm 构建。它是为 MiniMax-M3 构建的，且“latest”是浮动标签：其内容可能在你不知情时改变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On ROCm the NVFP4 checkpoint runs only at TP 4 or lower: two TP 4 services behind a Router on 8 GPUs</source>
+        <translation>在 ROCm 上 NVFP4 检查点只能以 TP 4 或更低运行：8 块 GPU 上、Router 后面的两个 TP 4 服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>For this hardware, generate the command with SGLang&apos;s configuration generator; do not reuse the B300 flags</source>
+        <translation>针对此硬件，请用 SGLang 的配置生成器生成命令；不要沿用 B300 的参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Several services behind one entry point: the SGLang Router with --policy cache_aware</source>
+        <translation>多个服务共用一个入口：使用 --policy cache_aware 的 SGLang Router</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B200</source>
+        <translation>B200</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Generate the command with SGLang&apos;s configuration generator; do not reuse the B300 flags without re-validating.</source>
+        <translation>请用 SGLang 的配置生成器生成命令；未经重新验证不要沿用 B300 的参数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Per-GPU memory as the deployment page gives it: B300 288 GB, B200 192 GB, GB200 186 GB</source>
+        <translation>部署页给出的单卡显存：B300 288 GB、B200 192 GB、GB200 186 GB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GB200</source>
+        <translation>GB200</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>H200</source>
+        <translation>H200</translation>
+    </message>
+</context>
+<context>
     <name>Security</name>
     <message>
         <location filename="../../backend/security/secretstore.cpp" line="+16"/>
@@ -6654,14 +6953,44 @@ The key we know for it is at %4.
         <translation>%1 停止应答 keepalive。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sshtypes.cpp" line="+54"/>
+        <location filename="../../backend/ssh/sshtypes.cpp" line="+50"/>
+        <source>disconnected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>connecting</source>
+        <translation>正在连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>verifying host key</source>
         <translation>正在验证主机密钥</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>authenticating</source>
+        <translation>正在认证</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connected (%1)</source>
+        <translation>已连接（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>connection lost; reconnecting in %1 s (attempt %2)</source>
         <translation>连接已断开；%1 秒后重连（第 %2 次）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
     </message>
     <message>
         <location filename="../../backend/ssh/tunnelserver.cpp" line="+76"/>

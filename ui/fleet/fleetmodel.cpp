@@ -154,7 +154,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case State:
         if (role == Qt::DisplayRole) {
-            return metrics::hostStateName(s.state);
+            return metrics::hostStateText(s.state);
         }
         if (role == Qt::DecorationRole) {
             return s.state == metrics::HostState::Up        ? icon("pass")
@@ -173,7 +173,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
             if (role == Qt::DisplayRole && !entry) {
                 return tr("%1  · not in the inventory").arg(host);
             }
-            return entry && entry->simulated && role == Qt::DisplayRole ? host + QStringLiteral("  · SIMULATED") : host;
+            return entry && entry->simulated && role == Qt::DisplayRole ? host + tr("  · SIMULATED") : host;
         }
         if (role == Qt::ToolTipRole) {
             const QString from =
@@ -251,7 +251,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
             if (s.health == metrics::ServerHealth::Unknown && s.containerKnown && !s.container) {
                 return tr("no deployment");
             }
-            return s.health == metrics::ServerHealth::Unknown ? fmt::unknown() : metrics::serverHealthName(s.health);
+            return s.health == metrics::ServerHealth::Unknown ? fmt::unknown() : metrics::serverHealthText(s.health);
         }
         if (role == Qt::DecorationRole && s.health != metrics::ServerHealth::Unknown) {
             return s.health == metrics::ServerHealth::Ok      ? icon("pass")

@@ -10,6 +10,7 @@
 #include "ui/format.h"
 
 #include <QButtonGroup>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -83,7 +84,8 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     gridLayout->setSpacing(8);
     // Each chart's unit is its metric's (MetricId): the page never spells one of its own.
     using metrics::Metric;
-    const auto unit = [](Metric m) { return QString::fromUtf8(metrics::MetricId::info(m).unit); };
+    // The units are listed for translation where they are defined (metricid.cpp).
+    const auto unit = [](Metric m) { return QCoreApplication::translate("Metrics", metrics::MetricId::info(m).unit); };
     const QList<std::pair<QString, QString>> specs{{tr("GPU utilisation"), unit(Metric::GpuUtilisation)},
                                                    {tr("GPU memory used"), unit(Metric::GpuMemoryUsed)},
                                                    {tr("GPU power"), unit(Metric::GpuPower)},
@@ -265,7 +267,7 @@ void MetricsPage::refresh()
     } else {
         const metrics::HostStatus s = m_watcher.status(m_host);
         m_title->setText(tr("Metrics — %1").arg(m_host));
-        QStringList parts{metrics::hostStateName(s.state)};
+        QStringList parts{metrics::hostStateText(s.state)};
         if (!s.gpus.isEmpty()) {
             parts.append(QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name));
         }
@@ -274,7 +276,7 @@ void MetricsPage::refresh()
                 tr("KV %1 of %2").arg(fmt::percent(s.server->tokenUsage, 1), fmt::tokens(s.server->maxTokens)));
         }
         if (s.health != metrics::ServerHealth::Unknown) {
-            parts.append(tr("server %1").arg(metrics::serverHealthName(s.health)));
+            parts.append(tr("server %1").arg(metrics::serverHealthText(s.health)));
         }
         if (!s.historyError.isEmpty()) {
             parts.append(s.historyError);

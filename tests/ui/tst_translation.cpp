@@ -1,0 +1,295 @@
+#include "backend/core/apppaths.h"
+#include "backend/core/language.h"
+#include "backend/core/settings.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/inventory.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/ssh/runtimeinfo.h"
+#include "tests/simhost/simhostfixture.h"
+#include "ui/mainwindow.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAction>
+#include <QApplication>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+#include <QValueAxis>
+
+using namespace flashdeck;
+using flashdeck::test::SimHostFixture;
+
+/**
+ * The window in other languages. Under the pseudo translation every translated text is
+ * bracketed ⟦ ⟧, so any English word left outside the brackets on any page escaped tr(); the
+ * Chinese run checks that words fit (nothing narrower than it needs) and saves the screenshots
+ * of docs/screenshots/zh_CN/ (`make screenshots`).
+ */
+class TestTranslation : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { m_sim.stop(); }
+    void pseudo_noTextEscapesTranslation();
+    void chinese_everyPageFits_andIsCaptured();
+
+private:
+    struct Window
+    {
+        QTemporaryDir root;
+        std::unique_ptr<AppPaths> paths;
+        std::unique_ptr<Settings> settings;
+        std::unique_ptr<Inventory> inventory;
+        std::unique_ptr<ui::MainWindow> window;
+    };
+    /** The window over one connected simulated host, every page built, the host's GPUs read. */
+    bool openWindow(Window &w, QString *why);
+    /** Every text a user can read in `root`'s visible widgets, with where it was found. */
+    static QList<QPair<QString, QString>> visibleTexts(QWidget *root);
+
+    SimHostFixture m_sim;
+};
+
+void TestTranslation::initTestCase()
+{
+    QString error;
+    QVERIFY2(m_sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+}
+
+bool TestTranslation::openWindow(Window &w, QString *why)
+{
+    w.paths = std::make_unique<AppPaths>(w.root.filePath(QStringLiteral("cfg")));
+    if (!w.paths->ensureExists()) {
+        *why = QStringLiteral("no config dir");
+        return false;
+    }
+    w.settings = std::make_unique<Settings>(*w.paths);
+    w.inventory = std::make_unique<Inventory>(w.paths->inventoryFile());
+    if (!w.inventory->add(m_sim.hostEntry(QStringLiteral("gpu-b300"))).isOk()) {
+        *why = QStringLiteral("cannot add the host");
+        return false;
+    }
+    w.window = std::make_unique<ui::MainWindow>(*w.paths, *w.settings, *w.inventory, RuntimeInfo::current());
+    w.window->resize(1366, 740);
+    w.window->show();
+    return QTest::qWaitForWindowExposed(w.window.get());
+}
+
+QList<QPair<QString, QString>> TestTranslation::visibleTexts(QWidget *root)
+{
+    QList<QPair<QString, QString>> out;
+    auto add = [&out](QObject *o, const QString &what, const QString &text) {
+        if (!text.trimmed().isEmpty()) {
+            out.append({QStringLiteral("%1 %2 (%3)")
+                            .arg(QString::fromLatin1(o->metaObject()->className()), o->objectName(), what),
+                        text});
+        }
+    };
+    auto plain = [](const QString &text) {
+        if (!Qt::mightBeRichText(text)) {
+            return text;
+        }
+        QTextDocument doc;
+        doc.setHtml(text);
+        return doc.toPlainText();
+    };
+    add(root, QStringLiteral("title"), root->windowTitle());
+    for (QWidget *w : root->findChildren<QWidget *>()) {
+        if (!w->isVisibleTo(root)) {
+            continue;
+        }
+        add(w, QStringLiteral("tooltip"), plain(w->toolTip()));
+        if (auto *l = qobject_cast<QLabel *>(w)) {
+            add(w, QStringLiteral("text"), plain(l->text()));
+        } else if (auto *b = qobject_cast<QAbstractButton *>(w)) {
+            add(w, QStringLiteral("text"), b->text());
+        } else if (auto *g = qobject_cast<QGroupBox *>(w)) {
+            add(w, QStringLiteral("title"), g->title());
+        } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
+            add(w, QStringLiteral("placeholder"), e->placeholderText());
+        } else if (auto *p = qobject_cast<QPlainTextEdit *>(w)) {
+            add(w, QStringLiteral("placeholder"), p->placeholderText());
+        } else if (auto *c = qobject_cast<QComboBox *>(w)) {
+            for (int i = 0; i < c->count(); ++i) {
+                add(w, QStringLiteral("item"), c->itemText(i));
+            }
+        } else if (auto *t = qobject_cast<QTabBar *>(w)) {
+            for (int i = 0; i < t->count(); ++i) {
+                add(w, QStringLiteral("tab"), t->tabText(i));
+            }
+        } else if (auto *v = qobject_cast<QAbstractItemView *>(w); v && v->model()) {
+            const QAbstractItemModel *m = v->model();
+            for (int col = 0; col < m->columnCount(); ++col) {
+                add(w, QStringLiteral("header"), m->headerData(col, Qt::Horizontal).toString());
+            }
+            for (int row = 0; row < std::min(m->rowCount(), 30); ++row) {
+                for (int col = 0; col < m->columnCount(); ++col) {
+                    add(w, QStringLiteral("cell"), m->index(row, col).data().toString());
+                    add(w, QStringLiteral("cell tooltip"), plain(m->index(row, col).data(Qt::ToolTipRole).toString()));
+                }
+            }
+        } else if (auto *chart = qobject_cast<QChartView *>(w)) {
+            add(w, QStringLiteral("chart title"), chart->chart()->title());
+            for (QAbstractAxis *a : chart->chart()->axes()) {
+                add(w, QStringLiteral("axis"), a->titleText());
+            }
+            for (QAbstractSeries *s : chart->chart()->series()) {
+                add(w, QStringLiteral("series"), s->name());
+            }
+        }
+        for (QAction *a : w->actions()) {
+            add(a, QStringLiteral("action"), a->text());
+        }
+    }
+    return out;
+}
+
+namespace {
+
+/** `text` with every bracketed ⟦…⟧ span (nested ones too) taken out. */
+QString outsideBrackets(const QString &text)
+{
+    QString out;
+    int depth = 0;
+    for (const QChar c : text) {
+        if (c == QChar(0x27E6)) {
+            ++depth;
+        } else if (c == QChar(0x27E7)) {
+            depth = std::max(0, depth - 1);
+        } else if (depth == 0) {
+            out.append(c);
+        }
+    }
+    return out;
+}
+
+/**
+ * English words left in `text`: runs of two or more letters ("up", "ok"), apart from names that are the
+ * same in every language (products, vendors, units) and data (host names, paths, versions:
+ * anything with a digit, '/', '.', '_', '-', '@' or ':').
+ */
+QStringList englishWords(const QString &text)
+{
+    static const QSet<QString> names = {
+        QStringLiteral("Flashdeck"), QStringLiteral("MiniMax"),    QStringLiteral("SGLang"),  QStringLiteral("NVIDIA"),
+        QStringLiteral("AMD"),       QStringLiteral("Prometheus"), QStringLiteral("English"), QStringLiteral("libssh"),
+        QStringLiteral("Ctrl"),      QStringLiteral("Shift"),      QStringLiteral("Enter"),   QStringLiteral("Flash"),
+        QStringLiteral("KV"),        QStringLiteral("GPU"),        QStringLiteral("GB"),      QStringLiteral("MB"),
+        QStringLiteral("AC"), // of the GPU's product name, as nvidia-smi reads it: "NVIDIA B300 SXM6 AC"
+        QStringLiteral("GiB"),       QStringLiteral("MiB"),
+    };
+    QStringList words;
+    for (const QString &token : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        if (token.contains(QRegularExpression(QStringLiteral("[0-9/._@:\\-]")))) {
+            continue; // data
+        }
+        const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
+        for (auto it = word.globalMatch(token); it.hasNext();) {
+            const QString w = it.next().captured();
+            if (!names.contains(w)) {
+                words.append(w);
+            }
+        }
+    }
+    return words;
+}
+
+} // namespace
+
+void TestTranslation::pseudo_noTextEscapesTranslation()
+{
+    Language language;
+    QVERIFY(language.install(UiLanguage::Pseudo));
+    Window w;
+    QString why;
+    QVERIFY2(openWindow(w, &why), qPrintable(why));
+    ui::MainWindow &window = *w.window;
+    // The host's GPUs are read: its rows, gauges and charts hold words as well as numbers.
+    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
+                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
+                             30000);
+    QStringList escaped;
+    for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
+        window.showPage(static_cast<ui::MainWindow::Page>(i));
+        QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
+        for (const auto &[where, text] : visibleTexts(&window)) {
+            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
+                const QString line = QStringLiteral("page %1: %2: \"%3\"").arg(i).arg(where, text.left(120));
+                if (!escaped.contains(line)) {
+                    escaped.append(line);
+                }
+            }
+        }
+    }
+    for (const QString &line : escaped) {
+        qInfo().noquote() << "untranslated:" << line; // QVERIFY2 cuts its message short
+    }
+    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+}
+
+void TestTranslation::chinese_everyPageFits_andIsCaptured()
+{
+    Language language;
+    QVERIFY(language.install(UiLanguage::Chinese));
+    Window w;
+    QString why;
+    QVERIFY2(openWindow(w, &why), qPrintable(why));
+    ui::MainWindow &window = *w.window;
+    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
+                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
+                             30000);
+    // A laptop: the window with its Chinese words still fits 1366 × 768.
+    QVERIFY2(
+        window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 700,
+        qPrintable(
+            QStringLiteral("%1 × %2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
+    const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", w.root.filePath(QStringLiteral("shots"))) +
+        QStringLiteral("/zh_CN");
+    QVERIFY(QDir().mkpath(dir));
+    static const char *const names[] = {"fleet", "deploy", "logs", "metrics", "playground", "settings"};
+    QStringList cut;
+    for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
+        window.showPage(static_cast<ui::MainWindow::Page>(i));
+        QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
+        // Nothing cut off: every visible label and button got at least the width its words
+        // need (a layout gives that unless the window is too small for it).
+        for (QWidget *wd : window.findChildren<QWidget *>()) {
+            if (!wd->isVisibleTo(&window) || !(qobject_cast<QAbstractButton *>(wd) || qobject_cast<QLabel *>(wd))) {
+                continue;
+            }
+            if (auto *l = qobject_cast<QLabel *>(wd); l && (l->wordWrap() || l->text().isEmpty())) {
+                continue;
+            }
+            if (wd->width() + 1 < wd->minimumSizeHint().width()) {
+                cut.append(QStringLiteral("page %1: %2 \"%3\": %4 px of %5")
+                               .arg(i)
+                               .arg(wd->objectName(),
+                                    qobject_cast<QLabel *>(wd) ? qobject_cast<QLabel *>(wd)->text()
+                                                               : qobject_cast<QAbstractButton *>(wd)->text())
+                               .arg(wd->width())
+                               .arg(wd->minimumSizeHint().width()));
+            }
+        }
+        const QString file = QDir(dir).filePath(QStringLiteral("page-%1.png").arg(QLatin1String(names[i])));
+        QVERIFY2(window.grab().save(file), qPrintable(file));
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("cut off:\n") + cut.join(QLatin1Char('\n'))));
+}
+
+QTEST_MAIN(TestTranslation)
+#include "tst_translation.moc"
