@@ -245,15 +245,18 @@ void DeployRunner::ready()
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
     const QString stall = ReadyProgress::duration(m_options.stallTimeoutMs);
     begin("ready", QCoreApplication::translate("Deploy", "The server is ready"),
-          QStringLiteral("/health 200 after the ready log line; it waits as long as the start makes progress (a "
-                         "first start downloads %1 GB and compiles kernels) and stops after %2 without any")
+          QCoreApplication::translate("Deploy",
+                                      "/health 200 after the ready log line; it waits as long as the start makes "
+                                      "progress (a first start downloads %1 GB and compiles kernels) and stops after "
+                                      "%2 without any progress")
               .arg(m_recipe.weightsBytes / 1000000000)
               .arg(stall),
           QCoreApplication::translate("Deploy",
                                       "GET http://127.0.0.1:%1/health; docker logs -f; du -sb on the host's caches")
               .arg(port));
     // Every outcome of the step says what it waited for, a failure too.
-    m_current.expected = QStringLiteral("/health 200 and \"The server is fired up and ready to roll!\"");
+    m_current.expected =
+        QCoreApplication::translate("Deploy", "/health 200 and \"The server is fired up and ready to roll!\"");
     // F17: the weights download into the host's Hugging Face cache (hub source only), measured.
     const bool downloads = m_options.modelSource == QLatin1String("hub");
     m_readyClock.start();
@@ -282,8 +285,8 @@ void DeployRunner::ready()
         if (*seenReady && *healthy) {
             StepRecord r = m_current;
             r.status = StepStatus::Pass;
-            r.seen =
-                QStringLiteral("/health 200; ready line seen; ") + m_readyProgress->summary(m_readyClock.elapsed());
+            r.seen = QCoreApplication::translate("Deploy", "/health 200; ready line seen; ") +
+                m_readyProgress->summary(m_readyClock.elapsed());
             settle(r);
         }
     };

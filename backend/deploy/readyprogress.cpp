@@ -133,7 +133,7 @@ QString ReadyProgress::text(qint64 nowMs) const
                                           "HTTP server up on %1; warming up (/health answers 503 until ready)")
                   .arg(m_listening);
     case Phase::Ready:
-        return QStringLiteral("Ready");
+        return QCoreApplication::translate("Deploy", "Ready");
     }
     return {};
 }

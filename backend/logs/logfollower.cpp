@@ -78,7 +78,7 @@ void LogFollower::stop()
     m_retry->stop();
     dropTunnel();
     flush();
-    setState(State::Idle, QStringLiteral("Stopped"));
+    setState(State::Idle, QCoreApplication::translate("Logs", "Stopped"));
 }
 
 void LogFollower::onConnection(const ssh::ConnectionState &state)
@@ -270,7 +270,7 @@ void LogFollower::openStream()
     m_reply = m_docker->stream("GET", query);
     connect(m_reply, &QNetworkReply::readyRead, this, &LogFollower::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &LogFollower::onStreamFinished);
-    setState(State::Following, QStringLiteral("Following %1").arg(m_containerName));
+    setState(State::Following, QCoreApplication::translate("Logs", "Following %1").arg(m_containerName));
 }
 
 void LogFollower::onReadyRead()

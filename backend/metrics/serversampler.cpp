@@ -143,7 +143,9 @@ void ServerSampler::pollMetrics()
         }
         m_inFlight = false;
         if (status != 200) {
-            Q_EMIT failed(QStringLiteral("/metrics answered %1 %2").arg(status).arg(reply->errorString()));
+            Q_EMIT failed(QCoreApplication::translate("Metrics", "/metrics answered %1 %2")
+                              .arg(status)
+                              .arg(reply->errorString()));
             return;
         }
         const PromScrape scrape = parsePrometheusText(reply->readAll());
@@ -166,9 +168,11 @@ void ServerSampler::pollLoads()
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 401) {
             setFromLog(true);
-            Q_EMIT failed(QStringLiteral("/v1/loads needs the server's API key, and Flashdeck does not have it "
-                                         "(the keyring holds it for deployments Flashdeck made); reading the log's "
-                                         "Decode batch lines instead"));
+            Q_EMIT failed(
+                QCoreApplication::translate("Metrics",
+                                            "/v1/loads needs the server's API key, and Flashdeck does not have it "
+                                            "(the keyring holds it for deployments Flashdeck made); reading the "
+                                            "log's Decode batch lines instead"));
             return;
         }
         const ServerSnapshot s = snapshotFromLoads(reply->readAll(), QDateTime::currentMSecsSinceEpoch());

@@ -2,6 +2,7 @@
 
 #include "backend/core/hosttext.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 namespace flashdeck::probe {
@@ -39,7 +40,7 @@ Result<HostMemory> parseMeminfo(const QByteArray &output)
         }
     }
     if (m.totalBytes <= 0) {
-        return Status::failure(QStringLiteral("/proc/meminfo has no MemTotal line."));
+        return Status::failure(QCoreApplication::translate("Probe", "/proc/meminfo has no MemTotal line."));
     }
     return m;
 }

@@ -304,7 +304,10 @@ void SessionWorker::teardown()
             continue;
         }
         Q_EMIT commandFinished(
-            id, job->result(m_stopped ? SshError{SshErrorCode::Cancelled, QStringLiteral("Disconnected."), {}} : lost));
+            id,
+            job->result(m_stopped
+                            ? SshError{SshErrorCode::Cancelled, QCoreApplication::translate("Ssh", "Disconnected."), {}}
+                            : lost));
     }
     m_commands.clear();
     for (auto &[id, tunnel] : m_tunnels) {
@@ -361,11 +364,12 @@ void SessionWorker::stop()
     stopRemoteCommands();
     teardown();
     for (auto &[id, tunnel] : m_tunnels) {
-        Q_EMIT tunnelFailed(id, QStringLiteral("Disconnected."));
+        Q_EMIT tunnelFailed(id, QCoreApplication::translate("Ssh", "Disconnected."));
     }
     m_tunnels.clear();
     for (auto &job : m_queued) {
-        Q_EMIT commandFinished(job->id(), job->result({SshErrorCode::Cancelled, QStringLiteral("Disconnected."), {}}));
+        Q_EMIT commandFinished(
+            job->id(), job->result({SshErrorCode::Cancelled, QCoreApplication::translate("Ssh", "Disconnected."), {}}));
     }
     m_queued.clear();
     setPhase(ConnectionPhase::Disconnected);
@@ -423,12 +427,13 @@ void SessionWorker::cancelCommand(quint64 id)
 {
     if (const auto it = m_commands.find(id); it != m_commands.end()) {
         killRemote(it->second->cancel());
-        finishCommand(id, {SshErrorCode::Cancelled, QStringLiteral("Cancelled."), {}});
+        finishCommand(id, {SshErrorCode::Cancelled, QCoreApplication::translate("Ssh", "Cancelled."), {}});
         return;
     }
     for (auto it = m_queued.begin(); it != m_queued.end(); ++it) {
         if ((*it)->id() == id) {
-            Q_EMIT commandFinished(id, (*it)->result({SshErrorCode::Cancelled, QStringLiteral("Cancelled."), {}}));
+            Q_EMIT commandFinished(
+                id, (*it)->result({SshErrorCode::Cancelled, QCoreApplication::translate("Ssh", "Cancelled."), {}}));
             m_queued.erase(it);
             return;
         }

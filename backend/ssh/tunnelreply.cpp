@@ -1,5 +1,7 @@
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
+
 namespace flashdeck::ssh {
 
 TunnelReply::TunnelReply(std::function<void()> close, QObject *parent)
@@ -18,7 +20,7 @@ void TunnelReply::close()
         return;
     }
     m_phase = Phase::Closed;
-    m_error = QStringLiteral("Closed.");
+    m_error = QCoreApplication::translate("Ssh", "Closed.");
     if (m_close) {
         m_close();
     }

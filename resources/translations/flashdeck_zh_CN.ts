@@ -1936,7 +1936,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+10"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+484"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+487"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2023,7 +2023,7 @@ Summary sha256: %1
         <translation>请检查 NVIDIA 驱动的安装。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-412"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-415"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2093,12 +2093,27 @@ Summary sha256: %1
         <translation>服务器已就绪</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>/health 200 after the ready log line; it waits as long as the start makes progress (a first start downloads %1 GB and compiles kernels) and stops after %2 without any progress</source>
+        <translation>就绪日志行出现后 /health 返回 200；只要启动仍有进展就一直等待（首次启动要下载 %1 GB 并编译内核），连续 %2 没有任何进展则停止</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>GET http://127.0.0.1:%1/health; docker logs -f; du -sb on the host&apos;s caches</source>
         <translation>GET http://127.0.0.1:%1/health；docker logs -f；在主机缓存上运行 du -sb</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+5"/>
+        <source>/health 200 and &quot;The server is fired up and ready to roll!&quot;</source>
+        <translation>/health 返回 200，且出现“The server is fired up and ready to roll!”</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>/health 200; ready line seen; </source>
+        <translation>/health 返回 200；已见就绪行；</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>the connection to the host was lost while waiting for the server (%1); the server may still be starting — nothing seen says it stopped</source>
         <translation>等待服务器期间与主机的连接断开（%1）；服务器可能仍在启动——没有任何迹象表明它已停止</translation>
     </message>
@@ -2873,7 +2888,12 @@ Summary sha256: %1
         <translation>HTTP 服务器已在 %1 启动；正在预热（就绪前 /health 返回 503）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+4"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1 GB of weights downloaded in %2</source>
         <translation>%2 内下载了 %1 GB 权重</translation>
     </message>
@@ -4596,7 +4616,12 @@ Text shown: %6, sha256 %5</source>
         <translation>正在等待 SSH 连接</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+13"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Connection lost; waiting for SSH to reconnect</source>
         <translation>连接已断开；正在等待 SSH 重连</translation>
     </message>
@@ -4626,7 +4651,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 没有运行；正在等待其启动</translation>
     </message>
     <message>
-        <location line="+132"/>
+        <location line="+37"/>
+        <source>Following %1</source>
+        <translation>正在跟踪 %1</translation>
+    </message>
+    <message>
+        <location line="+95"/>
         <source>The log stream broke; reconnecting</source>
         <translation>日志流中断；正在重连</translation>
     </message>
@@ -5104,7 +5134,17 @@ Text shown: %6, sha256 %5</source>
         <translation>%2 个序列中的第 %1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/serversampler.cpp" line="+178"/>
+        <location filename="../../backend/metrics/serversampler.cpp" line="+146"/>
+        <source>/metrics answered %1 %2</source>
+        <translation>/metrics 返回 %1 %2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>/v1/loads needs the server&apos;s API key, and Flashdeck does not have it (the keyring holds it for deployments Flashdeck made); reading the log&apos;s Decode batch lines instead</source>
+        <translation>/v1/loads 需要服务器的 API 密钥，而 Flashdeck 没有（密钥环只保存 Flashdeck 所做部署的密钥）；改为读取日志中的 Decode batch 行</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>neither /metrics nor /v1/loads gave numbers (/v1/loads: %1); reading the log&apos;s Decode batch lines instead</source>
         <translation>/metrics 和 /v1/loads 都没有给出数字（/v1/loads：%1）；改为读取日志中的 Decode batch 行</translation>
     </message>
@@ -5681,6 +5721,11 @@ Text shown: %6, sha256 %5</source>
         <location line="+8"/>
         <source>A GPU sample has no index: &quot;%1&quot;</source>
         <translation>GPU 采样没有编号：“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../backend/probe/hostfacts.cpp" line="+43"/>
+        <source>/proc/meminfo has no MemTotal line.</source>
+        <translation>/proc/meminfo 中没有 MemTotal 行。</translation>
     </message>
 </context>
 <context>
@@ -6518,7 +6563,18 @@ Text shown: %6, sha256 %5</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
+        <source>Flashdeck speaks %1 now.</source>
+        <translation>Flashdeck 当前使用%1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>English</source>
+        <comment>The name of the language of this translation, in that language</comment>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Flashdeck speaks the language chosen from its next start. The command line follows it too; --lang overrides it for one run.</source>
         <translation>Flashdeck 从下次启动起使用所选语言。命令行也会随之改变；--lang 可在单次运行中覆盖它。</translation>
     </message>
@@ -6911,19 +6967,32 @@ The key we know for it is at %4.
         <translation>命令运行期间与 %1 的连接断开；它没有在这里完成。主机恢复后请重新运行。</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+12"/>
+        <location line="+58"/>
+        <location line="+5"/>
+        <source>Disconnected.</source>
+        <translation>已断开。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Not connected to %1.</source>
         <translation>未连接到 %1。</translation>
     </message>
     <message>
         <location line="+17"/>
-        <location line="+154"/>
+        <location line="+155"/>
         <location line="+35"/>
         <source>The connection to %1 was lost.</source>
         <translation>与 %1 的连接已断开。</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-166"/>
+        <location line="+6"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing listens there).</source>
         <translation>服务器拒绝转发到 %1:%2（AllowTcpForwarding，或那里没有监听）。</translation>
     </message>
@@ -6996,6 +7065,11 @@ The key we know for it is at %4.
         <location filename="../../backend/ssh/tunnelserver.cpp" line="+76"/>
         <source>Cannot listen on 127.0.0.1: %1</source>
         <translation>无法在 127.0.0.1 上监听：%1</translation>
+    </message>
+    <message>
+        <location filename="../../backend/ssh/tunnelreply.cpp" line="+23"/>
+        <source>Closed.</source>
+        <translation>已关闭。</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,9 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     auto *languageNote = new QLabel(languageBox);
     languageNote->setWordWrap(true);
     languageNote->setObjectName(QStringLiteral("languageNote"));
+    // The translation names its own language ("简体中文"); untranslated, the window is English.
+    languageNote->setText(tr("Flashdeck speaks %1 now.")
+                              .arg(tr("English", "The name of the language of this translation, in that language")));
     connect(language, &QComboBox::currentIndexChanged, this, [&settings, language, languageNote] {
         settings.setLanguage(language->currentData().toString());
         languageNote->setText(tr("Flashdeck speaks the language chosen from its next start. The command line "
