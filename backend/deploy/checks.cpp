@@ -194,7 +194,7 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
               .arg(gb(need))
         : QCoreApplication::translate("Deploy", "≥ %1 free (%2 weights + %3 image)")
               .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
-    r.seen = QStringLiteral("%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
+    r.seen = QCoreApplication::translate("Deploy", "%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
         r.status = StepStatus::Pass;
     } else {
@@ -226,8 +226,9 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
         }
     }
     r.expected = QCoreApplication::translate("Deploy", "nothing listening on %1").arg(want.join(QStringLiteral(", ")));
-    r.seen = taken.isEmpty() ? QCoreApplication::translate("Deploy", "all free")
-                             : QStringLiteral("in use: %1").arg(taken.join(QStringLiteral(", ")));
+    r.seen = taken.isEmpty()
+        ? QCoreApplication::translate("Deploy", "all free")
+        : QCoreApplication::translate("Deploy", "in use: %1").arg(taken.join(QStringLiteral(", ")));
     r.status = taken.isEmpty() ? StepStatus::Pass : StepStatus::Fail;
     if (!taken.isEmpty()) {
         // A free port to offer: the first one above the profile's that nothing listens on.
@@ -258,7 +259,8 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
                      .arg(gb(need))
                      .arg(gbPerRank)
                      .arg(ranks);
-    r.seen = QStringLiteral("%1 available of %2").arg(gb(memory.availableBytes), gb(memory.totalBytes));
+    r.seen = QCoreApplication::translate("Deploy", "%1 available of %2")
+                 .arg(gb(memory.availableBytes), gb(memory.totalBytes));
     if (memory.availableBytes >= need) {
         r.status = StepStatus::Pass;
     } else {
@@ -350,14 +352,15 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const 
             seen = m.captured(1).toLongLong();
         }
     }
-    r.expected = profile.kvTokensExpected ? QStringLiteral("≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
-                                          : QCoreApplication::translate("Deploy", "no published figure");
+    r.expected = profile.kvTokensExpected
+        ? QCoreApplication::translate("Deploy", "≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
+        : QCoreApplication::translate("Deploy", "no published figure");
     if (seen == 0) {
         r.status = StepStatus::Unknown;
         r.seen = QCoreApplication::translate("Deploy", "the log names no KV pool size");
         return r;
     }
-    r.seen = QStringLiteral("%1 tokens").arg(seen);
+    r.seen = QCoreApplication::translate("Deploy", "%1 tokens").arg(seen);
     if (profile.kvTokensExpected == 0 || qAbs(seen - profile.kvTokensExpected) * 100 <= profile.kvTokensExpected * 15) {
         r.status = StepStatus::Pass;
     } else {

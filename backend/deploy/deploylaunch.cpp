@@ -133,7 +133,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
                             .arg(m_replaced.join(QStringLiteral(", "))));
         }
         if (!started.isEmpty()) {
-            seen.append(QStringLiteral("started %1").arg(started.join(QStringLiteral(", "))));
+            seen.append(QCoreApplication::translate("Deploy", "started %1").arg(started.join(QStringLiteral(", "))));
         }
         if (!reused.isEmpty()) {
             seen.append(QCoreApplication::translate("Deploy", "already running (not started again): %1")
@@ -234,7 +234,8 @@ void DeployRunner::createAndStart(const ContainerSpec &spec, std::function<void(
                         m_containerIds.append(id);
                     }
                     m_launched = true;
-                    started(QStringLiteral("%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
+                    started(
+                        QCoreApplication::translate("Deploy", "%1 on 127.0.0.1:%2").arg(spec.name).arg(spec.hostPort));
                 });
         });
 }
@@ -549,7 +550,7 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             const QString said = status >= 400 ? serverMessage(j, data) : QString();
             r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : reply->errorString()) +
                 (said.isEmpty() ? QString() : QStringLiteral(": ") + said);
-            r.seen = firstTry.isEmpty() ? r.seen : firstTry + QStringLiteral("; then ") + r.seen;
+            r.seen = firstTry.isEmpty() ? r.seen : firstTry + QCoreApplication::translate("Deploy", "; then ") + r.seen;
             r.fix = status == 401
                 ? QCoreApplication::translate("Deploy", "The server refused the key: restart the deployment.")
                 : status >= 400 && status < 500
@@ -572,9 +573,10 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
         const bool noReasoning = reasoning.is_null() || (reasoning.is_string() && reasoning.get<std::string>().empty());
         // Model output is never recorded: only its shape (F32).
         const QString shape =
-            QStringLiteral("content: %1 characters; reasoning_content: %2%3")
+            QCoreApplication::translate("Deploy", "content: %1 characters; reasoning_content: %2%3")
                 .arg(hasContent ? message["content"].get<std::string>().size() : 0)
-                .arg(reasoning.is_string() ? QStringLiteral("%1 characters").arg(reasoning.get<std::string>().size())
+                .arg(reasoning.is_string() ? QCoreApplication::translate("Deploy", "%1 characters")
+                                                 .arg(reasoning.get<std::string>().size())
                                            : QStringLiteral("null"))
                 .arg(finishReason.empty() ? QString()
                                           : QCoreApplication::translate("Deploy", "; finish_reason %1")

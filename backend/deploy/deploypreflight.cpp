@@ -41,7 +41,7 @@ void DeployRunner::preflightSsh()
     StepRecord r = m_current;
     r.status = StepStatus::Pass;
     r.expected = QCoreApplication::translate("Deploy", "an authenticated session with a verified host key");
-    r.seen = QStringLiteral("connected");
+    r.seen = QCoreApplication::translate("Deploy", "connected");
     finish(r);
 }
 

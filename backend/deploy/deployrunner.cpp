@@ -140,24 +140,25 @@ void DeployRunner::cancel()
         "DELETE", QStringLiteral("/containers/%1?force=1").arg(check), {}, [this](const docker::DockerResponse &) {
             const QString filter =
                 QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"]})").arg(m_options.deploymentId);
-            m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter),
-                           {}, [this](const docker::DockerResponse &res) {
-                               if (!res.ok() || !res.json().is_array()) {
-                                   reportCancel(QStringLiteral("unknown: %1").arg(res.message()));
-                                   return;
-                               }
-                               QStringList left;
-                               for (const json &c : res.json()) {
-                                   const json names = c.value("Names", json::array());
-                                   const QString name = names.is_array() && !names.empty() && names[0].is_string()
-                                       ? QString::fromStdString(names[0].get<std::string>()).mid(1) // "/name"
-                                       : str(c, "Id").left(12);
-                                   left.append(QStringLiteral("container %1 (%2)").arg(name, str(c, "State")));
-                               }
-                               reportCancel(left.isEmpty()
-                                                ? QCoreApplication::translate("Deploy", "no Flashdeck container")
+            m_docker->call(
+                "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                [this](const docker::DockerResponse &res) {
+                    if (!res.ok() || !res.json().is_array()) {
+                        reportCancel(QCoreApplication::translate("Deploy", "unknown: %1").arg(res.message()));
+                        return;
+                    }
+                    QStringList left;
+                    for (const json &c : res.json()) {
+                        const json names = c.value("Names", json::array());
+                        const QString name = names.is_array() && !names.empty() && names[0].is_string()
+                            ? QString::fromStdString(names[0].get<std::string>()).mid(1) // "/name"
+                            : str(c, "Id").left(12);
+                        left.append(
+                            QCoreApplication::translate("Deploy", "container %1 (%2)").arg(name, str(c, "State")));
+                    }
+                    reportCancel(left.isEmpty() ? QCoreApplication::translate("Deploy", "no Flashdeck container")
                                                 : left.join(QStringLiteral(", ")));
-                           });
+                });
         });
 }
 

@@ -79,7 +79,21 @@ Result<LogRules> LogRules::builtIn()
         return Status::failure(
             QCoreApplication::translate("Logs", "The built-in log rules are missing from this build."));
     }
-    return fromJson(f.readAll(), QStringLiteral("log-rules.json"));
+    Result<LogRules> rules = fromJson(f.readAll(), QStringLiteral("log-rules.json"));
+    if (!rules) {
+        return rules;
+    }
+    // What a rule means and what to do, in the language Flashdeck speaks (scripts/data-texts.cmake
+    // lists them for lupdate). The match strings are SGLang's words and stay as they are.
+    LogRules translated = rules.value();
+    for (LogRule &r : translated.m_rules) {
+        for (QString *text : {&r.meaning, &r.fix}) {
+            if (!text->isEmpty()) {
+                *text = QCoreApplication::translate("LogRuleText", text->toUtf8().constData());
+            }
+        }
+    }
+    return translated;
 }
 
 const LogRule *LogRules::rule(const QString &id) const

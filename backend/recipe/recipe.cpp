@@ -287,8 +287,8 @@ Result<QList<Recipe>> Recipe::builtIn()
         if (!r) {
             return r.status();
         }
-        // The recipe's words in the language Flashdeck speaks: scripts/recipe-texts.cmake lists
-        // them for lupdate (resources/translations/recipe-texts.h). Ids and flags stay as written.
+        // The recipe's words in the language Flashdeck speaks: scripts/data-texts.cmake lists
+        // them for lupdate (resources/translations/data-texts.h). Ids and flags stay as written.
         Recipe recipe = r.value();
         const auto shown = [](QString &text) {
             text = QCoreApplication::translate("RecipeText", text.toUtf8().constData());

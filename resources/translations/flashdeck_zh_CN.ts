@@ -1882,7 +1882,12 @@ Summary sha256: %1
         <translation>需要 ≥ %1 空闲（%2 权重 + %3 镜像）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+2"/>
+        <source>%1 free on %2</source>
+        <translation>%2 上空闲 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Free %1 more on %2, or point the Hugging Face cache at a larger disk.</source>
         <translation>请在 %2 上再腾出 %1，或将 Hugging Face 缓存指向更大的磁盘。</translation>
     </message>
@@ -1903,12 +1908,17 @@ Summary sha256: %1
         <translation>%1 上没有监听</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>all free</source>
         <translation>全部空闲</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
+        <source>in use: %1</source>
+        <translation>已占用：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Stop what listens there (sudo ss -ltnp &apos;sport = :%1&apos; shows it), or deploy on a free port: --port %2 (the Port field in the window); chat, status and the runbook follow it.</source>
         <translation>请停止在该端口监听的程序（sudo ss -ltnp &apos;sport = :%1&apos; 可查看），或部署到空闲端口：--port %2（窗口中的“端口”字段）；chat、status 和 runbook 会随之使用。</translation>
     </message>
@@ -1930,13 +1940,18 @@ Summary sha256: %1
         <translation>≥ %1 可用（%2 GB × %3 个 rank）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>%1 available of %2</source>
+        <translation>%2 中可用 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Lower --hicache-size to at most %1 GB per rank, or free host memory.</source>
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+487"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+488"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -1997,6 +2012,11 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
+        <source>≈ %1 tokens (±15 %)</source>
+        <translation>≈ %1 个 token（±15 %）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>no published figure</source>
         <translation>无公布的数字</translation>
     </message>
@@ -2006,7 +2026,12 @@ Summary sha256: %1
         <translation>日志中没有 KV 池大小</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).</source>
         <translation>请检查 --mem-fraction-static 以及还有什么占用了显存（nvidia-smi）。</translation>
     </message>
@@ -2023,7 +2048,7 @@ Summary sha256: %1
         <translation>请检查 NVIDIA 驱动的安装。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-415"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-416"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2053,7 +2078,12 @@ Summary sha256: %1
         <translation>已停止并删除旧固定版本的服务器：%1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
+        <source>started %1</source>
+        <translation>已启动 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>already running (not started again): %1</source>
         <translation>已在运行（未重复启动）：%1</translation>
     </message>
@@ -2088,7 +2118,12 @@ Summary sha256: %1
         <translation>请阅读上面的消息；修正后再运行。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+8"/>
+        <source>%1 on 127.0.0.1:%2</source>
+        <translation>%1，位于 127.0.0.1:%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The server is ready</source>
         <translation>服务器已就绪</translation>
     </message>
@@ -2229,7 +2264,12 @@ Summary sha256: %1
         <translation>content 非空</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
+        <source>; then </source>
+        <translation>；然后 </translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The server refused the key: restart the deployment.</source>
         <translation>服务器拒绝了密钥：请重启该部署。</translation>
     </message>
@@ -2240,12 +2280,22 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+4"/>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>Read the server&apos;s log for the error.</source>
         <translation>请在服务器日志中查看错误。</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-31"/>
+        <source>content: %1 characters; reasoning_content: %2%3</source>
+        <translation>content：%1 个字符；reasoning_content：%2%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 characters</source>
+        <translation>%1 个字符</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>; finish_reason %1</source>
         <translation>；finish_reason %1</translation>
     </message>
@@ -2266,7 +2316,7 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploypreflight.cpp" line="-121"/>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="+189"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+190"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
     </message>
@@ -2281,7 +2331,12 @@ Summary sha256: %1
         <translation>经过认证且主机密钥已验证的会话</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+1"/>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>the profile needs %1 × %2; the host has %3</source>
         <translation>该配置需要 %1 × %2；主机有 %3</translation>
     </message>
@@ -2403,7 +2458,7 @@ Summary sha256: %1
         <translation>请检查主机上的 /proc/meminfo 是否可读。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="-64"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="-65"/>
         <source>nothing: Flashdeck had not reached the host&apos;s Docker Engine yet</source>
         <translation>无：Flashdeck 尚未连到主机的 Docker Engine</translation>
     </message>
@@ -2413,7 +2468,17 @@ Summary sha256: %1
         <translation>未知：Docker Engine 没有应答（请用 docker ps --filter label=io.flashdeck.deployment=%1 检查）</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+15"/>
+        <source>unknown: %1</source>
+        <translation>未知：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>container %1 (%2)</source>
+        <translation>容器 %1（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>no Flashdeck container</source>
         <translation>没有 Flashdeck 容器</translation>
     </message>
@@ -3709,8 +3774,9 @@ Summary sha256: %1
         <translation>GPU</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Pins</source>
+        <extracomment>Column: the image digest and model revision a host runs (固定版本).</extracomment>
         <translation>固定版本</translation>
     </message>
     <message>
@@ -4188,8 +4254,9 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LoadTestPanel</name>
     <message>
-        <location filename="../../ui/playground/loadtestpanel.cpp" line="+52"/>
+        <location filename="../../ui/playground/loadtestpanel.cpp" line="+53"/>
         <source>Load</source>
+        <extracomment>The load a load test applies (concurrency, lengths, duration), not loading a file.</extracomment>
         <translation>负载</translation>
     </message>
     <message>
@@ -4377,18 +4444,19 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../ui/logs/logpanel.cpp" line="+81"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+82"/>
         <source>Follow</source>
+        <extracomment>Keep scrolling to the newest log line (like tail -f), not following a person.</extracomment>
         <translation>跟踪</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+272"/>
+        <location line="+273"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-269"/>
+        <location line="-270"/>
         <source>Only matching</source>
         <translation>仅匹配行</translation>
     </message>
@@ -4443,8 +4511,9 @@ Text shown: %6, sha256 %5</source>
         <translation>下一个匹配（F3）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Highlights</source>
+        <extracomment>Jump between the classified log lines (milestones, warnings, errors).</extracomment>
         <translation>重点</translation>
     </message>
     <message>
@@ -4578,6 +4647,119 @@ Text shown: %6, sha256 %5</source>
         <location line="+3"/>
         <source> · paused, %1 new</source>
         <translation> · 已暂停，%1 行新内容</translation>
+    </message>
+</context>
+<context>
+    <name>LogRuleText</name>
+    <message>
+        <location filename="data-texts.h" line="+29"/>
+        <source>The server finished its warmup and serves requests.</source>
+        <translation>服务器已完成预热，正在处理请求。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The fast NVFP4 KV dequant kernel compiled (the image&apos;s CUDA Toolkit is 13.4 or newer).</source>
+        <translation>快速的 NVFP4 KV 反量化内核已编译（镜像的 CUDA Toolkit 为 13.4 或更新）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The NVFP4 KV kernel fell back to a slow path, silently: the server found a CUDA Toolkit older than 13.4 in its image (the toolkit inside the container, not the host&apos;s driver).</source>
+        <translation>NVFP4 KV 内核悄悄回退到了慢速路径：服务器在其镜像中发现了低于 13.4 的 CUDA Toolkit（指容器内的 toolkit，而不是主机的驱动）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run the pinned image, or one built with CUDA 13.4 or newer, then restart the server. Updating the driver does not change the image&apos;s toolkit.</source>
+        <translation>请运行固定的镜像，或用 CUDA 13.4 及以上构建的镜像，然后重启服务器。更新驱动不会改变镜像中的 toolkit。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The DSpark draft model is loaded: speculative decoding is on.</source>
+        <translation>DSpark 草稿模型已加载：投机解码已开启。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The GPUs ran out of memory for the weights or the KV pool.</source>
+        <translation>显存不足以容纳权重或 KV 池。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Free the GPUs of other processes. When the log asks to increase --mem-fraction-static, the KV pool does not fit: raise it a little (0.80 → 0.85); after CUDA out of memory, lower it, the context length or the HiCache size.</source>
+        <translation>请释放 GPU 上的其他进程。如果日志要求增大 --mem-fraction-static，说明 KV 池放不下：将其略微调高（0.80 → 0.85）；如果出现 CUDA out of memory，则调低它、上下文长度或 HiCache 大小。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HiCache asked for more host memory than is free.</source>
+        <translation>HiCache 请求的主机内存超过了空闲内存。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lower --hicache-size (it counts per rank) or free host memory.</source>
+        <translation>请降低 --hicache-size（按每个 rank 计算）或释放主机内存。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A weight shard is missing or damaged.</source>
+        <translation>有权重分片缺失或损坏。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check free disk, then re-download the pinned revision into the same folder (the download resumes).</source>
+        <translation>请检查剩余磁盘，然后把固定的 revision 重新下载到同一目录（下载会续传）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A port the server needs is taken.</source>
+        <translation>服务器需要的端口已被占用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop what holds it (ss -ltnp) or give the server another --port.</source>
+        <translation>请停止占用它的程序（ss -ltnp），或给服务器另一个 --port。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The MSA attention kernel could not be compiled or found.</source>
+        <translation>无法编译或找到 MSA 注意力内核。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set FMHA_SM100_ALLOW_JIT=1 and mount ~/.cache/minfer; on several GPUs, warm the JIT cache with a single process first.</source>
+        <translation>请设置 FMHA_SM100_ALLOW_JIT=1 并挂载 ~/.cache/minfer；多 GPU 时，先用单个进程预热 JIT 缓存。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server stopped answering its own health probe.</source>
+        <translation>服务器不再应答自身的健康探测。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read the lines before it; restart the server if it does not recover.</source>
+        <translation>请阅读它之前的日志行；如果服务器没有恢复，请重启它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A server process failed; the lines after it name the cause.</source>
+        <translation>有服务器进程失败；其后的日志行说明了原因。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read the traceback; the rules above cover the common causes.</source>
+        <translation>请阅读 traceback；上面的规则涵盖了常见原因。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The KV pool&apos;s size in tokens: compare it with the profile&apos;s expectation.</source>
+        <translation>KV 池的大小（以 token 计）：请与配置的预期值比较。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Weight loading progress.</source>
+        <translation>权重加载进度。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Live KV use, running and queued requests and throughput.</source>
+        <translation>实时的 KV 使用率、运行中和排队的请求以及吞吐。</translation>
     </message>
 </context>
 <context>
@@ -5379,12 +5561,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+448"/>
+        <location line="+449"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-445"/>
+        <location line="-446"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -5494,8 +5676,9 @@ Text shown: %6, sha256 %5</source>
         <translation>无；用 | 分隔</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop:</source>
+        <extracomment>Stop sequences of the sampling parameters, not a stop button.</extracomment>
         <translation>停止序列：</translation>
     </message>
     <message>
@@ -5955,23 +6138,27 @@ Text shown: %6, sha256 %5</source>
         <translation>许可证</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Pin</source>
+        <extracomment>The deployment phase that fixes the image digest and model revision (固定), not a UI pin.</extracomment>
         <translation>固定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Pull</source>
+        <extracomment>The deployment phase that downloads the image (docker pull).</extracomment>
         <translation>拉取</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Launch</source>
+        <extracomment>The deployment phase that starts the SGLang server.</extracomment>
         <translation>启动</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Verify</source>
+        <extracomment>The deployment phase that sends test requests to the running server.</extracomment>
         <translation>验证</translation>
     </message>
     <message>
@@ -6120,7 +6307,7 @@ Text shown: %6, sha256 %5</source>
         <translation>无法判断</translation>
     </message>
     <message>
-        <location filename="../../ui/playground/loadtestpanel.cpp" line="-216"/>
+        <location filename="../../ui/playground/loadtestpanel.cpp" line="-217"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
@@ -6402,7 +6589,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>RecipeText</name>
     <message>
-        <location filename="recipe-texts.h" line="+4"/>
+        <location filename="data-texts.h" line="-45"/>
         <source>MiniMax-M3.1-Flash on SGLang</source>
         <translation>SGLang 上的 MiniMax-M3.1-Flash</translation>
     </message>

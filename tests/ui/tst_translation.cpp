@@ -4,9 +4,12 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/recipe/licenseterms.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
+#include "ui/deploy/licensepanel.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/deploypage.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -20,6 +23,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStackedWidget>
@@ -27,6 +31,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QValueAxis>
 
 using namespace flashdeck;
@@ -46,6 +52,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { m_sim.stop(); }
     void pseudo_noTextEscapesTranslation();
+    void pseudo_afterADeployment_noTextEscapes();
     void chinese_everyPageFits_andIsCaptured();
 
 private:
@@ -59,6 +66,8 @@ private:
     };
     /** The window over one connected simulated host, every page built, the host's GPUs read. */
     bool openWindow(Window &w, QString *why);
+    /** What escaped translation on every page of `window`, one line per text. */
+    static QStringList escapedOnEveryPage(ui::MainWindow &window);
     /** Every text a user can read in `root`'s visible widgets, with where it was found. */
     static QList<QPair<QString, QString>> visibleTexts(QWidget *root);
 
@@ -113,6 +122,9 @@ QList<QPair<QString, QString>> TestTranslation::visibleTexts(QWidget *root)
         if (!w->isVisibleTo(root)) {
             continue;
         }
+        if (w->objectName() == QLatin1String("stepCommand")) {
+            continue; // the command a step runs on the host, verbatim
+        }
         add(w, QStringLiteral("tooltip"), plain(w->toolTip()));
         if (auto *l = qobject_cast<QLabel *>(w)) {
             add(w, QStringLiteral("text"), plain(l->text()));
@@ -139,7 +151,9 @@ QList<QPair<QString, QString>> TestTranslation::visibleTexts(QWidget *root)
             }
             for (int row = 0; row < std::min(m->rowCount(), 30); ++row) {
                 for (int col = 0; col < m->columnCount(); ++col) {
-                    add(w, QStringLiteral("cell"), m->index(row, col).data().toString());
+                    if (w->objectName() != QLatin1String("logView")) { // a log's lines are the server's words
+                        add(w, QStringLiteral("cell"), m->index(row, col).data().toString());
+                    }
                     add(w, QStringLiteral("cell tooltip"), plain(m->index(row, col).data(Qt::ToolTipRole).toString()));
                 }
             }
@@ -185,13 +199,25 @@ QString outsideBrackets(const QString &text)
  */
 QStringList englishWords(const QString &text)
 {
+    // A server's log line quoted as what a step saw ("[2026-12-02 08:53:04 TP0] Compiled …").
+    static const QRegularExpression logLine(QStringLiteral("^\\[\\d{4}-\\d\\d-\\d\\d "));
+    if (logLine.match(text).hasMatch()) {
+        return {};
+    }
+    // The licence summary comes in its own translations (resources/license/, tst_language);
+    // the pseudo-locale has none, so it shows the English one.
+    static const QStringList licence =
+        LicenseTerms::builtIn(QStringLiteral("en")).value().shownText().split(QLatin1Char('\n'));
+    if (licence.contains(text)) {
+        return {};
+    }
     static const QSet<QString> names = {
         QStringLiteral("Flashdeck"), QStringLiteral("MiniMax"),    QStringLiteral("SGLang"),  QStringLiteral("NVIDIA"),
         QStringLiteral("AMD"),       QStringLiteral("Prometheus"), QStringLiteral("English"), QStringLiteral("libssh"),
         QStringLiteral("Ctrl"),      QStringLiteral("Shift"),      QStringLiteral("Enter"),   QStringLiteral("Flash"),
         QStringLiteral("KV"),        QStringLiteral("GPU"),        QStringLiteral("GB"),      QStringLiteral("MB"),
         QStringLiteral("AC"), // of the GPU's product name, as nvidia-smi reads it: "NVIDIA B300 SXM6 AC"
-        QStringLiteral("GiB"),       QStringLiteral("MiB"),
+        QStringLiteral("GiB"),       QStringLiteral("MiB"),        QStringLiteral("CUDA"),
     };
     QStringList words;
     for (const QString &token : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
@@ -211,6 +237,26 @@ QStringList englishWords(const QString &text)
 
 } // namespace
 
+QStringList TestTranslation::escapedOnEveryPage(ui::MainWindow &window)
+{
+    QStringList escaped;
+    for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
+        window.showPage(static_cast<ui::MainWindow::Page>(i));
+        for (const auto &[where, text] : visibleTexts(&window)) {
+            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
+                const QString line = QStringLiteral("page %1: %2: \"%3\"").arg(i).arg(where, text.left(120));
+                if (!escaped.contains(line)) {
+                    escaped.append(line);
+                }
+            }
+        }
+    }
+    for (const QString &line : escaped) {
+        qInfo().noquote() << "untranslated:" << line; // QVERIFY2 cuts its message short
+    }
+    return escaped;
+}
+
 void TestTranslation::pseudo_noTextEscapesTranslation()
 {
     Language language;
@@ -223,21 +269,54 @@ void TestTranslation::pseudo_noTextEscapesTranslation()
     QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
                                  window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
                              30000);
-    QStringList escaped;
-    for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
-        window.showPage(static_cast<ui::MainWindow::Page>(i));
-        QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
-        for (const auto &[where, text] : visibleTexts(&window)) {
+    const QStringList escaped = escapedOnEveryPage(window);
+    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+}
+
+void TestTranslation::pseudo_afterADeployment_noTextEscapes()
+{
+    // A whole deployment: the licence page, every step's why, expected, seen and fix, the log's
+    // badges, the live server's figures: the words backend layers write too.
+    Language language;
+    QVERIFY(language.install(UiLanguage::Pseudo));
+    Window w;
+    QString why;
+    QVERIFY2(openWindow(w, &why), qPrintable(why));
+    ui::MainWindow &window = *w.window;
+    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
+                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
+                             30000);
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    QVERIFY(page);
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QTRY_VERIFY(page->licensePanel()->isVisible());
+    QStringList escaped = escapedOnEveryPage(window); // the licence page, shown
+    window.showPage(ui::MainWindow::Page::Deploy);
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QTest::mouseClick(page->licensePanel()->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense")),
+                      Qt::LeftButton);
+    QVERIFY(page->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    const auto *monitor = window.fleet().monitor(QStringLiteral("gpu-b300"));
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().server && monitor->status().server->maxTokens.has_value(), 30000);
+    escaped += escapedOnEveryPage(window);
+    // Every step's detail: why, what runs, expected, seen, what to do.
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *steps = page->findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
+    QVERIFY(steps);
+    auto *detail = page->findChild<QWidget *>(QStringLiteral("stepDetail"));
+    QVERIFY(detail);
+    for (QTreeWidgetItemIterator it(steps); *it; ++it) {
+        steps->setCurrentItem(*it);
+        for (const auto &[where, text] : visibleTexts(detail)) {
             if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
-                const QString line = QStringLiteral("page %1: %2: \"%3\"").arg(i).arg(where, text.left(120));
-                if (!escaped.contains(line)) {
-                    escaped.append(line);
-                }
+                escaped.append(QStringLiteral("step %1: %2: \"%3\"").arg((*it)->text(0), where, text.left(160)));
+                qInfo().noquote() << "untranslated:" << escaped.last();
             }
         }
-    }
-    for (const QString &line : escaped) {
-        qInfo().noquote() << "untranslated:" << line; // QVERIFY2 cuts its message short
     }
     QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
 }

@@ -22,20 +22,26 @@ QString groupOf(const QString &step)
         return QObject::tr("Licence");
     }
     if (step.startsWith(QLatin1String("pin."))) {
+        //: The deployment phase that fixes the image digest and model revision (固定), not a UI pin.
         return QObject::tr("Pin");
     }
     if (step == QLatin1String("pull")) {
+        //: The deployment phase that downloads the image (docker pull).
         return QObject::tr("Pull");
     }
     if (step == QLatin1String("verify.gpus") || step == QLatin1String("launch") || step == QLatin1String("ready")) {
+        //: The deployment phase that starts the SGLang server.
         return QObject::tr("Launch");
     }
+    //: The deployment phase that sends test requests to the running server.
     return QObject::tr("Verify");
 }
 
 QString defaultTitle(const QString &step)
 {
-    static const QHash<QString, QString> titles{
+    // Not static: built in the language spoken when asked (a table kept from the first call
+    // would keep that call's language).
+    const QHash<QString, QString> titles{
         {QStringLiteral("preflight.ssh"), QObject::tr("SSH connection")},
         {QStringLiteral("preflight.gpus"), QObject::tr("GPUs")},
         {QStringLiteral("preflight.driver"), QObject::tr("Driver supports the CUDA 13.4 runtime")},

@@ -94,6 +94,7 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
     case Gpus:
         return tr("GPUs");
     case Pins:
+        //: Column: the image digest and model revision a host runs (固定版本).
         return tr("Pins");
     case Container:
         return tr("Container");

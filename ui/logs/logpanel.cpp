@@ -78,6 +78,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     , m_model(new LogModel(rules, this))
     , m_filter(new LogFilterModel(this))
     , m_view(new QListView(this))
+    //: Keep scrolling to the newest log line (like tail -f), not following a person.
     , m_follow(toolButton(tr("Follow"), QStringLiteral("logFollow"), this, true))
     , m_pause(toolButton(tr("Pause"), QStringLiteral("logPause"), this, true))
     , m_chips(new QButtonGroup(this))
@@ -151,6 +152,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     bar->addSeparator();
     auto *prevHighlight = toolButton(QStringLiteral("◀"), QStringLiteral("logPrevHighlight"), this);
     auto *nextHighlightButton = toolButton(QStringLiteral("▶"), QStringLiteral("logNextHighlight"), this);
+    //: Jump between the classified log lines (milestones, warnings, errors).
     auto *highlightsLabel = new QLabel(tr("Highlights"), this);
     bar->addWidget(highlightsLabel);
     prevHighlight->setToolTip(tr("Previous milestone, warning or error"));

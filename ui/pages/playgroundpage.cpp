@@ -208,6 +208,7 @@ void PlaygroundPage::buildUi()
     form->addRow(tr("Max tokens:"), m_maxTokens);
     m_stopSequences = new QLineEdit(params);
     m_stopSequences->setPlaceholderText(tr("none; separate with |"));
+    //: Stop sequences of the sampling parameters, not a stop button.
     form->addRow(tr("Stop:"), m_stopSequences);
     m_seed = new QLineEdit(params);
     m_seed->setPlaceholderText(tr("random"));

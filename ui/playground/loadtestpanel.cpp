@@ -49,6 +49,7 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
 {
     auto *layout = new QHBoxLayout(this);
     auto *left = new QVBoxLayout;
+    //: The load a load test applies (concurrency, lengths, duration), not loading a file.
     auto *form = new QGroupBox(tr("Load"), this);
     auto *f = new QFormLayout(form);
     m_concurrency = spin(form, QStringLiteral("concurrency"), 1, 1024, 8);

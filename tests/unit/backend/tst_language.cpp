@@ -70,6 +70,8 @@ void TestLanguage::chinese_translatesEveryLayer_data()
     QTest::newRow("deploy step") << QByteArray("Deploy") << QByteArray("Start the server") << "启动服务器";
     QTest::newRow("ssh error") << QByteArray("Ssh") << QByteArray("Not connected to %1.") << "未连接到 %1。";
     QTest::newRow("cli") << QByteArray("Cli") << QByteArray("fix: ") << "修复：";
+    // Qt's own words (the buttons of its standard dialogs), from Debian's qt6-translations-l10n.
+    QTest::newRow("qt's dialogs") << QByteArray("QPlatformTheme") << QByteArray("Cancel") << "取消";
     QTest::newRow("unknown text stays") << QByteArray("Deploy") << QByteArray("No such text") << "No such text";
 }
 
