@@ -11,7 +11,8 @@ export FLASHDECK_WERROR ?= $(if $(CI),ON,OFF)
 # ccache hashes paths relative to the checkout, so a fresh clone (as CI makes) reuses the cache.
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-SOURCES = $(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h')
+# resources/translations/data-texts.h is generated (scripts/data-texts.cmake) and read by lupdate only.
+SOURCES = $(filter-out resources/translations/%,$(shell git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' 2>/dev/null || find app backend ui tests -name '*.cpp' -o -name '*.h'))
 
 .PHONY: help bootstrap run test test-asan bench soak fuzz package package-check format format-check screenshots build-% clean
 

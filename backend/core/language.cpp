@@ -139,8 +139,10 @@ Status Language::install(UiLanguage language)
     if (!m_own->load(QStringLiteral(":/i18n/flashdeck_zh_CN.qm"))) {
         m_own.reset();
         m_active = UiLanguage::English;
-        return Status::failure(QCoreApplication::translate("Core", "The Chinese translation is missing from this build of Flashdeck; "
-                                              "it speaks English. Rebuild with Qt's lrelease installed."));
+        return Status::failure(
+            QCoreApplication::translate("Core",
+                                        "The Chinese translation is missing from this build of Flashdeck; "
+                                        "it speaks English. Rebuild with Qt's lrelease installed."));
     }
     QCoreApplication::installTranslator(m_own.get());
     // Qt's own words (buttons of standard dialogs, the file chooser): from the system's Qt
