@@ -22,6 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 namespace flashdeck::cli {
 
 namespace {
@@ -49,31 +52,53 @@ public:
         , m_json(json)
         , m_highlightsOnly(highlightsOnly)
         , m_timestamps(timestamps)
-    { }
+        , m_noted(std::size_t(rules.rules().size()), false)
+    {
+        const auto label = [](const QString &severity, const QString &id) {
+            const QString shown =
+                QString::fromUtf8(mark(severity)) + QLatin1Char(' ') + id.leftJustified(15) + QLatin1Char(' ');
+            return shown.toStdString();
+        };
+        for (const logs::LogRule &r : rules.rules()) {
+            m_labels.push_back(label(r.severity, r.id));
+        }
+        m_noLabel = label(QString(), QString());
+        m_text.reserve(kBlock + (64 << 10));
+    }
 
-    void print(qint64 number, const QByteArray &bytes, int ruleIndex, bool cut, qint64 timeNs, int stream)
+    void print(qint64 number, QByteArrayView bytes, int ruleIndex, bool cut, qint64 timeNs, int stream)
     {
         const logs::LogRule *rule = ruleIndex >= 0 ? &m_rules.rules().at(ruleIndex) : nullptr;
-        if (rule) {
+        if (rule && !m_noted.at(std::size_t(ruleIndex))) {
+            m_noted[std::size_t(ruleIndex)] = true; // what a rule tells the badges, it tells once
             m_highlights.note(rule->id);
         }
         if (m_highlightsOnly && !rule) {
             return;
         }
-        // Logs may hold keys or prompts (F32): the same redactor as Flashdeck's own logs.
-        const QString text = m_redactor().redact(QString::fromUtf8(bytes)) +
-            (cut ? QStringLiteral(" … [line cut at 1 MiB]") : QString());
         const QString time = timeNs > 0
             ? QDateTime::fromMSecsSinceEpoch(timeNs / 1000000, Qt::UTC).toString(Qt::ISODateWithMs)
             : QString();
         if (!m_json) {
+            // Bytes in, bytes out: no round trip through QString, written in large blocks
+            // (most of a server's log is decode lines, and most of what this prints).
             if (m_timestamps && !time.isEmpty()) {
-                m_c.out << time << ' ';
+                m_text.append(time.toStdString()).push_back(' ');
             }
-            m_c.out << mark(rule ? rule->severity : QString()) << ' ' << (rule ? rule->id : QString()).leftJustified(15)
-                    << ' ' << text << '\n';
+            m_text.append(ruleIndex >= 0 ? m_labels.at(std::size_t(ruleIndex)) : m_noLabel);
+            // Logs may hold keys or prompts (F32): the same redactor as Flashdeck's own logs.
+            m_redactor().redactInto(std::string_view(bytes.data(), std::size_t(bytes.size())), m_text);
+            if (cut) {
+                m_text.append(" … [line cut at 1 MiB]");
+            }
+            m_text.push_back('\n');
+            if (m_text.size() >= kBlock) {
+                flush();
+            }
             return;
         }
+        const QString text = m_redactor().redact(QString::fromUtf8(bytes)) +
+            (cut ? QStringLiteral(" … [line cut at 1 MiB]") : QString());
         nlohmann::json o = {{"line", number},
                             {"text", text.toStdString()},
                             {"rule", rule ? nlohmann::json(rule->id.toStdString()) : nlohmann::json(nullptr)},
@@ -102,11 +127,27 @@ public:
         m_c.out << QString::fromStdString(o.dump()) << '\n';
     }
 
+    /** Writes what the text view holds: to the terminal's or file's device as it is. */
+    void flush()
+    {
+        if (m_text.empty()) {
+            return;
+        }
+        m_c.out.flush();
+        if (QIODevice *device = m_c.out.device()) {
+            device->write(m_text.data(), qint64(m_text.size()));
+        } else { // a QString stream (--help's capture): through it
+            m_c.out << QString::fromUtf8(m_text.data(), qsizetype(m_text.size()));
+        }
+        m_text.clear();
+    }
+
     void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict) { m_highlights.setRecorded(verdict); }
 
     /** The badges' verdicts, once the log is over (not in --json: one object per line there). */
     void summary()
     {
+        flush();
         if (m_json) {
             return;
         }
@@ -128,6 +169,11 @@ private:
     bool m_timestamps;
     Redactor m_ownRedactor;
     logs::LogHighlights m_highlights;
+    static constexpr std::size_t kBlock = 1 << 20;
+    std::string m_text; // the text view's pending output
+    std::vector<std::string> m_labels; // per rule: "✓ ready           ", as the text view prints it
+    std::string m_noLabel;
+    std::vector<bool> m_noted;
 };
 
 int classifyFile(const QString &path, const logs::LogRules &rules, LinePrinter &printer, CliContext &c)
@@ -139,19 +185,18 @@ int classifyFile(const QString &path, const logs::LogRules &rules, LinePrinter &
     }
     logs::LineSplitter splitter;
     qint64 number = 0;
-    auto emitLines = [&](const QList<logs::SplitLine> &lines) {
-        for (const logs::SplitLine &l : lines) {
-            ++number;
-            if (l.progress) {
-                continue; // a progress bar's intermediate frame: its final frame is the line kept
-            }
-            printer.print(number, l.text, rules.classify(l.text), l.cut, 0, 1);
+    const auto emitLine = [&](QByteArrayView text, bool progress, bool cut) {
+        ++number;
+        if (progress) {
+            return; // a progress bar's intermediate frame: its final frame is the line kept
         }
+        printer.print(number, text, rules.classify(text), cut, 0, 1);
     };
-    while (!file.atEnd()) {
-        emitLines(splitter.feed(file.read(1 << 20)));
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    for (qint64 n; (n = file.read(block.data(), block.size())) > 0;) {
+        splitter.feedEach(QByteArrayView(block.constData(), n), emitLine);
     }
-    emitLines(splitter.finish());
+    splitter.finishEach(emitLine);
     printer.summary();
     c.out.flush();
     return ExitOk;
@@ -168,6 +213,7 @@ int followHost(const HostEntry &host, logs::LogFollower::Options options, const 
                              for (const logs::LogRecord &r : records) {
                                  printer.print(r.seq, r.text, r.rule, r.cut, r.timeNs, r.stream);
                              }
+                             printer.flush(); // following: each batch as it comes
                              c.out.flush();
                          });
         // Following: say on stderr what the stream is doing (waiting, reconnecting), once each.

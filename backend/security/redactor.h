@@ -42,6 +42,8 @@ public:
 
     std::string redact(std::string_view text) const;
     QString redact(const QString &text) const;
+    /** Appends `text`, redacted, to `out` (no allocation when `out` has room). */
+    void redactInto(std::string_view text, std::string &out) const;
 
     /** Only the pattern rules, with no registered secrets (used by tools and tests). */
     static std::string redactPatterns(std::string_view text);

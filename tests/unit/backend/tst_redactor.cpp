@@ -2,7 +2,10 @@
 
 #include <QTest>
 
+#include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
 using flashdeck::Redactor;
 
@@ -19,6 +22,7 @@ private Q_SLOTS:
     void removeSecret_stopsRedacting();
     void redact_hugeBase64Image_isLinearAndComplete();
     void redact_concurrentWriters_neverLeak();
+    void redact_secretsAmongOrdinaryWords_property();
 };
 
 void TestRedactor::redact_patterns_data()
@@ -171,6 +175,55 @@ void TestRedactor::redact_concurrentWriters_neverLeak()
         th.join();
     }
     QCOMPARE(leaks.load(), 0);
+}
+
+void TestRedactor::redact_secretsAmongOrdinaryWords_property()
+{
+    // The scanner tries its rules only where one could begin (a word's first letter, '-', '"',
+    // 'd' of data:): generated lines mix every rule's trigger, in every case and position, with
+    // SGLang's ordinary words; no secret value may survive, and a line without one is unchanged.
+    const char *const ordinary[] = {
+        "Decode batch.", "#token: 412032,", "token usage: 0.04,", "gen throughput", "tokens",  "password_file",
+        "datasets",      "hf_hub",          "--port 30000",       "\"model\":",     "Bearers", "authorization",
+        "secretly",      "apikeys",         "(token/s):",         "data-parallel"};
+    const char *const triggers[] = {
+        "Bearer ",        "bearer ",       "Authorization: Basic ",  "AUTHORIZATION: ", "--api-key ",
+        "--api-key=",     "api_key=",      "\"password\": \"",       "--token ",        "SECRET=",
+        "client_secret=", "access_token=", "data:image/png;base64,", "hf_token=",       "\"api_key\":\"",
+        "Passphrase="};
+    std::uint32_t seed = 20261202;
+    // An LCG's low bits repeat with a short period: the high ones choose.
+    const auto next = [&seed] { return (seed = seed * 1664525u + 1013904223u) >> 12; };
+    const Redactor redactor;
+    for (int line = 0; line < 20000; ++line) {
+        std::string text;
+        std::vector<std::string> secrets;
+        const int words = 2 + int(next() % 8);
+        for (int w = 0; w < words; ++w) {
+            if (next() % 4 == 0) {
+                std::string secret = "S3cr";
+                for (int k = 0; k < 12; ++k) {
+                    secret.push_back("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789"[next() % 56]);
+                }
+                text += triggers[next() % std::size(triggers)];
+                text += secret;
+                secrets.push_back(secret);
+            } else {
+                text += ordinary[next() % std::size(ordinary)];
+            }
+            text += next() % 3 == 0 ? ", " : " ";
+        }
+        const std::string out = redactor.redact(text);
+        for (const std::string &secret : secrets) {
+            QVERIFY2(out.find(secret) == std::string::npos, (text + "  →  " + out).c_str());
+        }
+        if (secrets.empty()) {
+            QCOMPARE(out, text);
+        }
+        std::string appended = "kept: ";
+        redactor.redactInto(text, appended);
+        QCOMPARE(appended, "kept: " + out); // appends, never replaces
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRedactor)
