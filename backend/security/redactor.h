@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -51,6 +52,7 @@ public:
 private:
     mutable std::shared_mutex m_mutex;
     std::vector<std::string> m_secrets; // longest first, so a secret containing another wins
+    std::atomic<std::size_t> m_secretCount{0}; // m_secrets.size(), read without the lock
 };
 
 } // namespace flashdeck

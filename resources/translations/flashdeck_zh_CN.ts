@@ -387,7 +387,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+123"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+225"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+271"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -1658,7 +1658,7 @@ Summary sha256: %1
         <translation>无法创建目录 %1。请检查其上级目录存在且可写，或指定另一个 --config-dir。</translation>
     </message>
     <message>
-        <location filename="../../backend/core/language.cpp" line="+142"/>
+        <location filename="../../backend/core/language.cpp" line="+143"/>
         <source>The Chinese translation is missing from this build of Flashdeck; it speaks English. Rebuild with Qt&apos;s lrelease installed.</source>
         <translation>此版本的 Flashdeck 缺少中文翻译，将使用英文。请安装 Qt 的 lrelease 后重新构建。</translation>
     </message>
@@ -3591,6 +3591,44 @@ Summary sha256: %1
     </message>
 </context>
 <context>
+    <name>DockerState</name>
+    <message>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+20"/>
+        <source>created</source>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restarting</source>
+        <translation>重启中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removing</source>
+        <translation>删除中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dead</source>
+        <translation>已失效</translation>
+    </message>
+</context>
+<context>
     <name>ExchangeView</name>
     <message>
         <location filename="../../ui/playground/exchangeview.cpp" line="+41"/>
@@ -3759,7 +3797,7 @@ Summary sha256: %1
 <context>
     <name>FleetModel</name>
     <message>
-        <location filename="../../ui/fleet/fleetmodel.cpp" line="+91"/>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+86"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -3885,12 +3923,18 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+103"/>
+        <location line="+104"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-97"/>
+        <source>%1 — Docker: %2</source>
+        <extracomment>A container&apos;s name, then its status in Docker&apos;s own words (&quot;Up 2 seconds&quot;).</extracomment>
+        <translation>%1 —— Docker：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>no deployment</source>
         <translation>无部署</translation>
     </message>
@@ -6162,7 +6206,7 @@ Text shown: %6, sha256 %5</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
     </message>

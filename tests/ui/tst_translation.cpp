@@ -301,7 +301,11 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
     const auto *monitor = window.fleet().monitor(QStringLiteral("gpu-b300"));
-    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().server && monitor->status().server->maxTokens.has_value(), 30000);
+    // Every figure of the running deployment is in, the container's too: the pages show words
+    // about each (not a timing: the test waits for them).
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->status().server && monitor->status().server->maxTokens.has_value() &&
+                                 monitor->status().container.has_value(),
+                             30000);
     escaped += escapedOnEveryPage(window);
     // Every step's detail: why, what runs, expected, seen, what to do.
     window.showPage(ui::MainWindow::Page::Deploy);

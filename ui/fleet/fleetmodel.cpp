@@ -4,6 +4,7 @@
 #include "backend/metrics/hostmonitor.h"
 #include "ui/format.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QIcon>
 #include <QTimer>
@@ -11,6 +12,26 @@
 namespace flashdeck::ui {
 
 namespace {
+
+/** Docker's container states (the Engine API's State.Status) in the language spoken; others as Docker says. */
+QString dockerStateText(const QString &state)
+{
+    static const char *const kStates[][2] = {
+        {"created", QT_TRANSLATE_NOOP("DockerState", "created")},
+        {"running", QT_TRANSLATE_NOOP("DockerState", "running")},
+        {"paused", QT_TRANSLATE_NOOP("DockerState", "paused")},
+        {"restarting", QT_TRANSLATE_NOOP("DockerState", "restarting")},
+        {"removing", QT_TRANSLATE_NOOP("DockerState", "removing")},
+        {"exited", QT_TRANSLATE_NOOP("DockerState", "exited")},
+        {"dead", QT_TRANSLATE_NOOP("DockerState", "dead")},
+    };
+    for (const auto &[name, words] : kStates) {
+        if (state == QLatin1String(name)) {
+            return QCoreApplication::translate("DockerState", words);
+        }
+    }
+    return state;
+}
 
 QIcon icon(const char *name)
 {
@@ -235,13 +256,14 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     }
     case Container:
         if (role == Qt::DisplayRole) {
-            return s.container ? s.container->state : (s.containerKnown ? tr("none") : fmt::unknown());
+            return s.container ? dockerStateText(s.container->state) : (s.containerKnown ? tr("none") : fmt::unknown());
         }
         if (role == Qt::DecorationRole && s.container) {
             return s.container->state == QLatin1String("running") ? icon("pass") : icon("fail");
         }
         if (role == Qt::ToolTipRole && s.container) {
-            return QStringLiteral("%1: %2").arg(s.container->name, s.container->status);
+            //: A container's name, then its status in Docker's own words ("Up 2 seconds").
+            return tr("%1 — Docker: %2").arg(s.container->name, s.container->status);
         }
         if (role == SortRole) {
             return s.container ? s.container->state : QString();
