@@ -95,6 +95,65 @@ constexpr std::array<bool, 256> kIdentTable = [] {
     return t;
 }();
 
+constexpr std::array<bool, 256> kHintTable = [] {
+    std::array<bool, 256> t{};
+    for (const char c : std::string_view("=\"_;-:rR")) {
+        t[static_cast<unsigned char>(c)] = true;
+    }
+    return t;
+}();
+
+bool endsWithNoCase(std::string_view text, std::size_t end, std::string_view word)
+{
+    return end >= word.size() && startsWithNoCase(text, end - word.size(), word);
+}
+
+/**
+ * False when no pattern rule can match anywhere in `text`, from bytes every rule needs: a named
+ * value needs '=', '"' or "--"; a data URI ';'; a Hugging Face token '_'; "Bearer" its own
+ * letters; "Authorization" a ':' after it. One pass of one table lookup a byte: most log lines
+ * (SGLang's decode and prefill batches) have none, and skip the scanner.
+ */
+bool mayNeedPatterns(std::string_view text)
+{
+    const char *const data = text.data();
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!kHintTable[static_cast<unsigned char>(data[i])]) {
+            continue;
+        }
+        switch (data[i]) {
+        case '-':
+            if (i + 1 < n && data[i + 1] == '-') {
+                return true;
+            }
+            break;
+        case 'r':
+        case 'R':
+            if (endsWithNoCase(text, i + 1, "bearer")) {
+                return true;
+            }
+            break;
+        case ':': {
+            std::size_t j = i;
+            while (j > 0 && (data[j - 1] == ' ' || data[j - 1] == '\t')) {
+                --j;
+            }
+            if (j > 0 && data[j - 1] == '"') {
+                --j;
+            }
+            if (endsWithNoCase(text, j, "authorization")) {
+                return true;
+            }
+            break;
+        }
+        default: // '=', '"', '_', ';'
+            return true;
+        }
+    }
+    return false;
+}
+
 class Scanner
 {
 public:
@@ -155,11 +214,34 @@ private:
      * the secret names: api…, access_token, password, passphrase, token, secret, client_secret).
      * Two table lookups a byte (a branch per letter cost more than the rest of the scan).
      */
-    static bool mayStartAt(const char *data, std::size_t i)
+    bool mayStartAt(const char *data, std::size_t i) const
     {
         const std::uint8_t k = kStartTable[static_cast<unsigned char>(data[i])];
-        return k == kAnywhere ||
-            (k == kAtWordStart && (i == 0 || !kIdentTable[static_cast<unsigned char>(data[i - 1])]));
+        if (k == kNever || (k == kAtWordStart && i > 0 && kIdentTable[static_cast<unsigned char>(data[i - 1])])) {
+            return false;
+        }
+        // The second byte too: most word starts ("batch", "cuda", "throughput") end here.
+        const char second = i + 1 < m_text.size() ? lower(data[i + 1]) : '\0';
+        switch (lower(data[i])) {
+        case 'a':
+            return second == 'u' || second == 'p' || second == 'c'; // authorization, api…, access_token
+        case 'b':
+        case 's':
+            return second == 'e'; // bearer, secret
+        case 'c':
+            return second == 'l'; // client_secret
+        case 'd':
+        case 'p':
+            return second == 'a'; // data:, password, passphrase
+        case 'h':
+            return second == 'f'; // hf_, hf_token
+        case 't':
+            return second == 'o'; // token
+        case '-':
+            return second == '-'; // --name
+        default: // '"': "name"
+            return true;
+        }
     }
 
     bool atWordStart() const { return m_i == 0 || !isIdentChar(m_text[m_i - 1]); }
@@ -419,7 +501,12 @@ void Redactor::redactInto(std::string_view text, std::string &out) const
             }
         }
     }
-    Scanner(replaced.empty() ? text : std::string_view(replaced), out).run();
+    const std::string_view scanned = replaced.empty() ? text : std::string_view(replaced);
+    if (!mayNeedPatterns(scanned)) {
+        out.append(scanned);
+        return;
+    }
+    Scanner(scanned, out).run();
 }
 
 QString Redactor::redact(const QString &text) const
