@@ -136,6 +136,11 @@ public:
         m_c.out.flush();
         if (QIODevice *device = m_c.out.device()) {
             device->write(m_text.data(), qint64(m_text.size()));
+            // stdout's QFile buffers too: hand the block to the kernel now (a follower's reader
+            // waits for each line).
+            if (auto *file = qobject_cast<QFileDevice *>(device)) {
+                (void)file->flush();
+            }
         } else { // a QString stream (--help's capture): through it
             m_c.out << QString::fromUtf8(m_text.data(), qsizetype(m_text.size()));
         }

@@ -5,9 +5,13 @@
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/recipe/licenseterms.h"
+#include "backend/recipe/pins.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
 #include "ui/deploy/licensepanel.h"
+#include "ui/deploy/upgradedialog.h"
+#include "ui/dialogs/addhostdialog.h"
+#include "ui/dialogs/hostkeydialog.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
 
@@ -53,6 +57,7 @@ private Q_SLOTS:
     void cleanupTestCase() { m_sim.stop(); }
     void pseudo_noTextEscapesTranslation();
     void pseudo_afterADeployment_noTextEscapes();
+    void pseudo_dialogs_noTextEscapes();
     void chinese_everyPageFits_andIsCaptured();
 
 private:
@@ -321,6 +326,43 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
                 qInfo().noquote() << "untranslated:" << escaped.last();
             }
         }
+    }
+    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+}
+
+void TestTranslation::pseudo_dialogs_noTextEscapes()
+{
+    // The dialogs the pages open: adding a host, trusting its key, upgrading it.
+    Language language;
+    QVERIFY(language.install(UiLanguage::Pseudo));
+    QTemporaryDir dir;
+    ui::AddHostDialog add({QStringLiteral("gpu-a")}, dir.filePath(QStringLiteral("ssh_config")));
+    ssh::HostKeyInfo key;
+    key.host = QStringLiteral("gpu-a.example");
+    key.keyType = QStringLiteral("ssh-ed25519");
+    key.fingerprint = QStringLiteral("SHA256:4a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3");
+    key.knownHostsFile = dir.filePath(QStringLiteral("known_hosts"));
+    ui::HostKeyDialog trust(QStringLiteral("gpu-a"), key);
+    Pins pins;
+    pins.host = QStringLiteral("gpu-a");
+    pins.image = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
+    pins.imageDigest = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+    pins.modelRevision = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088a0bd1e7f");
+    pins.profile = QStringLiteral("b300x4-balanced");
+    ui::UpgradeDialog upgrade(QStringLiteral("gpu-a"), pins, std::nullopt);
+    ui::UpgradeDialog fleetUpgrade(QStringList{QStringLiteral("gpu-a"), QStringLiteral("gpu-b")}, pins);
+    QStringList escaped;
+    for (QDialog *d : std::initializer_list<QDialog *>{&add, &trust, &upgrade, &fleetUpgrade}) {
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d));
+        for (const auto &[where, text] : visibleTexts(d)) {
+            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
+                escaped.append(QStringLiteral("%1: %2: \"%3\"")
+                                   .arg(QString::fromLatin1(d->metaObject()->className()), where, text.left(160)));
+                qInfo().noquote() << "untranslated:" << escaped.last();
+            }
+        }
+        d->hide();
     }
     QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
 }
