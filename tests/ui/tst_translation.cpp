@@ -69,8 +69,10 @@ private:
         std::unique_ptr<Inventory> inventory;
         std::unique_ptr<ui::MainWindow> window;
     };
-    /** The window over one connected simulated host, every page built, the host's GPUs read. */
+    /** The window over one connected simulated host, its GPUs read. */
     bool openWindow(Window &w, QString *why);
+    /** Adds what escaped translation in `root` to `escaped`, each line led by `where`. */
+    static void collectEscaped(QWidget *root, const QString &where, QStringList &escaped);
     /** What escaped translation on every page of `window`, one line per text. */
     static QStringList escapedOnEveryPage(ui::MainWindow &window);
     /** Every text a user can read in `root`'s visible widgets, with where it was found. */
@@ -101,7 +103,20 @@ bool TestTranslation::openWindow(Window &w, QString *why)
     w.window = std::make_unique<ui::MainWindow>(*w.paths, *w.settings, *w.inventory, RuntimeInfo::current());
     w.window->resize(1366, 740);
     w.window->show();
-    return QTest::qWaitForWindowExposed(w.window.get());
+    if (!QTest::qWaitForWindowExposed(w.window.get())) {
+        *why = QStringLiteral("the window was not shown");
+        return false;
+    }
+    // The host's GPUs are read: its rows, gauges and charts hold words as well as numbers.
+    const auto gpusRead = [&w] {
+        const auto *monitor = w.window->fleet().monitor(QStringLiteral("gpu-b300"));
+        return monitor && monitor->status().gpus.size() == 4;
+    };
+    if (!QTest::qWaitFor(gpusRead, 30000)) {
+        *why = QStringLiteral("the simulated host's GPUs were not read within 30 s");
+        return false;
+    }
+    return true;
 }
 
 QList<QPair<QString, QString>> TestTranslation::visibleTexts(QWidget *root)
@@ -242,22 +257,25 @@ QStringList englishWords(const QString &text)
 
 } // namespace
 
+void TestTranslation::collectEscaped(QWidget *root, const QString &where, QStringList &escaped)
+{
+    for (const auto &[what, text] : visibleTexts(root)) {
+        if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
+            const QString line = QStringLiteral("%1: %2: \"%3\"").arg(where, what, text.left(160));
+            if (!escaped.contains(line)) {
+                escaped.append(line);
+                qInfo().noquote() << "untranslated:" << line; // QVERIFY2 cuts its message short
+            }
+        }
+    }
+}
+
 QStringList TestTranslation::escapedOnEveryPage(ui::MainWindow &window)
 {
     QStringList escaped;
     for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
         window.showPage(static_cast<ui::MainWindow::Page>(i));
-        for (const auto &[where, text] : visibleTexts(&window)) {
-            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
-                const QString line = QStringLiteral("page %1: %2: \"%3\"").arg(i).arg(where, text.left(120));
-                if (!escaped.contains(line)) {
-                    escaped.append(line);
-                }
-            }
-        }
-    }
-    for (const QString &line : escaped) {
-        qInfo().noquote() << "untranslated:" << line; // QVERIFY2 cuts its message short
+        collectEscaped(&window, QStringLiteral("page %1").arg(i), escaped);
     }
     return escaped;
 }
@@ -270,10 +288,6 @@ void TestTranslation::pseudo_noTextEscapesTranslation()
     QString why;
     QVERIFY2(openWindow(w, &why), qPrintable(why));
     ui::MainWindow &window = *w.window;
-    // The host's GPUs are read: its rows, gauges and charts hold words as well as numbers.
-    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
-                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
-                             30000);
     const QStringList escaped = escapedOnEveryPage(window);
     QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
 }
@@ -288,9 +302,6 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
     QString why;
     QVERIFY2(openWindow(w, &why), qPrintable(why));
     ui::MainWindow &window = *w.window;
-    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
-                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
-                             30000);
     window.showPage(ui::MainWindow::Page::Deploy);
     auto *page = window.findChild<ui::DeployPage *>();
     QVERIFY(page);
@@ -320,12 +331,7 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
     QVERIFY(detail);
     for (QTreeWidgetItemIterator it(steps); *it; ++it) {
         steps->setCurrentItem(*it);
-        for (const auto &[where, text] : visibleTexts(detail)) {
-            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
-                escaped.append(QStringLiteral("step %1: %2: \"%3\"").arg((*it)->text(0), where, text.left(160)));
-                qInfo().noquote() << "untranslated:" << escaped.last();
-            }
-        }
+        collectEscaped(detail, QStringLiteral("step ") + (*it)->text(0), escaped);
     }
     QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
 }
@@ -355,13 +361,7 @@ void TestTranslation::pseudo_dialogs_noTextEscapes()
     for (QDialog *d : std::initializer_list<QDialog *>{&add, &trust, &upgrade, &fleetUpgrade}) {
         d->show();
         QVERIFY(QTest::qWaitForWindowExposed(d));
-        for (const auto &[where, text] : visibleTexts(d)) {
-            if (const QStringList words = englishWords(outsideBrackets(text)); !words.isEmpty()) {
-                escaped.append(QStringLiteral("%1: %2: \"%3\"")
-                                   .arg(QString::fromLatin1(d->metaObject()->className()), where, text.left(160)));
-                qInfo().noquote() << "untranslated:" << escaped.last();
-            }
-        }
+        collectEscaped(d, QString::fromLatin1(d->metaObject()->className()), escaped);
         d->hide();
     }
     QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
@@ -375,9 +375,6 @@ void TestTranslation::chinese_everyPageFits_andIsCaptured()
     QString why;
     QVERIFY2(openWindow(w, &why), qPrintable(why));
     ui::MainWindow &window = *w.window;
-    QTRY_VERIFY_WITH_TIMEOUT(window.fleet().monitor(QStringLiteral("gpu-b300")) &&
-                                 window.fleet().monitor(QStringLiteral("gpu-b300"))->status().gpus.size() == 4,
-                             30000);
     // A laptop: the window with its Chinese words still fits 1366 × 768.
     QVERIFY2(
         window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 700,
