@@ -388,6 +388,13 @@ void TestTranslation::chinese_everyPageFits_andIsCaptured()
     for (int i = 0; i < ui::MainWindow::pageCount; ++i) {
         window.showPage(static_cast<ui::MainWindow::Page>(i));
         QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
+        if (i == int(ui::MainWindow::Page::Fleet)) {
+            // The summary follows the table within a quarter second (coalesced): the picture
+            // shows it caught up with the GPUs read.
+            auto *summary = window.findChild<QLabel *>(QStringLiteral("fleetSummary"));
+            QVERIFY(summary);
+            QTRY_VERIFY2(summary->text().contains(QStringLiteral("4 块 GPU")), qPrintable(summary->text()));
+        }
         // Nothing cut off: every visible label and button got at least the width its words
         // need (a layout gives that unless the window is too small for it).
         for (QWidget *wd : window.findChildren<QWidget *>()) {
