@@ -127,6 +127,13 @@ Status Language::install(UiLanguage language)
     case UiLanguage::English:
     case UiLanguage::System:
         m_active = UiLanguage::English;
+        // The sources are English; this holds their plural forms only ("1 host", "2 hosts").
+        m_own = std::make_unique<OwnTranslator>();
+        if (m_own->load(QStringLiteral(":/i18n/flashdeck_en.qm"))) {
+            QCoreApplication::installTranslator(m_own.get());
+        } else {
+            m_own.reset(); // "host(s)" then: a word less polished, nothing lost
+        }
         return Status::ok();
     case UiLanguage::Pseudo:
         m_own = std::make_unique<PseudoTranslator>();

@@ -24,7 +24,7 @@ enum class UiLanguage {
  * Chooses the language and installs its translators into the running QCoreApplication:
  * Flashdeck's own (compiled in from resources/translations/) and Qt's (qtbase, from the system's
  * Qt translations, so Qt's own dialogs speak it too). Owns the translators; lives as long as the
- * application. English needs none: the sources are English.
+ * application. English needs only its plural forms ("1 host", "2 hosts"): the sources are English.
  */
 class Language final
 {

@@ -387,7 +387,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+123"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+271"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+276"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -1658,7 +1658,7 @@ Summary sha256: %1
         <translation>无法创建目录 %1。请检查其上级目录存在且可写，或指定另一个 --config-dir。</translation>
     </message>
     <message>
-        <location filename="../../backend/core/language.cpp" line="+143"/>
+        <location filename="../../backend/core/language.cpp" line="+150"/>
         <source>The Chinese translation is missing from this build of Flashdeck; it speaks English. Rebuild with Qt&apos;s lrelease installed.</source>
         <translation>此版本的 Flashdeck 缺少中文翻译，将使用英文。请安装 Qt 的 lrelease 后重新构建。</translation>
     </message>

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void chinese_translatesEveryLayer_data();
     void chinese_translatesEveryLayer();
     void chinese_uninstalled_speaksEnglishAgain();
+    void english_pluralForms();
     void pseudo_bracketsEveryText();
     void licence_inBothLanguages_sameTerms();
     void licence_followsTheLanguageInstalled();
@@ -98,6 +99,16 @@ void TestLanguage::chinese_uninstalled_speaksEnglishAgain()
         QCOMPARE(language.activeName(), QStringLiteral("en"));
         QVERIFY(language.install(UiLanguage::Chinese));
     }
+    QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("Start the server"));
+}
+
+void TestLanguage::english_pluralForms()
+{
+    Language language;
+    QVERIFY(language.install(UiLanguage::English));
+    const char *context = "flashdeck::ui::FleetPage";
+    QCOMPARE(QCoreApplication::translate(context, "%n host(s)", nullptr, 1), QStringLiteral("1 host"));
+    QCOMPARE(QCoreApplication::translate(context, "%n host(s)", nullptr, 3), QStringLiteral("3 hosts"));
     QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("Start the server"));
 }
 
