@@ -195,6 +195,12 @@ QList<QPair<QString, QString>> TestTranslation::visibleTexts(QWidget *root)
 
 namespace {
 
+/** What a failing check says: every text that escaped, one a line. */
+QString verdict(const QStringList &escaped)
+{
+    return QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'));
+}
+
 /** `text` with every bracketed ⟦…⟧ span (nested ones too) taken out. */
 QString outsideBrackets(const QString &text)
 {
@@ -289,7 +295,7 @@ void TestTranslation::pseudo_noTextEscapesTranslation()
     QVERIFY2(openWindow(w, &why), qPrintable(why));
     ui::MainWindow &window = *w.window;
     const QStringList escaped = escapedOnEveryPage(window);
-    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+    QVERIFY2(escaped.isEmpty(), qPrintable(verdict(escaped)));
 }
 
 void TestTranslation::pseudo_afterADeployment_noTextEscapes()
@@ -333,7 +339,7 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
         steps->setCurrentItem(*it);
         collectEscaped(detail, QStringLiteral("step ") + (*it)->text(0), escaped);
     }
-    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+    QVERIFY2(escaped.isEmpty(), qPrintable(verdict(escaped)));
 }
 
 void TestTranslation::pseudo_dialogs_noTextEscapes()
@@ -364,7 +370,7 @@ void TestTranslation::pseudo_dialogs_noTextEscapes()
         collectEscaped(d, QString::fromLatin1(d->metaObject()->className()), escaped);
         d->hide();
     }
-    QVERIFY2(escaped.isEmpty(), qPrintable(QStringLiteral("untranslated text:\n") + escaped.join(QLatin1Char('\n'))));
+    QVERIFY2(escaped.isEmpty(), qPrintable(verdict(escaped)));
 }
 
 void TestTranslation::chinese_everyPageFits_andIsCaptured()
