@@ -1,20 +1,30 @@
 #include "backend/docker/logframes.h"
 
+#include "backend/core/sharedbytes.h"
+
 #include <cstring>
 
 namespace flashdeck::docker {
 
-void LogFrameDecoder::emitText(int stream, const QByteArray &payload, QList<LogLine> &out)
+void LogFrameDecoder::emitText(int stream, const QByteArray &block, qsizetype from, qsizetype size, QList<LogLine> &out)
 {
-    // One pass over the payload, appending each line once: a 64 KiB chunk of short lines
-    // must not cost a copy of the rest per line.
+    // One pass over the payload. A line wholly inside it shares the block's memory (the ring
+    // keeps every line: an allocation and a copy each was most of the pipeline's cost,
+    // bench_logs); only a line that spans frames or chunks is assembled in `partial`.
     QByteArray &partial = m_partial[stream];
     bool &discarding = m_discarding[stream];
-    const char *p = payload.constData();
-    const char *const end = p + payload.size();
+    const char *const base = block.constData();
+    const char *p = base + from;
+    const char *const end = p + size;
     while (p < end) {
         const char *nl = static_cast<const char *>(memchr(p, '\n', size_t(end - p)));
         const char *stop = nl ? nl : end;
+        if (nl && partial.isEmpty() && !discarding && stop - p <= kMaxLine) {
+            const qsizetype n = stop - p - (stop > p && stop[-1] == '\r' ? 1 : 0);
+            out.append({stream, bytes::sharedSlice(block, p - base, n), false});
+            p = nl + 1;
+            continue;
+        }
         if (!discarding) {
             const qsizetype room = kMaxLine - partial.size();
             if (stop - p > room) {
@@ -48,10 +58,10 @@ QList<LogLine> LogFrameDecoder::feed(const QByteArray &chunk)
         return out;
     }
     if (!m_multiplexed) {
-        emitText(1, chunk, out);
+        emitText(1, chunk, 0, chunk.size(), out);
         return out;
     }
-    m_frames += chunk;
+    m_frames += chunk; // shares `chunk` when nothing was left over (QByteArray::append)
     qsizetype pos = 0;
     while (m_frames.size() - pos >= 8) {
         const auto *h = reinterpret_cast<const unsigned char *>(m_frames.constData() + pos);
@@ -63,10 +73,14 @@ QList<LogLine> LogFrameDecoder::feed(const QByteArray &chunk)
         if (m_frames.size() - pos - 8 < size) {
             break;
         }
-        emitText(h[0] == 2 ? 2 : 1, m_frames.mid(pos + 8, size), out);
+        emitText(h[0] == 2 ? 2 : 1, m_frames, pos + 8, size, out);
         pos += 8 + size;
     }
-    m_frames.remove(0, pos);
+    if (pos == m_frames.size()) {
+        m_frames.clear(); // the lines may share it: let go rather than detach an empty copy
+    } else {
+        m_frames.remove(0, pos);
+    }
     return out;
 }
 

@@ -28,7 +28,10 @@ public:
         : m_multiplexed(multiplexed)
     { }
 
-    /** New complete lines in `chunk` (with what earlier chunks left). */
+    /**
+     * New complete lines in `chunk` (with what earlier chunks left). A line wholly inside the
+     * chunk shares its memory (bytes::sharedSlice: read it by its size).
+     */
     QList<LogLine> feed(const QByteArray &chunk);
     /** What is left at the end of the stream: a last line without a newline. */
     QList<LogLine> finish();
@@ -36,7 +39,7 @@ public:
     bool corrupt() const { return m_corrupt; }
 
 private:
-    void emitText(int stream, const QByteArray &payload, QList<LogLine> &out);
+    void emitText(int stream, const QByteArray &block, qsizetype from, qsizetype size, QList<LogLine> &out);
 
     bool m_multiplexed;
     bool m_corrupt = false;

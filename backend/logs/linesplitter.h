@@ -28,6 +28,11 @@ public:
         : m_maxLine(maxLine)
     { }
 
+    /**
+     * The lines `chunk` completes. A line wholly inside the chunk shares its memory
+     * (bytes::sharedSlice: no '\0' after it, and it keeps the chunk alive); one that spans
+     * chunks is a copy.
+     */
     QList<SplitLine> feed(const QByteArray &chunk);
     /** The last line when the stream ends without a line end. */
     QList<SplitLine> finish();

@@ -1,6 +1,7 @@
 #include "backend/logs/logfollower.h"
 
 #include "backend/core/jsonread.h"
+#include "backend/core/sharedbytes.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/docker/ourcontainers.h"
@@ -334,7 +335,7 @@ void LogFollower::accept(int stream, const QByteArray &line, bool cut)
     LogRecord r;
     r.seq = ++m_seq;
     r.timeNs = timeNs;
-    r.text = text.toByteArray();
+    r.text = bytes::sharedPart(line, text.data() - line.constData(), text.size()); // no copy per line
     r.rule = qint16(m_rules.classify(r.text));
     r.stream = quint8(stream);
     r.cut = cut;

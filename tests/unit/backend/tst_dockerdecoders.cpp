@@ -34,6 +34,7 @@ private Q_SLOTS:
     void frames_anyCutGivesTheSameLines();
     void frames_rawWhenTty();
     void frames_garbageStops();
+    void frames_linesShareTheBody_andStandAlone();
     void imageRef_splitsAsDockerDoes_data();
     void imageRef_splitsAsDockerDoes();
     void imageRef_refusesWhatDockerRefuses_data();
@@ -177,6 +178,50 @@ void TestDockerDecoders::frames_garbageStops()
     LogFrameDecoder d;
     QVERIFY(d.feed("Hello, this is not framed at all\n").isEmpty());
     QVERIFY(d.corrupt());
+}
+
+void TestDockerDecoders::frames_linesShareTheBody_andStandAlone()
+{
+    // The ring keeps every line: a line wholly inside a chunk shares the chunk's memory rather
+    // than costing an allocation. Each must still read as its own bytes, survive the chunk and
+    // the decoder, and change alone.
+    QByteArray body = frame(1, "one\r\ntwo\n") + frame(2, "err line\nspans ") + frame(2, "frames\n");
+    QList<LogLine> lines;
+    {
+        LogFrameDecoder d;
+        lines = d.feed(body);
+        const char *const begin = body.constData();
+        const auto inside = [&](const QByteArray &t) {
+            return t.constData() >= begin && t.constData() < begin + body.size();
+        };
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(inside(lines.at(0).text));
+        QVERIFY(inside(lines.at(2).text));
+        QVERIFY(!inside(lines.at(3).text)); // assembled across frames: a copy
+    }
+    body.fill('#'); // the body detaches from its lines; theirs stay
+    body.clear();
+    QCOMPARE(lines.at(0).text, QByteArray("one")); // CRLF's '\r' dropped from the slice too
+    QCOMPARE(lines.at(1).text, QByteArray("two"));
+    QCOMPARE(lines.at(2).text, QByteArray("err line"));
+    QCOMPARE(lines.at(3).text, QByteArray("spans frames"));
+    lines[0].text.append(" more");
+    lines[1].text[0] = 'T';
+    QCOMPARE(lines.at(0).text, QByteArray("one more"));
+    QCOMPARE(lines.at(1).text, QByteArray("Two"));
+    QCOMPARE(lines.at(2).text, QByteArray("err line"));
+
+    // A short read in a large buffer (QIODevice::readAll leaves its capacity behind) is copied:
+    // a slow log's lines must not each keep 64 KiB alive.
+    QByteArray sparse;
+    sparse.reserve(64 * 1024);
+    sparse.append(frame(1, "slow line\n"));
+    LogFrameDecoder d;
+    const QList<LogLine> one = d.feed(sparse);
+    QCOMPARE(one.size(), 1);
+    QCOMPARE(one.at(0).text, QByteArray("slow line"));
+    QVERIFY(one.at(0).text.constData() < sparse.constData() ||
+            one.at(0).text.constData() >= sparse.constData() + sparse.size());
 }
 
 void TestDockerDecoders::imageRef_splitsAsDockerDoes_data()

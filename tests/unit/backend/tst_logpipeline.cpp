@@ -42,6 +42,7 @@ private Q_SLOTS:
     void split();
     void split_byteByByte_sameAsWhole();
     void split_longLineIsCut_andTheNextKept();
+    void split_linesShareTheChunk_andStandAlone();
     void highlights_sayWhatTheLogShows_data();
     void highlights_sayWhatTheLogShows();
 };
@@ -234,6 +235,42 @@ void TestLogPipeline::split_longLineIsCut_andTheNextKept()
     const QList<SplitLine> one = mib.feed(QByteArray(1024 * 1024, 'z') + '\n');
     QCOMPARE(one.size(), 1);
     QVERIFY(!one.at(0).cut);
+}
+
+void TestLogPipeline::split_linesShareTheChunk_andStandAlone()
+{
+    // The ring keeps every line: a line wholly inside a chunk shares the chunk's memory (no
+    // allocation each). It must read as its own bytes after the chunk is gone and change alone.
+    QByteArray chunk = "alpha\nbeta\r\nbar 10%\rgam";
+    QList<SplitLine> out;
+    {
+        LineSplitter s;
+        out = s.feed(chunk);
+        const auto inside = [&](const QByteArray &t) {
+            return t.constData() >= chunk.constData() && t.constData() < chunk.constData() + chunk.size();
+        };
+        QCOMPARE(out.size(), 3);
+        QVERIFY(inside(out.at(0).text)); // ended by '\n': SGLang's lines, nearly all of them
+        out += s.feed("ma\n");
+        QVERIFY(!inside(out.at(3).text)); // assembled across chunks: a copy
+    }
+    chunk.fill('#');
+    chunk.clear();
+    QCOMPARE(joined(out), QStringLiteral("alpha|beta|bar 10%[p]|gamma"));
+    out[0].text.append("!");
+    out[1].text[0] = 'B';
+    QCOMPARE(joined(out), QStringLiteral("alpha!|Beta|bar 10%[p]|gamma"));
+
+    // A short read in a large buffer is copied: its lines must not keep the buffer alive.
+    QByteArray sparse;
+    sparse.reserve(64 * 1024);
+    sparse.append("slow line\n");
+    LineSplitter s;
+    const QList<SplitLine> one = s.feed(sparse);
+    QCOMPARE(one.size(), 1);
+    QCOMPARE(one.at(0).text, QByteArray("slow line"));
+    QVERIFY(one.at(0).text.constData() < sparse.constData() ||
+            one.at(0).text.constData() >= sparse.constData() + sparse.size());
 }
 
 QTEST_GUILESS_MAIN(TestLogPipeline)
