@@ -51,6 +51,11 @@ public:
     QByteArray cancel();
 
     bool isTimedOut() const;
+    /**
+     * Milliseconds until this job needs a service of its own (a batch of lines falls due, or its
+     * time limit passes), whether or not anything arrives; -1 when nothing is pending.
+     */
+    qint64 msUntilDue() const;
     /** The result; `error` overrides (cancel, timeout, lost connection). */
     CommandResult result(const SshError &error);
 

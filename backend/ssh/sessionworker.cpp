@@ -25,7 +25,12 @@ namespace flashdeck::ssh {
 namespace {
 
 constexpr int kOperationTimeoutSec = 30;
-constexpr int kSafetyTickMs = 50;
+// While a command or a tunnel link is open the worker also wakes on its own, at most this long
+// after its last service: a safety net for data libssh read into a channel's buffer during a
+// blocking call that no service followed. Every blocking call we make is followed by one, so
+// this rarely finds work. It was 50 ms, and with each host's GPU stream always open, 50 hosts
+// woke 1 000 times a second for nothing (bench_fleet; docs/PERFORMANCE.md).
+constexpr int kSafetyTickMs = 1000;
 
 } // namespace
 
@@ -56,7 +61,7 @@ void SessionWorker::initThread()
     // libssh keeps its log level and callback per thread (src/log.c, LIBSSH_THREAD).
     installLibsshLogging();
     m_tick = new QTimer(this);
-    m_tick->setInterval(kSafetyTickMs);
+    m_tick->setSingleShot(true);
     connect(m_tick, &QTimer::timeout, this, &SessionWorker::service);
     m_keepalive = new QTimer(this);
     m_keepalive->setTimerType(Qt::PreciseTimer); // the 60 s bound counts whole intervals
@@ -409,7 +414,7 @@ void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
         return;
     }
     m_commands.emplace(id, std::move(job));
-    m_tick->start();
+    scheduleService(); // opening the channel was a blocking call: see kSafetyTickMs
 }
 
 void SessionWorker::acknowledgeOutput(quint64 id, qint64 cost)
@@ -601,8 +606,15 @@ void SessionWorker::service()
     for (auto &[id, tunnel] : m_tunnels) {
         busy = busy || tunnel->linkCount() > 0;
     }
-    if (busy) {
-        m_tick->start(); // safety net for data libssh buffered during a blocking call
+    // The next wake of our own: a batch of lines due, a command's time limit, or the safety net.
+    qint64 wake = busy ? kSafetyTickMs : -1;
+    for (const auto &[id, job] : m_commands) {
+        if (const qint64 due = job->msUntilDue(); due >= 0 && (wake < 0 || due < wake)) {
+            wake = due;
+        }
+    }
+    if (wake >= 0) {
+        m_tick->start(int(wake));
     } else {
         m_tick->stop();
     }
