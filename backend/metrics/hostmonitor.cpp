@@ -79,12 +79,20 @@ HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorCo
         m_diskAnswered = true; // the last figure stays; an unreadable df is no reason to show zero
         changed();
     });
-    m_gpuWatchdog->setInterval(1000);
+    // Armed for the silence limit each time the tool is heard, so a host whose tool answers every
+    // second never wakes it (a 1 s check per host was 50 wake-ups a second for 50 hosts,
+    // bench_fleet); once silent, it records a gap each second until the tool speaks again.
+    m_gpuWatchdog->setSingleShot(true);
     connect(m_gpuWatchdog, &QTimer::timeout, this, [this] {
         const qint64 silentMs = now() - m_gpuHeardAtMs;
-        if (!m_gpus || silentMs < kGpuSilenceMs) {
+        if (!m_gpus) {
             return;
         }
+        if (silentMs < kGpuSilenceMs) {
+            m_gpuWatchdog->start(int(kGpuSilenceMs - silentMs));
+            return;
+        }
+        m_gpuWatchdog->start(1000);
         // Not "no GPUs": no word from the tool at all (issue 9: a hung nvidia-smi). The readings
         // shown go stale as a gap, not as their last values.
         m_gpusAnswered = true;
@@ -194,6 +202,12 @@ void HostMonitor::readManifest()
             }
         }
     }
+}
+
+void HostMonitor::heardFromGpus()
+{
+    m_gpuHeardAtMs = now();
+    m_gpuWatchdog->start(int(kGpuSilenceMs));
 }
 
 void HostMonitor::start()
@@ -334,7 +348,7 @@ void HostMonitor::detectVendorAndStart()
             m_gpus = std::make_unique<GpuSampler>(m_conn, *m_vendor, m_config.gpuPeriodMs);
             connect(m_gpus.get(), &GpuSampler::sampled, this, [this](const QList<probe::GpuSample> &gpus, qint64 at) {
                 m_gpusAnswered = true;
-                m_gpuHeardAtMs = now();
+                heardFromGpus();
                 m_status.gpus = gpus;
                 m_status.gpusAtMs = at;
                 m_status.gpuError.clear();
@@ -361,13 +375,12 @@ void HostMonitor::detectVendorAndStart()
             });
             connect(m_gpus.get(), &GpuSampler::failed, this, [this](const QString &message) {
                 m_gpusAnswered = true;
-                m_gpuHeardAtMs = now();
+                heardFromGpus();
                 m_status.gpuError = message;
                 changed();
             });
             m_gpus->start();
-            m_gpuHeardAtMs = now();
-            m_gpuWatchdog->start();
+            heardFromGpus();
         } else {
             m_gpusAnswered = true;
             m_status.gpuError =

@@ -105,6 +105,8 @@ private:
     void record(const QString &name, qint64 atMs, std::optional<double> value);
     void markGap(qint64 atMs);
     void changed();
+    /** The GPU tool spoke (a reading or an error): its silence counts from now. */
+    void heardFromGpus();
 
     QString m_hostName;
     ssh::Transport &m_conn;
