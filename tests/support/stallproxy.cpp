@@ -57,14 +57,16 @@ void StallProxy::accept()
         connect(pair->upstream, &QTcpSocket::readyRead, this,
                 [this, pair] { relay(*pair, pair->upstream, pair->client); });
         // A real close on either side is passed on unless the link is stalled (then nothing is).
+        // Each side read once into a plain pointer: GCC's -Wnull-dereference at -O3 does not
+        // follow a QPointer's check to its use (the release build failed on it).
         connect(client, &QTcpSocket::disconnected, this, [pair] {
-            if (!pair->stalled && pair->upstream) {
-                pair->upstream->disconnectFromHost();
+            if (QTcpSocket *up = pair->upstream.data(); up && !pair->stalled) {
+                up->disconnectFromHost();
             }
         });
         connect(pair->upstream, &QTcpSocket::disconnected, this, [pair] {
-            if (!pair->stalled && pair->client) {
-                pair->client->disconnectFromHost();
+            if (QTcpSocket *down = pair->client.data(); down && !pair->stalled) {
+                down->disconnectFromHost();
             }
         });
         pair->upstream->connectToHost(QHostAddress::LocalHost, m_upstreamPort);

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <signal.h>
 #include <sys/socket.h>
 #include <thread>
@@ -393,6 +394,13 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
     // Uvicorn serves /health and /metrics while every slot decodes; httplib's default pool (8
     // threads here) would block them behind long requests, which a real server never does.
     server.new_task_queue = [] { return new httplib::ThreadPool(128); };
+    // Keep-alive as uvicorn keeps it: an idle connection closes after 5 s (its
+    // timeout_keep_alive), and there is no cap on the requests one connection carries. httplib's
+    // default closes every connection after its fifth request, so a monitor scraping /metrics
+    // every 2 s reconnected (a new SSH channel each time) every few seconds, which a real server
+    // never makes it do.
+    server.set_keep_alive_timeout(5);
+    server.set_keep_alive_max_count(std::numeric_limits<std::size_t>::max());
     // SO_REUSEADDR as uvicorn sets it (httplib's default is SO_REUSEPORT alone): the sockets this
     // server closes then wait in TIME_WAIT in a way the next server on the port may rebind over.
     server.set_socket_options([](socket_t sock) {
