@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+
+#include <deque>
+#include <functional>
+
+class QTcpSocket;
+class QTimer;
+
+namespace flashdeck {
+
+/** What a LocalHttpClient request came back with. */
+struct LocalHttpResponse
+{
+    int status = 0; // 0 when no answer came (refused, closed, timed out)
+    QByteArray body;
+    QString error; // set when status is 0: what went wrong, for the user
+};
+
+/**
+ * Small periodic GETs to a port on 127.0.0.1 (the local end of an SSH tunnel), one request at a
+ * time on one kept-alive HTTP/1.1 connection, in the calling thread.
+ *
+ * Why not QNetworkAccessManager: it runs a thread of its own per manager and reads a response's
+ * status line and headers one byte per read() (its socket is opened Unbuffered). Watching 50 hosts,
+ * their /health, /metrics and Docker polls made 8 000 one-byte reads and 100 threads' wake-ups a
+ * second, most of Flashdeck's CPU (bench_fleet; a system call costs ~3 µs on these VMs). Here a
+ * response costs one read per arrival. Streams, uploads and anything long-lived stay with
+ * QNetworkAccessManager.
+ *
+ * Understands what uvicorn and dockerd send: Content-Length, chunked transfer coding, a body
+ * ended by the close, 1xx/204/304 without one, `Connection: close`. A kept-alive connection the
+ * server closed while idle is opened again once, as browsers do, when the request got no byte back.
+ */
+class LocalHttpClient final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Headers = QList<QPair<QByteArray, QByteArray>>;
+    using Done = std::function<void(const LocalHttpResponse &)>;
+
+    explicit LocalHttpClient(quint16 port, QObject *parent = nullptr);
+    ~LocalHttpClient() override;
+
+    quint16 port() const { return m_port; }
+    /** Queues `GET path` (with `headers`, e.g. Authorization); `done` runs once, later. */
+    void get(const QByteArray &path, Headers headers, int timeoutMs, Done done);
+    /** Drops every queued request and the connection; no callback runs. */
+    void abortAll();
+    /** Nothing on the wire and nothing queued. */
+    bool idle() const { return !m_busy && m_queue.empty(); }
+    /** Connections opened so far (tests and benchmarks: keep-alive at work). */
+    int connectionsOpened() const { return m_connectionsOpened; }
+
+    static constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
+    static constexpr qsizetype kMaxBodyBytes = 64 * 1024 * 1024;
+
+private:
+    struct Request
+    {
+        QByteArray path;
+        Headers headers;
+        int timeoutMs = 0;
+        Done done;
+    };
+    enum class Parse { NeedMore, Done, Failed };
+
+    void startNext();
+    void send();
+    void onReadyRead();
+    void onDisconnected();
+    void onTimeout();
+    Parse parse();
+    Parse parseChunked();
+    void finish(LocalHttpResponse response);
+    void fail(const QString &error);
+    void dropSocket();
+
+    quint16 m_port;
+    QTcpSocket *m_socket = nullptr;
+    QTimer *m_timer;
+    std::deque<Request> m_queue;
+    bool m_busy = false; // m_queue.front() is on the wire
+    bool m_reused = false; // the request went out on a connection an earlier one used
+    bool m_retried = false;
+    int m_connectionsOpened = 0;
+
+    // The response being read.
+    QByteArray m_in;
+    bool m_headersDone = false;
+    int m_status = 0;
+    qint64 m_contentLength = -1;
+    bool m_chunked = false;
+    bool m_untilClose = false;
+    bool m_closeAfter = false;
+    QByteArray m_body;
+    qint64 m_chunkLeft = -1; // chunked: bytes left in this chunk; -1 before its size line
+    bool m_trailers = false;
+};
+
+} // namespace flashdeck

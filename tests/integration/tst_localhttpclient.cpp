@@ -1,0 +1,326 @@
+#include "backend/core/localhttpclient.h"
+
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+using namespace flashdeck;
+
+namespace {
+
+/**
+ * A scripted HTTP server on a free loopback port: for each complete request head it asks
+ * `answer` what to send (pieces written one event-loop turn apart) and whether to close after.
+ */
+class ScriptedServer : public QObject
+{
+public:
+    struct Reply
+    {
+        QList<QByteArray> pieces;
+        bool close = false;
+        bool silent = false; // accept, read, never answer
+    };
+    std::function<Reply(int connection, const QByteArray &request)> answer;
+    QList<QByteArray> requests;
+    int connections = 0;
+
+    ScriptedServer()
+    {
+        QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server.nextPendingConnection()) {
+                const int index = connections++;
+                auto buffer = std::make_shared<QByteArray>();
+                connect(s, &QTcpSocket::readyRead, this, [this, s, index, buffer] {
+                    *buffer += s->readAll();
+                    qsizetype end;
+                    while ((end = buffer->indexOf("\r\n\r\n")) >= 0) {
+                        const QByteArray request = buffer->left(end + 4);
+                        buffer->remove(0, end + 4);
+                        requests.append(request);
+                        const Reply r = answer(index, request);
+                        if (!r.silent) {
+                            send(s, r.pieces, r.close);
+                        }
+                    }
+                });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+    }
+    quint16 port() const { return m_server.serverPort(); }
+
+private:
+    void send(QTcpSocket *s, QList<QByteArray> pieces, bool close)
+    {
+        QPointer<QTcpSocket> socket(s);
+        if (pieces.isEmpty()) {
+            if (close) {
+                s->disconnectFromHost();
+            }
+            return;
+        }
+        s->write(pieces.takeFirst());
+        s->flush();
+        QMetaObject::invokeMethod(
+            this,
+            [this, socket, pieces, close] {
+                if (socket) {
+                    send(socket, pieces, close);
+                }
+            },
+            Qt::QueuedConnection);
+    }
+
+    QTcpServer m_server;
+};
+
+QByteArray ok(const QByteArray &body)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) +
+        "\r\n\r\n" + body;
+}
+
+/** Runs one GET and waits for its answer. */
+std::optional<LocalHttpResponse> getOnce(LocalHttpClient &client, const QByteArray &path,
+                                         LocalHttpClient::Headers headers = {}, int timeoutMs = 5000)
+{
+    std::optional<LocalHttpResponse> got;
+    int calls = 0;
+    client.get(path, std::move(headers), timeoutMs, [&](const LocalHttpResponse &r) {
+        got = r;
+        ++calls;
+    });
+    if (!QTest::qWaitFor([&] { return calls > 0; }, 10000)) {
+        return std::nullopt;
+    }
+    return calls == 1 ? got : std::nullopt;
+}
+
+} // namespace
+
+/**
+ * The small keep-alive HTTP client the fleet's monitors poll /health, /metrics and Docker with
+ * (one per host, every few seconds), against a scripted server on loopback: every way uvicorn
+ * and dockerd end a body, one connection kept across polls, a kept-alive connection the server
+ * dropped while idle, and each failure said in words.
+ */
+class TestLocalHttpClient : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void framings_data();
+    void framings();
+    void keepAlive_oneConnectionAcrossPolls_unlessTheServerCloses();
+    void idleConnectionDropped_isOpenedAgainOnce();
+    void failures_sayWhatHappened_data();
+    void failures_sayWhatHappened();
+    void requestHeaders_asGiven();
+    void abortAll_runsNoCallback();
+    void queued_oneAtATime_inOrder();
+};
+
+void TestLocalHttpClient::framings_data()
+{
+    QTest::addColumn<QList<QByteArray>>("pieces");
+    QTest::addColumn<bool>("close");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+
+    const QByteArray metrics = "# TYPE sglang:num_running_reqs gauge\nsglang:num_running_reqs 3.0\n";
+    QTest::newRow("Content-Length (uvicorn)") << QList<QByteArray>{ok(metrics)} << false << 200 << metrics;
+    QTest::newRow("head and body apart") << QList<QByteArray>{"HTTP/1.1 200 OK\r\nconte", "nt-length: 5\r\n", "\r\nhel",
+                                                              "lo"}
+                                         << false << 200 << QByteArray("hello");
+    QTest::newRow("chunked (dockerd), extension and trailer")
+        << QList<QByteArray>{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", "5;name=x\r\n[{\"Id\r\n",
+                             "3\r\n\":1\r\n", "2\r\n}]\r\n0\r\nX-Trailer: t\r\n\r\n"}
+        << false << 200 << QByteArray("[{\"Id\":1}]");
+    QTest::newRow("chunked, cut inside a size line")
+        << QList<QByteArray>{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1", "0\r\n0123456789abcdef\r\n0\r",
+                             "\n\r\n"}
+        << false << 200 << QByteArray("0123456789abcdef");
+    QTest::newRow("ended by the close (HTTP/1.0)")
+        << QList<QByteArray>{"HTTP/1.0 200 OK\r\n\r\nall of ", "it"} << true << 200 << QByteArray("all of it");
+    QTest::newRow("503 while the model loads")
+        << QList<QByteArray>{"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n"} << false << 503
+        << QByteArray();
+    QTest::newRow("204 has no body") << QList<QByteArray>{"HTTP/1.1 204 No Content\r\n\r\n"} << false << 204
+                                     << QByteArray();
+    QTest::newRow("100 Continue first") << QList<QByteArray>{"HTTP/1.1 100 Continue\r\n\r\n", ok("fine")} << false
+                                        << 200 << QByteArray("fine");
+}
+
+void TestLocalHttpClient::framings()
+{
+    QFETCH(QList<QByteArray>, pieces);
+    QFETCH(bool, close);
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    ScriptedServer server;
+    server.answer = [&](int, const QByteArray &) { return ScriptedServer::Reply{pieces, close}; };
+    LocalHttpClient client(server.port());
+    for (int round = 0; round < 2; ++round) { // the second on the kept connection, or a new one
+        const auto r = getOnce(client, "/metrics");
+        QVERIFY(r);
+        QCOMPARE(r->error, QString());
+        QCOMPARE(r->status, status);
+        QCOMPARE(r->body, body);
+    }
+    QCOMPARE(client.connectionsOpened(), close ? 2 : 1);
+}
+
+void TestLocalHttpClient::keepAlive_oneConnectionAcrossPolls_unlessTheServerCloses()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{ok("up")}}; };
+    LocalHttpClient client(server.port());
+    for (int i = 0; i < 5; ++i) {
+        const auto r = getOnce(client, "/health");
+        QVERIFY(r);
+        QCOMPARE(r->status, 200);
+    }
+    QCOMPARE(server.connections, 1);
+    QCOMPARE(client.connectionsOpened(), 1);
+
+    ScriptedServer closing; // says so, and closes
+    closing.answer = [](int, const QByteArray &) {
+        return ScriptedServer::Reply{{"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nup"}, true};
+    };
+    LocalHttpClient other(closing.port());
+    for (int i = 0; i < 3; ++i) {
+        const auto r = getOnce(other, "/health");
+        QVERIFY(r);
+        QCOMPARE(r->body, QByteArray("up"));
+    }
+    QCOMPARE(closing.connections, 3);
+}
+
+void TestLocalHttpClient::idleConnectionDropped_isOpenedAgainOnce()
+{
+    // uvicorn closes a connection idle for 5 s without a word; the next poll must not fail for it.
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{ok("up")}, true}; };
+    LocalHttpClient client(server.port());
+    QVERIFY(getOnce(client, "/health"));
+    QTRY_VERIFY(server.connections == 1);
+    const auto second = getOnce(client, "/health");
+    QVERIFY(second);
+    QCOMPARE(second->status, 200);
+    QCOMPARE(server.connections, 2);
+
+    // A server that takes the request and closes without answering is asked once more, no more.
+    ScriptedServer rude;
+    int served = 0;
+    rude.answer = [&](int, const QByteArray &) {
+        return served++ == 0 ? ScriptedServer::Reply{{ok("first")}} : ScriptedServer::Reply{{}, true};
+    };
+    LocalHttpClient stubborn(rude.port());
+    QVERIFY(getOnce(stubborn, "/health"));
+    const auto failed = getOnce(stubborn, "/health");
+    QVERIFY(failed);
+    QCOMPARE(failed->status, 0);
+    QVERIFY2(!failed->error.isEmpty(), "a failure says what happened");
+    QCOMPARE(rude.connections, 2); // the kept one, then one new: never a loop
+}
+
+void TestLocalHttpClient::failures_sayWhatHappened_data()
+{
+    QTest::addColumn<QByteArray>("answer"); // empty: never answers
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not HTTP") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n\r\n") << "not HTTP";
+    QTest::newRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+                                    << "not HTTP";
+    QTest::newRow("bad length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: -4\r\n\r\n") << "not HTTP";
+    QTest::newRow("silence") << QByteArray() << "No answer within 0.3 s";
+}
+
+void TestLocalHttpClient::failures_sayWhatHappened()
+{
+    QFETCH(QByteArray, answer);
+    QFETCH(QString, says);
+    ScriptedServer server;
+    server.answer = [&](int, const QByteArray &) {
+        ScriptedServer::Reply r;
+        r.silent = answer.isEmpty();
+        r.pieces = {answer};
+        return r;
+    };
+    LocalHttpClient client(server.port());
+    const auto r = getOnce(client, "/metrics", {}, 300);
+    QVERIFY(r);
+    QCOMPARE(r->status, 0);
+    QVERIFY2(r->error.contains(says), qPrintable(r->error));
+}
+
+void TestLocalHttpClient::requestHeaders_asGiven()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{ok("[]")}}; };
+    LocalHttpClient client(server.port());
+    QVERIFY(getOnce(client, "/containers/json?all=1", {{"Host", "docker"}, {"Authorization", "Bearer k"}}));
+    QVERIFY(getOnce(client, "/health"));
+    QCOMPARE(server.requests.size(), 2);
+    const QByteArray first = server.requests.at(0);
+    QVERIFY2(first.startsWith("GET /containers/json?all=1 HTTP/1.1\r\n"), first.constData());
+    QVERIFY(first.contains("\r\nHost: docker\r\n"));
+    QVERIFY(first.contains("\r\nAuthorization: Bearer k\r\n"));
+    QCOMPARE(first.count("Host:"), 1);
+    const QByteArray host = "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port()) + "\r\n";
+    QVERIFY(server.requests.at(1).contains(host));
+
+    // Nothing listens: the socket's own words.
+    quint16 closedPort = 0;
+    {
+        QTcpServer gone;
+        QVERIFY(gone.listen(QHostAddress::LocalHost, 0));
+        closedPort = gone.serverPort();
+    }
+    LocalHttpClient refused(closedPort);
+    const auto r = getOnce(refused, "/health");
+    QVERIFY(r);
+    QCOMPARE(r->status, 0);
+    QVERIFY2(r->error.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(r->error));
+}
+
+void TestLocalHttpClient::abortAll_runsNoCallback()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{}, false, true}; };
+    LocalHttpClient client(server.port());
+    int calls = 0;
+    client.get("/a", {}, 200, [&](const LocalHttpResponse &) { ++calls; });
+    client.get("/b", {}, 200, [&](const LocalHttpResponse &) { ++calls; });
+    QTRY_COMPARE(server.requests.size(), 1);
+    client.abortAll();
+    QVERIFY(client.idle());
+    QTest::qWait(400); // longer than the time limit: no late callback either
+    QCOMPARE(calls, 0);
+}
+
+void TestLocalHttpClient::queued_oneAtATime_inOrder()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &request) {
+        return ScriptedServer::Reply{{ok(request.mid(4, request.indexOf(' ', 4) - 4))}};
+    };
+    LocalHttpClient client(server.port());
+    QList<QByteArray> got;
+    for (const QByteArray path : {"/one", "/two", "/three"}) {
+        client.get(path, {}, 5000, [&](const LocalHttpResponse &r) { got.append(r.body); });
+    }
+    QTRY_COMPARE(got.size(), 3);
+    QCOMPARE(got, (QList<QByteArray>{"/one", "/two", "/three"}));
+    QCOMPARE(server.connections, 1);
+}
+
+QTEST_GUILESS_MAIN(TestLocalHttpClient)
+#include "tst_localhttpclient.moc"
