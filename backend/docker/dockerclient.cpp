@@ -75,13 +75,17 @@ DockerResponse DockerClient::responseOf(QNetworkReply *reply)
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
     if (r.status == 0) {
-        r.transportError =
-            QCoreApplication::translate("Docker",
-                                        "No answer from the Docker Engine through the SSH tunnel: %1. Is Docker "
-                                        "installed and running on the host (docker system dial-stdio)?")
-                .arg(reply->errorString());
+        r.transportError = noAnswer(reply->errorString());
     }
     return r;
+}
+
+QString DockerClient::noAnswer(const QString &detail)
+{
+    return QCoreApplication::translate("Docker",
+                                       "No answer from the Docker Engine through the SSH tunnel: %1. Is Docker "
+                                       "installed and running on the host (docker system dial-stdio)?")
+        .arg(detail);
 }
 
 void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done)

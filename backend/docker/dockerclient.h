@@ -59,6 +59,8 @@ public:
     /** Percent-encodes a query value (image references hold '/', ':' and '@'). */
     static QString q(const QString &value);
     /** The status and body of a finished reply, as call() reports them. */
+    /** What a call that got no answer says, with `detail` (the socket's or tunnel's words). */
+    static QString noAnswer(const QString &detail);
     static DockerResponse responseOf(QNetworkReply *reply);
 
 private:

@@ -1,5 +1,6 @@
 #include "backend/metrics/containersampler.h"
 
+#include "backend/core/localhttpclient.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/recipe/recipe.h"
@@ -7,6 +8,7 @@
 #include "backend/ssh/tunnelreply.h"
 
 #include <QTimer>
+#include <QUrl>
 
 #include <nlohmann/json.hpp>
 
@@ -48,7 +50,7 @@ void ContainerSampler::openTunnel()
 {
     m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
     connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
-        m_docker = std::make_unique<docker::DockerClient>(port);
+        m_docker = std::make_unique<LocalHttpClient>(port);
         poll();
     });
     const auto gone = [this](const QString &message) {
@@ -62,7 +64,7 @@ void ContainerSampler::dropTunnel()
 {
     if (m_docker) {
         m_docker->abortAll();
-        m_docker.release()->deleteLater(); // this may run inside one of its replies' callbacks
+        m_docker.release()->deleteLater(); // this may run inside one of its callbacks
     }
     if (m_tunnel) {
         m_tunnel->abandon();
@@ -81,23 +83,31 @@ void ContainerSampler::poll()
         }
         return;
     }
-    const QString filter = docker::OurContainers::filter();
-    m_docker->call("GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-                   [this](const docker::DockerResponse &res) {
-                       if (!res.ok() || !res.json().is_array()) {
-                           if (res.status == 0) { // the tunnel is gone: open a new one next time
-                               dropTunnel();
-                           }
-                           Q_EMIT failed(res.message(), false);
-                           return;
-                       }
-                       std::optional<ContainerStatus> ours;
-                       if (const auto server = docker::OurContainers::speakingServer(
-                               docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_hostName))) {
-                           ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
-                       }
-                       Q_EMIT listed(ours);
-                   });
+    if (!m_docker->idle()) {
+        return; // the last poll has not answered yet: never pile up
+    }
+    // A plain keep-alive GET rather than DockerClient (QNetworkAccessManager): this runs every 5 s
+    // for every host watched (see LocalHttpClient). "Host: docker" as the docker CLI sends it.
+    const QByteArray path =
+        "/containers/json?all=1&filters=" + QUrl::toPercentEncoding(docker::OurContainers::filter());
+    m_docker->get(path, {{QByteArrayLiteral("Host"), QByteArrayLiteral("docker")}}, kTimeoutMs,
+                  [this](const LocalHttpResponse &r) {
+                      const docker::DockerResponse res{
+                          r.status, r.body, r.status == 0 ? docker::DockerClient::noAnswer(r.error) : QString()};
+                      if (!res.ok() || !res.json().is_array()) {
+                          if (res.status == 0) { // the tunnel is gone: open a new one next time
+                              dropTunnel();
+                          }
+                          Q_EMIT failed(res.message(), false);
+                          return;
+                      }
+                      std::optional<ContainerStatus> ours;
+                      if (const auto server = docker::OurContainers::speakingServer(
+                              docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_hostName))) {
+                          ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
+                      }
+                      Q_EMIT listed(ours);
+                  });
 }
 
 } // namespace flashdeck::metrics

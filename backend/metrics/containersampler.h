@@ -12,13 +12,11 @@
 class QTimer;
 
 namespace flashdeck {
+class LocalHttpClient;
 namespace ssh {
 class Transport;
 class TunnelReply;
 } // namespace ssh
-namespace docker {
-class DockerClient;
-}
 } // namespace flashdeck
 
 namespace flashdeck::metrics {
@@ -57,7 +55,8 @@ private:
     QString m_hostName;
     QTimer *m_timer;
     QPointer<ssh::TunnelReply> m_tunnel;
-    std::unique_ptr<docker::DockerClient> m_docker;
+    std::unique_ptr<LocalHttpClient> m_docker; // on the tunnel's local port, while it is up
+    static constexpr int kTimeoutMs = 30000;
     bool m_running = false;
 };
 

@@ -1,14 +1,13 @@
 #include "backend/metrics/serversampler.h"
 
+#include "backend/core/hosttext.h"
+#include "backend/core/localhttpclient.h"
 #include "backend/metrics/prometheustext.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
 #include <QTimer>
 
 namespace flashdeck::metrics {
@@ -19,10 +18,8 @@ ServerSampler::ServerSampler(ssh::Transport &connection, quint16 remotePort, QSt
     , m_conn(connection)
     , m_remotePort(remotePort)
     , m_apiKey(std::move(apiKey))
-    , m_http(new QNetworkAccessManager(this))
     , m_timer(new QTimer(this))
 {
-    m_http->setProxy(QNetworkProxy::NoProxy);
     m_timer->setInterval(periodMs);
     connect(m_timer, &QTimer::timeout, this, &ServerSampler::poll);
 }
@@ -48,7 +45,7 @@ void ServerSampler::openTunnel()
 {
     m_tunnel = m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
     connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 local) {
-        m_localPort = local;
+        m_http = std::make_unique<LocalHttpClient>(local);
         poll();
     });
     const auto gone = [this](const QString &message) {
@@ -64,7 +61,11 @@ void ServerSampler::dropTunnel()
         m_tunnel->abandon();
         m_tunnel = nullptr;
     }
-    m_localPort = 0;
+    if (m_http) {
+        m_http->abortAll();
+        m_http.release()->deleteLater(); // this may run inside one of its callbacks
+    }
+    m_inFlight = false;
 }
 
 void ServerSampler::stop()
@@ -91,16 +92,12 @@ void ServerSampler::poll()
         openTunnel(); // after a failure, again
         return;
     }
-    if (m_localPort == 0 || m_inFlight) {
+    if (!m_http || m_inFlight) {
         return; // the tunnel is not up yet, or the last poll has not answered: never pile up
     }
     m_inFlight = true;
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_localPort)));
-    request.setTransferTimeout(10000);
-    QNetworkReply *reply = m_http->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_http->get("/health", {}, kTimeoutMs, [this](const LocalHttpResponse &r) {
+        const int status = r.status;
         if (status == 200) {
             setHealth(ServerHealth::Ok);
         } else if (status == 503) {
@@ -125,17 +122,19 @@ void ServerSampler::setApiKey(const QString &apiKey)
     m_metricsMissing = false; // /v1/loads may answer now; /metrics is tried first again
 }
 
+LocalHttpClient::Headers ServerSampler::authorization() const
+{
+    if (m_apiKey.isEmpty()) {
+        return {};
+    }
+    return {{QByteArrayLiteral("Authorization"), "Bearer " + m_apiKey.toUtf8()}};
+}
+
 void ServerSampler::pollMetrics()
 {
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_localPort)));
-    request.setTransferTimeout(10000);
-    if (!m_apiKey.isEmpty()) { // older images guard /metrics too (sglang-facts §2)
-        request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
-    }
-    QNetworkReply *reply = m_http->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    // Older images guard /metrics too (sglang-facts §2).
+    m_http->get("/metrics", authorization(), kTimeoutMs, [this](const LocalHttpResponse &r) {
+        const int status = r.status;
         if (status == 404) {
             m_metricsMissing = true; // no --enable-metrics: /v1/loads from now on
             pollLoads();
@@ -145,10 +144,10 @@ void ServerSampler::pollMetrics()
         if (status != 200) {
             Q_EMIT failed(QCoreApplication::translate("Metrics", "/metrics answered %1 %2")
                               .arg(status)
-                              .arg(reply->errorString()));
+                              .arg(status == 0 ? r.error : hostText(r.body, 300))); // the server's words, made safe
             return;
         }
-        const PromScrape scrape = parsePrometheusText(reply->readAll());
+        const PromScrape scrape = parsePrometheusText(r.body);
         setFromLog(false);
         publish(snapshotFromMetrics(scrape, QDateTime::currentMSecsSinceEpoch()));
     });
@@ -156,16 +155,9 @@ void ServerSampler::pollMetrics()
 
 void ServerSampler::pollLoads()
 {
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/loads").arg(m_localPort)));
-    request.setTransferTimeout(10000);
-    if (!m_apiKey.isEmpty()) {
-        request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
-    }
-    QNetworkReply *reply = m_http->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
+    m_http->get("/v1/loads", authorization(), kTimeoutMs, [this](const LocalHttpResponse &r) {
         m_inFlight = false;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const int status = r.status;
         if (status == 401) {
             setFromLog(true);
             Q_EMIT failed(
@@ -175,7 +167,7 @@ void ServerSampler::pollLoads()
                                             "log's Decode batch lines instead"));
             return;
         }
-        const ServerSnapshot s = snapshotFromLoads(reply->readAll(), QDateTime::currentMSecsSinceEpoch());
+        const ServerSnapshot s = snapshotFromLoads(r.body, QDateTime::currentMSecsSinceEpoch());
         if (status != 200 || s.source.isEmpty()) {
             setFromLog(true);
             Q_EMIT failed(

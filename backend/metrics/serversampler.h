@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/core/localhttpclient.h"
 #include "backend/metrics/hoststate.h"
 #include "backend/metrics/serversnapshot.h"
 
@@ -7,9 +8,9 @@
 #include <QPointer>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
-class QNetworkAccessManager;
 class QTimer;
 
 namespace flashdeck::ssh {
@@ -62,14 +63,16 @@ private:
     void publish(ServerSnapshot snapshot);
     void setHealth(ServerHealth health);
     void setFromLog(bool fromLog);
+    LocalHttpClient::Headers authorization() const;
+
+    static constexpr int kTimeoutMs = 10000;
 
     ssh::Transport &m_conn;
     quint16 m_remotePort;
     QString m_apiKey; // sent as a Bearer header, never logged
-    QNetworkAccessManager *m_http;
     QTimer *m_timer;
     QPointer<ssh::TunnelReply> m_tunnel;
-    quint16 m_localPort = 0;
+    std::unique_ptr<LocalHttpClient> m_http; // on the tunnel's local port, while it is up
     bool m_running = false;
     bool m_metricsMissing = false; // /metrics answered 404: the server runs without --enable-metrics
     bool m_inFlight = false;

@@ -1672,6 +1672,21 @@ Summary sha256: %1
         <source>Cannot make sure only one Flashdeck window runs (%1); a second one would open its own window.</source>
         <translation>无法确保只运行一个 Flashdeck 窗口（%1）；再次启动会打开另一个窗口。</translation>
     </message>
+    <message>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+126"/>
+        <source>The server&apos;s answer was not HTTP that Flashdeck can read.</source>
+        <translation>服务器的应答不是 Flashdeck 能读懂的 HTTP。</translation>
+    </message>
+    <message>
+        <location line="+161"/>
+        <source>The connection closed before the answer was complete.</source>
+        <translation>应答尚未完整，连接就已关闭。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No answer within %1 s.</source>
+        <translation>%1 秒内没有应答。</translation>
+    </message>
 </context>
 <context>
     <name>Demo</name>
@@ -3545,12 +3560,12 @@ Summary sha256: %1
 <context>
     <name>Docker</name>
     <message>
-        <location filename="../../backend/docker/dockerclient.cpp" line="+79"/>
+        <location filename="../../backend/docker/dockerclient.cpp" line="+85"/>
         <source>No answer from the Docker Engine through the SSH tunnel: %1. Is Docker installed and running on the host (docker system dial-stdio)?</source>
         <translation>通过 SSH 隧道没有收到 Docker Engine 的应答：%1。主机上是否已安装并运行 Docker（docker system dial-stdio）？</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+44"/>
         <source>The host&apos;s Docker Engine speaks API %1; Flashdeck needs %2 or newer (Docker 20.10). Upgrade Docker on the host.</source>
         <translation>主机的 Docker Engine 使用 API %1；Flashdeck 需要 %2 或更新版本（Docker 20.10）。请升级主机上的 Docker。</translation>
     </message>
@@ -4837,7 +4852,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Logs</name>
     <message>
-        <location filename="../../backend/logs/logfollower.cpp" line="+68"/>
+        <location filename="../../backend/logs/logfollower.cpp" line="+69"/>
         <source>Waiting for the SSH connection</source>
         <translation>正在等待 SSH 连接</translation>
     </message>
@@ -5250,12 +5265,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 没有列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hostmonitor.cpp" line="+93"/>
+        <location filename="../../backend/metrics/hostmonitor.cpp" line="+101"/>
         <source>%1 has given no reading for %2 s (the tool hangs, or the host is overloaded)</source>
         <translation>%1 已有 %2 秒没有给出读数（工具卡住，或主机过载）</translation>
     </message>
     <message>
-        <location line="+281"/>
+        <location line="+286"/>
         <source>neither nvidia-smi nor amd-smi/rocm-smi is on the host&apos;s PATH</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
@@ -5360,12 +5375,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%2 个序列中的第 %1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/serversampler.cpp" line="+146"/>
+        <location filename="../../backend/metrics/serversampler.cpp" line="+145"/>
         <source>/metrics answered %1 %2</source>
         <translation>/metrics 返回 %1 %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+19"/>
         <source>/v1/loads needs the server&apos;s API key, and Flashdeck does not have it (the keyring holds it for deployments Flashdeck made); reading the log&apos;s Decode batch lines instead</source>
         <translation>/v1/loads 需要服务器的 API 密钥，而 Flashdeck 没有（密钥环只保存 Flashdeck 所做部署的密钥）；改为读取日志中的 Decode batch 行</translation>
     </message>
@@ -7101,7 +7116,7 @@ Text shown: %6, sha256 %5</source>
         <translation>服务器拒绝运行该命令。</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+224"/>
         <source>The connection failed while the command ran.</source>
         <translation>命令运行期间连接失败。</translation>
     </message>
@@ -7193,7 +7208,7 @@ The key we know for it is at %4.
         <translation>%2 的 SSH 选项 %1 无效。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworker.cpp" line="+297"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+302"/>
         <source>The connection to %1 was lost while the command ran; it did not finish here. Run it again once the host is back.</source>
         <translation>命令运行期间与 %1 的连接断开；它没有在这里完成。主机恢复后请重新运行。</translation>
     </message>
@@ -7238,7 +7253,7 @@ The key we know for it is at %4.
         <translation>命令没有在 %1 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>%1 stopped answering: nothing came back for over %2 s although the connection looks open (a network drop or a stalled link). Reconnecting.</source>
         <translation>%1 停止了应答：虽然连接看似仍然打开，但超过 %2 秒没有任何返回（网络中断或链路停滞）。正在重连。</translation>
     </message>
