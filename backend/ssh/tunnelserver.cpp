@@ -202,36 +202,52 @@ bool TunnelServer::pumpLink(Link &link)
         progress = true;
     }
 
-    // Channel → buffer, while the client keeps up.
+    // Channel → client, while the client keeps up. libssh reads the session's socket 4 KiB at a
+    // time (MAX_BUF_SIZE in its socket.c; strace shows recv(…, 4096) per packet batch), so each
+    // read here returns at most a few KiB: gather them into one buffer and hand the client one
+    // large send instead of one per 4 KiB (a system call each, and the kernel's loopback work).
     while (!link.remoteEof && link.toLocal.size() < kHighWater) {
-        const int n = ssh_channel_read_nonblocking(ch, buffer.data(), kChunk, 0);
-        if (n > 0) {
+        qsizetype filled = 0;
+        bool failed = false;
+        bool ended = false;
+        while (filled < kChunk) {
+            const int n = ssh_channel_read_nonblocking(ch, buffer.data() + filled, uint32_t(kChunk - filled), 0);
+            if (n > 0) {
+                filled += n;
+                continue;
+            }
+            failed = n == SSH_ERROR;
+            ended = n == SSH_EOF || (!failed && ssh_channel_is_eof(ch) && ssh_channel_poll(ch, 0) <= 0);
+            break;
+        }
+        if (filled > 0) {
             progress = true;
             // Straight to the client when nothing waits before it: one copy fewer, and no
             // buffer to shift afterwards; only what the socket does not take is kept.
             ssize_t sent = 0;
             if (link.toLocal.isEmpty()) {
-                sent = ::send(link.fd, buffer.data(), static_cast<size_t>(n), MSG_NOSIGNAL);
+                sent = ::send(link.fd, buffer.data(), static_cast<size_t>(filled), MSG_NOSIGNAL);
                 if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                     link.done = true; // the client went away
                     return true;
                 }
                 sent = std::max<ssize_t>(sent, 0);
             }
-            if (sent < n) {
-                link.toLocal.append(buffer.data() + sent, n - sent);
+            if (sent < filled) {
+                link.toLocal.append(buffer.data() + sent, filled - sent);
             }
-            continue;
         }
-        if (n == SSH_ERROR) {
+        if (failed) {
             link.done = true;
             return true;
         }
-        if (n == SSH_EOF || (ssh_channel_is_eof(ch) && ssh_channel_poll(ch, 0) <= 0)) {
+        if (ended) {
             link.remoteEof = true;
             progress = true;
         }
-        break;
+        if (filled < kChunk) {
+            break; // libssh has nothing more buffered for now
+        }
     }
     if (m_spec.kind == Kind::Stdio) {
         // The remote command's diagnostics: logged, never mixed into the byte stream.
