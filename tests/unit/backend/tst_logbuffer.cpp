@@ -4,7 +4,10 @@
 #include "backend/logs/logrecord.h"
 
 #include <QDateTime>
+#include <QRandomGenerator>
 #include <QTest>
+
+#include <deque>
 
 using namespace flashdeck::logs;
 
@@ -19,6 +22,7 @@ private Q_SLOTS:
     void since_roundTrips();
     void ring_keepsTheNewest_andSaysWhatItDropped();
     void ring_dropOldest_andSetCapacity();
+    void ring_agreesWithAQueue_property();
     void highlights_data();
     void highlights();
     void frames_runawayLineIsCutAtOneMiB();
@@ -137,6 +141,56 @@ void TestLogBuffer::ring_dropOldest_andSetCapacity()
     QCOMPARE(b.textBytes(), 0);
     QCOMPARE(b.append(numbered(1, 1)), 0);
     QCOMPARE(b.at(0).seq, 1);
+}
+
+void TestLogBuffer::ring_agreesWithAQueue_property()
+{
+    // Every wrap of head and tail (appends of any size, drops, new capacities) against the
+    // obvious model: a queue that forgets its oldest beyond the capacity.
+    QRandomGenerator rng(20261202);
+    for (int round = 0; round < 200; ++round) {
+        qsizetype capacity = 1 + rng.bounded(9);
+        LogBuffer b(capacity);
+        std::deque<qint64> model;
+        qint64 next = 1;
+        qint64 bytes = 0;
+        for (int step = 0; step < 40; ++step) {
+            const int op = rng.bounded(10);
+            if (op < 7) {
+                const qint64 n = rng.bounded(2 * int(capacity) + 1);
+                qsizetype expectDropped = 0;
+                for (qint64 i = 0; i < n; ++i) {
+                    model.push_back(next + i);
+                    if (qsizetype(model.size()) > capacity) {
+                        model.pop_front();
+                        ++expectDropped;
+                    }
+                }
+                QCOMPARE(b.append(numbered(next, n)), expectDropped);
+                next += n;
+            } else if (op < 9) {
+                const qsizetype n = rng.bounded(int(capacity) + 1);
+                b.dropOldest(n);
+                for (qsizetype i = 0; i < n && !model.empty(); ++i) {
+                    model.pop_front();
+                }
+            } else {
+                capacity = 1 + rng.bounded(9);
+                (void)b.setCapacity(capacity);
+                while (qsizetype(model.size()) > capacity) {
+                    model.pop_front();
+                }
+            }
+            QCOMPARE(b.size(), qsizetype(model.size()));
+            bytes = 0;
+            for (qsizetype i = 0; i < b.size(); ++i) {
+                QCOMPARE(b.at(i).seq, model[size_t(i)]);
+                QCOMPARE(b.at(i).text, QByteArray::number(model[size_t(i)]));
+                bytes += b.at(i).text.size();
+            }
+            QCOMPARE(b.textBytes(), bytes);
+        }
+    }
 }
 
 void TestLogBuffer::highlights_data()
