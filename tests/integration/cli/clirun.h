@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,6 +10,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 
 /** What one run of the flashdeck binary gave back. */
 struct CliRun
@@ -22,11 +24,18 @@ struct CliRun
 enum class Session { Inherited, Headless };
 
 /**
+ * How the test waits for the run: blocked (nothing else on its thread runs), or serving its
+ * event loop, so that servers the test runs on its own thread (fake exporters Prometheus scrapes,
+ * a fake SGLang) keep answering while the binary runs.
+ */
+enum class Wait { Blocked, Serving };
+
+/**
  * Runs `flashdeck ARGS --config-dir CONFIG` to the end (killed after `timeoutMs`). Headless: no
  * session bus and no display, as over SSH or on a server: no keyring can answer.
  */
 inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutMs = 180000,
-                           Session session = Session::Inherited)
+                           Session session = Session::Inherited, Wait wait = Wait::Blocked)
 {
     args << QStringLiteral("--config-dir") << config;
     QProcess p;
@@ -38,7 +47,20 @@ inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutM
         p.setProcessEnvironment(env);
     }
     p.start(QStringLiteral(FLASHDECK_BINARY), args);
-    if (!p.waitForFinished(timeoutMs)) {
+    bool finished = false;
+    if (wait == Wait::Serving) {
+        QEventLoop loop;
+        QObject::connect(&p, &QProcess::finished, &loop, &QEventLoop::quit);
+        QObject::connect(&p, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        if (p.state() != QProcess::NotRunning) {
+            loop.exec();
+        }
+        finished = p.state() == QProcess::NotRunning;
+    } else {
+        finished = p.waitForFinished(timeoutMs);
+    }
+    if (!finished) {
         p.kill();
         p.waitForFinished();
     }
