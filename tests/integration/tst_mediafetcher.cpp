@@ -1,4 +1,5 @@
 #include "backend/chat/mediafetcher.h"
+#include "tests/support/buildpaths.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -78,8 +79,8 @@ QByteArray chunked(const QByteArray &body, const QByteArray &type, bool terminat
 
 void TestMediaFetcher::initTestCase()
 {
-    QFile crt(QStringLiteral(FLASHDECK_TEST_DATA "/tls/images-test.crt"));
-    QFile key(QStringLiteral(FLASHDECK_TEST_DATA "/tls/images-test.key"));
+    QFile crt(flashdeck::test::testData(u"/tls/images-test.crt"));
+    QFile key(flashdeck::test::testData(u"/tls/images-test.key"));
     QVERIFY(crt.open(QIODevice::ReadOnly) && key.open(QIODevice::ReadOnly));
     const QSslCertificate cert(crt.readAll());
     QVERIFY(!cert.isNull());

@@ -1,5 +1,6 @@
 #include "tests/simhost/simhostfixture.h"
 
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
 #include <QFile>
@@ -38,7 +39,7 @@ QJsonObject firstJsonLine(QProcess &p, QString *error, const QString &what)
 bool SimHostFixture::startNamespace(QString *error)
 {
     m_netns = std::make_unique<QProcess>();
-    m_netns->start(QStringLiteral(FLASHDECK_SIM_NETNS),
+    m_netns->start(flashdeck::test::simNetns(),
                    {QStringLiteral("serve"), QStringLiteral("--forward"), QString::number(kSshInside),
                     QStringLiteral("--forward"), QString::number(kDockerInside), QStringLiteral("--forward"),
                     QString::number(kServerInside), QStringLiteral("--die-with-parent")});
@@ -71,12 +72,12 @@ bool SimHostFixture::startDaemon(double timeFactor, QString *error)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("FLASHDECK_SIM_TIME_FACTOR"), QString::number(timeFactor));
     m_daemon->setProcessEnvironment(env);
-    m_daemon->start(
-        QStringLiteral(FLASHDECK_SIM_NETNS),
-        {QStringLiteral("join"), QString::number(m_netnsPid), QStringLiteral("--die-with-parent"), QStringLiteral("--"),
-         QStringLiteral(FLASHDECK_SIM_DAEMON), QStringLiteral("--sim-dir"), m_sim->path(), QStringLiteral("--bin"),
-         QStringLiteral(FLASHDECK_SIM_BIN), QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
-         QStringLiteral("--docker-port"), QString::number(kDockerInside), QStringLiteral("--die-with-parent")});
+    m_daemon->start(flashdeck::test::simNetns(),
+                    {QStringLiteral("join"), QString::number(m_netnsPid), QStringLiteral("--die-with-parent"),
+                     QStringLiteral("--"), flashdeck::test::simDaemon(), QStringLiteral("--sim-dir"), m_sim->path(),
+                     QStringLiteral("--bin"), flashdeck::test::simBin(), QStringLiteral("--registry"),
+                     flashdeck::test::simRegistry(), QStringLiteral("--docker-port"), QString::number(kDockerInside),
+                     QStringLiteral("--die-with-parent")});
     // The first line says where it listens (inside the namespace); nothing else is on stdout.
     const QJsonObject ports = firstJsonLine(*m_daemon, error, QStringLiteral("simhostd"));
     m_hubPort = quint16(ports.value(QStringLiteral("hub_port")).toInt());
@@ -101,13 +102,13 @@ bool SimHostFixture::start(const QString &scenario, QString *error, double timeF
         return false;
     }
     SshdFixture::Options options;
-    options.pathPrefix = {QStringLiteral(FLASHDECK_SIM_BIN)};
+    options.pathPrefix = {flashdeck::test::simBin()};
     options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + m_sim->path(),
                            QStringLiteral("HF_ENDPOINT=http://127.0.0.1:") + QString::number(m_hubPort)};
     // Many clients at once (20 concurrent `flashdeck chat`, a fleet of entries on one host):
     // OpenSSH's default MaxStartups 10:30:100 would drop some of them at random.
     options.extraConfig = {QStringLiteral("MaxStartups 100"), QStringLiteral("MaxSessions 100")};
-    options.netns.helper = QStringLiteral(FLASHDECK_SIM_NETNS);
+    options.netns.helper = flashdeck::test::simNetns();
     options.netns.pid = m_netnsPid;
     options.netns.insidePort = kSshInside;
     options.netns.outsidePort = m_sshPort;
@@ -153,7 +154,7 @@ bool SimHostFixture::useScenario(const QString &name)
     const QString target = m_sim->path() + QStringLiteral("/scenario.json");
     QFile::remove(target);
     clearLoad();
-    return QFile::copy(QStringLiteral(FLASHDECK_SIM_SCENARIOS "/") + name + QStringLiteral(".json"), target);
+    return QFile::copy(flashdeck::test::simScenarios(u"/") + name + QStringLiteral(".json"), target);
 }
 
 bool SimHostFixture::writeLoad(const QList<int> &gpus, qint64 usedMiB, int utilization, double powerW, int tempC)

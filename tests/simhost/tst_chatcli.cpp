@@ -2,6 +2,7 @@
 #include "backend/fleet/inventory.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/simhost/simhostfixture.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
 #include <QJsonArray>
@@ -122,7 +123,7 @@ CliRun TestChatCli::chat(QStringList extra, const QString &key)
     env.insert(QStringLiteral("SGLANG_API_KEY"), key);
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY), args);
+    p.start(flashdeck::test::flashdeckBinary(), args);
     if (!p.waitForFinished(120000)) {
         p.kill();
         p.waitForFinished();
@@ -202,7 +203,7 @@ void TestChatCli::image_isSentAsData()
 {
     const CliRun r =
         chat({QStringLiteral("--prompt"), QStringLiteral("What is in the picture?"), QStringLiteral("--image"),
-              QStringLiteral(FLASHDECK_TEST_DATA "/images/red-circle-224.png"), QStringLiteral("--no-thinking")});
+              flashdeck::test::testData(u"/images/red-circle-224.png"), QStringLiteral("--no-thinking")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.out.startsWith("The image shows a round red shape."), r.out.constData());
 }
@@ -212,7 +213,7 @@ void TestChatCli::image_belowThePatchFactor_theServersWords()
     // A vision preprocessor refuses a side below its patch factor (28): a 16 × 16 picture.
     const CliRun r =
         chat({QStringLiteral("--prompt"), QStringLiteral("What is in the picture?"), QStringLiteral("--image"),
-              QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png"), QStringLiteral("--no-thinking")});
+              flashdeck::test::testData(u"/images/small-square.png"), QStringLiteral("--no-thinking")});
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains("HTTP 400") && r.err.contains("\"height:16 or width:16 must be larger than factor:28\""),
              r.err.constData());
@@ -251,7 +252,7 @@ void TestChatCli::noServer_saysWhatToDo()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY), args << QStringLiteral("--config-dir") << m_config.path());
+    p.start(flashdeck::test::flashdeckBinary(), args << QStringLiteral("--config-dir") << m_config.path());
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 1);
     const QByteArray err = p.readAllStandardError();
@@ -290,7 +291,7 @@ void TestChatCli::serverKilledMidAnswer_partialKept_clearError()
     env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY),
+    p.start(flashdeck::test::flashdeckBinary(),
             {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(slowPort),
              QStringLiteral("--prompt"), QStringLiteral("Tell me a long story."), QStringLiteral("--json"),
              QStringLiteral("--config-dir"), m_config.path()});
@@ -332,7 +333,7 @@ void TestChatCli::twentyAtOnce_allComplete()
     for (int i = 0; i < 20; ++i) {
         auto p = std::make_unique<QProcess>();
         p->setProcessEnvironment(env);
-        p->start(QStringLiteral(FLASHDECK_BINARY),
+        p->start(flashdeck::test::flashdeckBinary(),
                  {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
                   QStringLiteral("--prompt"), QStringLiteral("Chat %1").arg(i), QStringLiteral("--json"),
                   QStringLiteral("--config-dir"), m_config.path()});
@@ -361,7 +362,7 @@ void TestChatCli::debugLog_holdsNoPromptNoAnswerNoKey()
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     env.insert(QStringLiteral("FLASHDECK_LOG"), QStringLiteral("debug"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY),
+    p.start(flashdeck::test::flashdeckBinary(),
             {QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
              QStringLiteral("--prompt"), secretPrompt, QStringLiteral("--json"), QStringLiteral("--log-stderr"),
              QStringLiteral("--config-dir"), m_config.path()});
@@ -391,7 +392,7 @@ void TestChatCli::loadTest_twentyInFlight_reportAndCsv()
     env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY),
+    p.start(flashdeck::test::flashdeckBinary(),
             {QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
              QStringLiteral("--concurrency"), QStringLiteral("20"), QStringLiteral("--prompt-tokens"),
              QStringLiteral("200"), QStringLiteral("--output-tokens"), QStringLiteral("16"),
@@ -435,7 +436,7 @@ void TestChatCli::loadTest_wrongKey_stopsAfterAFew401s()
     env.insert(QStringLiteral("SGLANG_API_KEY"), QStringLiteral("sk-wrong-0000-do-not-print"));
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY),
+    p.start(flashdeck::test::flashdeckBinary(),
             {QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port),
              QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--prompt-tokens"),
              QStringLiteral("16"), QStringLiteral("--output-tokens"), QStringLiteral("16"),
@@ -467,7 +468,7 @@ void TestChatCli::loadTest_serverIgnoresEos_shortRepliesFlagged()
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     p.setProcessEnvironment(env);
     const auto loadTest = [&](quint16 on, bool json) {
-        p.start(QStringLiteral(FLASHDECK_BINARY),
+        p.start(flashdeck::test::flashdeckBinary(),
                 QStringList{QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--port"),
                             QString::number(on), QStringLiteral("--concurrency"), QStringLiteral("2"),
                             QStringLiteral("--prompt-tokens"), QStringLiteral("16"), QStringLiteral("--output-tokens"),

@@ -1,4 +1,5 @@
 #include "tests/simhost/simhostfixture.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
 #include <QDir>
@@ -16,7 +17,7 @@ namespace {
 
 QByteArray readData(const QString &name)
 {
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/nvidia-smi-h200x2/") + name);
+    QFile f(flashdeck::test::testData(u"/nvidia-smi-h200x2/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
@@ -98,7 +99,7 @@ void TestSimNvidiaSmi::initTestCase()
     }
     // The simulated tool is the one on PATH, not a real driver's.
     QCOMPARE(runAndWait(conn(), "command -v nvidia-smi").stdoutData.trimmed(),
-             QByteArray(FLASHDECK_SIM_BIN "/nvidia-smi"));
+             flashdeck::test::simBin().toUtf8() + "/nvidia-smi");
 }
 
 void TestSimNvidiaSmi::cleanupTestCase()

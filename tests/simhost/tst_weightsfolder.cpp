@@ -1,4 +1,5 @@
 #include "backend/deploy/weightsfolder.h"
+#include "tests/support/buildpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,9 +19,9 @@ const QString kSha = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
 bool writeModel(const QString &dir, const QString &layout)
 {
     QProcess p;
-    p.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-            {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
-             kRepo, dir, layout});
+    p.start(flashdeck::test::simDaemon(),
+            {QStringLiteral("--registry"), flashdeck::test::simRegistry(), QStringLiteral("--write-model"), kRepo, dir,
+             layout});
     return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 

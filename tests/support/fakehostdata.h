@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/support/buildpaths.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -8,11 +10,11 @@ namespace flashdeck::testing {
 
 /**
  * A file of tests/data/fake-host (what the fake host answers, each from a real capture or the
- * simulated host: see the README there). Needs FLASHDECK_TEST_DATA; a missing file stops the test.
+ * simulated host: see the README there). Needs the flashdeck_buildpaths library; a missing file stops the test.
  */
 inline QByteArray fakeHostData(const char *name)
 {
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/fake-host/") + QLatin1String(name));
+    QFile f(flashdeck::test::testData(u"/fake-host/") + QLatin1String(name));
     if (!f.open(QIODevice::ReadOnly)) {
         qFatal("missing test data %s", name);
     }

@@ -4,6 +4,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/pages/playgroundpage.h"
 #include "ui/playground/loadtestpanel.h"
@@ -196,7 +197,7 @@ void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()
     const Status s = page.attachImage(fake.fileName());
     QVERIFY(!s.isOk());
     QVERIFY(s.message().contains(QStringLiteral("not a PNG")));
-    QVERIFY(page.attachImage(QStringLiteral(FLASHDECK_TEST_DATA "/images/small-square.png")).isOk());
+    QVERIFY(page.attachImage(flashdeck::test::testData(u"/images/small-square.png")).isOk());
     QCOMPARE(page.findChildren<QToolButton *>(QStringLiteral("attachment")).size(), 1);
     // An image URL with no allowed host: refused by the policy, never fetched, and said.
     QSignalSpy urlDone(&page, &ui::PlaygroundPage::imageUrlDone);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/support/buildpaths.h"
+
 #include <QByteArray>
 #include <QEventLoop>
 #include <QFile>
@@ -46,7 +48,7 @@ inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutM
         }
         p.setProcessEnvironment(env);
     }
-    p.start(QStringLiteral(FLASHDECK_BINARY), args);
+    p.start(flashdeck::test::flashdeckBinary(), args);
     bool finished = false;
     if (wait == Wait::Serving) {
         QEventLoop loop;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/support/buildpaths.h"
+
 #include <QProcess>
 #include <QString>
 
@@ -13,7 +15,7 @@ struct DemoGuard
     ~DemoGuard()
     {
         QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY),
+        p.start(flashdeck::test::flashdeckBinary(),
                 {QStringLiteral("demo"), QStringLiteral("stop"), QStringLiteral("--config-dir"), dir});
         p.waitForFinished(60000);
     }

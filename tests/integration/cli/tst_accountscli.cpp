@@ -1,4 +1,5 @@
 #include "tests/integration/cli/clirun.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshdfixture.h"
 
 #include <QDir>
@@ -64,12 +65,12 @@ void TestAccountsCli::initTestCase()
                               QFile::ReadOther | QFile::ExeOther);
     m_binary = m_install.path() + QStringLiteral("/flashdeck");
     const QString sim = m_install.path() + QStringLiteral("/simhost");
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_BINARY), m_binary));
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_SIM_BIN), sim + QStringLiteral("/bin")));
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_SIM_DAEMON), sim + QStringLiteral("/simhostd")));
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_SIM_NETNS), sim + QStringLiteral("/simhost-netns")));
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_SIM_REGISTRY), sim + QStringLiteral("/registry.json")));
-    QVERIFY(copyTree(QStringLiteral(FLASHDECK_SIM_SCENARIOS), sim + QStringLiteral("/scenarios")));
+    QVERIFY(copyTree(flashdeck::test::flashdeckBinary(), m_binary));
+    QVERIFY(copyTree(flashdeck::test::simBin(), sim + QStringLiteral("/bin")));
+    QVERIFY(copyTree(flashdeck::test::simDaemon(), sim + QStringLiteral("/simhostd")));
+    QVERIFY(copyTree(flashdeck::test::simNetns(), sim + QStringLiteral("/simhost-netns")));
+    QVERIFY(copyTree(flashdeck::test::simRegistry(), sim + QStringLiteral("/registry.json")));
+    QVERIFY(copyTree(flashdeck::test::simScenarios(), sim + QStringLiteral("/scenarios")));
 }
 
 void TestAccountsCli::ordinaryUser_wholePath_data()

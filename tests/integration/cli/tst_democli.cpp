@@ -1,4 +1,5 @@
 #include "backend/core/processtree.h"
+#include "tests/support/buildpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,14 +30,14 @@ private:
         QByteArray out;
         QByteArray err;
     };
-    Run run(QStringList args, const QString &program = QStringLiteral(FLASHDECK_BINARY));
+    Run run(QStringList args, const QString &program = flashdeck::test::flashdeckBinary());
 
     QTemporaryDir m_config;
 };
 
 TestDemoCli::Run TestDemoCli::run(QStringList args, const QString &program)
 {
-    if (program == QLatin1String(FLASHDECK_BINARY)) {
+    if (program == flashdeck::test::flashdeckBinary()) {
         args << QStringLiteral("--config-dir") << m_config.path();
     }
     QProcess p;

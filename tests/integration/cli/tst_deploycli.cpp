@@ -4,6 +4,7 @@
 #include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/testshard.h"
 
 #include <QDateTime>
@@ -192,8 +193,8 @@ QStringList deployDemoJson()
 bool writeModel(const QString &dir, const QString &layout)
 {
     QProcess write;
-    write.start(QStringLiteral(FLASHDECK_SIM_DAEMON),
-                {QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY), QStringLiteral("--write-model"),
+    write.start(flashdeck::test::simDaemon(),
+                {QStringLiteral("--registry"), flashdeck::test::simRegistry(), QStringLiteral("--write-model"),
                  QStringLiteral("MiniMaxAI/MiniMax-M3.1-Flash"), dir, layout});
     return write.waitForFinished(60000) && write.exitCode() == 0;
 }
@@ -847,7 +848,7 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
                                  QStringLiteral("--config-dir"),
                                  config.path()};
     QProcess deploy;
-    deploy.start(QStringLiteral(FLASHDECK_BINARY), deployArgs);
+    deploy.start(flashdeck::test::flashdeckBinary(), deployArgs);
     // Wait for the first unpacked layers, then drop the SSH connection (the session processes of
     // the host's sshd; the listener stays, as after a network cut).
     QByteArray out;
@@ -895,7 +896,7 @@ void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
             {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.4")});
     QCOMPARE(demo.exitCode, 0);
     QProcess deploy;
-    deploy.start(QStringLiteral(FLASHDECK_BINARY),
+    deploy.start(flashdeck::test::flashdeckBinary(),
                  {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
                   QStringLiteral("noncommercial"), QStringLiteral("--json"), QStringLiteral("--config-dir"),
                   config.path()});

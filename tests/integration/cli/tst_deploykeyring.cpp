@@ -1,4 +1,5 @@
 #include "tests/integration/cli/clirun.h"
+#include "tests/support/buildpaths.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -26,7 +27,7 @@ private:
     {
         args << QStringLiteral("--config-dir") << config;
         QProcess p;
-        p.start(QStringLiteral(FLASHDECK_BINARY), args);
+        p.start(flashdeck::test::flashdeckBinary(), args);
         if (!p.waitForFinished(180000)) {
             p.kill();
             p.waitForFinished();
@@ -197,7 +198,7 @@ void TestDeployKeyring::deployAndChat_leaveNoSecretAnywhere()
     while (!ps.atEnd()) {
         const QByteArray line = ps.readLine();
         ++lines;
-        if (line.startsWith(FLASHDECK_BINARY)) {
+        if (line.startsWith(flashdeck::test::flashdeckBinary().toUtf8())) {
             continue; // the command this test typed: `--prompt` is the user's own argv, not ours
         }
         if (line.contains("sglang-sim")) {

@@ -1,6 +1,7 @@
 #include "backend/core/processtree.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/testshard.h"
 #include "tests/support/tmpfsmount.h"
 
@@ -54,7 +55,7 @@ private:
 
 void TestFaultsCli::startDeploy(QProcess &process, const QString &config)
 {
-    process.start(QStringLiteral(FLASHDECK_BINARY),
+    process.start(flashdeck::test::flashdeckBinary(),
                   {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
                    QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120"),
                    QStringLiteral("--json"), QStringLiteral("--config-dir"), config});
@@ -292,7 +293,7 @@ void TestFaultsCli::sshdKilledMidChat_partialKept_clearError()
 
     const QList<qint64> before = flashdeck::processDescendants(sshd);
     QProcess chat;
-    chat.start(QStringLiteral(FLASHDECK_BINARY),
+    chat.start(flashdeck::test::flashdeckBinary(),
                {QStringLiteral("chat"), QStringLiteral("demo"), QStringLiteral("--prompt"),
                 QStringLiteral("Tell me a long story."), QStringLiteral("--json"), QStringLiteral("--config-dir"),
                 config.path()});

@@ -1,3 +1,4 @@
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -163,7 +164,7 @@ void TestHostileHost::initTestCase()
     QVERIFY2(m_sshd->start(&error), qPrintable(error));
     const QString key = m_sshd->addClientKey(QStringLiteral("id_hostile"));
     QProcess add;
-    add.start(QStringLiteral(FLASHDECK_BINARY),
+    add.start(flashdeck::test::flashdeckBinary(),
               {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("hosts"), QStringLiteral("add"),
                QStringLiteral("hostile"), QStringLiteral("--ssh"),
                QStringLiteral("%1@127.0.0.1:%2").arg(SshdFixture::currentUser()).arg(m_sshd->port()),
@@ -172,7 +173,7 @@ void TestHostileHost::initTestCase()
     QVERIFY(add.waitForFinished(60000));
     QCOMPARE(add.exitCode(), 0);
     QProcess check;
-    check.start(QStringLiteral(FLASHDECK_BINARY),
+    check.start(flashdeck::test::flashdeckBinary(),
                 {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("hosts"), QStringLiteral("check"),
                  QStringLiteral("hostile"), QStringLiteral("--accept-new-host-key")});
     QVERIFY(check.waitForFinished(60000));
@@ -258,7 +259,7 @@ void TestHostileHost::hostileGpuTool()
     QElapsedTimer clock;
     clock.start();
     QProcess deploy;
-    deploy.start(QStringLiteral(FLASHDECK_BINARY),
+    deploy.start(flashdeck::test::flashdeckBinary(),
                  QStringList{QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("deploy"),
                              QStringLiteral("hostile"), QStringLiteral("--accept-license"),
                              QStringLiteral("noncommercial"), QStringLiteral("--json")} +
@@ -319,7 +320,7 @@ void TestHostileHost::hostileGpuTool_status()
     QElapsedTimer clock;
     clock.start();
     QProcess status;
-    status.start(QStringLiteral(FLASHDECK_BINARY),
+    status.start(flashdeck::test::flashdeckBinary(),
                  {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("status"), QStringLiteral("hostile"),
                   QStringLiteral("--json"), QStringLiteral("--timeout"), QStringLiteral("15")});
     QVERIFY(status.waitForFinished(120000));
@@ -366,7 +367,7 @@ void TestHostileHost::hostileServer()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SGLANG_API_KEY"), QStringLiteral("sk-hostile-test"));
     chat.setProcessEnvironment(env);
-    chat.start(QStringLiteral(FLASHDECK_BINARY),
+    chat.start(flashdeck::test::flashdeckBinary(),
                {QStringLiteral("--config-dir"), m_config.path(), QStringLiteral("chat"), QStringLiteral("hostile"),
                 QStringLiteral("--port"), QString::number(server.port()), QStringLiteral("--prompt"),
                 QStringLiteral("hello"), QStringLiteral("--timeout"), QStringLiteral("3"), QStringLiteral("--json")});

@@ -1,4 +1,5 @@
 #include "backend/ssh/cipherpreference.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshdfixture.h"
 
 #include <QFile>
@@ -71,7 +72,7 @@ TestHostsCli::Run TestHostsCli::flashdeck(const QStringList &args)
     env.insert(QStringLiteral("HOME"), m_home->path()); // no real ~/.ssh, no real config
     env.remove(QStringLiteral("SSH_AUTH_SOCK"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FLASHDECK_BINARY), QStringList{QStringLiteral("--config-dir"), m_config} + args);
+    p.start(flashdeck::test::flashdeckBinary(), QStringList{QStringLiteral("--config-dir"), m_config} + args);
     p.closeWriteChannel();
     if (!p.waitForFinished(60000)) {
         p.kill();

@@ -1,5 +1,6 @@
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/buildpaths.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -98,7 +99,7 @@ void TestLogsCli::deploymentLog_jsonTailAndFollow()
 
     // --follow keeps the stream open until Ctrl+C, then exits 0 with the verdict.
     QProcess follow;
-    follow.start(QStringLiteral(FLASHDECK_BINARY),
+    follow.start(flashdeck::test::flashdeckBinary(),
                  {QStringLiteral("logs"), QStringLiteral("demo"), QStringLiteral("--follow"), QStringLiteral("--tail"),
                   QStringLiteral("2"), QStringLiteral("--config-dir"), config.path()});
     QByteArray followed;

@@ -1,4 +1,5 @@
 #include "tests/integration/cli/clirun.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -163,7 +164,7 @@ QProcess *TestRealDockerd::join(const QStringList &program, const QString &logFi
     p->setProcessEnvironment(e);
     p->setStandardOutputFile(logFile);
     p->setStandardErrorFile(logFile, QIODevice::Append);
-    p->start(QStringLiteral(FLASHDECK_SIM_NETNS),
+    p->start(flashdeck::test::simNetns(),
              QStringList{QStringLiteral("join"), QString::number(m_netnsPid), QStringLiteral("--die-with-parent"),
                          QStringLiteral("--")} +
                  program);
@@ -179,7 +180,7 @@ int TestRealDockerd::docker(const QStringList &args, QString *out)
 bool TestRealDockerd::startHost(QString *error)
 {
     m_netns = std::make_unique<QProcess>();
-    m_netns->start(QStringLiteral(FLASHDECK_SIM_NETNS),
+    m_netns->start(flashdeck::test::simNetns(),
                    {QStringLiteral("serve"), QStringLiteral("--forward"), QString::number(kSshInside),
                     QStringLiteral("--die-with-parent")});
     const QJsonObject ns = firstJsonLine(*m_netns);
@@ -195,7 +196,7 @@ bool TestRealDockerd::startHost(QString *error)
     const QString sim = m_dir.filePath(QStringLiteral("sim"));
     const QString toolkit = m_dir.filePath(QStringLiteral("toolkit"));
     if (!QDir().mkpath(sim) ||
-        !QFile::copy(QStringLiteral(FLASHDECK_SIM_SCENARIOS "/b300x4.json"), sim + QStringLiteral("/scenario.json")) ||
+        !QFile::copy(flashdeck::test::simScenarios(u"/b300x4.json"), sim + QStringLiteral("/scenario.json")) ||
         !writeFile(toolkit + QStringLiteral("/nvidia-container-runtime-hook"),
                    QByteArrayLiteral("#!/bin/sh\n"
                                      "exec 2>>\"$0.log\"; set -x\n" // what it did, for a failure's message
@@ -207,8 +208,10 @@ bool TestRealDockerd::startHost(QString *error)
                                      "\"$bundle/config.json\")\n"
                                      "case \"$root\" in /*) ;; *) root=\"$bundle/$root\" ;; esac\n"
                                      "mkdir -p \"$root/usr/bin\" \"$root/etc/flashdeck-sim\" || exit 1\n"
-                                     "cp \"" FLASHDECK_SIM_BIN "/nvidia-smi\" \"$root/usr/bin/nvidia-smi\" || exit 1\n"
                                      "cp \"") +
+                       flashdeck::test::simBin().toUtf8() +
+                       QByteArrayLiteral("/nvidia-smi\" \"$root/usr/bin/nvidia-smi\" || exit 1\n"
+                                         "cp \"") +
                        sim.toUtf8() + QByteArrayLiteral("/scenario.json\" \"$root/etc/flashdeck-sim/\"\n"),
                    true) ||
         !writeFile(toolkit + QStringLiteral("/nvidia-container-runtime"),
@@ -229,11 +232,10 @@ bool TestRealDockerd::startHost(QString *error)
     }
 
     const QString hubLog = m_dir.filePath(QStringLiteral("simhostd.log"));
-    QProcess *hub =
-        join({QStringLiteral(FLASHDECK_SIM_DAEMON), QStringLiteral("--sim-dir"), sim, QStringLiteral("--bin"),
-              QStringLiteral(FLASHDECK_SIM_BIN), QStringLiteral("--registry"), QStringLiteral(FLASHDECK_SIM_REGISTRY),
-              QStringLiteral("--docker-port"), QStringLiteral("2376"), QStringLiteral("--die-with-parent")},
-             hubLog);
+    QProcess *hub = join({flashdeck::test::simDaemon(), QStringLiteral("--sim-dir"), sim, QStringLiteral("--bin"),
+                          flashdeck::test::simBin(), QStringLiteral("--registry"), flashdeck::test::simRegistry(),
+                          QStringLiteral("--docker-port"), QStringLiteral("2376"), QStringLiteral("--die-with-parent")},
+                         hubLog);
     // Its first line says where it listens.
     if (!waitForLog(*hub, hubLog, "\n", QStringLiteral("simhostd (the Hub)"), error)) {
         return false;
@@ -282,14 +284,14 @@ bool TestRealDockerd::startHost(QString *error)
     const QString tools = m_dir.filePath(QStringLiteral("tools"));
     QDir().mkpath(tools);
     for (const QString &t : {QStringLiteral("nvidia-smi"), QStringLiteral("df"), QStringLiteral("cat")}) {
-        QFile::link(QStringLiteral(FLASHDECK_SIM_BIN "/") + t, tools + QLatin1Char('/') + t);
+        QFile::link(flashdeck::test::simBin() + QLatin1Char('/') + t, tools + QLatin1Char('/') + t);
     }
     QFile::link(kDockerCli, tools + QStringLiteral("/docker"));
     options.pathPrefix = {tools};
     options.environment = {QStringLiteral("FLASHDECK_SIM_DIR=") + sim,
                            QStringLiteral("HF_ENDPOINT=http://127.0.0.1:") + QString::number(hubPort),
                            QStringLiteral("DOCKER_HOST=unix://") + m_socket};
-    options.netns.helper = QStringLiteral(FLASHDECK_SIM_NETNS);
+    options.netns.helper = flashdeck::test::simNetns();
     options.netns.pid = m_netnsPid;
     options.netns.insidePort = kSshInside;
     options.netns.outsidePort = m_sshPort;
@@ -303,11 +305,11 @@ bool TestRealDockerd::buildImage(QString *error)
     const QString root = m_dir.filePath(QStringLiteral("rootfs"));
     if (!copyWithLibraries(QStringLiteral("/bin/dash"), QStringLiteral("/bin/sh"), root, error) ||
         !copyWithLibraries(QStringLiteral("/bin/sleep"), QStringLiteral("/bin/sleep"), root, error) ||
-        !copyWithLibraries(QStringLiteral(FLASHDECK_SIM_BIN "/sglang-sim"), QStringLiteral("/opt/sim/sglang-sim"), root,
-                           error) ||
+        !copyWithLibraries(flashdeck::test::simBin() + QStringLiteral("/sglang-sim"),
+                           QStringLiteral("/opt/sim/sglang-sim"), root, error) ||
         // The libraries of the nvidia-smi the toolkit's hook injects (the real one injects the driver's).
-        !copyWithLibraries(QStringLiteral(FLASHDECK_SIM_BIN "/nvidia-smi"), QStringLiteral("/opt/sim/.nvidia-smi-libs"),
-                           root, error)) {
+        !copyWithLibraries(flashdeck::test::simBin() + QStringLiteral("/nvidia-smi"),
+                           QStringLiteral("/opt/sim/.nvidia-smi-libs"), root, error)) {
         return false;
     }
     QFile::remove(root + QStringLiteral("/opt/sim/.nvidia-smi-libs"));

@@ -2,6 +2,7 @@
 #include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
+#include "tests/support/buildpaths.h"
 #include "tests/support/testshard.h"
 
 #include <QFile>
@@ -344,7 +345,7 @@ void TestUpgradeCli::interruptedUpgrade_refusedUntilResumed_thenFinishes()
 
     // Killed (no chance to clean up) once the new image's pull has begun.
     QProcess p;
-    p.start(QStringLiteral(FLASHDECK_BINARY),
+    p.start(flashdeck::test::flashdeckBinary(),
             upgrade({QStringLiteral("demo"), QStringLiteral("--image-digest"), kCurrent}) +
                 QStringList{QStringLiteral("--config-dir"), config.path()});
     QByteArray seen;

@@ -1,6 +1,7 @@
 #include "backend/chat/chatstream.h"
 #include "backend/chat/sseparser.h"
 #include "backend/chat/thinksplitter.h"
+#include "tests/support/buildpaths.h"
 
 #include <QFile>
 #include <QTest>
@@ -72,7 +73,7 @@ void apply(Decoded &d, const ChatUpdate &u)
 
 QByteArray recorded(const QString &name)
 {
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/sse/") + name);
+    QFile f(flashdeck::test::testData(u"/sse/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

@@ -1,6 +1,7 @@
 #include "backend/logs/linesplitter.h"
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
+#include "tests/support/buildpaths.h"
 
 #include <QFile>
 #include <QTest>
@@ -51,7 +52,7 @@ void TestLogPipeline::classify_data()
 {
     QTest::addColumn<QString>("rule");
     QTest::addColumn<QByteArray>("line");
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/sglang-logs/classified.tsv"));
+    QFile f(flashdeck::test::testData(u"/sglang-logs/classified.tsv"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     int n = 0;
     while (!f.atEnd()) {

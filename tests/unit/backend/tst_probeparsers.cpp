@@ -2,6 +2,7 @@
 #include "backend/probe/amdsmi.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
+#include "tests/support/buildpaths.h"
 
 #include <QFile>
 #include <QTest>
@@ -11,7 +12,7 @@ using namespace flashdeck::probe;
 namespace {
 QByteArray data(const QString &name)
 {
-    QFile f(QStringLiteral(FLASHDECK_TEST_DATA "/nvidia-smi-h200x2/") + name);
+    QFile f(flashdeck::test::testData(u"/nvidia-smi-h200x2/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 } // namespace
