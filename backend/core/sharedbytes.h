@@ -5,9 +5,13 @@
 namespace flashdeck::bytes {
 
 /**
- * `block[pos, pos + n)` as a QByteArray that shares `block`'s memory instead of copying it: one
- * reference count more, no allocation — when the block is worth sharing (see below). The log pipeline keeps every line
- * it reads; an allocation and a copy per line was most of its cost (docs/PERFORMANCE.md, "Logs").
+ * Slices of one block as QByteArrays that share the block's memory instead of copying it: no
+ * allocation and no copy per slice — when the block is worth sharing (see below). The log
+ * pipeline keeps every line it reads; an allocation and a copy per line was most of its cost,
+ * and then an atomic reference-count update per line was the largest part of what was left
+ * (docs/PERFORMANCE.md, "Logs"). So the slicer takes references for its slices 256 at a time and
+ * gives back the ones it did not hand out when it goes: the count never falls below the number
+ * of holders, whatever the slices do meanwhile.
  *
  * Qt 6 keeps a begin pointer and a size beside the shared header (QArrayDataPointer), so a
  * QByteArray can start inside a block it shares; QByteArray's own functions honour the size,
@@ -17,41 +21,76 @@ namespace flashdeck::bytes {
  *
  * A slice keeps its whole block alive: keep slices of blocks whose lines are kept together
  * (the log ring), and take a copy (`QByteArray(slice.constData(), slice.size())`) of a line that
- * outlives its neighbours. So the slice is a copy instead when the block is mostly unused room:
+ * outlives its neighbours. So the slices are copies instead when the block is mostly unused room:
  * QIODevice::readAll() leaves 16 KiB or more of capacity behind a short read (qiodevice.cpp), and
  * a slow log's 150-byte chunks would each keep 16 KiB alive, 3 GB over a 200 000-line ring. A
- * `block` without a header of its own (empty, or fromRawData) is copied too.
+ * block without a header of its own (empty, or fromRawData) is copied from too.
+ *
+ * The block must outlive the slicer, unchanged (the slices may outlive both).
  */
-inline constexpr qsizetype kSliceSlack = 4096; // room a block may waste and still be shared
-
-/** Shares without asking whether the block is worth it: see sharedSlice() and sharedPart(). */
-inline QByteArray shareUnchecked(const QByteArray &block, qsizetype pos, qsizetype n)
+class BlockSlicer
 {
-    Q_ASSERT(pos >= 0 && n >= 0 && pos + n <= block.size());
-    QByteArray::DataPointer &whole = const_cast<QByteArray &>(block).data_ptr();
-    if (n == 0 || !whole.d_ptr()) {
-        return QByteArray(block.constData() + pos, n);
-    }
-    whole.ref();
-    return QByteArray(QByteArray::DataPointer(whole.d_ptr(), whole.data() + pos, n));
-}
+public:
+    static constexpr qsizetype kSlack = 4096; // room a block may waste and still be shared
 
-inline QByteArray sharedSlice(const QByteArray &block, qsizetype pos, qsizetype n)
-{
-    if (block.capacity() > 2 * block.size() + kSliceSlack) {
-        return QByteArray(block.constData() + pos, n);
+    explicit BlockSlicer(const QByteArray &block)
+        : m_block(block)
+    {
+        QByteArray::DataPointer &whole = const_cast<QByteArray &>(block).data_ptr();
+        if (whole.d_ptr() && block.capacity() <= 2 * block.size() + kSlack) {
+            m_d = whole.d_ptr();
+        }
     }
-    return shareUnchecked(block, pos, n);
-}
+    ~BlockSlicer()
+    {
+        if (m_spare > 0) {
+            // All but one of the spare references at once (the holders' own keep the count above
+            // zero), then the last one as any holder lets go: it frees the block if the block
+            // itself and every slice are already gone.
+            if (m_spare > 1) {
+                m_d->ref_.fetchAndSubRelease(m_spare - 1);
+            }
+            QByteArray::DataPointer last(m_d, nullptr, 0);
+        }
+    }
+    BlockSlicer(const BlockSlicer &) = delete;
+    BlockSlicer &operator=(const BlockSlicer &) = delete;
+
+    const QByteArray &block() const { return m_block; }
+
+    /** `block[pos, pos + n)`: shared, or a copy where the block is not worth sharing. */
+    QByteArray slice(qsizetype pos, qsizetype n)
+    {
+        Q_ASSERT(pos >= 0 && n >= 0 && pos + n <= m_block.size());
+        if (!m_d || n == 0) {
+            return QByteArray(m_block.constData() + pos, n);
+        }
+        if (m_spare == 0) {
+            m_d->ref_.fetchAndAddRelaxed(kBatch); // as QArrayData::ref(): an increment needs no order
+            m_spare = kBatch;
+        }
+        --m_spare;
+        return QByteArray(QByteArray::DataPointer(m_d, const_cast<char *>(m_block.constData()) + pos, n));
+    }
+
+private:
+    static constexpr int kBatch = 256;
+    const QByteArray &m_block;
+    QTypedArrayData<char> *m_d = nullptr; // null: copy every slice
+    int m_spare = 0; // references taken and not handed out yet
+};
 
 /**
- * A part of `line`, where `line` came from sharedSlice() or is a copy of its own: it shares
- * whatever `line` holds (a block already judged worth sharing, or the line's own allocation),
- * so no density check is due. (A line's size says nothing of its block's.)
+ * Narrows `bytes` to its part `[pos, pos + n)` in place: it keeps the memory it holds (shared or
+ * its own) and its one reference, so no count changes and nothing is copied. As with a slice,
+ * no '\0' follows the part.
  */
-inline QByteArray sharedPart(const QByteArray &line, qsizetype pos, qsizetype n)
+inline void narrow(QByteArray &bytes, qsizetype pos, qsizetype n)
 {
-    return shareUnchecked(line, pos, n);
+    Q_ASSERT(pos >= 0 && n >= 0 && pos + n <= bytes.size());
+    QByteArray::DataPointer &d = bytes.data_ptr();
+    d.ptr += pos;
+    d.size = n;
 }
 
 } // namespace flashdeck::bytes

@@ -6,14 +6,15 @@
 
 namespace flashdeck::docker {
 
-void LogFrameDecoder::emitText(int stream, const QByteArray &block, qsizetype from, qsizetype size, QList<LogLine> &out)
+void LogFrameDecoder::emitText(int stream, bytes::BlockSlicer &block, qsizetype from, qsizetype size,
+                               QList<LogLine> &out)
 {
     // One pass over the payload. A line wholly inside it shares the block's memory (the ring
     // keeps every line: an allocation and a copy each was most of the pipeline's cost,
     // bench_logs); only a line that spans frames or chunks is assembled in `partial`.
     QByteArray &partial = m_partial[stream];
     bool &discarding = m_discarding[stream];
-    const char *const base = block.constData();
+    const char *const base = block.block().constData();
     const char *p = base + from;
     const char *const end = p + size;
     while (p < end) {
@@ -21,7 +22,7 @@ void LogFrameDecoder::emitText(int stream, const QByteArray &block, qsizetype fr
         const char *stop = nl ? nl : end;
         if (nl && partial.isEmpty() && !discarding && stop - p <= kMaxLine) {
             const qsizetype n = stop - p - (stop > p && stop[-1] == '\r' ? 1 : 0);
-            out.append({stream, bytes::sharedSlice(block, p - base, n), false});
+            out.append({stream, block.slice(p - base, n), false});
             p = nl + 1;
             continue;
         }
@@ -58,23 +59,27 @@ QList<LogLine> LogFrameDecoder::feed(const QByteArray &chunk)
         return out;
     }
     if (!m_multiplexed) {
-        emitText(1, chunk, 0, chunk.size(), out);
+        bytes::BlockSlicer slicer(chunk);
+        emitText(1, slicer, 0, chunk.size(), out);
         return out;
     }
     m_frames += chunk; // shares `chunk` when nothing was left over (QByteArray::append)
     qsizetype pos = 0;
-    while (m_frames.size() - pos >= 8) {
-        const auto *h = reinterpret_cast<const unsigned char *>(m_frames.constData() + pos);
-        if (h[0] > 2) {
-            m_corrupt = true; // not a multiplexed stream after all: stop rather than print garbage
-            break;
+    {
+        bytes::BlockSlicer slicer(m_frames); // gone before m_frames changes below
+        while (m_frames.size() - pos >= 8) {
+            const auto *h = reinterpret_cast<const unsigned char *>(m_frames.constData() + pos);
+            if (h[0] > 2) {
+                m_corrupt = true; // not a multiplexed stream after all: stop rather than print garbage
+                break;
+            }
+            const qsizetype size = (qsizetype(h[4]) << 24) | (qsizetype(h[5]) << 16) | (qsizetype(h[6]) << 8) | h[7];
+            if (m_frames.size() - pos - 8 < size) {
+                break;
+            }
+            emitText(h[0] == 2 ? 2 : 1, slicer, pos + 8, size, out);
+            pos += 8 + size;
         }
-        const qsizetype size = (qsizetype(h[4]) << 24) | (qsizetype(h[5]) << 16) | (qsizetype(h[6]) << 8) | h[7];
-        if (m_frames.size() - pos - 8 < size) {
-            break;
-        }
-        emitText(h[0] == 2 ? 2 : 1, m_frames, pos + 8, size, out);
-        pos += 8 + size;
     }
     if (pos == m_frames.size()) {
         m_frames.clear(); // the lines may share it: let go rather than detach an empty copy

@@ -3,6 +3,10 @@
 #include <QByteArray>
 #include <QList>
 
+namespace flashdeck::bytes {
+class BlockSlicer;
+}
+
 namespace flashdeck::docker {
 
 /** One log line of a container: which stream, and its text without the newline. */
@@ -30,7 +34,7 @@ public:
 
     /**
      * New complete lines in `chunk` (with what earlier chunks left). A line wholly inside the
-     * chunk shares its memory (bytes::sharedSlice: read it by its size).
+     * chunk shares its memory (bytes::BlockSlicer: read it by its size).
      */
     QList<LogLine> feed(const QByteArray &chunk);
     /** What is left at the end of the stream: a last line without a newline. */
@@ -39,7 +43,7 @@ public:
     bool corrupt() const { return m_corrupt; }
 
 private:
-    void emitText(int stream, const QByteArray &block, qsizetype from, qsizetype size, QList<LogLine> &out);
+    void emitText(int stream, bytes::BlockSlicer &block, qsizetype from, qsizetype size, QList<LogLine> &out);
 
     bool m_multiplexed;
     bool m_corrupt = false;

@@ -13,9 +13,10 @@ QList<SplitLine> LineSplitter::feed(const QByteArray &chunk)
     // the splitter's buffer, which the next line reuses.
     const char *const begin = chunk.constData();
     const char *const end = begin + chunk.size();
+    bytes::BlockSlicer slicer(chunk);
     feedEach(chunk, [&](QByteArrayView text, bool progress, bool cut) {
         if (text.data() >= begin && text.data() < end) {
-            out.append({bytes::sharedSlice(chunk, text.data() - begin, text.size()), progress, cut});
+            out.append({slicer.slice(text.data() - begin, text.size()), progress, cut});
         } else {
             out.append({text.toByteArray(), progress, cut});
         }

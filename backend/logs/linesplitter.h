@@ -30,7 +30,7 @@ public:
 
     /**
      * The lines `chunk` completes. A line wholly inside the chunk shares its memory
-     * (bytes::sharedSlice: no '\0' after it, and it keeps the chunk alive); one that spans
+     * (bytes::BlockSlicer: no '\0' after it, and it keeps the chunk alive); one that spans
      * chunks is a copy.
      */
     QList<SplitLine> feed(const QByteArray &chunk);

@@ -1,6 +1,8 @@
 #include "backend/logs/logbuffer.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 
 namespace flashdeck::logs {
 
@@ -10,10 +12,21 @@ LogBuffer::LogBuffer(qsizetype capacity)
 
 qsizetype LogBuffer::append(const QList<LogRecord> &records)
 {
-    return append(QList<LogRecord>(records));
+    // Each record copied into its slot: copying the list first (to move from it) would copy
+    // every record into a new list as well (it detaches from its sender's), then drop that list.
+    return appendEach(records.constData(), records.size());
 }
 
 qsizetype LogBuffer::append(QList<LogRecord> &&records)
+{
+    if (!records.isDetached()) {
+        return append(std::as_const(records));
+    }
+    return appendEach(records.data(), records.size());
+}
+
+template<typename Record>
+qsizetype LogBuffer::appendEach(Record *first, qsizetype count)
 {
     if (m_ring.size() != size_t(m_capacity)) {
         m_ring.resize(size_t(m_capacity)); // allocated on first use: an idle host costs nothing
@@ -25,9 +38,9 @@ qsizetype LogBuffer::append(QList<LogRecord> &&records)
     if (tail >= m_capacity) {
         tail -= m_capacity;
     }
-    for (LogRecord &r : records) {
+    for (Record *r = first; r != first + count; ++r) {
         ++m_total;
-        m_textBytes += r.text.size();
+        m_textBytes += r->text.size();
         LogRecord &slot = m_ring[size_t(tail)];
         if (m_size == m_capacity) {
             m_textBytes -= slot.text.size(); // the oldest line: tail == head in a full ring
@@ -38,7 +51,11 @@ qsizetype LogBuffer::append(QList<LogRecord> &&records)
         } else {
             ++m_size;
         }
-        slot = std::move(r);
+        if constexpr (std::is_const_v<Record>) {
+            slot = *r;
+        } else {
+            slot = std::move(*r);
+        }
         if (++tail == m_capacity) {
             tail = 0;
         }

@@ -31,7 +31,10 @@ public:
 
     /** Appends the lines; returns how many of the oldest were dropped to make room. */
     qsizetype append(const QList<LogRecord> &records);
-    /** The same, taking the records' text instead of sharing it (no reference counting per line). */
+    /**
+     * The same, taking the records' text instead of sharing it (no reference counting per line)
+     * when `records` is the list's only holder; a list shared with its sender is copied from.
+     */
     qsizetype append(QList<LogRecord> &&records);
     /** Drops the `count` oldest lines (a model removes their rows around this call). */
     void dropOldest(qsizetype count);
@@ -41,6 +44,9 @@ public:
     qsizetype setCapacity(qsizetype capacity);
 
 private:
+    template<typename Record> // LogRecord: moved from; const LogRecord: copied
+    qsizetype appendEach(Record *first, qsizetype count);
+
     std::vector<LogRecord> m_ring;
     qsizetype m_capacity;
     qsizetype m_head = 0; // ring index of the oldest line

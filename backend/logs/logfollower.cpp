@@ -289,12 +289,12 @@ void LogFollower::onReadyRead()
             m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1String("raw-stream"));
         m_decoder = std::make_unique<docker::LogFrameDecoder>(!raw);
     }
-    for (const docker::LogLine &l : m_decoder->feed(m_reply->readAll())) {
-        accept(l.stream, l.text, l.cut);
+    for (docker::LogLine &l : m_decoder->feed(m_reply->readAll())) {
+        accept(l.stream, std::move(l.text), l.cut);
     }
 }
 
-void LogFollower::accept(int stream, const QByteArray &line, bool cut)
+void LogFollower::accept(int stream, QByteArray line, bool cut)
 {
     qint64 timeNs = 0;
     const qsizetype skip = splitDockerTimestamp(line, timeNs);
@@ -335,7 +335,9 @@ void LogFollower::accept(int stream, const QByteArray &line, bool cut)
     LogRecord r;
     r.seq = ++m_seq;
     r.timeNs = timeNs;
-    r.text = bytes::sharedPart(line, text.data() - line.constData(), text.size()); // no copy per line
+    // The record keeps the line's memory and its reference: no copy, no count changed per line.
+    bytes::narrow(line, text.data() - line.constData(), text.size());
+    r.text = std::move(line);
     r.rule = qint16(m_rules.classify(r.text));
     r.stream = quint8(stream);
     r.cut = cut;
@@ -355,8 +357,8 @@ void LogFollower::onStreamFinished()
     reply->deleteLater();
     const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
     if (m_decoder) {
-        for (const docker::LogLine &l : m_decoder->finish()) {
-            accept(l.stream, l.text, l.cut);
+        for (docker::LogLine &l : m_decoder->finish()) {
+            accept(l.stream, std::move(l.text), l.cut);
         }
         m_decoder.reset();
     }

@@ -85,7 +85,7 @@ private:
     void failOrRetry(const QString &message, int retryMs);
     void onReadyRead();
     void onStreamFinished();
-    void accept(int stream, const QByteArray &line, bool cut);
+    void accept(int stream, QByteArray line, bool cut);
     void flush();
     void setState(State state, const QString &text);
     void retryLater(int ms);

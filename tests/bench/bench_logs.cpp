@@ -103,13 +103,13 @@ int main(int argc, char **argv)
         QList<logs::LogRecord> batch;
         qint64 seq = 0;
         while (!f.atEnd()) {
-            const QList<logs::SplitLine> split = splitter.feed(f.read(1 << 20));
+            QList<logs::SplitLine> split = splitter.feed(f.read(1 << 20));
             batch.reserve(split.size());
-            for (const logs::SplitLine &l : split) {
+            for (logs::SplitLine &l : split) { // the lines' text moves on, as LogFollower's does
                 logs::LogRecord r;
                 r.seq = ++seq;
                 r.rule = qint16(rules.value().classify(l.text));
-                r.text = l.text;
+                r.text = std::move(l.text);
                 batch.append(std::move(r));
             }
             (void)buffer.append(std::move(batch));

@@ -166,7 +166,23 @@ void TestLogBuffer::ring_agreesWithAQueue_property()
                         ++expectDropped;
                     }
                 }
-                QCOMPARE(b.append(numbered(next, n)), expectDropped);
+                // The list moved in and not held elsewhere (its records are taken), held by its
+                // sender as well (copied from: the sender's records stay whole), or lent.
+                const QList<LogRecord> sent = numbered(next, n);
+                QList<LogRecord> held = sent;
+                switch (rng.bounded(3)) {
+                case 0:
+                    QCOMPARE(b.append(numbered(next, n)), expectDropped);
+                    break;
+                case 1:
+                    QCOMPARE(b.append(std::move(held)), expectDropped);
+                    break;
+                default:
+                    QCOMPARE(b.append(sent), expectDropped);
+                }
+                for (qint64 i = 0; i < n; ++i) {
+                    QCOMPARE(sent.at(i).text, QByteArray::number(next + i));
+                }
                 next += n;
             } else if (op < 9) {
                 const qsizetype n = rng.bounded(int(capacity) + 1);
