@@ -22,6 +22,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolButton>
 
 #include <nlohmann/json.hpp>
@@ -181,7 +182,10 @@ void TestLogsPage::panel_ringFiltersSearchHighlightsCopySave()
     QVERIFY(panel.nextHighlight());
     QCOMPARE(panel.view()->currentIndex().data(LogModel::RuleIdRole).toString(), QStringLiteral("qmul4-ok"));
     QVERIFY(!panel.follow()); // reading: the view stays put
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("logDetails"))->text().contains(QLatin1String("qmul4")));
+    // The whole line, each of its tokens, however narrow the panel.
+    const auto *details = panel.findChild<QTextBrowser *>(QStringLiteral("logDetails"));
+    QVERIFY(details->toPlainText().contains(QLatin1String("qmul4")));
+    QCOMPARE(details->wordWrapMode(), QTextOption::WrapAtWordBoundaryOrAnywhere);
     QVERIFY(panel.nextHighlight());
     QCOMPARE(panel.view()->currentIndex().data(LogModel::RuleIdRole).toString(), QStringLiteral("ready"));
     QVERIFY(!panel.nextHighlight());

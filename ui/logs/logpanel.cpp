@@ -22,6 +22,7 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTextBrowser>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -89,7 +90,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     , m_dsparkBadge(new QLabel(this))
     , m_readyBadge(new QLabel(this))
     , m_kvBadge(new QLabel(this))
-    , m_details(new QLabel(this))
+    , m_details(new QTextBrowser(this))
     , m_status(new QLabel(this))
     , m_counts(new QLabel(this))
 {
@@ -201,10 +202,13 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     split->addWidget(m_view);
     m_details->setObjectName(QStringLiteral("logDetails"));
-    m_details->setWordWrap(true);
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_details->setMargin(8);
+    // A line of SGLang's log has tokens wider than the panel ("inference.dequant.nvfp4_to_fp8"): a
+    // QLabel wraps at spaces only and clipped them; this breaks inside a token where it must, and
+    // reads like the label it replaced (no frame, the window's colour, selectable, no links).
+    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_details->setFrameShape(QFrame::NoFrame);
+    m_details->setOpenLinks(false);
+    m_details->viewport()->setAutoFillBackground(false);
     m_details->setMinimumWidth(160);
     split->addWidget(m_details);
     split->setStretchFactor(0, 4);

@@ -9,6 +9,7 @@
 class QButtonGroup;
 class QCheckBox;
 class QLabel;
+class QTextBrowser;
 class QLineEdit;
 class QListView;
 class QToolButton;
@@ -95,7 +96,7 @@ private:
     QLabel *m_dsparkBadge;
     QLabel *m_readyBadge;
     QLabel *m_kvBadge;
-    QLabel *m_details;
+    QTextBrowser *m_details; // a label cannot break a long token: it cut the line it was to show in full
     QLabel *m_status;
     QLabel *m_counts;
     QList<logs::LogRecord> m_held; // arrived while paused
