@@ -69,6 +69,7 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
     }
     out.buildMatcher();
     out.buildSkipper();
+    out.buildScanner(true);
     return out;
 }
 
@@ -216,8 +217,29 @@ void LogRules::buildSkipper()
     }
 }
 
+void LogRules::buildScanner(bool enabled)
+{
+    std::vector<LiteralScanner::Literal> literals;
+    for (int i = 0; i < m_rules.size(); ++i) {
+        for (const QByteArray &m : m_rules[i].match) {
+            literals.push_back({m, qint16(i)});
+        }
+    }
+    m_scanner.build(literals, enabled);
+}
+
+LogRules LogRules::withoutVectorScan() const
+{
+    LogRules portable = *this;
+    portable.buildScanner(false);
+    return portable;
+}
+
 int LogRules::classify(QByteArrayView line) const
 {
+    if (m_scanner.isReady()) {
+        return m_scanner.lowestTag(line);
+    }
     return m_minLength > 0 ? classifySkipping(line) : classifyEveryByte(line);
 }
 

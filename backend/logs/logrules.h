@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/logs/literalscanner.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -26,7 +27,9 @@ struct LogRule
  * line's bytes, so invalid UTF-8 and 1 MB lines cost nothing extra. Every substring of every
  * rule is looked for in one pass that skips ahead (Wu–Manber: the shortest substring is 12
  * bytes, so most of a line is never looked at, as with grep's fixed-string matcher); rules with
- * substrings shorter than 4 bytes fall back to an Aho–Corasick automaton over every byte.
+ * substrings shorter than 4 bytes fall back to an Aho–Corasick automaton over every byte. Where the
+ * CPU has AVX2, a vector filter (LiteralScanner) replaces both when every substring has three
+ * bytes or more: same answers, a third of the time (docs/PERFORMANCE.md, "Logs").
  */
 class LogRules final
 {
@@ -39,11 +42,16 @@ public:
     /** The index of the matching rule, or -1. */
     int classify(QByteArrayView line) const;
     const QList<LogRule> &rules() const { return m_rules; }
+    /** Whether classify() runs the vector filter on this CPU. */
+    bool usesVectorScan() const { return m_scanner.isReady(); }
+    /** The same rules on the portable matchers only (tests and benchmarks compare the two). */
+    LogRules withoutVectorScan() const;
     const LogRule *rule(const QString &id) const;
 
 private:
     void buildMatcher();
     void buildSkipper();
+    void buildScanner(bool enabled);
     int classifySkipping(QByteArrayView line) const;
     int classifyEveryByte(QByteArrayView line) const;
 
@@ -57,6 +65,7 @@ private:
     std::vector<quint8> m_shift; // 65 536 hashed three-byte blocks: how far the window may move
     std::vector<qint32> m_blockHead; // 65 536: the first pattern ending its first m bytes there
     std::vector<Pattern> m_patterns;
+    LiteralScanner m_scanner;
 
     QList<LogRule> m_rules;
     std::vector<quint8> m_byteClass; // 256 entries: bytes no pattern uses share class 0

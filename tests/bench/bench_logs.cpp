@@ -92,10 +92,12 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    // 1. Flashdeck: read, split (CR, CRLF, 1 MiB cap), classify, into the 200 000-line ring.
-    QElapsedTimer t;
-    t.start();
-    {
+    // 1. Flashdeck: read, split (CR, CRLF, 1 MiB cap), classify, into the 200 000-line ring; with
+    // the vector filter where this CPU has it, then with the portable matcher alone (what a CPU
+    // without AVX2 runs), so that both are measured against the same grep.
+    const auto pipeline = [&path](const logs::LogRules &classifier) {
+        QElapsedTimer t;
+        t.start();
         QFile f(path);
         (void)f.open(QIODevice::ReadOnly);
         logs::LineSplitter splitter;
@@ -108,15 +110,18 @@ int main(int argc, char **argv)
             for (logs::SplitLine &l : split) { // the lines' text moves on, as LogFollower's does
                 logs::LogRecord r;
                 r.seq = ++seq;
-                r.rule = qint16(rules.value().classify(l.text));
+                r.rule = qint16(classifier.classify(l.text));
                 r.text = std::move(l.text);
                 batch.append(std::move(r));
             }
             (void)buffer.append(std::move(batch));
             batch = QList<logs::LogRecord>();
         }
-    }
-    const double oursS = double(t.nsecsElapsed()) / 1e9;
+        return double(t.nsecsElapsed()) / 1e9;
+    };
+    const logs::LogRules portable = rules.value().withoutVectorScan();
+    const double oursS = pipeline(rules.value());
+    const double portableS = pipeline(portable);
 
     // 2. grep -E with the same patterns, counting matches (its fastest output).
     QStringList grepArgs{QStringLiteral("-E"), QStringLiteral("-c")};
@@ -127,7 +132,8 @@ int main(int argc, char **argv)
     }
     grepArgs << path;
     QProcess grep;
-    t.restart();
+    QElapsedTimer t;
+    t.start();
     grep.start(QStringLiteral("grep"), grepArgs);
     grep.waitForFinished(-1);
     const double grepS = double(t.nsecsElapsed()) / 1e9;
@@ -136,7 +142,10 @@ int main(int argc, char **argv)
     std::printf("%-58s %14.2f %14.2f\n", qPrintable(QStringLiteral("%1 MiB, %2 lines: seconds").arg(mb).arg(lines)),
                 oursS, grepS);
     std::printf("%-58s %14.0f %14.0f\n", "lines per second", double(lines) / oursS, double(lines) / grepS);
-    std::printf("%-58s %14.2f\n", "ratio (goal >= 1.0: as fast as grep)", grepS / oursS);
+    std::printf("%-58s %14.2f\n", "ratio (goal >= 1.5)", grepS / oursS);
+    std::printf("%-58s %14s\n", "classifier", rules.value().usesVectorScan() ? "vector (AVX2)" : "portable");
+    std::printf("%-58s %14.2f\n", "the same, portable matcher only: seconds", portableS);
+    std::printf("%-58s %14.2f\n", "its ratio", grepS / portableS);
 
     if (qEnvironmentVariableIsSet("FLASHDECK_BENCH_NO_GUI")) {
         return 0; // for profiling the pipeline alone

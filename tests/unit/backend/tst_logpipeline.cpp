@@ -1,5 +1,6 @@
 #include "backend/core/sharedbytes.h"
 #include "backend/logs/linesplitter.h"
+#include "backend/logs/literalscanner.h"
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "tests/support/buildpaths.h"
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void classify_data();
     void classify();
     void classify_oneScanAgreesWithASearchPerSubstring();
+    void classify_everyPlaceInEveryLength();
     void rules_badFilesSayWhere_data();
     void rules_badFilesSayWhere();
     void split_data();
@@ -76,6 +78,7 @@ void TestLogPipeline::classify()
     QVERIFY2(rules, qPrintable(rules.message()));
     const int i = rules.value().classify(line);
     QCOMPARE(i < 0 ? QStringLiteral("-") : rules.value().rules().at(i).id, rule);
+    QCOMPARE(rules.value().withoutVectorScan().classify(line), i); // the portable matcher agrees
     if (i >= 0) {
         const LogRule &r = rules.value().rules().at(i);
         QVERIFY(!r.meaning.isEmpty());
@@ -133,22 +136,73 @@ QString checkAgainstNaive(const LogRules &rules, int *matched)
 
 void TestLogPipeline::classify_oneScanAgreesWithASearchPerSubstring()
 {
-    // The skipping matcher (built-in rules: every substring ≥ 12 bytes) and the automaton
-    // (rules with a 3-byte substring) against the obvious definition, on lines stitched from
-    // pieces of the patterns, overlapping prefixes and noise.
+    // The vector filter (where the CPU has AVX2), the skipping matcher (built-in rules: every
+    // substring ≥ 12 bytes) and the automaton (rules with a 2-byte substring) against the
+    // obvious definition, on lines stitched from pieces of the patterns, overlapping prefixes and
+    // noise. Each rule set runs on both paths: with the vector filter and without it.
     const auto builtIn = LogRules::builtIn();
     QVERIFY(builtIn);
+    QCOMPARE(builtIn.value().usesVectorScan(), LiteralScanner::cpuSupported());
+    QVERIFY(!builtIn.value().withoutVectorScan().usesVectorScan());
     const auto shortOnes = LogRules::fromJson(
         R"({"rules":[{"id":"oom","severity":"error","match":["OOM","out of memory"]},
                      {"id":"ready","severity":"ok","match":["ready to roll","fired up"]},
                      {"id":"q","severity":"warn","match":["qmul","mul4","backend=fp"]}]})",
         QStringLiteral("short.json"));
     QVERIFY2(shortOnes, qPrintable(shortOnes.message()));
-    for (const LogRules *rules : {&builtIn.value(), &shortOnes.value()}) {
-        int matched = 0;
-        const QString problem = checkAgainstNaive(*rules, &matched);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QVERIFY(matched > 1000); // the generator does reach the rules
+    QCOMPARE(shortOnes.value().usesVectorScan(), LiteralScanner::cpuSupported()); // 3 bytes suffice
+    const auto twoBytes = LogRules::fromJson(
+        R"({"rules":[{"id":"a","severity":"warn","match":["OK","fired up"]},
+                     {"id":"b","severity":"info","match":["ready","up an"]}]})",
+        QStringLiteral("two.json"));
+    QVERIFY2(twoBytes, qPrintable(twoBytes.message()));
+    QVERIFY(!twoBytes.value().usesVectorScan()); // the filter reads three bytes of each substring
+    // Many substrings alike: each of the filter's 8 buckets holds several, sharing prefixes.
+    QByteArray many = R"({"rules":[)";
+    for (int i = 0; i < 40; ++i) {
+        many += QStringLiteral(R"(%1{"id":"r%2","severity":"info","match":["%3 step %2","%3%2x"]})")
+                    .arg(i ? QStringLiteral(",") : QString())
+                    .arg(i)
+                    .arg(QLatin1String(i % 3 ? "Decode" : "Deco"))
+                    .toUtf8();
+    }
+    many += "]}";
+    const auto manyAlike = LogRules::fromJson(many, QStringLiteral("many.json"));
+    QVERIFY2(manyAlike, qPrintable(manyAlike.message()));
+    for (const LogRules *rules : {&builtIn.value(), &shortOnes.value(), &twoBytes.value(), &manyAlike.value()}) {
+        for (const LogRules &path : {*rules, rules->withoutVectorScan()}) {
+            int matched = 0;
+            const QString problem = checkAgainstNaive(path, &matched);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QVERIFY(matched > 1000); // the generator does reach the rules
+        }
+    }
+}
+
+void TestLogPipeline::classify_everyPlaceInEveryLength()
+{
+    // The vector filter reads 32 positions a step, pads lines shorter than a step and ends with a
+    // step that overlaps the one before: every substring at every position of lines of every
+    // length up to 100 bytes, whole (found) and without its last byte (not found).
+    const auto rules = LogRules::builtIn();
+    QVERIFY(rules);
+    const LogRules portable = rules.value().withoutVectorScan();
+    for (int i = 0; i < rules.value().rules().size(); ++i) {
+        for (const QByteArray &m : rules.value().rules().at(i).match) {
+            for (const QByteArray &piece : {m, m.chopped(1)}) {
+                for (qsizetype length = piece.size(); length <= 100; ++length) {
+                    for (qsizetype at = 0; at + piece.size() <= length; ++at) {
+                        QByteArray line(length, '.');
+                        line.replace(at, piece.size(), piece);
+                        const int expected = portable.classify(line);
+                        if (piece == m) {
+                            QVERIFY(expected >= 0 && expected <= i); // the whole one is found
+                        }
+                        QCOMPARE(rules.value().classify(line), expected);
+                    }
+                }
+            }
+        }
     }
 }
 
