@@ -29,7 +29,7 @@ struct LogRule
  * bytes, so most of a line is never looked at, as with grep's fixed-string matcher); rules with
  * substrings shorter than 4 bytes fall back to an Aho–Corasick automaton over every byte. Where the
  * CPU has AVX2, a vector filter (LiteralScanner) replaces both when every substring has three
- * bytes or more: same answers, a third of the time (docs/PERFORMANCE.md, "Logs").
+ * bytes or more: the same answers, about two thirds of the time (docs/PERFORMANCE.md, "Logs").
  */
 class LogRules final
 {
