@@ -18,6 +18,7 @@ struct ssh_counter_struct;
 namespace flashdeck::ssh {
 
 class CommandJob;
+class SocketReadAhead;
 class TunnelServer;
 
 /**
@@ -93,6 +94,7 @@ private:
     bool m_serviceQueued = false;
     /** libssh's socket counters for the session: what arrived tells a live link from a dead one. */
     std::unique_ptr<ssh_counter_struct> m_counters;
+    std::unique_ptr<SocketReadAhead> m_readAhead; // while Ready: the socket read in large pieces
     /** Bytes received when the last keepalive went out. */
     quint64 m_bytesAtKeepalive = 0;
     int m_keepalivesUnanswered = 0;
