@@ -146,6 +146,11 @@ std::size_t SocketReadAhead::buffered() const
     return active() ? m_state->end - m_state->begin : 0;
 }
 
+std::size_t SocketReadAhead::reserved() const
+{
+    return active() && m_state->data ? kCapacity : 0;
+}
+
 bool SocketReadAhead::enabled()
 {
     int e = g_enabled.load(std::memory_order_relaxed);
@@ -192,6 +197,15 @@ extern "C" __attribute__((visibility("default"))) ssize_t recv(int fd, void *buf
     const ssize_t n = nextRecv(fd, s->data.get(), SocketReadAhead::kCapacity, flags);
     if (n <= 0) {
         return n; // the end of the stream or an error, errno as the kernel set it
+    }
+    if (std::size_t(n) <= len) {
+        // No more had arrived than the caller asked for: the stream has paused. Hand it over and
+        // give the memory back, so that fifty mostly idle sessions (the fleet, each scraped every
+        // few seconds) do not each keep a buffer they use a few milliseconds at a time.
+        std::memcpy(buf, s->data.get(), std::size_t(n));
+        s->data.reset();
+        s->flowing = false;
+        return n;
     }
     s->begin = 0;
     s->end = static_cast<std::size_t>(n);

@@ -16,7 +16,8 @@ namespace flashdeck::ssh {
  *
  * - recv() on an attached socket serves what an earlier read brought in; once a read has filled
  *   libssh's whole buffer (a stream is flowing), the next kernel read takes up to kCapacity
- *   bytes at once and libssh is handed its 4 KiB from them;
+ *   bytes at once and libssh is handed its 4 KiB from them; a kernel read that brings no more
+ *   than libssh asked for means the stream paused, and the buffer is given back;
  * - poll() reports POLLIN for an attached socket with bytes held here, without a system call
  *   when nothing else is asked of the call;
  * - close() of an attached socket (libssh closes it itself on an error or the server's EOF)
@@ -45,6 +46,8 @@ public:
     [[nodiscard]] bool active() const;
     /** Bytes read from the kernel that libssh has not taken yet. */
     [[nodiscard]] std::size_t buffered() const;
+    /** Memory held for reading ahead: kCapacity while a stream flows, none once it pauses. */
+    [[nodiscard]] std::size_t reserved() const;
 
     /** For benchmarks and tests: whether sockets attached from now on read ahead (default: yes,
      *  unless the environment says FLASHDECK_SSH_READAHEAD=0). */

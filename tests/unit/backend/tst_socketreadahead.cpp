@@ -164,6 +164,21 @@ void TestSocketReadAhead::readsAheadOnlyOnceAStreamFlows()
     QCOMPARE(ahead.buffered(), std::size_t(0));
     QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
     QCOMPARE(ahead.buffered(), std::size_t(64 * 1024 - 2 * 4096));
+    QCOMPARE(ahead.reserved(), SocketReadAhead::kCapacity);
+    for (int i = 0; i < 14; ++i) {
+        QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    }
+    QCOMPARE(ahead.buffered(), std::size_t(0));
+    // The stream pauses: the next kernel read brings less than asked, and the memory goes back.
+    QVERIFY(writeAll(pair.fd[1], pattern(100, 3)));
+    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(100));
+    QCOMPARE(ahead.reserved(), std::size_t(0));
+    // …until a read fills the caller's buffer again.
+    QVERIFY(writeAll(pair.fd[1], pattern(20000, 4)));
+    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QCOMPARE(ahead.reserved(), std::size_t(0));
+    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QCOMPARE(ahead.reserved(), SocketReadAhead::kCapacity);
 }
 
 void TestSocketReadAhead::poll_reportsHeldBytes_withoutWaitingOnTheKernel()
