@@ -47,7 +47,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/logs/logpanel.cpp" line="+335"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+339"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · resumed %n time without losing or repeating a line</numerusform>

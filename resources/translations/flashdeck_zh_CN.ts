@@ -4503,19 +4503,19 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../ui/logs/logpanel.cpp" line="+82"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+83"/>
         <source>Follow</source>
         <extracomment>Keep scrolling to the newest log line (like tail -f), not following a person.</extracomment>
         <translation>跟踪</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+273"/>
+        <location line="+276"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-270"/>
+        <location line="-273"/>
         <source>Only matching</source>
         <translation>仅匹配行</translation>
     </message>
@@ -4606,7 +4606,7 @@ Text shown: %6, sha256 %5</source>
         <translation>将保留的所有行保存到文件（已隐去机密）</translation>
     </message>
     <message numerus="yes">
-        <location line="+167"/>
+        <location line="+170"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · 已续接 %n 次，没有丢失或重复任何一行</numerusform>
@@ -4897,7 +4897,7 @@ Text shown: %6, sha256 %5</source>
         <translation>正在跟踪 %1</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>The log stream broke; reconnecting</source>
         <translation>日志流中断；正在重连</translation>
     </message>
@@ -4947,7 +4947,7 @@ Text shown: %6, sha256 %5</source>
         <translation>id %1 被使用了两次</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>The built-in log rules are missing from this build.</source>
         <translation>此版本缺少内置的日志规则。</translation>
     </message>
@@ -5620,12 +5620,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+449"/>
+        <location line="+456"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-446"/>
+        <location line="-453"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -5822,15 +5822,20 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：正在查找…</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+19"/>
+        <location line="+21"/>
+        <location line="+21"/>
         <source>%1 · %2 on the host, through the SSH tunnel · API key: %3</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：%3</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-19"/>
         <source>from the keyring (••••••)</source>
         <translation>来自密钥环（••••••）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kept in memory for this run, no keyring here (••••••)</source>
+        <translation>仅在本次运行中保存在内存里，此处没有密钥环（••••••）</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -7208,13 +7213,13 @@ The key we know for it is at %4.
         <translation>%2 的 SSH 选项 %1 无效。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworker.cpp" line="+302"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+306"/>
         <source>The connection to %1 was lost while the command ran; it did not finish here. Run it again once the host is back.</source>
         <translation>命令运行期间与 %1 的连接断开；它没有在这里完成。主机恢复后请重新运行。</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+58"/>
+        <location line="+59"/>
         <location line="+5"/>
         <source>Disconnected.</source>
         <translation>已断开。</translation>
@@ -7253,7 +7258,7 @@ The key we know for it is at %4.
         <translation>命令没有在 %1 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+63"/>
         <source>%1 stopped answering: nothing came back for over %2 s although the connection looks open (a network drop or a stalled link). Reconnecting.</source>
         <translation>%1 停止了应答：虽然连接看似仍然打开，但超过 %2 秒没有任何返回（网络中断或链路停滞）。正在重连。</translation>
     </message>

@@ -300,8 +300,9 @@ void PlaygroundPage::retarget()
         QPointer<chat::ChatClient> client(m_client);
         const QString deploymentId = t.deploymentId;
         ssh::HostConnection *connection = conn;
+        QPointer<SecretStore> store(secrets);
         secrets->read(SecretStore::apiKeyKey(deploymentId),
-                      [self, client, what, where, deploymentId, connection](const Result<QString> &key) {
+                      [self, client, store, what, where, deploymentId, connection](const Result<QString> &key) {
                           PlaygroundPage *page = self.data();
                           chat::ChatClient *chatClient = client.data();
                           if (page == nullptr || chatClient == nullptr) {
@@ -310,8 +311,15 @@ void PlaygroundPage::retarget()
                           const bool have = key && !key.value().isEmpty();
                           chatClient->setApiKey(have ? key.value() : QString());
                           if (have) {
-                              page->m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
-                                                          .arg(what, where, tr("from the keyring (••••••)")));
+                              // Without a keyring (a headless machine) the key the deployment wrote
+                              // is held in memory for this run: say where it really came from.
+                              const SecretStore *kept = store.data(); // one read of the guarded pointer
+                              const bool inKeyring = kept != nullptr && kept->keyringAvailable();
+                              page->m_target->setText(
+                                  tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
+                                      .arg(what, where,
+                                           inKeyring ? tr("from the keyring (••••••)")
+                                                     : tr("kept in memory for this run, no keyring here (••••••)")));
                               return;
                           }
                           // None in the keyring (a machine without one): the key the running server was
