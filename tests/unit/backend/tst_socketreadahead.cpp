@@ -92,6 +92,16 @@ std::vector<char> readLikeLibssh(int fd, std::size_t chunk)
     }
 }
 
+// Sends `bytes` and reads twice as libssh would (4 KiB after a poll each): the first read comes
+// straight from the kernel and shows a stream flowing, the second brings the rest in ahead of the
+// reader. True when both reads were whole.
+bool sendAndReadTwice(int reader, int writer, const std::vector<char> &bytes)
+{
+    char buf[4096];
+    return writeAll(writer, bytes) && ::recv(reader, buf, sizeof buf, 0) == ssize_t(sizeof buf) &&
+        ::recv(reader, buf, sizeof buf, 0) == ssize_t(sizeof buf);
+}
+
 } // namespace
 
 /** The read-ahead under libssh: every byte in order, poll() honest about bytes held, nothing
@@ -186,10 +196,7 @@ void TestSocketReadAhead::poll_reportsHeldBytes_withoutWaitingOnTheKernel()
     Pair pair;
     SocketReadAhead ahead(pair.fd[0]);
     QVERIFY(ahead.active());
-    char buf[4096];
-    QVERIFY(writeAll(pair.fd[1], pattern(20000, 3)));
-    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
-    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QVERIFY(sendAndReadTwice(pair.fd[0], pair.fd[1], pattern(20000, 3)));
     QVERIFY(ahead.buffered() > 0); // the kernel holds nothing now
     // Were the held bytes not reported, this would wait out its 10 s and find nothing.
     pollfd p{pair.fd[0], POLLIN, 0};
@@ -212,10 +219,7 @@ void TestSocketReadAhead::poll_otherDescriptorsStillAnswered()
     Pair busy;
     SocketReadAhead ahead(held.fd[0]);
     QVERIFY(ahead.active());
-    char buf[4096];
-    QVERIFY(writeAll(held.fd[1], pattern(20000, 4)));
-    QCOMPARE(::recv(held.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
-    QCOMPARE(::recv(held.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QVERIFY(sendAndReadTwice(held.fd[0], held.fd[1], pattern(20000, 4)));
     QVERIFY(writeAll(busy.fd[1], pattern(10, 5)));
     pollfd p[3] = {{quiet.fd[0], POLLIN, 0}, {held.fd[0], POLLIN, 0}, {busy.fd[0], POLLIN, 0}};
     QCOMPARE(::poll(p, 3, 10000), 2);
@@ -247,9 +251,7 @@ void TestSocketReadAhead::close_dropsHeldBytes_beforeTheNumberIsReused()
     SocketReadAhead ahead(first->fd[0]);
     QVERIFY(ahead.active());
     char buf[4096];
-    QVERIFY(writeAll(first->fd[1], pattern(20000, 7)));
-    QCOMPARE(::recv(first->fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
-    QCOMPARE(::recv(first->fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QVERIFY(sendAndReadTwice(first->fd[0], first->fd[1], pattern(20000, 7)));
     const int number = first->fd[0];
     QVERIFY(ahead.buffered() > 0);
     // As libssh closes its socket on the server's EOF or an error, without telling us.
@@ -277,9 +279,7 @@ void TestSocketReadAhead::detach_returnsToPlainReads()
     {
         SocketReadAhead ahead(pair.fd[0]);
         QVERIFY(ahead.active());
-        QVERIFY(writeAll(pair.fd[1], pattern(20000, 8)));
-        QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
-        QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+        QVERIFY(sendAndReadTwice(pair.fd[0], pair.fd[1], pattern(20000, 8)));
         QVERIFY(ahead.buffered() > 0);
     }
     // What was held is gone with the session; the kernel has nothing: a plain non-blocking read.
@@ -299,9 +299,7 @@ void TestSocketReadAhead::off_attachesNothing()
     SocketReadAhead ahead(pair.fd[0]);
     QVERIFY(!ahead.active());
     char buf[4096];
-    QVERIFY(writeAll(pair.fd[1], pattern(20000, 9)));
-    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
-    QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, 0), ssize_t(sizeof buf));
+    QVERIFY(sendAndReadTwice(pair.fd[0], pair.fd[1], pattern(20000, 9)));
     QCOMPARE(ahead.buffered(), std::size_t(0));
     // The kernel still holds the rest: nothing was read ahead.
     QCOMPARE(::recv(pair.fd[0], buf, sizeof buf, MSG_DONTWAIT), ssize_t(sizeof buf));
