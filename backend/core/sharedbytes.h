@@ -81,6 +81,61 @@ private:
 };
 
 /**
+ * The other end of BlockSlicer: gives back the references of many QByteArrays one block at a
+ * time. Letting go of a line one reference at a time is an atomic operation per line; the log
+ * ring drops its oldest lines in the order they arrived, so thousands in a row share a block, and
+ * this gives their references back with one atomic operation for each run of them
+ * (docs/PERFORMANCE.md, "Logs"). A QByteArray without a header of its own is simply emptied.
+ *
+ * The references are held, uncounted, until the releaser goes or flush(): the blocks stay alive
+ * until then, never shorter.
+ */
+class BlockReleaser
+{
+public:
+    BlockReleaser() = default;
+    ~BlockReleaser() { flush(); }
+    BlockReleaser(const BlockReleaser &) = delete;
+    BlockReleaser &operator=(const BlockReleaser &) = delete;
+
+    /** Empties `bytes`; its reference goes back with the rest of its run. */
+    void release(QByteArray &bytes)
+    {
+        QByteArray::DataPointer &p = bytes.data_ptr();
+        if (p.d) {
+            if (p.d != m_d) {
+                flush();
+                m_d = p.d;
+            }
+            ++m_held;
+        }
+        // Forgotten, not released: the reference is now one of m_held.
+        p.d = nullptr;
+        p.ptr = nullptr;
+        p.size = 0;
+    }
+
+    /** Gives back the references held. */
+    void flush()
+    {
+        if (m_held > 0) {
+            // All but one at once (the ones held keep the count above zero), then the last as any
+            // holder lets go: that frees the block if nothing else holds it (as in ~BlockSlicer).
+            if (m_held > 1) {
+                m_d->ref_.fetchAndSubRelease(int(m_held - 1));
+            }
+            QByteArray::DataPointer last(m_d, nullptr, 0);
+        }
+        m_d = nullptr;
+        m_held = 0;
+    }
+
+private:
+    QTypedArrayData<char> *m_d = nullptr;
+    qsizetype m_held = 0; // references of m_d held and not given back yet
+};
+
+/**
  * Narrows `bytes` to its part `[pos, pos + n)` in place: it keeps the memory it holds (shared or
  * its own) and its one reference, so no count changes and nothing is copied. As with a slice,
  * no '\0' follows the part.

@@ -1,3 +1,4 @@
+#include "backend/core/sharedbytes.h"
 #include "backend/docker/logframes.h"
 #include "backend/logs/logbuffer.h"
 #include "backend/logs/loghighlights.h"
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void ring_keepsTheNewest_andSaysWhatItDropped();
     void ring_dropOldest_andSetCapacity();
     void ring_agreesWithAQueue_property();
+    void ring_givesBackTheChunksOfWhatItDrops();
     void highlights_data();
     void highlights();
     void frames_runawayLineIsCutAtOneMiB();
@@ -141,6 +143,59 @@ void TestLogBuffer::ring_dropOldest_andSetCapacity()
     QCOMPARE(b.textBytes(), 0);
     QCOMPARE(b.append(numbered(1, 1)), 0);
     QCOMPARE(b.at(0).seq, 1);
+}
+
+namespace {
+int holders(const QByteArray &bytes)
+{
+    return const_cast<QByteArray &>(bytes).data_ptr().d_ptr()->ref_.loadRelaxed();
+}
+
+/** `count` records whose text shares `chunk`, as the log pipeline's do. */
+QList<LogRecord> sharing(const QByteArray &chunk, int count)
+{
+    QList<LogRecord> out;
+    flashdeck::bytes::BlockSlicer slicer(chunk);
+    for (int i = 0; i < count; ++i) {
+        LogRecord r;
+        r.seq = i;
+        r.text = slicer.slice(i % chunk.size(), 1);
+        out.append(std::move(r));
+    }
+    return out;
+}
+} // namespace
+
+void TestLogBuffer::ring_givesBackTheChunksOfWhatItDrops()
+{
+    // The ring gives back a dropped line's reference on its chunk with the rest of the chunk's
+    // run (bytes::BlockReleaser): each chunk ends held by itself and the lines kept, no more and
+    // no fewer, whichever way the lines came in or went out.
+    QByteArray first(4096, 'a');
+    QByteArray second(4096, 'b');
+    QByteArray third(4096, 'c');
+    LogBuffer b(100);
+    QCOMPARE(b.append(sharing(first, 70)), 0);
+    QCOMPARE(holders(first), 1 + 70);
+    QList<LogRecord> moved = sharing(second, 50);
+    QCOMPARE(b.append(std::move(moved)), 20);
+    QCOMPARE(holders(first), 1 + 50);
+    QCOMPARE(holders(second), 1 + 50);
+    for (const LogRecord &r : moved) {
+        QVERIFY(r.text.isNull()); // the sender's list keeps nothing of the dropped lines
+    }
+    const QList<LogRecord> lent = sharing(third, 80); // copied from: the sender keeps its own
+    QCOMPARE(b.append(lent), 80);
+    QCOMPARE(holders(first), 1);
+    QCOMPARE(holders(second), 1 + 20);
+    QCOMPARE(holders(third), 1 + 80 + 80);
+    first.clear(); // nothing else holds it now
+    second.clear(); // its last 20 lines hold it
+    b.dropOldest(30);
+    QCOMPARE(holders(third), 1 + 80 + 70);
+    QCOMPARE(b.size(), 70);
+    QCOMPARE(b.at(0).text, QByteArray("c"));
+    QCOMPARE(b.textBytes(), 70);
 }
 
 void TestLogBuffer::ring_agreesWithAQueue_property()
