@@ -5,6 +5,22 @@
 namespace flashdeck::bytes {
 
 /**
+ * Gives back `n` references of the block `d` held uncounted (BlockSlicer's spares,
+ * BlockReleaser's runs): all but one at once (the ones held keep the count above zero), then
+ * the last one as any holder lets go, which frees the block if nothing else holds it.
+ */
+inline void giveBack(QTypedArrayData<char> *d, int n)
+{
+    if (n <= 0) {
+        return;
+    }
+    if (n > 1) {
+        d->ref_.fetchAndSubRelease(n - 1);
+    }
+    QByteArray::DataPointer last(d, nullptr, 0);
+}
+
+/**
  * Slices of one block as QByteArrays that share the block's memory instead of copying it: no
  * allocation and no copy per slice — when the block is worth sharing (see below). The log
  * pipeline keeps every line it reads; an allocation and a copy per line was most of its cost,
@@ -41,18 +57,7 @@ public:
             m_d = whole.d_ptr();
         }
     }
-    ~BlockSlicer()
-    {
-        if (m_spare > 0) {
-            // All but one of the spare references at once (the holders' own keep the count above
-            // zero), then the last one as any holder lets go: it frees the block if the block
-            // itself and every slice are already gone.
-            if (m_spare > 1) {
-                m_d->ref_.fetchAndSubRelease(m_spare - 1);
-            }
-            QByteArray::DataPointer last(m_d, nullptr, 0);
-        }
-    }
+    ~BlockSlicer() { giveBack(m_d, m_spare); }
     BlockSlicer(const BlockSlicer &) = delete;
     BlockSlicer &operator=(const BlockSlicer &) = delete;
 
@@ -118,21 +123,14 @@ public:
     /** Gives back the references held. */
     void flush()
     {
-        if (m_held > 0) {
-            // All but one at once (the ones held keep the count above zero), then the last as any
-            // holder lets go: that frees the block if nothing else holds it (as in ~BlockSlicer).
-            if (m_held > 1) {
-                m_d->ref_.fetchAndSubRelease(int(m_held - 1));
-            }
-            QByteArray::DataPointer last(m_d, nullptr, 0);
-        }
+        giveBack(m_d, m_held);
         m_d = nullptr;
         m_held = 0;
     }
 
 private:
     QTypedArrayData<char> *m_d = nullptr;
-    qsizetype m_held = 0; // references of m_d held and not given back yet
+    int m_held = 0; // references of m_d held and not given back yet (a count is an int)
 };
 
 /**

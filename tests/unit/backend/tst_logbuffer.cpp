@@ -3,6 +3,7 @@
 #include "backend/logs/logbuffer.h"
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrecord.h"
+#include "tests/support/byteholders.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -11,6 +12,7 @@
 #include <deque>
 
 using namespace flashdeck::logs;
+using flashdeck::test::holders;
 
 /** The Logs page's fixed-memory store, Docker's timestamps, the pinned badges. */
 class TestLogBuffer : public QObject
@@ -146,10 +148,6 @@ void TestLogBuffer::ring_dropOldest_andSetCapacity()
 }
 
 namespace {
-int holders(const QByteArray &bytes)
-{
-    return const_cast<QByteArray &>(bytes).data_ptr().d_ptr()->ref_.loadRelaxed();
-}
 
 /** `count` records whose text shares `chunk`, as the log pipeline's do. */
 QList<LogRecord> sharing(const QByteArray &chunk, int count)

@@ -4,11 +4,13 @@
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "tests/support/buildpaths.h"
+#include "tests/support/byteholders.h"
 
 #include <QFile>
 #include <QTest>
 
 using namespace flashdeck::logs;
+using flashdeck::test::holders;
 
 Q_DECLARE_METATYPE(QList<QByteArray>)
 
@@ -331,13 +333,6 @@ void TestLogPipeline::split_linesShareTheChunk_andStandAlone()
     QVERIFY(one.at(0).text.constData() < sparse.constData() ||
             one.at(0).text.constData() >= sparse.constData() + sparse.size());
 }
-
-namespace {
-int holders(const QByteArray &bytes)
-{
-    return const_cast<QByteArray &>(bytes).data_ptr().d_ptr()->ref_.loadRelaxed();
-}
-} // namespace
 
 void TestLogPipeline::split_sharedLinesAreCountedExactly()
 {
