@@ -16,6 +16,7 @@
 #include "backend/cli/runbookcommand.h"
 #include "backend/cli/statuscommand.h"
 #include "backend/cli/terminalprompt.h"
+#include "backend/cli/tunnelcommand.h"
 #include "backend/cli/undeploycommand.h"
 #include "backend/cli/upgradecommand.h"
 #include "backend/core/apppaths.h"
@@ -176,8 +177,8 @@ int main(int argc, char **argv)
                                     "hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
                                     "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
                                     "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
-                                    "license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo "
-                                    "start|status|stop. Without a command the window opens."),
+                                    "license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], "
+                                    "loadtest HOST, demo start|status|stop. Without a command the window opens."),
         QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
@@ -233,7 +234,7 @@ int main(int argc, char **argv)
             {"license", &flashdeck::cli::runLicenseCommand},       {"chat", &flashdeck::cli::runChatCommand},
             {"upgrade", &flashdeck::cli::runUpgradeCommand},       {"prune", &flashdeck::cli::runPruneCommand},
             {"loadtest", &flashdeck::cli::runLoadTestCommand},     {"pins", &flashdeck::cli::runPinsCommand},
-            {"prometheus", &flashdeck::cli::runPrometheusCommand},
+            {"prometheus", &flashdeck::cli::runPrometheusCommand}, {"tunnel", &flashdeck::cli::runTunnelCommand},
         };
         // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
         // a usage error, so help, errors and the man page (built from this) cannot drift apart.

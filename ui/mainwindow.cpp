@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "backend/core/settings.h"
+#include "backend/core/sharedfilewatcher.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
@@ -167,9 +168,29 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
     reloadHosts(m_settings.lastHost());
     updateStatus();
+    watchInventory();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::watchInventory()
+{
+    // Hosts added or removed elsewhere (`flashdeck hosts add`, a second window's demo) show here
+    // within a moment; this window's own changes read back the same list and change nothing.
+    auto *watch = new SharedFileWatcher(m_inventory.path(), this);
+    connect(watch, &SharedFileWatcher::changed, this, [this] {
+        const Result<bool> reloaded = m_inventory.reload();
+        if (!reloaded) {
+            // Being edited by hand, say: the hosts shown stay until it parses again.
+            log::ui().warn("{}", reloaded.message().toStdString());
+            statusBar()->showMessage(reloaded.message(), 15000);
+            return;
+        }
+        if (reloaded.value()) {
+            inventoryChanged();
+        }
+    });
+}
 
 QString MainWindow::pageTitle(Page page)
 {
@@ -469,12 +490,11 @@ void MainWindow::addHost(const QString &known)
     }
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const HostEntry host = dialog->host();
-        Status status = m_inventory.add(host);
-        if (status) {
-            status = m_inventory.save();
-        }
-        if (!status) {
-            QMessageBox::warning(this, tr("Could not add the host"), status.message());
+        // Added to the file as it is now: hosts added elsewhere meanwhile (the command line) stay,
+        // and show here with it. The list this window held was written whole before (issue 40).
+        if (const Result<QList<HostEntry>> added = m_inventory.add(host); !added) {
+            inventoryChanged(); // what the file holds now, the host that took the name too
+            QMessageBox::warning(this, tr("Could not add the host"), added.message());
             return;
         }
         reloadHosts(host.name);

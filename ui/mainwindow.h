@@ -79,6 +79,8 @@ private:
     void buildRemainingPages();
     void updateStatus();
     void reloadHosts(const QString &select = {});
+    /** Reloads the inventory when another process changes hosts.json. */
+    void watchInventory();
     void showSelectedHostState();
     void showHostState(const ssh::ConnectionState &state);
     void onConnectionState(const QString &hostName, const ssh::ConnectionState &state);

@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/recipe/deployment.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
 
 #include <QCoreApplication>
@@ -37,8 +38,11 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
             t.host = host;
             t.deploymentId = DeploymentId(host, profileId).toString();
             t.profileTitle = p->title;
+            t.profileId = p->id;
             t.model = r.modelRepo;
-            t.router = p->routerPort != 0;
+            // A node's services behind the Router count too: the profile as it was laid out.
+            const Result<RecipeProfile> laid = ProfileChoice::asDeployed(r, deployment.value());
+            t.router = laid ? laid.value().routerPort != 0 : p->routerPort != 0;
             // The port it was deployed with (deploy --port), else the profile's.
             t.port = deployment.value().port != 0
                 ? deployment.value().port

@@ -19,6 +19,7 @@ struct ChatTarget
     QString model; // the model id the server serves
     quint16 port = 0; // on the host's loopback, reached through the SSH tunnel
     bool router = false;
+    QString profileId; // the deployment's profile ("b300x4-low-latency"); empty for a server given by port
 };
 
 /**

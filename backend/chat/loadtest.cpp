@@ -3,6 +3,7 @@
 #include "backend/chat/chatcall.h"
 #include "backend/chat/chatclient.h"
 #include "backend/chat/chatrequest.h"
+#include "backend/recipe/recipetexts.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -269,6 +270,10 @@ QByteArray LoadTestReport::toJson() const
     for (const QString &e : errors) {
         errorsJson.push_back(e.toStdString());
     }
+    json notesJson = json::array();
+    for (const QString &n : notes()) {
+        notesJson.push_back(n.toStdString());
+    }
     const json out{{"concurrency", config.concurrency},
                    {"prompt_tokens", config.promptTokens},
                    {"output_tokens", config.outputTokens},
@@ -286,6 +291,8 @@ QByteArray LoadTestReport::toJson() const
                    {"short_replies", shortReplies},
                    {"aborted", aborted.isEmpty() ? json() : json(aborted.toStdString())},
                    {"errors", errorsJson},
+                   {"profile", config.profileId.isEmpty() ? json() : json(config.profileId.toStdString())},
+                   {"notes", notesJson},
                    {"timeline", ticksJson}};
     return QByteArray::fromStdString(out.dump());
 }
@@ -293,6 +300,9 @@ QByteArray LoadTestReport::toJson() const
 QStringList LoadTestReport::notes() const
 {
     QStringList out;
+    if (const QString warning = recipetexts::loadTestProfileWarning(config.profileId); !warning.isEmpty()) {
+        out.append(warning);
+    }
     if (shortReplies > 0) {
         out.append(
             QCoreApplication::translate("Chat",
@@ -307,6 +317,7 @@ QStringList LoadTestReport::notes() const
         "tokens/s counts, on this side, the completion tokens of the finished requests over the "
         "wall time; the server's figure is SGLang's own generation throughput (every request "
         "it decodes, averaged while the test ran)."));
+    out.append(recipetexts::publishedFiguresNote());
     return out;
 }
 

@@ -24,6 +24,8 @@ struct LoadTestConfig
     int durationS = 60;
     QString model;
     bool thinking = true;
+    /** The deployment's profile id (empty: a server Flashdeck did not deploy): the Low-Latency one is warned of. */
+    QString profileId;
 };
 
 /** One second of the run. */
@@ -75,7 +77,10 @@ struct LoadTestReport
     int shortReplies = 0;
     /** Why the run stopped before its time (the server refused the API key again and again); empty otherwise. */
     QString aborted;
-    /** Words for the operator on what the figures mean (short replies, the two counts); may be empty. */
+    /**
+     * Words for the operator on what the figures mean: the Low-Latency profile's batch-size-1 kernel, short
+     * replies, the two counts, and that published figures are upstream references.
+     */
     QStringList notes() const;
     QStringList errors; // distinct messages, with their count
     QList<LoadTestTick> ticks;

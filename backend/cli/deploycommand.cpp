@@ -12,6 +12,7 @@
 #include "backend/deploy/journal.h"
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
+#include "backend/recipe/importedlaunch.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/pins.h"
 #include "backend/recipe/profilechoice.h"
@@ -40,7 +41,55 @@ const QString kUsage = QStringLiteral(
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "                        [--hicache-gb GB] [--operator-flags \"FLAGS\"] [--image NAME:TAG] [--gpus LIST]\n"
     "                        [--port N] [--image-digest sha256:… --model-revision COMMIT | --pins FILE]\n"
-    "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]");
+    "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]\n"
+    "                        [--launch-command FILE|-]");
+
+/** The generator's command from a file, or standard input for "-"; a failure in words. */
+Result<QString> readLaunchCommand(const QString &path)
+{
+    QFile f;
+    const bool stdIn = path == QLatin1String("-");
+    if (stdIn) {
+        if (!f.open(stdin, QIODevice::ReadOnly)) {
+            return Status::failure(QCoreApplication::translate("Cli", "Cannot read standard input."));
+        }
+    } else {
+        f.setFileName(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            return Status::failure(
+                QCoreApplication::translate("Cli", "Cannot read the launch command %1: %2").arg(path, f.errorString()));
+        }
+    }
+    const QByteArray text = f.read(256 * 1024); // a command, not a file of data
+    return QString::fromUtf8(text);
+}
+
+/** The preview of an imported command as one --json line. */
+nlohmann::json previewJson(const ImportedLaunch &launch)
+{
+    const auto list = [](const QStringList &l) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const QString &s : l) {
+            a.push_back(s.toStdString());
+        }
+        return a;
+    };
+    nlohmann::json owned = nlohmann::json::array();
+    for (const OwnedFlag &o : launch.owned) {
+        owned.push_back(
+            {{"flag", o.flag.toStdString()}, {"value", o.value.toStdString()}, {"why", o.why.toStdString()}});
+    }
+    return {{"launch_command",
+             {{"entrypoint", launch.command.entrypoint().toStdString()},
+              {"server_args", list(launch.serverArgs)},
+              {"flashdeck_sets", owned},
+              {"image", launch.image.toStdString()},
+              {"env", list(launch.env)},
+              {"not_carried_over", list(launch.notes)},
+              {"tp", launch.tp},
+              {"dp", launch.dp},
+              {"pp", launch.pp}}}};
+}
 
 } // namespace
 
@@ -135,8 +184,17 @@ int runDeployCommand(const QStringList &args, CliContext &c)
             "Deploy exactly what a pins file says ('flashdeck pins lock' writes one): image, digest, "
             "model commit and profile."),
         QStringLiteral("FILE"));
+    const QCommandLineOption launchOpt(
+        QStringLiteral("launch-command"),
+        QCoreApplication::translate(
+            "Cli",
+            "Launch SGLang's configuration generator's command from FILE ('-': standard input) instead of the "
+            "recipe's B300 flags: python3 -m sglang.launch_server …, sglang serve … or docker run … IMAGE …. Its "
+            "flags are kept as given; Flashdeck sets the model, its pinned revision, the port, the key and "
+            "--enable-metrics. Needed for AMD, B200, GB200 and H200 hosts."),
+        QStringLiteral("FILE"));
     p.addOptions({profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt, modelDirOpt,
-                  sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt, digestOpt, revisionOpt, pinsOpt});
+                  sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt, digestOpt, revisionOpt, pinsOpt, launchOpt});
     const auto usage = [&c](const QString &message) {
         c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
         return int(ExitUsage);
@@ -197,10 +255,6 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return usage(
             QCoreApplication::translate("Cli", "no profile \"%1\" (see 'flashdeck recipes list').").arg(profileId));
     }
-    if (listed->generatorOnly()) {
-        c.err << listed->title << ": " << listed->note << '\n';
-        return ExitCheckFailed;
-    }
     quint16 port = 0;
     if (p.isSet(portOpt)) {
         bool ok = false;
@@ -217,8 +271,57 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         pinsFile->image != recipe.imageOf(*listed).reference()) {
         image = pinsFile->image;
     }
+    // Errors of the generator's command: words on stderr, or one JSON object under --json.
+    const auto refuse = [&c, json](const char *code, const QString &message) {
+        if (json) {
+            c.out << QString::fromStdString(
+                         nlohmann::json{{"error", {{"code", code}, {"message", message.toStdString()}}}}.dump())
+                  << '\n';
+        } else {
+            c.err << "flashdeck deploy: " << message << '\n';
+        }
+        return int(ExitUsage);
+    };
+    // SGLang's configuration generator's command: the page's way for GB-series, B200, H200 and AMD.
+    QString launchText = pinsFile ? pinsFile->launchCommand : QString();
+    if (p.isSet(launchOpt)) {
+        const Result<QString> read = readLaunchCommand(p.value(launchOpt));
+        if (!read) {
+            return refuse("launch-command-unreadable", read.message());
+        }
+        launchText = read.value();
+    }
+    // The page's rule: no B300 flags on these hosts. A generator-only entry says so at once; the AMD
+    // profile once its image is settled (it names one the operator confirms).
+    const bool needsGenerator = listed->generatorOnly() || listed->vendor == probe::GpuVendor::Amd;
+    if (launchText.trimmed().isEmpty() && listed->generatorOnly()) {
+        return refuse("generator-command-needed", ImportedLaunch::generatorAdvice(listed->title));
+    }
+    std::optional<ImportedLaunch> imported;
+    RecipeProfile base = *listed;
+    if (!launchText.trimmed().isEmpty()) {
+        const QString revision = pinsFile ? pinsFile->modelRevision
+            : p.isSet(revisionOpt)        ? p.value(revisionOpt)
+                                          : recipe.modelRevision;
+        Result<std::pair<ImportedLaunch, RecipeProfile>> made = ImportedLaunch::forProfile(
+            recipe, *listed, launchText, p.value(gpusOpt), port, revision, p.isSet(modelDirOpt));
+        if (!made) {
+            return refuse("launch-command-refused", made.message());
+        }
+        imported = made.value().first;
+        base = made.value().second;
+        if (!imported->image.isEmpty()) {
+            if (p.isSet(imageOpt) && p.value(imageOpt) != imported->image) {
+                return refuse(
+                    "launch-command-refused",
+                    QCoreApplication::translate("Cli", "--image %1 and the command's image %2 differ: give one.")
+                        .arg(p.value(imageOpt), imported->image));
+            }
+            image = imported->image;
+        }
+    }
     const ProfileChoice choice{image, p.value(gpusOpt), port};
-    const Result<RecipeProfile> chosen = choice.apply(recipe, *listed);
+    const Result<RecipeProfile> chosen = choice.apply(recipe, base);
     if (!chosen) {
         return usage(listed->imageConfirm && !p.isSet(imageOpt)
                          ? QCoreApplication::translate(
@@ -227,6 +330,9 @@ int runDeployCommand(const QStringList &args, CliContext &c)
                                "serves %3.")
                                .arg(chosen.message(), recipe.imageOf(*listed).reference(), recipe.modelRepo)
                          : chosen.message());
+    }
+    if (launchText.trimmed().isEmpty() && needsGenerator) {
+        return refuse("generator-command-needed", ImportedLaunch::generatorAdvice(listed->title));
     }
     const RecipeProfile *profile = &chosen.value();
     const QString dir = Deployment::directory(c.paths, host->name);
@@ -281,6 +387,18 @@ int runDeployCommand(const QStringList &args, CliContext &c)
     options.verifyChecksums = p.isSet(checksumOpt);
     options.imageDigest = pinsFile ? pinsFile->imageDigest : p.value(digestOpt);
     options.modelRevision = pinsFile ? pinsFile->modelRevision : p.value(revisionOpt);
+    options.imported = imported;
+    options.gpusChosen = p.isSet(gpusOpt);
+    if (imported && !imported->imageDigest.isEmpty() && options.imageDigest.isEmpty()) {
+        if (!Pins::isImageDigest(imported->imageDigest)) {
+            return refuse("launch-command-refused",
+                          QCoreApplication::translate("Cli",
+                                                      "The command's image digest %1 is not sha256: and 64 hex "
+                                                      "digits.")
+                              .arg(imported->imageDigest));
+        }
+        options.imageDigest = imported->imageDigest;
+    }
     if (!QStringList{QStringLiteral("hub"), QStringLiteral("offline"), QStringLiteral("modelscope")}.contains(
             options.modelSource)) {
         return usage(QCoreApplication::translate("Cli", "--model-source takes hub, offline or modelscope."));
@@ -299,7 +417,7 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return usage(QCoreApplication::translate(
             "Cli", "--verify-checksums checks a folder on the host: use it with --model-dir."));
     }
-    if (profile->operatorFlagsRequired && options.operatorFlags.isEmpty()) {
+    if (profile->operatorFlagsRequired && options.operatorFlags.isEmpty() && !imported) {
         return usage(
             QCoreApplication::translate("Cli", "%1 needs --operator-flags: %2").arg(profile->title, profile->note));
     }
@@ -308,6 +426,15 @@ int runDeployCommand(const QStringList &args, CliContext &c)
             "Cli", "Resuming: each step checks what is already there; nothing is pulled or started twice.\n");
     }
 
+    if (imported) {
+        // Before anything is pulled: what will run, and what Flashdeck sets on it and why.
+        if (json) {
+            c.out << QString::fromStdString(previewJson(*imported).dump()) << '\n';
+        } else {
+            c.out << imported->preview().join(QLatin1Char('\n')) << '\n';
+        }
+        c.out.flush();
+    }
     SecretStore secrets;
     DeploySession session(dir, host->name, recipe, *profile, options, secrets, redactor);
     // Ctrl+C (or SIGTERM) cancels cleanly: the runner stops what is in flight and reports what is

@@ -97,18 +97,13 @@ int cmdAdd(const QStringList &args, CliContext &c)
         host.vendorHint != QStringLiteral("amd")) {
         return usage(c, QCoreApplication::translate("Cli", "--vendor must be nvidia or amd."));
     }
-    Result<Inventory> inventory = loadInventory(c);
-    if (!inventory) {
-        c.err << inventory.message() << '\n';
-        return ExitCheckFailed;
-    }
-    if (Status s = inventory.value().add(host); !s) {
-        c.err << s.message() << '\n';
-        return ExitUsage;
-    }
-    if (Status s = inventory.value().save(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
+    // Added to the file as it is now, under its lock: hosts other processes add meanwhile stay.
+    Inventory inventory(c.paths.inventoryFile());
+    if (Result<QList<HostEntry>> added = inventory.add(host); !added) {
+        c.err << added.message() << '\n';
+        // A name taken (also by someone else meanwhile) is the caller's to change: a usage error,
+        // as it was; a file that cannot be read or written is not.
+        return inventory.find(host.name) ? ExitUsage : ExitCheckFailed;
     }
     c.out << QCoreApplication::translate("Cli", "Added %1 (%2). Check it with: flashdeck hosts check %1\n")
                  .arg(host.name, host.sshSpec());
@@ -168,17 +163,9 @@ int cmdRemove(const QStringList &args, CliContext &c)
     if (pos.size() != 2) {
         return usage(c, QCoreApplication::translate("Cli", "'hosts remove' needs NAME."));
     }
-    Result<Inventory> inventory = loadInventory(c);
-    if (!inventory) {
-        c.err << inventory.message() << '\n';
-        return ExitCheckFailed;
-    }
-    if (Status s = inventory.value().remove(pos.at(1)); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    if (Status s = inventory.value().save(); !s) {
-        c.err << s.message() << '\n';
+    Inventory inventory(c.paths.inventoryFile());
+    if (Result<QList<HostEntry>> removed = inventory.remove(pos.at(1)); !removed) {
+        c.err << removed.message() << '\n';
         return ExitCheckFailed;
     }
     c.out << QCoreApplication::translate("Cli", "Removed %1. Its known_hosts entry was kept.\n").arg(pos.at(1));

@@ -12,6 +12,7 @@
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/serversampler.h"
+#include "backend/recipe/recipetexts.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -127,12 +128,16 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         target.port = port;
     }
     config.model = target.model;
+    config.profileId = target.profileId; // the Low-Latency profile is warned of (batch-size-1 steps only)
     // The key: the deployment's from the keyring, else $SGLANG_API_KEY, else (on the host) the
     // one its running server was started with.
     const StoredApiKey stored = storedApiKey(target.deploymentId);
 
     const bool json = p.isSet(jsonOpt);
     const QString csv = p.value(csvOpt);
+    if (const QString warning = recipetexts::loadTestProfileWarning(config.profileId); !warning.isEmpty()) {
+        c.err << "flashdeck loadtest: " << warning << '\n'; // before the run, as the report repeats it
+    }
     StopSignals stopSignals;
     return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
         withApiKey(
@@ -205,10 +210,6 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
                             for (const QString &e : r.errors) {
                                 c.out << "  error: " << e << '\n';
                             }
-                            c.out << QCoreApplication::translate(
-                                "Cli",
-                                "Measured on your hardware with your lengths; SGLang's published figures are upstream "
-                                "references, not a MiniMax guarantee.\n");
                         }
                         c.out.flush();
                         if (json && !r.aborted.isEmpty()) {

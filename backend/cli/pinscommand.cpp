@@ -83,6 +83,10 @@ int runPinsCommand(const QStringList &args, CliContext &c)
           << "model revision  " << v.modelRevision << '\n'
           << "launch sha256   " << (v.launchSha256.isEmpty() ? QStringLiteral("–") : v.launchSha256) << '\n'
           << "deployed at     " << (v.deployedAt.isEmpty() ? QStringLiteral("–") : v.deployedAt) << '\n';
+    if (!v.launchCommand.isEmpty()) {
+        c.out << QCoreApplication::translate("Cli", "launch command  SGLang's configuration generator's, as given:\n")
+              << v.launchCommand << '\n';
+    }
     return ExitOk;
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/cli/exitcodes.h"
 #include "backend/recipe/recipe.h"
+#include "backend/recipe/recipetexts.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -71,6 +72,23 @@ nlohmann::json profileJson(const RecipeProfile &p)
     return j;
 }
 
+/** `recipes show --json`: the profile and what the recipe says of every profile (scope, parameters, GPU memory). */
+nlohmann::json showJson(const Recipe &r, const RecipeProfile &p)
+{
+    nlohmann::json j = profileJson(p);
+    nlohmann::json memory = nlohmann::json::object();
+    for (const RecipeProfile &other : r.profiles) {
+        if (other.gpuMemoryGb > 0) {
+            memory[s(other.gpuModel)] = other.gpuMemoryGb;
+        }
+    }
+    j.update({{"recipe", s(r.id)},
+              {"scope_note", s(r.scopeNote)},
+              {"parameters_note", s(recipetexts::hubParameterCount())},
+              {"gpu_memory_gb_by_model", memory}});
+    return j;
+}
+
 void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
 {
     out << p.title << "  (" << p.id << ", " << p.status << ")\n";
@@ -80,8 +98,16 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
             << QCoreApplication::translate("Cli", "yours to confirm or supply (deploy --image): %1\n")
                    .arg(p.imageSource);
     }
+    // The page's per-GPU memory of every GPU model it names, and why the Hub's count is not the model's.
+    if (const QString memory = recipetexts::gpuMemoryByModel(r); !memory.isEmpty()) {
+        out << "  GPU memory " << QCoreApplication::translate("Cli", "per GPU: %1\n").arg(memory);
+    }
+    out << "  parameters " << recipetexts::hubParameterCount() << '\n';
     if (p.generatorOnly()) {
         out << "  " << p.note << '\n';
+        if (!r.scopeNote.isEmpty()) {
+            out << "  scope      " << r.scopeNote << '\n';
+        }
         return;
     }
     out << "  GPUs       " << p.gpuCount << " × " << p.gpuModel
@@ -153,6 +179,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
                              {"title", s(r.title)},
                              {"status", s(r.status)},
                              {"model", s(r.modelRepo)},
+                             {"scope_note", s(r.scopeNote)},
                              {"profiles", profiles}}.dump())
                       << '\n';
                 continue;
@@ -170,7 +197,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
         for (const RecipeProfile &pr : r.profiles) {
             if (pr.id == id || (r.id == id && &pr == &r.profiles.first())) {
                 if (p.isSet(json)) {
-                    c.out << QString::fromStdString(profileJson(pr).dump()) << '\n';
+                    c.out << QString::fromStdString(showJson(r, pr).dump()) << '\n';
                 } else {
                     printProfile(c.out, r, pr);
                 }

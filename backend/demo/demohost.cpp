@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <unistd.h>
 
 namespace flashdeck {
@@ -401,6 +402,7 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
     if (Status s = saveState(hosts); !s) {
         return s;
     }
+    QList<HostEntry> entries;
     for (const DemoHostInfo &h : hosts) {
         HostEntry entry;
         entry.name = h.name;
@@ -414,13 +416,23 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
         entry.notes = QCoreApplication::translate("Demo", "Demo: %1 (scenario %2). Nothing here is a real GPU.")
                           .arg(h.description, h.scenario);
         entry.simulated = true;
-        const Status s = inventory.find(h.name) ? inventory.update(entry) : inventory.add(entry);
-        if (!s) {
-            return s;
-        }
+        entries.append(entry);
     }
-    if (Status s = inventory.save(); !s) {
-        return s;
+    // One change to the file as it is now: the operator's own hosts, added meanwhile, stay.
+    const auto added = inventory.change([&entries](QList<HostEntry> &list) {
+        for (const HostEntry &entry : entries) {
+            const auto it =
+                std::find_if(list.begin(), list.end(), [&entry](const HostEntry &h) { return h.name == entry.name; });
+            if (it != list.end()) {
+                *it = entry;
+            } else {
+                list.append(entry);
+            }
+        }
+        return Status::ok();
+    });
+    if (!added) {
+        return added.status();
     }
     return hosts;
 }
@@ -441,13 +453,12 @@ Status DemoHosts::stop(Inventory &inventory)
             clean = stopProcessTree(h.namespacePid, 3000) && clean;
         }
     }
-    for (const QString &name : names) {
-        const std::optional<HostEntry> entry = inventory.find(name);
-        if (entry && entry->simulated) { // never a real host that happens to be called "demo"
-            (void)inventory.remove(name);
-        }
-    }
-    const Status saved = inventory.save();
+    const auto removed = inventory.change([&names](QList<HostEntry> &list) {
+        // Never a real host that happens to be called "demo".
+        list.removeIf([&names](const HostEntry &h) { return h.simulated && names.contains(h.name); });
+        return Status::ok();
+    });
+    const Status saved = removed ? Status::ok() : removed.status();
     if (!clean) {
         return Status::failure(
             QCoreApplication::translate("Demo", "Some demo processes did not stop. Their pids are in %1.")

@@ -1,13 +1,11 @@
 #include "backend/deploy/acknowledgements.h"
 
-#include "backend/core/atomicfile.h"
+#include "backend/core/lockedfile.h"
 #include "backend/recipe/licenseterms.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -63,16 +61,20 @@ Acknowledgement Acknowledgements::make(const QString &host, const LicenseTerms &
 
 Result<QList<Acknowledgement>> Acknowledgements::load() const
 {
-    QList<Acknowledgement> out;
     QFile f(m_file);
     if (!f.exists()) {
-        return out;
+        return QList<Acknowledgement>();
     }
     if (!f.open(QIODevice::ReadOnly)) {
         return Status::failure(
             QCoreApplication::translate("Deploy", "Cannot read %1: %2.").arg(m_file, f.errorString()));
     }
-    const QByteArray data = f.readAll();
+    return parse(f.readAll());
+}
+
+Result<QList<Acknowledgement>> Acknowledgements::parse(const QByteArray &data) const
+{
+    QList<Acknowledgement> out;
     const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
     const nlohmann::json list = j.is_object() ? j.value("acknowledgements", nlohmann::json()) : nlohmann::json();
     if (!list.is_array()) {
@@ -113,26 +115,30 @@ Result<std::optional<Acknowledgement>> Acknowledgements::find(const QString &hos
 
 Status Acknowledgements::record(const Acknowledgement &ack)
 {
-    auto all = load();
-    if (!all) {
-        return Status::failure(all.message());
-    }
-    QList<Acknowledgement> list = all.value();
-    list.removeIf([&ack](const Acknowledgement &a) { return a.host == ack.host && a.license == ack.license; });
-    list.append(ack);
-    nlohmann::json arr = nlohmann::json::array();
-    for (const Acknowledgement &a : list) {
-        arr.push_back(toJson(a));
-    }
-    QDir().mkpath(QFileInfo(m_file).absolutePath());
-    if (const Status s = writeFileAtomically(
-            m_file, QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n');
-        !s) {
+    // Added to the file as it is now, under its lock: another host's acknowledgement, recorded by
+    // another process meanwhile (the window and `flashdeck deploy --accept-license`), stays.
+    const Status s = LockedFile(m_file).update([this, &ack](const std::optional<QByteArray> &current) {
+        QList<Acknowledgement> list;
+        if (current) {
+            auto all = parse(*current);
+            if (!all) {
+                return LockedFile::Edit::corrupt(all.status());
+            }
+            list = std::move(all).value();
+        }
+        list.removeIf([&ack](const Acknowledgement &a) { return a.host == ack.host && a.license == ack.license; });
+        list.append(ack);
+        nlohmann::json arr = nlohmann::json::array();
+        for (const Acknowledgement &a : list) {
+            arr.push_back(toJson(a));
+        }
+        return LockedFile::Edit::replaceWith(
+            QByteArray::fromStdString(nlohmann::json{{"acknowledgements", arr}}.dump(2)) + '\n');
+    });
+    if (!s) {
         return Status::failure(
-            QCoreApplication::translate("Deploy",
-                                        "Cannot record the licence acknowledgement in %1: %2. Free some space "
-                                        "or fix the directory's permissions, then acknowledge again.")
-                .arg(m_file, s.message()));
+            QCoreApplication::translate("Deploy", "Cannot record the licence acknowledgement. %1").arg(s.message()),
+            s.detail());
     }
     return Status::ok();
 }

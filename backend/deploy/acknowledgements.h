@@ -40,7 +40,11 @@ public:
      * none when the text changed.
      */
     [[nodiscard]] Result<std::optional<Acknowledgement>> find(const QString &host, const LicenseTerms &terms) const;
-    /** Adds or replaces the host's acknowledgement of that licence; written atomically. */
+    /**
+     * Adds or replaces the host's acknowledgement of that licence, in the file as it is now (under
+     * its lock, written atomically): other processes' records stay. A file that does not parse is
+     * never overwritten; a copy is kept aside.
+     */
     [[nodiscard]] Status record(const Acknowledgement &ack);
     /** A new acknowledgement of `terms` by the current OS user, now. */
     static Acknowledgement make(const QString &host, const LicenseTerms &terms, const QString &use, const QString &via);
@@ -51,6 +55,7 @@ public:
 
 private:
     [[nodiscard]] Result<QList<Acknowledgement>> load() const;
+    [[nodiscard]] Result<QList<Acknowledgement>> parse(const QByteArray &data) const;
 
     QString m_file;
 };

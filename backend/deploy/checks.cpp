@@ -6,6 +6,7 @@
 #include "backend/recipe/recipe.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -92,18 +93,19 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
-        r.fix = QCoreApplication::translate(
-                    "Deploy",
-                    "Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top "
-                    "right), reboot, and run again. With an older driver the qmul4 kernel silently falls "
-                    "back to a slow path.")
+        // Only what the driver causes: the server cannot start the image's CUDA runtime. The
+        // qmul4 fallback is the image's CUDA Toolkit's doing, never the driver's (the page, F20).
+        r.fix = QCoreApplication::translate("Deploy",
+                                            "Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi "
+                                            "shows it top right), reboot, and run again.")
                     .arg(recipe.cudaRuntime);
     }
     return r;
 }
 
 StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d, const QHash<qint64, QString> &owners,
-                     const QString &deploymentId, const QString &host)
+                     const QString &deploymentId, const QString &host, const QList<probe::RocmSmiProcess> &unplaced,
+                     const QSet<int> &ownGpus)
 {
     StepRecord r = make(
         "preflight.gpumemory", QCoreApplication::translate("Deploy", "The GPUs have room for the server"),
@@ -116,6 +118,24 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
     QStringList flashdeck;
     bool foreign = false;
     qint64 needed = 0;
+    // rocm-smi says how many GPUs a process uses, not which: named beside a short GPU that lists
+    // none of its own.
+    QStringList somewhere;
+    QStringList unlistedOwn; // GPUs whose memory only our own running server can hold
+    for (const probe::RocmSmiProcess &p : unplaced) {
+        const QString owner = owners.value(p.process.pid);
+        if (owner.isEmpty() || owner != deploymentId) {
+            somewhere.append(
+                QCoreApplication::translate("Deploy",
+                                            "pid %1 (%2) holds %3 on GPUs rocm-smi does not name (%4 of them)")
+                    .arg(p.process.pid)
+                    .arg(owner.isEmpty() ? p.process.name
+                                         : QCoreApplication::translate("Deploy", "%1, Flashdeck's deployment %2")
+                                               .arg(p.process.name, owner),
+                         gib(p.process.usedMemoryMiB))
+                    .arg(p.gpuCount));
+        }
+    }
     for (const RecipeReplica &replica : profile.replicas) {
         for (const int index : replica.gpus) {
             if (index < 0 || index >= d.gpus.size()) {
@@ -145,9 +165,26 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
                             .arg(p.name, owner, gib(p.usedMemoryMiB)));
                 }
             }
+            if (gpu.processes.isEmpty() && unplaced.isEmpty() && gpu.memoryUsedMiB > 0 &&
+                (ownGpus.contains(index) || ownGpus.contains(-1))) {
+                // nvidia-smi names no holder (it cannot see into containers in some setups), and
+                // this deployment's server runs on this GPU: the memory is the server's own.
+                ours = gpu.memoryUsedMiB;
+                unlistedOwn.append(QString::number(index));
+            }
             const qint64 need = qint64(profile.memFractionStatic * double(gpu.memoryTotalMiB));
             const qint64 free = gpu.memoryTotalMiB - gpu.memoryUsedMiB + ours;
             needed = std::max(needed, need);
+            if (free < need && gpu.processes.isEmpty() && !somewhere.isEmpty()) {
+                holders = somewhere;
+                for (const probe::RocmSmiProcess &p : unplaced) {
+                    const QString owner = owners.value(p.process.pid);
+                    foreign = foreign || owner.isEmpty();
+                    if (!owner.isEmpty() && owner != deploymentId && !flashdeck.contains(owner)) {
+                        flashdeck.append(owner);
+                    }
+                }
+            }
             if (free < need) {
                 tight.append(QCoreApplication::translate("Deploy", "GPU %1: %2 free of %3, the server needs %4%5")
                                  .arg(index)
@@ -161,6 +198,14 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
         r.status = StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "every GPU of the profile has the %1 the server takes free")
                      .arg(gib(needed));
+        if (!unlistedOwn.isEmpty()) {
+            r.seen += QStringLiteral("; ") +
+                QCoreApplication::translate("Deploy",
+                                            "the memory in use on GPU %1 is this deployment's own running server's "
+                                            "(nvidia-smi lists no process for it, as inside containers and some "
+                                            "VMs): this run reuses it")
+                    .arg(unlistedOwn.join(QStringLiteral(", ")));
+        }
         return r;
     }
     r.status = StepStatus::Fail;
@@ -272,7 +317,73 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
     return r;
 }
 
-StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules)
+QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuNames, const QStringList &architectures)
+{
+    if (profile.vendor != probe::GpuVendor::Nvidia) {
+        return QCoreApplication::translate("Deploy",
+                                           "ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)");
+    }
+    // nvidia-smi names the architecture (driver 520 and later); older drivers leave the model's
+    // name: Hopper's are H100, H200, H20, H800 and GH200.
+    static const QRegularExpression hopperName(QStringLiteral("\\b(GH200|H100|H200|H20|H800)\\b"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    QStringList names = gpuNames.isEmpty() ? QStringList{profile.gpuModel} : gpuNames;
+    names.removeDuplicates();
+    bool blackwell = false;
+    bool earlier = false;
+    for (const QString &arch : architectures) {
+        blackwell = blackwell || arch.compare(QLatin1String("Blackwell"), Qt::CaseInsensitive) == 0;
+        earlier = earlier || arch.compare(QLatin1String("Hopper"), Qt::CaseInsensitive) == 0;
+    }
+    if (!blackwell && !earlier) {
+        for (const QString &name : names) {
+            earlier = earlier || hopperName.match(name).hasMatch();
+        }
+    }
+    if (blackwell || !earlier) {
+        return {};
+    }
+    return QCoreApplication::translate("Deploy",
+                                       "Hopper GPUs (%1): qmul4 is a Blackwell CUDA kernel, so no start prints its "
+                                       "line here (the check applies to Blackwell GPUs only)")
+        .arg(names.join(QStringLiteral(", ")));
+}
+
+std::optional<KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
+{
+    // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
+    // name is read from the line only to say which slow path it took.
+    static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
+    for (const QString &l : lines) {
+        const QString id = ruleOf(rules, l);
+        if (id == QLatin1String("qmul4-ok") || id == QLatin1String("qmul4-fallback")) {
+            KernelVerdict v;
+            v.line = l.trimmed();
+            v.backend = id == QLatin1String("qmul4-ok") ? QStringLiteral("qmul4") : backend.match(l).captured(1);
+            if (v.backend.isEmpty()) {
+                v.backend = QStringLiteral("unknown"); // a fallback line the pattern does not name
+            }
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+QString fallbackFix(const QString &backend)
+{
+    // F20: the toolkit in the image, not the driver (which only has to support it).
+    return QCoreApplication::translate("Deploy",
+                                       "The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
+                                       "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
+                                       "newer, and restart; a driver update does not change the image's toolkit.")
+        .arg(backend);
+}
+
+} // namespace
+
+StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules, const std::optional<KernelVerdict> &earlier)
 {
     StepRecord r = make(
         "check.qmul4", QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
@@ -280,35 +391,43 @@ StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules)
                                     "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
                                     "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
-    // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
-    // name is read from the line only to say which slow path it took.
-    static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
-    for (const QString &l : lines) {
-        const QString id = ruleOf(rules, l);
-        if (id == QLatin1String("qmul4-ok")) {
-            r.seen = l.trimmed();
-            r.status = StepStatus::Pass;
-            return r;
+    if (const std::optional<KernelVerdict> printed = qmul4Printed(lines, rules)) {
+        r.seen = printed->line;
+        r.status = printed->fastPath() ? StepStatus::Pass : StepStatus::Warn;
+        if (!printed->fastPath()) {
+            r.fix = fallbackFix(printed->backend);
         }
-        if (id == QLatin1String("qmul4-fallback")) {
-            r.seen = l.trimmed();
+        return r;
+    }
+    // No line from this start. Why is not known (issue 41: no guess, and no advice to clear the
+    // kernel cache, which forces a long recompile): what an earlier start of the same image
+    // digest and model revision printed is said, with its date; else only that none was printed.
+    if (earlier) {
+        const QString date = QDateTime::fromString(earlier->seenAt, Qt::ISODate).date().toString(Qt::ISODate);
+        if (earlier->fastPath()) {
+            // Not this start's observation: informative, never a pass.
+            r.status = StepStatus::Skipped;
+            r.seen = QCoreApplication::translate("Deploy",
+                                                 "qmul4 seen on %1 at the first start of this image and revision; "
+                                                 "not printed by this start")
+                         .arg(date);
+        } else {
+            // The same image digest has the same toolkit: its fallback stands.
             r.status = StepStatus::Warn;
-            // F20: the toolkit in the image, not the driver (which only has to support it).
-            r.fix = QCoreApplication::translate(
-                        "Deploy",
-                        "The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
-                        "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
-                        "newer, and restart; a driver update does not change the image's toolkit.")
-                        .arg(backend.match(l).captured(1));
-            return r;
+            r.seen = QCoreApplication::translate("Deploy",
+                                                 "backend=%1 seen on %2 at the first start of this image and "
+                                                 "revision; not printed by this start")
+                         .arg(earlier->backend, date);
+            r.fix = fallbackFix(earlier->backend);
         }
+        return r;
     }
     r.status = StepStatus::Unknown;
-    r.seen = QCoreApplication::translate("Deploy", "no nvfp4_to_fp8 line: the kernel came from the minfer cache");
+    r.seen = QCoreApplication::translate("Deploy", "not printed by this start");
     r.fix = QCoreApplication::translate(
         "Deploy",
-        "To see it, clear ~/.cache/minfer on the host and restart the server once; the line is "
-        "printed only when the kernel compiles.");
+        "Nothing to do for the deployment: this start did not name the NVFP4 KV decode backend. When a start of this "
+        "image and revision prints it, Flashdeck keeps it and says it at later starts.");
     return r;
 }
 
@@ -410,9 +529,10 @@ StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, 
     return r;
 }
 
-StepRecord qmul4(const QStringList &logLines)
+StepRecord qmul4(const QStringList &logLines, const std::optional<KernelVerdict> &earlier)
 {
-    return withBuiltInRules("check.qmul4", [&](const logs::LogRules &rules) { return qmul4(logLines, rules); });
+    return withBuiltInRules("check.qmul4",
+                            [&](const logs::LogRules &rules) { return qmul4(logLines, rules, earlier); });
 }
 
 StepRecord dspark(const QStringList &logLines)

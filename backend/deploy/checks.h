@@ -1,10 +1,15 @@
 #pragma once
 
+#include "backend/probe/amdsmi.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/step.h"
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QStringList>
+
+#include <optional>
 
 namespace flashdeck {
 namespace logs {
@@ -37,9 +42,14 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
  * start). `owners` maps a host pid to the Flashdeck deployment whose container runs it; the
  * memory of `deploymentId`'s own processes counts as free (a rerun reuses its server). Names
  * every process in the way, with its GPU and memory, and tells Flashdeck's own apart.
+ * `unplaced`: processes whose GPUs the tool does not say (rocm-smi --showpids), named beside a
+ * GPU that is short and lists none of its own. `ownGpus`: the GPUs this deployment's running
+ * server was given (-1: all); where the tool lists no process for their memory (inside a
+ * container, some VMs), that memory is the server's own, which a rerun reuses.
  */
 StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &driver,
-                     const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host);
+                     const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host,
+                     const QList<probe::RocmSmiProcess> &unplaced = {}, const QSet<int> &ownGpus = {});
 /** F13; `weightsOnHost`: an offline folder holds them (F27), only the image needs room. */
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost = false);
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
@@ -49,9 +59,23 @@ StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const 
 // says what is known there alone, as the Logs page's highlights know it (issue 22). The overloads
 // without rules use the built-in ones.
 
-/** F20: qmul4 pass, another backend warns loudly, no line at all is "unknown" with the way to check. */
-StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules);
-StepRecord qmul4(const QStringList &logLines);
+/**
+ * Why check.qmul4 does not apply to these GPUs; empty when it does. qmul4 is a Blackwell CUDA
+ * kernel (its line comes from the SM100 build), so neither a ROCm host nor an NVIDIA GPU of an
+ * earlier architecture (Hopper: H100, H200) prints it: the check is skipped with the reason.
+ * `architectures`: nvidia-smi's product_architecture of each GPU (pre-flight), else the names.
+ */
+QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuNames, const QStringList &architectures);
+/** The `nvfp4_to_fp8 backend=…` line this start printed (its backend and the line); none when it printed none. */
+std::optional<KernelVerdict> qmul4Printed(const QStringList &logLines, const logs::LogRules &rules);
+/**
+ * F20: qmul4 passes, another backend warns loudly. No line at all is no guess: what `earlier` (a
+ * start of the same image digest and model revision) printed, and when (skipped for qmul4, a
+ * warning for a fallback), else "not printed by this start" (unknown).
+ */
+StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules,
+                 const std::optional<KernelVerdict> &earlier = std::nullopt);
+StepRecord qmul4(const QStringList &logLines, const std::optional<KernelVerdict> &earlier = std::nullopt);
 /** F18: the seed's wording or the real variants (rule dspark-ok). */
 StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
 StepRecord dspark(const QStringList &logLines);

@@ -16,6 +16,7 @@
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -95,6 +96,7 @@ void DeployRunner::launch()
                        in.apiKey = m_options.apiKey;
                        in.hostHome = m_hostHome;
                        in.operatorFlags = m_options.operatorFlags;
+                       in.imported = m_options.imported;
                        if (m_folder && m_options.modelSource != QLatin1String("hub")) {
                            in.offlineModelDir = m_folder->resolvedPath();
                        }
@@ -484,13 +486,39 @@ QString DeployRunner::lastLinesOf(int n) const
 void DeployRunner::checkLog(const char *step)
 {
     const QString id = QString::fromLatin1(step);
-    if (id == QLatin1String("check.qmul4") && m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip(step, QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
-             QCoreApplication::translate("Deploy",
-                                         "ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)"));
+    const QString notHere = id == QLatin1String("check.qmul4")
+        ? checks::qmul4NotApplicable(m_profile, m_gpuNames, m_gpuArchitectures)
+        : QString(); // a Blackwell kernel: ROCm and Hopper hosts skip it with the reason
+    if (!notHere.isEmpty()) {
+        skip(step, QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"), notHere);
         return;
     }
-    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, m_logRules)
+    if (id == QLatin1String("check.dspark") && m_options.imported &&
+        !m_options.imported->serverArgs.join(QLatin1Char(' '))
+             .contains(QLatin1String("--speculative-algorithm DSPARK"))) {
+        // The generator's command decides speculative decoding: no DSpark draft is expected without it.
+        skip(step, QCoreApplication::translate("Deploy", "DSpark draft loaded from the checkpoint"),
+             QCoreApplication::translate("Deploy",
+                                         "the generator's command does not turn on DSpark (--speculative-algorithm "
+                                         "DSPARK)"));
+        return;
+    }
+    if (id == QLatin1String("check.qmul4")) {
+        // What this start printed is kept for later starts of the same pins (the manifest).
+        m_qmul4Seen = checks::qmul4Printed(m_log, m_logRules);
+        if (m_qmul4Seen) {
+            m_qmul4Seen->seenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+            m_qmul4Seen->imageDigest = m_imageDigest;
+            m_qmul4Seen->modelSha = m_modelSha;
+        }
+    }
+    std::optional<KernelVerdict> earlier;
+    for (const KernelVerdict &v : m_options.qmul4Verdicts) {
+        if (v.of(m_imageDigest, m_modelSha)) {
+            earlier = v;
+        }
+    }
+    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, m_logRules, earlier)
         : id == QLatin1String("check.dspark")         ? checks::dspark(m_log, m_logRules)
                                                       : checks::kvPool(m_profile, m_log, m_logRules);
     begin(step, r.title, r.why, QCoreApplication::translate("Deploy", "the server's log"));

@@ -11,6 +11,7 @@
 #include "backend/probe/amdsmi.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/commandreply.h"
 #include "backend/ssh/shellquote.h"
@@ -25,12 +26,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace flashdeck {
 
 // The pre-flight steps: what the host must have before anything is pulled or started.
 
 using namespace deployhelpers;
 using nlohmann::json;
+
+namespace {
+// The GPUs' names on ROCm: `amd-smi metric` has none. `--asic` keeps the answer to the one
+// section that holds them (the whole of `static` reads every board's RAS and cache tables).
+constexpr const char *kAmdSmiNames = "amd-smi static --asic --json";
+constexpr const char *kRocmSmiNames = "rocm-smi --showproductname --json";
+} // namespace
 
 void DeployRunner::preflightSsh()
 {
@@ -51,14 +61,19 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
     // profile is for: say that (never "install the NVIDIA driver" on an AMD host).
     const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
     runCommand(
-        nvidia ? "amd-smi metric --json" : "nvidia-smi -L",
+        nvidia ? kAmdSmiNames : "nvidia-smi -L",
         [this, nvidia, seen, fix](const ssh::CommandResult &other) {
             qsizetype count = 0;
             QString what;
             if (other.succeeded() && nvidia) {
-                const auto gpus = probe::parseAmdSmiMetric(other.stdoutData);
-                count = gpus ? gpus.value().size() : 0;
-                what = QStringLiteral("%1 AMD GPUs (amd-smi)").arg(count);
+                const auto named = probe::parseAmdSmiStatic(other.stdoutData);
+                QStringList names = named ? named.value().values() : QStringList();
+                count = names.size();
+                names.removeAll(QString());
+                names.removeDuplicates();
+                // "8 × AMD Instinct MI355X", as amd-smi static names them (metric names none).
+                what = QStringLiteral("%1 × %2").arg(count).arg(names.isEmpty() ? QStringLiteral("AMD GPU")
+                                                                                : names.join(QStringLiteral(", ")));
             } else if (other.succeeded()) {
                 QStringList names; // "GPU 0: NVIDIA B300 SXM6 AC (UUID: …)"
                 for (const QByteArray &line : other.stdoutData.split('\n')) {
@@ -99,46 +114,110 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
 void DeployRunner::preflightGpus()
 {
     const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
-    const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : "amd-smi metric --json";
+    const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : kAmdSmiNames;
     begin("preflight.gpus", QCoreApplication::translate("Deploy", "GPUs match the profile"), {},
           QString::fromLatin1(cmd));
     runCommand(
-        cmd,
-        [this, nvidia](const ssh::CommandResult &res) {
-            if (!res.succeeded()) {
-                failOrOtherVendor(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
-                                  nvidia
-                                      ? QCoreApplication::translate(
-                                            "Deploy", "Install the NVIDIA driver on the host (nvidia-smi must work).")
-                                      : QCoreApplication::translate("Deploy", "Install ROCm's amd-smi on the host."));
-                return;
-            }
-            QStringList names;
-            if (nvidia) {
-                const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
-                if (!d || d.value().gpus.isEmpty()) {
-                    failOrOtherVendor(d ? QStringLiteral("nvidia-smi lists no GPU") : d.message(),
-                                      QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
-                    return;
-                }
-                for (const probe::NvidiaGpu &g : d.value().gpus) {
-                    names.append(g.name);
-                }
-            } else {
-                const auto gpus = probe::parseAmdSmiMetric(res.stdoutData);
-                if (!gpus) {
-                    fail(gpus.message(), QCoreApplication::translate("Deploy", "Check the ROCm installation."));
-                    return;
-                }
-                for (qsizetype i = 0; i < gpus.value().size(); ++i) {
-                    names.append(m_profile.gpuModel); // amd-smi metric names no model: the count is what it proves
-                }
-            }
-            StepRecord r = checks::gpus(m_profile, names);
-            r.command = m_current.command;
-            finish(r);
-        },
-        kGpuProbeTimeoutMs);
+        cmd, [this](const ssh::CommandResult &res) { gpusRead(res); }, kGpuProbeTimeoutMs);
+}
+
+void DeployRunner::gpusRead(const ssh::CommandResult &res)
+{
+    const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
+    const bool rocm = m_current.command == QLatin1String(kRocmSmiNames);
+    if (!nvidia && !rocm && res.exitCode == 127) {
+        // No amd-smi on the host: rocm-smi (deprecated, still common) names the cards too.
+        m_current.command = QString::fromLatin1(kRocmSmiNames);
+        runCommand(
+            kRocmSmiNames, [this](const ssh::CommandResult &r) { gpusRead(r); }, kGpuProbeTimeoutMs);
+        return;
+    }
+    if (!res.succeeded()) {
+        failOrOtherVendor(QStringLiteral("%1 failed: %2").arg(m_current.command, commandProblem(res)),
+                          nvidia ? QCoreApplication::translate(
+                                       "Deploy", "Install the NVIDIA driver on the host (nvidia-smi must work).")
+                                 : QCoreApplication::translate("Deploy", "Install ROCm's amd-smi on the host."));
+        return;
+    }
+    QStringList names;
+    if (nvidia) {
+        const auto d = probe::parseNvidiaSmiXml(res.stdoutData);
+        if (!d || d.value().gpus.isEmpty()) {
+            failOrOtherVendor(d ? QStringLiteral("nvidia-smi lists no GPU") : d.message(),
+                              QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
+            return;
+        }
+        m_gpuArchitectures.clear();
+        for (const probe::NvidiaGpu &g : d.value().gpus) {
+            names.append(g.name);
+            m_gpuArchitectures.append(g.architecture); // check.qmul4 applies to Blackwell alone
+        }
+    } else {
+        const auto named = rocm ? probe::parseRocmSmiNames(res.stdoutData) : probe::parseAmdSmiStatic(res.stdoutData);
+        if (!named) {
+            fail(named.message(), QCoreApplication::translate("Deploy", "Check the ROCm installation."));
+            return;
+        }
+        QList<int> indexes = named.value().keys();
+        std::sort(indexes.begin(), indexes.end());
+        for (const int i : indexes) {
+            // A GPU the tool cannot name ("N/A") proves its count only, as before names were read.
+            const QString name = named.value().value(i);
+            names.append(name.isEmpty() ? m_profile.gpuModel : name);
+        }
+    }
+    m_gpuNames = names;
+    StepRecord r = checks::gpus(m_profile, names);
+    r.command = m_current.command;
+    if (r.status == StepStatus::Pass) {
+        if (const QString laid = layOverHost(names); !laid.isEmpty()) {
+            r.seen += QStringLiteral("; ") + laid;
+        }
+    }
+    finish(r);
+}
+
+QString DeployRunner::layOverHost(const QStringList &names)
+{
+    // The node's GPUs of the profile's model, counted from 0 as nvidia-smi numbers them: an
+    // 8-GPU B300 node runs two TP 4 services behind the Router, not one on GPUs 0-3 beside four
+    // idle ones. The operator's own --gpus and a generator's command (its own TP × DP) keep theirs.
+    if (m_options.gpusChosen || m_options.imported || m_profile.vendor != probe::GpuVendor::Nvidia) {
+        return {};
+    }
+    int ofModel = 0;
+    while (ofModel < names.size() && names.at(ofModel).contains(m_profile.gpuModel, Qt::CaseInsensitive)) {
+        ++ofModel;
+    }
+    const int services = ProfileChoice::servicesOn(m_profile, ofModel);
+    if (services < 2) {
+        return {};
+    }
+    QList<int> gpus;
+    for (int g = 0; g < services * m_profile.tp; ++g) {
+        gpus.append(g);
+    }
+    // The operator's --port is the entry point's, the Router's; the services keep the recipe's.
+    const RecipeProfile *listed = m_recipe.profile(m_profile.id);
+    const quint16 given = m_profile.replicas.first().port;
+    const quint16 recipePort = listed && !listed->replicas.isEmpty() ? listed->replicas.first().port : given;
+    RecipeProfile base = m_profile;
+    base.replicas.first().port = recipePort;
+    m_profile = ProfileChoice::overGpus(base, gpus, given != recipePort ? given : 0);
+    QStringList parts;
+    for (const RecipeReplica &replica : m_profile.replicas) {
+        parts.append(QCoreApplication::translate("Deploy", "GPUs %1-%2 on port %3")
+                         .arg(replica.gpus.first())
+                         .arg(replica.gpus.last())
+                         .arg(replica.port));
+    }
+    return QCoreApplication::translate("Deploy",
+                                       "%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)",
+                                       nullptr, int(m_profile.replicas.size()))
+        .arg(m_profile.tp)
+        .arg(parts.join(QStringLiteral(", ")))
+        .arg(m_profile.routerPort)
+        .arg(m_profile.routerPolicy);
 }
 
 void DeployRunner::preflightDriver()

@@ -371,6 +371,18 @@ void DeployRunner::license()
 
 void DeployRunner::pinImage()
 {
+    if (!m_options.imported && (m_profile.vendor != probe::GpuVendor::Nvidia || m_profile.generatorOnly())) {
+        // The page: AMD (and B200, GB200, H200) commands come from SGLang's configuration generator;
+        // the B300 flags never run there. Every way in (the CLI refuses earlier) stops here, unpulled.
+        begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
+              QCoreApplication::translate("Deploy", "Pin the image digest"), QString());
+        fail(ImportedLaunch::generatorAdvice(m_profile.title),
+             QCoreApplication::translate("Deploy",
+                                         "Generate the command with SGLang's configuration generator and give it "
+                                         "to the deployment."),
+             QCoreApplication::translate("Deploy", "SGLang's configuration generator's command for this hardware"));
+        return;
+    }
     if (!m_options.imageDigest.isEmpty()) {
         pinChosenDigest();
         return;

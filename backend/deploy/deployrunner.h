@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/logs/logrules.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/launchspec.h"
 #include "backend/recipe/recipe.h"
 #include "backend/recipe/step.h"
@@ -30,6 +31,10 @@ namespace docker {
 class DockerClient;
 class LogFrameDecoder;
 } // namespace docker
+namespace probe {
+struct NvidiaDriver;
+struct RocmSmiProcess;
+} // namespace probe
 
 struct DeployOptions
 {
@@ -75,6 +80,18 @@ struct DeployOptions
     QString phase;
     /** The host has the weights of the pinned revision already (an upgrade of the image alone). */
     bool weightsOnHost = false;
+    /** What earlier starts printed for qmul4, from the manifest: said when this start prints nothing. */
+    QList<KernelVerdict> qmul4Verdicts;
+    /**
+     * SGLang's configuration generator's command (deploy --launch-command): its server arguments
+     * replace the profile's B300 flags; Flashdeck sets the model, the pin, the port and the key.
+     */
+    std::optional<ImportedLaunch> imported;
+    /**
+     * The operator chose the GPUs (--gpus, the window's list): the profile runs on exactly those.
+     * Otherwise a profile with a node layout spreads over every GPU of its model the host has.
+     */
+    bool gpusChosen = false;
 };
 
 /**
@@ -102,6 +119,8 @@ public:
      */
     void cancel();
 
+    /** The profile as it runs: laid over the host's GPUs once preflight.gpus read them. */
+    const RecipeProfile &profile() const { return m_profile; }
     QString imageDigest() const { return m_imageDigest; }
     /** The pinned image's size on the host (its Docker's "Size") once pulled or found; 0 before. */
     qint64 imageBytes() const { return m_imageBytes; }
@@ -110,6 +129,8 @@ public:
     /** The launch step started (or replaced) a container: the host runs what this run pinned. */
     bool launchedContainers() const { return m_launched; }
     QString modelSha() const { return m_modelSha; }
+    /** The qmul4 line this run's start printed, with its pins and time; none when it printed none. */
+    const std::optional<KernelVerdict> &qmul4Seen() const { return m_qmul4Seen; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
     /** The server's API key once the launch knows it (generated, stored or recovered). Secret. */
@@ -154,6 +175,12 @@ private:
 
     void preflightSsh();
     void preflightGpus();
+    /** preflight.gpus's answer (`m_current.command` says whose): amd-smi, else rocm-smi, names the GPUs. */
+    void gpusRead(const ssh::CommandResult &res);
+    /** A profile with a node layout over every GPU of its model on the host; what it did, in words. */
+    QString layOverHost(const QStringList &names);
+    /** Fails `r` when the weights cannot fit a service's static memory; else says what is left for KV. */
+    void judgeWeightsFit(const probe::NvidiaDriver &gpus, StepRecord &r) const;
     /** The profile's GPU tool failed: a mismatch when the other vendor's tool finds GPUs, else `seen`. */
     void failOrOtherVendor(const QString &seen, const QString &fix);
     void preflightDriver();
@@ -162,6 +189,10 @@ private:
     void diagnoseDockerTunnel(const QString &tunnelError);
     /** preflight.gpumemory (deploygpumemory.cpp): another job's memory on the GPUs stops the plan here. */
     void preflightGpuMemory();
+    /** preflight.gpumemory on ROCm: amd-smi metric and process, or rocm-smi where amd-smi is missing. */
+    void readAmdGpuMemory();
+    /** preflight.gpumemory once the GPUs are read: whose containers hold them, then the judgement. */
+    void judgeGpuMemory(const probe::NvidiaDriver &gpus, const QList<probe::RocmSmiProcess> &unplaced);
     void preflightDisk();
     void preflightPort();
     void preflightMemory();
@@ -193,7 +224,7 @@ private:
 
     ssh::Transport &m_conn;
     const Recipe &m_recipe;
-    const RecipeProfile &m_profile;
+    RecipeProfile m_profile;
     DeployOptions m_options;
     Journal &m_journal;
     Redactor &m_redactor;
@@ -214,6 +245,9 @@ private:
     QString m_modelSha;
     std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;
+    std::optional<KernelVerdict> m_qmul4Seen;
+    QStringList m_gpuNames; // as preflight.gpus read them, one per GPU
+    QStringList m_gpuArchitectures; // nvidia-smi's product_architecture, one per GPU
     QStringList m_containerIds;
     QStringList m_replaced; // containers of earlier pins the launch stopped (an upgrade)
     QStringList m_log; // the server's log so far (first replica)

@@ -54,6 +54,10 @@ void DeploySession::start(ssh::Transport &connection)
             m_options.apiKey = stored.value();
             m_redactor.addSecret(stored.value());
         }
+        // What earlier starts printed for qmul4 (a start may print nothing): from the manifest.
+        if (const Result<Deployment> before = readManifest()) {
+            m_options.qmul4Verdicts = before.value().qmul4Verdicts;
+        }
         m_runner = std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
         connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const StepRecord &record) {
             const StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
@@ -97,6 +101,15 @@ void DeploySession::cancel()
     }
 }
 
+Result<Deployment> DeploySession::readManifest() const
+{
+    QFile f(m_dir + QStringLiteral("/manifest.json"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Status::failure(f.errorString());
+    }
+    return Deployment::fromJson(f.readAll());
+}
+
 void DeploySession::writeManifest(bool ok)
 {
     if (m_runner->pulledImage()) { // what prune may take back one day
@@ -117,9 +130,11 @@ void DeploySession::writeManifest(bool ok)
     d.host = m_host;
     d.profile = m_profile.id;
     // What the operator chose on top of the profile (the runbook runs the same).
-    d.image = m_recipe.imageOf(m_profile).reference();
-    d.gpus = ProfileChoice::gpuList(m_profile);
-    d.port = ProfileChoice::servedPort(m_profile);
+    // The layout as it ran: a node layout spreads over the host's GPUs at preflight.gpus.
+    const RecipeProfile &ran = m_runner->profile();
+    d.image = m_recipe.imageOf(ran).reference();
+    d.gpus = ProfileChoice::gpuList(ran);
+    d.port = ProfileChoice::servedPort(ran);
     d.recipe = m_recipe.id;
     d.imageDigest = m_runner->imageDigest();
     d.imageBytes = m_runner->imageBytes();
@@ -132,6 +147,9 @@ void DeploySession::writeManifest(bool ok)
     d.licenseAcknowledged = m_options.licenseAcknowledged;
     d.hicacheGbPerRank = m_options.hicacheGbPerRank;
     d.operatorFlags = m_options.operatorFlags;
+    d.launchCommand = m_options.imported ? m_options.imported->text : QString();
+    d.qmul4Verdicts = m_runner->qmul4Seen() ? Deployment::withVerdict(m_options.qmul4Verdicts, *m_runner->qmul4Seen())
+                                            : m_options.qmul4Verdicts;
     d.ok = ok;
     d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     if (const Status s = d.writeTo(path); !s) {

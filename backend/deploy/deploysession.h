@@ -50,6 +50,8 @@ Q_SIGNALS:
 
 private:
     void writeManifest(bool ok);
+    /** The manifest of the host's deployment as it was before this run (none: a first run). */
+    [[nodiscard]] Result<Deployment> readManifest() const;
 
     QString m_dir;
     QString m_host;

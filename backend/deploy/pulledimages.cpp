@@ -1,7 +1,7 @@
 #include "backend/deploy/pulledimages.h"
 
-#include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/lockedfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -31,7 +31,11 @@ Result<QList<PulledImages::Image>> PulledImages::read() const
         return Status::failure(
             QCoreApplication::translate("Deploy", "Could not read %1: %2").arg(m_path, f.errorString()));
     }
-    const QByteArray data = f.readAll();
+    return parse(f.readAll());
+}
+
+Result<QList<PulledImages::Image>> PulledImages::parse(const QByteArray &data) const
+{
     const nlohmann::json j = jsonread::parse(data.constData(), data.constData() + data.size());
     if (!j.is_object() || !j.value("images", nlohmann::json()).is_array()) {
         return Status::failure(
@@ -55,38 +59,40 @@ Result<QList<PulledImages::Image>> PulledImages::read() const
 
 Status PulledImages::record(const Image &image)
 {
-    Result<QList<Image>> images = read();
-    if (!images) {
-        return images.status();
-    }
-    QList<Image> list = std::move(images).value();
-    list.removeIf([&image](const Image &i) { return i.reference == image.reference; });
-    list.append(image);
-    return write(list);
+    return change([&image](QList<Image> &list) {
+        list.removeIf([&image](const Image &i) { return i.reference == image.reference; });
+        list.append(image);
+    });
 }
 
 Status PulledImages::forget(const QString &reference)
 {
-    Result<QList<Image>> images = read();
-    if (!images) {
-        return images.status();
-    }
-    QList<Image> list = std::move(images).value();
-    list.removeIf([&reference](const Image &i) { return i.reference == reference; });
-    return write(list);
+    return change([&reference](QList<Image> &list) {
+        list.removeIf([&reference](const Image &i) { return i.reference == reference; });
+    });
 }
 
-Status PulledImages::write(const QList<Image> &images) const
+Status PulledImages::change(const std::function<void(QList<Image> &)> &edit) const
 {
-    nlohmann::json list = nlohmann::json::array();
-    for (const Image &i : images) {
-        list.push_back(
-            {{"image", i.reference.toStdString()}, {"bytes", i.bytes}, {"pulled_at", i.pulledAt.toStdString()}});
-    }
-    const Status s = writeFileAtomically(m_path, QByteArray::fromStdString(nlohmann::json{{"images", list}}.dump(2)));
-    return s
-        ? s
-        : Status::failure(QCoreApplication::translate("Deploy", "Could not write %1: %2").arg(m_path, s.message()));
+    // The record as it is now, under its lock: a prune and a deployment of the same host at once
+    // keep each other's entries.
+    return LockedFile(m_path).update([this, &edit](const std::optional<QByteArray> &current) {
+        QList<Image> images;
+        if (current) {
+            Result<QList<Image>> parsed = parse(*current);
+            if (!parsed) {
+                return LockedFile::Edit::corrupt(parsed.status());
+            }
+            images = std::move(parsed).value();
+        }
+        edit(images);
+        nlohmann::json list = nlohmann::json::array();
+        for (const Image &i : images) {
+            list.push_back(
+                {{"image", i.reference.toStdString()}, {"bytes", i.bytes}, {"pulled_at", i.pulledAt.toStdString()}});
+        }
+        return LockedFile::Edit::replaceWith(QByteArray::fromStdString(nlohmann::json{{"images", list}}.dump(2)));
+    });
 }
 
 } // namespace flashdeck

@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace flashdeck {
 
 /**
@@ -27,13 +29,14 @@ public:
     static QString fileOf(const QString &deploymentDirectory);
     /** Every image recorded; a missing file is none; a damaged one fails naming the file. */
     [[nodiscard]] Result<QList<Image>> read() const;
-    /** Adds (or refreshes) `image`, written atomically. */
+    /** Adds (or refreshes) `image` in the file as it is now (under its lock), written atomically. */
     [[nodiscard]] Status record(const Image &image);
     /** Drops `reference` from the record (it was removed from the host). */
     [[nodiscard]] Status forget(const QString &reference);
 
 private:
-    [[nodiscard]] Status write(const QList<Image> &images) const;
+    [[nodiscard]] Result<QList<Image>> parse(const QByteArray &data) const;
+    [[nodiscard]] Status change(const std::function<void(QList<Image> &)> &edit) const;
 
     QString m_path;
 };

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace flashdeck {
 
 struct Deployment;
@@ -22,6 +24,10 @@ struct RunbookInputs
     QString hostHome;
     /** The offline folder on the host the weights load from (F27); empty: the Hub. */
     QString modelDir;
+    /** SGLang's configuration generator's command the deployment runs; empty: the recipe's flags. */
+    QString launchCommand;
+    /** What an earlier start of these pins printed for qmul4: said when the script's start prints nothing. */
+    std::optional<KernelVerdict> qmul4Seen;
 };
 
 /**

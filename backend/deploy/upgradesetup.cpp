@@ -105,6 +105,23 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
     o.operatorFlags = d.operatorFlags;
     o.modelSource = d.modelSource.isEmpty() ? QStringLiteral("hub") : d.modelSource;
     o.modelDir = d.modelDir;
+    o.gpusChosen = true; // the GPUs the deployment runs on, as its manifest records them
+    if (!d.launchCommand.isEmpty()) {
+        // The operator's generator command runs again as it was: an upgrade changes the pins only.
+        ImportContext context;
+        context.vendor = setup.profile.vendor;
+        context.gpusPerService = int(setup.profile.replicas.first().gpus.size());
+        context.gpusFrom = QCoreApplication::translate("Deploy", "the deployment");
+        context.port = setup.profile.replicas.first().port;
+        context.offline = o.modelSource != QLatin1String("hub");
+        const Result<ImportedLaunch> imported = ImportedLaunch::make(d.launchCommand, recipe, context);
+        if (!imported) {
+            return Status::failure(
+                QCoreApplication::translate("Deploy", "The generator's command the deployment runs is refused now: %1")
+                    .arg(imported.message()));
+        }
+        o.imported = imported.value();
+    }
     return setup;
 }
 

@@ -1,12 +1,9 @@
 #include "backend/fleet/inventory.h"
 
-#include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -23,20 +20,36 @@ Inventory::Inventory(QString path)
 Status Inventory::load()
 {
     m_hosts.clear();
-    QFile file(m_path);
-    if (!file.exists()) {
-        return Status::ok();
-    }
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Status::failure(QCoreApplication::translate("Fleet", "Cannot read the host inventory %1: %2.")
-                                   .arg(m_path, file.errorString()));
-    }
-    auto hosts = parse(file.readAll(), m_path);
+    auto hosts = read();
     if (!hosts) {
         return hosts.status();
     }
     m_hosts = std::move(hosts).value();
     return Status::ok();
+}
+
+Result<bool> Inventory::reload()
+{
+    auto hosts = read();
+    if (!hosts) {
+        return hosts.status();
+    }
+    const bool changed = serialize(hosts.value()) != serialize(m_hosts);
+    m_hosts = std::move(hosts).value();
+    return changed;
+}
+
+Result<QList<HostEntry>> Inventory::read() const
+{
+    QFile file(m_path);
+    if (!file.exists()) {
+        return QList<HostEntry>();
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        return Status::failure(QCoreApplication::translate("Fleet", "Cannot read the host inventory %1: %2.")
+                                   .arg(m_path, file.errorString()));
+    }
+    return parse(file.readAll(), m_path);
 }
 
 Result<QList<HostEntry>> Inventory::parse(const QByteArray &data, const QString &source)
@@ -77,26 +90,62 @@ Result<QList<HostEntry>> Inventory::parse(const QByteArray &data, const QString 
     }
 }
 
-Status Inventory::save() const
+QByteArray Inventory::serialize(const QList<HostEntry> &hosts)
 {
-    QDir().mkpath(QFileInfo(m_path).absolutePath());
     nlohmann::json j;
     j["version"] = kFormatVersion;
     j["hosts"] = nlohmann::json::array();
-    for (const HostEntry &h : m_hosts) {
+    for (const HostEntry &h : hosts) {
         j["hosts"].push_back(h);
     }
-    const std::string text = j.dump(2) + "\n";
-    if (const Status s =
-            writeFileAtomically(m_path, QByteArray::fromStdString(text), QFile::ReadOwner | QFile::WriteOwner);
-        !s) {
-        return Status::failure(
-            QCoreApplication::translate("Fleet",
-                                        "Could not save the host inventory %1 (%2); the previous version is "
-                                        "unchanged. Check free disk space.")
-                .arg(m_path, s.message()));
+    return QByteArray::fromStdString(j.dump(2) + "\n");
+}
+
+LockedFile Inventory::file() const
+{
+    return LockedFile(m_path, QFile::ReadOwner | QFile::WriteOwner);
+}
+
+Status Inventory::save() const
+{
+    const QByteArray bytes = serialize(m_hosts);
+    return file().update([this, &bytes](const std::optional<QByteArray> &current) {
+        if (current) {
+            if (auto hosts = parse(*current, m_path); !hosts) {
+                return LockedFile::Edit::corrupt(hosts.status());
+            }
+        }
+        return LockedFile::Edit::replaceWith(bytes);
+    });
+}
+
+Result<QList<HostEntry>> Inventory::change(const Edit &edit)
+{
+    std::optional<QList<HostEntry>> found; // the file's hosts, once read
+    QList<HostEntry> changed;
+    const Status s = file().update([&](const std::optional<QByteArray> &current) {
+        QList<HostEntry> hosts;
+        if (current) {
+            auto parsed = parse(*current, m_path);
+            if (!parsed) {
+                return LockedFile::Edit::corrupt(parsed.status());
+            }
+            hosts = std::move(parsed).value();
+        }
+        found = hosts;
+        if (Status refused = edit(hosts); !refused) {
+            return LockedFile::Edit::refuse(refused);
+        }
+        changed = hosts;
+        return LockedFile::Edit::replaceWith(serialize(hosts));
+    });
+    if (found) {
+        m_hosts = s ? changed : *found;
     }
-    return Status::ok();
+    if (!s) {
+        return s;
+    }
+    return changed;
 }
 
 std::optional<HostEntry> Inventory::find(const QString &name) const
@@ -109,45 +158,53 @@ std::optional<HostEntry> Inventory::find(const QString &name) const
     return std::nullopt;
 }
 
-Status Inventory::add(const HostEntry &host)
+Result<QList<HostEntry>> Inventory::add(const HostEntry &host)
 {
     if (Status s = HostEntry::validateName(host.name); !s) {
         return s;
     }
-    if (find(host.name)) {
+    return change([&host](QList<HostEntry> &hosts) {
+        for (const HostEntry &h : hosts) {
+            if (h.name == host.name) {
+                return Status::failure(
+                    QCoreApplication::translate("Fleet",
+                                                "A host named \"%1\" is already in the inventory. Remove it first or "
+                                                "choose another name.")
+                        .arg(host.name));
+            }
+        }
+        hosts.append(host);
+        return Status::ok();
+    });
+}
+
+Result<QList<HostEntry>> Inventory::update(const HostEntry &host)
+{
+    return change([&host](QList<HostEntry> &hosts) {
+        for (HostEntry &h : hosts) {
+            if (h.name == host.name) {
+                h = host;
+                return Status::ok();
+            }
+        }
         return Status::failure(
-            QCoreApplication::translate("Fleet",
-                                        "A host named \"%1\" is already in the inventory. Remove it first or "
-                                        "choose another name.")
-                .arg(host.name));
-    }
-    m_hosts.append(host);
-    return Status::ok();
+            QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory.").arg(host.name));
+    });
 }
 
-Status Inventory::update(const HostEntry &host)
+Result<QList<HostEntry>> Inventory::remove(const QString &name)
 {
-    for (HostEntry &h : m_hosts) {
-        if (h.name == host.name) {
-            h = host;
-            return Status::ok();
+    return change([&name](QList<HostEntry> &hosts) {
+        for (qsizetype i = 0; i < hosts.size(); ++i) {
+            if (hosts.at(i).name == name) {
+                hosts.removeAt(i);
+                return Status::ok();
+            }
         }
-    }
-    return Status::failure(
-        QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory.").arg(host.name));
-}
-
-Status Inventory::remove(const QString &name)
-{
-    for (qsizetype i = 0; i < m_hosts.size(); ++i) {
-        if (m_hosts.at(i).name == name) {
-            m_hosts.removeAt(i);
-            return Status::ok();
-        }
-    }
-    return Status::failure(
-        QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').")
-            .arg(name));
+        return Status::failure(
+            QCoreApplication::translate("Fleet", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').")
+                .arg(name));
+    });
 }
 
 } // namespace flashdeck

@@ -55,8 +55,17 @@ LogHighlights::Qmul4 LogHighlights::recorded(const AppPaths &paths, const QStrin
     case StepStatus::Warn:
         return Qmul4::Fallback;
     default:
-        return Qmul4::Unknown;
+        break;
     }
+    // The last start printed no line: what an earlier start of the same pins printed, if one did.
+    if (const auto v = d.value().qmul4VerdictOf(d.value().imageDigest, d.value().modelSha)) {
+        return v->fastPath() ? Qmul4::FastPath : Qmul4::Fallback;
+    }
+    // Skipped with no verdict of these pins: a kernel of Blackwell's, not run on ROCm or Hopper.
+    if (d.value().stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Skipped) {
+        return Qmul4::NotApplicable;
+    }
+    return Qmul4::Unknown;
 }
 
 LogHighlights::Qmul4 LogHighlights::qmul4() const
@@ -71,7 +80,10 @@ LogHighlights::Qmul4 LogHighlights::qmul4() const
     if (m_recorded == Qmul4::FastPath || m_recorded == Qmul4::Fallback) {
         return m_recorded; // the start-up is not in what is shown; the deployment checked it
     }
-    // Ready without either line: the JIT'd kernel came from the cache and printed nothing.
+    if (m_recorded == Qmul4::NotApplicable) {
+        return m_recorded;
+    }
+    // Ready without either line: why is not known (issue 41: no guess about caches).
     if (m_ready) {
         return Qmul4::NotSeen;
     }
@@ -93,7 +105,9 @@ QString LogHighlights::qmul4Text() const
             ? QCoreApplication::translate("Logs", "qmul4: SLOW fallback — CUDA Toolkit < 13.4 (checked at deploy)")
             : QCoreApplication::translate("Logs", "qmul4: SLOW fallback — CUDA Toolkit < 13.4");
     case Qmul4::NotSeen:
-        return QCoreApplication::translate("Logs", "qmul4: not seen (cached kernel?)");
+        return QCoreApplication::translate("Logs", "qmul4: not printed by this start");
+    case Qmul4::NotApplicable:
+        return QCoreApplication::translate("Logs", "qmul4: does not apply to these GPUs");
     case Qmul4::NotInLog:
         return QCoreApplication::translate("Logs", "qmul4: the server's start-up is not in this log");
     case Qmul4::NotSglang:
@@ -114,6 +128,7 @@ LogHighlights::Tone LogHighlights::qmul4Tone() const
         return Tone::Warning;
     case Qmul4::NotInLog:
     case Qmul4::NotSglang:
+    case Qmul4::NotApplicable:
     case Qmul4::Unknown:
         break;
     }

@@ -21,7 +21,7 @@ public:
      * holds SGLang lines but not the start-up (it began later). NotSglang: the log is whole and
      * no line of it is one Flashdeck knows.
      */
-    enum class Qmul4 { Unknown, FastPath, Fallback, NotSeen, NotInLog, NotSglang };
+    enum class Qmul4 { Unknown, FastPath, Fallback, NotSeen, NotInLog, NotSglang, NotApplicable };
     enum class Tone { Neutral, Good, Warning, Bad };
 
     void note(const QString &ruleId);
@@ -42,7 +42,8 @@ public:
     bool draftLoaded() const { return m_draftLoaded; }
     bool ready() const { return m_ready; }
 
-    /** "qmul4: fast path", "qmul4: SLOW fallback — CUDA Toolkit < 13.4", "qmul4: not seen (cached kernel?)". */
+    /** "qmul4: fast path", "qmul4: SLOW fallback — CUDA Toolkit < 13.4", "qmul4: not printed by this start", "qmul4:
+     * does not apply to these GPUs". */
     QString qmul4Text() const;
     Tone qmul4Tone() const;
     /** "DSpark: draft loaded", or empty while no DSpark line was seen. */

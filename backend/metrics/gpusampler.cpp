@@ -22,7 +22,9 @@ QByteArray nvidiaCommand(int periodMs)
 }
 
 const QByteArray kAmdSmi = "amd-smi metric --json";
-const QByteArray kRocmSmi = "rocm-smi --showuse --showmeminfo vram --showtemp --showpower --json";
+const QByteArray kRocmSmi = "rocm-smi --showuse --showmeminfo vram --showtemp --showpower --showproductname --json";
+// Where the names are (asic.market_name): metric and rocm-smi's readings have none.
+const QByteArray kAmdSmiNames = "amd-smi static --asic --json";
 
 } // namespace
 
@@ -160,7 +162,13 @@ void GpuSampler::onPolled(const ssh::CommandResult &result)
         const Result<QList<probe::GpuSample>> gpus =
             m_rocmFallback ? probe::parseRocmSmi(result.stdoutData) : probe::parseAmdSmiMetric(result.stdoutData);
         if (gpus && result.succeeded() && !gpus.value().isEmpty()) {
-            Q_EMIT sampled(gpus.value(), QDateTime::currentMSecsSinceEpoch());
+            QList<probe::GpuSample> named = gpus.value();
+            for (probe::GpuSample &g : named) {
+                if (g.name.isEmpty()) { // rocm-smi names its cards itself ("Card Series")
+                    g.name = m_names.value(g.index);
+                }
+            }
+            Q_EMIT sampled(named, QDateTime::currentMSecsSinceEpoch());
         } else if (gpus && result.succeeded()) {
             // Not "no GPUs, all fine": a host whose tool lists none has nothing we can show.
             Q_EMIT failed(QCoreApplication::translate("Metrics", "%1 listed no GPU")
@@ -196,10 +204,33 @@ void GpuSampler::onStreamEnd(const ssh::CommandResult &result)
     m_retryTimer->start(delay);
 }
 
+void GpuSampler::onNames(const ssh::CommandResult &result)
+{
+    m_poll->abandon();
+    m_poll = nullptr;
+    // Without names (an amd-smi too old for static, or none at all) the readings still count.
+    const Result<QHash<int, QString>> names = probe::parseAmdSmiStatic(result.stdoutData);
+    if (result.succeeded() && names) {
+        m_names = names.value();
+    }
+    pollAmd();
+}
+
 void GpuSampler::pollAmd()
 {
     if (!m_running || m_poll) {
         return; // the previous poll has not answered: do not pile them up
+    }
+    if (!m_namesAsked) {
+        m_namesAsked = true;
+        ssh::RemoteCommand names;
+        names.commandLine = kAmdSmiNames;
+        names.streamLines = false;
+        names.capture = true;
+        names.timeoutMs = 10000;
+        m_poll = m_conn.execute(names, this);
+        connect(m_poll, &ssh::CommandReply::finished, this, &GpuSampler::onNames);
+        return;
     }
     ssh::RemoteCommand cmd;
     cmd.commandLine = m_rocmFallback ? kRocmSmi : kAmdSmi;

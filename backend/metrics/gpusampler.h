@@ -3,6 +3,7 @@
 #include "backend/probe/gpuvendor.h"
 #include "backend/probe/nvidiasmi.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -22,7 +23,8 @@ namespace flashdeck::metrics {
  * The GPUs of one host, once a second, over its SSH connection (issue 7). NVIDIA: one
  * long-lived `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms 1000` whose lines
  * are grouped into sweeps, restarted with backoff when it ends. AMD: `amd-smi metric --json`
- * each second, falling back to `rocm-smi … --json` where amd-smi is missing.
+ * each second, falling back to `rocm-smi … --json` where amd-smi is missing; neither names the
+ * GPUs, so `amd-smi static --asic --json` is read once, first, for their names.
  */
 class GpuSampler final : public QObject
 {
@@ -51,12 +53,15 @@ private:
     void onPolled(const ssh::CommandResult &result);
     void flushSweep();
     void pollAmd();
+    void onNames(const ssh::CommandResult &result);
 
     ssh::Transport &m_conn;
     Vendor m_vendor;
     int m_periodMs;
     bool m_running = false;
     bool m_rocmFallback = false;
+    bool m_namesAsked = false; // amd-smi static: once per sampler, i.e. per connection
+    QHash<int, QString> m_names; // AMD GPU index → "AMD Instinct MI355X"
     QPointer<ssh::CommandReply> m_stream;
     QPointer<ssh::CommandReply> m_poll;
     int m_restarts = 0;

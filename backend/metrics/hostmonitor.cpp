@@ -12,9 +12,11 @@
 #include "backend/metrics/metricid.h"
 #include "backend/metrics/metricsarchive.h"
 #include "backend/metrics/serversampler.h"
+#include "backend/metrics/servicesamplers.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/recipe/deployment.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
 #include "backend/ssh/commandreply.h"
 #include "backend/ssh/transport.h"
@@ -114,7 +116,8 @@ HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorCo
     connect(&m_conn, &ssh::Transport::stateChanged, this, &HostMonitor::onConnection);
     readManifest();
     if (m_config.serverPort != 0) {
-        m_serverPort = m_config.serverPort;
+        m_serverPort = m_config.serverPort; // the operator's one server: no others
+        m_otherPorts.clear();
     }
     // Spread over a tenth of the period, so a fleet's hosts do not all write in the same second.
     m_archiveTimer->setInterval(m_config.archivePeriodMs +
@@ -191,14 +194,20 @@ void HostMonitor::readManifest()
     m_status.applyDeployment(d);
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {
-            if (const RecipeProfile *p = r.profile(m_status.profile)) {
-                m_vendor = p->vendor;
-                // The first server's metrics; its port is the deployment's own (deploy --port) when
-                // nothing stands in front of it.
-                m_serverPort = p->routerPort == 0 && d.port != 0 ? d.port
-                    : p->replicas.isEmpty()                      ? 0
-                                                                 : p->replicas.first().port;
-                m_expectedKvTokens = p->kvTokensExpected;
+            if (!r.profile(m_status.profile)) {
+                continue;
+            }
+            // The profile as it was laid out (the operator's port and GPUs; a node's services behind
+            // the Router): the first server's metrics, never the Router's, which has SGLang's none.
+            if (const Result<RecipeProfile> laid = ProfileChoice::asDeployed(r, d)) {
+                const RecipeProfile &p = laid.value();
+                m_vendor = p.vendor;
+                m_serverPort = p.replicas.isEmpty() ? 0 : p.replicas.first().port;
+                m_otherPorts.clear();
+                for (qsizetype i = 1; i < p.replicas.size(); ++i) {
+                    m_otherPorts.append(p.replicas.at(i).port);
+                }
+                m_expectedKvTokens = p.kvTokensExpected;
             }
         }
     }
@@ -239,6 +248,9 @@ void HostMonitor::stop()
     }
     if (m_server) {
         m_server->stop();
+    }
+    if (m_others) {
+        m_others->stop();
     }
     m_serverLog.reset();
 }
@@ -286,12 +298,24 @@ void HostMonitor::startServerSampler()
         return;
     }
     m_server = std::make_unique<ServerSampler>(m_conn, m_serverPort, m_config.apiKey, m_config.serverPeriodMs);
+    m_others.reset();
+    if (!m_otherPorts.isEmpty()) {
+        m_others = std::make_unique<ServiceSamplers>(m_conn, m_otherPorts, m_config.apiKey, m_config.serverPeriodMs);
+        m_others->start();
+    }
     connect(m_server.get(), &ServerSampler::healthChanged, this, [this](ServerHealth health) {
         m_serverHealth = health;
         applyServerHealth();
         changed();
     });
-    connect(m_server.get(), &ServerSampler::sampled, this, [this](const ServerSnapshot &s, const ServerRates &r) {
+    connect(m_server.get(), &ServerSampler::sampled, this, [this](const ServerSnapshot &first, const ServerRates &r) {
+        // Several services behind the Router: each one's look, and their sum as the server's.
+        QList<ServiceSnapshot> services{{m_serverPort, first}};
+        if (m_others) {
+            services += m_others->latest();
+        }
+        const ServerSnapshot s = sumOfServices(services);
+        m_status.services = services;
         m_status.server = s;
         // An interval without requests has no latency: keep the last one measured.
         ServerRates merged = r;
@@ -331,7 +355,8 @@ void HostMonitor::reloadDeployment()
     const quint16 before = m_serverPort;
     readManifest();
     if (m_config.serverPort != 0) {
-        m_serverPort = m_config.serverPort;
+        m_serverPort = m_config.serverPort; // the operator's one server: no others
+        m_otherPorts.clear();
     }
     if (m_running && m_samplersStarted && m_serverPort != 0 && (!m_server || m_serverPort != before)) {
         m_server.reset();
@@ -459,6 +484,9 @@ void HostMonitor::setApiKey(const QString &apiKey)
     m_config.apiKey = apiKey;
     if (m_server) {
         m_server->setApiKey(apiKey);
+    }
+    if (m_others) {
+        m_others->setApiKey(apiKey);
     }
 }
 

@@ -28,6 +28,7 @@ class ContainerSampler;
 class DiskSampler;
 class GpuSampler;
 class ServerSampler;
+class ServiceSamplers;
 class TimeSeries;
 
 /** What a monitor watches and how often. */
@@ -116,6 +117,7 @@ private:
     QHash<QString, std::shared_ptr<TimeSeries>> m_series;
     std::unique_ptr<GpuSampler> m_gpus;
     std::unique_ptr<ServerSampler> m_server;
+    std::unique_ptr<ServiceSamplers> m_others; // the other services behind the Router, if any
     // Only while neither /metrics nor /v1/loads answers: the server's log, for its Decode batch lines.
     std::unique_ptr<logs::LogRules> m_logRules;
     std::unique_ptr<logs::LogFollower> m_serverLog;
@@ -130,6 +132,7 @@ private:
     ServerHealth m_serverHealth = ServerHealth::Unknown; // what /health said last (m_status.health: what it means)
     bool m_samplersStarted = false; // the vendor is known and the samplers run
     quint16 m_serverPort = 0;
+    QList<quint16> m_otherPorts; // the other services' ports (a node's, the AMD profile's)
     qint64 m_expectedKvTokens = 0;
     bool m_running = false;
     bool m_started = false; // samplers were started on a ready connection

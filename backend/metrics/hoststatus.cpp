@@ -106,6 +106,19 @@ json HostStatus::toJson() const
                       {"e2e_p95_s", orNull(rates.e2eP95)},
                       {"requests_per_s", orNull(rates.requestsPerSecond)},
                       {"error_rate", orNull(rates.errorRate)}};
+        // Each SGLang service behind the entry point: the figures above are their sum.
+        json each = json::array();
+        for (const ServiceSnapshot &service : services) {
+            const ServerSnapshot &v = service.snapshot;
+            each.push_back({{"port", service.port},
+                            {"token_usage", orNull(v.tokenUsage)},
+                            {"used_tokens", orNull(v.usedTokens)},
+                            {"max_tokens", orNull(v.maxTokens)},
+                            {"running", orNull(v.running)},
+                            {"queued", orNull(v.queued)},
+                            {"gen_throughput", orNull(v.genThroughput)}});
+        }
+        serverJson["services"] = each;
     }
     json alertList = json::array();
     for (const Alert &a : alerts) {

@@ -73,7 +73,9 @@ struct HostStatus
     std::optional<ContainerStatus> container;
     bool containerKnown = false; // Docker answered (an empty container is then "none")
     ServerHealth health = ServerHealth::Unknown;
-    std::optional<ServerSnapshot> server;
+    std::optional<ServerSnapshot> server; // the sum of `services` where there are several
+    /** Each service behind the Router (one entry for a single server), in port order. */
+    QList<ServiceSnapshot> services;
     ServerRates rates;
     std::optional<qint64> diskFreeBytes;
     QString profile;

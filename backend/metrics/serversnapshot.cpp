@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -311,6 +312,54 @@ ServerRates ratesBetween(const ServerSnapshot &before, const ServerSnapshot &aft
     quantiles(before.ttft, after.ttft, r.ttftP50, r.ttftP95);
     quantiles(before.e2e, after.e2e, r.e2eP50, r.e2eP95);
     return r;
+}
+
+ServerSnapshot sumOfServices(const QList<ServiceSnapshot> &services)
+{
+    if (services.isEmpty()) {
+        return {};
+    }
+    ServerSnapshot out = services.first().snapshot;
+    if (services.size() == 1) {
+        return out;
+    }
+    const auto add = [&services](std::optional<double> ServerSnapshot::*field) {
+        std::optional<double> total;
+        for (const ServiceSnapshot &s : services) {
+            if (const std::optional<double> v = s.snapshot.*field) {
+                total = total.value_or(0) + *v;
+            }
+        }
+        return total;
+    };
+    const auto mean = [&services](std::optional<double> ServerSnapshot::*field) {
+        double total = 0;
+        int n = 0;
+        for (const ServiceSnapshot &s : services) {
+            if (const std::optional<double> v = s.snapshot.*field) {
+                total += *v;
+                ++n;
+            }
+        }
+        return n > 0 ? std::optional<double>(total / n) : std::nullopt;
+    };
+    for (const ServiceSnapshot &s : services) {
+        out.atMs = std::max(out.atMs, s.snapshot.atMs);
+    }
+    out.usedTokens = add(&ServerSnapshot::usedTokens);
+    out.maxTokens = add(&ServerSnapshot::maxTokens);
+    out.running = add(&ServerSnapshot::running);
+    out.queued = add(&ServerSnapshot::queued);
+    out.genThroughput = add(&ServerSnapshot::genThroughput);
+    out.requestsTotal = add(&ServerSnapshot::requestsTotal);
+    out.abortedTotal = add(&ServerSnapshot::abortedTotal);
+    out.cacheHitRate = mean(&ServerSnapshot::cacheHitRate);
+    out.specAcceptLength = mean(&ServerSnapshot::specAcceptLength);
+    out.specAcceptRate = mean(&ServerSnapshot::specAcceptRate);
+    out.tokenUsage = out.usedTokens && out.maxTokens && *out.maxTokens > 0
+        ? std::optional(*out.usedTokens / *out.maxTokens)
+        : mean(&ServerSnapshot::tokenUsage);
+    return out;
 }
 
 } // namespace flashdeck::metrics

@@ -55,6 +55,20 @@ ServerSnapshot snapshotFromLoads(QByteArrayView json, qint64 atMs);
 /** A `Decode batch` line in any of its real formats (2025, 2026, hybrid SWA, DSpark). */
 std::optional<ServerSnapshot> snapshotFromDecodeLine(QByteArrayView line, qint64 atMs);
 
+/** One SGLang service of a deployment with several (behind the Router): its port and its look. */
+struct ServiceSnapshot
+{
+    quint16 port = 0;
+    ServerSnapshot snapshot;
+};
+
+/**
+ * The services of one entry point as one server: tokens, requests and throughput add up; the KV
+ * usage is their used over their capacity; rates and lengths average. A field none of them gave
+ * stays unknown. Latency histograms are the first service's (they do not add).
+ */
+ServerSnapshot sumOfServices(const QList<ServiceSnapshot> &services);
+
 /** What two snapshots of the same server say about the time between them. */
 struct ServerRates
 {

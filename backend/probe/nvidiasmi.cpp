@@ -49,6 +49,10 @@ Result<NvidiaDriver> parseNvidiaSmiXml(const QByteArray &xml)
                 d.cudaVersion = r.readElementText().trimmed();
                 path.removeLast();
             } else if (!d.gpus.isEmpty() && parent == QLatin1String("gpu") &&
+                       name == QLatin1String("product_architecture")) {
+                d.gpus.last().architecture = hostText(r.readElementText().trimmed().toUtf8(), 40);
+                path.removeLast();
+            } else if (!d.gpus.isEmpty() && parent == QLatin1String("gpu") &&
                        (name == QLatin1String("product_name") || name == QLatin1String("uuid"))) {
                 (name == QLatin1String("uuid") ? d.gpus.last().uuid : d.gpus.last().name) =
                     r.readElementText().trimmed();

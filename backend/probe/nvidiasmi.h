@@ -25,6 +25,7 @@ struct NvidiaGpu
 {
     int index = 0;
     QString name; // "NVIDIA H200", "NVIDIA B300 SXM6 AC": match models by substring
+    QString architecture; // <product_architecture>: "Hopper", "Blackwell" (empty on old drivers)
     QString uuid;
     QString pciBusId;
     qint64 memoryTotalMiB = 0;

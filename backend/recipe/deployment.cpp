@@ -29,6 +29,34 @@ StepStatus Deployment::stepStatus(const QString &step) const
     return it == steps.constEnd() ? StepStatus::Pending : it->status;
 }
 
+std::optional<KernelVerdict> Deployment::qmul4VerdictOf(const QString &digest, const QString &sha) const
+{
+    for (auto it = qmul4Verdicts.crbegin(); it != qmul4Verdicts.crend(); ++it) {
+        if (it->of(digest, sha)) {
+            return *it;
+        }
+    }
+    return std::nullopt;
+}
+
+QList<KernelVerdict> Deployment::withVerdict(QList<KernelVerdict> earlier, const KernelVerdict &seen)
+{
+    for (qsizetype i = 0; i < earlier.size(); ++i) {
+        if (earlier.at(i).of(seen.imageDigest, seen.modelSha)) {
+            if (earlier.at(i).backend == seen.backend) {
+                return earlier; // the first start that printed it stays the one named
+            }
+            earlier.removeAt(i);
+            break;
+        }
+    }
+    earlier.append(seen);
+    while (earlier.size() > kMaxKernelVerdicts) {
+        earlier.removeFirst();
+    }
+    return earlier;
+}
+
 QString Deployment::directory(const AppPaths &paths, const QString &host)
 {
     return paths.dataDir() + QStringLiteral("/deployments/") + host;
@@ -93,6 +121,7 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
             }
         }
     }
+    d.launchCommand = str("launch_command");
     const auto ok = m.find("ok");
     d.ok = ok != m.end() && ok->is_boolean() && ok->get<bool>();
     d.finished = str("finished");
@@ -104,6 +133,19 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
                     r.step = QString::fromStdString(it.key());
                 }
                 d.steps.insert(QString::fromStdString(it.key()), r);
+            }
+        }
+    }
+    if (const auto verdicts = m.find("qmul4_verdicts"); verdicts != m.end() && verdicts->is_array()) {
+        for (const auto &v : *verdicts) {
+            KernelVerdict k;
+            k.backend = QString::fromStdString(jsonread::string(v, "backend"));
+            k.line = QString::fromStdString(jsonread::string(v, "line"));
+            k.seenAt = QString::fromStdString(jsonread::string(v, "seen_at"));
+            k.imageDigest = QString::fromStdString(jsonread::string(v, "image_digest"));
+            k.modelSha = QString::fromStdString(jsonread::string(v, "model_sha"));
+            if (!k.backend.isEmpty() && !k.imageDigest.isEmpty()) {
+                d.qmul4Verdicts.append(k);
             }
         }
     }
@@ -120,6 +162,14 @@ QByteArray Deployment::toJson() const
     for (const QString &f : operatorFlags) {
         flags.push_back(f.toStdString());
     }
+    nlohmann::json verdicts = nlohmann::json::array();
+    for (const KernelVerdict &v : qmul4Verdicts) {
+        verdicts.push_back({{"backend", v.backend.toStdString()},
+                            {"line", v.line.toStdString()},
+                            {"seen_at", v.seenAt.toStdString()},
+                            {"image_digest", v.imageDigest.toStdString()},
+                            {"model_sha", v.modelSha.toStdString()}});
+    }
     const nlohmann::json m = {{"host", host.toStdString()},
                               {"profile", profile.toStdString()},
                               // What the operator chose on top of it (the runbook runs the same).
@@ -135,9 +185,11 @@ QByteArray Deployment::toJson() const
                               {"model_source", modelSource.toStdString()},
                               {"model_dir", modelDir.toStdString()},
                               {"steps", stepsJson},
+                              {"qmul4_verdicts", verdicts},
                               {"license_acknowledged", licenseAcknowledged.toStdString()},
                               {"hicache_gb_per_rank", hicacheGbPerRank},
                               {"operator_flags", flags},
+                              {"launch_command", launchCommand.toStdString()},
                               {"ok", ok},
                               {"finished", finished.toStdString()}};
     return QByteArray::fromStdString(m.dump(2));

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace flashdeck {
 
 class AppPaths;
@@ -34,6 +36,29 @@ public:
 private:
     QString m_host;
     QString m_profile;
+};
+
+/**
+ * What one start of the server printed for the NVFP4 KV decode kernel (check.qmul4's
+ * `nvfp4_to_fp8 backend=…` line), and of which pins. A later start of the same image digest and
+ * model revision may print no line at all: the manifest keeps this to say what was seen, and
+ * when, instead of guessing why.
+ */
+struct KernelVerdict
+{
+    QString backend; // "qmul4" (the fast path) or the fallback's name ("fp16_fallback")
+    QString line; // the log line as printed
+    QString seenAt; // when (UTC, ISO 8601)
+    QString imageDigest; // sha256:… of the image that printed it
+    QString modelSha; // the model revision it ran (empty: an offline folder without hf metadata)
+
+    bool fastPath() const { return backend == QLatin1String("qmul4"); }
+    /** Printed by a start of these pins (an image digest is needed: without one nothing is known of the image). */
+    bool of(const QString &digest, const QString &sha) const
+    {
+        return !digest.isEmpty() && imageDigest == digest && modelSha == sha;
+    }
+    friend bool operator==(const KernelVerdict &, const KernelVerdict &) = default;
 };
 
 /**
@@ -65,10 +90,26 @@ struct Deployment
     /** HiCache GB per rank (0: off) and the operator's extra flags: what an upgrade launches again. */
     int hicacheGbPerRank = 0;
     QStringList operatorFlags;
+    /** SGLang's configuration generator's command it runs, as given (empty: the recipe's flags). An upgrade keeps it.
+     */
+    QString launchCommand;
     bool ok = false;
     QString finished;
     /** Each step's last record, by step id. */
     QMap<QString, StepRecord> steps;
+    /**
+     * The qmul4 verdicts of earlier starts, one per image digest and model revision, newest last
+     * (at most kMaxKernelVerdicts): a manifest without them (before they were kept) reads as none.
+     */
+    QList<KernelVerdict> qmul4Verdicts;
+    static constexpr qsizetype kMaxKernelVerdicts = 16;
+    /** The verdict kept for these pins, if any. */
+    std::optional<KernelVerdict> qmul4VerdictOf(const QString &digest, const QString &sha) const;
+    /**
+     * `earlier` with `seen` kept: it replaces the verdict of its pins unless that one said the
+     * same (the first start that printed it stays the one named), and the oldest go past the cap.
+     */
+    static QList<KernelVerdict> withVerdict(QList<KernelVerdict> earlier, const KernelVerdict &seen);
 
     DeploymentId id() const { return {host, profile}; }
     /** The step's last status; Pending when the run never reached it. */

@@ -56,11 +56,11 @@ QString ContainerSpec::dockerRunLine() const
 
 Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfile &profile, const LaunchInputs &in)
 {
-    if (profile.generatorOnly()) {
+    if (profile.generatorOnly() && !in.imported) {
         return Status::failure(QCoreApplication::translate("Recipe", "%1 has no launch in this recipe. %2")
                                    .arg(profile.title, profile.note));
     }
-    if (profile.operatorFlagsRequired && in.operatorFlags.isEmpty()) {
+    if (profile.operatorFlagsRequired && in.operatorFlags.isEmpty() && !in.imported) {
         return Status::failure(QCoreApplication::translate(
                                    "Recipe", "%1 needs its extra flags, which the deployment page does not give. %2")
                                    .arg(profile.title, profile.note));
@@ -114,7 +114,9 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
         for (const int g : replica.gpus) {
             gpuIds.append(QString::number(g));
         }
-        QStringList cmd{QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("sglang.launch_server")};
+        QStringList cmd = in.imported
+            ? in.imported->command.entrypoint().split(QLatin1Char(' '))
+            : QStringList{QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("sglang.launch_server")};
         if (in.offlineModelDir.isEmpty()) {
             cmd << QStringLiteral("--model-path") << recipe.modelRepo << QStringLiteral("--revision") << in.modelSha;
         } else {
@@ -123,18 +125,32 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
                 << QStringLiteral("/models/") + recipe.modelRepo.section(QLatin1Char('/'), -1)
                 << QStringLiteral("--served-model-name") << recipe.modelRepo;
         }
-        cmd << QStringLiteral("--tp") << QString::number(profile.tp) << QStringLiteral("--host")
-            << QStringLiteral("0.0.0.0") << QStringLiteral("--port") << QString::number(replica.port)
-            << QStringLiteral("--mem-fraction-static") << QString::number(profile.memFractionStatic);
-        cmd += profile.serverArgs;
-        cmd += in.operatorFlags;
+        if (in.imported) {
+            // The generator's arguments as given: none of the B300 baseline's (the page: do not
+            // substitute them into it). Flashdeck's own flags only.
+            cmd << QStringLiteral("--host") << QStringLiteral("0.0.0.0") << QStringLiteral("--port")
+                << QString::number(replica.port);
+            cmd += in.imported->serverArgs;
+            if (!in.imported->serverArgs.contains(QStringLiteral("--enable-metrics"))) {
+                cmd << QStringLiteral("--enable-metrics");
+            }
+        } else {
+            cmd << QStringLiteral("--tp") << QString::number(profile.tp) << QStringLiteral("--host")
+                << QStringLiteral("0.0.0.0") << QStringLiteral("--port") << QString::number(replica.port)
+                << QStringLiteral("--mem-fraction-static") << QString::number(profile.memFractionStatic);
+            cmd += profile.serverArgs;
+            cmd += in.operatorFlags;
+        }
         if (in.hicacheGbPerRank) {
             cmd << QStringLiteral("--enable-hierarchical-cache") << QStringLiteral("--hicache-size")
                 << QString::number(*in.hicacheGbPerRank);
         }
         QStringList env;
-        for (auto it = profile.env.begin(); it != profile.env.end(); ++it) {
+        for (auto it = profile.env.begin(); it != profile.env.end() && !in.imported; ++it) {
             env.append(it.key() + QLatin1Char('=') + it.value());
+        }
+        if (in.imported) {
+            env += in.imported->env;
         }
         QStringList binds{hfCache + QStringLiteral(":/root/.cache/huggingface"),
                           minfer + QStringLiteral(":/root/.cache/minfer")};

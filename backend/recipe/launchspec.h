@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/recipe/importedlaunch.h"
 
 #include <QList>
 #include <QString>
@@ -33,6 +34,12 @@ struct LaunchInputs
     QString offlineModelDir;
     /** The operator's Hugging Face token, passed as HF_TOKEN (gated or rate-limited downloads). */
     QString hfToken;
+    /**
+     * SGLang's configuration generator's command: its server arguments and environment replace
+     * the profile's (no B300 flag is added); Flashdeck still sets the model, the pin, the port,
+     * the key and --enable-metrics.
+     */
+    std::optional<ImportedLaunch> imported;
 };
 
 /** One container to create: the Engine API body and the equivalent `docker run`. */

@@ -35,6 +35,7 @@ Result<Pins> Pins::of(const Deployment &d)
         ? QString()
         : QString::fromLatin1(QCryptographicHash::hash(d.launch.toUtf8(), QCryptographicHash::Sha256).toHex());
     p.deployedAt = d.finished;
+    p.launchCommand = d.launchCommand;
     return p;
 }
 
@@ -43,13 +44,17 @@ nlohmann::json Pins::toJson() const
     const auto orNull = [](const QString &s) {
         return s.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.toStdString());
     };
-    return {{"host", host.toStdString()},
-            {"image", orNull(image)},
-            {"image_digest", imageDigest.toStdString()},
-            {"model_revision", modelRevision.toStdString()},
-            {"profile", orNull(profile)},
-            {"launch_sha256", orNull(launchSha256)},
-            {"deployed_at", orNull(deployedAt)}};
+    nlohmann::json j = {{"host", host.toStdString()},
+                        {"image", orNull(image)},
+                        {"image_digest", imageDigest.toStdString()},
+                        {"model_revision", modelRevision.toStdString()},
+                        {"profile", orNull(profile)},
+                        {"launch_sha256", orNull(launchSha256)},
+                        {"deployed_at", orNull(deployedAt)}};
+    if (!launchCommand.isEmpty()) { // the operator's generator command: a deploy --pins runs it again
+        j["launch_command"] = launchCommand.toStdString();
+    }
+    return j;
 }
 
 bool Pins::isImageDigest(const QString &text)
@@ -87,6 +92,7 @@ Result<Pins> Pins::fromJson(const nlohmann::json &j)
     p.modelRevision = str("model_revision");
     p.profile = str("profile");
     p.launchSha256 = str("launch_sha256");
+    p.launchCommand = str("launch_command");
     p.deployedAt = str("deployed_at");
     if (!isImageDigest(p.imageDigest)) {
         return Status::failure(QCoreApplication::translate("Recipe", "\"image_digest\" is not a sha256 digest"));

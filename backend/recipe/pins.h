@@ -25,6 +25,8 @@ struct Pins
     QString profile;
     QString launchSha256;
     QString deployedAt;
+    /** SGLang's configuration generator's command the host runs, as given; empty: the recipe's flags. */
+    QString launchCommand;
 
     /** The pins of a recorded deployment; a failure names what it lacks (no digest: never pinned). */
     [[nodiscard]] static Result<Pins> of(const Deployment &deployment);

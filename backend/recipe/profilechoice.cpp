@@ -2,9 +2,12 @@
 
 #include "backend/docker/imageref.h"
 #include "backend/recipe/deployment.h"
+#include "backend/recipe/importedlaunch.h"
 
 #include <QCoreApplication>
 #include <QSet>
+
+#include <algorithm>
 
 namespace flashdeck {
 
@@ -32,6 +35,40 @@ quint16 ProfileChoice::servedPort(const RecipeProfile &profile)
 {
     return profile.routerPort != 0 ? profile.routerPort
                                    : (profile.replicas.isEmpty() ? 0 : profile.replicas.first().port);
+}
+
+int ProfileChoice::servicesOn(const RecipeProfile &profile, int hostGpus)
+{
+    if (profile.nodeRouterPort == 0 || profile.tp <= 0 || profile.replicas.size() != 1) {
+        return 1;
+    }
+    return std::max(1, hostGpus / profile.tp);
+}
+
+RecipeProfile ProfileChoice::overGpus(const RecipeProfile &profile, const QList<int> &gpus, quint16 entryPort)
+{
+    const qsizetype services = profile.tp > 0 ? gpus.size() / profile.tp : 0;
+    if (profile.nodeRouterPort == 0 || profile.replicas.size() != 1 || services < 2 || gpus.size() % profile.tp != 0) {
+        return profile;
+    }
+    RecipeProfile out = profile;
+    // The entry point is the Router: on the operator's port when one was given (clients look
+    // there), else the node layout's. The services count up from the profile's own port.
+    out.routerPort = entryPort != 0 ? entryPort : profile.nodeRouterPort;
+    out.routerPolicy = profile.nodeRouterPolicy;
+    const quint16 base = profile.replicas.first().port;
+    out.replicas.clear();
+    for (qsizetype s = 0; s < services; ++s) {
+        RecipeReplica replica;
+        replica.gpus = gpus.mid(s * profile.tp, profile.tp);
+        replica.port = quint16(base + s);
+        if (replica.port == out.routerPort) {
+            replica.port = quint16(base + services + s); // never the Router's own
+        }
+        out.replicas.append(replica);
+    }
+    out.gpuCount = int(gpus.size());
+    return out;
 }
 
 Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipeProfile &profile) const
@@ -88,6 +125,16 @@ Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipePro
             seen.insert(id);
             ids.append(id);
         }
+        if (profile.nodeRouterPort != 0 && profile.replicas.size() == 1 && ids.size() > wanted &&
+            ids.size() % wanted == 0) {
+            // A node's worth of GPUs: one service per TP group, behind the Router.
+            const RecipeProfile laidOut = overGpus(profile, ids, port);
+            out.replicas = laidOut.replicas;
+            out.routerPort = laidOut.routerPort;
+            out.routerPolicy = laidOut.routerPolicy;
+            out.gpuCount = laidOut.gpuCount;
+            return out;
+        }
         if (ids.size() != wanted) {
             return Status::failure(
                 profile.replicas.size() > 1
@@ -96,6 +143,13 @@ Result<RecipeProfile> ProfileChoice::apply(const Recipe &recipe, const RecipePro
                           .arg(wanted)
                           .arg(profile.replicas.size())
                           .arg(profile.tp)
+                          .arg(ids.size())
+                    : profile.nodeRouterPort != 0
+                    ? QCoreApplication::translate("Recipe",
+                                                  "%1 needs %2 GPUs (one per TP rank), not %3; or a multiple of %2 "
+                                                  "for one service per %2 GPUs behind the SGLang Router.")
+                          .arg(profile.title)
+                          .arg(wanted)
                           .arg(ids.size())
                     : QCoreApplication::translate("Recipe", "%1 needs %2 GPUs (one per TP rank), not %3.")
                           .arg(profile.title)
@@ -119,6 +173,16 @@ Result<RecipeProfile> ProfileChoice::asDeployed(const Recipe &recipe, const Depl
                                         "No profile \"%1\" in this build's recipe (see 'flashdeck recipes "
                                         "list').")
                 .arg(id));
+    }
+    if (listed->generatorOnly() && !d.launchCommand.isEmpty()) {
+        // A host without a verified command, deployed from the generator's: one service on its GPUs.
+        const int gpus = int(d.gpus.split(QLatin1Char(','), Qt::SkipEmptyParts).size());
+        if (gpus == 0) {
+            return Status::failure(
+                QCoreApplication::translate("Recipe", "The deployment's manifest names no GPUs: deploy again."));
+        }
+        const RecipeProfile laidOut = ImportedLaunch::layout(*listed, gpus, {});
+        return ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, laidOut);
     }
     // The image and GPUs it ran with (the operator's --image and --gpus, the AMD image confirmed).
     return ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);

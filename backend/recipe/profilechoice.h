@@ -31,6 +31,14 @@ struct ProfileChoice
     /** The port clients use: the router's where there is one, else the (first) server's. */
     static quint16 servedPort(const RecipeProfile &profile);
     /**
+     * `profile` laid over `gpus`: one service per `tp` of them, in order, behind the Router of its
+     * node layout when there are several; the entry point keeps the port clients use. Unchanged
+     * when the profile has no node layout or `gpus` is not a multiple of two or more services.
+     */
+    static RecipeProfile overGpus(const RecipeProfile &profile, const QList<int> &gpus, quint16 entryPort = 0);
+    /** How many services `profile` runs on a host with `hostGpus` GPUs of its model (1 without a node layout). */
+    static int servicesOn(const RecipeProfile &profile, int hostGpus);
+    /**
      * The profile a recorded deployment ran (`profileId`, else its own) with its image, GPUs and
      * port; a failure names the profile this build does not know.
      */

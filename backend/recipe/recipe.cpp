@@ -174,6 +174,15 @@ RecipeProfile readProfile(const Reader &r)
         p.routerPort = quint16(router.integer("port", 1));
         p.routerPolicy = router.string("policy");
     }
+    if (r.has("node_layout")) {
+        const Reader router = r.child("node_layout").child("router");
+        p.nodeRouterPort = quint16(router.integer("port", 1));
+        p.nodeRouterPolicy = router.string("policy");
+        if (p.replicas.size() != 1 || p.routerPort != 0) {
+            throw RecipeError{r.key("node_layout"),
+                              QCoreApplication::translate("Recipe", "a profile of one service and no router")};
+        }
+    }
     if (r.has("image")) {
         const Reader image = r.child("image");
         p.imageName = image.string("name");

@@ -33,6 +33,13 @@ struct RecipeProfile
     QList<RecipeReplica> replicas;
     quint16 routerPort = 0; // 0: no router
     QString routerPolicy;
+    /**
+     * On a host with a multiple of `tp` GPUs of the profile's model, one service per `tp` GPUs behind
+     * the SGLang Router on this port and policy (the recipe file's "node_layout"); 0: one service.
+     * The page's commands use four of them; four idle B300s cost as much as the four in use.
+     */
+    quint16 nodeRouterPort = 0;
+    QString nodeRouterPolicy;
     QString imageName; // empty: the recipe's image
     QString imageTag;
     /** Where the profile's image suggestion comes from, in words (empty: the deployment page). */

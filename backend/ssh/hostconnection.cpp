@@ -154,11 +154,14 @@ void HostConnection::cancel(quint64 commandId)
         m_worker, [w = m_worker, commandId] { w->cancelCommand(commandId); }, Qt::QueuedConnection);
 }
 
-quint64 HostConnection::openPortTunnel(const QString &remoteHost, quint16 remotePort)
+quint64 HostConnection::openPortTunnel(const QString &remoteHost, quint16 remotePort, quint16 localPort)
 {
     const quint64 id = m_nextId++;
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id, remoteHost, remotePort] { w->openTunnel(id, 0, remoteHost, remotePort, {}); },
+        m_worker,
+        [w = m_worker, id, remoteHost, remotePort, localPort] {
+            w->openTunnel(id, 0, remoteHost, remotePort, {}, localPort);
+        },
         Qt::QueuedConnection);
     return id;
 }
@@ -167,7 +170,7 @@ quint64 HostConnection::openStdioTunnel(const QByteArray &command)
 {
     const quint64 id = m_nextId++;
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id, command] { w->openTunnel(id, 1, {}, 0, command); }, Qt::QueuedConnection);
+        m_worker, [w = m_worker, id, command] { w->openTunnel(id, 1, {}, 0, command, 0); }, Qt::QueuedConnection);
     return id;
 }
 
@@ -189,9 +192,10 @@ CommandReply *HostConnection::execute(const RemoteCommand &command, QObject *own
     return reply;
 }
 
-TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
+                                          QObject *owner)
 {
-    return adoptTunnel(openPortTunnel(remoteHost, remotePort), owner);
+    return adoptTunnel(openPortTunnel(remoteHost, remotePort, localPort), owner);
 }
 
 TunnelReply *HostConnection::tunnelToCommand(const QByteArray &command, QObject *owner)

@@ -36,7 +36,9 @@ public:
 
     [[nodiscard]] CommandReply *execute(const RemoteCommand &command, QObject *owner) override;
     using Transport::execute;
-    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner) override;
+    using Transport::tunnelToPort;
+    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
+                                            QObject *owner) override;
     [[nodiscard]] TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
 
     void connectToHost();
@@ -56,8 +58,11 @@ public:
     quint64 run(const QByteArray &commandLine, int timeoutMs = 0);
     void cancel(quint64 commandId);
 
-    /** A local 127.0.0.1 port whose connections reach remoteHost:remotePort from the host. */
-    quint64 openPortTunnel(const QString &remoteHost, quint16 remotePort);
+    /**
+     * A local 127.0.0.1 port (`localPort`, or any free one for 0) whose connections reach
+     * remoteHost:remotePort from the host.
+     */
+    quint64 openPortTunnel(const QString &remoteHost, quint16 remotePort, quint16 localPort = 0);
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     quint64 openStdioTunnel(const QByteArray &command);
     void closeTunnel(quint64 tunnelId);

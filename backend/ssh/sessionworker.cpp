@@ -485,10 +485,10 @@ void SessionWorker::finishCommand(quint64 id, const SshError &error)
 }
 
 void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
-                               const QByteArray &command)
+                               const QByteArray &command, quint16 localPort)
 {
     TunnelServer::Spec spec{static_cast<TunnelServer::Kind>(kind), remoteHost, remotePort, command};
-    auto opener = [this](const TunnelServer::Spec &s, quint16 localPort, SshError &error) -> ChannelPtr {
+    auto opener = [this](const TunnelServer::Spec &s, quint16 listenPort, SshError &error) -> ChannelPtr {
         if (!m_session) {
             error = {SshErrorCode::ConnectionLost, QStringLiteral("Not connected."), {}};
             return {};
@@ -497,7 +497,7 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
         int rc = SSH_ERROR;
         if (ch && s.kind == TunnelServer::Kind::Port) {
             const QByteArray host = s.remoteHost.toUtf8();
-            rc = ssh_channel_open_forward(ch.get(), host.constData(), s.remotePort, "127.0.0.1", localPort);
+            rc = ssh_channel_open_forward(ch.get(), host.constData(), s.remotePort, "127.0.0.1", listenPort);
         } else if (ch) {
             rc = ssh_channel_open_session(ch.get());
             if (rc == SSH_OK) {
@@ -523,7 +523,7 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
     };
     auto tunnel = std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
     QString error;
-    if (!tunnel->listen(&error)) {
+    if (!tunnel->listen(localPort, &error)) {
         log::ssh().warn("{}: tunnel {} cannot listen: {}", m_target.host.toStdString(), id, error.toStdString());
         Q_EMIT tunnelFailed(id, error);
         return;

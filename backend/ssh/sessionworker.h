@@ -51,7 +51,9 @@ public Q_SLOTS:
     void cancelCommand(quint64 id);
     /** The consumer has handled `cost` of the command's output (flow control). */
     void acknowledgeOutput(quint64 id, qint64 cost);
-    void openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort, const QByteArray &command);
+    /** `localPort`: the 127.0.0.1 port to listen on, 0 for any free one. */
+    void openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort, const QByteArray &command,
+                    quint16 localPort);
     void closeTunnel(quint64 id);
 
 Q_SIGNALS:

@@ -36,7 +36,16 @@ public:
     /** A captured command (stdout and stderr collected into the result). */
     [[nodiscard]] CommandReply *execute(const QByteArray &commandLine, int timeoutMs, QObject *owner);
     /** A local port whose connections reach remoteHost:remotePort as seen from the host. */
-    [[nodiscard]] virtual TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner) = 0;
+    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+    {
+        return tunnelToPort(remoteHost, remotePort, 0, owner);
+    }
+    /**
+     * The same on 127.0.0.1:`localPort` exactly (0: any free port); a port another program
+     * holds makes the reply fail, saying so.
+     */
+    [[nodiscard]] virtual TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
+                                                    QObject *owner) = 0;
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     [[nodiscard]] virtual TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) = 0;
 

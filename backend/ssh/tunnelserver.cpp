@@ -1,6 +1,7 @@
 #include "backend/ssh/tunnelserver.h"
 
 #include "backend/logging/logging.h"
+#include "backend/ssh/peeruid.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>
@@ -68,11 +69,14 @@ TunnelServer::~TunnelServer()
     dropLinks();
 }
 
-bool TunnelServer::listen(QString *error)
+bool TunnelServer::listen(quint16 port, QString *error)
 {
     // Loopback only: a tunnel must never expose the remote service to the network.
-    if (!m_server->listen(QHostAddress::LocalHost, 0)) {
-        if (error) {
+    if (!m_server->listen(QHostAddress::LocalHost, port)) {
+        if (error && m_server->serverError() == QAbstractSocket::AddressInUseError) {
+            *error = QCoreApplication::translate("Ssh", "Port %1 of 127.0.0.1 is taken: another program listens there.")
+                         .arg(port);
+        } else if (error) {
             *error = QCoreApplication::translate("Ssh", "Cannot listen on 127.0.0.1: %1").arg(m_server->errorString());
         }
         return false;
@@ -114,9 +118,34 @@ void TunnelServer::dropLinks()
     m_links.clear();
 }
 
+bool TunnelServer::admits(int sock) const
+{
+    // Any local user can connect to 127.0.0.1 (`ss -ltn` lists the port), and behind a tunnel
+    // is the host's Docker Engine API (root there) or its model server; OpenSSH's `ssh -L` lets
+    // them through. Only a socket of our own user passes, before a byte is read or a channel
+    // opened: the kernel's word on who owns the connecting socket, nothing the client says.
+    const Result<uint> owner = PeerUid::ofAccepted(sock);
+    const uint self = ::geteuid();
+    if (owner && owner.value() == self) {
+        return true;
+    }
+    if (owner) {
+        log::ssh().warn("tunnel {}: closed a connection from uid {} (only uid {} may use it)", m_id, owner.value(),
+                        self);
+    } else {
+        log::ssh().warn("tunnel {}: closed a connection whose owner is unknown: {} ({})", m_id,
+                        owner.message().toStdString(), owner.status().detail().toStdString());
+    }
+    return false;
+}
+
 void TunnelServer::onNewConnection(qintptr fd)
 {
     const int sock = static_cast<int>(fd);
+    if (!admits(sock)) {
+        ::close(sock); // the client reads an end (or a reset), never a byte
+        return;
+    }
     ::fcntl(sock, F_SETFL, ::fcntl(sock, F_GETFL) | O_NONBLOCK);
     auto link = std::make_unique<Link>();
     link->fd = sock;

@@ -15,7 +15,8 @@ class QTcpServer;
 namespace flashdeck::ssh {
 
 /**
- * A local listener on 127.0.0.1 (ephemeral port) whose every accepted connection gets its own
+ * A local listener on 127.0.0.1 (ephemeral port) whose every accepted connection from this
+ * process's own user (PeerUid; any other user's is closed unread) gets its own
  * SSH channel: either `direct-tcpip` to a remote host:port, or a session channel running a
  * command (stdio tunnel, e.g. `docker system dial-stdio`). Bytes are pumped both ways with
  * back-pressure on each side and a clean half-close. Lives on the host's worker thread.
@@ -44,8 +45,8 @@ public:
     TunnelServer(quint64 id, Spec spec, ChannelOpener opener, QObject *parent = nullptr);
     ~TunnelServer() override;
 
-    /** Listens on 127.0.0.1:0. */
-    bool listen(QString *error);
+    /** Listens on 127.0.0.1:`port` (0: any free port). */
+    bool listen(quint16 port, QString *error);
     quint16 localPort() const;
     quint64 id() const { return m_id; }
     const Spec &spec() const { return m_spec; }
@@ -66,6 +67,8 @@ private:
     struct Link;
     class Listener;
     void onNewConnection(qintptr fd);
+    /** Whether the connecting socket belongs to this process's user (see PeerUid). */
+    bool admits(int sock) const;
     void openPending();
     bool pumpLink(Link &link);
     void closeLink(Link &link);

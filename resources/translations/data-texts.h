@@ -11,6 +11,7 @@ QT_TRANSLATE_NOOP("RecipeText", "Room for about 252 GB of weights, the image and
 QT_TRANSLATE_NOOP("RecipeText", "The server's port is published on the host's loopback only")
 QT_TRANSLATE_NOOP("RecipeText", "The first start downloads about 252 GB and compiles kernels; the kernel cache is kept on the host")
 QT_TRANSLATE_NOOP("RecipeText", "The DSpark draft loads from the checkpoint's dspark/ subfolder at the same revision")
+QT_TRANSLATE_NOOP("RecipeText", "On an 8-GPU B300 node: two TP 4 services (GPUs 0-3 and 4-7) behind the SGLang Router with --policy cache_aware, so later turns of a session reach the service holding its prefix; --gpus 0,1,2,3 runs one service")
 QT_TRANSLATE_NOOP("RecipeText", "4 × B300, Low-Latency (MonoKernel)")
 QT_TRANSLATE_NOOP("RecipeText", "MonoKernel keeps a separate copy of the routed experts (54.1 GiB per rank), so the KV pool drops to about 6.5M tokens. MonoKernel serves only batch-size-1 steps: larger batches take the standard path, so under concurrency it serves less than the Balanced profile. Its extra flags are not on the deployment page: enter them from the SGLang Cookbook.")
 QT_TRANSLATE_NOOP("RecipeText", "MonoKernel keeps its own copy of the routed experts (54.1 GiB per rank): the KV pool drops to about 6.5M tokens")

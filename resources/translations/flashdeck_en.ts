@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>Deploy</name>
+    <message numerus="yes">
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+214"/>
+        <source>%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</source>
+        <translation>
+            <numerusform>%n service of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</numerusform>
+            <numerusform>%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FleetPage</name>
     <message numerus="yes">
         <location filename="../../ui/pages/fleetpage.cpp" line="+212"/>
@@ -58,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../ui/mainwindow.cpp" line="+556"/>
+        <location filename="../../ui/mainwindow.cpp" line="+576"/>
         <source>%n host(s) in the inventory</source>
         <translation>
             <numerusform>%n host in the inventory</numerusform>

@@ -208,7 +208,7 @@
         <translation>回答大于 %1 MiB，未读取</translation>
     </message>
     <message>
-        <location filename="../../backend/chat/chattarget.cpp" line="+15"/>
+        <location filename="../../backend/chat/chattarget.cpp" line="+16"/>
         <source>Flashdeck has not deployed to %1, so it does not know its server. Deploy first, or give the server&apos;s port on the host (--port).</source>
         <translation>Flashdeck 尚未部署到 %1，因此不知道它的服务器。请先部署，或给出服务器在主机上的端口（--port）。</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation> 或给出服务器在主机上的端口（--port）。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>%1 was deployed with profile &quot;%2&quot;, which this Flashdeck does not know. Give the server&apos;s port on the host (--port).</source>
         <translation>%1 使用配置“%2”部署，此版本的 Flashdeck 不认识该配置。请给出服务器在主机上的端口（--port）。</translation>
     </message>
@@ -233,12 +233,12 @@
         <translation>这不是 PNG、JPEG 或 WebP 图片（按内容判断，与文件名无关）。请先转换为其中一种格式。</translation>
     </message>
     <message>
-        <location filename="../../backend/chat/loadtest.cpp" line="+118"/>
+        <location filename="../../backend/chat/loadtest.cpp" line="+119"/>
         <source>Stopped after %1 requests in a row were refused with HTTP 401 (%2): the API key is wrong for this server. Check the deployment&apos;s key (the keyring, $SGLANG_API_KEY, or the server&apos;s --api-key).</source>
         <translation>连续 %1 个请求被 HTTP 401 拒绝（%2）后已停止：API 密钥与此服务器不符。请检查部署的密钥（密钥环、$SGLANG_API_KEY 或服务器的 --api-key）。</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+189"/>
         <source>%1 of %2 replies were shorter than the %3 tokens asked: the server may ignore ignore_eos, so these figures are not at the asked output length.</source>
         <translation>%2 个回答中有 %1 个短于要求的 %3 个 token：服务器可能忽略了 ignore_eos，因此这些数字并非按要求的输出长度测得。</translation>
     </message>
@@ -380,13 +380,14 @@
     </message>
     <message>
         <location line="+4"/>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="+61"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="+62"/>
+        <location filename="../../backend/cli/tunnelcommand.cpp" line="+63"/>
         <source>The server&apos;s port on the host (default: the deployment&apos;s).</source>
         <translation>服务器在主机上的端口（默认：部署记录的端口）。</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../backend/cli/hostscommand.cpp" line="+123"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
         <location filename="../../backend/cli/logscommand.cpp" line="+276"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
@@ -449,8 +450,8 @@
     <message>
         <location line="+24"/>
         <location filename="../../backend/cli/clisession.cpp" line="+62"/>
-        <location filename="../../backend/cli/deploycommand.cpp" line="+182"/>
-        <location filename="../../backend/cli/hostscommand.cpp" line="+99"/>
+        <location filename="../../backend/cli/deploycommand.cpp" line="+240"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+209"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
@@ -543,7 +544,7 @@
         <location filename="../../backend/cli/licensecommand.cpp" line="+20"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+125"/>
-        <location filename="../../backend/cli/recipescommand.cpp" line="+125"/>
+        <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+64"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
@@ -583,7 +584,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deploycommand.cpp" line="-130"/>
+        <location filename="../../backend/cli/deploycommand.cpp" line="-186"/>
+        <source>Cannot read standard input.</source>
+        <translation>无法读取标准输入。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot read the launch command %1: %2</source>
+        <translation>无法读取启动命令 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
@@ -670,7 +681,12 @@
         <translation>精确部署固定文件所写的内容（由“flashdeck pins lock”生成）：镜像、digest、模型 commit 和配置。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+7"/>
+        <source>Launch SGLang&apos;s configuration generator&apos;s command from FILE (&apos;-&apos;: standard input) instead of the recipe&apos;s B300 flags: python3 -m sglang.launch_server …, sglang serve … or docker run … IMAGE …. Its flags are kept as given; Flashdeck sets the model, its pinned revision, the port, the key and --enable-metrics. Needed for AMD, B200, GB200 and H200 hosts.</source>
+        <translation>从 FILE（“-”：标准输入）读取 SGLang 配置生成器的命令来启动，而不是配方中的 B300 参数：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …。其参数按原样保留；Flashdeck 设置模型、其固定的修订版本、端口、密钥和 --enable-metrics。AMD、B200、GB200 和 H200 主机需要此项。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
@@ -696,17 +712,22 @@
         <translation>没有配置“%1”（见“flashdeck recipes list”）。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
         <source>--port takes a port number from 1 to 65535, not &quot;%1&quot;.</source>
         <translation>--port 取 1 到 65535 之间的端口号，而不是“%1”。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+54"/>
+        <source>--image %1 and the command&apos;s image %2 differ: give one.</source>
+        <translation>--image %1 与命令中的镜像 %2 不一致：只给出一个。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 Confirm it with --image %2, or give your own ROCm build of SGLang that serves %3.</source>
         <translation>%1 请用 --image %2 确认，或提供你自己构建的、可服务 %3 的 ROCm 版 SGLang。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>--accept-license takes %1.</source>
         <translation>--accept-license 取值为 %1。</translation>
     </message>
@@ -728,7 +749,12 @@
         <translation>--stall-timeout 取秒数，1 到 86400。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
+        <source>The command&apos;s image digest %1 is not sha256: and 64 hex digits.</source>
+        <translation>命令中的镜像摘要 %1 不是 sha256: 加 64 位十六进制数字。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>--model-source takes hub, offline or modelscope.</source>
         <translation>--model-source 取值为 hub、offline 或 modelscope。</translation>
     </message>
@@ -760,7 +786,7 @@
 </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+22"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+127"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
@@ -796,7 +822,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/hostscommand.cpp" line="-199"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="-186"/>
         <source>Settings, inventory and data under DIR.</source>
         <translation>设置、主机清单和数据存放在 DIR 下。</translation>
     </message>
@@ -836,7 +862,7 @@
         <translation>--vendor 必须是 nvidia 或 amd。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+10"/>
         <source>Added %1 (%2). Check it with: flashdeck hosts check %1
 </source>
         <translation>已添加 %1（%2）。请用以下命令检查：flashdeck hosts check %1
@@ -860,7 +886,7 @@
         <translation>“hosts remove”需要 NAME。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+7"/>
         <source>Removed %1. Its known_hosts entry was kept.
 </source>
         <translation>已移除 %1。其 known_hosts 条目已保留。
@@ -1049,7 +1075,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+73"/>
         <source>%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · queue %8
 </source>
         <translation>%1 秒 · 进行中 %2 · 完成 %3 · 失败 %4 · TTFT p50 %5 · %6 tokens/s · KV %7 · 队列 %8
@@ -1074,13 +1100,6 @@ Summary sha256: %1
         <source>  completed        %1 (%2 requests/s)
 </source>
         <translation>  完成             %1（%2 请求/秒）
-</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Measured on your hardware with your lengths; SGLang&apos;s published figures are upstream references, not a MiniMax guarantee.
-</source>
-        <translation>在你的硬件上以你的长度测得；SGLang 公布的数字是上游参考，不是 MiniMax 的保证。
 </translation>
     </message>
     <message>
@@ -1167,6 +1186,13 @@ Summary sha256: %1
         <source>Pins of %1 written to %2.
 </source>
         <translation>%1 的固定版本已写入 %2。
+</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>launch command  SGLang&apos;s configuration generator&apos;s, as given:
+</source>
+        <translation>启动命令  SGLang 配置生成器的命令，按原样：
 </translation>
     </message>
     <message>
@@ -1310,14 +1336,21 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/recipescommand.cpp" line="-45"/>
+        <location filename="../../backend/cli/recipescommand.cpp" line="-53"/>
         <source>yours to confirm or supply (deploy --image): %1
 </source>
         <translation>需由你确认或提供（deploy --image）：%1
 </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>per GPU: %1
+</source>
+        <translation>每块 GPU：%1
+</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>; the GPU list is yours to change (deploy --gpus) when those are busy
 </source>
         <translation>；这些 GPU 被占用时，可自行修改 GPU 列表（deploy --gpus）
@@ -1339,7 +1372,7 @@ Summary sha256: %1
         <translation>应为 list 或 show ID。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>No recipe or profile named &quot;%1&quot;. See &apos;flashdeck recipes list&apos;.
 </source>
         <translation>没有名为“%1”的配方或配置。见“flashdeck recipes list”。
@@ -1611,6 +1644,35 @@ Summary sha256: %1
         <translation>%1 上没有 Flashdeck 容器。
 </translation>
     </message>
+    <message>
+        <location filename="../../backend/cli/tunnelcommand.cpp" line="-33"/>
+        <source>--%1 takes a port number (1 to 65535).
+</source>
+        <translation>--%1 需要一个端口号（1 到 65535）。
+</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Forwarding %1 → %2:%3 (only you can connect; Ctrl-C stops)
+</source>
+        <translation>正在转发 %1 → %2:%3（只有你能连接；Ctrl-C 停止）
+</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Listen on this port of 127.0.0.1 (default: any free port).</source>
+        <translation>监听 127.0.0.1 的这个端口（默认：任一空闲端口）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Print {&quot;url&quot;, &quot;local_port&quot;, &quot;remote_port&quot;}.</source>
+        <translation>输出 {&quot;url&quot;, &quot;local_port&quot;, &quot;remote_port&quot;}。</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source> Choose another --local-port, or leave it out for a free port.</source>
+        <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
+    </message>
 </context>
 <context>
     <name>ConnectionController</name>
@@ -1691,7 +1753,7 @@ Summary sha256: %1
 <context>
     <name>Demo</name>
     <message>
-        <location filename="../../backend/demo/demohost.cpp" line="+159"/>
+        <location filename="../../backend/demo/demohost.cpp" line="+160"/>
         <source>The simulated host is not built (%1 is missing). Build it with &apos;cmake --build build/release --target flashdeck_simhost&apos; (make run does).</source>
         <translation>模拟主机尚未构建（缺少 %1）。请用“cmake --build build/release --target flashdeck_simhost”构建（make run 会自动构建）。</translation>
     </message>
@@ -1738,12 +1800,12 @@ Summary sha256: %1
         <translation>演示的 OpenSSH 服务器没有启动。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>Demo: %1 (scenario %2). Nothing here is a real GPU.</source>
         <translation>演示：%1（场景 %2）。这里没有真实的 GPU。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+48"/>
         <source>Some demo processes did not stop. Their pids are in %1.</source>
         <translation>部分演示进程没有停止。它们的 pid 记录在 %1 中。</translation>
     </message>
@@ -1751,19 +1813,19 @@ Summary sha256: %1
 <context>
     <name>Deploy</name>
     <message>
-        <location filename="../../backend/deploy/acknowledgements.cpp" line="+73"/>
+        <location filename="../../backend/deploy/acknowledgements.cpp" line="+70"/>
         <source>Cannot read %1: %2.</source>
         <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>%1 is not a Flashdeck acknowledgements file (expected an object with an &quot;acknowledgements&quot; array). Move it aside and acknowledge again.</source>
         <translation>%1 不是 Flashdeck 的确认记录文件（应为含有“acknowledgements”数组的对象）。请把它移到别处后重新确认。</translation>
     </message>
     <message>
-        <location line="+52"/>
-        <source>Cannot record the licence acknowledgement in %1: %2. Free some space or fix the directory&apos;s permissions, then acknowledge again.</source>
-        <translation>无法在 %1 中记录许可证确认：%2。请腾出空间或修正目录权限，然后重新确认。</translation>
+        <location line="+58"/>
+        <source>Cannot record the licence acknowledgement. %1</source>
+        <translation>无法记录许可证确认。%1</translation>
     </message>
     <message>
         <location filename="../../backend/deploy/apikeyrecovery.cpp" line="+41"/>
@@ -1791,8 +1853,8 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+59"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+103"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+60"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+118"/>
         <source>GPUs match the profile</source>
         <translation>GPU 与配置相符</translation>
     </message>
@@ -1808,7 +1870,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+44"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+108"/>
         <location line="+4"/>
         <source>The driver supports the image&apos;s CUDA runtime</source>
         <translation>驱动支持镜像的 CUDA 运行时</translation>
@@ -1824,13 +1886,13 @@ Summary sha256: %1
         <translation>驱动 %1，CUDA %2</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top right), reboot, and run again. With an older driver the qmul4 kernel silently falls back to a slow path.</source>
-        <translation>请安装 CUDA 版本为 %1 或更新的 NVIDIA 驱动（nvidia-smi 右上角显示），重启后再运行。驱动过旧时 qmul4 内核会悄悄回退到慢速路径。</translation>
+        <location line="+7"/>
+        <source>Install an NVIDIA driver whose CUDA version is %1 or newer (nvidia-smi shows it top right), reboot, and run again.</source>
+        <translation>请安装 CUDA 版本为 %1 或更新的 NVIDIA 驱动（nvidia-smi 右上角显示），重启后再运行。</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+42"/>
+        <location line="+13"/>
+        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+112"/>
         <source>The GPUs have room for the server</source>
         <translation>GPU 有足够空间运行服务器</translation>
     </message>
@@ -1841,22 +1903,32 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+10"/>
+        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+7"/>
         <source>%1 % of each GPU of the profile free</source>
         <translation>配置中每块 GPU 空闲 %1 %</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+40"/>
         <source>pid %1 (%2) holds %3</source>
         <translation>pid %1（%2）占用 %3</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-26"/>
+        <source>pid %1 (%2) holds %3 on GPUs rocm-smi does not name (%4 of them)</source>
+        <translation>pid %1（%2）在 rocm-smi 未指明的 GPU 上共占用 %3（共 %4 块）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1, Flashdeck&apos;s deployment %2</source>
+        <translation>%1，Flashdeck 的部署 %2</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>pid %1 (%2, Flashdeck&apos;s deployment %3) holds %4</source>
         <translation>pid %1（%2，Flashdeck 的部署 %3）占用 %4</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>GPU %1: %2 free of %3, the server needs %4%5</source>
         <translation>GPU %1：%3 中空闲 %2，服务器需要 %4%5</translation>
     </message>
@@ -1866,7 +1938,12 @@ Summary sha256: %1
         <translation>配置中的每块 GPU 都有服务器所需的 %1 空闲</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>the memory in use on GPU %1 is this deployment&apos;s own running server&apos;s (nvidia-smi lists no process for it, as inside containers and some VMs): this run reuses it</source>
+        <translation>GPU %1 上使用中的内存属于此部署自己正在运行的服务器（nvidia-smi 没有列出占用它的进程，容器内和某些虚拟机中就是如此）：本次运行沿用它</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Flashdeck&apos;s own deployment %1 holds them: remove it with &apos;flashdeck undeploy %2&apos; (it stops only Flashdeck&apos;s containers), or deploy that profile again instead.</source>
         <translation>占用它们的是 Flashdeck 自己的部署 %1：用“flashdeck undeploy %2”移除（只停止 Flashdeck 的容器），或改为重新部署该配置。</translation>
     </message>
@@ -1965,8 +2042,8 @@ Summary sha256: %1
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+488"/>
+        <location line="+76"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+493"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -1976,22 +2053,32 @@ Summary sha256: %1
         <translation>任何其他后端都意味着镜像的 CUDA Toolkit 低于 13.4，解码会悄悄走慢速路径</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
+        <source>qmul4 seen on %1 at the first start of this image and revision; not printed by this start</source>
+        <translation>此镜像与版本的首次启动于 %1 输出了 qmul4；本次启动未输出</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>backend=%1 seen on %2 at the first start of this image and revision; not printed by this start</source>
+        <translation>此镜像与版本的首次启动于 %2 输出了 backend=%1；本次启动未输出</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not printed by this start</source>
+        <translation>本次启动未输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to do for the deployment: this start did not name the NVFP4 KV decode backend. When a start of this image and revision prints it, Flashdeck keeps it and says it at later starts.</source>
+        <translation>部署无需处理：本次启动没有说明 NVFP4 KV 解码所用的后端。当此镜像与版本的某次启动输出该行时，Flashdeck 会记下它，并在之后的启动中告知。</translation>
+    </message>
+    <message>
+        <location line="-50"/>
         <source>The server found a CUDA Toolkit older than 13.4 in its image and fell back to %1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or newer, and restart; a driver update does not change the image&apos;s toolkit.</source>
         <translation>服务器发现镜像中的 CUDA Toolkit 低于 13.4，已回退到 %1：解码变慢。请运行固定的镜像或用 CUDA 13.4 及以上构建的镜像，然后重启；更新驱动不会改变镜像中的 toolkit。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>no nvfp4_to_fp8 line: the kernel came from the minfer cache</source>
-        <translation>没有 nvfp4_to_fp8 行：内核来自 minfer 缓存</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>To see it, clear ~/.cache/minfer on the host and restart the server once; the line is printed only when the kernel compiles.</source>
-        <translation>如需看到它，请清除主机上的 ~/.cache/minfer 并重启服务器一次；只有内核编译时才会打印该行。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+60"/>
         <source>The DSpark draft model is loaded</source>
         <translation>DSpark 草稿模型已加载</translation>
     </message>
@@ -2051,19 +2138,19 @@ Summary sha256: %1
         <translation>请检查 --mem-fraction-static 以及还有什么占用了显存（nvidia-smi）。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploygpumemory.cpp" line="-6"/>
-        <source>ROCm host: the GPUs&apos; processes are not read yet; check &apos;amd-smi process&apos; yourself</source>
-        <translation>ROCm 主机：尚未读取 GPU 上的进程；请自行检查“amd-smi process”</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-201"/>
-        <location line="+37"/>
+        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+11"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="-254"/>
+        <location line="+90"/>
         <source>Check the NVIDIA driver installation.</source>
         <translation>请检查 NVIDIA 驱动的安装。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-416"/>
+        <location line="+149"/>
+        <source>Give each service more GPUs (generate the command for a larger TP × DP × PP and give it those GPUs), or deploy on GPUs with more memory.</source>
+        <translation>给每个服务更多 GPU（为更大的 TP × DP × PP 生成命令并把这些 GPU 交给它），或部署到显存更大的 GPU 上。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-420"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2078,7 +2165,7 @@ Summary sha256: %1
         <translation>服务器容器已创建并启动</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>Fix the profile or the inputs and run again.</source>
         <translation>请修正配置或输入后再运行。</translation>
     </message>
@@ -2224,12 +2311,27 @@ Summary sha256: %1
         <translation>服务器仍在启动或已卡住：请阅读它的日志；首次启动要下载 252 GB 并编译内核，请用 --ready-timeout 给它更长时间，或不设该参数：这样只要启动仍有进展，该步骤就会一直等待。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+29"/>
+        <source>DSpark draft loaded from the checkpoint</source>
+        <translation>从检查点加载的 DSpark 草稿模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the generator&apos;s command does not turn on DSpark (--speculative-algorithm DSPARK)</source>
+        <translation>生成器的命令没有开启 DSpark（--speculative-algorithm DSPARK）</translation>
+    </message>
+    <message>
+        <location filename="../../backend/deploy/checks.cpp" line="-164"/>
         <source>ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)</source>
         <translation>ROCm 主机：qmul4 是 NVIDIA 内核（该检查只适用于 CUDA）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+23"/>
+        <source>Hopper GPUs (%1): qmul4 is a Blackwell CUDA kernel, so no start prints its line here (the check applies to Blackwell GPUs only)</source>
+        <translation>Hopper GPU（%1）：qmul4 是 Blackwell 的 CUDA 内核，这里的启动不会打印它的那一行（此检查只适用于 Blackwell GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+23"/>
         <source>the server&apos;s log</source>
         <translation>服务器日志</translation>
     </message>
@@ -2330,7 +2432,7 @@ Summary sha256: %1
         <translation>即使关闭思考，回答仍耗尽了 token：请阅读服务器日志，并检查上下文长度和聊天模板。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-121"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="-190"/>
         <location filename="../../backend/deploy/deployrunner.cpp" line="+190"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
@@ -2351,7 +2453,7 @@ Summary sha256: %1
         <translation>已连接</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+46"/>
         <source>the profile needs %1 × %2; the host has %3</source>
         <translation>该配置需要 %1 × %2；主机有 %3</translation>
     </message>
@@ -2366,7 +2468,7 @@ Summary sha256: %1
         <translation>请为该主机的 GPU 选择配置：%1（flashdeck recipes list）。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+31"/>
         <source>Install the NVIDIA driver on the host (nvidia-smi must work).</source>
         <translation>请在主机上安装 NVIDIA 驱动（nvidia-smi 必须可用）。</translation>
     </message>
@@ -2376,12 +2478,27 @@ Summary sha256: %1
         <translation>请在主机上安装 ROCm 的 amd-smi。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../backend/deploy/deploygpumemory.cpp" line="-122"/>
+        <location line="+11"/>
+        <location line="+9"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+19"/>
         <source>Check the ROCm installation.</source>
         <translation>请检查 ROCm 的安装。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+51"/>
+        <source>GPUs %1-%2 on port %3</source>
+        <translation>GPU %1-%2，端口 %3</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</source>
+        <translation>
+            <numerusform>%n 个 TP %1 的服务（%2）位于 SGLang Router 之后，端口 %3（--policy %4）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>ROCm host: no CUDA driver to check</source>
         <translation>ROCm 主机：没有 CUDA 驱动需要检查</translation>
     </message>
@@ -2558,18 +2675,30 @@ Summary sha256: %1
         <translation>请阅读 %1（商业使用须展示“Built with MiniMax M3.1-Flash”；年收入超过 2000 万美元需要 MiniMax 的书面授权；禁止任何军事用途），然后加 --accept-license noncommercial|commercial|commercial-authorized 运行（“flashdeck license”显示摘要；摘要变化后会再次询问）。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
+        <location line="+14"/>
         <location line="+27"/>
         <source>Pin the image to its digest</source>
         <translation>将镜像固定到其 digest</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-40"/>
+        <location line="+14"/>
         <source>Pin the image digest</source>
         <translation>固定镜像 digest</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-12"/>
+        <source>Generate the command with SGLang&apos;s configuration generator and give it to the deployment.</source>
+        <translation>请用 SGLang 的配置生成器生成命令，并将其交给此次部署。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>SGLang&apos;s configuration generator&apos;s command for this hardware</source>
+        <translation>适用于此硬件的 SGLang 配置生成器命令</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Check the image name and the host&apos;s access to the registry (docker pull %1 on the host).</source>
         <translation>请检查镜像名以及主机访问镜像仓库的能力（在主机上运行 docker pull %1）。</translation>
     </message>
@@ -2913,14 +3042,9 @@ Summary sha256: %1
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>%1 is damaged (not the list of images Flashdeck pulled): move it aside; prune then removes nothing it cannot prove is Flashdeck&apos;s.</source>
         <translation>%1 已损坏（不是 Flashdeck 拉取的镜像列表）：请把它移到别处；之后 prune 不会删除任何无法证明属于 Flashdeck 的东西。</translation>
-    </message>
-    <message>
-        <location line="+51"/>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <location filename="../../backend/deploy/readyprogress.cpp" line="+106"/>
@@ -3036,6 +3160,16 @@ Summary sha256: %1
         <location line="+9"/>
         <source>%1 at %2, summary sha256 %3</source>
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the deployment</source>
+        <translation>此次部署</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The generator&apos;s command the deployment runs is refused now: %1</source>
+        <translation>此次部署运行的生成器命令现在被拒绝：%1</translation>
     </message>
     <message>
         <location filename="../../backend/deploy/weightsfolder.cpp" line="+30"/>
@@ -3215,16 +3349,31 @@ Summary sha256: %1
         <source>%1 files match the pinned revision by name, size and sha256</source>
         <translation>%1 个文件的名称、大小和 sha256 与固定 revision 一致</translation>
     </message>
+    <message>
+        <location filename="../../backend/deploy/weightsfit.cpp" line="+48"/>
+        <source>TP %1 × %2 × --mem-fraction-static %3 = %4</source>
+        <translation>TP %1 × %2 × --mem-fraction-static %3 = %4</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the weights (%1) do not fit a service&apos;s static memory (%2): the server would stop after the pull and the download</source>
+        <translation>权重（%1）放不进一个服务的静态显存（%2）：服务器会在拉取镜像和下载权重之后才停止</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a service&apos;s static memory (%1) holds the weights (%2) and leaves about %3 for its KV pool</source>
+        <translation>一个服务的静态显存（%1）能容纳权重（%2），并为其 KV 池留下约 %3</translation>
+    </message>
 </context>
 <context>
     <name>DeployPage</name>
     <message>
-        <location filename="../../ui/pages/deploypage.cpp" line="+58"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+62"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3309,7 +3458,7 @@ Summary sha256: %1
         <translation>端口：</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+53"/>
         <source>Move this host&apos;s deployment to another image digest or model revision; on any failure it rolls back to the current pins</source>
         <translation>将此主机的部署迁移到另一个镜像 digest 或模型 revision；任何失败都会回滚到当前的固定版本</translation>
     </message>
@@ -3374,7 +3523,7 @@ Summary sha256: %1
         <translation>建议：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ Verified upstream&lt;/span&gt; — by the SGLang Cookbook, not independently re-tested</source>
         <translation>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ 已经上游验证&lt;/span&gt; —— 由 SGLang Cookbook 验证，未经独立复测</translation>
     </message>
@@ -3420,6 +3569,11 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+3"/>
+        <source>&lt;p&gt;On a host with %1 or more %2 GPUs: one TP %3 service per %3 GPUs behind the SGLang Router (port %4, --policy %5), so none idles. Change the GPU list to run on exactly those.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在有 %1 个或更多 %2 GPU 的主机上：每 %3 个 GPU 运行一个 TP %3 服务，位于 SGLang Router（端口 %4，--policy %5）之后，不让任何 GPU 闲置。修改 GPU 列表即可只在这些 GPU 上运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>&lt;p&gt;&lt;b&gt;Image:&lt;/b&gt; yours to confirm or supply. Suggested: %1 — %2.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;镜像：&lt;/b&gt;需由你确认或提供。建议：%1 —— %2。&lt;/p&gt;</translation>
     </message>
@@ -3429,12 +3583,17 @@ Summary sha256: %1
         <translation>&lt;p style=&apos;background-color:rgba(230,159,0,0.18); padding:4px&apos;&gt;&lt;b&gt;⚠ 上游状态为实验性。&lt;/b&gt; %1&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>&lt;p&gt;&lt;small&gt;GPU memory per GPU: %1.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;small&gt;每块 GPU 的显存：%1。&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;p&gt;&lt;small&gt;MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU memory: every weight is loaded or sharded across the GPUs.&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;small&gt;MiniMax-M3.1-Flash：多模态混合专家模型，总参数约 428B，每个 token 激活约 23B，上下文 1M token，采用 MSA 稀疏注意力并随附 DSpark 草稿模型，面向服务器而非消费级设备。“23B 激活参数”不代表只需 23B 的显存：所有权重都要加载或分片到各块 GPU 上。&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&lt;p&gt;&lt;small&gt;Upstream: &lt;a href=&apos;https://huggingface.co/%1&apos;&gt;model card&lt;/a&gt; (weights, parameters, licence) · &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang documentation&lt;/a&gt; (MiniMax-M3.1 Cookbook: hardware matrix, configuration generator) · &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 self-hosting baseline&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
@@ -3454,17 +3613,17 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+71"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>%1 needs its flags: %2</source>
         <translation>%1 需要它的参数：%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>%1 Press “Use the suggestion” to confirm it, or type your own image.</source>
         <translation>%1 按“采用建议”确认，或输入你自己的镜像。</translation>
     </message>
@@ -3479,7 +3638,7 @@ Summary sha256: %1
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+44"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
@@ -3489,12 +3648,17 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
+        <source>The image field says %1 and the command&apos;s image is %2: give one.</source>
+        <translation>镜像栏填写的是 %1，而命令中的镜像是 %2：只给出一个。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Stopping: what runs is cancelled and what is left on the host is reported…</source>
         <translation>正在停止：取消正在运行的操作，并报告留在主机上的内容…</translation>
     </message>
@@ -3552,7 +3716,7 @@ Summary sha256: %1
 <context>
     <name>DeploySession</name>
     <message>
-        <location filename="../../backend/deploy/deploysession.cpp" line="+139"/>
+        <location filename="../../backend/deploy/deploysession.cpp" line="+157"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -3727,6 +3891,54 @@ Summary sha256: %1
     </message>
 </context>
 <context>
+    <name>Files</name>
+    <message>
+        <location filename="../../backend/core/lockedfile.cpp" line="+57"/>
+        <source>Cannot open the lock file %1 (%2), so %3 was not changed. Check the folder&apos;s owner and permissions, then try again.</source>
+        <translation>无法打开锁文件 %1（%2），因此 %3 未被修改。请检查该文件夹的所有者和权限，然后重试。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cannot lock %1 (%2), so %3 was not changed. Check the folder&apos;s file system supports locks, then try again.</source>
+        <translation>无法锁定 %1（%2），因此 %3 未被修改。请确认该文件夹所在的文件系统支持文件锁，然后重试。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is being changed by another Flashdeck process, which has held %2 for more than %3 seconds, so nothing was changed. Let that process finish (fuser -v %2 names it), then try again.</source>
+        <translation>另一个 Flashdeck 进程正在修改 %1，它持有 %2 已超过 %3 秒，因此没有做任何修改。请等该进程结束（fuser -v %2 可显示是哪个进程），然后重试。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Cannot read %1 (%2), so it was not changed. Check its owner and permissions, then try again.</source>
+        <translation>无法读取 %1（%2），因此未修改它。请检查它的所有者和权限，然后重试。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot read %1 (%2), so it was not changed. Check the disk, then try again.</source>
+        <translation>无法读取 %1（%2），因此未修改它。请检查磁盘，然后重试。</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>A copy of the file as it is now is kept as %1.</source>
+        <translation>该文件当前内容的副本已保存为 %1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its copy could not be kept aside: %1</source>
+        <translation>无法另存它的副本：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Could not write %1 (%2); the previous version is unchanged. Check free disk space and the folder&apos;s permissions, then try again.</source>
+        <translation>无法写入 %1（%2）；之前的版本未改变。请检查剩余磁盘空间和该文件夹的权限，然后重试。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Cannot write %1 (%2).</source>
+        <translation>无法写入 %1（%2）。</translation>
+    </message>
+</context>
+<context>
     <name>Fleet</name>
     <message>
         <location filename="../../backend/fleet/hostentry.cpp" line="+48"/>
@@ -3754,12 +3966,12 @@ Summary sha256: %1
         <translation>“%1”：端口必须是 1 到 65535 之间的数字。</translation>
     </message>
     <message>
-        <location filename="../../backend/fleet/inventory.cpp" line="+31"/>
+        <location filename="../../backend/fleet/inventory.cpp" line="+49"/>
         <source>Cannot read the host inventory %1: %2.</source>
         <translation>无法读取主机清单 %1：%2。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+17"/>
         <source>The host inventory %1 was written by a newer Flashdeck (format %2). Update Flashdeck; the file was left as it is.</source>
         <translation>主机清单 %1 由更新版本的 Flashdeck 写入（格式 %2）。请更新 Flashdeck；该文件保持原样。</translation>
     </message>
@@ -3774,22 +3986,17 @@ Summary sha256: %1
         <translation>主机清单 %1 不是预期结构的有效 JSON，因此未加载，也不会被覆盖。请修正或移走该文件。（%2）</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Could not save the host inventory %1 (%2); the previous version is unchanged. Check free disk space.</source>
-        <translation>无法保存主机清单 %1（%2）；之前的版本未改变。请检查剩余磁盘空间。</translation>
-    </message>
-    <message>
-        <location line="+25"/>
+        <location line="+85"/>
         <source>A host named &quot;%1&quot; is already in the inventory. Remove it first or choose another name.</source>
         <translation>主机清单中已有名为“%1”的主机。请先删除它或另选名称。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>No host named &quot;%1&quot; in the inventory.</source>
         <translation>主机清单中没有名为“%1”的主机。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).</source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。</translation>
     </message>
@@ -3812,7 +4019,7 @@ Summary sha256: %1
 <context>
     <name>FleetModel</name>
     <message>
-        <location filename="../../ui/fleet/fleetmodel.cpp" line="+86"/>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+123"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -4252,6 +4459,34 @@ Model revision %3</source>
     </message>
 </context>
 <context>
+    <name>LaunchCommandBox</name>
+    <message>
+        <location filename="../../ui/deploy/launchcommandbox.cpp" line="+10"/>
+        <source>Use the configuration generator&apos;s command</source>
+        <translation>使用配置生成器的命令</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Paste what SGLang&apos;s configuration generator printed: python3 -m sglang.launch_server …, sglang serve … or docker run … IMAGE …</source>
+        <translation>粘贴 SGLang 配置生成器打印的内容：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The configuration generator&apos;s command</source>
+        <translation>配置生成器的命令</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>What will run</source>
+        <translation>将要运行的内容</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
+        <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
+    </message>
+</context>
+<context>
     <name>LicensePanel</name>
     <message>
         <location filename="../../ui/deploy/licensepanel.cpp" line="+22"/>
@@ -4313,7 +4548,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LoadTestPanel</name>
     <message>
-        <location filename="../../ui/playground/loadtestpanel.cpp" line="+53"/>
+        <location filename="../../ui/playground/loadtestpanel.cpp" line="+54"/>
         <source>Load</source>
         <extracomment>The load a load test applies (concurrency, lengths, duration), not loading a file.</extracomment>
         <translation>负载</translation>
@@ -4355,12 +4590,7 @@ Text shown: %6, sha256 %5</source>
         <translation>时长：</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Use your own prompt and output lengths: SGLang&apos;s published figures are upstream references, not a MiniMax guarantee, and none exist for the Balanced recipe.</source>
-        <translation>请使用你自己的提示和输出长度：SGLang 公布的数字是上游参考，不是 MiniMax 的保证，且 Balanced 配方没有公布数字。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -4396,12 +4626,12 @@ Text shown: %6, sha256 %5</source>
         <translation>KV 使用</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>Ready: %1 requests at once through the SSH tunnel.</source>
         <translation>就绪：通过 SSH 隧道同时发送 %1 个请求。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+64"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
@@ -4472,7 +4702,7 @@ Text shown: %6, sha256 %5</source>
         <translation>服务器队列</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>Export the load test</source>
         <translation>导出压测结果</translation>
     </message>
@@ -4711,7 +4941,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogRuleText</name>
     <message>
-        <location filename="data-texts.h" line="+29"/>
+        <location filename="data-texts.h" line="+30"/>
         <source>The server finished its warmup and serves requests.</source>
         <translation>服务器已完成预热，正在处理请求。</translation>
     </message>
@@ -4952,7 +5182,7 @@ Text shown: %6, sha256 %5</source>
         <translation>此版本缺少内置的日志规则。</translation>
     </message>
     <message>
-        <location filename="../../backend/logs/loghighlights.cpp" line="+89"/>
+        <location filename="../../backend/logs/loghighlights.cpp" line="+101"/>
         <source>qmul4: fast path (checked at deploy)</source>
         <translation>qmul4：快速路径（部署时已检查）</translation>
     </message>
@@ -4973,8 +5203,13 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>qmul4: not seen (cached kernel?)</source>
-        <translation>qmul4：未出现（内核来自缓存？）</translation>
+        <source>qmul4: not printed by this start</source>
+        <translation>qmul4：本次启动没有打印</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>qmul4: does not apply to these GPUs</source>
+        <translation>qmul4：不适用于这些 GPU</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4992,7 +5227,7 @@ Text shown: %6, sha256 %5</source>
         <translation>qmul4：正在等待启动检查</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>DSpark: draft loaded</source>
         <translation>DSpark：草稿模型已加载</translation>
     </message>
@@ -5024,7 +5259,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+178"/>
+        <location filename="../../ui/mainwindow.cpp" line="+199"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -5070,19 +5305,19 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+271"/>
+        <location line="+270"/>
         <source>Add a host to start</source>
         <translation>添加一台主机以开始</translation>
     </message>
     <message>
-        <location line="-262"/>
-        <location line="+265"/>
+        <location line="-261"/>
+        <location line="+264"/>
         <location line="+27"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location line="-285"/>
+        <location line="-284"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
@@ -5107,7 +5342,7 @@ Text shown: %6, sha256 %5</source>
         <translation>  [模拟]</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Could not add the host</source>
         <translation>无法添加主机</translation>
     </message>
@@ -5260,17 +5495,17 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Metrics</name>
     <message>
-        <location filename="../../backend/metrics/gpusampler.cpp" line="+166"/>
+        <location filename="../../backend/metrics/gpusampler.cpp" line="+174"/>
         <source>%1 listed no GPU</source>
         <translation>%1 没有列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hostmonitor.cpp" line="+101"/>
+        <location filename="../../backend/metrics/hostmonitor.cpp" line="+102"/>
         <source>%1 has given no reading for %2 s (the tool hangs, or the host is overloaded)</source>
         <translation>%1 已有 %2 秒没有给出读数（工具卡住，或主机过载）</translation>
     </message>
     <message>
-        <location line="+286"/>
+        <location line="+288"/>
         <source>neither nvidia-smi nor amd-smi/rocm-smi is on the host&apos;s PATH</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
@@ -5620,12 +5855,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+456"/>
+        <location line="+458"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-453"/>
+        <location line="-455"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -5802,7 +6037,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 未连接。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>the router on port %1</source>
         <translation>端口 %1 上的 Router</translation>
     </message>
@@ -5822,7 +6057,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：正在查找…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <location line="+21"/>
         <source>%1 · %2 on the host, through the SSH tunnel · API key: %3</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：%3</translation>
@@ -5960,7 +6195,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Probe</name>
     <message>
-        <location filename="../../backend/probe/nvidiasmi.cpp" line="+108"/>
+        <location filename="../../backend/probe/nvidiasmi.cpp" line="+112"/>
         <source>A GPU sample has %1 fields instead of 9: &quot;%2&quot;</source>
         <translation>GPU 采样有 %1 个字段而不是 9 个：“%2”</translation>
     </message>
@@ -6371,7 +6606,7 @@ Text shown: %6, sha256 %5</source>
         <translation>无法判断</translation>
     </message>
     <message>
-        <location filename="../../ui/playground/loadtestpanel.cpp" line="-217"/>
+        <location filename="../../ui/playground/loadtestpanel.cpp" line="-237"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
@@ -6384,7 +6619,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Recipe</name>
     <message>
-        <location filename="../../backend/recipe/deployment.cpp" line="+51"/>
+        <location filename="../../backend/recipe/deployment.cpp" line="+79"/>
         <source>Flashdeck has not deployed to %1.</source>
         <translation>Flashdeck 尚未部署到 %1。</translation>
     </message>
@@ -6395,7 +6630,7 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+10"/>
-        <location filename="../../backend/recipe/pins.cpp" line="+80"/>
+        <location filename="../../backend/recipe/pins.cpp" line="+85"/>
         <source>not a JSON object</source>
         <translation>不是 JSON 对象</translation>
     </message>
@@ -6480,7 +6715,7 @@ Text shown: %6, sha256 %5</source>
         <translation>此版本缺少内置的许可证摘要。</translation>
     </message>
     <message>
-        <location filename="../../backend/recipe/pins.cpp" line="-60"/>
+        <location filename="../../backend/recipe/pins.cpp" line="-65"/>
         <source>The deployment on %1 never reached its pins (no %2 recorded): run &apos;flashdeck deploy %1&apos; to pin and deploy it.</source>
         <translation>%1 上的部署从未到达其固定版本（没有记录 %2）：请运行“flashdeck deploy %1”进行固定和部署。</translation>
     </message>
@@ -6495,7 +6730,7 @@ Text shown: %6, sha256 %5</source>
         <translation>模型 revision</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+72"/>
         <source>&quot;image_digest&quot; is not a sha256 digest</source>
         <translation>“image_digest”不是 sha256 digest</translation>
     </message>
@@ -6530,12 +6765,12 @@ Text shown: %6, sha256 %5</source>
         <translation>配置为 %1，而固定文件中为 %2</translation>
     </message>
     <message>
-        <location filename="../../backend/recipe/profilechoice.cpp" line="+27"/>
+        <location filename="../../backend/recipe/profilechoice.cpp" line="+30"/>
         <source>%1 runs an image you choose. Suggested: %2 — %3.</source>
         <translation>%1 运行由你选择的镜像。建议：%2 —— %3。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+54"/>
         <source>Port %1 is one of the services&apos; behind the router: give the router another.</source>
         <translation>端口 %1 是 Router 后面某个服务的端口：请给 Router 另选一个。</translation>
     </message>
@@ -6550,9 +6785,14 @@ Text shown: %6, sha256 %5</source>
         <translation>GPU %1 被列出了两次：每个 rank 都需要自己的 GPU。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+19"/>
         <source>%1 needs %2 GPUs (%3 services × TP %4, in order), not %5.</source>
         <translation>%1 需要 %2 块 GPU（%3 个服务 × TP %4，按顺序），而不是 %5 块。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 needs %2 GPUs (one per TP rank), not %3; or a multiple of %2 for one service per %2 GPUs behind the SGLang Router.</source>
+        <translation>%1 需要 %2 个 GPU（每个 TP rank 一个），而不是 %3 个；或 %2 的倍数，每 %2 个 GPU 一个服务，位于 SGLang Router 之后。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -6563,6 +6803,11 @@ Text shown: %6, sha256 %5</source>
         <location line="+18"/>
         <source>No profile &quot;%1&quot; in this build&apos;s recipe (see &apos;flashdeck recipes list&apos;).</source>
         <translation>此版本的配方中没有配置“%1”（见“flashdeck recipes list”）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The deployment&apos;s manifest names no GPUs: deploy again.</source>
+        <translation>部署清单中没有记录 GPU：请重新部署。</translation>
     </message>
     <message>
         <location filename="../../backend/recipe/recipe.cpp" line="+45"/>
@@ -6620,7 +6865,12 @@ Text shown: %6, sha256 %5</source>
         <translation>0 到 %1 之间的 GPU 编号</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+18"/>
+        <source>a profile of one service and no router</source>
+        <translation>只有一个服务且没有 router 的配置</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>an object of strings</source>
         <translation>字符串对象</translation>
     </message>
@@ -6649,11 +6899,346 @@ Text shown: %6, sha256 %5</source>
         <source>Cannot read the recipe %1: %2</source>
         <translation>无法读取配方 %1：%2</translation>
     </message>
+    <message>
+        <location filename="../../backend/recipe/generatorcommand.cpp" line="+105"/>
+        <source>The docker run option &quot;%1&quot; is not one Flashdeck knows: it cannot tell where the image is. Leave it out: Flashdeck creates the container itself.</source>
+        <translation>docker run 选项“%1”不是 Flashdeck 认识的选项：无法判断镜像在哪里。请去掉它：容器由 Flashdeck 自己创建。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The docker run option %1 has no value.</source>
+        <translation>docker run 选项 %1 没有值。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 replaces SGLang&apos;s server with another program: Flashdeck runs the server itself. Leave it out.</source>
+        <translation>%1 会用另一个程序替换 SGLang 的服务器：服务器由 Flashdeck 自己运行。请去掉它。</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Flashdeck gives the container the GPUs of the deployment</source>
+        <translation>Flashdeck 为容器分配此次部署的 GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Flashdeck publishes the server&apos;s port on the host&apos;s loopback only</source>
+        <translation>Flashdeck 只在主机的回环地址上发布服务器端口</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Flashdeck maps the Hugging Face and kernel caches (and a model folder) itself</source>
+        <translation>Flashdeck 自己映射 Hugging Face 和内核缓存（以及模型文件夹）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Flashdeck sets the shared memory and IPC of the profile</source>
+        <translation>Flashdeck 按配置设置共享内存和 IPC</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Flashdeck names, labels and starts the container itself</source>
+        <translation>Flashdeck 自己为容器命名、加标签并启动它</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Flashdeck gives the container the devices it needs and no other privileges</source>
+        <translation>Flashdeck 只给容器所需的设备，不给其他特权</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>not carried over to Flashdeck&apos;s container</source>
+        <translation>不会带入 Flashdeck 的容器</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 there is no command: Flashdeck expects SGLang&apos;s server, python3 -m sglang.launch_server or sglang serve, as the generator prints it.</source>
+        <translation>%1 没有命令：Flashdeck 需要 SGLang 的服务器，即生成器打印的 python3 -m sglang.launch_server 或 sglang serve。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 Flashdeck expects SGLang&apos;s server, python3 -m sglang.launch_server or sglang serve, not &quot;%2&quot;: paste the command SGLang&apos;s configuration generator printed.</source>
+        <translation>%1 Flashdeck 需要 SGLang 的服务器，即 python3 -m sglang.launch_server 或 sglang serve，而不是“%2”：请粘贴 SGLang 配置生成器打印的命令。</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>it takes %1 from your own shell, which Flashdeck does not read: write %1=VALUE (a Hugging Face token is passed by Flashdeck when you give it one)</source>
+        <translation>它从你自己的 shell 中取 %1，而 Flashdeck 不读取你的 shell：请写成 %1=VALUE（给出 Hugging Face 令牌时由 Flashdeck 传入）</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&quot;%1&quot; belongs to no server flag: SGLang&apos;s server takes its settings as --flag value (word %2 of the command).</source>
+        <translation>“%1”不属于任何服务器参数：SGLang 服务器的设置写作 --flag value（命令的第 %2 个词）。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The command is empty: paste what SGLang&apos;s configuration generator printed.</source>
+        <translation>命令为空：请粘贴 SGLang 配置生成器打印的内容。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 is set for the docker client, not the server: give it to the container with -e %1.</source>
+        <translation>%1 是为 docker 客户端设置的，不是为服务器：请用 -e %1 交给容器。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The docker run command names no image.</source>
+        <translation>docker run 命令没有给出镜像。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>After the image %1,</source>
+        <translation>在镜像 %1 之后，</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>At the start of the command,</source>
+        <translation>在命令开头，</translation>
+    </message>
+    <message>
+        <location filename="../../backend/recipe/importedlaunch.cpp" line="+36"/>
+        <source>%1 takes a number of GPUs, not &quot;%2&quot;.</source>
+        <translation>%1 取 GPU 数量，而不是“%2”。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>The command sets %1 %2; Flashdeck sets %1 %3 (%4). Leave %1 out of the command. Nothing was pulled.</source>
+        <translation>命令设置了 %1 %2；Flashdeck 设置 %1 %3（%4）。请从命令中去掉 %1。未拉取任何内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The command serves another model (%1 %2): Flashdeck deploys %3 at its pinned revision. Generate the command for %3. Nothing was pulled.</source>
+        <translation>命令服务的是另一个模型（%1 %2）：Flashdeck 部署的是固定修订版本的 %3。请为 %3 生成命令。未拉取任何内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the pinned revision; --model-revision picks another commit</source>
+        <translation>固定的修订版本；--model-revision 可选择其他提交</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inside the container; the port is published on the host&apos;s loopback only</source>
+        <translation>在容器内；端口只发布在主机的回环地址上</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>deploy --port %1 picks that port</source>
+        <translation>deploy --port %1 可选择该端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a generated key</source>
+        <translation>生成的密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at least 32 random bytes, kept in the system keyring</source>
+        <translation>至少 32 个随机字节，保存在系统密钥环中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a switch: the monitor reads /metrics</source>
+        <translation>开关：监控读取 /metrics</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, generate the command with SGLang&apos;s configuration generator, and do not put its parameters into the 4 × B300 baseline without validating them again. Give the generator&apos;s command with --launch-command FILE (&apos;-&apos; reads it from standard input); Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key. Nothing was pulled.</source>
+        <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请用 SGLang 的配置生成器生成命令，且未经重新验证不要把其参数代入 4 × B300 基线。用 --launch-command FILE 给出生成器的命令（“-”表示从标准输入读取）；Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥。未拉取任何内容。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>The command asks for TP %1 on AMD GPUs: on ROCm the model&apos;s NVFP4 checkpoint runs only at TP 4 or lower, so the server would refuse it after a %2 GB image pull and a %3 GB weights download. Generate the command with TP 4: on an 8-GPU host Flashdeck runs two TP 4 services behind the SGLang Router. Nothing was pulled.</source>
+        <translation>命令要求在 AMD GPU 上使用 TP %1：在 ROCm 上，该模型的 NVFP4 检查点只能以 TP 4 或更低运行，因此服务器会在拉取 %2 GB 镜像并下载 %3 GB 权重之后拒绝它。请用 TP 4 生成命令：在 8 GPU 主机上，Flashdeck 会在 SGLang Router 之后运行两个 TP 4 服务。未拉取任何内容。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The command runs TP %1 × DP %2 × PP %3 = %4 GPUs per server, but %5 gives each server %6. Generate the command for %6 GPUs, or give the GPUs it is for with --gpus. Nothing was pulled.</source>
+        <translation>命令运行 TP %1 × DP %2 × PP %3 = 每个服务器 %4 个 GPU，但 %5 给每个服务器 %6 个。请为 %6 个 GPU 生成命令，或用 --gpus 给出命令所针对的 GPU。未拉取任何内容。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: not carried over: Flashdeck gives the container its GPUs</source>
+        <translation>%1：不带入：Flashdeck 为容器分配其 GPU</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>HF_TOKEN: not carried over: Flashdeck passes the token you give it, never in a file</source>
+        <translation>HF_TOKEN：不带入：Flashdeck 传入你给出的令牌，从不写入文件</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>the model this deployment serves</source>
+        <translation>此次部署服务的模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinned to a commit at the pin step</source>
+        <translation>在固定步骤中固定到某个提交</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>inside the container; published on the host&apos;s 127.0.0.1:%1 only</source>
+        <translation>在容器内；只发布在主机的 127.0.0.1:%1 上</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the service&apos;s port</source>
+        <translation>服务的端口</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(generated)</source>
+        <translation>（已生成）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>32 random bytes, kept in the system keyring</source>
+        <translation>32 个随机字节，保存在系统密钥环中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>added: the monitor reads /metrics</source>
+        <translation>已添加：监控读取 /metrics</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (%2 services behind the Router)</source>
+        <translation>%1（%2 个服务位于 Router 之后）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The generator&apos;s arguments, as given (TP %1 × DP %2 × PP %3 = %4 GPUs per server):</source>
+        <translation>生成器的参数，按原样（TP %1 × DP %2 × PP %3 = 每个服务器 %4 个 GPU）：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Image: %1 (pinned to its digest at the pin step)</source>
+        <translation>镜像：%1（在固定步骤中固定到其摘要）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Environment: %1</source>
+        <translation>环境变量：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What Flashdeck sets:</source>
+        <translation>Flashdeck 设置的内容：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not carried over:</source>
+        <translation>不带入的内容：</translation>
+    </message>
+    <message>
+        <location filename="../../backend/recipe/shellwords.cpp" line="+22"/>
+        <source>a semicolon, which starts another command</source>
+        <translation>分号，它会开始另一条命令</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&quot;&amp;&amp;&quot;, which runs another command</source>
+        <translation>“&amp;&amp;”，它会运行另一条命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&quot;&amp;&quot;, which runs it in the background</source>
+        <translation>“&amp;”，它会在后台运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a pipe, which runs another command</source>
+        <translation>管道，它会运行另一条命令</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a redirection, which reads or writes a file</source>
+        <translation>重定向，它会读取或写入文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a parenthesis, which starts a subshell</source>
+        <translation>括号，它会开启子 shell</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a backtick, which runs a command and inserts its output</source>
+        <translation>反引号，它会运行命令并插入其输出</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a file-name pattern, which the shell replaces with matching files</source>
+        <translation>文件名通配符，shell 会把它替换为匹配的文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>bash&apos;s $&apos;…&apos; quoting, which other shells read differently</source>
+        <translation>bash 的 $&apos;…&apos; 引号，其他 shell 的解读不同</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&quot;$(&quot;, which runs a command and inserts its output</source>
+        <translation>“$(”，它会运行命令并插入其输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&quot;$&quot;, which inserts a variable of your shell</source>
+        <translation>“$”，它会插入你 shell 中的变量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a NUL character, which no command line can hold</source>
+        <translation>NUL 字符，任何命令行都无法容纳</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The command has &quot;%1&quot; at %2: %3. Flashdeck reads the generator&apos;s command as words and never runs it through a shell: paste the one command the generator printed, with the values written out.</source>
+        <translation>命令在%2处有“%1”：%3。Flashdeck 把生成器的命令当作词来读，从不经 shell 运行：请粘贴生成器打印的那一条命令，并写出各个值。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>line %1, column %2</source>
+        <translation>第 %1 行第 %2 列</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>A second command starts at %1: a line break ends a command. Give one command; end each of its lines but the last with a backslash, as the generator prints it.</source>
+        <translation>第二条命令从%1开始：换行会结束一条命令。请只给一条命令；除最后一行外，每行以反斜杠结尾，就像生成器打印的那样。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The command ends with a backslash at %1: a line is missing after it. Paste the whole command.</source>
+        <translation>命令在%1处以反斜杠结尾：其后缺少一行。请粘贴完整的命令。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>The quote (%1) opened at %2 is never closed. Paste the whole command, or close the quote.</source>
+        <translation>在%2处打开的引号（%1）从未闭合。请粘贴完整的命令，或闭合引号。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/recipe/recipetexts.cpp" line="+13"/>
+        <source>The Hugging Face file summary shows about 220B parameters, not 428B: the expert weights are packed FP4, two values in each byte, and the summary counts each byte as one parameter. About 23B parameters are active per token, but all the weights must be loaded or sharded across the GPUs, not only the active ones.</source>
+        <translation>Hugging Face 的文件摘要显示约 220B 参数，而不是 428B：专家权重以 FP4 打包存储，每个字节存放两个值，而摘要把每个字节计为一个参数。每个 token 约激活 23B 参数，但所有权重都必须加载或在各 GPU 间切分，而不仅是激活的那部分。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 %2 GB</source>
+        <translation>%1 %2 GB</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>This deployment runs the Low-Latency profile: its MonoKernel serves batch-size-1 steps only, and larger batches take the standard path, so with several requests in flight it serves less than the Balanced profile. Plan capacity under concurrency with Balanced.</source>
+        <translation>此部署运行的是低延迟（Low-Latency）配置：其 MonoKernel 只处理批大小为 1 的步骤，更大的批次走标准路径，因此在多个请求并发时，它的服务能力低于均衡（Balanced）配置。并发场景下的容量规划请以均衡配置为准。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>SGLang&apos;s published figures are upstream references, not a MiniMax guarantee, and none are published for the Balanced recipe: measure with your own prompt and output lengths, multimodal share and concurrency.</source>
+        <translation>SGLang 公布的数据是上游参考值，并非 MiniMax 的保证，且均衡（Balanced）配方没有公布任何数据：请用你自己的提示词与输出长度、多模态占比和并发量来测量。</translation>
+    </message>
 </context>
 <context>
     <name>RecipeText</name>
     <message>
-        <location filename="data-texts.h" line="-45"/>
+        <location filename="data-texts.h" line="-46"/>
         <source>MiniMax-M3.1-Flash on SGLang</source>
         <translation>SGLang 上的 MiniMax-M3.1-Flash</translation>
     </message>
@@ -6696,6 +7281,11 @@ Text shown: %6, sha256 %5</source>
         <location line="+1"/>
         <source>The DSpark draft loads from the checkpoint&apos;s dspark/ subfolder at the same revision</source>
         <translation>DSpark 草稿模型从检查点同一 revision 的 dspark/ 子目录加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On an 8-GPU B300 node: two TP 4 services (GPUs 0-3 and 4-7) behind the SGLang Router with --policy cache_aware, so later turns of a session reach the service holding its prefix; --gpus 0,1,2,3 runs one service</source>
+        <translation>在 8 GPU 的 B300 节点上：两个 TP 4 服务（GPU 0-3 和 4-7）位于 SGLang Router 之后，使用 --policy cache_aware，使会话的后续轮次到达持有其前缀的服务；--gpus 0,1,2,3 只运行一个服务</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7313,7 +7903,12 @@ The key we know for it is at %4.
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/tunnelserver.cpp" line="+76"/>
+        <location filename="../../backend/ssh/tunnelserver.cpp" line="+77"/>
+        <source>Port %1 of 127.0.0.1 is taken: another program listens there.</source>
+        <translation>127.0.0.1 的端口 %1 已被占用：另一个程序正在监听。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Cannot listen on 127.0.0.1: %1</source>
         <translation>无法在 127.0.0.1 上监听：%1</translation>
     </message>
@@ -7321,6 +7916,26 @@ The key we know for it is at %4.
         <location filename="../../backend/ssh/tunnelreply.cpp" line="+23"/>
         <source>Closed.</source>
         <translation>已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/ssh/peeruid.cpp" line="+124"/>
+        <source>The connection closed before it could be checked.</source>
+        <translation>连接在检查之前就已关闭。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection is not a TCP connection.</source>
+        <translation>该连接不是 TCP 连接。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The kernel lists no socket for the client.</source>
+        <translation>内核中找不到该客户端的套接字。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kernel&apos;s socket tables cannot be read.</source>
+        <translation>无法读取内核的套接字表。</translation>
     </message>
 </context>
 <context>
@@ -7587,7 +8202,7 @@ The key we know for it is at %4.
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/main.cpp" line="+81"/>
+        <location filename="../../app/main.cpp" line="+82"/>
         <source>flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).
 Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: flashdeck --help.</source>
         <translation>flashdeck：没有可打开窗口的显示器（未设置 DISPLAY 和 WAYLAND_DISPLAY）。
@@ -7632,8 +8247,8 @@ Without a command it opens the window.</source>
     </message>
     <message>
         <location line="+5"/>
-        <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, loadtest HOST, demo start|status|stop. Without a command the window opens.</source>
-        <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、loadtest HOST、demo start|status|stop。不带命令时打开窗口。</translation>
+        <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], loadtest HOST, demo start|status|stop. Without a command the window opens.</source>
+        <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、tunnel HOST [--local-port N]、loadtest HOST、demo start|status|stop。不带命令时打开窗口。</translation>
     </message>
     <message>
         <location line="+11"/>

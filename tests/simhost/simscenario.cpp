@@ -44,6 +44,7 @@ std::optional<SimScenario> SimScenario::load(const QString &path, QString *error
         s.cudaVersion = str(j, "cuda_version");
         s.rocmVersion = str(j, "rocm_version");
         s.amdSmiShape = str(j, "amd_smi_shape");
+        s.smiListsNoProcesses = j.value("smi_lists_no_processes", false);
         for (const auto &t : j.value("missing_tools", nlohmann::json::array())) {
             s.missingTools.append(QString::fromStdString(t.get<std::string>()));
         }

@@ -62,6 +62,12 @@ struct SimScenario
     QString rocmVersion;
     /** amd-smi's JSON: "wrapped" ({"gpu_data": [...]}, newer releases) or "list" (older). */
     QString amdSmiShape;
+    /**
+     * `smi_lists_no_processes`: nvidia-smi shows the memory in use but no process holding it, as
+     * it does inside a container, in some VMs and without the permission to see other users'
+     * processes (memory used, "No running processes found").
+     */
+    bool smiListsNoProcesses = false;
     /** Tools this host does not have: they answer as a shell does for a missing command (127). */
     QStringList missingTools;
     QList<SimGpu> gpus;

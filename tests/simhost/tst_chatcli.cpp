@@ -1,10 +1,12 @@
 #include "backend/core/apppaths.h"
 #include "backend/fleet/inventory.h"
+#include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,6 +14,7 @@
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void loadTest_twentyInFlight_reportAndCsv();
     void loadTest_wrongKey_stopsAfterAFew401s();
     void loadTest_serverIgnoresEos_shortRepliesFlagged();
+    void loadTest_lowLatencyDeployment_warnsOfBatchOne_andUpstreamFigures();
 
 private:
     bool startServer(QString *error, quint16 port, quint64 *id);
@@ -493,6 +497,51 @@ void TestChatCli::loadTest_serverIgnoresEos_shortRepliesFlagged()
     const QJsonObject ok = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
     QVERIFY(ok[QLatin1String("completed")].toInt() > 0);
     QCOMPARE(ok[QLatin1String("short_replies")].toInt(), 0);
+}
+
+void TestChatCli::loadTest_lowLatencyDeployment_warnsOfBatchOne_andUpstreamFigures()
+{
+    // Issue 41: a deployment of the Low-Latency profile (MonoKernel: batch-size-1 steps only)
+    // is warned of before the run and in the report; published figures are upstream references.
+    const flashdeck::AppPaths paths(m_config.path());
+    flashdeck::Deployment d;
+    d.host = QStringLiteral("gpu");
+    d.profile = QStringLiteral("b300x4-low-latency");
+    d.recipe = QStringLiteral("minimax-m31-flash");
+    d.port = m_port;
+    d.ok = true;
+    QVERIFY(QDir().mkpath(flashdeck::Deployment::directory(paths, d.host)));
+    QVERIFY(d.write(paths).isOk());
+    const auto cleanup =
+        qScopeGuard([&] { QDir(flashdeck::Deployment::directory(paths, d.host)).removeRecursively(); });
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);
+    env.insert(QStringLiteral("HOME"), m_host->clientHome());
+    p.setProcessEnvironment(env);
+    const auto loadTest = [&](bool json) {
+        p.start(flashdeck::test::flashdeckBinary(),
+                QStringList{QStringLiteral("loadtest"), QStringLiteral("gpu"), QStringLiteral("--concurrency"),
+                            QStringLiteral("2"), QStringLiteral("--prompt-tokens"), QStringLiteral("16"),
+                            QStringLiteral("--output-tokens"), QStringLiteral("8"), QStringLiteral("--duration"),
+                            QStringLiteral("1"), QStringLiteral("--config-dir"), m_config.path()} +
+                    (json ? QStringList{QStringLiteral("--json")} : QStringList{}));
+        return p.waitForFinished(120000);
+    };
+    QVERIFY(loadTest(true));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, err.constData());
+    QVERIFY2(err.contains("Low-Latency profile") && err.contains("batch-size-1 steps only"), err.constData());
+    const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(r[QLatin1String("profile")].toString(), QStringLiteral("b300x4-low-latency"));
+    const QJsonArray notes = r[QLatin1String("notes")].toArray();
+    QVERIFY(notes.first().toString().contains(QLatin1String("serves less than the Balanced profile")));
+    QVERIFY(notes.last().toString().contains(QLatin1String("upstream references, not a MiniMax guarantee")));
+    QVERIFY(loadTest(false));
+    const QByteArray human = p.readAllStandardOutput();
+    QVERIFY2(human.contains("note: This deployment runs the Low-Latency profile") &&
+                 human.contains("upstream references, not a MiniMax guarantee"),
+             human.constData());
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

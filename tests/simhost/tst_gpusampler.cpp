@@ -90,6 +90,7 @@ void TestGpuSampler::amd_amdSmi_thenRocmSmiWhereAmdSmiIsMissing()
         QTRY_VERIFY_WITH_TIMEOUT(lastSweep(sampled).size() == 8 && lastSweep(sampled).at(5).utilizationGpu == 77,
                                  20000);
         QVERIFY(sampler.command().startsWith(QLatin1String("amd-smi")));
+        QCOMPARE(lastSweep(sampled).at(5).name, QStringLiteral("AMD Instinct MI355X")); // amd-smi static's
     }
     // A host without amd-smi (older ROCm): the same readings through rocm-smi.
     QFile f(host.simDir() + QStringLiteral("/scenario.json"));
@@ -104,6 +105,7 @@ void TestGpuSampler::amd_amdSmi_thenRocmSmiWhereAmdSmiIsMissing()
     QTRY_VERIFY_WITH_TIMEOUT(lastSweep(sampled).size() == 8 && lastSweep(sampled).at(5).utilizationGpu == 77, 20000);
     QVERIFY(sampler.command().startsWith(QLatin1String("rocm-smi")));
     QVERIFY(lastSweep(sampled).at(5).memoryUsedMiB.value_or(0) > 0);
+    QCOMPARE(lastSweep(sampled).at(5).name, QStringLiteral("AMD Instinct MI355X")); // rocm-smi's "Card Series"
 }
 
 QTEST_GUILESS_MAIN(TestGpuSampler)

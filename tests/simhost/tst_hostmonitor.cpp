@@ -101,6 +101,16 @@ void TestHostMonitor::fourHosts_loadRisesAndFalls_alertsFireAndClear()
         QVERIFY(m.status().containerKnown); // Docker answered: no Flashdeck container there
         QVERIFY(!m.status().container);
         QVERIFY(m.series(QStringLiteral("gpu.0.util")));
+        // Every GPU by name in status --json: AMD's come from amd-smi static (metric names none).
+        const nlohmann::json gpus = m.status().toJson().at("gpus");
+        for (const nlohmann::json &g : gpus) {
+            QVERIFY2(g.at("name").is_string() && !g.at("name").get<std::string>().empty(),
+                     qPrintable(scenarios[int(i)]));
+        }
+        if (scenarios[int(i)] == QLatin1String("mi355x-x8")) {
+            QCOMPARE(QString::fromStdString(gpus.at(7).at("name").get<std::string>()),
+                     QStringLiteral("AMD Instinct MI355X"));
+        }
     }
     HostMonitor &watched = *monitors.front();
     QTRY_COMPARE_WITH_TIMEOUT(metrics::serverHealthName(watched.status().health), QStringLiteral("ok"), 60000);

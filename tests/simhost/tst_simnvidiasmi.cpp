@@ -1,3 +1,6 @@
+#include "backend/deploy/checks.h"
+#include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/recipe.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
@@ -85,6 +88,7 @@ private Q_SLOTS:
     void unknownField_failsLikeTheRealTool();
     void b300Scenario_fourGpusWith288GbClassMemory();
     void plainTable_hasTheBoxLayoutAndTheLoad();
+    void h200x8Scenario_eightHopperGpus_qmul4NotChecked();
 
 private:
     ssh::HostConnection &conn() { return m_host.connection(); }
@@ -245,6 +249,32 @@ void TestSimNvidiaSmi::plainTable_hasTheBoxLayoutAndTheLoad()
     QVERIFY(r.stdoutData.contains("No running processes found")); // a test's load has no process
     m_host.clearLoad();
     QVERIFY(m_host.useScenario(QStringLiteral("h200x2")));
+}
+
+void TestSimNvidiaSmi::h200x8Scenario_eightHopperGpus_qmul4NotChecked()
+{
+    QVERIFY(m_host.useScenario(QStringLiteral("h200x8")));
+    const auto xml = runAndWait(conn(), "nvidia-smi -q -x");
+    QVERIFY(m_host.useScenario(QStringLiteral("h200x2")));
+    const auto d = probe::parseNvidiaSmiXml(xml.stdoutData);
+    QVERIFY2(d, qPrintable(d.message()));
+    QCOMPARE(d.value().gpus.size(), 8);
+    QCOMPARE(d.value().cudaVersion, QStringLiteral("13.4"));
+    QStringList names;
+    QStringList architectures;
+    for (const probe::NvidiaGpu &g : d.value().gpus) {
+        names.append(g.name);
+        architectures.append(g.architecture);
+    }
+    QCOMPARE(architectures, QStringList(8, QStringLiteral("Hopper")));
+    QCOMPARE(names, QStringList(8, QStringLiteral("NVIDIA H200")));
+    // What the deploy runner decides for check.qmul4 on this host: skipped, with the reason.
+    const auto recipes = Recipe::builtIn();
+    QVERIFY(recipes);
+    const RecipeProfile *h200 = recipes.value().first().profile(QStringLiteral("h200"));
+    QVERIFY(h200);
+    const QString why = checks::qmul4NotApplicable(*h200, names, architectures);
+    QVERIFY2(why.contains(QLatin1String("Hopper")) && why.contains(QLatin1String("Blackwell")), qPrintable(why));
 }
 
 QTEST_GUILESS_MAIN(TestSimNvidiaSmi)

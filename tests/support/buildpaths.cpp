@@ -39,4 +39,9 @@ QString simRegistry()
     return QStringLiteral(FLASHDECK_SIM_REGISTRY);
 }
 
+QString socketProbe()
+{
+    return QStringLiteral(FLASHDECK_SOCKET_PROBE);
+}
+
 } // namespace flashdeck::test

@@ -24,5 +24,7 @@ QString simDaemon();
 QString simNetns();
 /** tests/simhost/registry.json in the checkout. */
 QString simRegistry();
+/** flashdeck_socketprobe (tests/support/socketprobe.cpp): a listener as another user sees it. */
+QString socketProbe();
 
 } // namespace flashdeck::test

@@ -125,8 +125,10 @@ CommandReply *FakeTransport::execute(const ssh::RemoteCommand &command, QObject 
     return reply;
 }
 
-TunnelReply *FakeTransport::tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+TunnelReply *FakeTransport::tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
+                                         QObject *owner)
 {
+    m_localPortsAsked.append(localPort);
     return openTunnel(remoteHost.toUtf8() + ':' + QByteArray::number(remotePort), owner);
 }
 

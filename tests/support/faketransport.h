@@ -46,7 +46,9 @@ public:
     ssh::ConnectionState state() const override { return m_state; }
     [[nodiscard]] ssh::CommandReply *execute(const ssh::RemoteCommand &command, QObject *owner) override;
     using Transport::execute;
-    [[nodiscard]] ssh::TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort,
+    using Transport::tunnelToPort;
+    /** A requested `localPort` is recorded (localPortsAsked()); the tunnel leads to the route's port. */
+    [[nodiscard]] ssh::TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
                                                  QObject *owner) override;
     [[nodiscard]] ssh::TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
 
@@ -78,6 +80,8 @@ public:
     void feed(ssh::CommandReply *reply, const QList<QByteArray> &lines);
     void finish(ssh::CommandReply *reply, const ssh::CommandResult &result);
     int openTunnels() const;
+    /** The local ports port tunnels asked for, in order (0: any free one). */
+    const QList<quint16> &localPortsAsked() const { return m_localPortsAsked; }
 
 private:
     struct Rule
@@ -106,6 +110,7 @@ private:
     QList<QPointer<ssh::CommandReply>> m_running;
     QList<Queued> m_queued;
     QList<QPointer<ssh::TunnelReply>> m_tunnels;
+    QList<quint16> m_localPortsAsked;
 };
 
 } // namespace flashdeck::testing

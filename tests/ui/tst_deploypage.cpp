@@ -12,6 +12,8 @@
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
+#include "tests/support/buildpaths.h"
+#include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/deploy/upgradedialog.h"
@@ -32,6 +34,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -93,7 +96,10 @@ private Q_SLOTS:
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
     void closingMidRun_asks_stopCleansUp();
     void licence_anotherHostStartsUnticked_andTheSummaryWraps();
+    void profileCard_hubParameterCount_andEachGpuModelsMemory_data();
+    void profileCard_hubParameterCount_andEachGpuModelsMemory();
     void walk_demoDeploy_pagesFollow_amdMismatch();
+    void generatorBox_amd_pasteReadDeploy_h200NeedsIt();
     void upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift();
 };
 
@@ -428,6 +434,37 @@ void TestDeployPage::licence_anotherHostStartsUnticked_andTheSummaryWraps()
     QVERIFY(panel.findChild<QRadioButton *>(QStringLiteral("use_commercial"))->isChecked());
 }
 
+void TestDeployPage::profileCard_hubParameterCount_andEachGpuModelsMemory_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::newRow("balanced") << "b300x4-balanced";
+    QTest::newRow("low-latency") << "b300x4-low-latency";
+    QTest::newRow("amd") << "mi355x-x8-two-tp4-router";
+    QTest::newRow("b200, generator only") << "b200";
+    QTest::newRow("gb200, generator only") << "gb200";
+}
+
+void TestDeployPage::profileCard_hubParameterCount_andEachGpuModelsMemory()
+{
+    // Issue 41: why the Hub shows about 220B parameters, and the page's per-GPU memory of each
+    // GPU model, on every profile's card.
+    QFETCH(QString, profile);
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Redactor redactor;
+    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    ui::DeployPage page(paths, watcher, redactor);
+    page.setProfile(profile);
+    QCOMPARE(page.profile(), profile);
+    const QString card = page.findChild<QLabel *>(QStringLiteral("profileCard"))->text();
+    for (const char *part :
+         {"about 220B parameters", "packed FP4, two values in each byte",
+          "GPU memory per GPU: B300 288 GB, B200 192 GB, GB200 186 GB", "outside this recipe's verified scope"}) {
+        QVERIFY2(card.contains(QLatin1String(part)), qPrintable(card));
+    }
+}
+
 void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
 {
     // The newcomer's path in one window at 1366 × 768: the B300 host's profile follows its GPUs,
@@ -507,10 +544,91 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Fail);
     page->selectStep(QStringLiteral("preflight.gpus"));
     const QString seen = page->findChild<QLabel *>(QStringLiteral("stepSeen"))->text();
-    QVERIFY2(seen.contains(QStringLiteral("the profile needs 4 × B300; the host has 8 AMD GPUs")), qPrintable(seen));
+    QVERIFY2(seen.contains(QStringLiteral("the profile needs 4 × B300; the host has 8 × AMD Instinct MI355X")),
+             qPrintable(seen));
     QVERIFY(!seen.contains(QLatin1String("driver")));
     shoot("walk-amd-mismatch.png");
     QVERIFY2(window.minimumSizeHint().width() <= 1366, qPrintable(QString::number(window.minimumSizeHint().width())));
+}
+
+void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
+{
+    // An AMD host: the page has no verified command for it, so the window asks for the generator's,
+    // shows what will run (or why not, with the numbers) before anything is pulled, and deploys it.
+    SimHostFixture amd;
+    QString error;
+    QVERIFY2(amd.start(QStringLiteral("mi355x-x8"), &error), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(amd.hostEntry(QStringLiteral("demo-amd"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    QVERIFY(page);
+    QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("mi355x-x8-two-tp4-router"), 30000);
+    auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
+    auto *edit = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommand"));
+    const auto *preview = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommandPreview"));
+    const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
+    const auto paste = [edit](const char16_t *file) {
+        QFile f(test::testData(file));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        edit->setFocus();
+        edit->setPlainText(QString::fromUtf8(f.readAll()));
+    };
+    QVERIFY(box->isVisible() && box->required() && edit->isVisible());
+
+    // Run without a command: the page's words, nothing started.
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QVERIFY(!page->isRunning());
+    QVERIFY2(notice().contains(QLatin1String("SGLang's configuration generator")), qPrintable(notice()));
+    // TP 8 on ROCm: refused in the preview with the numbers, and Run says it again.
+    paste(u"/generator/mi355x-tp8.sh");
+    QVERIFY2(preview->toPlainText().contains(QLatin1String("TP 8")) && !box->problem().isEmpty(),
+             qPrintable(preview->toPlainText()));
+    QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
+    QVERIFY(!page->isRunning());
+    QVERIFY2(notice().contains(QLatin1String("TP 8")), qPrintable(notice()));
+    // TP 4: what runs, what Flashdeck sets and why.
+    paste(u"/generator/mi355x-tp4.sh");
+    QVERIFY2(box->problem().isEmpty(), qPrintable(box->problem()));
+    QVERIFY2(notice().isEmpty(), qPrintable(notice())); // the refusal Run said is gone with the command
+    QVERIFY2(preview->toPlainText().contains(QLatin1String("What Flashdeck sets:")) &&
+                 preview->toPlainText().contains(QLatin1String("--quantization mxfp8")),
+             qPrintable(preview->toPlainText()));
+    page->findChild<QPushButton *>(QStringLiteral("deployUseSuggestedImage"))->click();
+    QVERIFY(window.grab().save(shotPath(root.path(), QStringLiteral("deploy-generator-preview.png"))));
+    {
+        const QString problem = runAcknowledging(page, QStringLiteral("noncommercial"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.text")), StepStatus::Pass);
+    const Result<Deployment> d = Deployment::read(paths, QStringLiteral("demo-amd"));
+    QVERIFY2(d, qPrintable(d.message()));
+    QVERIFY(d.value().launchCommand.contains(QLatin1String("--quantization mxfp8")));
+    // qmul4 is a Blackwell CUDA kernel: on ROCm the badge says it does not apply, not a guess.
+    QTRY_COMPARE(page->logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(),
+                 QStringLiteral("qmul4: does not apply to these GPUs"));
+    QVERIFY(window.grab().save(shotPath(root.path(), QStringLiteral("deploy-generator-deployed.png"))));
+    // A long preview scrolls in its box: the window stays within the screen's height.
+    QVERIFY2(window.height() <= 768, qPrintable(QString::number(window.height())));
+
+    // H200: nothing to run until the generator's command is given.
+    page->setProfile(QStringLiteral("h200"));
+    auto *run = page->findChild<QPushButton *>(QStringLiteral("deployRun"));
+    QVERIFY(box->isVisible() && box->required());
+    QVERIFY(!run->isEnabled());
+    paste(u"/generator/h200x8-docker.sh");
+    QVERIFY2(box->launch().has_value(), qPrintable(box->problem()));
+    QVERIFY(run->isEnabled());
 }
 
 void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()

@@ -46,6 +46,8 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void chat_streams_stops_thinkingOff_andScreenshot();
     void noDeployment_saysHowToPointAtAServer();
+    void loadTest_lowLatencyProfile_warnedOnTheForm_data();
+    void loadTest_lowLatencyProfile_warnedOnTheForm();
 };
 
 void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
@@ -172,6 +174,34 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     QCOMPARE(settings.playgroundPreset(QStringLiteral("gpu-b300")).value(QStringLiteral("temperature")).toDouble(),
              0.7);
     host.connection().cancel(server);
+}
+
+void TestPlaygroundPage::loadTest_lowLatencyProfile_warnedOnTheForm_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<bool>("warned");
+    QTest::newRow("low-latency") << "b300x4-low-latency" << true;
+    QTest::newRow("balanced") << "b300x4-balanced" << false;
+    QTest::newRow("no deployment") << "" << false;
+}
+
+void TestPlaygroundPage::loadTest_lowLatencyProfile_warnedOnTheForm()
+{
+    // Issue 41: MonoKernel serves batch-size-1 steps only; published figures are upstream references.
+    QFETCH(QString, profile);
+    QFETCH(bool, warned);
+    ui::LoadTestPanel panel;
+    panel.setProfile(profile);
+    const auto *warning = panel.findChild<QLabel *>(QStringLiteral("loadTestProfileWarning"));
+    QVERIFY(warning);
+    QCOMPARE(!warning->isHidden(), warned);
+    if (warned) {
+        QVERIFY2(warning->text().contains(QLatin1String("batch-size-1 steps only")), qPrintable(warning->text()));
+    }
+    const QString note = panel.findChild<QLabel *>(QStringLiteral("loadTestNote"))->text();
+    QVERIFY2(note.contains(QLatin1String("upstream references, not a MiniMax guarantee")), qPrintable(note));
+    panel.setTarget(nullptr, nullptr, 0, QString(), QString(), QStringLiteral("no server"));
+    QVERIFY(warning->isHidden()); // no target, no profile
 }
 
 void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()

@@ -71,9 +71,46 @@ FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
 
 void FleetModel::reset()
 {
-    beginResetModel();
-    m_hosts = m_watcher.fleetHosts();
-    endResetModel();
+    const QStringList now = m_watcher.fleetHosts();
+    // Hosts added or removed (from the command line, say) while the others keep their order: rows
+    // come and go one by one, and the table keeps its selection and scroll position. A reset
+    // cleared the operator's selection every time a host was added elsewhere.
+    QStringList staying;
+    for (const QString &h : std::as_const(m_hosts)) {
+        if (now.contains(h)) {
+            staying.append(h);
+        }
+    }
+    QStringList stayingInNew;
+    for (const QString &h : now) {
+        if (m_hosts.contains(h)) {
+            stayingInNew.append(h);
+        }
+    }
+    if (staying != stayingInNew) {
+        beginResetModel();
+        m_hosts = now;
+        endResetModel();
+        return;
+    }
+    for (int row = int(m_hosts.size()) - 1; row >= 0; --row) {
+        if (!now.contains(m_hosts.at(row))) {
+            beginRemoveRows({}, row, row);
+            m_hosts.removeAt(row);
+            endRemoveRows();
+        }
+    }
+    // What is left keeps the new order, so each place where it differs is a new host's.
+    for (int row = 0; row < int(now.size()); ++row) {
+        if (row >= int(m_hosts.size()) || m_hosts.at(row) != now.at(row)) {
+            beginInsertRows({}, row, row);
+            m_hosts.insert(row, now.at(row));
+            endInsertRows();
+        }
+    }
+    if (!m_hosts.isEmpty()) {
+        Q_EMIT dataChanged(index(0, 0), index(int(m_hosts.size()) - 1, ColumnCount - 1));
+    }
 }
 
 void FleetModel::hostChanged(const QString &host)

@@ -9,6 +9,7 @@
 #include "backend/deploy/upgradesession.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
+#include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/probe/nvidiasmi.h"
@@ -16,13 +17,16 @@
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
+#include "backend/recipe/recipetexts.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
+#include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/deploy/upgradedialog.h"
 #include "ui/format.h"
+#include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 
 #include <QComboBox>
@@ -59,6 +63,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_gpusRow(new QWidget(this))
     , m_gpus(new QLineEdit(this))
     , m_port(new QSpinBox(this))
+    , m_generator(new LaunchCommandBox(this))
     , m_card(new QLabel(this))
     , m_steps(new PlanView(this))
     , m_run(new QPushButton(tr("Run"), this))
@@ -141,6 +146,21 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     gpusLayout->addWidget(new QLabel(tr("Port:"), m_gpusRow));
     gpusLayout->addWidget(m_port);
     chooseLayout->addWidget(m_gpusRow);
+    // The page's way for hosts without a verified command: SGLang's configuration generator's.
+    chooseLayout->addWidget(m_generator);
+    const auto recheck = [this] {
+        if (const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile())) {
+            m_generator->setContext(m_recipes->first(), *p, m_gpus->text(), quint16(m_port->value()));
+        }
+    };
+    connect(m_gpus, &QLineEdit::textChanged, this, recheck);
+    connect(m_port, &QSpinBox::valueChanged, this, recheck);
+    connect(m_generator, &LaunchCommandBox::changed, this, &DeployPage::updateButtons);
+    connect(m_generator, &LaunchCommandBox::edited, this, [this] {
+        if (!isRunning()) {
+            m_notice->clear(); // what Run said of the command before is said anew, in the preview
+        }
+    });
     connect(m_useSuggested, &QPushButton::clicked, this, [this] {
         const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
         if (p) {
@@ -376,6 +396,9 @@ void DeployPage::updateProfileCard()
     m_gpusRow->setVisible(!p->generatorOnly());
     m_gpus->setText(ProfileChoice::gpuList(*p));
     syncPort();
+    // No B300 flags where the page has no verified command: the generator's, or nothing.
+    m_generator->setRequired(p->generatorOnly() || p->vendor == probe::GpuVendor::Amd);
+    m_generator->setContext(r, *p, m_gpus->text(), quint16(m_port->value()));
     QString status;
     if (p->verified()) {
         status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
@@ -410,6 +433,15 @@ void DeployPage::updateProfileCard()
                     .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
                                                  : tr("not published"));
     }
+    if (p->nodeRouterPort != 0) {
+        html += tr("<p>On a host with %1 or more %2 GPUs: one TP %3 service per %3 GPUs behind the SGLang Router "
+                   "(port %4, --policy %5), so none idles. Change the GPU list to run on exactly those.</p>")
+                    .arg(2 * p->tp)
+                    .arg(p->gpuModel.toHtmlEscaped())
+                    .arg(p->tp)
+                    .arg(p->nodeRouterPort)
+                    .arg(p->nodeRouterPolicy.toHtmlEscaped());
+    }
     if (p->imageConfirm) {
         html += tr("<p><b>Image:</b> yours to confirm or supply. Suggested: %1 — %2.</p>")
                     .arg(r.imageOf(*p).reference().toHtmlEscaped(), p->imageSource.toHtmlEscaped());
@@ -423,10 +455,14 @@ void DeployPage::updateProfileCard()
     if (!r.scopeNote.isEmpty()) {
         html += QStringLiteral("<p><small>%1</small></p>").arg(r.scopeNote.toHtmlEscaped());
     }
+    if (const QString memory = recipetexts::gpuMemoryByModel(r); !memory.isEmpty()) {
+        html += tr("<p><small>GPU memory per GPU: %1.</small></p>").arg(memory.toHtmlEscaped());
+    }
     html += tr("<p><small>MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with "
                "about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark "
                "draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU "
                "memory: every weight is loaded or sharded across the GPUs.</small></p>");
+    html += QStringLiteral("<p><small>%1</small></p>").arg(recipetexts::hubParameterCount().toHtmlEscaped());
     html += tr("<p><small>Upstream: <a href='https://huggingface.co/%1'>model card</a> (weights, "
                "parameters, licence) · <a href='https://docs.sglang.io/'>SGLang documentation</a> (MiniMax-M3.1 "
                "Cookbook: hardware matrix, configuration generator) · <a "
@@ -572,7 +608,7 @@ void DeployPage::updateButtons()
 {
     const bool running = isRunning();
     const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
-    const bool launchable = p && !p->generatorOnly() && !m_host.isEmpty();
+    const bool launchable = p && (!p->generatorOnly() || m_generator->launch()) && !m_host.isEmpty();
     const bool anyRun = m_steps->anyRun();
     m_run->setEnabled(launchable && !running);
     m_stop->setEnabled(running);
@@ -586,6 +622,7 @@ void DeployPage::updateButtons()
     m_useSuggested->setEnabled(!running);
     m_gpus->setEnabled(!running);
     m_port->setEnabled(!running);
+    m_generator->setEnabled(!running);
 }
 
 void DeployPage::run()
@@ -598,17 +635,22 @@ void DeployPage::run()
         m_notice->setText(tr("Pick a host and a profile first."));
         return;
     }
-    if (p->generatorOnly()) {
-        m_notice->setText(p->note);
+    if (m_generator->required() && m_generator->text().trimmed().isEmpty()) {
+        m_notice->setText(LaunchCommandBox::advice(p->title));
+        m_generator->setFocus();
         return;
     }
-    if (p->operatorFlagsRequired && m_flags->text().trimmed().isEmpty()) {
+    if (!m_generator->problem().isEmpty()) {
+        m_notice->setText(m_generator->problem());
+        m_generator->setFocus();
+        return;
+    }
+    if (p->operatorFlagsRequired && !m_generator->launch() && m_flags->text().trimmed().isEmpty()) {
         m_notice->setText(tr("%1 needs its flags: %2").arg(p->title, p->note));
         m_flags->setFocus();
         return;
     }
-    const Result<RecipeProfile> chosen =
-        ProfileChoice{m_image->text(), m_gpus->text(), quint16(m_port->value())}.apply(m_recipes->first(), *p);
+    const Result<RecipeProfile> chosen = chosenProfile(*p);
     if (!chosen) {
         const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
         m_notice->setText(
@@ -645,9 +687,7 @@ void DeployPage::startSession()
     if (!listed || !connection) {
         return;
     }
-    const Result<RecipeProfile> chosen =
-        ProfileChoice{m_image->text(), m_gpus->text(), quint16(m_port->value())}.apply(recipe,
-                                                                                       *listed); // checked by run()
+    const Result<RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
     if (!chosen) {
         m_notice->setText(chosen.message());
         return;
@@ -662,6 +702,12 @@ void DeployPage::startSession()
     options.licenseAcknowledged = m_license->acknowledgedUse();
     options.licenseRecord = m_license->record();
     options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // The profile's own list shown unchanged: a node layout may spread over every GPU of the host.
+    options.gpusChosen = m_gpus->text().remove(QLatin1Char(' ')) != ProfileChoice::gpuList(*listed);
+    if (const std::optional<ImportedLaunch> &imported = m_generator->launch()) {
+        options.imported = imported;
+        options.imageDigest = imported->imageDigest; // a docker form's NAME@sha256:…; empty: pinned at pin.image
+    }
     m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
                                                 *secrets, m_redactor);
     connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
@@ -675,9 +721,12 @@ void DeployPage::startSession()
                                    .arg(m_host, m_session->directory())
                              : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
         updateProfileCard(); // the pinned image's measured size, from the manifest just written
+        // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
+        m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
         Q_EMIT runningChanged(false);
     });
     resetSteps();
+    m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::Unknown); // this run's check decides
     // The badges and the log start over with the run: a new container's start-up is judged on its
     // own lines (a rerun that reuses the running one replays them).
     restartLog();
@@ -685,6 +734,23 @@ void DeployPage::startSession()
     m_session->start(*connection);
     updateButtons();
     Q_EMIT runningChanged(true);
+}
+
+Result<RecipeProfile> DeployPage::chosenProfile(const RecipeProfile &listed) const
+{
+    const std::optional<ImportedLaunch> &imported = m_generator->launch();
+    const RecipeProfile &base = imported && m_generator->layout() ? *m_generator->layout() : listed;
+    QString image = m_image->text().trimmed();
+    if (imported && !imported->image.isEmpty()) {
+        if (!image.isEmpty() && image != imported->image) {
+            return Status::failure(
+                tr("The image field says %1 and the command's image is %2: give one.").arg(image, imported->image));
+        }
+        image = imported->image;
+    }
+    // A host without a verified command has no GPU list of its own: the command's layout decides.
+    const QString gpus = listed.generatorOnly() ? QString() : m_gpus->text();
+    return ProfileChoice{image, gpus, quint16(m_port->value())}.apply(m_recipes->first(), base);
 }
 
 void DeployPage::stop()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backend/core/result.h"
+#include "backend/recipe/recipe.h"
 #include "backend/recipe/step.h"
 #include "ui/deploy/planview.h"
 
@@ -40,6 +42,7 @@ struct LogRecord;
 
 namespace flashdeck::ui {
 
+class LaunchCommandBox;
 class LicensePanel;
 class LogPanel;
 class StepDetail;
@@ -110,6 +113,11 @@ private:
     void onProgress(const StepProgress &progress);
     void restartLog();
     void startSession();
+    /**
+     * The profile as it will run: the generator's command (when given) laid over the operator's
+     * image, GPUs and port. A failure says why, in words for the notice line.
+     */
+    [[nodiscard]] Result<RecipeProfile> chosenProfile(const RecipeProfile &listed) const;
     /** The watcher's secret store, or (tests without one) the page's own. */
     SecretStore &secretStore();
     /** A session's pull layers: kept, and shown when the Pull step is selected. */
@@ -140,6 +148,7 @@ private:
     QWidget *m_gpusRow;
     QLineEdit *m_gpus;
     QSpinBox *m_port; // the port the server serves on (the router's for a profile with one)
+    LaunchCommandBox *m_generator;
     QLabel *m_card;
     PlanView *m_steps;
     QStringList m_layers; // the pull's, latest

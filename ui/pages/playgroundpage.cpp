@@ -279,7 +279,7 @@ void PlaygroundPage::retarget()
         return;
     }
     chat::ChatTarget t =
-        target ? target.value() : chat::ChatTarget{m_host, {}, {}, QStringLiteral("default"), 0, false};
+        target ? target.value() : chat::ChatTarget{m_host, {}, {}, QStringLiteral("default"), 0, false, {}};
     if (m_manualPort != 0) {
         t.port = m_manualPort;
     }
@@ -292,6 +292,7 @@ void PlaygroundPage::retarget()
     m_client = new chat::ChatClient(*conn, t.port, this);
     m_session->setClient(m_client, t.model);
     m_loadTest->setTarget(m_client, conn, t.port, t.model, QString());
+    m_loadTest->setProfile(t.profileId);
     const QString where = t.router ? tr("the router on port %1").arg(t.port) : tr("port %1").arg(t.port);
     const QString what = t.profileTitle.isEmpty() ? tr("SGLang server") : t.profileTitle;
     m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));

@@ -5,6 +5,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
+#include "backend/recipe/recipetexts.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/charts/timechart.h"
 
@@ -63,11 +64,16 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
     f->addRow(tr("Output:"), m_outputTokens);
     f->addRow(tr("Duration:"), m_duration);
     f->addRow(m_thinking);
-    auto *note = new QLabel(tr("Use your own prompt and output lengths: SGLang's published figures are upstream "
-                               "references, not a MiniMax guarantee, and none exist for the Balanced recipe."),
-                            form);
+    auto *note = new QLabel(recipetexts::publishedFiguresNote(), form);
+    note->setObjectName(QStringLiteral("loadTestNote"));
     note->setWordWrap(true);
     f->addRow(note);
+    m_profileWarning = new QLabel(form);
+    m_profileWarning->setObjectName(QStringLiteral("loadTestProfileWarning"));
+    m_profileWarning->setWordWrap(true);
+    m_profileWarning->setStyleSheet(QStringLiteral("background-color: rgba(230,159,0,0.18); padding: 4px"));
+    m_profileWarning->hide();
+    f->addRow(m_profileWarning);
     left->addWidget(form);
     auto *buttons = new QHBoxLayout;
     m_start = new QPushButton(tr("Start"), this);
@@ -114,6 +120,9 @@ void LoadTestPanel::setTarget(chat::ChatClient *client, ssh::HostConnection *con
                               const QString &model, const QString &apiKey, const QString &unavailable)
 {
     stop();
+    if (!client) {
+        setProfile(QString()); // no server, no profile (the page sets it with the next target)
+    }
     m_client = client;
     m_connection = connection;
     m_port = port;
@@ -122,6 +131,14 @@ void LoadTestPanel::setTarget(chat::ChatClient *client, ssh::HostConnection *con
     m_start->setEnabled(client != nullptr);
     m_status->setText(client ? tr("Ready: %1 requests at once through the SSH tunnel.").arg(m_concurrency->value())
                              : unavailable);
+}
+
+void LoadTestPanel::setProfile(const QString &profileId)
+{
+    m_profileId = profileId;
+    const QString warning = recipetexts::loadTestProfileWarning(profileId);
+    m_profileWarning->setText(QStringLiteral("⚠ ") + warning);
+    m_profileWarning->setVisible(!warning.isEmpty());
 }
 
 void LoadTestPanel::setValues(int concurrency, int promptTokens, int outputTokens, int durationS)
@@ -149,6 +166,7 @@ void LoadTestPanel::start()
     config.durationS = m_duration->value();
     config.model = m_model;
     config.thinking = m_thinking->isChecked();
+    config.profileId = m_profileId;
     m_tokensSeries = std::make_unique<metrics::TimeSeries>();
     m_kvSeries = std::make_unique<metrics::TimeSeries>();
     m_test = std::make_unique<chat::LoadTest>(*m_client, config);
@@ -221,6 +239,9 @@ void LoadTestPanel::show(const chat::LoadTestReport &r, bool final)
         errors += QStringLiteral("<p style='color:#c62828'><b>%1</b></p>").arg(r.aborted.toHtmlEscaped());
     }
     for (const QString &n : r.notes()) {
+        if (n == recipetexts::publishedFiguresNote()) {
+            continue; // on the form all along
+        }
         errors += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());
     }
     for (const QString &e : r.errors) {

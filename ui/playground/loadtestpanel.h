@@ -47,6 +47,8 @@ public:
     void setTarget(chat::ChatClient *client, ssh::HostConnection *connection, quint16 port, const QString &model,
                    const QString &apiKey, const QString &unavailable = {});
     void setApiKey(const QString &apiKey) { m_apiKey = apiKey; }
+    /** The deployment's profile (empty: unknown): the Low-Latency one is warned of before and after a run. */
+    void setProfile(const QString &profileId);
 
     /** Starts with the form's values (as the Start button does). */
     void start();
@@ -66,6 +68,7 @@ private:
     quint16 m_port = 0;
     QString m_model;
     QString m_apiKey;
+    QString m_profileId;
     std::unique_ptr<chat::LoadTest> m_test;
     std::unique_ptr<metrics::ServerSampler> m_sampler;
     std::unique_ptr<chat::LoadTestReport> m_last;
@@ -78,6 +81,7 @@ private:
     QSpinBox *m_outputTokens;
     QSpinBox *m_duration;
     QCheckBox *m_thinking;
+    QLabel *m_profileWarning;
     QPushButton *m_start;
     QPushButton *m_stop;
     QPushButton *m_export;

@@ -252,8 +252,12 @@ void TestHostileHost::hostileGpuTool()
     QFETCH(QString, mentions);
     QVERIFY(installTool(tool, script));
     const QStringList profile = tool == QLatin1String("amd-smi")
-        ? QStringList{QStringLiteral("--profile"), QStringLiteral("mi355x-x8-two-tp4-router"),
-                      QStringLiteral("--image"), QStringLiteral("aigmkt/minimax-m3-sglang-rocm720-mi35x:latest")}
+        ? QStringList{QStringLiteral("--profile"),
+                      QStringLiteral("mi355x-x8-two-tp4-router"),
+                      QStringLiteral("--image"),
+                      QStringLiteral("aigmkt/minimax-m3-sglang-rocm720-mi35x:latest"),
+                      QStringLiteral("--launch-command"),
+                      flashdeck::test::testData(u"/generator/mi355x-tp4.sh")}
         : QStringList{};
 
     QElapsedTimer clock;

@@ -482,7 +482,11 @@ EngineResult Engine::spawn(Container &c)
     env.push_back("FLASHDECK_SIM_LISTEN=" + (listen.empty() ? std::string("127.0.0.1:0") : listen));
 
     std::vector<std::string> exec;
-    if (argv.size() >= 3 && (argv[0] == "python3" || argv[0] == "python") && argv[1] == "-m") {
+    if (argv.size() >= 2 && argv[0] == "sglang" && argv[1] == "serve") {
+        // The newer entry point (`sglang serve`), the same server.
+        exec.push_back(m_options.simBin + "/sglang-sim");
+        exec.insert(exec.end(), argv.begin() + 2, argv.end());
+    } else if (argv.size() >= 3 && (argv[0] == "python3" || argv[0] == "python") && argv[1] == "-m") {
         if (argv[2] == "sglang.launch_server") {
             exec.push_back(m_options.simBin + "/sglang-sim");
             exec.insert(exec.end(), argv.begin() + 3, argv.end());

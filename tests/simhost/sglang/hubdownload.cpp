@@ -50,7 +50,11 @@ std::string fetching(int done, int total, double elapsed)
 
 std::string hubCacheDir()
 {
-    const std::string inContainer = "/root/.cache/huggingface";
+    return hostDirBoundTo("/root/.cache/huggingface");
+}
+
+std::string hostDirBoundTo(const std::string &inContainer)
+{
     if (const char *binds = std::getenv("FLASHDECK_SIM_BINDS")) {
         std::istringstream in(binds);
         for (std::string bind; std::getline(in, bind);) {

@@ -15,6 +15,9 @@ namespace flashdeck::sim {
  */
 std::string hubCacheDir();
 
+/** The host folder bound to `inContainer` (FLASHDECK_SIM_BINDS), that path in a real container, else empty. */
+std::string hostDirBoundTo(const std::string &inContainer);
+
 /**
  * A first start's download of the pinned revision into the cache, laid out as huggingface_hub
  * lays it out (`hub/models--ORG--NAME/blobs/<hash>.incomplete` growing, renamed when complete,

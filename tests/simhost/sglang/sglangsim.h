@@ -34,7 +34,10 @@ struct SglangSimOptions
 {
     /** Every simulated duration is multiplied by this (FLASHDECK_SIM_TIME_FACTOR). */
     double timeFactor = 1.0;
-    /** "ok" (compiled, qmul4), "fallback" (fp16_fallback: CUDA < 13.4), "cached" (no line). */
+    /**
+     * "ok" (compiled, qmul4), "fallback" (fp16_fallback: CUDA < 13.4), "cached" (no line), "once"
+     * (qmul4 printed by the first start only: a later one finds its kernel in the minfer cache).
+     */
     std::string qmul4 = "ok";
     bool dspark = true;
     bool neverReady = false;

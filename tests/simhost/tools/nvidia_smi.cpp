@@ -239,7 +239,7 @@ int queryXml(const SimScenario &sc)
         }
         // Every process holding memory, in the driver's own layout (the busy H200 capture).
         QString processes = QStringLiteral("<processes>\n");
-        for (const SimGpuProcess &p : s.load.processes) {
+        for (const SimGpuProcess &p : sc.smiListsNoProcesses ? QList<SimGpuProcess>() : s.load.processes) {
             processes += QStringLiteral("\t\t\t<process_info>\n"
                                         "\t\t\t\t<gpu_instance_id>N/A</gpu_instance_id>\n"
                                         "\t\t\t\t<compute_instance_id>N/A</compute_instance_id>\n"
@@ -355,7 +355,7 @@ int plainTable(const SimScenario &sc)
     bool any = false;
     for (int i = 0; i < sc.gpus.size(); ++i) {
         const SimGpuLoad l = loads.value(i);
-        if (l.memoryUsedMiB > 0 && l.pid > 0) {
+        if (l.memoryUsedMiB > 0 && l.pid > 0 && !sc.smiListsNoProcesses) {
             any = true;
             t += line(QStringLiteral("  %1   N/A  N/A  %2      C   %3 %4MiB ")
                           .arg(i, 3)

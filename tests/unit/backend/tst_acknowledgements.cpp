@@ -1,11 +1,19 @@
 #include "backend/deploy/acknowledgements.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/recipe.h"
+#include "tests/support/releasetogether.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 using namespace flashdeck;
 
@@ -22,6 +30,7 @@ private Q_SLOTS:
     void hash_coversEveryWordShown();
     void store_recordFindReplace();
     void store_badFileOrDirectory_saysSo();
+    void store_concurrentProcesses_keepEveryHost();
 };
 
 namespace {
@@ -30,6 +39,21 @@ QByteArray termsJson(const QByteArray &summary = R"(["Non-commercial use is gran
 {
     return R"({"id":"l","version":"1","name":"A Licence","full_text_url":"https://example.org/l","summary":)" +
         summary + R"(,"uses":[{"id":"noncommercial","label":"Non-commercial"}],"confirmations":["I read it."]})";
+}
+
+/** A child process: waits for "go" on stdin (so that all record together), then records one host's. */
+int recordOne(const QString &file, const QString &host)
+{
+    std::string go;
+    std::getline(std::cin, go);
+    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    const Status s = Acknowledgements(file).record(
+        Acknowledgements::make(host, terms, QStringLiteral("noncommercial"), QStringLiteral("cli")));
+    if (!s) {
+        std::cerr << s.message().toStdString() << '\n';
+        return 1;
+    }
+    return 0;
 }
 
 } // namespace
@@ -152,6 +176,10 @@ void TestAcknowledgements::store_badFileOrDirectory_saysSo()
     QFile kept(bad.fileName());
     QVERIFY(kept.open(QIODevice::ReadOnly));
     QCOMPARE(kept.readAll(), QByteArray("[1, 2]"));
+    // …and keeps a copy of it aside, which the message names.
+    const QStringList copies = QDir(dir.path()).entryList({QStringLiteral("acknowledgements.json.corrupt-*")});
+    QCOMPARE(copies.size(), 1);
+    QVERIFY2(s.message().contains(dir.filePath(copies.first())), qPrintable(s.message()));
 
     Acknowledgements nowhere(QStringLiteral("/proc/flashdeck-cannot-write/acknowledgements.json"));
     const Status w =
@@ -160,5 +188,38 @@ void TestAcknowledgements::store_badFileOrDirectory_saysSo()
     QVERIFY2(w.message().contains(QLatin1String("Cannot record the licence acknowledgement")), qPrintable(w.message()));
 }
 
-QTEST_GUILESS_MAIN(TestAcknowledgements)
+void TestAcknowledgements::store_concurrentProcesses_keepEveryHost()
+{
+    // Issue 40: each record read the list, then wrote it back whole; two processes recording at
+    // once kept one host's acknowledgement. Sixteen processes, one host each, all at once.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("acknowledgements.json"));
+    std::vector<std::unique_ptr<QProcess>> children;
+    for (int i = 0; i < 16; ++i) {
+        auto p = std::make_unique<QProcess>();
+        p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p->start(QCoreApplication::applicationFilePath(),
+                 {QStringLiteral("--record"), file, QStringLiteral("gpu%1").arg(i)});
+        QVERIFY2(p->waitForStarted(), qPrintable(p->errorString()));
+        children.push_back(std::move(p));
+    }
+    const QString released = flashdeck::test::releaseTogether(children);
+    QVERIFY2(released.isEmpty(), qPrintable(released));
+    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    const Acknowledgements store(file);
+    for (int i = 0; i < 16; ++i) {
+        const auto found = store.find(QStringLiteral("gpu%1").arg(i), terms);
+        QVERIFY2(found && found.value(), qPrintable(QStringLiteral("gpu%1").arg(i)));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && qstrcmp(argv[1], "--record") == 0) {
+        return recordOne(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
+    }
+    QCoreApplication app(argc, argv);
+    TestAcknowledgements test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_acknowledgements.moc"

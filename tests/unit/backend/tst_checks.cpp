@@ -3,7 +3,9 @@
 #include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/recipe.h"
 
+#include <QCoreApplication>
 #include <QTest>
+#include <QTranslator>
 
 using namespace flashdeck;
 
@@ -16,6 +18,7 @@ private Q_SLOTS:
     void initTestCase();
     void gpus_countAndModel();
     void driver_needsCuda134();
+    void driver_neverBlamesQmul4();
     void gpuMemory_namesWhatHoldsIt_data();
     void gpuMemory_namesWhatHoldsIt();
     void disk_saysTheNumbers();
@@ -23,6 +26,10 @@ private Q_SLOTS:
     void hostMemory_countsEveryRank();
     void qmul4_passWarnUnknown_data();
     void qmul4_passWarnUnknown();
+    void qmul4_noLine_saysWhatAnEarlierStartPrinted_data();
+    void qmul4_noLine_saysWhatAnEarlierStartPrinted();
+    void qmul4_blackwellOnly_data();
+    void qmul4_blackwellOnly();
     void dspark_seedWordingAndVariants();
     void kvPool_againstTheProfile();
     void launchFailure_mostSpecificCauseWins();
@@ -63,22 +70,58 @@ void TestChecks::driver_needsCuda134()
     QCOMPARE(checks::driver(m_recipe, d).status, StepStatus::Pass);
 }
 
+void TestChecks::driver_neverBlamesQmul4()
+{
+    // The page: the qmul4 fallback comes from the image's CUDA Toolkit, never from the driver,
+    // so no text of the driver step (pass or fail) may tie the two together.
+    probe::NvidiaDriver d;
+    d.driverVersion = QStringLiteral("580.159.04");
+    QTranslator chinese; // the translation says it as the English does
+    QVERIFY(chinese.load(QStringLiteral(":/i18n/flashdeck_zh_CN.qm")));
+    for (const bool translated : {false, true}) {
+        if (translated) {
+            QVERIFY(QCoreApplication::installTranslator(&chinese));
+        }
+        for (const char *cuda : {"12.8", "13.0", "13.4", "13.6"}) {
+            d.cudaVersion = QString::fromLatin1(cuda);
+            const StepRecord r = checks::driver(m_recipe, d);
+            QVERIFY(!r.fix.isEmpty() || r.status == StepStatus::Pass);
+            for (const QString &text : {r.title, r.why, r.expected, r.seen, r.fix}) {
+                QVERIFY2(!text.contains(QLatin1String("qmul4"), Qt::CaseInsensitive), qPrintable(text));
+                QVERIFY2(!text.contains(QLatin1String("fall"), Qt::CaseInsensitive), qPrintable(text));
+                QVERIFY2(!text.contains(QStringLiteral("回退")), qPrintable(text)); // "falls back"
+            }
+        }
+    }
+    QCoreApplication::removeTranslator(&chinese);
+}
+
 void TestChecks::gpuMemory_namesWhatHoldsIt_data()
 {
     QTest::addColumn<qint64>("heldMiB"); // on every GPU, by pid 4242
     QTest::addColumn<QString>("owner"); // whose container runs pid 4242 ("": nobody's)
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("mentions"); // in seen + fix
+    QTest::addColumn<bool>("listed"); // nvidia-smi lists pid 4242 as the holder
+    QTest::addColumn<bool>("ownGpus"); // this deployment's running server was given GPUs 0-3
     const qint64 total = 293660; // a B300, as nvidia-smi counts it
-    QTest::newRow("idle") << qint64(0) << QString() << int(StepStatus::Pass) << "free";
-    QTest::newRow("a little") << qint64(total / 20) << QString() << int(StepStatus::Pass) << "free";
-    QTest::newRow("half, another tenant")
-        << qint64(total / 2) << QString() << int(StepStatus::Fail) << "pid 4242 (python3) holds 143.4 GiB";
-    QTest::newRow("half, the fix") << qint64(total / 2) << QString() << int(StepStatus::Fail) << "not Flashdeck's";
-    QTest::newRow("our own server, a rerun")
-        << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-balanced") << int(StepStatus::Pass) << "free";
-    QTest::newRow("another Flashdeck deployment") << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-low-latency")
-                                                  << int(StepStatus::Fail) << "flashdeck undeploy gpu1";
+    QTest::newRow("idle") << qint64(0) << QString() << int(StepStatus::Pass) << "free" << true << false;
+    QTest::newRow("a little") << qint64(total / 20) << QString() << int(StepStatus::Pass) << "free" << true << false;
+    QTest::newRow("half, another tenant") << qint64(total / 2) << QString() << int(StepStatus::Fail)
+                                          << "pid 4242 (python3) holds 143.4 GiB" << true << false;
+    QTest::newRow("half, the fix") << qint64(total / 2) << QString() << int(StepStatus::Fail) << "not Flashdeck's"
+                                   << true << false;
+    QTest::newRow("our own server, a rerun") << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-balanced")
+                                             << int(StepStatus::Pass) << "free" << true << false;
+    QTest::newRow("another Flashdeck deployment")
+        << qint64(total * 9 / 10) << QStringLiteral("gpu1-b300x4-low-latency") << int(StepStatus::Fail)
+        << "flashdeck undeploy gpu1" << true << false;
+    // nvidia-smi inside a container or a VM: the memory shows, its holder does not.
+    QTest::newRow("no process listed, our server runs on them: its own")
+        << qint64(total * 9 / 10) << QString() << int(StepStatus::Pass)
+        << "the memory in use on GPU 0, 1, 2, 3 is this deployment's own running server's" << false << true;
+    QTest::newRow("no process listed, not our server's GPUs: still short")
+        << qint64(total * 9 / 10) << QString() << int(StepStatus::Fail) << "GPU 0:" << false << false;
 }
 
 void TestChecks::gpuMemory_namesWhatHoldsIt()
@@ -87,13 +130,15 @@ void TestChecks::gpuMemory_namesWhatHoldsIt()
     QFETCH(QString, owner);
     QFETCH(int, status);
     QFETCH(QString, mentions);
+    QFETCH(bool, listed);
+    QFETCH(bool, ownGpus);
     probe::NvidiaDriver d;
     for (int i = 0; i < 4; ++i) {
         probe::NvidiaGpu g;
         g.index = i;
         g.memoryTotalMiB = 293660;
         g.memoryUsedMiB = heldMiB + (heldMiB > 0 ? 500 : 0); // the driver's own share shows as used too
-        if (heldMiB > 0) {
+        if (heldMiB > 0 && listed) {
             g.processes.append({4242, QStringLiteral("python3"), QStringLiteral("C"), heldMiB});
         }
         d.gpus.append(g);
@@ -102,8 +147,8 @@ void TestChecks::gpuMemory_namesWhatHoldsIt()
     if (!owner.isEmpty()) {
         owners.insert(4242, owner);
     }
-    const StepRecord r =
-        checks::gpuMemory(*m_balanced, d, owners, QStringLiteral("gpu1-b300x4-balanced"), QStringLiteral("gpu1"));
+    const StepRecord r = checks::gpuMemory(*m_balanced, d, owners, QStringLiteral("gpu1-b300x4-balanced"),
+                                           QStringLiteral("gpu1"), {}, ownGpus ? QSet<int>{0, 1, 2, 3} : QSet<int>{});
     QCOMPARE(int(r.status), status);
     QVERIFY2(QString(r.seen + QLatin1Char(' ') + r.fix).contains(mentions),
              qPrintable(r.seen + QLatin1String(" | ") + r.fix));
@@ -168,6 +213,78 @@ void TestChecks::qmul4_passWarnUnknown()
                      !r.fix.contains(QLatin1String("Update the driver")),
                  qPrintable(r.fix));
     }
+}
+
+void TestChecks::qmul4_noLine_saysWhatAnEarlierStartPrinted_data()
+{
+    // Issue 41: a start that prints no nvfp4_to_fp8 line is no guess ("from the minfer cache"),
+    // and clearing the kernel cache (a long recompile) is never advised.
+    QTest::addColumn<QString>("earlierBackend"); // empty: no earlier start of these pins printed it
+    QTest::addColumn<StepStatus>("status");
+    QTest::addColumn<QString>("seen");
+    QTest::newRow("nothing remembered") << QString() << StepStatus::Unknown << "not printed by this start";
+    QTest::newRow("qmul4 remembered")
+        << "qmul4" << StepStatus::Skipped
+        << "qmul4 seen on 2026-11-30 at the first start of this image and revision; not printed by this start";
+    QTest::newRow("fallback remembered")
+        << "fp16_fallback" << StepStatus::Warn
+        << "backend=fp16_fallback seen on 2026-11-30 at the first start of this image and revision; not printed by "
+           "this start";
+}
+
+void TestChecks::qmul4_noLine_saysWhatAnEarlierStartPrinted()
+{
+    QFETCH(QString, earlierBackend);
+    QFETCH(StepStatus, status);
+    QFETCH(QString, seen);
+    std::optional<KernelVerdict> earlier;
+    if (!earlierBackend.isEmpty()) {
+        earlier = KernelVerdict{earlierBackend, QStringLiteral("… nvfp4_to_fp8 backend=") + earlierBackend,
+                                QStringLiteral("2026-11-30T12:00:01Z"), QStringLiteral("sha256:abc"),
+                                QStringLiteral("62cbc27f")};
+    }
+    const StepRecord r = checks::qmul4({QStringLiteral("[… TP0] KV Cache is allocated. #tokens: 10400000")}, earlier);
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.seen, seen);
+    const QString said = r.seen + QLatin1Char(' ') + r.fix;
+    QVERIFY2(!said.contains(QLatin1String("minfer")) && !said.contains(QLatin1String("cache")), qPrintable(said));
+    QVERIFY(status != StepStatus::Warn || r.fix.contains(QLatin1String("CUDA Toolkit")));
+    // A line printed by this start wins over any memory.
+    const StepRecord printed = checks::qmul4(
+        {QStringLiteral("[… TP0] Compiled inference.dequant.nvfp4_to_fp8 backend=qmul4 in 12.3s")}, earlier);
+    QCOMPARE(printed.status, StepStatus::Pass);
+}
+
+void TestChecks::qmul4_blackwellOnly_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QStringList>("names");
+    QTest::addColumn<QStringList>("architectures");
+    QTest::addColumn<QString>("reason"); // a part of the skip's reason; empty: the check applies
+    const QStringList h200(8, QStringLiteral("NVIDIA H200"));
+    const QStringList hopper(8, QStringLiteral("Hopper"));
+    QTest::newRow("B300, Blackwell") << "b300x4-balanced" << QStringList(4, QStringLiteral("NVIDIA B300 SXM6 AC"))
+                                     << QStringList(4, QStringLiteral("Blackwell")) << "";
+    QTest::newRow("8 × H200, Hopper") << "h200" << h200 << hopper << "Hopper GPUs (NVIDIA H200)";
+    QTest::newRow("H200 on a driver that names no architecture")
+        << "h200" << h200 << QStringList(8, QString()) << "qmul4 is a Blackwell CUDA kernel";
+    QTest::newRow("H200 profile, nothing read yet") << "h200" << QStringList{} << QStringList{} << "Hopper GPUs (H200)";
+    QTest::newRow("ROCm") << "mi355x-x8-two-tp4-router" << QStringList(8, QStringLiteral("AMD Instinct MI355X"))
+                          << QStringList{} << "ROCm host";
+    QTest::newRow("unknown NVIDIA model: the check applies")
+        << "b300x4-balanced" << QStringList{QStringLiteral("NVIDIA Graphics Device")} << QStringList{QString()} << "";
+}
+
+void TestChecks::qmul4_blackwellOnly()
+{
+    QFETCH(QString, profile);
+    QFETCH(QStringList, names);
+    QFETCH(QStringList, architectures);
+    QFETCH(QString, reason);
+    const RecipeProfile *p = m_recipe.profile(profile);
+    QVERIFY(p);
+    const QString why = checks::qmul4NotApplicable(*p, names, architectures);
+    QVERIFY2(reason.isEmpty() ? why.isEmpty() : why.contains(reason), qPrintable(why));
 }
 
 void TestChecks::dspark_seedWordingAndVariants()

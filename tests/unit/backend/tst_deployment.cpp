@@ -25,6 +25,7 @@ class TestDeployment : public QObject
 private Q_SLOTS:
     void id_isHostDashProfile();
     void manifest_roundTrip();
+    void manifest_qmul4Verdicts_keptPerPins_oldManifestHasNone();
     void manifest_absentOrDamaged_saysSo_data();
     void manifest_absentOrDamaged_saysSo();
     void manifest_wrongTypes_readAsNothing();
@@ -41,6 +42,48 @@ void TestDeployment::id_isHostDashProfile()
     QCOMPARE(id.containerName(), QStringLiteral("flashdeck-gpu-b300-b300x4-balanced"));
     QVERIFY(DeploymentId().isEmpty());
     QCOMPARE(DeploymentId(QStringLiteral("h"), QString()).toString(), QString());
+}
+
+void TestDeployment::manifest_qmul4Verdicts_keptPerPins_oldManifestHasNone()
+{
+    // Issue 41: what a start printed for qmul4, per image digest and model revision.
+    const KernelVerdict first{QStringLiteral("qmul4"), QStringLiteral("… nvfp4_to_fp8 backend=qmul4 in 12.3s"),
+                              QStringLiteral("2026-11-30T12:00:01Z"), QStringLiteral("sha256:aaa"),
+                              QStringLiteral("62cbc27f")};
+    KernelVerdict again = first;
+    again.seenAt = QStringLiteral("2026-12-02T08:00:00Z");
+    // The same backend again: the first start stays the one named.
+    QList<KernelVerdict> kept = Deployment::withVerdict({first}, again);
+    QCOMPARE(kept, QList<KernelVerdict>{first});
+    // Another backend for the same pins replaces it; other pins are kept beside it.
+    KernelVerdict fallback = again;
+    fallback.backend = QStringLiteral("fp16_fallback");
+    KernelVerdict other = first;
+    other.imageDigest = QStringLiteral("sha256:bbb");
+    kept = Deployment::withVerdict(Deployment::withVerdict({first}, other), fallback);
+    QCOMPARE(kept, (QList<KernelVerdict>{other, fallback}));
+    for (int i = 0; i < 40; ++i) { // bounded
+        KernelVerdict v = first;
+        v.imageDigest = QStringLiteral("sha256:%1").arg(i);
+        kept = Deployment::withVerdict(kept, v);
+    }
+    QCOMPARE(kept.size(), Deployment::kMaxKernelVerdicts);
+    QCOMPARE(kept.last().imageDigest, QStringLiteral("sha256:39"));
+
+    Deployment d;
+    d.host = QStringLiteral("gpu-b300");
+    d.profile = QStringLiteral("b300x4-balanced");
+    d.qmul4Verdicts = {other, fallback};
+    const Result<Deployment> back = Deployment::fromJson(d.toJson());
+    QVERIFY2(back, qPrintable(back.message()));
+    QCOMPARE(back.value().qmul4Verdicts, d.qmul4Verdicts);
+    QCOMPARE(back.value().qmul4VerdictOf(QStringLiteral("sha256:aaa"), QStringLiteral("62cbc27f")), fallback);
+    QVERIFY(!back.value().qmul4VerdictOf(QStringLiteral("sha256:aaa"), QStringLiteral("ffff")));
+    QVERIFY(!back.value().qmul4VerdictOf(QString(), QString())); // no digest: nothing is known of the image
+    // A manifest written before verdicts were kept reads, with none.
+    const Result<Deployment> old = Deployment::fromJson(R"({"host":"h","profile":"b300x4-balanced","ok":true})");
+    QVERIFY2(old, qPrintable(old.message()));
+    QVERIFY(old.value().qmul4Verdicts.isEmpty());
 }
 
 void TestDeployment::manifest_roundTrip()

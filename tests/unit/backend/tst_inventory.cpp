@@ -145,7 +145,8 @@ void TestInventory::malformedFile_isReportedAndLeftUntouched()
 
 void TestInventory::duplicateAndUnknownNames_areRefused()
 {
-    Inventory inv(QStringLiteral("/unused"));
+    QTemporaryDir dir; // add and remove write the file now
+    Inventory inv(dir.path() + QStringLiteral("/hosts.json"));
     HostEntry h;
     h.name = QStringLiteral("a");
     h.address = QStringLiteral("x");

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void ring_givesBackTheChunksOfWhatItDrops();
     void highlights_data();
     void highlights();
+    void highlights_notApplicableWhereTheDeploymentSkippedIt();
     void frames_runawayLineIsCutAtOneMiB();
 };
 
@@ -284,8 +285,20 @@ void TestLogBuffer::highlights_data()
         << rulesOf("qmul4-ok qmul4-fallback qmul4-ok") << QStringLiteral("qmul4: SLOW fallback — CUDA Toolkit < 13.4")
         << warn << QStringLiteral("");
     QTest::newRow("ready, never said") << rulesOf("dspark-ok ready")
-                                       << QStringLiteral("qmul4: not seen (cached kernel?)") << warn
+                                       << QStringLiteral("qmul4: not printed by this start") << warn
                                        << QStringLiteral("DSpark: draft loaded");
+}
+
+void TestLogBuffer::highlights_notApplicableWhereTheDeploymentSkippedIt()
+{
+    // ROCm and Hopper: the deployment skipped check.qmul4; the badge says so, whatever the log.
+    LogHighlights h;
+    h.setRecorded(LogHighlights::Qmul4::NotApplicable);
+    h.note(QStringLiteral("ready"));
+    QCOMPARE(h.qmul4Text(), QStringLiteral("qmul4: does not apply to these GPUs"));
+    QCOMPARE(h.qmul4Tone(), LogHighlights::Tone::Neutral);
+    h.note(QStringLiteral("qmul4-fallback")); // a line the server does print still wins
+    QCOMPARE(h.qmul4(), LogHighlights::Qmul4::Fallback);
 }
 
 void TestLogBuffer::highlights()

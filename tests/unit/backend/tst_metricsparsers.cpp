@@ -28,6 +28,8 @@ private Q_SLOTS:
     void prometheus_sharedValuesStayApart();
     void snapshot_aggregatesRanks();
     void snapshot_fromLoads();
+    void services_addUpBehindTheRouter_data();
+    void services_addUpBehindTheRouter();
     void decodeLine_data();
     void decodeLine();
     void quantile_data();
@@ -337,6 +339,54 @@ void TestMetricsParsers::metricIds_keyUnitAndScale()
     }
     QVERIFY(!MetricId::parseGpuKey(QStringLiteral("gpu.x.util")));
     QVERIFY(!MetricId::parseGpuKey(QStringLiteral("gpu.1.fan_rpm")));
+}
+
+void TestMetricsParsers::services_addUpBehindTheRouter_data()
+{
+    QTest::addColumn<QList<ServiceSnapshot>>("services");
+    QTest::addColumn<double>("used");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<double>("usage");
+    QTest::addColumn<double>("queued");
+    QTest::addColumn<double>("acceptLength");
+    const auto look = [](quint16 port, double used, double max, std::optional<double> queued, double accept) {
+        ServiceSnapshot s;
+        s.port = port;
+        s.snapshot.atMs = 1000 + port;
+        s.snapshot.usedTokens = used;
+        s.snapshot.maxTokens = max;
+        s.snapshot.tokenUsage = used / max;
+        s.snapshot.queued = queued;
+        s.snapshot.specAcceptLength = accept;
+        return s;
+    };
+    QTest::newRow("one service: itself") << QList<ServiceSnapshot>{look(30000, 1e6, 1e7, 3, 3.0)} << 1e6 << 1e7 << 0.1
+                                         << 3.0 << 3.0;
+    // Two services of an 8 × B300 node: 1M of 10.4M and 4.2M of 10.4M in use.
+    QTest::newRow("two: tokens add, usage is used over capacity, lengths average")
+        << QList<ServiceSnapshot>{look(30000, 1e6, 10.4e6, 2, 3.0), look(30001, 4.2e6, 10.4e6, 5, 3.4)} << 5.2e6
+        << 20.8e6 << 0.25 << 7.0 << 3.2;
+    QTest::newRow("a service that gives no queue adds nothing to it")
+        << QList<ServiceSnapshot>{look(30000, 1e6, 1e7, std::nullopt, 3.0), look(30001, 1e6, 1e7, 4, 3.0)} << 2e6 << 2e7
+        << 0.1 << 4.0 << 3.0;
+}
+
+void TestMetricsParsers::services_addUpBehindTheRouter()
+{
+    QFETCH(QList<ServiceSnapshot>, services);
+    const ServerSnapshot s = sumOfServices(services);
+    QFETCH(double, used);
+    QFETCH(double, max);
+    QFETCH(double, usage);
+    QFETCH(double, queued);
+    QFETCH(double, acceptLength);
+    QCOMPARE(*s.usedTokens, used);
+    QCOMPARE(*s.maxTokens, max);
+    QVERIFY(std::abs(*s.tokenUsage - usage) < 1e-9);
+    QCOMPARE(*s.queued, queued);
+    QVERIFY(std::abs(*s.specAcceptLength - acceptLength) < 1e-9);
+    QVERIFY(!s.running); // none of them said: unknown, never 0
+    QCOMPARE(s.atMs, services.last().snapshot.atMs);
 }
 
 QTEST_GUILESS_MAIN(TestMetricsParsers)

@@ -15,6 +15,12 @@ QByteArray data(const QString &name)
     QFile f(flashdeck::test::testData(u"/nvidia-smi-h200x2/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+
+QByteArray amdData(const char *name)
+{
+    QFile f(flashdeck::test::testData(u"/amd-smi/") + QLatin1String(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 } // namespace
 
 /** The probe parsers on real captures (tests/data) and the real tools' documented shapes. */
@@ -39,6 +45,10 @@ private Q_SLOTS:
     void amdSmi_bothShapesAndNA();
     void rocmSmi_stringsAndNA_data();
     void rocmSmi_stringsAndNA();
+    void amdSmiStatic_realMi210_namesTheGpu();
+    void amdSmiStatic_listShapeAndNA();
+    void amdSmiProcess_realMi300x_andTheFullKeys();
+    void rocmSmiPids_realMi300x();
 };
 
 void TestProbeParsers::nvidiaXml_realH200Capture()
@@ -48,6 +58,7 @@ void TestProbeParsers::nvidiaXml_realH200Capture()
     QCOMPARE(d.value().driverVersion, QStringLiteral("580.159.04"));
     QCOMPARE(d.value().cudaVersion, QStringLiteral("13.0")); // < 13.4: F07 fails on this host
     QCOMPARE(d.value().gpus.size(), 2);
+    QCOMPARE(d.value().gpus.at(1).architecture, QStringLiteral("Hopper")); // <product_architecture>
     QCOMPARE(d.value().gpus.at(1).name, QStringLiteral("NVIDIA H200"));
     QCOMPARE(d.value().gpus.at(0).memoryTotalMiB, 143771);
     QVERIFY(d.value().gpus.at(0).uuid.startsWith(QLatin1String("GPU-53c876d4")));
@@ -262,6 +273,68 @@ void TestProbeParsers::amdSmi_nestingBomb_isRefusedBeforeParsing()
     const auto r = parseAmdSmiMetric(bomb);
     QVERIFY(!r);
     QVERIFY(r.status().message().contains(QLatin1String("not a GPU list")));
+}
+
+void TestProbeParsers::amdSmiStatic_realMi210_namesTheGpu()
+{
+    const QByteArray text = amdData("static-mi210.json");
+    QVERIFY(!text.isEmpty());
+    const auto names = parseAmdSmiStatic(text);
+    QVERIFY2(names, qPrintable(names.message()));
+    QCOMPARE(names.value().size(), 1);
+    QCOMPARE(names.value().value(0), QStringLiteral("AMD Instinct MI210"));
+    // metric has no name anywhere: the static answer is the only place.
+    QVERIFY(!parseAmdSmiStatic("{\"card0\": {}}"));
+}
+
+void TestProbeParsers::amdSmiStatic_listShapeAndNA()
+{
+    const QByteArray list = R"([{"gpu": 0, "asic": {"market_name": "AMD Instinct MI355X"}},
+                                {"gpu": 1, "asic": {"market_name": "N/A"}},
+                                {"gpu": 2, "asic": "N/A"}, {"gpu": "x"}])";
+    const auto names = parseAmdSmiStatic(list);
+    QVERIFY(names);
+    QCOMPARE(names.value().value(0), QStringLiteral("AMD Instinct MI355X"));
+    QVERIFY(names.value().contains(1) && names.value().value(1).isEmpty()); // there, not named
+    QVERIFY(names.value().contains(2) && names.value().value(2).isEmpty());
+    QCOMPARE(names.value().size(), 3);
+}
+
+void TestProbeParsers::amdSmiProcess_realMi300x_andTheFullKeys()
+{
+    const auto real = parseAmdSmiProcess(amdData("process-mi300x.json"));
+    QVERIFY2(real, qPrintable(real.message()));
+    QCOMPARE(real.value().value(0).size(), 1);
+    const GpuProcess p = real.value().value(0).first();
+    QCOMPARE(p.pid, 28389);
+    QCOMPARE(p.name, QStringLiteral("llama-server"));
+    QCOMPARE(p.usedMemoryMiB, 2353860608LL / 1048576); // mem_usage, in bytes
+    // The keys ROCm/amdsmi's process() prints: vram_mem is the GPU's share; "No running
+    // processes detected" is a string where a GPU has none.
+    const QByteArray full = R"({"gpu_data": [
+        {"gpu": 0, "process_list": [{"process_info": {"name": "python3", "pid": 41207,
+            "memory_usage": {"gtt_mem": {"value": 2097152, "unit": "B"}, "cpu_mem": {"value": 0, "unit": "B"},
+                             "vram_mem": {"value": 153962577920, "unit": "B"}},
+            "mem_usage": {"value": 153964675072, "unit": "B"},
+            "usage": {"gfx": {"value": 0, "unit": "ns"}, "enc": {"value": 0, "unit": "ns"}}}}]},
+        {"gpu": 1, "process_list": [{"process_info": "No running processes detected"}]}]})";
+    const auto held = parseAmdSmiProcess(full);
+    QVERIFY(held);
+    QCOMPARE(held.value().value(0).size(), 1);
+    QCOMPARE(held.value().value(0).first().usedMemoryMiB, 146830);
+    QVERIFY(held.value().contains(1) && held.value().value(1).isEmpty());
+    QVERIFY(!parseAmdSmiProcess("WARNING: nothing"));
+}
+
+void TestProbeParsers::rocmSmiPids_realMi300x()
+{
+    const QList<RocmSmiProcess> pids = parseRocmSmiPids(amdData("rocm-smi-pids-mi300x.json"));
+    QCOMPARE(pids.size(), 1);
+    QCOMPARE(pids.first().process.pid, 28389);
+    QCOMPARE(pids.first().process.name, QStringLiteral("llama-server"));
+    QCOMPARE(pids.first().gpuCount, 1);
+    QCOMPARE(pids.first().process.usedMemoryMiB, 2353860608LL / 1048576);
+    QVERIFY(parseRocmSmiPids("WARNING: No JSON data to report").isEmpty()); // no KFD process
 }
 
 QTEST_GUILESS_MAIN(TestProbeParsers)

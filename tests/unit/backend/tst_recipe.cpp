@@ -1,3 +1,5 @@
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
 
 #include <QFile>
@@ -18,6 +20,8 @@ private Q_SLOTS:
     void invalid_namesTheKeyAndWhatWasExpected();
     void profileForGpus_fitsTheHost_data();
     void profileForGpus_fitsTheHost();
+    void nodeLayout_oneServicePerFourGpusBehindTheRouter_data();
+    void nodeLayout_oneServicePerFourGpusBehindTheRouter();
 
 private:
     static nlohmann::json shipped();
@@ -147,6 +151,80 @@ void TestRecipe::profileForGpus_fitsTheHost()
     QVERIFY2(recipes, qPrintable(recipes.message()));
     const flashdeck::RecipeProfile *p = recipes.value().first().profileForGpus(names);
     QCOMPARE(p ? p->id : QString(), profile);
+}
+
+void TestRecipe::nodeLayout_oneServicePerFourGpusBehindTheRouter_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("gpus");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("layout"); // "GPUS@PORT;…>ROUTER", or "error: words"
+    const QString balanced = QStringLiteral("b300x4-balanced");
+    QTest::newRow("8 GPUs: two TP 4 services behind the Router")
+        << balanced << QStringLiteral("0,1,2,3,4,5,6,7") << 0
+        << QStringLiteral("0,1,2,3@30000;4,5,6,7@30001>30080 cache_aware");
+    QTest::newRow("--gpus 0,1,2,3: one service, no Router")
+        << balanced << QStringLiteral("0,1,2,3") << 0 << QStringLiteral("0,1,2,3@30000>0 ");
+    QTest::newRow("--gpus 4,5,6,7 --port 31000: one service on the operator's port")
+        << balanced << QStringLiteral("4,5,6,7") << 31000 << QStringLiteral("4,5,6,7@31000>0 ");
+    QTest::newRow("8 GPUs and --port 31000: the entry point is the Router's")
+        << balanced << QStringLiteral("0,1,2,3,4,5,6,7") << 31000
+        << QStringLiteral("0,1,2,3@30000;4,5,6,7@30001>31000 cache_aware");
+    QTest::newRow("8 GPUs and --port 30001: no service takes the Router's port")
+        << balanced << QStringLiteral("4,5,6,7,0,1,2,3") << 30001
+        << QStringLiteral("4,5,6,7@30000;0,1,2,3@30003>30001 cache_aware");
+    QTest::newRow("12 GPUs: three services") << balanced << QStringLiteral("0,1,2,3,4,5,6,7,8,9,10,11") << 0
+                                             << QStringLiteral("0,1,2,3@30000;4,5,6,7@30001;8,9,10,11@30002>30080 "
+                                                               "cache_aware");
+    QTest::newRow("6 GPUs: not a multiple of TP 4")
+        << balanced << QStringLiteral("0,1,2,3,4,5") << 0 << QStringLiteral("error: or a multiple of 4");
+    QTest::newRow("Low-Latency has no node layout: 8 GPUs refused")
+        << QStringLiteral("b300x4-low-latency") << QStringLiteral("0,1,2,3,4,5,6,7") << 0
+        << QStringLiteral("error: needs 4 GPUs (one per TP rank), not 8");
+}
+
+void TestRecipe::nodeLayout_oneServicePerFourGpusBehindTheRouter()
+{
+    QFETCH(QString, profile);
+    QFETCH(QString, gpus);
+    QFETCH(int, port);
+    QFETCH(QString, layout);
+    const auto recipes = Recipe::builtIn();
+    QVERIFY2(recipes, qPrintable(recipes.message()));
+    const Recipe &recipe = recipes.value().first();
+    const flashdeck::RecipeProfile *listed = recipe.profile(profile);
+    QVERIFY(listed);
+    const auto chosen = flashdeck::ProfileChoice{{}, gpus, quint16(port)}.apply(recipe, *listed);
+    if (layout.startsWith(QLatin1String("error: "))) {
+        QVERIFY(!chosen);
+        QVERIFY2(chosen.message().contains(layout.mid(7)), qPrintable(chosen.message()));
+        return;
+    }
+    QVERIFY2(chosen, qPrintable(chosen.message()));
+    const auto describe = [](const flashdeck::RecipeProfile &p) -> QString {
+        QStringList services;
+        for (const flashdeck::RecipeReplica &r : p.replicas) {
+            QStringList ids;
+            for (const int g : r.gpus) {
+                ids.append(QString::number(g));
+            }
+            services.append(ids.join(QLatin1Char(',')) + QLatin1Char('@') + QString::number(r.port));
+        }
+        return services.join(QLatin1Char(';')) + QLatin1Char('>') + QString::number(p.routerPort) + QLatin1Char(' ') +
+            p.routerPolicy;
+    };
+    QCOMPARE(describe(chosen.value()), layout);
+    // What the manifest records (the GPUs in order, the entry point) lays it out the same again.
+    flashdeck::Deployment d;
+    d.profile = profile;
+    d.gpus = flashdeck::ProfileChoice::gpuList(chosen.value());
+    d.port = flashdeck::ProfileChoice::servedPort(chosen.value());
+    const auto again = flashdeck::ProfileChoice::asDeployed(recipe, d);
+    QVERIFY2(again, qPrintable(again.message()));
+    QCOMPARE(describe(again.value()), layout);
+    // The host's count decides when the operator gives no list: services of the profile's TP.
+    QCOMPARE(flashdeck::ProfileChoice::servicesOn(*listed, 8), profile == QLatin1String("b300x4-balanced") ? 2 : 1);
+    QCOMPARE(flashdeck::ProfileChoice::servicesOn(*listed, 4), 1);
 }
 
 QTEST_GUILESS_MAIN(TestRecipe)

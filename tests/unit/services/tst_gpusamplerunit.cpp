@@ -36,6 +36,7 @@ private Q_SLOTS:
     void nvidiaGarbage_isStopped();
     void stop_endsTheStream();
     void amdWithoutAmdSmi_fallsBackToRocmSmi();
+    void amd_namesFromStatic_readOnce();
 };
 
 void TestGpuSamplerUnit::nvidiaStream_groupsSweeps()
@@ -132,6 +133,29 @@ void TestGpuSamplerUnit::amdWithoutAmdSmi_fallsBackToRocmSmi()
     QCOMPARE(sampled.first().first().value<QList<probe::GpuSample>>().size(), 8);
     QCOMPARE(fake.count("amd-smi metric --json"), 1); // asked once, then never again
     QVERIFY(sampler.command().startsWith(QLatin1String("rocm-smi")));
+}
+
+void TestGpuSamplerUnit::amd_namesFromStatic_readOnce()
+{
+    // amd-smi metric names no GPU; amd-smi static does (asic.market_name): read once, first.
+    FakeTransport fake;
+    fake.answer("amd-smi static --asic --json",
+                FakeTransport::Answer{fakeHostData("amd-smi-static-mi355x-x8.json"), {}, 0, {}, {}, false});
+    fake.answer("amd-smi metric --json",
+                FakeTransport::Answer{fakeHostData("amd-smi-metric-mi355x-x8.json"), {}, 0, {}, {}, false});
+    GpuSampler sampler(fake, GpuSampler::Vendor::Amd, 100);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    sampler.start();
+    QTRY_VERIFY(sampled.size() >= 2);
+    for (const auto &sample : sampled) {
+        const auto gpus = sample.first().value<QList<probe::GpuSample>>();
+        QCOMPARE(gpus.size(), 8);
+        for (const probe::GpuSample &g : gpus) {
+            QCOMPARE(g.name, QStringLiteral("AMD Instinct MI355X"));
+        }
+    }
+    QCOMPARE(fake.count("amd-smi static"), 1);
+    QCOMPARE(fake.commands().first(), QByteArray("amd-smi static --asic --json"));
 }
 
 QTEST_GUILESS_MAIN(TestGpuSamplerUnit)

@@ -32,6 +32,8 @@ enum class Host {
     PortTaken,
     PortOurs, // taken by this deployment's own running server
     LowMemory,
+    AmdBusy, // an MI355X host another tenant's job (pid 52113) holds half of
+    AmdRocmSmiOnly, // an MI355X host without amd-smi, the same job on it (rocm-smi --showpids)
 };
 
 } // namespace
@@ -92,9 +94,31 @@ TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &prof
         fake.answer("nvidia-smi -L",
                     FakeTransport::Answer{fakeHostData("nvidia-smi-L-b300x4.txt"), {}, 0, {}, {}, false});
     }
-    if (host == Host::AmdGpusOnly || profile->vendor == probe::GpuVendor::Amd) {
+    const bool busy = host == Host::AmdBusy || host == Host::AmdRocmSmiOnly;
+    if (host == Host::AmdRocmSmiOnly) { // amd-smi: command not found (nothing scripted for it)
+        fake.answer("rocm-smi --showproductname --json",
+                    FakeTransport::Answer{fakeHostData("rocm-smi-names-mi355x-x8.json"), {}, 0, {}, {}, false});
+        fake.answer("rocm-smi --showmeminfo vram --showpids --json",
+                    FakeTransport::Answer{fakeHostData("rocm-smi-pids-mi355x-busy.json"), {}, 0, {}, {}, false});
+    } else if (host == Host::AmdGpusOnly || profile->vendor == probe::GpuVendor::Amd) {
+        fake.answer("amd-smi static --asic --json",
+                    FakeTransport::Answer{fakeHostData("amd-smi-static-mi355x-x8.json"), {}, 0, {}, {}, false});
         fake.answer("amd-smi metric --json",
-                    FakeTransport::Answer{fakeHostData("amd-smi-metric-mi355x-x8.json"), {}, 0, {}, {}, false});
+                    FakeTransport::Answer{
+                        fakeHostData(busy ? "amd-smi-metric-mi355x-busy.json" : "amd-smi-metric-mi355x-x8.json"),
+                        {},
+                        0,
+                        {},
+                        {},
+                        false});
+        fake.answer("amd-smi process --json",
+                    FakeTransport::Answer{
+                        fakeHostData(busy ? "amd-smi-process-mi355x-busy.json" : "amd-smi-process-mi355x-x8.json"),
+                        {},
+                        0,
+                        {},
+                        {},
+                        false});
     }
     const QByteArray avail = host == Host::DiskSmall ? "21474836480" : "3840000000000";
     fake.answer("df -B1",
@@ -198,8 +222,12 @@ void TestRunnerSteps::step_data()
     QTest::newRow("gpus pass") << Host::Healthy << b300 << 0 << nc << "preflight.gpus" << StepStatus::Pass << "B300"
                                << "";
     QTest::newRow("gpus: an AMD host for an NVIDIA profile")
-        << Host::AmdGpusOnly << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail << "8 AMD GPUs (amd-smi)"
+        << Host::AmdGpusOnly << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail
+        << "the profile needs 4 × B300; the host has 8 × AMD Instinct MI355X"
         << "Choose a profile for this host's GPUs: mi355x";
+    QTest::newRow("gpus pass on ROCm, by name")
+        << Host::Healthy << mi << 0 << nc << "preflight.gpus" << StepStatus::Pass << "8 × AMD Instinct MI355X"
+        << "";
     QTest::newRow("gpus: no GPU tool at all")
         << Host::NoGpuTool << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail << "command not found"
         << "Install the NVIDIA driver on the host";
@@ -226,9 +254,16 @@ void TestRunnerSteps::step_data()
     QTest::newRow("gpu memory passes (idle GPUs)")
         << Host::Healthy << b300 << 0 << nc << "preflight.gpumemory" << StepStatus::Pass << "the server takes free"
         << "";
-    QTest::newRow("gpu memory: skipped on ROCm")
-        << Host::Healthy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Skipped << "amd-smi process"
+    QTest::newRow("gpu memory passes on ROCm (idle GPUs)")
+        << Host::Healthy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Pass << "the server takes free"
         << "";
+    QTest::newRow("gpu memory: another job on the ROCm GPUs, named (amd-smi process)")
+        << Host::AmdBusy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Fail << "pid 52113 (python3) holds"
+        << "The other processes are not Flashdeck's";
+    QTest::newRow("gpu memory: another job on the ROCm GPUs, named (rocm-smi --showpids)")
+        << Host::AmdRocmSmiOnly << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Fail
+        << "pid 52113 (python3) holds 1151.9 GiB on GPUs rocm-smi does not name (8 of them)"
+        << "The other processes are not Flashdeck's";
     QTest::newRow("disk passes") << Host::Healthy << b300 << 0 << nc << "preflight.disk" << StepStatus::Pass
                                  << "3840.0 GB free on /"
                                  << "";
