@@ -194,6 +194,15 @@ Status LockedFile::update(const Change &change) const
     return Status::ok();
 }
 
+Status LockedFile::whileLocked(const std::function<void()> &work) const
+{
+    QDir().mkpath(QFileInfo(m_path).absolutePath());
+    LockHolder lock;
+    Status s = lock.acquire(lockPath(), m_path, m_lockTimeoutMs);
+    work();
+    return s;
+}
+
 Result<QString> LockedFile::keepAside(const QByteArray &bytes) const
 {
     // The same bad bytes kept already (a second attempt): that copy, not one more.

@@ -68,6 +68,12 @@ public:
     /** Re-reads the file and writes what `change` makes of it, all under the lock. */
     [[nodiscard]] Status update(const Change &change) const;
 
+    /**
+     * Runs `work` while holding the lock, for a file another library reads and writes itself
+     * (QSettings): `work` runs even when the lock cannot be had, and the failure says why.
+     */
+    [[nodiscard]] Status whileLocked(const std::function<void()> &work) const;
+
 private:
     [[nodiscard]] Result<QString> keepAside(const QByteArray &bytes) const;
 

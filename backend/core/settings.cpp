@@ -1,6 +1,7 @@
 #include "backend/core/settings.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/lockedfile.h"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -15,11 +16,33 @@ const QString kLastPage = QStringLiteral("window/lastPage");
 const QString kGeometry = QStringLiteral("window/geometry");
 } // namespace
 
-Settings::Settings(const AppPaths &paths)
-    : m_settings(std::make_unique<QSettings>(paths.settingsFile(), QSettings::IniFormat))
-{ }
+namespace {
+/**
+ * QSettings reads the file when it is made without taking its own lock, and stats it apart from
+ * reading it: a writer's rename between the two left it holding old contents stamped as new, so
+ * its next sync did not re-read and dropped the other process's keys (twelve writers under load
+ * lost one). Reads and syncs here hold a flock of ours; not QSettings' `<file>.lock`, which its
+ * QLockFile creates and deletes.
+ */
+LockedFile settingsLock(const QString &file)
+{
+    return LockedFile(file + QStringLiteral(".sync"));
+}
+} // namespace
 
-Settings::~Settings() = default;
+Settings::Settings(const AppPaths &paths)
+{
+    const Status locked = settingsLock(paths.settingsFile()).whileLocked([&] {
+        m_settings = std::make_unique<QSettings>(paths.settingsFile(), QSettings::IniFormat);
+    });
+    Q_UNUSED(locked) // read even so: a missing lock must not cost the operator their preferences
+}
+
+Settings::~Settings()
+{
+    const Status locked = settingsLock(m_settings->fileName()).whileLocked([this] { m_settings.reset(); });
+    Q_UNUSED(locked)
+}
 
 QString Settings::fileName() const
 {
@@ -193,7 +216,8 @@ void Settings::setWindowGeometry(const QByteArray &geometry)
 
 bool Settings::sync(QString *error)
 {
-    m_settings->sync();
+    const Status locked = settingsLock(m_settings->fileName()).whileLocked([this] { m_settings->sync(); });
+    Q_UNUSED(locked)
     if (m_settings->status() == QSettings::NoError) {
         return true;
     }
