@@ -202,31 +202,31 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
-        connection.tunnelToCommand("docker system dial-stdio", &connection)
-            ->onOpened(
-                &connection,
-                [&, u, done](quint16 port) {
-                    u->docker = std::make_unique<docker::DockerClient>(port);
-                    u->docker->call("GET", QStringLiteral("/containers/json?all=1"), {},
-                                    [&, u, done](const docker::DockerResponse &list) {
-                                        if (!list.ok() || !list.json().is_array()) {
-                                            c.err << list.message() << '\n';
-                                            done(ExitCheckFailed);
-                                            return;
-                                        }
-                                        for (const json &ct : list.json()) {
-                                            u->usedIds.insert(QString::fromStdString(jsonread::string(ct, "ImageID")));
-                                        }
-                                        pruneNext(u, record, [&, u, done] {
-                                            report();
-                                            done(u->failed ? ExitCheckFailed : ExitOk);
-                                        });
+        ssh::TunnelReply *tunnel = connection.tunnelToCommand("docker system dial-stdio", &connection);
+        tunnel->onOpened(
+            &connection,
+            [&, u, done, tunnel](quint16) {
+                u->docker = std::make_unique<docker::DockerClient>(tunnel->link());
+                u->docker->call("GET", QStringLiteral("/containers/json?all=1"), {},
+                                [&, u, done](const docker::DockerResponse &list) {
+                                    if (!list.ok() || !list.json().is_array()) {
+                                        c.err << list.message() << '\n';
+                                        done(ExitCheckFailed);
+                                        return;
+                                    }
+                                    for (const json &ct : list.json()) {
+                                        u->usedIds.insert(QString::fromStdString(jsonread::string(ct, "ImageID")));
+                                    }
+                                    pruneNext(u, record, [&, u, done] {
+                                        report();
+                                        done(u->failed ? ExitCheckFailed : ExitOk);
                                     });
-                },
-                [&c, done](const QString &message) {
-                    c.err << message << '\n';
-                    done(ExitCheckFailed);
-                });
+                                });
+            },
+            [&c, done](const QString &message) {
+                c.err << message << '\n';
+                done(ExitCheckFailed);
+            });
     });
 }
 

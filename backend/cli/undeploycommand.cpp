@@ -78,74 +78,74 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
-        connection.tunnelToCommand("docker system dial-stdio", &connection)
-            ->onOpened(
-                &connection,
-                [&, u, done](quint16 port) {
-                    u->docker = std::make_unique<docker::DockerClient>(port);
-                    const QString filter = docker::OurContainers::filter();
-                    u->docker->call(
-                        "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-                        [&, u, done](const docker::DockerResponse &list) {
-                            if (!list.ok()) {
-                                c.err << list.message() << '\n';
+        ssh::TunnelReply *tunnel = connection.tunnelToCommand("docker system dial-stdio", &connection);
+        tunnel->onOpened(
+            &connection,
+            [&, u, done, tunnel](quint16) {
+                u->docker = std::make_unique<docker::DockerClient>(tunnel->link());
+                const QString filter = docker::OurContainers::filter();
+                u->docker->call(
+                    "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                    [&, u, done](const docker::DockerResponse &list) {
+                        if (!list.ok()) {
+                            c.err << list.message() << '\n';
+                            done(ExitCheckFailed);
+                            return;
+                        }
+                        // Ours, for this host.
+                        for (const docker::OurContainer &ct :
+                             docker::OurContainers::of(docker::OurContainers::parse(list.json()), ids)) {
+                            u->todo.append(ct.id);
+                            u->removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
+                        }
+                        removeNext(u, [&, u, done] {
+                            if (p.isSet(json)) {
+                                nlohmann::json names = nlohmann::json::array();
+                                for (const QString &n : u->removed) {
+                                    names.push_back(n.toStdString());
+                                }
+                                c.out << QString::fromStdString(nlohmann::json{
+                                             {"host", host->name.toStdString()},
+                                             {"removed", names},
+                                             {"ok",
+                                              u->error.isEmpty()}}.dump())
+                                      << '\n';
+                            } else if (u->removed.isEmpty()) {
+                                c.out << QCoreApplication::translate("Cli", "No Flashdeck container on %1.\n")
+                                             .arg(host->name);
+                            } else {
+                                c.out << "Stopped and removed: " << u->removed.join(QStringLiteral(", ")) << '\n';
+                            }
+                            if (!u->error.isEmpty()) {
+                                c.err << u->error << '\n';
+                            }
+                            if (!u->error.isEmpty()) {
                                 done(ExitCheckFailed);
                                 return;
                             }
-                            // Ours, for this host.
-                            for (const docker::OurContainer &ct :
-                                 docker::OurContainers::of(docker::OurContainers::parse(list.json()), ids)) {
-                                u->todo.append(ct.id);
-                                u->removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
+                            // The keys of servers that no longer exist are worth nothing: forget them.
+                            if (ids.isEmpty()) {
+                                done(ExitOk);
+                                return;
                             }
-                            removeNext(u, [&, u, done] {
-                                if (p.isSet(json)) {
-                                    nlohmann::json names = nlohmann::json::array();
-                                    for (const QString &n : u->removed) {
-                                        names.push_back(n.toStdString());
+                            auto pending = std::make_shared<qsizetype>(ids.size());
+                            for (const QString &id : ids) {
+                                secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
+                                    if (!s) {
+                                        c.err << s.message() << '\n';
                                     }
-                                    c.out << QString::fromStdString(nlohmann::json{
-                                                 {"host", host->name.toStdString()},
-                                                 {"removed", names},
-                                                 {"ok",
-                                                  u->error.isEmpty()}}.dump())
-                                          << '\n';
-                                } else if (u->removed.isEmpty()) {
-                                    c.out << QCoreApplication::translate("Cli", "No Flashdeck container on %1.\n")
-                                                 .arg(host->name);
-                                } else {
-                                    c.out << "Stopped and removed: " << u->removed.join(QStringLiteral(", ")) << '\n';
-                                }
-                                if (!u->error.isEmpty()) {
-                                    c.err << u->error << '\n';
-                                }
-                                if (!u->error.isEmpty()) {
-                                    done(ExitCheckFailed);
-                                    return;
-                                }
-                                // The keys of servers that no longer exist are worth nothing: forget them.
-                                if (ids.isEmpty()) {
-                                    done(ExitOk);
-                                    return;
-                                }
-                                auto pending = std::make_shared<qsizetype>(ids.size());
-                                for (const QString &id : ids) {
-                                    secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
-                                        if (!s) {
-                                            c.err << s.message() << '\n';
-                                        }
-                                        if (--*pending == 0) {
-                                            done(ExitOk);
-                                        }
-                                    });
-                                }
-                            });
+                                    if (--*pending == 0) {
+                                        done(ExitOk);
+                                    }
+                                });
+                            }
                         });
-                },
-                [&c, done](const QString &message) {
-                    c.err << message << '\n';
-                    done(ExitCheckFailed);
-                });
+                    });
+            },
+            [&c, done](const QString &message) {
+                c.err << message << '\n';
+                done(ExitCheckFailed);
+            });
     });
 }
 

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "backend/core/httpresponseparser.h"
+#include "backend/core/linkopener.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QObject>
@@ -23,7 +26,7 @@ struct LocalHttpResponse
 };
 
 /**
- * Small periodic GETs to a port on 127.0.0.1 (the local end of an SSH tunnel), one request at a
+ * Small periodic GETs through an SSH tunnel (its private link, or a port on 127.0.0.1), one request at a
  * time on one kept-alive HTTP/1.1 connection, in the calling thread.
  *
  * Why not QNetworkAccessManager: it runs a thread of its own per manager and reads a response's
@@ -45,10 +48,12 @@ public:
     using Headers = QList<QPair<QByteArray, QByteArray>>;
     using Done = std::function<void(const LocalHttpResponse &)>;
 
+    /** To a port on 127.0.0.1 (a test's server, a tunnel's local end). */
     explicit LocalHttpClient(quint16 port, QObject *parent = nullptr);
+    /** Over the connections `link` opens (a tunnel's private link: no port at all). */
+    explicit LocalHttpClient(LinkOpener link, QObject *parent = nullptr);
     ~LocalHttpClient() override;
 
-    quint16 port() const { return m_port; }
     /** Queues `GET path` (with `headers`, e.g. Authorization); `done` runs once, later. */
     void get(const QByteArray &path, Headers headers, int timeoutMs, Done done);
     /** Drops every queued request and the connection; no callback runs. */
@@ -58,7 +63,6 @@ public:
     /** Connections opened so far (tests and benchmarks: keep-alive at work). */
     int connectionsOpened() const { return m_connectionsOpened; }
 
-    static constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
     static constexpr qsizetype kMaxBodyBytes = 64 * 1024 * 1024;
 
 private:
@@ -69,20 +73,17 @@ private:
         int timeoutMs = 0;
         Done done;
     };
-    enum class Parse { NeedMore, Done, Failed };
 
     void startNext();
     void send();
     void onReadyRead();
     void onDisconnected();
     void onTimeout();
-    Parse parse();
-    Parse parseChunked();
     void finish(LocalHttpResponse response);
     void fail(const QString &error);
     void dropSocket();
 
-    quint16 m_port;
+    LinkOpener m_link;
     QTcpSocket *m_socket = nullptr;
     QTimer *m_timer;
     std::deque<Request> m_queue;
@@ -93,15 +94,8 @@ private:
 
     // The response being read.
     QByteArray m_in;
-    bool m_headersDone = false;
-    int m_status = 0;
-    qint64 m_contentLength = -1;
-    bool m_chunked = false;
-    bool m_untilClose = false;
-    bool m_closeAfter = false;
+    HttpResponseParser m_response{kMaxBodyBytes};
     QByteArray m_body;
-    qint64 m_chunkLeft = -1; // chunked: bytes left in this chunk; -1 before its size line
-    bool m_trailers = false;
 };
 
 } // namespace flashdeck

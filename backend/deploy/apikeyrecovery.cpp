@@ -44,9 +44,9 @@ void ApiKeyRecovery::start()
     connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
 }
 
-void ApiKeyRecovery::inspect(quint16 tunnelPort)
+void ApiKeyRecovery::inspect()
 {
-    m_docker = std::make_unique<docker::DockerClient>(tunnelPort);
+    m_docker = std::make_unique<docker::DockerClient>(m_tunnel->link());
     const QString container = QStringLiteral("flashdeck-%1-0").arg(m_deploymentId);
     m_docker->call(
         "GET", QStringLiteral("/containers/%1/json").arg(container), {},

@@ -46,7 +46,7 @@ Q_SIGNALS:
     void finished(const flashdeck::Result<QString> &key);
 
 private:
-    void inspect(quint16 tunnelPort);
+    void inspect();
     void done(const Result<QString> &key);
 
     ssh::Transport &m_conn;

@@ -253,51 +253,50 @@ void DeployRunner::preflightDocker()
     m_current.expected =
         QCoreApplication::translate("Deploy", "the Engine API answers through docker system dial-stdio");
     // Only this tunnel's reports: other components open theirs on the same connection.
-    m_conn.tunnelToCommand("docker system dial-stdio", this)
-        ->onOpened(
-            this,
-            [this](quint16 port) {
-                m_docker = std::make_unique<docker::DockerClient>(port);
-                m_docker->ping([this](const docker::DockerResponse &pong) {
-                    if (!pong.ok() && !pong.transportError.isEmpty()) {
-                        diagnoseDockerTunnel(pong.message());
-                        return;
+    ssh::TunnelReply *tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
+    tunnel->onOpened(
+        this,
+        [this, tunnel](quint16) {
+            m_docker = std::make_unique<docker::DockerClient>(tunnel->link());
+            m_docker->ping([this](const docker::DockerResponse &pong) {
+                if (!pong.ok() && !pong.transportError.isEmpty()) {
+                    diagnoseDockerTunnel(pong.message());
+                    return;
+                }
+                if (!pong.ok()) {
+                    fail(dockerSaid(pong),
+                         QCoreApplication::translate("Deploy",
+                                                     "Start Docker on the host (systemctl start docker) and check "
+                                                     "that this user may use it."));
+                    return;
+                }
+                m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
+                    const json j = info.json();
+                    const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
+                    StepRecord r = m_current;
+                    r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
+                        ? QCoreApplication::translate("Deploy", "Docker with the nvidia runtime")
+                        : QStringLiteral("Docker");
+                    r.seen =
+                        QCoreApplication::translate("Deploy", "Docker %1, API %2%3")
+                            .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
+                                 nvidiaRuntime ? QCoreApplication::translate("Deploy", ", nvidia runtime") : QString());
+                    if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
+                        r.status = StepStatus::Fail;
+                        r.fix = QCoreApplication::translate(
+                            "Deploy", "Install the NVIDIA Container Toolkit on the host and restart Docker.");
+                    } else {
+                        r.status = StepStatus::Pass;
                     }
-                    if (!pong.ok()) {
-                        fail(dockerSaid(pong),
-                             QCoreApplication::translate("Deploy",
-                                                         "Start Docker on the host (systemctl start docker) and check "
-                                                         "that this user may use it."));
-                        return;
-                    }
-                    m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
-                        const json j = info.json();
-                        const bool nvidiaRuntime =
-                            j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
-                        StepRecord r = m_current;
-                        r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
-                            ? QCoreApplication::translate("Deploy", "Docker with the nvidia runtime")
-                            : QStringLiteral("Docker");
-                        r.seen = QCoreApplication::translate("Deploy", "Docker %1, API %2%3")
-                                     .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
-                                          nvidiaRuntime ? QCoreApplication::translate("Deploy", ", nvidia runtime")
-                                                        : QString());
-                        if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
-                            r.status = StepStatus::Fail;
-                            r.fix = QCoreApplication::translate(
-                                "Deploy", "Install the NVIDIA Container Toolkit on the host and restart Docker.");
-                        } else {
-                            r.status = StepStatus::Pass;
-                        }
-                        finish(r);
-                    });
+                    finish(r);
                 });
-            },
-            [this](const QString &message) {
-                fail(message,
-                     QCoreApplication::translate(
-                         "Deploy", "Install Docker Engine on the host and let this user run it (docker group)."));
             });
+        },
+        [this](const QString &message) {
+            fail(message,
+                 QCoreApplication::translate(
+                     "Deploy", "Install Docker Engine on the host and let this user run it (docker group)."));
+        });
 }
 
 void DeployRunner::diagnoseDockerTunnel(const QString &tunnelError)

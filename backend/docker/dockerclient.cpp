@@ -1,12 +1,11 @@
 #include "backend/docker/dockerclient.h"
 
 #include "backend/core/jsonread.h"
+#include "backend/core/linkreply.h"
 #include "backend/core/versions.h"
 #include "backend/logging/logging.h"
 
 #include <QCoreApplication>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QUrl>
@@ -41,13 +40,13 @@ nlohmann::json DockerResponse::json() const
 }
 
 DockerClient::DockerClient(quint16 tunnelPort, QObject *parent)
+    : DockerClient(LinkOpener::loopback(tunnelPort), parent)
+{ }
+
+DockerClient::DockerClient(LinkOpener link, QObject *parent)
     : QObject(parent)
-    , m_nam(new QNetworkAccessManager(this))
-    , m_port(tunnelPort)
-{
-    // Straight to the tunnel: a proxy setting of the desktop must not capture these calls.
-    m_nam->setProxy(QNetworkProxy::NoProxy);
-}
+    , m_link(std::move(link))
+{ }
 
 DockerClient::~DockerClient() = default;
 
@@ -58,15 +57,14 @@ QString DockerClient::q(const QString &value)
 
 QNetworkReply *DockerClient::send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody)
 {
-    QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(m_port) + pathAndQuery, QUrl::StrictMode);
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setTransferTimeout(0); // pulls and follows last as long as they last
-    request.setRawHeader("Host", "docker"); // as the docker CLI sends it over dial-stdio
+    // "Host: docker" as the docker CLI sends it over dial-stdio. No timeout: pulls and follows
+    // last as long as they last.
+    LinkReply::Headers headers{{QByteArrayLiteral("Host"), QByteArrayLiteral("docker")}};
     if (!jsonBody.isEmpty() || method == "POST") {
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
     }
-    return m_nam->sendCustomRequest(request, method, jsonBody);
+    // The path as given: callers percent-encode query values (q()).
+    return new LinkReply(m_link, method, pathAndQuery.toUtf8(), headers, jsonBody, this);
 }
 
 DockerResponse DockerClient::responseOf(QNetworkReply *reply)
@@ -106,7 +104,7 @@ void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, c
 
 void DockerClient::abortAll()
 {
-    for (QNetworkReply *reply : m_nam->findChildren<QNetworkReply *>()) {
+    for (QNetworkReply *reply : findChildren<QNetworkReply *>(Qt::FindDirectChildrenOnly)) {
         reply->disconnect(); // the caller gave up on it: no callback runs
         if (!reply->isFinished()) {
             reply->abort(); // (aborting a reply that already failed warns: it reports twice)

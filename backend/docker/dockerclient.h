@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backend/core/linkopener.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QString>
@@ -8,7 +10,6 @@
 
 #include <functional>
 
-class QNetworkAccessManager;
 class QNetworkReply;
 
 namespace flashdeck::docker {
@@ -30,7 +31,8 @@ struct DockerResponse
  * The Docker Engine API spoken over Flashdeck's stdio tunnel (`docker system dial-stdio`
  * on the host, the transport the docker CLI uses for ssh:// hosts; host contract §3). Each
  * HTTP connection to the tunnel's local port is one exec channel on the host's single SSH
- * session. Calls are asynchronous; streams (pull, logs, wait) hand out the QNetworkReply.
+ * session. Each call is one connection (LinkReply). Calls are asynchronous; streams (pull,
+ * logs, wait) hand out the QNetworkReply.
  */
 class DockerClient final : public QObject
 {
@@ -39,6 +41,8 @@ class DockerClient final : public QObject
 public:
     /** `tunnelPort`: the local port of HostConnection::openStdioTunnel("docker system dial-stdio"). */
     explicit DockerClient(quint16 tunnelPort, QObject *parent = nullptr);
+    /** Over a tunnel's private link (TunnelReply::link()): no port another local user could open. */
+    explicit DockerClient(LinkOpener link, QObject *parent = nullptr);
     ~DockerClient() override;
 
     /** The API version path prefix in use ("/v1.47"); settled by ping(). */
@@ -66,8 +70,7 @@ public:
 private:
     QNetworkReply *send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody);
 
-    QNetworkAccessManager *m_nam;
-    quint16 m_port;
+    LinkOpener m_link;
     QString m_prefix = QStringLiteral("/v1.41");
 };
 

@@ -116,11 +116,11 @@ void LogFollower::openTunnel()
         return;
     }
     m_tunnel = m_conn->tunnelToCommand("docker system dial-stdio", this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this] {
         if (!m_running) {
             return;
         }
-        m_docker = std::make_unique<docker::DockerClient>(port);
+        m_docker = std::make_unique<docker::DockerClient>(m_tunnel->link());
         m_docker->ping([this](const docker::DockerResponse &res) {
             if (!res.ok()) {
                 setState(State::Failed, res.message());

@@ -49,8 +49,8 @@ void ContainerSampler::stop()
 void ContainerSampler::openTunnel()
 {
     m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 port) {
-        m_docker = std::make_unique<LocalHttpClient>(port);
+    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this] {
+        m_docker = std::make_unique<LocalHttpClient>(m_tunnel->link());
         poll();
     });
     const auto gone = [this](const QString &message) {

@@ -4,9 +4,43 @@
 #include "backend/ssh/sessionworker.h"
 #include "backend/ssh/tunnelreply.h"
 
+#include <QCoreApplication>
+#include <QPointer>
 #include <QThread>
 
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <utility>
+
 namespace flashdeck::ssh {
+
+namespace {
+
+/** A descriptor closed unless released. */
+class FdGuard
+{
+public:
+    explicit FdGuard(int fd)
+        : m_fd(fd)
+    { }
+    ~FdGuard()
+    {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+    }
+    FdGuard(const FdGuard &) = delete;
+    FdGuard &operator=(const FdGuard &) = delete;
+    int release() { return std::exchange(m_fd, -1); }
+
+private:
+    int m_fd;
+};
+
+} // namespace
 
 namespace {
 
@@ -174,6 +208,45 @@ quint64 HostConnection::openStdioTunnel(const QByteArray &command)
     return id;
 }
 
+quint64 HostConnection::openPrivateStdioTunnel(const QByteArray &command)
+{
+    const quint64 id = m_nextId++;
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, command] { w->openPrivateTunnel(id, 1, {}, 0, command); }, Qt::QueuedConnection);
+    return id;
+}
+
+LinkOpener HostConnection::privateLink(quint64 tunnelId)
+{
+    QPointer<HostConnection> self(this);
+    return LinkOpener(
+        [self, tunnelId](QString *error) -> int {
+            HostConnection *connection = self.data(); // one read (see adoptTunnel)
+            if (!connection) {
+                if (error) {
+                    *error = QCoreApplication::translate("Ssh", "Disconnected.");
+                }
+                return -1;
+            }
+            int fds[2] = {-1, -1};
+            if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0) {
+                if (error) {
+                    *error = QString::fromLocal8Bit(std::strerror(errno));
+                }
+                return -1;
+            }
+            // The worker's end travels in a guard: if the call never runs (the worker went
+            // away first), the guard closes it and the client reads an end at once.
+            auto theirs = std::make_shared<FdGuard>(fds[0]);
+            QMetaObject::invokeMethod(
+                connection->m_worker,
+                [w = connection->m_worker, tunnelId, theirs] { w->adoptLink(tunnelId, theirs->release()); },
+                Qt::QueuedConnection);
+            return fds[1];
+        },
+        QByteArrayLiteral("localhost"));
+}
+
 CommandReply *HostConnection::execute(const RemoteCommand &command, QObject *owner)
 {
     Q_ASSERT(owner != nullptr);
@@ -200,7 +273,11 @@ TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 rem
 
 TunnelReply *HostConnection::tunnelToCommand(const QByteArray &command, QObject *owner)
 {
-    return adoptTunnel(openStdioTunnel(command), owner);
+    // Private: every caller is this process (the Engine API clients), so no port is opened.
+    const quint64 id = openPrivateStdioTunnel(command);
+    TunnelReply *reply = adoptTunnel(id, owner);
+    reply->setLink(privateLink(id));
+    return reply;
 }
 
 TunnelReply *HostConnection::adoptTunnel(quint64 id, QObject *owner)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/core/linkopener.h"
 #include "backend/ssh/transport.h"
 
 #include <QHash>
@@ -65,6 +66,13 @@ public:
     quint64 openPortTunnel(const QString &remoteHost, quint16 remotePort, quint16 localPort = 0);
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     quint64 openStdioTunnel(const QByteArray &command);
+    /**
+     * The same without a port: each connection is a socket pair made by privateLink(), so no
+     * other local user can reach the command (the host's Docker Engine is root there).
+     */
+    quint64 openPrivateStdioTunnel(const QByteArray &command);
+    /** Opens connections to private tunnel `tunnelId` (see TunnelReply::link()). */
+    LinkOpener privateLink(quint64 tunnelId);
     void closeTunnel(quint64 tunnelId);
 Q_SIGNALS:
     void hostKeyVerified(const flashdeck::ssh::HostKeyInfo &info);

@@ -21,6 +21,8 @@
 #include <libssh/server.h> // ssh_send_keepalive lives here but works for clients too
 #include <spdlog/logger.h>
 
+#include <unistd.h>
+
 namespace flashdeck::ssh {
 
 namespace {
@@ -484,8 +486,8 @@ void SessionWorker::finishCommand(quint64 id, const SshError &error)
     Q_EMIT commandFinished(id, job->result(error));
 }
 
-void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
-                               const QByteArray &command, quint16 localPort)
+std::unique_ptr<TunnelServer> SessionWorker::makeTunnel(quint64 id, int kind, const QString &remoteHost,
+                                                        quint16 remotePort, const QByteArray &command)
 {
     TunnelServer::Spec spec{static_cast<TunnelServer::Kind>(kind), remoteHost, remotePort, command};
     auto opener = [this](const TunnelServer::Spec &s, quint16 listenPort, SshError &error) -> ChannelPtr {
@@ -521,19 +523,49 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
         }
         return ch;
     };
-    auto tunnel = std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
+    return std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
+}
+
+void SessionWorker::keepTunnel(std::unique_ptr<TunnelServer> tunnel)
+{
+    connect(tunnel.get(), &TunnelServer::activity, this, &SessionWorker::scheduleService);
+    tunnel->setSessionReady(m_state.phase == ConnectionPhase::Ready);
+    const quint64 id = tunnel->id();
+    const quint16 port = tunnel->localPort();
+    m_tunnels.emplace(id, std::move(tunnel));
+    if (port != 0) {
+        log::ssh().debug("{}: tunnel {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, port);
+    }
+    Q_EMIT tunnelReady(id, port);
+}
+
+void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
+                               const QByteArray &command, quint16 localPort)
+{
+    std::unique_ptr<TunnelServer> tunnel = makeTunnel(id, kind, remoteHost, remotePort, command);
     QString error;
     if (!tunnel->listen(localPort, &error)) {
         log::ssh().warn("{}: tunnel {} cannot listen: {}", m_target.host.toStdString(), id, error.toStdString());
         Q_EMIT tunnelFailed(id, error);
         return;
     }
-    connect(tunnel.get(), &TunnelServer::activity, this, &SessionWorker::scheduleService);
-    tunnel->setSessionReady(m_state.phase == ConnectionPhase::Ready);
-    const quint16 port = tunnel->localPort();
-    m_tunnels.emplace(id, std::move(tunnel));
-    log::ssh().debug("{}: tunnel {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, port);
-    Q_EMIT tunnelReady(id, port);
+    keepTunnel(std::move(tunnel));
+}
+
+void SessionWorker::openPrivateTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
+                                      const QByteArray &command)
+{
+    keepTunnel(makeTunnel(id, kind, remoteHost, remotePort, command));
+}
+
+void SessionWorker::adoptLink(quint64 id, int fd)
+{
+    const auto it = m_tunnels.find(id);
+    if (it == m_tunnels.end()) {
+        ::close(fd); // the tunnel closed meanwhile: the client reads an end at once
+        return;
+    }
+    it->second->adopt(fd);
 }
 
 void SessionWorker::closeTunnel(quint64 id)

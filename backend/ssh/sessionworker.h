@@ -54,6 +54,11 @@ public Q_SLOTS:
     /** `localPort`: the 127.0.0.1 port to listen on, 0 for any free one. */
     void openTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort, const QByteArray &command,
                     quint16 localPort);
+    /** The same without a listener: its connections come through adoptLink() (port 0 is reported). */
+    void openPrivateTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
+                           const QByteArray &command);
+    /** One end of a socket pair for private tunnel `id`; closed if that tunnel is gone. */
+    void adoptLink(quint64 id, int fd);
     void closeTunnel(quint64 id);
 
 Q_SIGNALS:
@@ -69,6 +74,9 @@ Q_SIGNALS:
     void tunnelFailed(quint64 id, const QString &message);
 
 private:
+    std::unique_ptr<TunnelServer> makeTunnel(quint64 id, int kind, const QString &remoteHost, quint16 remotePort,
+                                             const QByteArray &command);
+    void keepTunnel(std::unique_ptr<TunnelServer> tunnel);
     void setPhase(ConnectionPhase phase, const SshError &error = {});
     void verifyHostKey();
     void authenticate();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backend/core/linkopener.h"
+
 #include <QObject>
 #include <QString>
 
@@ -8,8 +10,9 @@
 namespace flashdeck::ssh {
 
 /**
- * One tunnel opened through a host: a local 127.0.0.1 port whose connections reach a port on
- * the host, or run a command there (docker system dial-stdio). It reports only its own
+ * One tunnel opened through a host: connections that reach a port on the host, or run a
+ * command there (docker system dial-stdio). They are opened through link(): a private link
+ * (no port: localPort() is 0) or a local 127.0.0.1 port. It reports only its own
  * opening and end: `ready` or `failed` once, then `closed` if it goes away after it was ready
  * (the session dropped). Parented to the caller's object: destroying it closes the tunnel.
  */
@@ -26,8 +29,15 @@ public:
     ~TunnelReply() override;
 
     Phase phase() const { return m_phase; }
-    /** 0 until ready. */
+    /** 0 until ready, and for a private tunnel (no listener at all). */
     quint16 localPort() const { return m_port; }
+    /**
+     * Opens connections through the tunnel once it is ready: its private links where the
+     * transport gives them, otherwise TCP to localPort(). Stays safe to use after the reply is gone.
+     */
+    LinkOpener link() const { return m_link.isNull() ? LinkOpener::loopback(m_port) : m_link; }
+    /** For transports: the tunnel's private links. */
+    void setLink(LinkOpener link) { m_link = std::move(link); }
     /** Why it failed or closed, in the transport's words. */
     const QString &errorText() const { return m_error; }
     void close();
@@ -55,6 +65,7 @@ private:
     std::function<void()> m_close;
     Phase m_phase = Phase::Opening;
     quint16 m_port = 0;
+    LinkOpener m_link;
     QString m_error;
 };
 

@@ -86,7 +86,7 @@ bool TunnelServer::listen(quint16 port, QString *error)
 
 quint16 TunnelServer::localPort() const
 {
-    return m_server->serverPort();
+    return m_server->isListening() ? m_server->serverPort() : 0;
 }
 
 void TunnelServer::setSessionReady(bool ready)
@@ -146,6 +146,17 @@ void TunnelServer::onNewConnection(qintptr fd)
         ::close(sock); // the client reads an end (or a reset), never a byte
         return;
     }
+    addLink(sock);
+}
+
+void TunnelServer::adopt(int fd)
+{
+    addLink(fd); // ours: the worker made the pair for a client of this process
+}
+
+void TunnelServer::addLink(int sock)
+{
+    const qintptr fd = sock;
     ::fcntl(sock, F_SETFL, ::fcntl(sock, F_GETFL) | O_NONBLOCK);
     auto link = std::make_unique<Link>();
     link->fd = sock;

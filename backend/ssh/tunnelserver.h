@@ -15,7 +15,8 @@ class QTcpServer;
 namespace flashdeck::ssh {
 
 /**
- * A local listener on 127.0.0.1 (ephemeral port) whose every accepted connection from this
+ * A tunnel's local end: connections handed over by adopt() (a private link's socket pair), or
+ * a listener on 127.0.0.1 (ephemeral port) whose every accepted connection from this
  * process's own user (PeerUid; any other user's is closed unread) gets its own
  * SSH channel: either `direct-tcpip` to a remote host:port, or a session channel running a
  * command (stdio tunnel, e.g. `docker system dial-stdio`). Bytes are pumped both ways with
@@ -45,8 +46,13 @@ public:
     TunnelServer(quint64 id, Spec spec, ChannelOpener opener, QObject *parent = nullptr);
     ~TunnelServer() override;
 
-    /** Listens on 127.0.0.1:`port` (0: any free port). */
+    /** Listens on 127.0.0.1:`port` (0: any free port). A private tunnel never listens. */
     bool listen(quint16 port, QString *error);
+    /**
+     * Takes `fd`, this process's end of a socket pair (a private link: no port, nothing another
+     * local user could open), as one more connection; closed when the link ends.
+     */
+    void adopt(int fd);
     quint16 localPort() const;
     quint64 id() const { return m_id; }
     const Spec &spec() const { return m_spec; }
@@ -67,6 +73,7 @@ private:
     struct Link;
     class Listener;
     void onNewConnection(qintptr fd);
+    void addLink(int sock);
     /** Whether the connecting socket belongs to this process's user (see PeerUid). */
     bool admits(int sock) const;
     void openPending();

@@ -1,3 +1,4 @@
+#include "backend/core/linkreply.h"
 #include "backend/core/localhttpclient.h"
 
 #include <QPointer>
@@ -126,6 +127,11 @@ private Q_SLOTS:
     void requestHeaders_asGiven();
     void abortAll_runsNoCallback();
     void queued_oneAtATime_inOrder();
+    void linkReply_framings_data() { framings_data(); }
+    void linkReply_framings();
+    void linkReply_errorStatus_bodyStaysReadable();
+    void linkReply_requestHead_oneConnectionEach();
+    void linkReply_abortAndRefusal_sayWhatHappened();
 };
 
 void TestLocalHttpClient::framings_data()
@@ -320,6 +326,130 @@ void TestLocalHttpClient::queued_oneAtATime_inOrder()
     QTRY_COMPARE(got.size(), 3);
     QCOMPARE(got, (QList<QByteArray>{"/one", "/two", "/three"}));
     QCOMPARE(server.connections, 1);
+}
+
+namespace {
+
+/** What a LinkReply gave: the body as read on each readyRead, and how it ended. */
+struct LinkOutcome
+{
+    QByteArray body;
+    int finishedCount = 0;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    int status = 0;
+};
+
+LinkOutcome runLink(LinkReply *reply)
+{
+    LinkOutcome out;
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [&out, reply] { out.body += reply->readAll(); });
+    QObject::connect(reply, &QNetworkReply::finished, reply, [&out, reply] {
+        ++out.finishedCount;
+        out.body += reply->readAll();
+        out.error = reply->error();
+        out.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    });
+    QTest::qWaitFor([&] { return out.finishedCount > 0; }, 10000);
+    return out;
+}
+
+} // namespace
+
+void TestLocalHttpClient::linkReply_framings()
+{
+    // The Engine API client's calls and streams read every framing the polls read.
+    QFETCH(QList<QByteArray>, pieces);
+    QFETCH(bool, close);
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    ScriptedServer server;
+    server.answer = [&](int, const QByteArray &) { return ScriptedServer::Reply{pieces, close}; };
+    QObject owner;
+    const LinkOutcome got =
+        runLink(new LinkReply(LinkOpener::loopback(server.port()), "GET", "/v1.47/_ping", {}, {}, &owner));
+    QCOMPARE(got.finishedCount, 1);
+    QCOMPARE(got.status, status);
+    QCOMPARE(got.body, body);
+    QCOMPARE(got.error, status >= 400 ? QNetworkReply::ServiceUnavailableError : QNetworkReply::NoError);
+}
+
+void TestLocalHttpClient::linkReply_errorStatus_bodyStaysReadable()
+{
+    // dockerd's 404 carries its words in JSON; the reply's error is the status's kind, as
+    // QNetworkAccessManager's, and the body is still there to read.
+    ScriptedServer server;
+    const QByteArray message = R"({"message":"No such container: flashdeck-x-0"})";
+    server.answer = [&](int, const QByteArray &) {
+        return ScriptedServer::Reply{{"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: " +
+                                      QByteArray::number(message.size()) + "\r\n\r\n" + message}};
+    };
+    QObject owner;
+    auto *reply = new LinkReply(LinkOpener::loopback(server.port()), "GET", "/containers/x/json", {}, {}, &owner);
+    const LinkOutcome got = runLink(reply);
+    QCOMPARE(got.finishedCount, 1);
+    QCOMPARE(got.status, 404);
+    QCOMPARE(got.error, QNetworkReply::ContentNotFoundError);
+    QCOMPARE(got.body, message);
+    QCOMPARE(reply->header(QNetworkRequest::ContentTypeHeader).toString(), QStringLiteral("application/json"));
+    QVERIFY(reply->isFinished());
+}
+
+void TestLocalHttpClient::linkReply_requestHead_oneConnectionEach()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{ok("{}")}}; };
+    QObject owner;
+    const LinkReply::Headers headers{{"Host", "docker"}, {"Content-Type", "application/json"}};
+    QCOMPARE(runLink(new LinkReply(LinkOpener::loopback(server.port()), "POST", "/containers/create?name=a", headers,
+                                   R"({"Image":"x"})", &owner))
+                 .status,
+             200);
+    QCOMPARE(runLink(new LinkReply(LinkOpener::loopback(server.port()), "GET", "/_ping", {}, {}, &owner)).status, 200);
+    QCOMPARE(server.connections, 2); // one connection per request: each is one channel on a link
+    const QByteArray post = server.requests.at(0);
+    QVERIFY2(post.startsWith("POST /containers/create?name=a HTTP/1.1\r\n"), post.constData());
+    QCOMPARE(post.count("Host:"), 1);
+    QVERIFY(post.contains("\r\nHost: docker\r\n"));
+    QVERIFY(post.contains("\r\nContent-Length: 13\r\n"));
+    QVERIFY(post.contains("\r\nConnection: close\r\n"));
+    const QByteArray host = "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port()) + "\r\n";
+    QVERIFY(server.requests.at(1).contains(host));
+}
+
+void TestLocalHttpClient::linkReply_abortAndRefusal_sayWhatHappened()
+{
+    // Aborting a stream (a pull, a follow) ends it at once, once, closed: dockerd sees the close.
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) {
+        return ScriptedServer::Reply{{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n"}};
+    };
+    QObject owner;
+    auto *stream =
+        new LinkReply(LinkOpener::loopback(server.port()), "GET", "/containers/x/logs?follow=1", {}, {}, &owner);
+    QByteArray seen;
+    int finished = 0;
+    connect(stream, &QNetworkReply::readyRead, stream, [&] { seen += stream->readAll(); });
+    connect(stream, &QNetworkReply::finished, stream, [&] { ++finished; });
+    QTRY_COMPARE(seen, QByteArray("first")); // handed out while the stream lasts
+    QCOMPARE(finished, 0);
+    stream->abort();
+    QCOMPARE(finished, 1);
+    QCOMPARE(stream->error(), QNetworkReply::OperationCanceledError);
+    QVERIFY(!stream->isOpen());
+    stream->abort(); // twice: still once
+    QCOMPARE(finished, 1);
+
+    quint16 closedPort = 0;
+    {
+        QTcpServer gone;
+        QVERIFY(gone.listen(QHostAddress::LocalHost, 0));
+        closedPort = gone.serverPort();
+    }
+    const LinkOutcome refused =
+        runLink(new LinkReply(LinkOpener::loopback(closedPort), "GET", "/_ping", {}, {}, &owner));
+    QCOMPARE(refused.finishedCount, 1);
+    QCOMPARE(refused.error, QNetworkReply::ConnectionRefusedError);
+    QCOMPARE(refused.status, 0);
 }
 
 QTEST_GUILESS_MAIN(TestLocalHttpClient)

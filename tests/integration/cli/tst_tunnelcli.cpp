@@ -20,8 +20,9 @@
 /**
  * Tunnels only the operator can use: `flashdeck tunnel HOST` against the demo's deployment (the
  * operator's requests get answers, user nobody's connection is closed before a byte), and every
- * socket that deploy, logs --follow, status --watch, tunnel and the window listen on, found in
- * /proc and probed as nobody: none gives another local user a byte.
+ * socket that deploy, status --watch, tunnel and the window listen on, found in /proc and probed
+ * as nobody: none gives another local user a byte. `logs --follow` speaks only to the host's
+ * Docker, over private links: it listens on nothing at all.
  */
 class TestTunnelCli : public QObject
 {
@@ -225,18 +226,22 @@ void TestTunnelCli::tunnel_localPort_exactOrTaken()
 void TestTunnelCli::listeners_giveNobodyNothing_data()
 {
     QTest::addColumn<QStringList>("args");
-    QTest::newRow("tunnel") << QStringList{QStringLiteral("tunnel"), QStringLiteral("demo")};
+    QTest::addColumn<bool>("listens"); // false: it talks only to the host's Docker, through private links
+    QTest::newRow("tunnel") << QStringList{QStringLiteral("tunnel"), QStringLiteral("demo")} << true;
     QTest::newRow("logs --follow") << QStringList{QStringLiteral("logs"), QStringLiteral("demo"),
                                                   QStringLiteral("--follow"), QStringLiteral("--tail"),
-                                                  QStringLiteral("1")};
+                                                  QStringLiteral("1")}
+                                   << false;
     QTest::newRow("status --watch") << QStringList{QStringLiteral("status"), QStringLiteral("demo"),
-                                                   QStringLiteral("--watch")};
-    QTest::newRow("window") << QStringList{}; // no command: the window, offscreen
+                                                   QStringLiteral("--watch")}
+                                    << true;
+    QTest::newRow("window") << QStringList{} << true; // no command: the window, offscreen
 }
 
 void TestTunnelCli::listeners_giveNobodyNothing()
 {
     QFETCH(QStringList, args);
+    QFETCH(bool, listens);
     QProcess p;
     struct Stop
     {
@@ -244,6 +249,19 @@ void TestTunnelCli::listeners_giveNobodyNothing()
         ~Stop() { stop(p); }
     } stopAtEnd{p};
     start(p, m_config.path(), args);
+    if (!listens) {
+        // Following: the log's last line came through the Docker tunnel, and nothing listens.
+        QTRY_VERIFY2_WITH_TIMEOUT(p.bytesAvailable() > 0 || p.state() != QProcess::Running,
+                                  qPrintable(QString::fromUtf8(p.readAllStandardError())), 120000);
+        QCOMPARE(p.state(), QProcess::Running);
+        const QList<ListenerSocket> all = listenersOf(p.processId());
+        QStringList seen;
+        for (const ListenerSocket &l : all) {
+            seen << l.text();
+        }
+        QVERIFY2(all.isEmpty(), qPrintable(seen.join(QStringLiteral("; "))));
+        return;
+    }
     QStringList unixPaths;
     if (args.isEmpty()) {
         // The window's single-instance socket, where its second start connects.

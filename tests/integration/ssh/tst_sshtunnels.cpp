@@ -1,4 +1,5 @@
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/tunnelreply.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void cleanup();
     void portTunnel_fiftyParallelRequests();
     void stdioTunnel_echoesAndHalfCloses();
+    void privateStdioTunnel_noPort_echoesAndEndsWithTheTunnel();
     void portTunnel_toClosedPort_closesClientCleanly();
     void sshdKilledAndRestarted_recoversByItself();
 
@@ -153,6 +155,46 @@ void TestSshTunnels::stdioTunnel_echoesAndHalfCloses()
     QTRY_VERIFY_WITH_TIMEOUT(remoteFinished, 20000);
     echoed += s.readAll();
     QCOMPARE(echoed, payload);
+}
+
+void TestSshTunnels::privateStdioTunnel_noPort_echoesAndEndsWithTheTunnel()
+{
+    // The Engine API's tunnel: no port at all, each connection one end of a socket pair.
+    ssh::HostConnection c(targetFor(*m_sshd, m_home->path() + QStringLiteral("/kh"), m_key));
+    QCOMPARE(connectAndWait(c).phase, ssh::ConnectionPhase::Ready);
+    QObject owner;
+    ssh::TunnelReply *tunnel = c.tunnelToCommand("cat", &owner);
+    QTRY_COMPARE_WITH_TIMEOUT(tunnel->phase(), ssh::TunnelReply::Phase::Ready, 10000);
+    QCOMPARE(tunnel->localPort(), quint16(0)); // nothing listens
+    const LinkOpener link = tunnel->link();
+
+    QString error;
+    const int fd = link.open(&error);
+    QVERIFY2(fd >= 0, qPrintable(error));
+    QTcpSocket s;
+    QVERIFY(s.setSocketDescriptor(fd));
+    QByteArray echoed;
+    bool remoteFinished = false;
+    connect(&s, &QTcpSocket::readyRead, &s, [&] { echoed += s.readAll(); });
+    connect(&s, &QTcpSocket::readChannelFinished, &s, [&] { remoteFinished = true; });
+    const QByteArray payload = QByteArray("private link ").repeated(20000);
+    s.write(payload);
+    QTRY_COMPARE_WITH_TIMEOUT(s.bytesToWrite(), qint64(0), 10000);
+    ::shutdown(fd, SHUT_WR); // cat sees EOF only through our half-close
+    QTRY_VERIFY_WITH_TIMEOUT(remoteFinished, 20000);
+    echoed += s.readAll();
+    QCOMPARE(echoed, payload);
+
+    // The tunnel gone, its opener still works and its connections end at once.
+    tunnel->abandon();
+    const int late = link.open(&error);
+    QVERIFY2(late >= 0, qPrintable(error));
+    QTcpSocket after;
+    QVERIFY(after.setSocketDescriptor(late));
+    bool ended = false;
+    connect(&after, &QTcpSocket::disconnected, &after, [&] { ended = true; });
+    connect(&after, &QTcpSocket::readChannelFinished, &after, [&] { ended = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(ended, 10000);
 }
 
 void TestSshTunnels::portTunnel_toClosedPort_closesClientCleanly()
