@@ -2,9 +2,9 @@
 
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/linkreply.h"
 
 #include <QCoreApplication>
-#include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
@@ -88,21 +88,19 @@ ChatCall::~ChatCall()
     }
 }
 
-void ChatCall::start(QNetworkAccessManager &http, quint16 localPort, const QString &apiKey)
+void ChatCall::start(const LinkOpener &link, const QString &apiKey)
 {
     if (m_finished) {
         return;
     }
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(localPort)));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    request.setRawHeader("Accept", "text/event-stream, application/json");
+    LinkReply::Headers headers{{"Content-Type", "application/json"}, {"Accept", "text/event-stream, application/json"}};
     if (!apiKey.isEmpty()) {
-        request.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
+        headers.append({"Authorization", "Bearer " + apiKey.toUtf8()});
     }
-    request.setTransferTimeout(kIdleTimeoutMs);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     m_clock.start();
-    m_reply = http.post(request, m_body);
+    auto *sent = new LinkReply(link, "POST", "/v1/chat/completions", headers, m_body, this);
+    sent->setTransferTimeout(kIdleTimeoutMs);
+    m_reply = sent;
     m_body.clear();
     if (m_deadlineMs > 0) {
         QTimer::singleShot(m_deadlineMs, this, [this] {

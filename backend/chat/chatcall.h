@@ -1,12 +1,12 @@
 #pragma once
 
 #include "backend/chat/chatstream.h"
+#include "backend/core/linkopener.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 
-class QNetworkAccessManager;
 class QNetworkReply;
 
 namespace flashdeck::chat {
@@ -53,8 +53,8 @@ public:
     ChatCall(QByteArray body, bool thinkingRequested, QObject *parent = nullptr);
     ~ChatCall() override;
 
-    /** Sends it to 127.0.0.1:`localPort` (the tunnel) with the key, if any, as a Bearer token. */
-    void start(QNetworkAccessManager &http, quint16 localPort, const QString &apiKey);
+    /** Sends it through `link` (the tunnel's) with the key, if any, as a Bearer token. */
+    void start(const LinkOpener &link, const QString &apiKey);
     /** Fails it before it started (the tunnel could not open). */
     void fail(const QString &message);
     void stop();

@@ -5,11 +5,6 @@
 #include <QPointer>
 #include <QString>
 
-#include <memory>
-#include <vector>
-
-class QNetworkAccessManager;
-
 namespace flashdeck::ssh {
 class Transport;
 class TunnelReply;
@@ -21,9 +16,10 @@ class ChatCall;
 
 /**
  * Talks to one deployment's OpenAI-compatible API through the host's one SSH connection: a
- * port tunnel to the server's loopback port, opened on first use and again after it fails,
- * and as many calls at once as asked (several HTTP clients, since one keeps at most six
- * connections to a server). The API key is held in memory only and sent as a Bearer token.
+ * private tunnel to the server's loopback port (no local port: each call is a socket pair the
+ * SSH worker carries), opened on first use and again after it fails, and as many calls at once
+ * as asked, each on its own connection. The API key is held in memory only and sent as a
+ * Bearer token.
  */
 class ChatClient final : public QObject
 {
@@ -43,17 +39,14 @@ private:
     void openTunnel();
     void dropTunnel();
     void startPending();
-    QNetworkAccessManager &httpFor();
 
     // Guarded: a client may be the connection's child, deleted after the connection's own destructor ran.
     QPointer<ssh::Transport> m_conn;
     quint16 m_remotePort;
     QString m_apiKey;
     QPointer<ssh::TunnelReply> m_tunnel;
-    quint16 m_localPort = 0;
+    bool m_ready = false;
     QList<QPointer<ChatCall>> m_pending;
-    std::vector<std::unique_ptr<QNetworkAccessManager>> m_http;
-    std::vector<QList<QPointer<ChatCall>>> m_active; // per HTTP client
 };
 
 } // namespace flashdeck::chat

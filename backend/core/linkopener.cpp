@@ -1,6 +1,7 @@
 #include "backend/core/linkopener.h"
 
 #include <QCoreApplication>
+#include <QTcpSocket>
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -15,6 +16,13 @@ LinkOpener::LinkOpener(Open open, QByteArray hostHeader)
     : m_open(std::move(open))
     , m_hostHeader(std::move(hostHeader))
 { }
+
+// Out of line: inlined into callers, GCC 12's -O3 -Wnull-dereference reports a "potential null
+// pointer dereference" inside std::function's emptiness test (the fortified package build failed).
+bool LinkOpener::isNull() const
+{
+    return !m_open;
+}
 
 LinkOpener LinkOpener::loopback(quint16 port)
 {
@@ -55,6 +63,36 @@ int LinkOpener::open(QString *error) const
         return -1;
     }
     return m_open(error);
+}
+
+QTcpSocket *LinkOpener::openSocket(QObject *parent, QString *error) const
+{
+    const int fd = open(error);
+    if (fd < 0) {
+        return nullptr;
+    }
+    auto *socket = new QTcpSocket(parent);
+    if (!socket->setSocketDescriptor(fd)) {
+        if (error) {
+            *error = socket->errorString();
+        }
+        ::close(fd);
+        delete socket;
+        return nullptr;
+    }
+    return socket;
+}
+
+void LinkOpener::release(QTcpSocket *&socket, QObject *receiver)
+{
+    if (!socket) {
+        return;
+    }
+    socket->disconnect(receiver);
+    socket->abort();
+    socket->setParent(nullptr);
+    socket->deleteLater();
+    socket = nullptr;
 }
 
 } // namespace flashdeck

@@ -5,6 +5,9 @@
 
 #include <functional>
 
+class QObject;
+class QTcpSocket;
+
 namespace flashdeck {
 
 /**
@@ -27,9 +30,20 @@ public:
     /** TCP to 127.0.0.1:`port`; the Host header names it. */
     static LinkOpener loopback(quint16 port);
 
-    bool isNull() const { return !m_open; }
+    bool isNull() const;
     /** A new connection (O_CLOEXEC, blocking: the caller's socket class makes it non-blocking). */
     [[nodiscard]] int open(QString *error) const;
+    /**
+     * A new connection as a QTcpSocket child of `parent`, or nullptr with `error` set (the
+     * opener's words, or the socket's for a descriptor it would not take).
+     */
+    [[nodiscard]] QTcpSocket *openSocket(QObject *parent, QString *error) const;
+    /**
+     * Ends a socket openSocket() gave: no more signals to `receiver`, closed now, deleted later
+     * (this may run inside the socket's own signal, and an owner deleted from a callback must not
+     * delete the socket under it). Sets `socket` to nullptr; nothing for a null one.
+     */
+    static void release(QTcpSocket *&socket, QObject *receiver);
     /** What an HTTP request on it says in `Host:` unless the caller says otherwise. */
     const QByteArray &hostHeader() const { return m_hostHeader; }
 

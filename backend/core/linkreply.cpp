@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unistd.h>
 
 namespace flashdeck {
 
@@ -93,13 +92,8 @@ void LinkReply::start(const LinkOpener &link, QByteArray request)
         return; // aborted before it started
     }
     QString error;
-    const int fd = link.open(&error);
-    m_socket = new QTcpSocket(this);
-    if (fd < 0 || !m_socket->setSocketDescriptor(fd)) {
-        if (fd >= 0) {
-            error = m_socket->errorString();
-            ::close(fd);
-        }
+    m_socket = link.openSocket(this, &error);
+    if (!m_socket) {
         fail(ConnectionRefusedError, error);
         return;
     }
@@ -114,10 +108,29 @@ void LinkReply::start(const LinkOpener &link, QByteArray request)
     request.fill('\0');
 }
 
+void LinkReply::setTransferTimeout(int ms)
+{
+    if (ms <= 0) {
+        delete m_idle;
+        m_idle = nullptr;
+        return;
+    }
+    if (!m_idle) {
+        m_idle = new QTimer(this);
+        m_idle->setSingleShot(true);
+        connect(m_idle, &QTimer::timeout, this,
+                [this] { fail(TimeoutError, QCoreApplication::translate("Core", "Operation timed out")); });
+    }
+    m_idle->start(ms);
+}
+
 void LinkReply::onReadyRead()
 {
     if (!m_socket || isFinished()) {
         return;
+    }
+    if (m_idle) {
+        m_idle->start(); // a byte came: the wait starts again
     }
     m_in += m_socket->readAll();
     const qsizetype before = m_body.size();
@@ -167,6 +180,9 @@ void LinkReply::onClosed()
 
 void LinkReply::fail(NetworkError code, const QString &message)
 {
+    if (m_idle) {
+        m_idle->stop();
+    }
     dropSocket();
     setError(code, message);
     setFinished(true);
@@ -176,6 +192,9 @@ void LinkReply::fail(NetworkError code, const QString &message)
 
 void LinkReply::finishOk()
 {
+    if (m_idle) {
+        m_idle->stop();
+    }
     dropSocket();
     if (const int status = m_parser.status(); status >= 400) {
         // As QNetworkAccessManager reports an error status (qhttpthreaddelegate.cpp): the body
@@ -220,14 +239,7 @@ qint64 LinkReply::readData(char *data, qint64 maxSize)
 
 void LinkReply::dropSocket()
 {
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-        // Not our child any more: this may run inside the socket's own signal.
-        m_socket->setParent(nullptr);
-        m_socket->deleteLater();
-        m_socket = nullptr;
-    }
+    LinkOpener::release(m_socket, this);
 }
 
 } // namespace flashdeck

@@ -6,6 +6,7 @@
 #include <QNetworkReply>
 
 class QTcpSocket;
+class QTimer;
 
 namespace flashdeck {
 
@@ -35,6 +36,12 @@ public:
               const QByteArray &body, QObject *parent);
     ~LinkReply() override;
 
+    /**
+     * As QNetworkRequest's: the reply fails with TimeoutError once no byte came for `ms`
+     * (0: never). Set it before the event loop runs, or any time after.
+     */
+    void setTransferTimeout(int ms);
+
     void abort() override;
     qint64 bytesAvailable() const override;
     bool isSequential() const override { return true; }
@@ -55,6 +62,7 @@ private:
     QByteArray m_in; // read from the connection, not yet parsed
     QByteArray m_body; // decoded, not yet read by the caller
     bool m_metaDataSent = false;
+    QTimer *m_idle = nullptr;
 };
 
 } // namespace flashdeck

@@ -5,8 +5,6 @@
 #include <QTcpSocket>
 #include <QTimer>
 
-#include <unistd.h>
-
 namespace flashdeck {
 
 namespace {
@@ -73,28 +71,23 @@ void LocalHttpClient::startNext()
     }
     m_reused = false;
     dropSocket();
-    m_socket = new QTcpSocket(this);
-    ++m_connectionsOpened;
-    connect(m_socket, &QTcpSocket::readyRead, this, &LocalHttpClient::onReadyRead);
-    connect(m_socket, &QTcpSocket::disconnected, this, &LocalHttpClient::onDisconnected);
-    connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
-        // The peer closing is also "disconnected", which reads a close-ended body first.
-        if (error != QAbstractSocket::RemoteHostClosedError) {
-            onDisconnected();
-        }
-    });
     QString error;
-    const int fd = m_link.open(&error);
-    if (fd < 0 || !m_socket->setSocketDescriptor(fd)) {
-        if (fd >= 0) {
-            error = m_socket->errorString();
-            ::close(fd);
-        }
+    m_socket = m_link.openSocket(this, &error);
+    if (!m_socket) {
         // Reported from the event loop, as a refused connection was: never inside get().
         QMetaObject::invokeMethod(
             this, [this, error] { fail(error); }, Qt::QueuedConnection);
         return;
     }
+    ++m_connectionsOpened;
+    connect(m_socket, &QTcpSocket::readyRead, this, &LocalHttpClient::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &LocalHttpClient::onDisconnected);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError socketError) {
+        // The peer closing is also "disconnected", which reads a close-ended body first.
+        if (socketError != QAbstractSocket::RemoteHostClosedError) {
+            onDisconnected();
+        }
+    });
     send();
 }
 
@@ -211,15 +204,7 @@ void LocalHttpClient::finish(LocalHttpResponse response)
 void LocalHttpClient::dropSocket()
 {
     m_in.clear();
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-        // Not our child any more: this may run inside the socket's own signal, and a client
-        // deleted from a callback must not delete the socket under it.
-        m_socket->setParent(nullptr);
-        m_socket->deleteLater();
-        m_socket = nullptr;
-    }
+    LinkOpener::release(m_socket, this);
 }
 
 } // namespace flashdeck

@@ -3,6 +3,7 @@
 
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/linkreply.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
@@ -18,7 +19,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
-#include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
@@ -361,33 +361,32 @@ void DeployRunner::ready()
     });
     // /health through a tunnel to the published loopback port (F16). Only this tunnel's report:
     // in the window the monitor and the log follower open theirs on the same connection.
-    m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), port, this)
-        ->onOpened(
-            this,
-            [this, healthy, passIfReady](quint16 local) {
-                m_apiPort = local;
-                m_readyTimer = new QTimer(this);
-                m_readyTimer->setInterval(m_options.healthPollMs);
-                connect(m_readyTimer, &QTimer::timeout, this, [this, healthy, passIfReady] {
-                    QNetworkReply *reply =
-                        m_http->get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/health").arg(m_apiPort))));
-                    connect(reply, &QNetworkReply::finished, this, [reply, healthy, passIfReady] {
-                        reply->deleteLater();
-                        // Refused, no answer and 503 all mean "starting" (host contract §5).
-                        *healthy = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
-                        passIfReady();
-                    });
+    ssh::TunnelReply *apiTunnel = m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), port, this);
+    apiTunnel->onOpened(
+        this,
+        [this, apiTunnel, healthy, passIfReady](quint16) {
+            m_apiLink = apiTunnel->link(); // it is calling us: alive
+            m_readyTimer = new QTimer(this);
+            m_readyTimer->setInterval(m_options.healthPollMs);
+            connect(m_readyTimer, &QTimer::timeout, this, [this, healthy, passIfReady] {
+                QNetworkReply *reply = new LinkReply(m_apiLink, "GET", "/health", {}, {}, m_http);
+                connect(reply, &QNetworkReply::finished, this, [reply, healthy, passIfReady] {
+                    reply->deleteLater();
+                    // Refused, no answer and 503 all mean "starting" (host contract §5).
+                    *healthy = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
+                    passIfReady();
                 });
-                m_readyTimer->start();
-            },
-            [this, settle](const QString &message) {
-                StepRecord r = m_current;
-                r.status = StepStatus::Fail;
-                r.seen = QCoreApplication::translate("Deploy", "no tunnel to the server's port: %1").arg(message);
-                r.fix = QCoreApplication::translate(
-                    "Deploy", "Check the SSH connection to the host, then run again with --resume.");
-                settle(r);
             });
+            m_readyTimer->start();
+        },
+        [this, settle](const QString &message) {
+            StepRecord r = m_current;
+            r.status = StepStatus::Fail;
+            r.seen = QCoreApplication::translate("Deploy", "no tunnel to the server's port: %1").arg(message);
+            r.fix = QCoreApplication::translate("Deploy",
+                                                "Check the SSH connection to the host, then run again with --resume.");
+            settle(r);
+        });
 
     // The caches, measured on the host: the weights' folder (its .incomplete blobs included, as
     // du counts every file) and the kernel cache, which grows while kernels compile.
@@ -558,11 +557,11 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
     if (thinkingOff) {
         body["chat_template_kwargs"] = {{"thinking_mode", "disabled"}};
     }
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/chat/completions").arg(m_apiPort)));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Authorization", "Bearer " + m_options.apiKey.toUtf8());
-    request.setTransferTimeout(300000); // 2048 tokens at a first start's pace
-    QNetworkReply *reply = m_http->post(request, QByteArray::fromStdString(body.dump()));
+    auto *reply =
+        new LinkReply(m_apiLink, "POST", "/v1/chat/completions",
+                      {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + m_options.apiKey.toUtf8()}},
+                      QByteArray::fromStdString(body.dump()), m_http);
+    reply->setTransferTimeout(300000); // 2048 tokens at a first start's pace
     connect(reply, &QNetworkReply::finished, this, [this, reply, step, thinkingStep, thinkingOffRetry, firstTry] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -20,8 +20,6 @@
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCoreApplication>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QTimer>
 
@@ -43,9 +41,8 @@ DeployRunner::DeployRunner(ssh::Transport &connection, const Recipe &recipe, con
     , m_options(std::move(options))
     , m_journal(journal)
     , m_redactor(redactor)
-    , m_http(new QNetworkAccessManager(this))
+    , m_http(new QObject(this))
 {
-    m_http->setProxy(QNetworkProxy::NoProxy);
     // Built in: it cannot be missing from a build, but if it were, the checks say "unknown".
     if (Result<logs::LogRules> rules = logs::LogRules::builtIn()) {
         m_logRules = std::move(rules).value();

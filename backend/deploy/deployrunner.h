@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/core/linkopener.h"
 #include "backend/logs/logrules.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/launchspec.h"
@@ -13,7 +14,6 @@
 #include <functional>
 #include <memory>
 
-class QNetworkAccessManager;
 class QNetworkReply;
 class QTimer;
 
@@ -236,7 +236,7 @@ private:
     bool m_cancelling = false; // the operator cancelled: late outcomes are dropped
     bool m_done = false;
     std::unique_ptr<docker::DockerClient> m_docker;
-    QNetworkAccessManager *m_http = nullptr;
+    QObject *m_http = nullptr; // owns the server's HTTP replies (health, verify): cancel aborts them
     QString m_hostHome;
     QString m_imageDigest;
     qint64 m_imageBytes = 0;
@@ -253,7 +253,7 @@ private:
     QStringList m_log; // the server's log so far (first replica)
     /** What the server's log lines mean (the checks and the ready wait read them through it). */
     logs::LogRules m_logRules;
-    quint16 m_apiPort = 0; // local end of the tunnel to the first replica
+    LinkOpener m_apiLink; // the private tunnel to the first replica's published port
     QTimer *m_readyTimer = nullptr;
     QTimer *m_cacheTimer = nullptr; // measures the caches while Ready waits
     QTimer *m_stallTimer = nullptr;

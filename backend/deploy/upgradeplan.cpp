@@ -1,7 +1,7 @@
 #include "backend/deploy/upgradeplan.h"
 
-#include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/lockedfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -64,7 +64,10 @@ Status UpgradePlan::write(const QString &file) const
                               {"failed_step", failedStep.toStdString()},
                               {"failed_seen", failedSeen.toStdString()},
                               {"started_at", startedAt.toStdString()}};
-    return writeFileAtomically(file, QByteArray::fromStdString(j.dump(2)) + '\n');
+    // Under the shared files' lock: the window and `flashdeck upgrade` may both plan one host.
+    const QByteArray bytes = QByteArray::fromStdString(j.dump(2)) + '\n';
+    return LockedFile(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        .update([&bytes](const std::optional<QByteArray> &) { return LockedFile::Edit::replaceWith(bytes); });
 }
 
 QString UpgradePlan::shortPins(const Pins &pins)

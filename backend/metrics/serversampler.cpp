@@ -43,9 +43,11 @@ void ServerSampler::start()
 
 void ServerSampler::openTunnel()
 {
-    m_tunnel = m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this](quint16 local) {
-        m_http = std::make_unique<LocalHttpClient>(local);
+    ssh::TunnelReply *tunnel = m_conn.tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
+    m_tunnel = tunnel;
+    // The reply's own pointer: it emits ready, so it is alive here (a QPointer read may be null to GCC).
+    connect(tunnel, &ssh::TunnelReply::ready, this, [this, tunnel] {
+        m_http = std::make_unique<LocalHttpClient>(tunnel->link());
         poll();
     });
     const auto gone = [this](const QString &message) {

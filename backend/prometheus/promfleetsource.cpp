@@ -81,7 +81,9 @@ void PromFleetSource::refresh()
     }
     // A Prometheus only the bastion reaches: one tunnel through its session, kept while it lives.
     const quint16 port = quint16(m_config.url.port(m_config.url.scheme() == QLatin1String("https") ? 443 : 80));
-    ssh::TunnelReply *tunnel = through->tunnelToPort(m_config.url.host(), port, this);
+    // A listening port (any free one), not a private link: Qt's HTTP client (TLS for an https
+    // Prometheus) connects only to an address. The listener admits the operator's uid alone.
+    ssh::TunnelReply *tunnel = through->tunnelToPort(m_config.url.host(), port, 0, this);
     m_tunnel = tunnel;
     tunnel->onOpened(
         this,

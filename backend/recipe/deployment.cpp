@@ -1,8 +1,8 @@
 #include "backend/recipe/deployment.h"
 
 #include "backend/core/apppaths.h"
-#include "backend/core/atomicfile.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/lockedfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -202,7 +202,11 @@ Status Deployment::write(const AppPaths &paths) const
 
 Status Deployment::writeTo(const QString &file) const
 {
-    return writeFileAtomically(file, toJson());
+    // Under the lock every writer of a shared file takes: the window and a CLI command may
+    // both record the same deployment (a rerun, an upgrade) at once.
+    const QByteArray bytes = toJson();
+    return LockedFile(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        .update([&bytes](const std::optional<QByteArray> &) { return LockedFile::Edit::replaceWith(bytes); });
 }
 
 } // namespace flashdeck

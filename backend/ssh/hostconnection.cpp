@@ -216,6 +216,16 @@ quint64 HostConnection::openPrivateStdioTunnel(const QByteArray &command)
     return id;
 }
 
+quint64 HostConnection::openPrivatePortTunnel(const QString &remoteHost, quint16 remotePort)
+{
+    const quint64 id = m_nextId++;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, id, remoteHost, remotePort] { w->openPrivateTunnel(id, 0, remoteHost, remotePort, {}); },
+        Qt::QueuedConnection);
+    return id;
+}
+
 LinkOpener HostConnection::privateLink(quint64 tunnelId)
 {
     QPointer<HostConnection> self(this);
@@ -269,6 +279,16 @@ TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 rem
                                           QObject *owner)
 {
     return adoptTunnel(openPortTunnel(remoteHost, remotePort, localPort), owner);
+}
+
+TunnelReply *HostConnection::tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+{
+    // Private: every caller is this process (chat, the load test, the samplers, the deploy's
+    // health and verify calls), so no port is opened that another local user could reach.
+    const quint64 id = openPrivatePortTunnel(remoteHost, remotePort);
+    TunnelReply *reply = adoptTunnel(id, owner);
+    reply->setLink(privateLink(id));
+    return reply;
 }
 
 TunnelReply *HostConnection::tunnelToCommand(const QByteArray &command, QObject *owner)

@@ -37,7 +37,7 @@ public:
 
     [[nodiscard]] CommandReply *execute(const RemoteCommand &command, QObject *owner) override;
     using Transport::execute;
-    using Transport::tunnelToPort;
+    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner) override;
     [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
                                             QObject *owner) override;
     [[nodiscard]] TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
@@ -71,6 +71,8 @@ public:
      * other local user can reach the command (the host's Docker Engine is root there).
      */
     quint64 openPrivateStdioTunnel(const QByteArray &command);
+    /** A port tunnel without a port: connections through privateLink() only. */
+    quint64 openPrivatePortTunnel(const QString &remoteHost, quint16 remotePort);
     /** Opens connections to private tunnel `tunnelId` (see TunnelReply::link()). */
     LinkOpener privateLink(quint64 tunnelId);
     void closeTunnel(quint64 tunnelId);

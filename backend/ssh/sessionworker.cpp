@@ -532,9 +532,15 @@ void SessionWorker::keepTunnel(std::unique_ptr<TunnelServer> tunnel)
     tunnel->setSessionReady(m_state.phase == ConnectionPhase::Ready);
     const quint64 id = tunnel->id();
     const quint16 port = tunnel->localPort();
+    const TunnelServer::Spec &spec = tunnel->spec();
+    const std::string to = spec.kind == TunnelServer::Kind::Port
+        ? QStringLiteral("%1:%2").arg(spec.remoteHost).arg(spec.remotePort).toStdString()
+        : spec.command.toStdString();
     m_tunnels.emplace(id, std::move(tunnel));
     if (port != 0) {
-        log::ssh().debug("{}: tunnel {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, port);
+        log::ssh().debug("{}: tunnel {} to {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, to, port);
+    } else {
+        log::ssh().debug("{}: tunnel {} to {} ready, private (no port)", m_target.host.toStdString(), id, to);
     }
     Q_EMIT tunnelReady(id, port);
 }

@@ -35,14 +35,20 @@ public:
     [[nodiscard]] virtual CommandReply *execute(const RemoteCommand &command, QObject *owner) = 0;
     /** A captured command (stdout and stderr collected into the result). */
     [[nodiscard]] CommandReply *execute(const QByteArray &commandLine, int timeoutMs, QObject *owner);
-    /** A local port whose connections reach remoteHost:remotePort as seen from the host. */
-    [[nodiscard]] TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
+    /**
+     * A tunnel to remoteHost:remotePort as seen from the host, for this process alone: connect
+     * through the reply's link(). SSH's transport opens no port for it (each connection is a
+     * socket pair), so no other local user can reach the server; a transport that cannot do
+     * that (the tests' fake) opens a loopback port as below.
+     */
+    [[nodiscard]] virtual TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, QObject *owner)
     {
         return tunnelToPort(remoteHost, remotePort, 0, owner);
     }
     /**
-     * The same on 127.0.0.1:`localPort` exactly (0: any free port); a port another program
-     * holds makes the reply fail, saying so.
+     * A listening port on 127.0.0.1:`localPort` exactly (0: any free port), for other programs
+     * (curl, an IDE, a TLS client): it admits only the operator's own uid. A port another
+     * program holds makes the reply fail, saying so.
      */
     [[nodiscard]] virtual TunnelReply *tunnelToPort(const QString &remoteHost, quint16 remotePort, quint16 localPort,
                                                     QObject *owner) = 0;

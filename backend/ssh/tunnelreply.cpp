@@ -14,6 +14,11 @@ TunnelReply::~TunnelReply()
     close();
 }
 
+LinkOpener TunnelReply::link() const
+{
+    return m_link.isNull() ? LinkOpener::loopback(m_port) : m_link;
+}
+
 void TunnelReply::close()
 {
     if (m_phase == Phase::Failed || m_phase == Phase::Closed) {

@@ -35,7 +35,7 @@ public:
      * Opens connections through the tunnel once it is ready: its private links where the
      * transport gives them, otherwise TCP to localPort(). Stays safe to use after the reply is gone.
      */
-    LinkOpener link() const { return m_link.isNull() ? LinkOpener::loopback(m_port) : m_link; }
+    LinkOpener link() const;
     /** For transports: the tunnel's private links. */
     void setLink(LinkOpener link) { m_link = std::move(link); }
     /** Why it failed or closed, in the transport's words. */

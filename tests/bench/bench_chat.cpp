@@ -16,8 +16,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QSignalSpy>
@@ -128,12 +126,11 @@ int main(int argc, char **argv)
     // sends before the first token.
     std::vector<double> sshTtft;
     std::vector<double> sshRate;
-    QNetworkAccessManager direct;
-    direct.setProxy(QNetworkProxy::NoProxy);
+    const LinkOpener direct = LinkOpener::loopback(local);
     for (int i = 0; i < kRuns + 2; ++i) {
         chat::ChatCall call(body, true);
         QSignalSpy finished(&call, &chat::ChatCall::finished);
-        call.start(direct, local, QString());
+        call.start(direct, QString());
         if (!finished.wait(60000)) {
             std::fprintf(stderr, "a request through ssh -L timed out\n");
             return 1;

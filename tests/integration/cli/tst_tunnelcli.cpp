@@ -19,10 +19,11 @@
 
 /**
  * Tunnels only the operator can use: `flashdeck tunnel HOST` against the demo's deployment (the
- * operator's requests get answers, user nobody's connection is closed before a byte), and every
- * socket that deploy, status --watch, tunnel and the window listen on, found in /proc and probed
- * as nobody: none gives another local user a byte. `logs --follow` speaks only to the host's
- * Docker, over private links: it listens on nothing at all.
+ * operator's requests get answers, user nobody's connection is closed before a byte; the one
+ * port Flashdeck opens, because the operator asked for it). Everything else (deploy, status
+ * --watch, logs --follow, chat and the window) speaks to the host's Docker and server only over
+ * private links: found in /proc, it listens on no TCP port at all, and the window's Unix socket
+ * gives nobody a byte.
  */
 class TestTunnelCli : public QObject
 {
@@ -48,6 +49,16 @@ private:
      * closed) the probe's connection while it was still that process's.
      */
     static void verifyNobodyGetsNothing(const QProcess &p, const char *what, const QStringList &unixPaths = {});
+    /**
+     * For a process started with privateLog(): waits until its SSH log says a private tunnel
+     * to `to` is ready (a port tunnel is "127.0.0.1:PORT", the Docker link "docker system
+     * dial-stdio"), then verifies it listens on no TCP port at all, and that each Unix socket in
+     * `unixPaths` gives nobody nothing.
+     */
+    static void verifyListensNowhere(QProcess &p, const QString &to, const char *what,
+                                     const QStringList &unixPaths = {});
+    /** The arguments and environment that make a started process log its tunnels on stderr. */
+    static QStringList privateLog(QStringList args);
 
     QTemporaryDir m_config;
     std::unique_ptr<DemoGuard> m_demo;
@@ -78,6 +89,7 @@ void TestTunnelCli::start(QProcess &p, const QString &config, QStringList args)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("FLASHDECK_LOG"), QStringLiteral("ssh=debug")); // where its tunnels go
     p.setProcessEnvironment(env);
     p.start(flashdeck::test::flashdeckBinary(), args << QStringLiteral("--config-dir") << config);
     QVERIFY2(p.waitForStarted(), qPrintable(p.errorString()));
@@ -129,6 +141,45 @@ void TestTunnelCli::verifyNobodyGetsNothing(const QProcess &p, const char *what,
     }
     QVERIFY2(accepted > 0, qPrintable(QLatin1String(what) + QStringLiteral(": ") + seen.join(QStringLiteral("; "))));
     qInfo("%s: %s", what, qPrintable(seen.join(QStringLiteral("; "))));
+}
+
+QStringList TestTunnelCli::privateLog(QStringList args)
+{
+    return args << QStringLiteral("--log-stderr");
+}
+
+void TestTunnelCli::verifyListensNowhere(QProcess &p, const QString &to, const char *what, const QStringList &unixPaths)
+{
+    const QByteArray ready = " to " + to.toUtf8();
+    QByteArray err;
+    const auto privateReady = [&] {
+        err += p.readAllStandardError();
+        for (const QByteArray &line : err.split('\n')) {
+            if (line.contains(ready) && line.contains("ready, private (no port)")) {
+                return true;
+            }
+        }
+        return false;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(privateReady() || p.state() != QProcess::Running, what, 120000);
+    QVERIFY2(privateReady(),
+             qPrintable(QLatin1String(what) + QStringLiteral(": ") + QString::fromUtf8(err.right(2000))));
+    QCOMPARE(p.state(), QProcess::Running);
+    QStringList seen;
+    for (const ListenerSocket &l : listenersOf(p.processId())) {
+        if (l.tcp) {
+            seen << l.text();
+        }
+    }
+    QVERIFY2(seen.isEmpty(),
+             qPrintable(QLatin1String(what) + QStringLiteral(" listens: ") + seen.join(QStringLiteral("; "))));
+    for (const QString &path : unixPaths) {
+        const QByteArray got = probeAsNobody({false, {}, 0, path, 0});
+        QVERIFY2(got.startsWith("connected bytes=0 ") || got.startsWith("refused "),
+                 qPrintable(path + QStringLiteral(": ") + QString::fromUtf8(got)));
+    }
+    // Never a prompt, key or payload in what it logged about its tunnels.
+    QVERIFY(!err.contains("Bearer"));
 }
 
 void TestTunnelCli::tunnel_operatorGetsAnswers_nobodyGetsNothing()
@@ -226,42 +277,40 @@ void TestTunnelCli::tunnel_localPort_exactOrTaken()
 void TestTunnelCli::listeners_giveNobodyNothing_data()
 {
     QTest::addColumn<QStringList>("args");
-    QTest::addColumn<bool>("listens"); // false: it talks only to the host's Docker, through private links
-    QTest::newRow("tunnel") << QStringList{QStringLiteral("tunnel"), QStringLiteral("demo")} << true;
+    // Empty: it listens where the operator asked (probed as nobody). Otherwise the private tunnel
+    // it must have opened before it is checked for listening on nothing: each talks to the host's
+    // Docker and server only through socket pairs.
+    QTest::addColumn<QString>("privateTo");
+    const QString server = QStringLiteral("127.0.0.1:30000"); // the demo profile's server port
+    QTest::newRow("tunnel") << QStringList{QStringLiteral("tunnel"), QStringLiteral("demo")} << QString();
     QTest::newRow("logs --follow") << QStringList{QStringLiteral("logs"), QStringLiteral("demo"),
                                                   QStringLiteral("--follow"), QStringLiteral("--tail"),
                                                   QStringLiteral("1")}
-                                   << false;
+                                   << QStringLiteral("docker system dial-stdio");
     QTest::newRow("status --watch") << QStringList{QStringLiteral("status"), QStringLiteral("demo"),
                                                    QStringLiteral("--watch")}
-                                    << true;
-    QTest::newRow("window") << QStringList{} << true; // no command: the window, offscreen
+                                    << server;
+    // Chat's client, kept busy long enough to be looked at.
+    QTest::newRow("loadtest") << QStringList{QStringLiteral("loadtest"),        QStringLiteral("demo"),
+                                             QStringLiteral("--concurrency"),   QStringLiteral("2"),
+                                             QStringLiteral("--prompt-tokens"), QStringLiteral("16"),
+                                             QStringLiteral("--output-tokens"), QStringLiteral("16"),
+                                             QStringLiteral("--duration"),      QStringLiteral("600")}
+                              << server;
+    QTest::newRow("window") << QStringList{} << server; // no command: the window, offscreen
 }
 
 void TestTunnelCli::listeners_giveNobodyNothing()
 {
     QFETCH(QStringList, args);
-    QFETCH(bool, listens);
+    QFETCH(QString, privateTo);
     QProcess p;
     struct Stop
     {
         QProcess &p;
         ~Stop() { stop(p); }
     } stopAtEnd{p};
-    start(p, m_config.path(), args);
-    if (!listens) {
-        // Following: the log's last line came through the Docker tunnel, and nothing listens.
-        QTRY_VERIFY2_WITH_TIMEOUT(p.bytesAvailable() > 0 || p.state() != QProcess::Running,
-                                  qPrintable(QString::fromUtf8(p.readAllStandardError())), 120000);
-        QCOMPARE(p.state(), QProcess::Running);
-        const QList<ListenerSocket> all = listenersOf(p.processId());
-        QStringList seen;
-        for (const ListenerSocket &l : all) {
-            seen << l.text();
-        }
-        QVERIFY2(all.isEmpty(), qPrintable(seen.join(QStringLiteral("; "))));
-        return;
-    }
+    start(p, m_config.path(), privateTo.isEmpty() ? args : privateLog(args));
     QStringList unixPaths;
     if (args.isEmpty()) {
         // The window's single-instance socket, where its second start connects.
@@ -269,6 +318,10 @@ void TestTunnelCli::listeners_giveNobodyNothing()
             flashdeck::SingleInstance::keyFor(flashdeck::AppPaths(m_config.path()).configDir());
         QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(socket), qPrintable(socket), 60000);
         unixPaths << socket;
+    }
+    if (!privateTo.isEmpty()) {
+        verifyListensNowhere(p, privateTo, QTest::currentDataTag(), unixPaths);
+        return;
     }
     verifyNobodyGetsNothing(p, QTest::currentDataTag(), unixPaths);
 }
@@ -290,9 +343,11 @@ void TestTunnelCli::deployRunning_givesNobodyNothing()
         ~Stop() { stop(p); }
     } stopAtEnd{deploy};
     start(deploy, config.path(),
-          {QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
-           QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("600")});
-    verifyNobodyGetsNothing(deploy, "deploy");
+          privateLog({QStringLiteral("deploy"), QStringLiteral("demo"), QStringLiteral("--accept-license"),
+                      QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("600")}));
+    // Its health checks go through a private tunnel to the server's port, its Engine API calls
+    // through private links: nothing listens.
+    verifyListensNowhere(deploy, QStringLiteral("127.0.0.1:30000"), "deploy");
     stop(deploy);
     (void)undeployDemo(config.path());
 }

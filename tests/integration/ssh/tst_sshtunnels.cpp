@@ -1,3 +1,4 @@
+#include "backend/core/linkreply.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/tunnelreply.h"
 #include "tests/support/sshdfixture.h"
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void portTunnel_fiftyParallelRequests();
     void stdioTunnel_echoesAndHalfCloses();
     void privateStdioTunnel_noPort_echoesAndEndsWithTheTunnel();
+    void privatePortTunnel_noPort_parallelRequests();
     void portTunnel_toClosedPort_closesClientCleanly();
     void sshdKilledAndRestarted_recoversByItself();
 
@@ -195,6 +197,40 @@ void TestSshTunnels::privateStdioTunnel_noPort_echoesAndEndsWithTheTunnel()
     connect(&after, &QTcpSocket::disconnected, &after, [&] { ended = true; });
     connect(&after, &QTcpSocket::readChannelFinished, &after, [&] { ended = true; });
     QTRY_VERIFY_WITH_TIMEOUT(ended, 10000);
+}
+
+void TestSshTunnels::privatePortTunnel_noPort_parallelRequests()
+{
+    // The model server's tunnel (chat, the load test, the samplers): no port, one socket pair and
+    // one SSH channel per request, many at once.
+    MiniHttpServer http;
+    ssh::HostConnection c(targetFor(*m_sshd, m_home->path() + QStringLiteral("/kh"), m_key));
+    QCOMPARE(connectAndWait(c).phase, ssh::ConnectionPhase::Ready);
+    QObject owner;
+    ssh::TunnelReply *tunnel = c.tunnelToPort(QStringLiteral("127.0.0.1"), http.port(), &owner);
+    QTRY_COMPARE_WITH_TIMEOUT(tunnel->phase(), ssh::TunnelReply::Phase::Ready, 10000);
+    QCOMPARE(tunnel->localPort(), quint16(0)); // nothing listens
+
+    constexpr int kRequests = 20;
+    std::vector<QByteArray> bodies(kRequests);
+    std::vector<int> statuses(kRequests, -1);
+    int done = 0;
+    for (int i = 0; i < kRequests; ++i) {
+        auto *reply = new LinkReply(tunnel->link(), "GET", "/req" + QByteArray::number(i), {}, {}, &owner);
+        connect(reply, &QNetworkReply::readyRead, reply, [reply, &bodies, i] { bodies[i] += reply->readAll(); });
+        connect(reply, &QNetworkReply::finished, reply, [reply, &bodies, &statuses, &done, i] {
+            bodies[i] += reply->readAll();
+            statuses[i] = reply->error() == QNetworkReply::NoError
+                ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt()
+                : 0;
+            ++done;
+        });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(done, kRequests, 60000);
+    for (int i = 0; i < kRequests; ++i) {
+        QCOMPARE(statuses[i], 200);
+        QCOMPARE(bodies[i], MiniHttpServer::bodyFor("/req" + QByteArray::number(i)));
+    }
 }
 
 void TestSshTunnels::portTunnel_toClosedPort_closesClientCleanly()
