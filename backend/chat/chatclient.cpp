@@ -21,11 +21,12 @@ ChatClient::~ChatClient() = default; // the tunnel, a child, closes with it
 
 void ChatClient::openTunnel()
 {
-    if (m_tunnel || !m_conn) {
+    ssh::Transport *connection = m_conn.data(); // one read: GCC's -O3 takes each QPointer read as maybe null
+    if (m_tunnel || !connection) {
         return;
     }
     m_ready = false;
-    m_tunnel = m_conn->tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
+    m_tunnel = connection->tunnelToPort(QStringLiteral("127.0.0.1"), m_remotePort, this);
     connect(m_tunnel, &ssh::TunnelReply::ready, this, [this] {
         m_ready = true;
         startPending();
