@@ -153,7 +153,7 @@
         <translation>服务器返回 HTTP %1。%2 请在“日志”页查看它记录的内容。</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+142"/>
         <source>The server answered with &quot;%1&quot;, not an SGLang answer (text/event-stream or application/json): another program is listening on that port. Check the deployment&apos;s port.</source>
         <translation>服务器返回的是“%1”，不是 SGLang 的回答（text/event-stream 或 application/json）：该端口上监听的是其他程序。请检查部署的端口。</translation>
     </message>
@@ -198,7 +198,7 @@
         <translation>服务器没有回应（HTTP %1，正文为空或无法读取）。该端口上是 SGLang 服务器吗？请查看“机群”和“日志”页。</translation>
     </message>
     <message>
-        <location filename="../../backend/chat/chatclient.cpp" line="+45"/>
+        <location filename="../../backend/chat/chatclient.cpp" line="+39"/>
         <source>Could not reach the server&apos;s port %1 on the host: %2</source>
         <translation>无法连接主机上服务器的端口 %1：%2</translation>
     </message>
@@ -1725,7 +1725,7 @@ Summary sha256: %1
         <translation>此版本的 Flashdeck 缺少中文翻译，将使用英文。请安装 Qt 的 lrelease 后重新构建。</translation>
     </message>
     <message>
-        <location filename="../../backend/core/settings.cpp" line="+202"/>
+        <location filename="../../backend/core/settings.cpp" line="+226"/>
         <source>Could not save settings to %1: the file is not writable or not valid INI. Check the folder&apos;s permissions and free space.</source>
         <translation>无法将设置保存到 %1：文件不可写或不是有效的 INI。请检查目录权限和剩余空间。</translation>
     </message>
@@ -1735,19 +1735,41 @@ Summary sha256: %1
         <translation>无法确保只运行一个 Flashdeck 窗口（%1）；再次启动会打开另一个窗口。</translation>
     </message>
     <message>
-        <location filename="../../backend/core/localhttpclient.cpp" line="+126"/>
+        <location filename="../../backend/core/linkreply.cpp" line="+122"/>
+        <source>Operation timed out</source>
+        <translation>操作超时</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+131"/>
         <source>The server&apos;s answer was not HTTP that Flashdeck can read.</source>
         <translation>服务器的应答不是 Flashdeck 能读懂的 HTTP。</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+28"/>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+39"/>
         <source>The connection closed before the answer was complete.</source>
         <translation>应答尚未完整，连接就已关闭。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+26"/>
+        <source>Error transferring %1 - server replied: %2</source>
+        <translation>传输 %1 时出错 - 服务器回复：%2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Operation canceled</source>
+        <translation>操作已取消</translation>
+    </message>
+    <message>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+8"/>
         <source>No answer within %1 s.</source>
         <translation>%1 秒内没有应答。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/core/linkopener.cpp" line="+61"/>
+        <source>No tunnel to connect through.</source>
+        <translation>没有可用于连接的隧道。</translation>
     </message>
 </context>
 <context>
@@ -1954,7 +1976,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+123"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+122"/>
         <source>Room for the weights and the image</source>
         <translation>权重和镜像所需空间</translation>
     </message>
@@ -2043,7 +2065,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+76"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+493"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+492"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2139,7 +2161,7 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploygpumemory.cpp" line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-254"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="-253"/>
         <location line="+90"/>
         <source>Check the NVIDIA driver installation.</source>
         <translation>请检查 NVIDIA 驱动的安装。</translation>
@@ -2150,7 +2172,7 @@ Summary sha256: %1
         <translation>给每个服务更多 GPU（为更大的 TP × DP × PP 生成命令并把这些 GPU 交给它），或部署到显存更大的 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-420"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-419"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2272,7 +2294,7 @@ Summary sha256: %1
         <translation>请阅读日志（flashdeck logs）并修复原因。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+29"/>
         <source>no tunnel to the server&apos;s port: %1</source>
         <translation>没有通往服务器端口的隧道：%1</translation>
     </message>
@@ -2433,7 +2455,7 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploypreflight.cpp" line="-190"/>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="+190"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+187"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
     </message>
@@ -2514,13 +2536,13 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+4"/>
-        <location line="+90"/>
+        <location line="+89"/>
         <source>the Engine API answers through docker system dial-stdio</source>
         <translation>Engine API 通过 docker system dial-stdio 应答</translation>
     </message>
     <message>
-        <location line="-76"/>
-        <location line="+45"/>
+        <location line="-75"/>
+        <location line="+44"/>
         <source>Start Docker on the host (systemctl start docker) and check that this user may use it.</source>
         <translation>请在主机上启动 Docker（systemctl start docker），并确认该用户有权使用它。</translation>
     </message>
@@ -2530,7 +2552,7 @@ Summary sha256: %1
         <translation>带 nvidia 运行时的 Docker</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Docker %1, API %2%3</source>
         <translation>Docker %1，API %2%3</translation>
     </message>
@@ -2540,7 +2562,7 @@ Summary sha256: %1
         <translation>，nvidia 运行时</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Install the NVIDIA Container Toolkit on the host and restart Docker.</source>
         <translation>请在主机上安装 NVIDIA Container Toolkit 并重启 Docker。</translation>
     </message>
@@ -3648,7 +3670,7 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3724,7 +3746,7 @@ Summary sha256: %1
 <context>
     <name>Docker</name>
     <message>
-        <location filename="../../backend/docker/dockerclient.cpp" line="+85"/>
+        <location filename="../../backend/docker/dockerclient.cpp" line="+83"/>
         <source>No answer from the Docker Engine through the SSH tunnel: %1. Is Docker installed and running on the host (docker system dial-stdio)?</source>
         <translation>通过 SSH 隧道没有收到 Docker Engine 的应答：%1。主机上是否已安装并运行 Docker（docker system dial-stdio）？</translation>
     </message>
@@ -3933,7 +3955,7 @@ Summary sha256: %1
         <translation>无法写入 %1（%2）；之前的版本未改变。请检查剩余磁盘空间和该文件夹的权限，然后重试。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+33"/>
         <source>Cannot write %1 (%2).</source>
         <translation>无法写入 %1（%2）。</translation>
     </message>
@@ -4481,7 +4503,7 @@ Model revision %3</source>
         <translation>将要运行的内容</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
     </message>
@@ -5500,17 +5522,17 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 没有列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hostmonitor.cpp" line="+102"/>
+        <location filename="../../backend/metrics/hostmonitor.cpp" line="+103"/>
         <source>%1 has given no reading for %2 s (the tool hangs, or the host is overloaded)</source>
         <translation>%1 已有 %2 秒没有给出读数（工具卡住，或主机过载）</translation>
     </message>
     <message>
-        <location line="+288"/>
+        <location line="+309"/>
         <source>neither nvidia-smi nor amd-smi/rocm-smi is on the host&apos;s PATH</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+149"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+162"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -5610,7 +5632,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%2 个序列中的第 %1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/serversampler.cpp" line="+145"/>
+        <location filename="../../backend/metrics/serversampler.cpp" line="+147"/>
         <source>/metrics answered %1 %2</source>
         <translation>/metrics 返回 %1 %2</translation>
     </message>
@@ -6253,7 +6275,7 @@ Text shown: %6, sha256 %5</source>
         <translation>没有用于命名主机的标签：请使用 instance、Hostname 或你自己的标签。</translation>
     </message>
     <message>
-        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+97"/>
+        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+99"/>
         <source>Could not reach Prometheus at %1 through %2: %3</source>
         <translation>无法经由 %2 连接 %1 的 Prometheus：%3</translation>
     </message>
@@ -7130,7 +7152,7 @@ Text shown: %6, sha256 %5</source>
         <translation>不带入的内容：</translation>
     </message>
     <message>
-        <location filename="../../backend/recipe/shellwords.cpp" line="+22"/>
+        <location filename="../../backend/recipe/shellwords.cpp" line="+23"/>
         <source>a semicolon, which starts another command</source>
         <translation>分号，它会开始另一条命令</translation>
     </message>
@@ -7200,7 +7222,7 @@ Text shown: %6, sha256 %5</source>
         <translation>第 %1 行第 %2 列</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+83"/>
         <source>A second command starts at %1: a line break ends a command. Give one command; end each of its lines but the last with a backslash, as the generator prints it.</source>
         <translation>第二条命令从%1开始：换行会结束一条命令。请只给一条命令；除最后一行外，每行以反斜杠结尾，就像生成器打印的那样。</translation>
     </message>
@@ -7803,31 +7825,32 @@ The key we know for it is at %4.
         <translation>%2 的 SSH 选项 %1 无效。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworker.cpp" line="+306"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+308"/>
         <source>The connection to %1 was lost while the command ran; it did not finish here. Run it again once the host is back.</source>
         <translation>命令运行期间与 %1 的连接断开；它没有在这里完成。主机恢复后请重新运行。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../../backend/ssh/hostconnection.cpp" line="+237"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+12"/>
         <location line="+59"/>
         <location line="+5"/>
         <source>Disconnected.</source>
         <translation>已断开。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+17"/>
         <source>Not connected to %1.</source>
         <translation>未连接到 %1。</translation>
     </message>
     <message>
         <location line="+17"/>
-        <location line="+155"/>
+        <location line="+191"/>
         <location line="+35"/>
         <source>The connection to %1 was lost.</source>
         <translation>与 %1 的连接已断开。</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-202"/>
         <location line="+6"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
@@ -7843,7 +7866,7 @@ The key we know for it is at %4.
         <translation>服务器拒绝运行隧道命令。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+109"/>
         <source>The command did not finish within %1 s and was stopped.</source>
         <translation>命令没有在 %1 秒内完成，已被停止。</translation>
     </message>
@@ -7913,7 +7936,7 @@ The key we know for it is at %4.
         <translation>无法在 127.0.0.1 上监听：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/tunnelreply.cpp" line="+23"/>
+        <location filename="../../backend/ssh/tunnelreply.cpp" line="+28"/>
         <source>Closed.</source>
         <translation>已关闭。</translation>
     </message>
