@@ -180,9 +180,6 @@ void LinkReply::onClosed()
 
 void LinkReply::fail(NetworkError code, const QString &message)
 {
-    if (m_idle) {
-        m_idle->stop();
-    }
     dropSocket();
     setError(code, message);
     setFinished(true);
@@ -192,9 +189,6 @@ void LinkReply::fail(NetworkError code, const QString &message)
 
 void LinkReply::finishOk()
 {
-    if (m_idle) {
-        m_idle->stop();
-    }
     dropSocket();
     if (const int status = m_parser.status(); status >= 400) {
         // As QNetworkAccessManager reports an error status (qhttpthreaddelegate.cpp): the body
@@ -239,6 +233,9 @@ qint64 LinkReply::readData(char *data, qint64 maxSize)
 
 void LinkReply::dropSocket()
 {
+    if (m_idle) {
+        m_idle->stop(); // the connection is over: nothing more to wait for
+    }
     LinkOpener::release(m_socket, this);
 }
 

@@ -437,6 +437,16 @@ void TestLocalHttpClient::linkReply_abortAndRefusal_sayWhatHappened()
     QCOMPARE(refused.finishedCount, 1);
     QCOMPARE(refused.error, QNetworkReply::ConnectionRefusedError);
     QCOMPARE(refused.status, 0);
+
+    // A server that takes the request and never says a byte: the transfer timeout ends it, once.
+    ScriptedServer silent;
+    silent.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{}, false, true}; };
+    auto *waiting =
+        new LinkReply(LinkOpener::loopback(silent.port()), "POST", "/v1/chat/completions", {}, "{}", &owner);
+    waiting->setTransferTimeout(50);
+    const LinkOutcome timedOut = runLink(waiting);
+    QCOMPARE(timedOut.finishedCount, 1);
+    QCOMPARE(timedOut.error, QNetworkReply::TimeoutError);
 }
 
 QTEST_GUILESS_MAIN(TestLocalHttpClient)
