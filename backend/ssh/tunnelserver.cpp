@@ -12,6 +12,8 @@
 #include <array>
 #include <cerrno>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -146,6 +148,12 @@ void TunnelServer::onNewConnection(qintptr fd)
         ::close(sock); // the client reads an end (or a reset), never a byte
         return;
     }
+    // What arrives from the channel is written at once: with Nagle's algorithm on, the second
+    // small write of an answer (headers, then a streamed token) can wait for the client's delayed
+    // ACK, up to 40 ms on Linux. OpenSSH does the same for the sockets its -L accepts (set_nodelay()
+    // in channels.c's channel_post_port_listener).
+    const int one = 1;
+    (void)::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     addLink(sock);
 }
 

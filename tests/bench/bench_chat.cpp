@@ -6,7 +6,9 @@
 #include "backend/chat/chatcall.h"
 #include "backend/chat/chatclient.h"
 #include "backend/chat/chatrequest.h"
+#include "backend/core/linkreply.h"
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/tunnelreply.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -23,6 +25,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <vector>
 
@@ -45,6 +48,71 @@ double mean(const std::vector<double> &v)
         sum += x;
     }
     return v.empty() ? 0 : sum / double(v.size());
+}
+
+QProcess *startSshL(const ssh::SshTarget &t, quint16 local, quint16 remote, QObject *parent)
+{
+    auto *tunnel = new QProcess(parent);
+    tunnel->start(QStringLiteral("ssh"),
+                  {QStringLiteral("-N"), QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(remote),
+                   QStringLiteral("-i"), t.identityFile, QStringLiteral("-p"), QString::number(t.port),
+                   QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + t.knownHostsFile, QStringLiteral("-o"),
+                   QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+                   t.user + QStringLiteral("@") + t.host});
+    for (int i = 0; i < 100; ++i) {
+        QTcpSocket probe;
+        probe.connectToHost(QStringLiteral("127.0.0.1"), local);
+        if (probe.waitForConnected(200)) {
+            break;
+        }
+        QTest::qWait(100);
+    }
+    return tunnel;
+}
+
+/**
+ * What a new connection costs (a channel opened, one small request and answer): GET /health
+ * over Flashdeck's private tunnel, its uid-checked listener (`flashdeck tunnel`) and `ssh -L`,
+ * alternating. This is where a tunnel's per-connection delays show (a held packet: 40 ms).
+ */
+void benchNewConnections(test::SimHostFixture &sim, quint16 port)
+{
+    const quint16 local = test::freeLocalPort();
+    QObject owner;
+    QProcess *openssh = startSshL(sim.connection().target(), local, port, &owner);
+    ssh::TunnelReply *privateTunnel = sim.connection().tunnelToPort(QStringLiteral("127.0.0.1"), port, &owner);
+    ssh::TunnelReply *listener = sim.connection().tunnelToPort(QStringLiteral("127.0.0.1"), port, 0, &owner);
+    // Both announce themselves from the event loop, so spies made now miss nothing.
+    QSignalSpy privateReady(privateTunnel, &ssh::TunnelReply::ready);
+    QSignalSpy listenerReady(listener, &ssh::TunnelReply::ready);
+    if ((privateReady.isEmpty() && !privateReady.wait(10000)) ||
+        (listenerReady.isEmpty() && !listenerReady.wait(10000))) {
+        std::fprintf(stderr, "a tunnel never became ready\n");
+        return;
+    }
+    const std::array<LinkOpener, 3> links{privateTunnel->link(), listener->link(), LinkOpener::loopback(local)};
+    std::array<std::vector<double>, 3> ms;
+    for (int i = 0; i < 5 + 50; ++i) {
+        for (std::size_t k = 0; k < links.size(); ++k) {
+            QElapsedTimer clock;
+            clock.start();
+            LinkReply reply(links[k], "GET", "/health", {}, {}, nullptr);
+            QSignalSpy finished(&reply, &QNetworkReply::finished);
+            if (!finished.wait(10000) || reply.error() != QNetworkReply::NoError) {
+                std::fprintf(stderr, "GET /health failed: %s\n", qPrintable(reply.errorString()));
+                return;
+            }
+            if (i >= 5) { // the first five warm both ends
+                ms[k].push_back(double(clock.nsecsElapsed()) / 1e6);
+            }
+        }
+    }
+    openssh->terminate();
+    openssh->waitForFinished(5000);
+    std::printf("%-52s %14s %16s %16s\n", "new connection, GET /health, median of 50", "private", "uid-checked port",
+                "ssh -L");
+    std::printf("%-52s %14.2f %16.2f %16.2f\n", "ms", median(ms[0]), median(ms[1]), median(ms[2]));
+    std::printf("%-52s %14.2f %16.2f %16.2f\n", "mean ms", mean(ms[0]), mean(ms[1]), mean(ms[2]));
 }
 
 } // namespace
@@ -79,6 +147,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "the simulated server never became ready\n");
         return 1;
     }
+    benchNewConnections(sim, port);
+
     chat::ChatParams params;
     params.maxTokens = 100;
     const QByteArray body = chat::buildChatBody(
@@ -104,23 +174,9 @@ int main(int argc, char **argv)
     }
 
     // OpenSSH: ssh -L to the same port, then curl, timing the first byte and the end.
-    const ssh::SshTarget t = sim.connection().target();
     const quint16 local = test::freeLocalPort();
-    QProcess tunnel;
-    tunnel.start(QStringLiteral("ssh"),
-                 {QStringLiteral("-N"), QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(port),
-                  QStringLiteral("-i"), t.identityFile, QStringLiteral("-p"), QString::number(t.port),
-                  QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + t.knownHostsFile, QStringLiteral("-o"),
-                  QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
-                  t.user + QStringLiteral("@") + t.host});
-    for (int i = 0; i < 100; ++i) {
-        QTcpSocket probe;
-        probe.connectToHost(QStringLiteral("127.0.0.1"), local);
-        if (probe.waitForConnected(200)) {
-            break;
-        }
-        QTest::qWait(100);
-    }
+    QObject sshOwner;
+    QProcess *tunnel = startSshL(sim.connection().target(), local, port, &sshOwner);
     // The same client code on both paths (ChatCall: the first text chunk, the token count), so
     // only the transport differs; curl's time_starttransfer would time the headers, which SGLang
     // sends before the first token.
@@ -145,8 +201,8 @@ int main(int argc, char **argv)
             sshRate.push_back(r.stats.tokensPerSecond);
         }
     }
-    tunnel.terminate();
-    tunnel.waitForFinished(5000);
+    tunnel->terminate();
+    tunnel->waitForFinished(5000);
     sim.connection().cancel(server);
 
     const double ttftOurs = median(oursTtft);
