@@ -33,8 +33,28 @@ QString ProfileChoice::imageToConfirm(const Recipe &recipe, const RecipeProfile 
 
 quint16 ProfileChoice::servedPort(const RecipeProfile &profile)
 {
+    // Not 0 for a generator-only entry: the window's Port box took it as its minimum, 1, and the
+    // preview said the server would listen on port 1.
+    constexpr quint16 kSglangDefaultPort = 30000; // F16
     return profile.routerPort != 0 ? profile.routerPort
-                                   : (profile.replicas.isEmpty() ? 0 : profile.replicas.first().port);
+                                   : (profile.replicas.isEmpty() ? kSglangDefaultPort : profile.replicas.first().port);
+}
+
+const RecipeProfile *ProfileChoice::generatorEntryForGpus(const Recipe &recipe, const QStringList &gpuNames)
+{
+    const RecipeProfile *best = nullptr;
+    if (gpuNames.isEmpty()) {
+        return best;
+    }
+    for (const RecipeProfile &p : recipe.profiles) {
+        if (!p.generatorOnly() || p.gpuModel.isEmpty() || !gpuNames.first().contains(p.gpuModel, Qt::CaseInsensitive)) {
+            continue;
+        }
+        if (!best || p.gpuModel.size() > best->gpuModel.size()) {
+            best = &p; // "NVIDIA GB200" contains "B200" too
+        }
+    }
+    return best;
 }
 
 int ProfileChoice::servicesOn(const RecipeProfile &profile, int hostGpus)

@@ -28,8 +28,18 @@ struct ProfileChoice
     static QString gpuList(const RecipeProfile &profile);
     /** Why `profile` wants its image confirmed: the suggestion and where it comes from; empty when not. */
     static QString imageToConfirm(const Recipe &recipe, const RecipeProfile &profile);
-    /** The port clients use: the router's where there is one, else the (first) server's. */
+    /**
+     * The port clients use: the router's where there is one, else the (first) server's; SGLang's
+     * default, 30000, for an entry whose layout only the generator's command gives (H200, B200).
+     */
     static quint16 servedPort(const RecipeProfile &profile);
+    /**
+     * For a host no profile fits (Recipe::profileForGpus gives none), the page's entry for its
+     * GPU model whose flags only SGLang's configuration generator gives (H200, B200, GB200): the
+     * most specific model in the first GPU's name ("GB200" over "B200"). Null when the page does
+     * not name the model.
+     */
+    static const RecipeProfile *generatorEntryForGpus(const Recipe &recipe, const QStringList &gpuNames);
     /**
      * `profile` laid over `gpus`: one service per `tp` of them, in order, behind the Router of its
      * node layout when there are several; the entry point keeps the port clients use. Unchanged

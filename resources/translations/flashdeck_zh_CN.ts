@@ -1752,7 +1752,7 @@ Summary sha256: %1
         <translation>应答尚未完整，连接就已关闭。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+20"/>
         <source>Error transferring %1 - server replied: %2</source>
         <translation>传输 %1 时出错 - 服务器回复：%2</translation>
     </message>
@@ -3540,7 +3540,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+90"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3551,8 +3551,8 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+3"/>
-        <source>&lt;span style=&apos;color:#d73027&apos;&gt;✗ Not launched by Flashdeck&lt;/span&gt; — use SGLang&apos;s configuration generator for this hardware; B300 flags are not reused</source>
-        <translation>&lt;span style=&apos;color:#d73027&apos;&gt;✗ 不由 Flashdeck 启动&lt;/span&gt; —— 请针对此硬件使用 SGLang 的配置生成器；不沿用 B300 的参数</translation>
+        <source>&lt;span style=&apos;color:#d73027&apos;&gt;✗ No command on the page&lt;/span&gt; — Flashdeck launches what SGLang&apos;s configuration generator prints for this hardware (paste it above); B300 flags are not reused</source>
+        <translation>&lt;span style=&apos;color:#d73027&apos;&gt;✗ 页面上没有命令&lt;/span&gt; —— Flashdeck 启动 SGLang 配置生成器为此硬件生成的命令（粘贴到上方）；不沿用 B300 参数</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -6792,7 +6792,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 运行由你选择的镜像。建议：%2 —— %3。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>Port %1 is one of the services&apos; behind the router: give the router another.</source>
         <translation>端口 %1 是 Router 后面某个服务的端口：请给 Router 另选一个。</translation>
     </message>
@@ -7926,7 +7926,7 @@ The key we know for it is at %4.
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/tunnelserver.cpp" line="+77"/>
+        <location filename="../../backend/ssh/tunnelserver.cpp" line="+79"/>
         <source>Port %1 of 127.0.0.1 is taken: another program listens there.</source>
         <translation>127.0.0.1 的端口 %1 已被占用：另一个程序正在监听。</translation>
     </message>

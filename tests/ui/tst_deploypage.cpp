@@ -621,14 +621,18 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
     // A long preview scrolls in its box: the window stays within the screen's height.
     QVERIFY2(window.height() <= 768, qPrintable(QString::number(window.height())));
 
-    // H200: nothing to run until the generator's command is given.
+    // H200: nothing to run until the generator's command is given (the box still held the AMD
+    // one, which its own port 30000 now matches; before, the page's port read 1 and refused it).
     page->setProfile(QStringLiteral("h200"));
+    edit->clear();
     auto *run = page->findChild<QPushButton *>(QStringLiteral("deployRun"));
     QVERIFY(box->isVisible() && box->required());
     QVERIFY(!run->isEnabled());
     paste(u"/generator/h200x8-docker.sh");
     QVERIFY2(box->launch().has_value(), qPrintable(box->problem()));
     QVERIFY(run->isEnabled());
+    // SGLang's default port, as the command publishes it: never the Port box's minimum, 1.
+    QVERIFY2(preview->toPlainText().contains(QLatin1String("--port 30000")), qPrintable(preview->toPlainText()));
 }
 
 void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()

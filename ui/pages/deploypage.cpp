@@ -352,8 +352,12 @@ void DeployPage::followHost()
         for (const probe::GpuSample &g : monitor->status().gpus) {
             names.append(g.name);
         }
+        // A profile made for these GPUs, else the page's generator-only entry for their model
+        // (8 × H200: the card then asks for the generator's command instead of offering B300's).
         for (const Recipe &r : *m_recipes) {
-            if (const RecipeProfile *p = r.profileForGpus(names)) {
+            const RecipeProfile *p = r.profileForGpus(names);
+            p = p ? p : ProfileChoice::generatorEntryForGpus(r, names);
+            if (p) {
                 id = p->id;
                 break;
             }
@@ -404,8 +408,8 @@ void DeployPage::updateProfileCard()
         status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
                     "independently re-tested");
     } else if (p->generatorOnly()) {
-        status = tr("<span style='color:#d73027'>✗ Not launched by Flashdeck</span> — use SGLang's configuration "
-                    "generator for this hardware; B300 flags are not reused");
+        status = tr("<span style='color:#d73027'>✗ No command on the page</span> — Flashdeck launches what SGLang's "
+                    "configuration generator prints for this hardware (paste it above); B300 flags are not reused");
     } else {
         status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
                     "verified upstream");

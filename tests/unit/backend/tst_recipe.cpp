@@ -20,6 +20,8 @@ private Q_SLOTS:
     void invalid_namesTheKeyAndWhatWasExpected();
     void profileForGpus_fitsTheHost_data();
     void profileForGpus_fitsTheHost();
+    void generatorProfileForGpus_theModelsEntry_data();
+    void generatorProfileForGpus_theModelsEntry();
     void nodeLayout_oneServicePerFourGpusBehindTheRouter_data();
     void nodeLayout_oneServicePerFourGpusBehindTheRouter();
 
@@ -141,6 +143,34 @@ void TestRecipe::profileForGpus_fitsTheHost_data()
     QTest::newRow("2 × B300: too few") << times(2, "NVIDIA B300 SXM6 AC") << QString();
     QTest::newRow("2 × H200: the page only generates its flags") << times(2, "NVIDIA H200") << QString();
     QTest::newRow("no GPUs") << QStringList{} << QString();
+}
+
+void TestRecipe::generatorProfileForGpus_theModelsEntry_data()
+{
+    QTest::addColumn<QStringList>("names");
+    QTest::addColumn<QString>("profile"); // empty: none
+    QTest::newRow("8 × H200") << QStringList(8, QStringLiteral("NVIDIA H200")) << QStringLiteral("h200");
+    QTest::newRow("2 × H200 NVL") << QStringList(2, QStringLiteral("NVIDIA H200 NVL")) << QStringLiteral("h200");
+    QTest::newRow("B200") << QStringList(8, QStringLiteral("NVIDIA B200")) << QStringLiteral("b200");
+    QTest::newRow("GB200, not B200") << QStringList(4, QStringLiteral("NVIDIA GB200")) << QStringLiteral("gb200");
+    QTest::newRow("B300: it has a profile, no generator entry")
+        << QStringList(4, QStringLiteral("NVIDIA B300 SXM6 AC")) << QString();
+    QTest::newRow("H100: a model the page does not name")
+        << QStringList(8, QStringLiteral("NVIDIA H100 80GB HBM3")) << QString();
+    QTest::newRow("no GPUs") << QStringList{} << QString();
+}
+
+void TestRecipe::generatorProfileForGpus_theModelsEntry()
+{
+    QFETCH(QStringList, names);
+    QFETCH(QString, profile);
+    const auto recipes = Recipe::builtIn();
+    QVERIFY2(recipes, qPrintable(recipes.message()));
+    const flashdeck::RecipeProfile *p = flashdeck::ProfileChoice::generatorEntryForGpus(recipes.value().first(), names);
+    QCOMPARE(p ? p->id : QString(), profile);
+    if (p) { // SGLang's default port until the command says otherwise (the window showed 1)
+        QCOMPARE(flashdeck::ProfileChoice::servedPort(*p), quint16(30000));
+    }
 }
 
 void TestRecipe::profileForGpus_fitsTheHost()
