@@ -88,6 +88,9 @@ void TestSglangFaults::faultScenario_changesTheLog_data()
     QTest::newRow("qmul4-cached") << QStringLiteral("qmul4-cached") << QByteArray("KV Cache is allocated")
                                   << QByteArray("nvfp4_to_fp8");
     QTest::newRow("no-dspark") << QStringLiteral("no-dspark") << QByteArray("ready to roll") << QByteArray("DSpark");
+    // qmul4 is an sm100 kernel: a Hopper start prints no nvfp4_to_fp8 line at all.
+    QTest::newRow("h200x8") << QStringLiteral("h200x8") << QByteArray("KV Cache is allocated")
+                            << QByteArray("nvfp4_to_fp8");
 }
 
 void TestSglangFaults::faultScenario_changesTheLog()

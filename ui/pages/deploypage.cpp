@@ -493,6 +493,11 @@ void DeployPage::applyRecord(const StepRecord &r)
     } else if (m_runningStep == r.step) {
         m_runningStep.clear();
     }
+    // The qmul4 check skipped (a Blackwell kernel, on Hopper or ROCm): the badge says it does not
+    // apply as soon as the run knows, not "not printed by this start" until the run ends.
+    if (r.step == QLatin1String("check.qmul4") && r.status == StepStatus::Skipped) {
+        m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::NotApplicable);
+    }
     if (m_steps->currentStep() == r.step) {
         showSelected();
     }

@@ -46,6 +46,11 @@ int main(int argc, char **argv)
                 if (sc.value("vendor", std::string("nvidia")) != "nvidia") {
                     options.qmul4 = "cached"; // no CUDA kernel to compile: no qmul4 line on ROCm
                 }
+                // qmul4 is an sm100 (Blackwell) kernel: a Hopper start compiles none and prints no
+                // nvfp4_to_fp8 line, so no check may read one there.
+                if (sc.at("gpus").at(0).value("architecture", std::string("Blackwell")) != "Blackwell") {
+                    options.qmul4 = "cached";
+                }
                 options.dspark = faults.value("dspark", options.dspark);
                 options.downloadSeconds = sc.value("weights_download_seconds", options.downloadSeconds);
                 options.downloadStallAt = faults.value("download_stall_at", options.downloadStallAt);
