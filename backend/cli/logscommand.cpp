@@ -147,7 +147,19 @@ public:
         m_text.clear();
     }
 
-    void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict) { m_highlights.setRecorded(verdict); }
+    void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict)
+    {
+        m_recorded = verdict;
+        m_highlights.setRecorded(verdict);
+    }
+
+    /** Another container's log starts: the summary judges its start-up alone. */
+    void restart()
+    {
+        flush();
+        m_highlights.reset();
+        m_highlights.setRecorded(m_recorded);
+    }
 
     /** The badges' verdicts, once the log is over (not in --json: one object per line there). */
     void summary()
@@ -174,6 +186,7 @@ private:
     bool m_timestamps;
     Redactor m_ownRedactor;
     logs::LogHighlights m_highlights;
+    logs::LogHighlights::Qmul4 m_recorded = logs::LogHighlights::Qmul4::Unknown;
     static constexpr std::size_t kBlock = 1 << 20;
     std::string m_text; // the text view's pending output
     std::vector<std::string> m_labels; // per rule: "✓ ready           ", as the text view prints it
@@ -220,6 +233,17 @@ int followHost(const HostEntry &host, logs::LogFollower::Options options, const 
                              }
                              printer.flush(); // following: each batch as it comes
                              c.out.flush();
+                         });
+        QObject::connect(follower, &logs::LogFollower::containerReplaced, follower,
+                         [&printer, &c](const QString &name) {
+                             printer.restart();
+                             c.out.flush();
+                             c.err << "flashdeck logs: "
+                                   << QCoreApplication::translate(
+                                          "Logs", "a new container, %1, replaced the one followed; its log starts here")
+                                          .arg(name)
+                                   << '\n';
+                             c.err.flush();
                          });
         // Following: say on stderr what the stream is doing (waiting, reconnecting), once each.
         QObject::connect(follower, &logs::LogFollower::stateChanged, follower, [follower, &c, options] {

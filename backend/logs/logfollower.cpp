@@ -253,6 +253,16 @@ void LogFollower::failOrRetry(const QString &message, int retryMs)
 
 void LogFollower::openStream()
 {
+    if (m_opened && m_containerId != m_openedId) {
+        // A new container under the same label or name: `since=` the old one's last line would
+        // mix two servers' start-ups (and their qmul4 and ready lines) into one log.
+        m_opened = false;
+        m_lastTimeNs = 0;
+        m_countAtLast = 0;
+        m_catchingUp = false;
+        Q_EMIT containerReplaced(m_containerName);
+    }
+    m_openedId = m_containerId;
     QString query = QStringLiteral("/containers/%1/logs?stdout=1&stderr=1&timestamps=1&follow=%2")
                         .arg(m_containerId, m_options.follow ? QStringLiteral("1") : QStringLiteral("0"));
     if (m_opened && m_lastTimeNs > 0) {

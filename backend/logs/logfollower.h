@@ -72,6 +72,12 @@ Q_SIGNALS:
     void stateChanged();
     /** Not following: the whole log was delivered (or it failed: see stateText()). */
     void finished();
+    /**
+     * Another container took the followed one's place (a redeploy, an upgrade, an undeploy then a
+     * deploy): its log starts over from its own first line, and what came before was another
+     * server's. Emitted before the new container's first line.
+     */
+    void containerReplaced(const QString &name);
 
 private:
     void onConnection(const ssh::ConnectionState &state);
@@ -108,6 +114,7 @@ private:
     QString m_containerId;
     QString m_containerName;
     bool m_opened = false; // a stream was opened once: later ones continue with since=
+    QString m_openedId; // the container whose stream was opened: another id starts over
 
     qint64 m_seq = 0;
     qint64 m_lastTimeNs = 0; // the newest timestamp delivered…

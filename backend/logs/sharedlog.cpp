@@ -32,6 +32,10 @@ void SharedLog::subscribe(QObject *reader, qsizetype history, Deliver deliver)
         m_follower = std::make_unique<LogFollower>(m_conn, m_rules, options);
         connect(m_follower.get(), &LogFollower::recordsArrived, this, &SharedLog::onRecords);
         connect(m_follower.get(), &LogFollower::stateChanged, this, &SharedLog::stateChanged);
+        connect(m_follower.get(), &LogFollower::containerReplaced, this, [this](const QString &name) {
+            m_kept.clear();
+            Q_EMIT restarted(name);
+        });
         m_follower->start();
         Q_EMIT stateChanged();
         return;

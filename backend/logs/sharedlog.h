@@ -43,6 +43,8 @@ public:
 
 Q_SIGNALS:
     void stateChanged();
+    /** Another container replaced the followed one: the kept lines are gone, readers start over. */
+    void restarted(const QString &container);
 
 private:
     void onRecords(const QList<LogRecord> &records);

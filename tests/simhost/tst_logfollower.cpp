@@ -44,6 +44,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void follow_everyLineOnce_acrossSshdRestartAndContainerRestart();
     void noFollow_deliversTheWholeLogAndFinishes();
+    void follow_aReplacedContainerStartsOver();
     void noDeployment_saysSo();
 
 private:
@@ -197,6 +198,41 @@ void TestLogFollower::noFollow_deliversTheWholeLogAndFinishes()
     QCOMPARE(last.size(), 5);
     QVERIFY(std::any_of(last.cbegin(), last.cend(),
                         [](const LogRecord &r) { return r.text == "The server is fired up and ready to roll!"; }));
+}
+
+void TestLogFollower::follow_aReplacedContainerStartsOver()
+{
+    // A redeploy (or an undeploy then a deploy) puts a new container under the same name and
+    // label: its log is its own from its first line, never the old one's continued with since=.
+    LogFollower follower(m_host.connection(), *m_rules, {QStringLiteral("lab"), {}, -1, true, 20});
+    QList<LogRecord> got;
+    QStringList replaced;
+    connect(&follower, &LogFollower::recordsArrived, this, [&got](const QList<LogRecord> &r) { got += r; });
+    connect(&follower, &LogFollower::containerReplaced, this, [&got, &replaced](const QString &name) {
+        replaced << name;
+        got.clear();
+    });
+    follower.start();
+    QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2 * (kLines + 3), 60000);
+    QVERIFY(replaced.isEmpty());
+
+    QCOMPARE(call("DELETE", QStringLiteral("/containers/%1?force=1").arg(m_id)).status, 204);
+    m_id.clear();
+    const nlohmann::json body = {{"Image", QString(kImage + QLatin1Char('@') + kDigest).toStdString()},
+                                 {"Cmd", {"sh", "-c", "echo 'new 1'; echo 'new 2'; exec sleep 3600"}},
+                                 {"Labels", {{"io.flashdeck.deployment", "lab-b300x4-balanced"}}}};
+    const auto created = call("POST", QStringLiteral("/containers/create?name=flashdeck-lab-b300x4-balanced-0"),
+                              QByteArray::fromStdString(body.dump()));
+    QVERIFY2(created.status == 201, qPrintable(created.message()));
+    m_id = QString::fromStdString(created.json()["Id"].get<std::string>());
+    QCOMPARE(call("POST", QStringLiteral("/containers/%1/start").arg(m_id)).status, 204);
+
+    QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 60000);
+    QCOMPARE(replaced, QStringList{QStringLiteral("flashdeck-lab-b300x4-balanced-0")});
+    QCOMPARE(got.at(0).text, QByteArray("new 1"));
+    QCOMPARE(got.at(1).text, QByteArray("new 2"));
+    QCOMPARE(follower.state(), LogFollower::State::Following);
+    follower.stop();
 }
 
 void TestLogFollower::noDeployment_saysSo()

@@ -325,6 +325,8 @@ void LogPanel::follow(logs::SharedLog *log, qsizetype history)
     }
     m_subscription = new QObject(this);
     connect(log, &logs::SharedLog::stateChanged, this, &LogPanel::updateStreamStatus);
+    // A new container's start-up is judged on its own lines: the badges and the view start over.
+    connect(log, &logs::SharedLog::restarted, this, [this] { clear(); });
     log->subscribe(m_subscription, history, [this](const QList<logs::LogRecord> &records) { appendRecords(records); });
     updateStreamStatus();
 }
