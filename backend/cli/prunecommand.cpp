@@ -157,7 +157,9 @@ int runPruneCommand(const QStringList &args, CliContext &c)
             }
         }
     };
-    if (const Result<Deployment> d = Deployment::read(c.paths, host->name)) {
+    // An undeployed deployment runs nothing: its image is free to go (a container still using it
+    // keeps it anyway, below).
+    if (const Result<Deployment> d = Deployment::read(c.paths, host->name); d && !d.value().isUndeployed()) {
         pin(d.value().image, d.value().imageDigest, false);
     }
     if (const auto plan = UpgradePlan::read(UpgradePlan::fileOf(dir)); plan && plan.value()) {

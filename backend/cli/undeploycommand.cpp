@@ -7,6 +7,7 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/fleet/inventory.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
@@ -14,6 +15,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -99,6 +101,15 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
                             u->removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
                         }
                         removeNext(u, [&, u, done] {
+                            // Every window and command reading the manifest says it is undeployed
+                            // (the Deploy page no longer shows the last run's green steps).
+                            if (u->error.isEmpty()) {
+                                if (const Status s = Deployment::recordUndeployed(c.paths, host->name,
+                                                                                  QDateTime::currentDateTimeUtc());
+                                    !s) {
+                                    c.err << s.message() << '\n';
+                                }
+                            }
                             if (p.isSet(json)) {
                                 nlohmann::json names = nlohmann::json::array();
                                 for (const QString &n : u->removed) {

@@ -19,7 +19,10 @@ FleetWatcher::FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thres
     , m_paths(paths)
     , m_thresholds(thresholds)
     , m_secrets(secrets)
-{ }
+    , m_records(paths)
+{
+    connect(&m_records, &DeploymentRecords::changed, this, &FleetWatcher::deploymentChanged);
+}
 
 FleetWatcher::~FleetWatcher() = default;
 
@@ -69,6 +72,7 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
         }
     }
     m_order = wanted;
+    m_records.setHosts(wanted);
     if (m_prometheus) {
         m_prometheus->setInventory(knownHosts());
     }

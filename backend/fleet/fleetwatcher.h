@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/fleet/deploymentrecords.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/metrics/hoststatus.h"
 
@@ -109,6 +110,8 @@ private:
     bool m_keepHistory = false;
     SecretStore *m_secrets;
     std::map<QString, std::unique_ptr<HostSession>> m_watched;
+    /** Manifests written by anyone (a terminal's `undeploy`, another window): every page follows. */
+    DeploymentRecords m_records;
     QStringList m_order;
     std::unique_ptr<prom::PromFleetSource> m_prometheus;
     std::set<QString> m_deferred; // hosts not connected yet because Prometheus may watch them

@@ -125,6 +125,7 @@ Result<Deployment> Deployment::fromJson(const QByteArray &json)
     const auto ok = m.find("ok");
     d.ok = ok != m.end() && ok->is_boolean() && ok->get<bool>();
     d.finished = str("finished");
+    d.undeployed = str("undeployed");
     if (const auto steps = m.find("steps"); steps != m.end() && steps->is_object()) {
         for (auto it = steps->begin(); it != steps->end(); ++it) {
             if (it->is_object()) {
@@ -191,8 +192,30 @@ QByteArray Deployment::toJson() const
                               {"operator_flags", flags},
                               {"launch_command", launchCommand.toStdString()},
                               {"ok", ok},
-                              {"finished", finished.toStdString()}};
+                              {"finished", finished.toStdString()},
+                              {"undeployed", undeployed.toStdString()}};
     return QByteArray::fromStdString(m.dump(2));
+}
+
+Status Deployment::recordUndeployed(const AppPaths &paths, const QString &host, const QDateTime &when)
+{
+    if (!exists(paths, host)) {
+        return Status::ok(); // nothing Flashdeck deployed to mark
+    }
+    const QString stamp = when.toUTC().toString(Qt::ISODate);
+    return LockedFile(manifestFile(paths, host), QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        .update([&stamp, &host](const std::optional<QByteArray> &current) {
+            if (!current) { // removed meanwhile (hosts remove): no empty manifest in its place
+                return LockedFile::Edit::refuse(Status::failure(
+                    QCoreApplication::translate("Recipe", "Flashdeck has not deployed to %1.").arg(host)));
+            }
+            Result<Deployment> d = fromJson(*current);
+            if (!d) {
+                return LockedFile::Edit::corrupt(Status::failure(d.message()));
+            }
+            d.value().undeployed = stamp;
+            return LockedFile::Edit::replaceWith(d.value().toJson());
+        });
 }
 
 Status Deployment::write(const AppPaths &paths) const

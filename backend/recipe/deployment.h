@@ -3,6 +3,7 @@
 #include "backend/core/result.h"
 #include "backend/recipe/step.h"
 
+#include <QDateTime>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -95,6 +96,12 @@ struct Deployment
     QString launchCommand;
     bool ok = false;
     QString finished;
+    /**
+     * When `undeploy` stopped and removed its containers (UTC, ISO 8601); empty while it runs.
+     * The window and the CLI read it to say so instead of the last run's "deployed and verified".
+     */
+    QString undeployed;
+    bool isUndeployed() const { return !undeployed.isEmpty(); }
     /** Each step's last record, by step id. */
     QMap<QString, StepRecord> steps;
     /**
@@ -126,6 +133,12 @@ struct Deployment
     [[nodiscard]] static Result<Deployment> read(const AppPaths &paths, const QString &host);
     [[nodiscard]] static Result<Deployment> fromJson(const QByteArray &json);
     QByteArray toJson() const;
+    /**
+     * Marks the host's manifest undeployed at `when`, under the manifest's lock, keeping the rest
+     * (a deploy finishing meanwhile writes a new one, which this then marks: the containers are
+     * gone either way). No manifest: nothing to mark, and no error.
+     */
+    [[nodiscard]] static Status recordUndeployed(const AppPaths &paths, const QString &host, const QDateTime &when);
     /** Writes the manifest atomically. */
     [[nodiscard]] Status write(const AppPaths &paths) const;
     [[nodiscard]] Status writeTo(const QString &file) const;

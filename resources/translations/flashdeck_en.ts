@@ -58,7 +58,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/logs/logpanel.cpp" line="+339"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+341"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · resumed %n time without losing or repeating a line</numerusform>

@@ -388,7 +388,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+276"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+300"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -545,7 +545,7 @@
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+125"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+64"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+66"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -1103,14 +1103,14 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-88"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-99"/>
         <source>Cannot read %1: %2.
 </source>
         <translation>无法读取 %1：%2。
 </translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+82"/>
         <source>A saved SGLang log to classify.</source>
         <translation>要分类的已保存 SGLang 日志。</translation>
     </message>
@@ -1294,7 +1294,7 @@ Summary sha256: %1
         <translation>说明会删除什么；不删除任何东西。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>would remove %1 (%2)
 </source>
         <translation>将删除 %1（%2）
@@ -1638,7 +1638,7 @@ Summary sha256: %1
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+46"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+55"/>
         <source>No Flashdeck container on %1.
 </source>
         <translation>%1 上没有 Flashdeck 容器。
@@ -3390,7 +3390,7 @@ Summary sha256: %1
 <context>
     <name>DeployPage</name>
     <message>
-        <location filename="../../ui/pages/deploypage.cpp" line="+62"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+64"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
@@ -3525,7 +3525,7 @@ Summary sha256: %1
         <translation>已由 %2 确认用于%1用途</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>%1 · SIMULATED</source>
         <translation>%1 · 模拟</translation>
     </message>
@@ -3540,7 +3540,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+105"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3620,7 +3620,12 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+100"/>
+        <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
+        <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>interrupted: Flashdeck stopped while this step ran. Resume checks it again.</source>
         <translation>已中断：此步骤运行时 Flashdeck 停止了。“继续”会重新检查它。</translation>
     </message>
@@ -3670,7 +3675,7 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -4762,12 +4767,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+276"/>
+        <location line="+278"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-275"/>
         <source>Only matching</source>
         <translation>仅匹配行</translation>
     </message>
@@ -4858,7 +4863,7 @@ Text shown: %6, sha256 %5</source>
         <translation>将保留的所有行保存到文件（已隐去机密）</translation>
     </message>
     <message numerus="yes">
-        <location line="+170"/>
+        <location line="+172"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · 已续接 %n 次，没有丢失或重复任何一行</numerusform>
@@ -5144,7 +5149,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 没有运行；正在等待其启动</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+47"/>
         <source>Following %1</source>
         <translation>正在跟踪 %1</translation>
     </message>
@@ -5252,6 +5257,11 @@ Text shown: %6, sha256 %5</source>
         <location line="+22"/>
         <source>DSpark: draft loaded</source>
         <translation>DSpark：草稿模型已加载</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/logscommand.cpp" line="-94"/>
+        <source>a new container, %1, replaced the one followed; its log starts here</source>
+        <translation>新容器 %1 取代了正在跟随的容器；其日志从这里开始</translation>
     </message>
 </context>
 <context>
@@ -6642,11 +6652,12 @@ Text shown: %6, sha256 %5</source>
     <name>Recipe</name>
     <message>
         <location filename="../../backend/recipe/deployment.cpp" line="+79"/>
+        <location line="+131"/>
         <source>Flashdeck has not deployed to %1.</source>
         <translation>Flashdeck 尚未部署到 %1。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-125"/>
         <source>The deployment manifest %1 is damaged (%2). Deploy again.</source>
         <translation>部署清单 %1 已损坏（%2）。请重新部署。</translation>
     </message>
@@ -6792,7 +6803,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 运行由你选择的镜像。建议：%2 —— %3。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+74"/>
         <source>Port %1 is one of the services&apos; behind the router: give the router another.</source>
         <translation>端口 %1 是 Router 后面某个服务的端口：请给 Router 另选一个。</translation>
     </message>

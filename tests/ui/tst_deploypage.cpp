@@ -2,6 +2,7 @@
 #include "backend/core/settings.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/journal.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
@@ -101,6 +102,7 @@ private Q_SLOTS:
     void walk_demoDeploy_pagesFollow_amdMismatch();
     void generatorBox_amd_pasteReadDeploy_h200NeedsIt();
     void upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift();
+    void recordsChangedOutside_pageFollows_commandStaysWithItsHost();
 };
 
 void TestDeployPage::scenario_data()
@@ -633,6 +635,76 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
     QVERIFY(run->isEnabled());
     // SGLang's default port, as the command publishes it: never the Port box's minimum, 1.
     QVERIFY2(preview->toPlainText().contains(QLatin1String("--port 30000")), qPrintable(preview->toPlainText()));
+}
+
+void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
+{
+    // What a terminal does to a host's records (undeploy, deploy) shows on the open page within
+    // two seconds, and the generator's command pasted for one host never follows to another. The
+    // records are written as the commands write them; no host needs to answer for it.
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    for (const char *name : {"gpu-a", "gpu-b"}) {
+        HostEntry h;
+        h.name = QString::fromLatin1(name);
+        h.address = QStringLiteral("127.0.0.1");
+        h.port = 1; // nobody: the pages must not need the host to follow its records
+        h.user = QStringLiteral("root");
+        QVERIFY(inventory.add(h).isOk());
+    }
+    const auto record = [&paths](const QString &host, StepStatus status) {
+        Redactor redactor;
+        Journal journal(Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"), redactor);
+        StepRecord r;
+        r.step = QStringLiteral("preflight.ssh");
+        r.status = status;
+        r.title = QStringLiteral("SSH connection");
+        r.at = QDateTime::currentDateTimeUtc();
+        QVERIFY(journal.append(r).isOk());
+        Deployment d;
+        d.host = host;
+        d.profile = QStringLiteral("b300x4-balanced");
+        d.ok = status == StepStatus::Pass;
+        d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        d.steps.insert(r.step, r);
+        d.launchCommand = host == QLatin1String("gpu-b") ? QStringLiteral("sglang serve --tp 8") : QString();
+        QVERIFY(d.write(paths).isOk());
+    };
+    record(QStringLiteral("gpu-a"), StepStatus::Pass);
+    record(QStringLiteral("gpu-b"), StepStatus::Pass);
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    page->setHost(QStringLiteral("gpu-a"));
+    const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
+    auto *resume = page->findChild<QPushButton *>(QStringLiteral("deployResume"));
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pass);
+    QVERIFY2(notice().contains(QLatin1String("from its journal")), qPrintable(notice()));
+
+    // `flashdeck undeploy gpu-a` in a terminal.
+    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
+    QTRY_VERIFY2_WITH_TIMEOUT(notice().startsWith(QLatin1String("Undeployed on")), qPrintable(notice()), 10000);
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pending);
+    QVERIFY(!resume->isEnabled()); // nothing to resume: the containers are gone
+    // `flashdeck deploy gpu-a` in a terminal, stopped at its first step.
+    record(QStringLiteral("gpu-a"), StepStatus::Fail);
+    QTRY_COMPARE_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Fail, 10000);
+    QVERIFY2(notice().contains(QLatin1String("from its journal")), qPrintable(notice()));
+
+    // The command in the box belongs to its host: gpu-b gets its deployment's, gpu-a its own back.
+    auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
+    box->setText(QStringLiteral("python3 -m sglang.launch_server --tp 4 --quantization mxfp8"));
+    page->setHost(QStringLiteral("gpu-b"));
+    QCOMPARE(box->text(), QStringLiteral("sglang serve --tp 8"));
+    page->setHost(QStringLiteral("gpu-a"));
+    QCOMPARE(box->text(), QStringLiteral("python3 -m sglang.launch_server --tp 4 --quantization mxfp8"));
 }
 
 void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()

@@ -30,6 +30,7 @@
 #include "ui/logs/logpanel.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
 #include <QGroupBox>
@@ -38,6 +39,7 @@
 #include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -269,6 +271,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
         }
     });
     connect(m_profileBox, &QComboBox::activated, this, [this] { m_profileChosenFor.insert(m_host); });
+    connect(&m_watcher, &FleetWatcher::deploymentRecorded, this, &DeployPage::onRecordChanged);
 
     resetSteps();
     rebuildHosts();
@@ -308,6 +311,21 @@ void DeployPage::setHost(const QString &host)
         m_hostBox->setCurrentIndex(m_hostBox->findData(m_host)); // one run at a time on this page
         m_notice->setText(tr("A deployment is running on %1: stop it before switching hosts.").arg(m_host));
         return;
+    }
+    if (host != m_host) {
+        // The generator's command belongs to the host it was pasted for: an AMD host's ROCm flags
+        // must not follow the operator to an NVIDIA one. Each host gets back its own, else the
+        // command its deployment runs.
+        if (!m_host.isEmpty()) {
+            m_commandFor.insert(m_host, m_generator->text());
+        }
+        QString command = m_commandFor.value(host);
+        if (!m_commandFor.contains(host) && !host.isEmpty()) {
+            if (const Result<Deployment> d = Deployment::read(m_paths, host)) {
+                command = d.value().launchCommand;
+            }
+        }
+        m_generator->setText(command);
     }
     m_host = host;
     {
@@ -533,13 +551,42 @@ void DeployPage::showSelected()
     }
 }
 
+QString DeployPage::recordStamp() const
+{
+    const Result<Deployment> d =
+        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
+    return d ? d.value().finished + QLatin1Char('|') + d.value().undeployed : QString();
+}
+
+void DeployPage::onRecordChanged(const QString &host)
+{
+    if (host != m_host || isRunning() || recordStamp() == m_shownStamp) {
+        return; // another host, this page's own run, or what the page already shows
+    }
+    loadJournal();
+    followHost();
+    syncPort();
+    updateProfileCard();
+    restartLog();
+    updateButtons();
+}
+
 void DeployPage::loadJournal()
 {
     if (isRunning()) {
         return;
     }
     resetSteps();
+    m_shownStamp = recordStamp();
     if (m_host.isEmpty()) {
+        return;
+    }
+    // Undeployed since its last run (from a terminal, say): the last run's green steps would say
+    // a server runs that does not.
+    if (const Result<Deployment> d = Deployment::read(m_paths, m_host); d && d.value().isUndeployed()) {
+        const QDateTime when = QDateTime::fromString(d.value().undeployed, Qt::ISODate).toLocalTime();
+        m_notice->setText(tr("Undeployed on %1: its containers were stopped and removed. Run deploys it again.")
+                              .arg(QLocale().toString(when, QLocale::ShortFormat)));
         return;
     }
     Journal journal(Deployment::directory(m_paths, m_host) + QStringLiteral("/journal.jsonl"), m_redactor);
@@ -729,6 +776,7 @@ void DeployPage::startSession()
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
                                    .arg(m_host, m_session->directory())
                              : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
+        m_shownStamp = recordStamp(); // what the page shows now: the watcher's echo of it changes nothing
         updateProfileCard(); // the pinned image's measured size, from the manifest just written
         // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
         m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));

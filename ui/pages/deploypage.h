@@ -107,6 +107,10 @@ private:
     void updateButtons();
     void resetSteps();
     void loadJournal();
+    /** The host's record changed on disk (a terminal's deploy, undeploy or upgrade): show it. */
+    void onRecordChanged(const QString &host);
+    /** What the page last showed of the host's manifest: when it finished, and when it was undeployed. */
+    QString recordStamp() const;
     void applyRecord(const StepRecord &record);
     void showSelected();
     void showLicense();
@@ -138,6 +142,9 @@ private:
     bool m_runAfterLicense = false;
     QString m_host;
     QString m_runningStep;
+    QString m_shownStamp; // recordStamp() when the page last showed the host's record
+    /** What was in the generator's box for each host: another host's command is never run here. */
+    QHash<QString, QString> m_commandFor;
 
     QComboBox *m_hostBox;
     QComboBox *m_profileBox;

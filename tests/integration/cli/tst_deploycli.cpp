@@ -972,8 +972,30 @@ void TestDeployCli::rerun_reusesAndLeaksNothing_undeployCleansUp()
     // undeploy removes Flashdeck's own container, and only that; a second time there is nothing.
     const Run undeploy = undeployDemo(config.path());
     const Run undeployAgain = undeployDemo(config.path());
+    // Undeployed, the image runs nowhere: prune may take it (it kept it "because the deployment runs it").
+    const Run prune =
+        run(config.path(),
+            {QStringLiteral("prune"), QStringLiteral("demo"), QStringLiteral("--dry-run"), QStringLiteral("--json")});
     const Run stop = run(config.path(), {QStringLiteral("demo"), QStringLiteral("stop")});
     QCOMPARE(undeploy.exitCode, 0);
+    QVERIFY2(prune.exitCode == 0, prune.err.constData());
+    {
+        const QJsonObject pruned = QJsonDocument::fromJson(prune.out).object();
+        QCOMPARE(pruned[QLatin1String("removed")].toArray().size(), 1);
+        QVERIFY2(pruned[QLatin1String("kept")].toArray().isEmpty(), prune.out.constData());
+        // The manifest says when: every window and command reading it follows.
+        QString manifest;
+        for (QDirIterator files(config.path(), {QStringLiteral("manifest.json")}, QDir::Files,
+                                QDirIterator::Subdirectories);
+             files.hasNext();) {
+            const QString path = files.next();
+            manifest = path.endsWith(QLatin1String("/deployments/demo/manifest.json")) ? path : manifest;
+        }
+        QFile f(manifest);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(manifest));
+        const QString when = QJsonDocument::fromJson(f.readAll()).object()[QLatin1String("undeployed")].toString();
+        QVERIFY2(QDateTime::fromString(when, Qt::ISODate).isValid(), qPrintable(when));
+    }
     QCOMPARE(undeploy.out.trimmed(), oneDemoServerRemoved());
     QCOMPARE(undeployAgain.out.trimmed(), QByteArray(R"({"host":"demo","ok":true,"removed":[]})"));
     QCOMPARE(first.exitCode, 0);
