@@ -1,9 +1,11 @@
 #include "backend/core/apppaths.h"
 #include "backend/docker/ourcontainers.h"
+#include "backend/fleet/deploymentrecords.h"
 #include "backend/recipe/deployment.h"
 
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +31,8 @@ private Q_SLOTS:
     void manifest_absentOrDamaged_saysSo_data();
     void manifest_absentOrDamaged_saysSo();
     void manifest_wrongTypes_readAsNothing();
+    void undeployed_markedKeepingTheRest_noManifestNoFile();
+    void records_sayWhenAManifestChanges_notTheJournal();
     void containers_parse_data();
     void containers_parse();
     void containers_speakingServer_data();
@@ -254,6 +258,69 @@ void TestDeployment::containers_speakingServer()
     const auto s = OurContainers::speakingServer(OurContainers::parse(nlohmann::json::parse(list.toStdString())),
                                                  {QStringLiteral("h-p")});
     QCOMPARE(s ? s->id : QString(), speaker);
+}
+
+void TestDeployment::undeployed_markedKeepingTheRest_noManifestNoFile()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    // No deployment: nothing to mark, and no empty manifest left behind.
+    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
+    QVERIFY(!Deployment::exists(paths, QStringLiteral("gpu1")));
+
+    Deployment d;
+    d.host = QStringLiteral("gpu1");
+    d.profile = QStringLiteral("b300x4-balanced");
+    d.imageDigest = QStringLiteral("sha256:abc");
+    d.launchCommand = QStringLiteral("sglang serve --tp 4");
+    d.ok = true;
+    QVERIFY(d.write(paths).isOk());
+    QVERIFY(!Deployment::read(paths, d.host).value().isUndeployed());
+    const QDateTime when = QDateTime::fromString(QStringLiteral("2026-12-05T10:00:00Z"), Qt::ISODate);
+    QVERIFY(Deployment::recordUndeployed(paths, d.host, when).isOk());
+    const Result<Deployment> after = Deployment::read(paths, d.host);
+    QVERIFY2(after, qPrintable(after.message()));
+    QCOMPARE(after.value().undeployed, QStringLiteral("2026-12-05T10:00:00Z"));
+    QVERIFY(after.value().isUndeployed());
+    QCOMPARE(after.value().imageDigest, d.imageDigest); // the rest is kept: what ran, for the runbook and pins
+    QCOMPARE(after.value().launchCommand, d.launchCommand);
+    // A new deployment's manifest starts without it.
+    QVERIFY(d.write(paths).isOk());
+    QVERIFY(!Deployment::read(paths, d.host).value().isUndeployed());
+}
+
+void TestDeployment::records_sayWhenAManifestChanges_notTheJournal()
+{
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    DeploymentRecords records(paths);
+    QSignalSpy changed(&records, &DeploymentRecords::changed);
+    records.setHosts({QStringLiteral("gpu1"), QStringLiteral("gpu2")});
+    Deployment d;
+    d.host = QStringLiteral("gpu2");
+    d.profile = QStringLiteral("b300x4-balanced");
+    QVERIFY(d.write(paths).isOk()); // a terminal's first deploy, in a folder the watcher made
+    QTRY_COMPARE(changed.size(), 1);
+    QCOMPARE(changed.takeFirst().at(0).toString(), QStringLiteral("gpu2"));
+
+    // The journal's appends are not a new record; an undeploy is.
+    QFile journal(Deployment::directory(paths, QStringLiteral("gpu2")) + QStringLiteral("/journal.jsonl"));
+    QVERIFY(journal.open(QIODevice::Append));
+    QVERIFY(journal.write("{}\n") == 3);
+    journal.close();
+    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu2"), QDateTime::currentDateTimeUtc()).isOk());
+    QTRY_COMPARE(changed.size(), 1);
+    QCOMPARE(changed.takeFirst().at(0).toString(), QStringLiteral("gpu2"));
+
+    // A host let go is not reported.
+    records.setHosts({QStringLiteral("gpu1")});
+    QVERIFY(d.write(paths).isOk());
+    d.host = QStringLiteral("gpu1");
+    QVERIFY(d.write(paths).isOk());
+    QTRY_COMPARE(changed.size(), 1);
+    QCOMPARE(changed.takeFirst().at(0).toString(), QStringLiteral("gpu1"));
 }
 
 QTEST_GUILESS_MAIN(TestDeployment)
