@@ -339,6 +339,12 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
         m_deployPage = new DeployPage(*at, *m_fleet, *m_redactor, m_pages);
         m_deployPage->setHost(host());
         connect(m_deployPage, &DeployPage::addHostRequested, this, [this] { addHost(); });
+        // One host selector: a host picked on the Deploy page is the window's (every page follows).
+        connect(m_deployPage, &DeployPage::hostChosen, this, [this](const QString &chosen) {
+            if (const int i = m_hostSelector->findData(chosen); i >= 0) {
+                m_hostSelector->setCurrentIndex(i);
+            }
+        });
         connect(m_hostSelector, &QComboBox::currentIndexChanged, m_deployPage,
                 [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
         return m_deployPage;

@@ -705,6 +705,17 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     QCOMPARE(box->text(), QStringLiteral("sglang serve --tp 8"));
     page->setHost(QStringLiteral("gpu-a"));
     QCOMPARE(box->text(), QStringLiteral("python3 -m sglang.launch_server --tp 4 --quantization mxfp8"));
+
+    // One host selector: a host picked in the page's own box is the window's.
+    auto *hostBar = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
+    auto *pageHosts = page->findChild<QComboBox *>(QStringLiteral("deployHost"));
+    QCOMPARE(pageHosts->currentData().toString(), QStringLiteral("gpu-a"));
+    pageHosts->setFocus();
+    QTest::keyClick(pageHosts, Qt::Key_Down);
+    QCOMPARE(page->host(), QStringLiteral("gpu-b"));
+    QCOMPARE(hostBar->currentData().toString(), QStringLiteral("gpu-b"));
+    hostBar->setCurrentIndex(hostBar->findData(QStringLiteral("gpu-a")));
+    QCOMPARE(page->host(), QStringLiteral("gpu-a"));
 }
 
 void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()

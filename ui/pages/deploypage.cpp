@@ -232,6 +232,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
 
     connect(addHost, &QPushButton::clicked, this, &DeployPage::addHostRequested);
     connect(m_hostBox, &QComboBox::currentIndexChanged, this, [this] { setHost(m_hostBox->currentData().toString()); });
+    connect(m_hostBox, &QComboBox::activated, this, [this] { Q_EMIT hostChosen(m_host); });
     connect(m_profileBox, &QComboBox::currentIndexChanged, this, [this] {
         updateProfileCard();
         loadJournal();
@@ -306,10 +307,13 @@ void DeployPage::rebuildHosts()
 
 void DeployPage::setHost(const QString &host)
 {
-    if (isRunning() && host != m_host) {
-        const QSignalBlocker block(m_hostBox);
-        m_hostBox->setCurrentIndex(m_hostBox->findData(m_host)); // one run at a time on this page
-        m_notice->setText(tr("A deployment is running on %1: stop it before switching hosts.").arg(m_host));
+    if (isRunning()) {
+        if (host != m_host) {
+            const QSignalBlocker block(m_hostBox);
+            m_hostBox->setCurrentIndex(m_hostBox->findData(m_host)); // one run at a time on this page
+            m_notice->setText(tr("A deployment is running on %1: stop it before switching hosts.").arg(m_host));
+            Q_EMIT hostChosen(m_host); // the host bar comes back to the host the run is on
+        }
         return;
     }
     if (host != m_host) {

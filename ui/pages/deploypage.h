@@ -93,6 +93,11 @@ public:
 Q_SIGNALS:
     void addHostRequested();
     void runningChanged(bool running);
+    /**
+     * The operator picked `host` in the page's own box, or the page kept its host while a run
+     * goes on: the window's host bar follows, so the two never disagree.
+     */
+    void hostChosen(const QString &host);
 
 private:
     void rebuildHosts();
