@@ -248,8 +248,17 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         return ExitCheckFailed;
     }
     const Recipe recipe = recipes.value().first();
-    const QString profileId =
-        pinsFile && !pinsFile->profile.isEmpty() && !p.isSet(profileOpt) ? pinsFile->profile : p.value(profileOpt);
+    // Without --profile: the pins file's, else the profile the host's deployment was made with (a
+    // rerun after an undeploy on an 8 x H200 host is the H200 entry again, not 4 x B300), else the
+    // page's verified one.
+    QString profileId = p.value(profileOpt);
+    if (!p.isSet(profileOpt)) {
+        if (pinsFile && !pinsFile->profile.isEmpty()) {
+            profileId = pinsFile->profile;
+        } else if (const Result<Deployment> d = Deployment::read(c.paths, host->name)) {
+            profileId = d.value().profile;
+        }
+    }
     const RecipeProfile *listed = recipe.profile(profileId);
     if (!listed) {
         return usage(
@@ -306,7 +315,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         Result<std::pair<ImportedLaunch, RecipeProfile>> made = ImportedLaunch::forProfile(
             recipe, *listed, launchText, p.value(gpusOpt), port, revision, p.isSet(modelDirOpt));
         if (!made) {
-            return refuse("launch-command-refused", made.message());
+            return refuse("launch-command-refused",
+                          p.isSet(profileOpt)
+                              ? made.message()
+                              : QCoreApplication::translate("Cli",
+                                                            "%1 (The profile is %2, the default: for other GPUs "
+                                                            "give --profile; 'flashdeck recipes list' has them.)")
+                                    .arg(made.message(), listed->title));
         }
         imported = made.value().first;
         base = made.value().second;

@@ -707,7 +707,7 @@
         <translation>该固定文件属于配置 %1，而不是 %2。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+40"/>
         <source>no profile &quot;%1&quot; (see &apos;flashdeck recipes list&apos;).</source>
         <translation>没有配置“%1”（见“flashdeck recipes list”）。</translation>
     </message>
@@ -717,7 +717,12 @@
         <translation>--port 取 1 到 65535 之间的端口号，而不是“%1”。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+49"/>
+        <source>%1 (The profile is %2, the default: for other GPUs give --profile; &apos;flashdeck recipes list&apos; has them.)</source>
+        <translation>%1（当前方案为默认的 %2：其他 GPU 请用 --profile 指定；&apos;flashdeck recipes list&apos; 列出全部方案。）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>--image %1 and the command&apos;s image %2 differ: give one.</source>
         <translation>--image %1 与命令中的镜像 %2 不一致：只给出一个。</translation>
     </message>
@@ -3500,7 +3505,7 @@ Summary sha256: %1
         <translation>日志（实时，已分类）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Export runbook</source>
         <translation>导出 runbook</translation>
     </message>
@@ -3535,12 +3540,12 @@ Summary sha256: %1
         <translation>还没有主机：请添加一台</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>A deployment is running on %1: stop it before switching hosts.</source>
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+107"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3640,7 +3645,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -5337,19 +5342,19 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+270"/>
+        <location line="+276"/>
         <source>Add a host to start</source>
         <translation>添加一台主机以开始</translation>
     </message>
     <message>
-        <location line="-261"/>
-        <location line="+264"/>
+        <location line="-267"/>
+        <location line="+270"/>
         <location line="+27"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location line="-284"/>
+        <location line="-290"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
@@ -5369,7 +5374,7 @@ Text shown: %6, sha256 %5</source>
         <translation>用 --demo 启动 Flashdeck（或运行“flashdeck demo start”）以添加模拟主机。</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+144"/>
         <source>  [SIMULATED]</source>
         <translation>  [模拟]</translation>
     </message>

@@ -692,7 +692,8 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
     QTRY_VERIFY2_WITH_TIMEOUT(notice().startsWith(QLatin1String("Undeployed on")), qPrintable(notice()), 10000);
     QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pending);
-    QVERIFY(!resume->isEnabled()); // nothing to resume: the containers are gone
+    QVERIFY(!resume->isEnabled()); // nothing to resume or upgrade: the containers are gone
+    QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("deployUpgrade"))->isEnabled());
     // `flashdeck deploy gpu-a` in a terminal, stopped at its first step.
     record(QStringLiteral("gpu-a"), StepStatus::Fail);
     QTRY_COMPARE_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Fail, 10000);

@@ -675,7 +675,10 @@ void DeployPage::updateButtons()
     m_resume->setEnabled(launchable && !running && anyRun);
     m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
-    m_upgrade->setEnabled(!running && !m_host.isEmpty() && Deployment::exists(m_paths, m_host));
+    // Nothing to upgrade once undeployed (the containers are gone): Run deploys it again.
+    const Result<Deployment> recorded =
+        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
+    m_upgrade->setEnabled(!running && recorded && !recorded.value().isUndeployed());
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
     m_image->setEnabled(!running);

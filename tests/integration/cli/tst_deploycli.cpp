@@ -239,6 +239,13 @@ void TestDeployCli::generatorCommand_amd_bothServicesRunIt_tp8RefusedBeforeThePu
     const Run deploy = run(
         config.path(),
         base + QStringList{QStringLiteral("--launch-command"), flashdeck::test::testData(u"/generator/mi355x-tp4.sh")});
+    // Again without --profile: the host's recorded profile, not the page's 4 x B300 default.
+    QStringList again = base;
+    again.remove(again.indexOf(QStringLiteral("--profile")), 2);
+    const Run rerun = run(
+        config.path(),
+        again +
+            QStringList{QStringLiteral("--launch-command"), flashdeck::test::testData(u"/generator/mi355x-tp4.sh")});
     QByteArrayList cmds;
     for (const char *replica : {"0", "1"}) {
         cmds << onHost(QStringLiteral("docker inspect --format '{{json .Config.Cmd}} {{json .Config.Env}}' "
@@ -271,6 +278,10 @@ void TestDeployCli::generatorCommand_amd_bothServicesRunIt_tp8RefusedBeforeThePu
     // With the command: both services run its flags and no B300 flag; Flashdeck's own are set.
     QVERIFY2(deploy.exitCode == 0, QByteArray(deploy.out + deploy.err).constData());
     QVERIFY(deploy.out.contains("\"launch_command\"")); // the preview, before the plan
+    QVERIFY2(rerun.exitCode == 0, QByteArray(rerun.out + rerun.err).constData());
+    QVERIFY2(steps(rerun.out).value(QStringLiteral("launch"))[QLatin1String("seen")].toString().contains(
+                 QLatin1String("not started again")),
+             rerun.out.constData());
     for (const QByteArray &cmd : cmds) {
         for (const char *flag : {"\"--quantization\",\"mxfp8\"", "\"--dtype\",\"bfloat16\"", "\"--tp\",\"4\"",
                                  "\"--enable-metrics\"", "\"--revision\"", "SGLANG_USE_AITER=1"}) {
