@@ -14,6 +14,7 @@
 #include "ui/connectioncontroller.h"
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/alertnotifier.h"
+#include "ui/inputpolicy.h"
 #include "ui/pages/deploypage.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/logspage.h"
@@ -22,6 +23,7 @@
 #include "ui/pages/playgroundpage.h"
 #include "ui/pages/settingspage.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -82,6 +84,8 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     , m_controller(new ConnectionController(this))
 {
     connect(m_controller, &ConnectionController::stateChanged, this, &MainWindow::onConnectionState);
+    // Before any page exists: every widget is polished under the window's keyboard and wheel manners.
+    qApp->installEventFilter(new InputPolicy(this));
     setWindowTitle(QStringLiteral("Flashdeck"));
     // Scroll bars whose thumb is the dark part: under Fusion with the default palette the thumb is
     // the light part and the groove the dark one, so a bar at its start looked scrolled to the end
@@ -157,6 +161,20 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
         auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this);
         connect(shortcut, &QShortcut::activated, this, [this, i] { showPage(static_cast<Page>(i)); });
     }
+    // The standard keys: Quit (Ctrl+Q; closing mid-run still asks), Refresh (F5: connect the
+    // host now if it is down, as the Connect button does; a live connection is kept).
+    auto *quit = new QShortcut(this);
+    // The platform's Quit keys; a platform that names none (offscreen, some desktops) gets Ctrl+Q.
+    const QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    quit->setKeys(quitKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_Q)} : quitKeys);
+    connect(quit, &QShortcut::activated, this, &QWidget::close);
+    auto *refresh = new QShortcut(QKeySequence::Refresh, this);
+    connect(refresh, &QShortcut::activated, this, [this] {
+        const QString chosen = m_hostSelector->currentData().toString();
+        if (HostSession *session = chosen.isEmpty() ? nullptr : m_fleet->session(chosen)) {
+            session->connectWithOperator();
+        }
+    });
 
     if (!restoreGeometry(m_settings.windowGeometry())) {
         // The first start fills a laptop's screen (1366 × 768: the Fleet's columns fit), and no
@@ -215,6 +233,7 @@ void MainWindow::buildNavigation()
 {
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setAccessibleName(tr("Pages"));
     m_navigation->setFrameShape(QFrame::NoFrame);
     m_navigation->setIconSize(QSize(20, 20));
     m_navigation->setSpacing(2);
@@ -272,6 +291,8 @@ QWidget *MainWindow::buildHostBar()
     auto *settingsButton = new QToolButton(bar);
     settingsButton->setIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
     settingsButton->setToolTip(tr("Settings (Ctrl+6)"));
+    settingsButton->setObjectName(QStringLiteral("settingsButton"));
+    settingsButton->setAccessibleName(tr("Settings"));
     settingsButton->setAutoRaise(true);
     connect(settingsButton, &QToolButton::clicked, this, [this] { showPage(Page::Settings); });
     connect(m_hostSelector, &QComboBox::currentIndexChanged, this, [this] {
@@ -382,6 +403,7 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
         // keeps to the screen (a page's minimum height is the window's).
         auto *settingsScroll = new QScrollArea(m_pages);
         settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
+        settingsScroll->setAccessibleName(tr("Settings"));
         settingsScroll->setWidget(settingsPage);
         settingsScroll->setWidgetResizable(true);
         settingsScroll->setFrameShape(QFrame::NoFrame);

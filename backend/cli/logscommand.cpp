@@ -29,9 +29,9 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage =
-    QStringLiteral("Usage: flashdeck logs HOST [--follow] [--tail N] [--container NAME] [--highlights-only] "
-                   "[--timestamps] [--json]\n       flashdeck logs --file PATH [--highlights-only] [--json]");
+const QString kUsage = QStringLiteral(
+    "Usage: flashdeck logs HOST [--follow] [--tail N] [--container NAME] [--highlights-only] "
+    "[--timestamps] [--polls] [--json]\n       flashdeck logs --file PATH [--highlights-only] [--polls] [--json]");
 
 const char *mark(const QString &severity)
 {
@@ -46,14 +46,20 @@ const char *mark(const QString &severity)
 class LinePrinter
 {
 public:
-    LinePrinter(CliContext &c, const logs::LogRules &rules, bool json, bool highlightsOnly, bool timestamps)
+    LinePrinter(CliContext &c, const logs::LogRules &rules, bool json, bool highlightsOnly, bool timestamps, bool polls)
         : m_c(c)
         , m_rules(rules)
         , m_json(json)
         , m_highlightsOnly(highlightsOnly)
         , m_timestamps(timestamps)
+        , m_polls(polls)
         , m_noted(std::size_t(rules.rules().size()), false)
     {
+        for (qsizetype i = 0; i < rules.rules().size(); ++i) {
+            if (rules.rules().at(i).id == QLatin1String("poll")) {
+                m_pollRule = int(i);
+            }
+        }
         const auto label = [](const QString &severity, const QString &id) {
             const QString shown =
                 QString::fromUtf8(mark(severity)) + QLatin1Char(' ') + id.leftJustified(15) + QLatin1Char(' ');
@@ -72,6 +78,12 @@ public:
         if (rule && !m_noted.at(std::size_t(ruleIndex))) {
             m_noted[std::size_t(ruleIndex)] = true; // what a rule tells the badges, it tells once
             m_highlights.note(rule->id);
+        }
+        // Health and metrics polls (Flashdeck's monitor's among them) are most of an idle
+        // server's log: counted, and shown with --polls.
+        if (ruleIndex >= 0 && ruleIndex == m_pollRule && !m_polls) {
+            ++m_foldedPolls;
+            return;
         }
         if (m_highlightsOnly && !rule) {
             return;
@@ -173,6 +185,11 @@ public:
         if (!m_highlights.dsparkText().isEmpty()) {
             m_c.err << " · " << m_highlights.dsparkText();
         }
+        if (m_foldedPolls > 0) {
+            m_c.err << " · "
+                    << QCoreApplication::translate("Cli", "%1 health and metrics polls folded (--polls shows them)")
+                           .arg(m_foldedPolls);
+        }
         m_c.err << '\n';
     }
 
@@ -184,6 +201,9 @@ private:
     bool m_json;
     bool m_highlightsOnly;
     bool m_timestamps;
+    bool m_polls;
+    int m_pollRule = -1;
+    qint64 m_foldedPolls = 0;
     Redactor m_ownRedactor;
     logs::LogHighlights m_highlights;
     logs::LogHighlights::Qmul4 m_recorded = logs::LogHighlights::Qmul4::Unknown;
@@ -298,7 +318,10 @@ int runLogsCommand(const QStringList &args, CliContext &c)
         QStringLiteral("timestamps"), QCoreApplication::translate("Cli", "Show Docker's time of each line (UTC)."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"),
                                      QCoreApplication::translate("Cli", "One JSON object per line."));
-    p.addOptions({fileOpt, followOpt, tailOpt, containerOpt, highlightsOpt, timestampsOpt, jsonOpt});
+    const QCommandLineOption pollsOpt(
+        QStringLiteral("polls"),
+        QCoreApplication::translate("Cli", "Show the health and metrics polls (folded: SGLang logs each one)."));
+    p.addOptions({fileOpt, followOpt, tailOpt, containerOpt, highlightsOpt, timestampsOpt, pollsOpt, jsonOpt});
     if (!p.parse(args)) {
         c.err << "flashdeck logs: " << p.errorText() << '\n' << kUsage << '\n';
         return ExitUsage;
@@ -322,7 +345,8 @@ int runLogsCommand(const QStringList &args, CliContext &c)
         c.err << rules.message() << '\n';
         return ExitCheckFailed;
     }
-    LinePrinter printer(c, rules.value(), p.isSet(jsonOpt), p.isSet(highlightsOpt), p.isSet(timestampsOpt));
+    LinePrinter printer(c, rules.value(), p.isSet(jsonOpt), p.isSet(highlightsOpt), p.isSet(timestampsOpt),
+                        p.isSet(pollsOpt));
     if (fromFile) {
         return classifyFile(p.value(fileOpt), rules.value(), printer, c);
     }

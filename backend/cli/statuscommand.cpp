@@ -321,7 +321,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         QStringList notes; // errors and alerts, under the table, by host
         for (const QString &name : order) {
             const metrics::HostStatus s = statusOf(name);
-            allUp = allUp && s.state == metrics::HostState::Up;
+            // Exporters Prometheus cannot scrape are a warning about them, not a host that is down.
+            allUp = allUp && (s.state == metrics::HostState::Up || s.state == metrics::HostState::Unscraped);
             if (json) {
                 c.out << QString::fromStdString(s.toJson().dump()) << '\n';
                 continue;

@@ -43,9 +43,10 @@ Result<LogRules> LogRules::fromJson(const QByteArray &text, const QString &sourc
         rule.id = QString::fromStdString(r["id"].get<std::string>());
         rule.severity = field("severity");
         if (rule.severity != QLatin1String("ok") && rule.severity != QLatin1String("info") &&
-            rule.severity != QLatin1String("warn") && rule.severity != QLatin1String("error")) {
-            return bad(
-                QCoreApplication::translate("Logs", "\"severity\" of %1 must be ok, info, warn or error").arg(rule.id));
+            rule.severity != QLatin1String("warn") && rule.severity != QLatin1String("error") &&
+            rule.severity != QLatin1String("plain")) {
+            return bad(QCoreApplication::translate("Logs", "\"severity\" of %1 must be ok, info, warn, error or plain")
+                           .arg(rule.id));
         }
         const nlohmann::json match = r.value("match", nlohmann::json());
         if (!match.is_array() || match.empty()) {

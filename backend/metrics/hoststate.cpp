@@ -15,6 +15,8 @@ QString hostStateName(HostState state)
         return QStringLiteral("unreachable");
     case HostState::Failed:
         return QStringLiteral("failed");
+    case HostState::Unscraped:
+        return QStringLiteral("unscraped");
     }
     return {};
 }
@@ -46,7 +48,7 @@ namespace {
     QT_TRANSLATE_NOOP("HostState", "connecting"),  QT_TRANSLATE_NOOP("HostState", "up"),
     QT_TRANSLATE_NOOP("HostState", "unreachable"), QT_TRANSLATE_NOOP("HostState", "failed"),
     QT_TRANSLATE_NOOP("HostState", "ok"),          QT_TRANSLATE_NOOP("HostState", "starting"),
-    QT_TRANSLATE_NOOP("HostState", "down"),
+    QT_TRANSLATE_NOOP("HostState", "down"),        QT_TRANSLATE_NOOP("HostState", "unscraped"),
 };
 
 } // namespace

@@ -10,9 +10,15 @@ enum class HostState {
     Up, // connected: every other reading comes through this
     Unreachable, // lost, retrying
     Failed, // refused for good (host key, login): the operator must act
+    /**
+     * Prometheus' view only: every exporter it scrapes there answers `up == 0`. That is the
+     * exporters (down, or blocked), not the host: it may serve well (issue 43 saw SSH reach it
+     * while this read "unreachable").
+     */
+    Unscraped,
 };
 
-/** "connecting", "up", "unreachable", "failed": `flashdeck status --json`'s words, and the window's. */
+/** "connecting", "up", "unreachable", "failed", "unscraped": `flashdeck status --json`'s words, and the window's. */
 QString hostStateName(HostState state);
 /** hostStateName() in the language Flashdeck speaks: for people; the name is for JSON. */
 QString hostStateText(HostState state);

@@ -163,6 +163,12 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
                   .arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
         return out; // nothing else is known while it is away
     }
+    if (s.state == HostState::Unscraped) {
+        // Prometheus' exporters there are down or blocked: a warning about them, not "Host
+        // unreachable" (SSH may reach it, and the server may serve).
+        raise(QStringLiteral("exporters-down"), "warning", s.error);
+        return out;
+    }
     for (const probe::GpuSample &g : s.gpus) {
         if (g.memoryUsedMiB && g.memoryTotalMiB && *g.memoryTotalMiB > 0) {
             const double pct = 100.0 * double(*g.memoryUsedMiB) / double(*g.memoryTotalMiB);

@@ -236,7 +236,9 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
         // (itself, Grafana, a database's exporter) has an `up` and maybe a disk, and is not listed
         // unless the inventory names it.
         const bool gpuServer = !h.gpus.empty() || !h.server.samples.isEmpty() || !h.ttft.isEmpty() || h.requests;
-        if (!gpuServer && !namer.inInventory(name)) {
+        // A target whose every scrape fails (up == 0) may be one: Prometheus cannot tell, so it
+        // is listed, not dropped.
+        if (!gpuServer && !namer.inInventory(name) && h.targetsDown == 0) {
             continue;
         }
         metrics::HostStatus s;
@@ -244,14 +246,14 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
         s.source = QStringLiteral("prometheus");
         s.inInventory = namer.inInventory(name);
         s.updatedMs = atMs;
-        s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unreachable : metrics::HostState::Up;
-        if (s.state == metrics::HostState::Unreachable) {
-            s.error = h.targetsDown == 1
-                ? QCoreApplication::translate("Prometheus",
-                                              "Prometheus cannot scrape any of its exporters (up is 0 for 1 target).")
-                : QCoreApplication::translate("Prometheus",
-                                              "Prometheus cannot scrape any of its exporters (up is 0 for %1 targets).")
-                      .arg(h.targetsDown);
+        s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unscraped : metrics::HostState::Up;
+        if (s.state == metrics::HostState::Unscraped) {
+            s.error = QCoreApplication::translate(
+                          "Prometheus",
+                          "Prometheus cannot scrape this host's exporters (up is 0 for %1 of its targets): the "
+                          "exporters are down or blocked, which says nothing of the host itself. Check them, or "
+                          "read the host over SSH.")
+                          .arg(h.targetsDown);
         }
         for (auto &[index, g] : h.gpus) {
             if (!g.sample.memoryTotalMiB && g.sample.memoryUsedMiB && g.freeMiB) {

@@ -49,3 +49,4 @@ QT_TRANSLATE_NOOP("LogRuleText", "Read the traceback; the rules above cover the 
 QT_TRANSLATE_NOOP("LogRuleText", "The KV pool's size in tokens: compare it with the profile's expectation.")
 QT_TRANSLATE_NOOP("LogRuleText", "Weight loading progress.")
 QT_TRANSLATE_NOOP("LogRuleText", "Live KV use, running and queued requests and throughput.")
+QT_TRANSLATE_NOOP("LogRuleText", "A health or metrics poll answered: Flashdeck's monitor (or another one) asking the server how it is. SGLang logs every request, so these are most of an idle server's log: folded unless polls are shown.")

@@ -15,7 +15,7 @@
 <context>
     <name>FleetPage</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/fleetpage.cpp" line="+212"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+216"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n host</numerusform>
@@ -58,7 +58,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/logs/logpanel.cpp" line="+341"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+356"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · resumed %n time without losing or repeating a line</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../ui/mainwindow.cpp" line="+582"/>
+        <location filename="../../ui/mainwindow.cpp" line="+604"/>
         <source>%n host(s) in the inventory</source>
         <translation>
             <numerusform>%n host in the inventory</numerusform>

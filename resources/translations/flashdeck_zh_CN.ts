@@ -388,7 +388,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+300"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+320"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -1108,7 +1108,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-99"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-130"/>
+        <source>%1 health and metrics polls folded (--polls shows them)</source>
+        <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Cannot read %1: %2.
 </source>
         <translation>无法读取 %1：%2。
@@ -1145,14 +1150,19 @@ Summary sha256: %1
         <translation>显示 Docker 记录的每行时间（UTC）。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+5"/>
+        <source>Show the health and metrics polls (folded: SGLang logs each one).</source>
+        <translation>显示健康与指标轮询（默认折叠：SGLang 会记录每一次请求）。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>--tail needs a number of lines (0 or more).
 </source>
         <translation>--tail 需要行数（0 或更多）。
 </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>No host named &quot;%1&quot; in the inventory.
 </source>
         <translation>主机清单中没有名为“%1”的主机。
@@ -1507,7 +1517,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>%1: known to Prometheus, not in the inventory (add it with &apos;flashdeck hosts add %1 USER@ADDRESS&apos; to deploy there)</source>
         <translation>%1：Prometheus 知道它，但不在主机清单中（用“flashdeck hosts add %1 USER@ADDRESS”添加后即可部署）</translation>
     </message>
@@ -3461,6 +3471,11 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+8"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>One GPU per TP rank, as nvidia-smi numbers them (services in order). Change the list when those GPUs are busy.</source>
         <translation>每个 TP rank 一块 GPU，按 nvidia-smi 的编号（按服务顺序）。这些 GPU 被占用时请修改列表。</translation>
     </message>
@@ -3475,7 +3490,12 @@ Summary sha256: %1
         <translation>如被占用</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The port the server listens on, on the host&apos;s loopback (the router&apos;s for a profile with one). Chat, status and the runbook use the port recorded here.</source>
         <translation>服务器在主机回环地址上监听的端口（有 Router 的配置则为 Router 的端口）。聊天、状态和 runbook 都使用这里记录的端口。</translation>
     </message>
@@ -3645,7 +3665,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -4122,7 +4142,7 @@ Summary sha256: %1
         <translation>告警</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>%1  · not in the inventory</source>
         <translation>%1  · 不在主机清单中</translation>
     </message>
@@ -4217,6 +4237,11 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+6"/>
+        <source>Filter hosts</source>
+        <translation>筛选主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Filter hosts, GPUs, states…</source>
         <translation>筛选主机、GPU、状态…</translation>
     </message>
@@ -4236,7 +4261,22 @@ Model revision %3</source>
         <translation>试用演示主机</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+18"/>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One row per host: state, GPUs, pins, server health and load</source>
+        <translation>每台主机一行：状态、GPU、固定版本、服务器健康与负载</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
@@ -4455,7 +4495,7 @@ Model revision %3</source>
 <context>
     <name>HostState</name>
     <message>
-        <location filename="../../backend/metrics/hoststate.cpp" line="+46"/>
+        <location filename="../../backend/metrics/hoststate.cpp" line="+48"/>
         <source>connecting</source>
         <translation>正在连接</translation>
     </message>
@@ -4488,6 +4528,11 @@ Model revision %3</source>
         <location line="+1"/>
         <source>down</source>
         <translation>宕机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unscraped</source>
+        <translation>未能抓取</translation>
     </message>
 </context>
 <context>
@@ -4757,7 +4802,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../ui/logs/logmodel.cpp" line="+67"/>
+        <location filename="../../ui/logs/logmodel.cpp" line="+70"/>
         <source> … [line cut at 1 MiB]</source>
         <translation> … [行在 1 MiB 处截断]</translation>
     </message>
@@ -4772,12 +4817,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+278"/>
+        <location line="+293"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-290"/>
         <source>Only matching</source>
         <translation>仅匹配行</translation>
     </message>
@@ -4818,6 +4863,7 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+23"/>
+        <location line="+1"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
@@ -4848,7 +4894,18 @@ Text shown: %6, sha256 %5</source>
         <translation>下一个里程碑、警告或错误</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Polls</source>
+        <extracomment>Show the log&apos;s health and metrics polls (folded by default).</extracomment>
+        <translation>轮询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the health and metrics polls: SGLang logs each one, and Flashdeck&apos;s monitor asks every few seconds, so they are folded</source>
+        <translation>显示健康与指标轮询：SGLang 会记录每一次请求，而 Flashdeck 的监控每隔几秒询问一次，因此默认折叠</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -4867,8 +4924,18 @@ Text shown: %6, sha256 %5</source>
         <source>Save every line held to a file (secrets redacted)</source>
         <translation>将保留的所有行保存到文件（已隐去机密）</translation>
     </message>
+    <message>
+        <location line="+27"/>
+        <source>Log lines</source>
+        <translation>日志行</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The selected line&apos;s meaning</source>
+        <translation>所选行的含义</translation>
+    </message>
     <message numerus="yes">
-        <location line="+172"/>
+        <location line="+138"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · 已续接 %n 次，没有丢失或重复任何一行</numerusform>
@@ -4968,6 +5035,11 @@ Text shown: %6, sha256 %5</source>
         <location line="+3"/>
         <source> · paused, %1 new</source>
         <translation> · 已暂停，%1 行新内容</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · %1 polls folded</source>
+        <translation> · 已折叠 %1 条轮询</translation>
     </message>
 </context>
 <context>
@@ -5082,6 +5154,11 @@ Text shown: %6, sha256 %5</source>
         <source>Live KV use, running and queued requests and throughput.</source>
         <translation>实时的 KV 使用率、运行中和排队的请求以及吞吐。</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>A health or metrics poll answered: Flashdeck&apos;s monitor (or another one) asking the server how it is. SGLang logs every request, so these are most of an idle server&apos;s log: folded unless polls are shown.</source>
+        <translation>一次已应答的健康或指标轮询：Flashdeck 的监控（或其他监控）在询问服务器状态。SGLang 会记录每一次请求，因此空闲服务器的日志大多是这些行：除非选择显示轮询，否则折叠。</translation>
+    </message>
 </context>
 <context>
     <name>Logging</name>
@@ -5190,11 +5267,11 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+9"/>
-        <source>&quot;severity&quot; of %1 must be ok, info, warn or error</source>
-        <translation>%1 的“severity”必须是 ok、info、warn 或 error</translation>
+        <source>&quot;severity&quot; of %1 must be ok, info, warn, error or plain</source>
+        <translation>%1 的 &quot;severity&quot; 必须是 ok、info、warn、error 或 plain</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&quot;match&quot; of %1 must be a non-empty array of strings</source>
         <translation>%1 的“match”必须是非空的字符串数组</translation>
     </message>
@@ -5264,7 +5341,7 @@ Text shown: %6, sha256 %5</source>
         <translation>DSpark：草稿模型已加载</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-94"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-98"/>
         <source>a new container, %1, replaced the one followed; its log starts here</source>
         <translation>新容器 %1 取代了正在跟随的容器；其日志从这里开始</translation>
     </message>
@@ -5296,7 +5373,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+199"/>
+        <location filename="../../ui/mainwindow.cpp" line="+217"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -5322,11 +5399,18 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
+        <location line="+68"/>
+        <location line="+111"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-170"/>
+        <source>Pages</source>
+        <translation>页面</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
@@ -5342,19 +5426,19 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+276"/>
+        <location line="+279"/>
         <source>Add a host to start</source>
         <translation>添加一台主机以开始</translation>
     </message>
     <message>
-        <location line="-267"/>
-        <location line="+270"/>
+        <location line="-270"/>
+        <location line="+273"/>
         <location line="+27"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location line="-290"/>
+        <location line="-293"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
@@ -5364,7 +5448,7 @@ Text shown: %6, sha256 %5</source>
         <translation>设置（Ctrl+6）</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+52"/>
         <source>Demo host</source>
         <translation>演示主机</translation>
     </message>
@@ -5374,7 +5458,7 @@ Text shown: %6, sha256 %5</source>
         <translation>用 --demo 启动 Flashdeck（或运行“flashdeck demo start”）以添加模拟主机。</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+145"/>
         <source>  [SIMULATED]</source>
         <translation>  [模拟]</translation>
     </message>
@@ -5552,7 +5636,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机不可达：%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
         <source>GPU %1 memory at %2 % (threshold %3 %)</source>
         <translation>GPU %1 显存占用 %2 %（阈值 %3 %）</translation>
     </message>
@@ -5705,7 +5789,12 @@ Text shown: %6, sha256 %5</source>
         <translation>24 小时</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+17"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
@@ -5859,6 +5948,14 @@ Text shown: %6, sha256 %5</source>
     </message>
 </context>
 <context>
+    <name>PlanView</name>
+    <message>
+        <location filename="../../ui/deploy/planview.cpp" line="+104"/>
+        <source>Deployment steps</source>
+        <translation>部署步骤</translation>
+    </message>
+</context>
+<context>
     <name>PlaygroundPage</name>
     <message>
         <location filename="../../ui/pages/playgroundpage.cpp" line="+89"/>
@@ -5871,12 +5968,22 @@ Text shown: %6, sha256 %5</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&lt;p&gt;Ask the deployment something. The reasoning streams in its own pane above each answer; switch &lt;b&gt;Thinking&lt;/b&gt; off on the right for a direct answer.&lt;/p&gt;</source>
         <translation>&lt;p&gt;向部署提问。推理过程在每个回答上方的独立窗格中流式显示；在右侧关闭&lt;b&gt;思考&lt;/b&gt;可直接得到回答。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+14"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Message (Ctrl+Enter to send)</source>
         <translation>消息（Ctrl+Enter 发送）</translation>
     </message>
@@ -6325,14 +6432,9 @@ Text shown: %6, sha256 %5</source>
         <translation>Prometheus 返回了 %1，而预期是 vector。</translation>
     </message>
     <message>
-        <location filename="../../backend/prometheus/promfleet.cpp" line="+250"/>
-        <source>Prometheus cannot scrape any of its exporters (up is 0 for 1 target).</source>
-        <translation>Prometheus 无法抓取它的任何 exporter（1 个目标的 up 为 0）。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Prometheus cannot scrape any of its exporters (up is 0 for %1 targets).</source>
-        <translation>Prometheus 无法抓取它的任何 exporter（%1 个目标的 up 为 0）。</translation>
+        <location filename="../../backend/prometheus/promfleet.cpp" line="+251"/>
+        <source>Prometheus cannot scrape this host&apos;s exporters (up is 0 for %1 of its targets): the exporters are down or blocked, which says nothing of the host itself. Check them, or read the host over SSH.</source>
+        <translation>Prometheus 无法抓取这台主机的导出器（其中 %1 个目标的 up 为 0）：导出器已停止或被阻挡，这并不说明主机本身的状态。请检查导出器，或通过 SSH 读取这台主机。</translation>
     </message>
 </context>
 <context>
@@ -6464,7 +6566,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="+19"/>
+        <location filename="../../ui/deploy/planview.cpp" line="-85"/>
         <source>Pre-flight</source>
         <translation>预检</translation>
     </message>
@@ -7276,7 +7378,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>RecipeText</name>
     <message>
-        <location filename="data-texts.h" line="-46"/>
+        <location filename="data-texts.h" line="-47"/>
         <source>MiniMax-M3.1-Flash on SGLang</source>
         <translation>SGLang 上的 MiniMax-M3.1-Flash</translation>
     </message>

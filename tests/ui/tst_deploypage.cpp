@@ -613,6 +613,8 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
     }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     QCOMPARE(page->stepStatus(QStringLiteral("verify.text")), StepStatus::Pass);
+    // Every step ended well: nothing to resume (Run checks it all again).
+    QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("deployResume"))->isEnabled());
     const Result<Deployment> d = Deployment::read(paths, QStringLiteral("demo-amd"));
     QVERIFY2(d, qPrintable(d.message()));
     QVERIFY(d.value().launchCommand.contains(QLatin1String("--quantization mxfp8")));

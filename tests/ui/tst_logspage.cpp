@@ -233,6 +233,26 @@ void TestLogsPage::panel_ringFiltersSearchHighlightsCopySave()
                 .toString()
                 .contains(QRegularExpression(QStringLiteral("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3}"))));
     QVERIFY(!panel.model()->index(1).data(Qt::DisplayRole).toString().contains(QLatin1String("0123456789abcdef")));
+
+    // Health and metrics polls (SGLang logs every request; the monitor asks every few seconds)
+    // fold: counted, not shown, until the Polls switch shows them.
+    const QList<QByteArray> polls{
+        R"([2026-11-30 08:33:00] INFO:     127.0.0.1:41234 - "GET /health HTTP/1.1" 200 OK)",
+        R"([2026-11-30 08:33:00] INFO:     127.0.0.1:41236 - "GET /metrics HTTP/1.1" 200 OK)",
+    };
+    panel.clear();
+    panel.appendRecords(records(*m_rules, startup, 1));
+    const int rows = panel.model()->rowCount();
+    panel.appendRecords(records(*m_rules, polls, 100));
+    QCOMPARE(panel.model()->rowCount(), rows);
+    QVERIFY2(panel.findChild<QLabel *>(QStringLiteral("logCounts"))->text().contains(QLatin1String("2 polls folded")),
+             qPrintable(panel.findChild<QLabel *>(QStringLiteral("logCounts"))->text()));
+    auto *showPolls = panel.findChild<QToolButton *>(QStringLiteral("logShowPolls"));
+    QVERIFY(showPolls && !showPolls->isChecked());
+    showPolls->click();
+    panel.appendRecords(records(*m_rules, polls, 102));
+    QCOMPARE(panel.model()->rowCount(), rows + 2);
+    QVERIFY(panel.model()->index(rows).data(LogModel::TextRole).toString().contains(QLatin1String("GET /health")));
 }
 
 void TestLogsPage::page_followsADeployment_badgesAndScreenshot()

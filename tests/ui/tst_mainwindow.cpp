@@ -14,6 +14,8 @@
 #include "ui/pages/metricspage.h"
 #include "ui/pages/playgroundpage.h"
 
+#include <QAbstractScrollArea>
+#include <QAccessible>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,6 +31,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <tuple>
 
@@ -54,6 +57,8 @@ private Q_SLOTS:
     void simulatedHosts_areLabelled();
     void fleetTable_fitsALaptop_thumbWhereTheViewIs();
     void alertThresholds_applyAndPersist();
+    void everyFocusableControl_hasAName();
+    void keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses();
 
 private:
     QString screenshotDir() const;
@@ -344,6 +349,102 @@ void TestMainWindow::chart_smallRanges_readableAxis()
     for (const QString &l : labels) {
         QVERIFY2(l.section(QLatin1Char('.'), 1).size() <= 3, qPrintable(labels.join(QStringLiteral(", "))));
     }
+}
+
+namespace {
+/** One host nobody answers for: the pages show their host-bound controls without a server. */
+flashdeck::HostEntry quietHost()
+{
+    flashdeck::HostEntry h;
+    h.name = QStringLiteral("gpu1");
+    h.address = QStringLiteral("127.0.0.1");
+    h.port = 1;
+    h.user = QStringLiteral("root");
+    return h;
+}
+} // namespace
+
+void TestMainWindow::everyFocusableControl_hasAName()
+{
+    // A screen reader says what a control is from its accessible name (WCAG 2.1, 4.1.2): every
+    // control Tab reaches on every page has one, its own or its label's (a buddy).
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/names"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(quietHost()).isOk());
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QStringList nameless;
+    for (int i = 0; i < MainWindow::pageCount; ++i) {
+        window.showPage(static_cast<MainWindow::Page>(i));
+        QTRY_COMPARE(static_cast<int>(window.currentPage()), i);
+        for (QWidget *w : window.findChildren<QWidget *>()) {
+            if (!w->isVisible() || !(w->focusPolicy() & Qt::TabFocus) || w->focusProxy()) {
+                continue;
+            }
+            if (qobject_cast<QAbstractScrollArea *>(w->parentWidget()) &&
+                static_cast<QAbstractScrollArea *>(w->parentWidget())->viewport() == w) {
+                continue; // a view's viewport: the view carries the name
+            }
+            QAccessibleInterface *a = QAccessible::queryAccessibleInterface(w);
+            if (!a || a->text(QAccessible::Name).trimmed().isEmpty()) {
+                const QString id = QStringLiteral("%1 (%2) on %3")
+                                       .arg(w->objectName(), QString::fromLatin1(w->metaObject()->className()),
+                                            MainWindow::pageTitle(static_cast<MainWindow::Page>(i)));
+                if (!nameless.contains(id)) {
+                    nameless << id;
+                }
+            }
+        }
+    }
+    QVERIFY2(nameless.isEmpty(), qPrintable(nameless.join(QLatin1String("\n"))));
+}
+
+void TestMainWindow::keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses()
+{
+    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/keys"));
+    QVERIFY(paths.ensureExists());
+    flashdeck::Settings settings(paths);
+    flashdeck::Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(quietHost()).isOk());
+    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    window.resize(1366, 740);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QTRY_VERIFY(window.isActiveWindow());
+
+    // Tab leaves the Fleet table (it used to move the current cell, trapping the keyboard).
+    window.showPage(MainWindow::Page::Fleet);
+    auto *table = window.findChild<flashdeck::ui::FleetPage *>()->findChild<QTableView *>();
+    QVERIFY(table);
+    table->setFocus();
+    QTRY_VERIFY(table->hasFocus());
+    QTest::keyClick(table, Qt::Key_Tab);
+    QTRY_VERIFY(!table->hasFocus());
+
+    // The wheel over Settings scrolls the page; it switches no combo box it passes over.
+    window.showPage(MainWindow::Page::Settings);
+    auto *source = window.findChild<QComboBox *>(QStringLiteral("prometheusSource"));
+    QVERIFY(source && source->isVisible());
+    QVERIFY(!source->hasFocus());
+    const int before = source->currentIndex();
+    const QPoint at = source->rect().center();
+    QWheelEvent down(at, source->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                     Qt::NoScrollPhase, false);
+    QApplication::sendEvent(source, &down);
+    QWheelEvent up(at, source->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                   Qt::NoScrollPhase, false);
+    QApplication::sendEvent(source, &up);
+    QCOMPARE(source->currentIndex(), before);
+    QCOMPARE(source->focusPolicy(), Qt::StrongFocus);
+
+    // Ctrl+Q closes the window (nothing runs: nothing to ask).
+    QTest::keyClick(&window, Qt::Key_Q, Qt::ControlModifier);
+    QTRY_VERIFY(!window.isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

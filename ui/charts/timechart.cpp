@@ -30,6 +30,7 @@ TimeChart::TimeChart(const QString &title, const QString &unit, QWidget *parent)
     , m_unit(unit)
 {
     m_chart->setTitle(title);
+    setAccessibleName(title); // a screen reader names the chart as its title reads
     m_chart->setAnimationOptions(QChart::NoAnimation); // live series: no animation (issue 7)
     m_chart->setMargins(QMargins(4, 2, 4, 2));
     m_chart->legend()->setAlignment(Qt::AlignBottom);

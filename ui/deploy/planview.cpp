@@ -101,6 +101,7 @@ PlanView::PlanView(QWidget *parent)
     : QTreeWidget(parent)
 {
     setObjectName(QStringLiteral("deploySteps"));
+    setAccessibleName(tr("Deployment steps"));
     setHeaderHidden(true);
     setRootIsDecorated(true);
     setUniformRowHeights(true);
@@ -187,6 +188,13 @@ bool PlanView::anyRun() const
 {
     return std::any_of(m_records.cbegin(), m_records.cend(),
                        [](const StepRecord &r) { return r.status != StepStatus::Pending; });
+}
+
+bool PlanView::allDone() const
+{
+    return !m_records.isEmpty() && std::all_of(m_records.cbegin(), m_records.cend(), [](const StepRecord &r) {
+        return r.status == StepStatus::Pass || r.status == StepStatus::Warn || r.status == StepStatus::Skipped;
+    });
 }
 
 } // namespace flashdeck::ui

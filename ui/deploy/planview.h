@@ -36,6 +36,8 @@ public:
     /** The selected step's id; empty for a group or nothing. */
     QString currentStep() const;
     void select(const QString &step);
+    /** Every step of the plan ended well (passed, warned or skipped): nothing is left to resume. */
+    bool allDone() const;
     bool anyRun() const;
 
 private:

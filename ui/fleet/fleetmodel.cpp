@@ -218,6 +218,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         if (role == Qt::DecorationRole) {
             return s.state == metrics::HostState::Up        ? icon("pass")
                 : s.state == metrics::HostState::Connecting ? icon("running")
+                : s.state == metrics::HostState::Unscraped  ? icon("warn")
                                                             : icon("fail");
         }
         if (role == Qt::ToolTipRole) {

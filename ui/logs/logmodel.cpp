@@ -22,6 +22,9 @@ LogModel::LogModel(const logs::LogRules &rules, QObject *parent)
     , m_redactor(std::make_unique<Redactor>())
 {
     for (const logs::LogRule &r : m_rules.rules()) {
+        if (r.id == QLatin1String("poll")) {
+            m_pollRule = int(m_ruleSeverity.size());
+        }
         m_ruleSeverity.append(severityFromName(r.severity));
     }
 }
@@ -107,6 +110,14 @@ void LogModel::appendRecords(const QList<logs::LogRecord> &records)
         }
     }
     QList<logs::LogRecord> kept = records;
+    if (!m_showPolls && m_pollRule >= 0) {
+        const qsizetype before = kept.size();
+        kept.removeIf([this](const logs::LogRecord &r) { return r.rule == m_pollRule; });
+        m_foldedPolls += before - kept.size();
+        if (kept.isEmpty()) {
+            return;
+        }
+    }
     if (kept.size() > m_buffer.capacity()) {
         kept = kept.mid(kept.size() - m_buffer.capacity());
     }
@@ -136,6 +147,7 @@ void LogModel::clear()
 {
     beginResetModel();
     m_buffer.clear();
+    m_foldedPolls = 0;
     m_highlights.reset();
     m_highlights.setRecorded(m_recordedQmul4);
     endResetModel();

@@ -47,6 +47,14 @@ public:
 
     void appendRecords(const QList<logs::LogRecord> &records);
     void clear();
+    /**
+     * Health and metrics polls (the "poll" rule: Flashdeck's own monitor asking /health and
+     * /metrics, which SGLang logs like any request) are folded: counted, not kept, unless shown.
+     */
+    void setShowPolls(bool show) { m_showPolls = show; }
+    bool showPolls() const { return m_showPolls; }
+    /** Polls folded since the last clear(). */
+    qint64 foldedPolls() const { return m_foldedPolls; }
     /** What the deployment recorded for qmul4: the badge says it when the log no longer shows the start-up. */
     void setRecordedQmul4(logs::LogHighlights::Qmul4 verdict);
     qsizetype capacity() const { return m_buffer.capacity(); }
@@ -76,6 +84,9 @@ private:
     std::unique_ptr<Redactor> m_redactor;
     QList<Severity> m_ruleSeverity; // per rule index
     bool m_showTimestamps = false;
+    int m_pollRule = -1;
+    bool m_showPolls = false;
+    qint64 m_foldedPolls = 0;
 };
 
 } // namespace flashdeck::ui

@@ -137,6 +137,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     });
     bar->addSeparator();
     m_search->setObjectName(QStringLiteral("logSearch"));
+    m_search->setAccessibleName(tr("Search the log"));
     m_search->setPlaceholderText(tr("Search the log"));
     m_search->setClearButtonEnabled(true);
     m_search->setMaximumWidth(260);
@@ -163,6 +164,17 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     bar->addSeparator();
     m_timestamps->setObjectName(QStringLiteral("logTimestamps"));
     bar->addWidget(m_timestamps);
+    //: Show the log's health and metrics polls (folded by default).
+    m_polls = toolButton(tr("Polls"), QStringLiteral("logShowPolls"), this, true);
+    m_polls->setToolTip(tr("Show the health and metrics polls: SGLang logs each one, and Flashdeck's monitor "
+                           "asks every few seconds, so they are folded"));
+    connect(m_polls, &QToolButton::toggled, this, [this](bool on) {
+        m_model->setShowPolls(on);
+        if (m_stream) {
+            follow(m_stream, m_history); // again with the kept lines, now with (or without) the polls
+        }
+    });
+    bar->addWidget(m_polls);
     auto *copy = toolButton(tr("Copy"), QStringLiteral("logCopy"), this);
     auto *save = toolButton(tr("Save…"), QStringLiteral("logSave"), this);
     copy->setToolTip(tr("Copy the selected lines (secrets redacted)"));
@@ -193,6 +205,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     // The log and the selected line's details.
     auto *split = new QSplitter(Qt::Horizontal, this);
     m_view->setObjectName(QStringLiteral("logView"));
+    m_view->setAccessibleName(tr("Log lines"));
     m_view->setModel(m_model); // the filter joins only while a chip or 'only matching' asks for it
     m_view->setItemDelegate(new LogDelegate(m_view));
     m_view->setUniformItemSizes(true); // 200 000 rows: the view never measures them one by one
@@ -202,6 +215,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     split->addWidget(m_view);
     m_details->setObjectName(QStringLiteral("logDetails"));
+    m_details->setAccessibleName(tr("The selected line's meaning"));
     // A line of SGLang's log has tokens wider than the panel ("inference.dequant.nvfp4_to_fp8"): a
     // QLabel wraps at spaces only and clipped them; this breaks inside a token where it must, and
     // reads like the label it replaced (no frame, the window's colour, selectable, no links).
@@ -319,6 +333,7 @@ void LogPanel::follow(logs::SharedLog *log, qsizetype history)
     delete m_subscription; // unsubscribes from the previous stream
     m_subscription = nullptr;
     m_stream = log;
+    m_history = history;
     clear();
     if (!log) {
         return;
@@ -579,6 +594,9 @@ void LogPanel::updateCounts()
     }
     if (!m_held.isEmpty()) {
         text += tr(" · paused, %1 new").arg(fmt::grouped(m_held.size()));
+    }
+    if (m_model->foldedPolls() > 0) {
+        text += tr(" · %1 polls folded").arg(fmt::grouped(m_model->foldedPolls()));
     }
     m_counts->setText(text);
 }

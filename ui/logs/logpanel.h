@@ -82,6 +82,8 @@ private:
     void updateStreamStatus();
 
     QPointer<logs::SharedLog> m_stream;
+    qsizetype m_history = 0; // what follow() asked of the stream's kept lines
+    QToolButton *m_polls = nullptr;
     QObject *m_subscription = nullptr; // this panel as the stream's reader; deleting it unsubscribes
     LogModel *m_model;
     LogFilterModel *m_filter;

@@ -134,6 +134,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     auto *gpusLayout = new QHBoxLayout(m_gpusRow);
     gpusLayout->setContentsMargins(0, 0, 0, 0);
     m_gpus->setObjectName(QStringLiteral("deployGpus"));
+    m_gpus->setAccessibleName(tr("GPUs"));
     m_gpus->setToolTip(tr("One GPU per TP rank, as nvidia-smi numbers them (services in order). Change the list "
                           "when those GPUs are busy."));
     gpusLayout->addWidget(new QLabel(tr("GPUs:"), m_gpusRow));
@@ -142,6 +143,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     // The server's port on the host's loopback: another when the profile's is taken; recorded, so
     // chat, status and the runbook follow it.
     m_port->setObjectName(QStringLiteral("deployPort"));
+    m_port->setAccessibleName(tr("Port"));
     m_port->setRange(1, 65535);
     m_port->setToolTip(tr("The port the server listens on, on the host's loopback (the router's for a profile with "
                           "one). Chat, status and the runbook use the port recorded here."));
@@ -672,7 +674,8 @@ void DeployPage::updateButtons()
     const bool anyRun = m_steps->anyRun();
     m_run->setEnabled(launchable && !running);
     m_stop->setEnabled(running);
-    m_resume->setEnabled(launchable && !running && anyRun);
+    // A run that ended well has nothing to resume (Run checks it all again).
+    m_resume->setEnabled(launchable && !running && anyRun && !m_steps->allDone());
     m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     // Nothing to upgrade once undeployed (the containers are gone): Run deploys it again.
@@ -779,11 +782,11 @@ void DeployPage::startSession()
     connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
     connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
         // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
+        m_shownStamp = recordStamp(); // what the page shows now: neither this call nor the watcher's echo reloads it
         m_watcher.deploymentChanged(m_host);
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
                                    .arg(m_host, m_session->directory())
                              : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
-        m_shownStamp = recordStamp(); // what the page shows now: the watcher's echo of it changes nothing
         updateProfileCard(); // the pinned image's measured size, from the manifest just written
         // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
         m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
@@ -911,6 +914,7 @@ void DeployPage::upgrade(const UpgradeTarget &target)
                                     .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
     });
     connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
+        m_shownStamp = recordStamp(); // what the page shows now: neither this call nor the watcher's echo reloads it
         m_watcher.deploymentChanged(m_host);
         const UpgradePlan &plan = s->plan();
         switch (outcome) {

@@ -51,6 +51,7 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     title->setFont(f);
     m_summary->setObjectName(QStringLiteral("fleetSummary"));
     m_filter->setObjectName(QStringLiteral("fleetFilter"));
+    m_filter->setAccessibleName(tr("Filter hosts"));
     m_filter->setPlaceholderText(tr("Filter hosts, GPUs, states…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(280);
@@ -97,6 +98,8 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     m_proxy->setFilterKeyColumn(-1);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     m_table->setObjectName(QStringLiteral("fleetTable"));
+    m_table->setAccessibleName(tr("Hosts"));
+    m_table->setAccessibleDescription(tr("One row per host: state, GPUs, pins, server health and load"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FleetModel::Host, Qt::AscendingOrder);
@@ -133,6 +136,7 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
             [this](const QModelIndex &i) { Q_EMIT openHost(i.data(FleetModel::HostRole).toString()); });
 
     m_alerts->setObjectName(QStringLiteral("fleetAlerts"));
+    m_alerts->setAccessibleName(tr("Alerts"));
     m_alerts->setHeaderLabels({tr("Severity"), tr("Host"), tr("Alert"), tr("Since"), tr("Last seen")});
     m_alerts->setRootIsDecorated(false);
     m_alerts->setAlternatingRowColors(true);

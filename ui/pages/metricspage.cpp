@@ -75,6 +75,7 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
 
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("metricsCharts"));
+    scroll->setAccessibleName(tr("Charts"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

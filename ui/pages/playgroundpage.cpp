@@ -95,6 +95,8 @@ void PlaygroundPage::buildUi()
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     m_scroll = new QScrollArea(left);
+    m_scroll->setObjectName(QStringLiteral("conversation"));
+    m_scroll->setAccessibleName(tr("Conversation"));
     m_scroll->setWidgetResizable(true);
     auto *listHost = new QWidget(m_scroll);
     m_list = new QVBoxLayout(listHost);
@@ -112,6 +114,7 @@ void PlaygroundPage::buildUi()
     leftLayout->addLayout(m_attachRow);
     m_prompt = new QPlainTextEdit(left);
     m_prompt->setObjectName(QStringLiteral("prompt"));
+    m_prompt->setAccessibleName(tr("Message"));
     m_prompt->setPlaceholderText(tr("Message (Ctrl+Enter to send)"));
     m_prompt->setMaximumHeight(110);
     leftLayout->addWidget(m_prompt);

@@ -56,8 +56,24 @@ void TestLogsCli::deploymentLog_jsonTailAndFollow()
              QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("60")});
     QVERIFY2(deployed.exitCode == 0, deployed.err.constData());
 
-    const Run all = run(config.path(), {QStringLiteral("logs"), QStringLiteral("demo"), QStringLiteral("--json")});
+    // With --polls every line of the log, numbered as it is; without, the health and metrics polls
+    // are folded and the others keep their numbers.
+    const Run all =
+        run(config.path(),
+            {QStringLiteral("logs"), QStringLiteral("demo"), QStringLiteral("--json"), QStringLiteral("--polls")});
     QVERIFY2(all.exitCode == 0, all.err.constData());
+    const Run folded = run(config.path(), {QStringLiteral("logs"), QStringLiteral("demo"), QStringLiteral("--json")});
+    QVERIFY2(folded.exitCode == 0, folded.err.constData());
+    {
+        qint64 last = 0;
+        for (const QJsonObject &o : objects(folded.out)) {
+            QVERIFY(o[QLatin1String("line")].toInteger() > last);
+            last = o[QLatin1String("line")].toInteger();
+            QVERIFY2(o[QLatin1String("rule")].toString() != QLatin1String("poll"),
+                     qPrintable(o[QLatin1String("text")].toString()));
+        }
+        QVERIFY(objects(folded.out).size() < objects(all.out).size()); // the deploy's own /health polls
+    }
     const QList<QJsonObject> lines = objects(all.out);
     QVERIFY(lines.size() > 10);
     QStringList rules;
@@ -69,10 +85,10 @@ void TestLogsCli::deploymentLog_jsonTailAndFollow()
         QVERIFY(o[QLatin1String("stream")].toString() == QLatin1String("stdout") ||
                 o[QLatin1String("stream")].toString() == QLatin1String("stderr"));
         const QString severity = o[QLatin1String("severity")].toString();
-        QVERIFY2(
-            QStringList({QStringLiteral("ok"), QStringLiteral("info"), QStringLiteral("warn"), QStringLiteral("error")})
-                .contains(severity),
-            qPrintable(severity));
+        QVERIFY2(QStringList({QStringLiteral("ok"), QStringLiteral("info"), QStringLiteral("warn"),
+                              QStringLiteral("error"), QStringLiteral("plain")})
+                     .contains(severity),
+                 qPrintable(severity));
         if (!o[QLatin1String("rule")].isNull()) {
             rules << o[QLatin1String("rule")].toString();
         }

@@ -85,7 +85,9 @@ void TestLogPipeline::classify()
     if (i >= 0) {
         const LogRule &r = rules.value().rules().at(i);
         QVERIFY(!r.meaning.isEmpty());
-        QCOMPARE(r.fix.isEmpty(), r.severity == QLatin1String("ok") || r.severity == QLatin1String("info"));
+        QCOMPARE(r.fix.isEmpty(),
+                 r.severity == QLatin1String("ok") || r.severity == QLatin1String("info") ||
+                     r.severity == QLatin1String("plain"));
     }
 }
 
@@ -215,7 +217,7 @@ void TestLogPipeline::rules_badFilesSayWhere_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("not rules") << QByteArray("[]") << "rules.json: expected an object with a \"rules\" array";
     QTest::newRow("severity") << QByteArray(R"({"rules":[{"id":"x","severity":"bad","match":["a"]}]})")
-                              << "rules.json: rule 1: \"severity\" of x must be ok, info, warn or error";
+                              << "rules.json: rule 1: \"severity\" of x must be ok, info, warn, error or plain";
     QTest::newRow("empty match") << QByteArray(R"({"rules":[{"id":"x","severity":"ok","match":[]}]})")
                                  << "rules.json: rule 1: \"match\" of x must be a non-empty array of strings";
     QTest::newRow("twice") << QByteArray(R"({"rules":[{"id":"x","severity":"ok","match":["a"]},)"

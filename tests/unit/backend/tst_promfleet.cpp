@@ -174,6 +174,11 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
            {i, QStringLiteral("10.0.0.6:9400")},
            {QStringLiteral("job"), QStringLiteral("dcgm")}},
           0),
+        // A target nothing else is known of, whose scrape fails: it may be a GPU server.
+        s({{n, QStringLiteral("up")},
+           {i, QStringLiteral("10.0.0.9:9400")},
+           {QStringLiteral("job"), QStringLiteral("dcgm")}},
+          0),
         // Prometheus itself: a target, not a GPU server.
         s({{n, QStringLiteral("up")},
            {i, QStringLiteral("localhost:9090")},
@@ -184,8 +189,8 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
         PromConfig{},
         {{QStringLiteral("gpu1"), QStringLiteral("10.0.0.5")}, {QStringLiteral("gpu6"), QStringLiteral("10.0.0.6")}});
     const QList<metrics::HostStatus> fleet = assembleFleet(answers, namer, 1000);
-    QCOMPARE(fleet.size(), 2);
-    const metrics::HostStatus &gpu1 = fleet.at(0); // sorted; localhost is not a GPU server
+    QCOMPARE(fleet.size(), 3);
+    const metrics::HostStatus &gpu1 = fleet.at(1); // sorted; localhost is not a GPU server
     QCOMPARE(gpu1.host, QStringLiteral("gpu1"));
     QCOMPARE(gpu1.gpus.size(), 2);
     QCOMPARE(gpu1.gpus.at(1).memoryTotalMiB, std::optional<qint64>(143000));
@@ -193,12 +198,20 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
     QVERIFY(!gpu1.gpus.at(0).memoryTotalMiB); // used without free: unknown, not invented
     QCOMPARE(gpu1.server->running, std::optional<double>(7));
     QCOMPARE(metrics::serverHealthName(gpu1.health), QStringLiteral("ok"));
-    // An inventory host whose only exporter is down: listed, unreachable, with why.
-    // An inventory host whose only exporter is down: listed, unreachable, with why.
-    const metrics::HostStatus &other = fleet.at(1);
+    // An inventory host whose only exporter is down: listed, its exporters unscraped (not the
+    // host unreachable: SSH may reach it), with why, and a warning about the exporters.
+    const metrics::HostStatus &other = fleet.at(2);
     QCOMPARE(other.host, QStringLiteral("gpu6"));
-    QCOMPARE(metrics::hostStateName(other.state), QStringLiteral("unreachable"));
+    QCOMPARE(metrics::hostStateName(other.state), QStringLiteral("unscraped"));
     QVERIFY(other.error.contains(QLatin1String("up is 0")));
+    QVERIFY(other.error.contains(QLatin1String("says nothing of the host itself")));
+    const QList<metrics::Alert> alerts = metrics::evaluateAlerts(other, metrics::AlertThresholds());
+    QCOMPARE(alerts.size(), 1);
+    QCOMPARE(alerts.first().id, QStringLiteral("exporters-down"));
+    QCOMPARE(alerts.first().severity, QStringLiteral("warning"));
+    // The target no inventory host names, whose only series is up == 0: listed, not dropped.
+    QCOMPARE(fleet.at(0).host, QStringLiteral("10.0.0.9"));
+    QCOMPARE(metrics::hostStateName(fleet.at(0).state), QStringLiteral("unscraped"));
 }
 
 void TestPromFleet::targets_fileSd()

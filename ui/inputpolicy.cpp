@@ -1,0 +1,46 @@
+#include "ui/inputpolicy.h"
+
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QWheelEvent>
+
+namespace flashdeck::ui {
+
+namespace {
+bool takesWheelOnlyFocused(const QObject *o)
+{
+    return qobject_cast<const QComboBox *>(o) || qobject_cast<const QAbstractSpinBox *>(o);
+}
+} // namespace
+
+InputPolicy::InputPolicy(QObject *parent)
+    : QObject(parent)
+{ }
+
+bool InputPolicy::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::Polish:
+        if (auto *view = qobject_cast<QAbstractItemView *>(watched)) {
+            view->setTabKeyNavigation(false);
+        } else if (takesWheelOnlyFocused(watched)) {
+            static_cast<QWidget *>(watched)->setFocusPolicy(Qt::StrongFocus);
+        }
+        break;
+    case QEvent::Wheel:
+        if (takesWheelOnlyFocused(watched) && !static_cast<QWidget *>(watched)->hasFocus()) {
+            // Ignored and filtered: QApplication hands the wheel to the parent (the page's scroll
+            // area), and the box's value stays as the operator set it.
+            event->ignore();
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace flashdeck::ui
