@@ -77,8 +77,10 @@ void TestSimScenarios::scenario_data()
     QTest::newRow("b300x4-old-driver") << "b300x4-old-driver"
                                        << "13.0" << 4 << Launch::Ready << QByteArrayList{qmul4, ready}
                                        << QByteArrayList{fallback};
+    // Hopper: qmul4 is an sm100 kernel, so a start prints no nvfp4_to_fp8 line at all.
     QTest::newRow("h200x2") << "h200x2"
-                            << "13.0" << 2 << Launch::Ready << QByteArrayList{qmul4, ready} << QByteArrayList{fallback};
+                            << "13.0" << 2 << Launch::Ready << QByteArrayList{ready}
+                            << QByteArrayList{QByteArray("nvfp4_to_fp8")};
     QTest::newRow("low-disk") << "low-disk"
                               << "13.4" << 4 << Launch::Ready << QByteArrayList{ready} << QByteArrayList{};
     QTest::newRow("port-taken") << "port-taken"
