@@ -49,6 +49,8 @@ private Q_SLOTS:
 
 private:
     docker::DockerResponse call(const QByteArray &method, const QString &path, const QByteArray &body = {});
+    /** Creates and starts the lab deployment's container running `script`; empty, or dockerd's words. */
+    QString startContainer(const char *script);
 
     test::SimHostFixture m_host;
     std::unique_ptr<docker::DockerClient> m_docker;
@@ -87,14 +89,24 @@ void TestLogFollower::initTestCase()
     QVERIFY(pulled.wait(60000));
     pull->deleteLater();
 
+    const QString started = startContainer(kScript);
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+}
+
+QString TestLogFollower::startContainer(const char *script)
+{
+    // The lab host's deployment container, as Flashdeck names and labels it.
     const nlohmann::json body = {{"Image", QString(kImage + QLatin1Char('@') + kDigest).toStdString()},
-                                 {"Cmd", {"sh", "-c", kScript}},
+                                 {"Cmd", {"sh", "-c", script}},
                                  {"Labels", {{"io.flashdeck.deployment", "lab-b300x4-balanced"}}}};
     const auto created = call("POST", QStringLiteral("/containers/create?name=flashdeck-lab-b300x4-balanced-0"),
                               QByteArray::fromStdString(body.dump()));
-    QVERIFY2(created.status == 201, qPrintable(created.message()));
+    if (created.status != 201) {
+        return created.message();
+    }
     m_id = QString::fromStdString(created.json()["Id"].get<std::string>());
-    QCOMPARE(call("POST", QStringLiteral("/containers/%1/start").arg(m_id)).status, 204);
+    const auto started = call("POST", QStringLiteral("/containers/%1/start").arg(m_id));
+    return started.status == 204 ? QString() : started.message();
 }
 
 void TestLogFollower::cleanupTestCase()
@@ -218,14 +230,8 @@ void TestLogFollower::follow_aReplacedContainerStartsOver()
 
     QCOMPARE(call("DELETE", QStringLiteral("/containers/%1?force=1").arg(m_id)).status, 204);
     m_id.clear();
-    const nlohmann::json body = {{"Image", QString(kImage + QLatin1Char('@') + kDigest).toStdString()},
-                                 {"Cmd", {"sh", "-c", "echo 'new 1'; echo 'new 2'; exec sleep 3600"}},
-                                 {"Labels", {{"io.flashdeck.deployment", "lab-b300x4-balanced"}}}};
-    const auto created = call("POST", QStringLiteral("/containers/create?name=flashdeck-lab-b300x4-balanced-0"),
-                              QByteArray::fromStdString(body.dump()));
-    QVERIFY2(created.status == 201, qPrintable(created.message()));
-    m_id = QString::fromStdString(created.json()["Id"].get<std::string>());
-    QCOMPARE(call("POST", QStringLiteral("/containers/%1/start").arg(m_id)).status, 204);
+    const QString error = startContainer("echo 'new 1'; echo 'new 2'; exec sleep 3600");
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 
     QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 60000);
     QCOMPARE(replaced, QStringList{QStringLiteral("flashdeck-lab-b300x4-balanced-0")});

@@ -78,6 +78,17 @@ QString runAcknowledging(ui::DeployPage *page, const QString &use)
     return page->isRunning() ? QString() : QStringLiteral("not running: ") + notice();
 }
 
+/** The window at 1366 × 740, shown, on its Deploy page; null when it never appeared. */
+ui::DeployPage *showDeployPage(ui::MainWindow &window)
+{
+    window.resize(1366, 740);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        return nullptr;
+    }
+    window.showPage(ui::MainWindow::Page::Deploy);
+    return window.findChild<ui::DeployPage *>();
+}
 } // namespace
 
 /**
@@ -568,11 +579,7 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
     Settings settings(paths);
     Redactor redactor;
     ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    window.resize(1366, 740);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.showPage(ui::MainWindow::Page::Deploy);
-    auto *page = window.findChild<ui::DeployPage *>();
+    ui::DeployPage *page = showDeployPage(window);
     QVERIFY(page);
     QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("mi355x-x8-two-tp4-router"), 30000);
     auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
@@ -679,11 +686,8 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     Settings settings(paths);
     Redactor redactor;
     ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    window.resize(1366, 740);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.showPage(ui::MainWindow::Page::Deploy);
-    auto *page = window.findChild<ui::DeployPage *>();
+    ui::DeployPage *page = showDeployPage(window);
+    QVERIFY(page);
     page->setHost(QStringLiteral("gpu-a"));
     const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
     auto *resume = page->findChild<QPushButton *>(QStringLiteral("deployResume"));

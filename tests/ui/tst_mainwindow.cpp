@@ -362,21 +362,39 @@ flashdeck::HostEntry quietHost()
     h.user = QStringLiteral("root");
     return h;
 }
+
+/** The window at 1366 × 740 over one quiet host, in its own config folder. */
+struct QuietWindow
+{
+    explicit QuietWindow(const QString &dir)
+        : paths(dir)
+        , created(paths.ensureExists())
+        , settings(paths)
+        , inventory(paths.inventoryFile())
+        , added(inventory.add(quietHost()).isOk())
+        , window(paths, settings, inventory, flashdeck::RuntimeInfo::current())
+    {
+        window.resize(1366, 740);
+        window.show();
+    }
+    bool ready() { return created && added && QTest::qWaitForWindowExposed(&window); }
+
+    const flashdeck::AppPaths paths;
+    const bool created;
+    flashdeck::Settings settings;
+    flashdeck::Inventory inventory;
+    const bool added;
+    MainWindow window;
+};
 } // namespace
 
 void TestMainWindow::everyFocusableControl_hasAName()
 {
     // A screen reader says what a control is from its accessible name (WCAG 2.1, 4.1.2): every
     // control Tab reaches on every page has one, its own or its label's (a buddy).
-    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/names"));
-    QVERIFY(paths.ensureExists());
-    flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(quietHost()).isOk());
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
-    window.resize(1366, 740);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QuietWindow quiet(m_root.path() + QStringLiteral("/names"));
+    QVERIFY(quiet.ready());
+    MainWindow &window = quiet.window;
     QStringList nameless;
     for (int i = 0; i < MainWindow::pageCount; ++i) {
         window.showPage(static_cast<MainWindow::Page>(i));
@@ -405,15 +423,9 @@ void TestMainWindow::everyFocusableControl_hasAName()
 
 void TestMainWindow::keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses()
 {
-    const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/keys"));
-    QVERIFY(paths.ensureExists());
-    flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(quietHost()).isOk());
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
-    window.resize(1366, 740);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QuietWindow quiet(m_root.path() + QStringLiteral("/keys"));
+    QVERIFY(quiet.ready());
+    MainWindow &window = quiet.window;
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
 
