@@ -53,13 +53,9 @@ public:
         , m_highlightsOnly(highlightsOnly)
         , m_timestamps(timestamps)
         , m_polls(polls)
+        , m_pollRule(rules.indexOf(QStringLiteral("poll")))
         , m_noted(std::size_t(rules.rules().size()), false)
     {
-        for (qsizetype i = 0; i < rules.rules().size(); ++i) {
-            if (rules.rules().at(i).id == QLatin1String("poll")) {
-                m_pollRule = int(i);
-            }
-        }
         const auto label = [](const QString &severity, const QString &id) {
             const QString shown =
                 QString::fromUtf8(mark(severity)) + QLatin1Char(' ') + id.leftJustified(15) + QLatin1Char(' ');
@@ -202,7 +198,7 @@ private:
     bool m_highlightsOnly;
     bool m_timestamps;
     bool m_polls;
-    int m_pollRule = -1;
+    int m_pollRule;
     qint64 m_foldedPolls = 0;
     Redactor m_ownRedactor;
     logs::LogHighlights m_highlights;

@@ -100,12 +100,18 @@ Result<LogRules> LogRules::builtIn()
 
 const LogRule *LogRules::rule(const QString &id) const
 {
-    for (const LogRule &r : m_rules) {
-        if (r.id == id) {
-            return &r;
+    const int i = indexOf(id);
+    return i < 0 ? nullptr : &m_rules.at(i);
+}
+
+int LogRules::indexOf(const QString &id) const
+{
+    for (qsizetype i = 0; i < m_rules.size(); ++i) {
+        if (m_rules.at(i).id == id) {
+            return int(i);
         }
     }
-    return nullptr;
+    return -1;
 }
 
 void LogRules::buildMatcher()

@@ -47,6 +47,8 @@ public:
     /** The same rules on the portable matchers only (tests and benchmarks compare the two). */
     LogRules withoutVectorScan() const;
     const LogRule *rule(const QString &id) const;
+    /** The index classify() returns for the rule `id`; -1 when there is none. */
+    int indexOf(const QString &id) const;
 
 private:
     void buildMatcher();

@@ -22,11 +22,9 @@ LogModel::LogModel(const logs::LogRules &rules, QObject *parent)
     , m_redactor(std::make_unique<Redactor>())
 {
     for (const logs::LogRule &r : m_rules.rules()) {
-        if (r.id == QLatin1String("poll")) {
-            m_pollRule = int(m_ruleSeverity.size());
-        }
         m_ruleSeverity.append(severityFromName(r.severity));
     }
+    m_pollRule = m_rules.indexOf(QStringLiteral("poll"));
 }
 
 LogModel::~LogModel() = default;

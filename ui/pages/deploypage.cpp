@@ -343,6 +343,11 @@ void DeployPage::setHost(const QString &host)
     }
     m_license->setHost(host);
     m_notice->clear();
+    showHost();
+}
+
+void DeployPage::showHost()
+{
     followHost();
     syncPort();
     loadJournal();
@@ -557,24 +562,32 @@ void DeployPage::showSelected()
     }
 }
 
-QString DeployPage::recordStamp() const
+void DeployPage::readRecord()
 {
-    const Result<Deployment> d =
-        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
-    return d ? d.value().finished + QLatin1Char('|') + d.value().undeployed : QString();
+    m_record.reset();
+    if (m_host.isEmpty()) {
+        return;
+    }
+    if (Result<Deployment> d = Deployment::read(m_paths, m_host)) {
+        m_record = std::move(d.value());
+    }
 }
 
 void DeployPage::onRecordChanged(const QString &host)
 {
-    if (host != m_host || isRunning() || recordStamp() == m_shownStamp) {
-        return; // another host, this page's own run, or what the page already shows
+    if (host != m_host || isRunning()) {
+        return; // another host, or this page's own run (which shows its record when it ends)
     }
-    loadJournal();
-    followHost();
-    syncPort();
-    updateProfileCard();
-    restartLog();
-    updateButtons();
+    // What the page shows already (its own run's echo): when it finished, when it was undeployed.
+    const auto stamp = [](const std::optional<Deployment> &d) {
+        return d ? d->finished + QLatin1Char('|') + d->undeployed : QString();
+    };
+    const Result<Deployment> now = Deployment::read(m_paths, m_host);
+    if (stamp(now ? std::optional<Deployment>(now.value()) : std::nullopt) == stamp(m_record)) {
+        return;
+    }
+    showHost();
+    updateProfileCard(); // the pinned image's measured size
 }
 
 void DeployPage::loadJournal()
@@ -583,14 +596,14 @@ void DeployPage::loadJournal()
         return;
     }
     resetSteps();
-    m_shownStamp = recordStamp();
+    readRecord();
     if (m_host.isEmpty()) {
         return;
     }
     // Undeployed since its last run (from a terminal, say): the last run's green steps would say
     // a server runs that does not.
-    if (const Result<Deployment> d = Deployment::read(m_paths, m_host); d && d.value().isUndeployed()) {
-        const QDateTime when = QDateTime::fromString(d.value().undeployed, Qt::ISODate).toLocalTime();
+    if (m_record && m_record->isUndeployed()) {
+        const QDateTime when = QDateTime::fromString(m_record->undeployed, Qt::ISODate).toLocalTime();
         m_notice->setText(tr("Undeployed on %1: its containers were stopped and removed. Run deploys it again.")
                               .arg(QLocale().toString(when, QLocale::ShortFormat)));
         return;
@@ -679,9 +692,7 @@ void DeployPage::updateButtons()
     m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     // Nothing to upgrade once undeployed (the containers are gone): Run deploys it again.
-    const Result<Deployment> recorded =
-        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
-    m_upgrade->setEnabled(!running && recorded && !recorded.value().isUndeployed());
+    m_upgrade->setEnabled(!running && m_record && !m_record->isUndeployed());
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
     m_image->setEnabled(!running);
@@ -782,7 +793,7 @@ void DeployPage::startSession()
     connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
     connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
         // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
-        m_shownStamp = recordStamp(); // what the page shows now: neither this call nor the watcher's echo reloads it
+        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
         m_watcher.deploymentChanged(m_host);
         m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
                                    .arg(m_host, m_session->directory())
@@ -914,7 +925,7 @@ void DeployPage::upgrade(const UpgradeTarget &target)
                                     .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
     });
     connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
-        m_shownStamp = recordStamp(); // what the page shows now: neither this call nor the watcher's echo reloads it
+        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
         m_watcher.deploymentChanged(m_host);
         const UpgradePlan &plan = s->plan();
         switch (outcome) {

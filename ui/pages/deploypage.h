@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/result.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 #include "backend/recipe/step.h"
 #include "ui/deploy/planview.h"
@@ -11,6 +12,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -112,10 +114,12 @@ private:
     void updateButtons();
     void resetSteps();
     void loadJournal();
+    /** The host's journal and record, its profile, port and log: what setHost() and a change on disk show. */
+    void showHost();
     /** The host's record changed on disk (a terminal's deploy, undeploy or upgrade): show it. */
     void onRecordChanged(const QString &host);
-    /** What the page last showed of the host's manifest: when it finished, and when it was undeployed. */
-    QString recordStamp() const;
+    /** Reads the host's manifest into m_record: once per view of it, not per button update. */
+    void readRecord();
     void applyRecord(const StepRecord &record);
     void showSelected();
     void showLicense();
@@ -147,7 +151,8 @@ private:
     bool m_runAfterLicense = false;
     QString m_host;
     QString m_runningStep;
-    QString m_shownStamp; // recordStamp() when the page last showed the host's record
+    /** The host's manifest as the page last showed it; none before a deployment (or unreadable). */
+    std::optional<Deployment> m_record;
     /** What was in the generator's box for each host: another host's command is never run here. */
     QHash<QString, QString> m_commandFor;
 

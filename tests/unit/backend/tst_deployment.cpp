@@ -11,6 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 using namespace flashdeck;
 using docker::ContainerRole;
 using docker::OurContainers;
@@ -32,6 +36,7 @@ private Q_SLOTS:
     void manifest_absentOrDamaged_saysSo();
     void manifest_wrongTypes_readAsNothing();
     void undeployed_markedKeepingTheRest_noManifestNoFile();
+    void undeployed_parallelWithDeploys_neverTornNeverLost();
     void records_sayWhenAManifestChanges_notTheJournal();
     void containers_parse_data();
     void containers_parse();
@@ -288,6 +293,47 @@ void TestDeployment::undeployed_markedKeepingTheRest_noManifestNoFile()
     // A new deployment's manifest starts without it.
     QVERIFY(d.write(paths).isOk());
     QVERIFY(!Deployment::read(paths, d.host).value().isUndeployed());
+}
+
+void TestDeployment::undeployed_parallelWithDeploys_neverTornNeverLost()
+{
+    // The window's deploy, a terminal's deploy and a terminal's undeploy may write one manifest
+    // at once: each under its lock, so the file is always whole, and an undeploy that came last
+    // is never overwritten by an older read of the manifest (a read-modify-write under the lock).
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    Deployment d;
+    d.host = QStringLiteral("gpu1");
+    d.profile = QStringLiteral("b300x4-balanced");
+    QVERIFY(d.write(paths).isOk());
+    std::atomic<int> failures{0};
+    std::vector<std::thread> writers;
+    for (int i = 0; i < 16; ++i) {
+        writers.emplace_back([&paths, &failures, i] {
+            for (int round = 0; round < 10; ++round) {
+                Deployment mine;
+                mine.host = QStringLiteral("gpu1");
+                mine.profile = QStringLiteral("b300x4-balanced");
+                mine.imageDigest = QStringLiteral("sha256:%1").arg(i * 100 + round);
+                const bool ok = i % 2 == 0
+                    ? mine.write(paths).isOk()
+                    : Deployment::recordUndeployed(paths, mine.host, QDateTime::currentDateTimeUtc()).isOk();
+                failures += ok ? 0 : 1;
+            }
+        });
+    }
+    for (std::thread &t : writers) {
+        t.join();
+    }
+    QCOMPARE(failures.load(), 0);
+    const Result<Deployment> after = Deployment::read(paths, QStringLiteral("gpu1"));
+    QVERIFY2(after, qPrintable(after.message()));
+    QVERIFY(after.value().imageDigest.startsWith(QLatin1String("sha256:"))); // whole, and one writer's
+    // Last, an undeploy: it keeps the last deploy's fields and says when.
+    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
+    const Result<Deployment> last = Deployment::read(paths, QStringLiteral("gpu1"));
+    QVERIFY(last && last.value().isUndeployed() && last.value().imageDigest == after.value().imageDigest);
 }
 
 void TestDeployment::records_sayWhenAManifestChanges_notTheJournal()
