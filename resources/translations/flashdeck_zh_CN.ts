@@ -388,7 +388,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+320"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+316"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -3565,7 +3565,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+112"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3645,7 +3645,7 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+108"/>
         <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
@@ -3665,7 +3665,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+73"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -3685,12 +3685,12 @@ Summary sha256: %1
         <translation>%1 未连接：请从主机栏连接它（在那里检查它的密钥和登录），然后再运行。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Acknowledge the licence for %1 to continue; the run starts when you do.</source>
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
@@ -3700,7 +3700,7 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3735,7 +3735,7 @@ Summary sha256: %1
         <translation>升级在 %1 失败（%2）。正在回滚到 %3…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Upgraded %1 to %2, every step verified.</source>
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
@@ -4586,7 +4586,7 @@ Model revision %3</source>
         <translation>&lt;b&gt;此部署将用于什么用途？&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+92"/>
         <source>Not yet acknowledged for %1 (or the summary changed since): the plan stops before Pin until it is.</source>
         <translation>尚未为 %1 确认（或摘要已变化）：确认之前，计划会停在“固定”之前。</translation>
     </message>
@@ -4802,7 +4802,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../ui/logs/logmodel.cpp" line="+70"/>
+        <location filename="../../ui/logs/logmodel.cpp" line="+68"/>
         <source> … [line cut at 1 MiB]</source>
         <translation> … [行在 1 MiB 处截断]</translation>
     </message>

@@ -114,6 +114,7 @@ private Q_SLOTS:
     void generatorBox_amd_pasteReadDeploy_h200NeedsIt();
     void upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift();
     void recordsChangedOutside_pageFollows_commandStaysWithItsHost();
+    void keyboardAlone_runThenTheLicence();
 };
 
 void TestDeployPage::scenario_data()
@@ -723,6 +724,55 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     QCOMPARE(hostBar->currentData().toString(), QStringLiteral("gpu-b"));
     hostBar->setCurrentIndex(hostBar->findData(QStringLiteral("gpu-a")));
     QCOMPARE(page->host(), QStringLiteral("gpu-a"));
+}
+
+void TestDeployPage::keyboardAlone_runThenTheLicence()
+{
+    // Run by the keyboard, then the licence: focus goes into its panel, and Tab goes as it reads
+    // (the use, each confirmation, Acknowledge), not through the log toolbar and the host bar.
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-a"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    ui::DeployPage *page = showDeployPage(window);
+    QVERIFY(page);
+    window.activateWindow();
+    QTRY_VERIFY(window.isActiveWindow());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.fleet().connection(QStringLiteral("gpu-a"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+    auto *run = page->findChild<QPushButton *>(QStringLiteral("deployRun"));
+    run->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(run->hasFocus());
+    QTest::keyClick(run, Qt::Key_Space);
+    auto *panel = page->findChild<ui::LicensePanel *>();
+    QTRY_VERIFY(panel->isVisible());
+    const auto focused = [] { return QApplication::focusWidget(); };
+    QTRY_VERIFY(qobject_cast<QRadioButton *>(focused()) && panel->isAncestorOf(focused()));
+    QTest::keyClick(focused(), Qt::Key_Space); // the first use
+    for (const char *name : {"confirm0", "confirm1"}) {
+        QTest::keyClick(focused(), Qt::Key_Tab);
+        QCOMPARE(focused()->objectName(), QString::fromLatin1(name));
+        QTest::keyClick(focused(), Qt::Key_Space);
+    }
+    QTest::keyClick(focused(), Qt::Key_Tab);
+    QCOMPARE(focused()->objectName(), QStringLiteral("acknowledgeLicense"));
+    QTest::keyClick(focused(), Qt::Key_Space);
+    QTRY_VERIFY(!panel->acknowledgedUse().isEmpty());
+    // The run goes on by itself; Stop (by the keyboard too) ends it before anything is pulled.
+    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")) != StepStatus::Pending, 30000);
+    auto *stop = page->findChild<QPushButton *>(QStringLiteral("deployStop"));
+    if (page->isRunning()) {
+        stop->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(stop, Qt::Key_Space);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);
 }
 
 void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift()

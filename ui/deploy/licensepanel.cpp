@@ -98,6 +98,20 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     layout->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll);
+    m_scroll = scroll;
+    // Tab goes as the panel reads: the use, each confirmation, then Acknowledge. The button is
+    // made first (a member), so without this it came 23 Tabs later, after the host bar.
+    QList<QWidget *> order;
+    for (QAbstractButton *b : m_uses->buttons()) {
+        order.append(b);
+    }
+    for (QCheckBox *box : std::as_const(m_confirmations)) {
+        order.append(box);
+    }
+    order.append(m_button);
+    for (qsizetype i = 0; i + 1 < order.size(); ++i) {
+        setTabOrder(order.at(i), order.at(i + 1));
+    }
 
     connect(m_uses, &QButtonGroup::idClicked, this, &LicensePanel::updateState);
     connect(m_button, &QPushButton::clicked, this, [this] { (void)acknowledge(); });
@@ -207,6 +221,18 @@ bool LicensePanel::eventFilter(QObject *watched, QEvent *event)
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void LicensePanel::focusChoice()
+{
+    QAbstractButton *first = m_uses->checkedButton();
+    if (!first && !m_uses->buttons().isEmpty()) {
+        first = m_uses->buttons().constFirst();
+    }
+    if (first) {
+        first->setFocus(Qt::TabFocusReason);
+        m_scroll->ensureWidgetVisible(first);
+    }
 }
 
 } // namespace flashdeck::ui

@@ -6,6 +6,7 @@ class QButtonGroup;
 class QCheckBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 
 namespace flashdeck {
 class Acknowledgements;
@@ -38,6 +39,8 @@ public:
     /** What the operator picks (for tests and keyboard users). */
     void choose(const QString &useId);
     void confirmAll(bool on);
+    /** Keyboard focus to the use's choice (the checked one, else the first), scrolled into view. */
+    void focusChoice();
     /** Records the acknowledgement; false (and the reason shown) when it could not be written. */
     bool acknowledge();
 
@@ -58,6 +61,7 @@ private:
     QString m_record;
     QButtonGroup *m_uses;
     QList<QCheckBox *> m_confirmations;
+    QScrollArea *m_scroll = nullptr;
     QPushButton *m_button;
     QLabel *m_state;
 };

@@ -750,6 +750,7 @@ void DeployPage::run()
         m_runAfterLicense = true;
         selectStep(QStringLiteral("license"));
         showLicense();
+        m_license->focusChoice(); // the keyboard goes where the run waits, not left on Run
         m_notice->setText(tr("Acknowledge the licence for %1 to continue; the run starts when you do.").arg(m_host));
         return;
     }
