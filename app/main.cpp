@@ -35,10 +35,12 @@
 #include "backend/security/secretstore.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "ui/firstpaintprobe.h"
+#include "ui/focusringstyle.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QStyle>
 #include <QTextStream>
 
 #include <spdlog/logger.h>
@@ -119,6 +121,8 @@ int main(int argc, char **argv)
     if (gui && !noDisplay) {
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
         QGuiApplication::setDesktopFileName(QStringLiteral("io.flashdeck.Flashdeck")); // packaging/*.desktop
+        // The platform's style, with a focus ring a keyboard user sees on every button.
+        QApplication::setStyle(new flashdeck::ui::FocusRingStyle(QApplication::style()->name()));
     }
 
     // The language comes first, so that every word below (help, errors) is in it: --lang, else

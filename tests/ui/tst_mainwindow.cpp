@@ -7,6 +7,7 @@
 #include "backend/ssh/runtimeinfo.h"
 #include "ui/charts/timechart.h"
 #include "ui/fleet/fleetmodel.h"
+#include "ui/focusringstyle.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/deploypage.h"
 #include "ui/pages/fleetpage.h"
@@ -24,10 +25,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,6 +62,7 @@ private Q_SLOTS:
     void alertThresholds_applyAndPersist();
     void everyFocusableControl_hasAName();
     void keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses();
+    void focusRing_showsWhereTheKeyboardIs();
 
 private:
     QString screenshotDir() const;
@@ -457,6 +461,42 @@ void TestMainWindow::keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses()
     // Ctrl+Q closes the window (nothing runs: nothing to ask).
     QTest::keyClick(&window, Qt::Key_Q, Qt::ControlModifier);
     QTRY_VERIFY(!window.isVisible());
+}
+
+void TestMainWindow::focusRing_showsWhereTheKeyboardIs()
+{
+    // Fusion draws no focus on a push button: Run and Acknowledge showed none. The window's style
+    // (app/main.cpp) draws a ring in the highlight colour when the focus came by the keyboard.
+    flashdeck::ui::FocusRingStyle ring(QApplication::style()->name());
+    QWidget box;
+    auto *first = new QPushButton(QStringLiteral("Before"), &box);
+    auto *run = new QPushButton(QStringLiteral("Run"), &box);
+    run->move(0, 50);
+    for (QPushButton *b : {first, run}) {
+        b->setStyle(&ring);
+        b->resize(120, 36);
+    }
+    box.resize(200, 120);
+    box.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&box));
+    const QColor highlight = run->palette().color(QPalette::Highlight);
+    const auto ringPixels = [run, highlight] {
+        const QImage image = run->grab().toImage();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                n += image.pixelColor(x, y) == highlight ? 1 : 0;
+            }
+        }
+        return n;
+    };
+    QCOMPARE(ringPixels(), 0);
+    box.activateWindow();
+    first->setFocus();
+    QTRY_VERIFY(first->hasFocus());
+    QTest::keyClick(first, Qt::Key_Tab); // the keyboard moves the focus to Run
+    QTRY_VERIFY(run->hasFocus());
+    QTRY_VERIFY2(ringPixels() > 100, qPrintable(QString::number(ringPixels())));
 }
 
 QTEST_MAIN(TestMainWindow)
