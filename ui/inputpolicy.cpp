@@ -4,6 +4,8 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QPlainTextEdit>
+#include <QTextEdit>
 #include <QWheelEvent>
 
 namespace flashdeck::ui {
@@ -25,6 +27,10 @@ bool InputPolicy::eventFilter(QObject *watched, QEvent *event)
     case QEvent::Polish:
         if (auto *view = qobject_cast<QAbstractItemView *>(watched)) {
             view->setTabKeyNavigation(false);
+        } else if (auto *plain = qobject_cast<QPlainTextEdit *>(watched)) {
+            plain->setTabChangesFocus(true); // a message or a pasted command: Tab leaves, a paste keeps its tabs
+        } else if (auto *rich = qobject_cast<QTextEdit *>(watched)) {
+            rich->setTabChangesFocus(true);
         } else if (takesWheelOnlyFocused(watched)) {
             static_cast<QWidget *>(watched)->setFocusPolicy(Qt::StrongFocus);
         }

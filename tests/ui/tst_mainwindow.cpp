@@ -25,6 +25,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
@@ -441,6 +442,16 @@ void TestMainWindow::keyboard_tabLeavesTables_wheelNeedsFocus_quitCloses()
     QTRY_VERIFY(table->hasFocus());
     QTest::keyClick(table, Qt::Key_Tab);
     QTRY_VERIFY(!table->hasFocus());
+
+    // Tab leaves the Playground's message box (it used to type a tab character there).
+    window.showPage(MainWindow::Page::Playground);
+    auto *message = window.findChild<QPlainTextEdit *>(QStringLiteral("prompt"));
+    QVERIFY(message && message->isVisible());
+    message->setFocus();
+    QTRY_VERIFY(message->hasFocus());
+    QTest::keyClick(message, Qt::Key_Tab);
+    QTRY_VERIFY(!message->hasFocus());
+    QVERIFY(message->toPlainText().isEmpty());
 
     // The wheel over Settings scrolls the page; it switches no combo box it passes over.
     window.showPage(MainWindow::Page::Settings);
