@@ -250,17 +250,20 @@ int followHost(const HostEntry &host, logs::LogFollower::Options options, const 
                              printer.flush(); // following: each batch as it comes
                              c.out.flush();
                          });
-        QObject::connect(follower, &logs::LogFollower::containerReplaced, follower,
-                         [&printer, &c](const QString &name) {
-                             printer.restart();
-                             c.out.flush();
-                             c.err << "flashdeck logs: "
-                                   << QCoreApplication::translate(
-                                          "Logs", "a new container, %1, replaced the one followed; its log starts here")
-                                          .arg(name)
-                                   << '\n';
-                             c.err.flush();
-                         });
+        QObject::connect(
+            follower, &logs::LogFollower::containerReplaced, follower, [&printer, &c](const QString &name) {
+                printer.restart();
+                c.out.flush();
+                c.err << "flashdeck logs: "
+                      << (name.isEmpty()
+                              ? QCoreApplication::translate("Logs",
+                                                            "the container followed is gone; waiting for a new one")
+                              : QCoreApplication::translate(
+                                    "Logs", "a new container, %1, replaced the one followed; its log starts here")
+                                    .arg(name))
+                      << '\n';
+                c.err.flush();
+            });
         // Following: say on stderr what the stream is doing (waiting, reconnecting), once each.
         QObject::connect(follower, &logs::LogFollower::stateChanged, follower, [follower, &c, options] {
             const auto s = follower->state();

@@ -218,6 +218,9 @@ void LogFollower::findContainer()
             const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
                                                                       Recipe::deploymentIds(m_options.hostName));
             if (!server) {
+                if (m_opened) {
+                    startOver(QString()); // the followed container is gone (undeployed)
+                }
                 noContainer(
                     QCoreApplication::translate("Logs", "No Flashdeck deployment on %1.").arg(m_options.hostName));
                 return;
@@ -226,6 +229,16 @@ void LogFollower::findContainer()
             m_containerName = server->name;
             openStreamIfRunning(server->running());
         });
+}
+
+void LogFollower::startOver(const QString &name)
+{
+    m_opened = false;
+    m_lastTimeNs = 0;
+    m_countAtLast = 0;
+    m_catchingUp = false;
+    m_openedId.clear();
+    Q_EMIT containerReplaced(name);
 }
 
 void LogFollower::openStreamIfRunning(bool running)
@@ -256,11 +269,7 @@ void LogFollower::openStream()
     if (m_opened && m_containerId != m_openedId) {
         // A new container under the same label or name: `since=` the old one's last line would
         // mix two servers' start-ups (and their qmul4 and ready lines) into one log.
-        m_opened = false;
-        m_lastTimeNs = 0;
-        m_countAtLast = 0;
-        m_catchingUp = false;
-        Q_EMIT containerReplaced(m_containerName);
+        startOver(m_containerName);
     }
     m_openedId = m_containerId;
     QString query = QStringLiteral("/containers/%1/logs?stdout=1&stderr=1&timestamps=1&follow=%2")

@@ -75,7 +75,8 @@ Q_SIGNALS:
     /**
      * Another container took the followed one's place (a redeploy, an upgrade, an undeploy then a
      * deploy): its log starts over from its own first line, and what came before was another
-     * server's. Emitted before the new container's first line.
+     * server's. Emitted before the new container's first line. `name` is empty when the followed
+     * deployment's container is gone and none has taken its place (an undeploy).
      */
     void containerReplaced(const QString &name);
 
@@ -85,6 +86,8 @@ private:
     void dropTunnel();
     void findContainer();
     void openStream();
+    /** The followed container was replaced (`name`) or is gone (empty): the next log starts over. */
+    void startOver(const QString &name);
     /** Opens the stream, unless a follow already showed this container's log and it is stopped. */
     void openStreamIfRunning(bool running);
     /** Not following: say why and finish. Following: say why and try again in `retryMs`. */

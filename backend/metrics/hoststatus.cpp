@@ -59,6 +59,14 @@ void AlertThresholds::usePinsFile(const QString &file)
 void HostStatus::applyDeployment(const Deployment &d)
 {
     profile = d.profile;
+    if (d.isUndeployed()) {
+        // Undeployed runs nothing: no pins to show or to drift from, no kernel verdict to raise.
+        imageDigest.clear();
+        modelSha.clear();
+        pins.reset();
+        qmul4Fallback = false;
+        return;
+    }
     imageDigest = d.imageDigest;
     modelSha = d.modelSha;
     const Result<Pins> read = Pins::of(d);

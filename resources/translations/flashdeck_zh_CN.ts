@@ -388,7 +388,7 @@
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+316"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+319"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -1108,7 +1108,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-130"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-133"/>
         <source>%1 health and metrics polls folded (--polls shows them)</source>
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
@@ -1120,7 +1120,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+85"/>
         <source>A saved SGLang log to classify.</source>
         <translation>要分类的已保存 SGLang 日志。</translation>
     </message>
@@ -5221,17 +5221,17 @@ Text shown: %6, sha256 %5</source>
         <translation>%2 上没有名为 %1 的容器。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>No Flashdeck deployment on %1.</source>
         <translation>%1 上没有 Flashdeck 部署。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+25"/>
         <source>%1 is not running; waiting for it to start</source>
         <translation>%1 没有运行；正在等待其启动</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+43"/>
         <source>Following %1</source>
         <translation>正在跟踪 %1</translation>
     </message>
@@ -5341,7 +5341,12 @@ Text shown: %6, sha256 %5</source>
         <translation>DSpark：草稿模型已加载</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-98"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-100"/>
+        <source>the container followed is gone; waiting for a new one</source>
+        <translation>正在跟随的容器已不存在；等待新的容器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>a new container, %1, replaced the one followed; its log starts here</source>
         <translation>新容器 %1 取代了正在跟随的容器；其日志从这里开始</translation>
     </message>
@@ -5631,7 +5636,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+162"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+170"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -8343,14 +8348,14 @@ The key we know for it is at %4.
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/main.cpp" line="+82"/>
+        <location filename="../../app/main.cpp" line="+84"/>
         <source>flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).
 Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: flashdeck --help.</source>
         <translation>flashdeck：没有可打开窗口的显示器（未设置 DISPLAY 和 WAYLAND_DISPLAY）。
 请在桌面会话中运行、在 Xvfb 下运行（xvfb-run flashdeck），或使用命令：flashdeck --help。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>flashdeck: unknown language &quot;%1&quot;; --lang takes zh_CN, en or system.</source>
         <translation>flashdeck：未知语言“%1”；--lang 取值为 zh_CN、en 或 system。</translation>
     </message>

@@ -230,6 +230,9 @@ void TestLogFollower::follow_aReplacedContainerStartsOver()
 
     QCOMPARE(call("DELETE", QStringLiteral("/containers/%1?force=1").arg(m_id)).status, 204);
     m_id.clear();
+    // Gone, and none in its place yet (an undeploy): said, with no name.
+    QTRY_COMPARE_WITH_TIMEOUT(replaced, QStringList{QString()}, 30000);
+    replaced.clear();
     const QString error = startContainer("echo 'new 1'; echo 'new 2'; exec sleep 3600");
     QVERIFY2(error.isEmpty(), qPrintable(error));
 

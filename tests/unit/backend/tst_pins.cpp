@@ -1,6 +1,7 @@
 #include "backend/deploy/pulledimages.h"
 #include "backend/deploy/upgradeplan.h"
 #include "backend/metrics/hoststatus.h"
+#include "backend/recipe/deployment.h"
 #include "backend/recipe/pins.h"
 
 #include <QFile>
@@ -128,6 +129,16 @@ void TestPins::drift_raisedOnlyForADeploymentThatDiffers()
     QCOMPARE(drift(),
              QStringLiteral("Runs other pins than fleet.pins.json: image digest sha256:f2980cb6934c where the "
                             "pins say sha256:819722d1da25"));
+    // Undeployed (from a terminal, say): it runs nothing again, so nothing drifts.
+    Deployment undeployed;
+    undeployed.host = QStringLiteral("gpu1");
+    undeployed.profile = QStringLiteral("b300x4-balanced");
+    undeployed.imageDigest = QString::fromLatin1(kOther);
+    undeployed.modelSha = QString::fromLatin1(kCommit);
+    undeployed.undeployed = QStringLiteral("2026-12-06T02:26:18Z");
+    s.applyDeployment(undeployed);
+    QVERIFY(!s.pins && s.imageDigest.isEmpty());
+    QVERIFY(drift().isEmpty());
     t.pins.reset(); // no pins file: nothing is judged
     QVERIFY(drift().isEmpty());
 }
