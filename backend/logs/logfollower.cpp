@@ -238,6 +238,7 @@ void LogFollower::startOver(const QString &name)
     m_countAtLast = 0;
     m_catchingUp = false;
     m_openedId.clear();
+    m_announceNext = name.isEmpty();
     Q_EMIT containerReplaced(name);
 }
 
@@ -270,6 +271,11 @@ void LogFollower::openStream()
         // A new container under the same label or name: `since=` the old one's last line would
         // mix two servers' start-ups (and their qmul4 and ready lines) into one log.
         startOver(m_containerName);
+    } else if (m_announceNext) {
+        // The followed one was removed (undeployed) and this one came after it: the reader is
+        // told its log starts here, as for a replacement seen in one step.
+        m_announceNext = false;
+        Q_EMIT containerReplaced(m_containerName);
     }
     m_openedId = m_containerId;
     QString query = QStringLiteral("/containers/%1/logs?stdout=1&stderr=1&timestamps=1&follow=%2")

@@ -118,6 +118,7 @@ private:
     QString m_containerName;
     bool m_opened = false; // a stream was opened once: later ones continue with since=
     QString m_openedId; // the container whose stream was opened: another id starts over
+    bool m_announceNext = false; // the followed one went away: the next one to open is named
 
     qint64 m_seq = 0;
     qint64 m_lastTimeNs = 0; // the newest timestamp delivered…
