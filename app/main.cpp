@@ -9,6 +9,7 @@
 #include "backend/cli/licensecommand.h"
 #include "backend/cli/loadtestcommand.h"
 #include "backend/cli/logscommand.h"
+#include "backend/cli/outputtap.h"
 #include "backend/cli/pinscommand.h"
 #include "backend/cli/prometheuscommand.h"
 #include "backend/cli/prunecommand.h"
@@ -224,8 +225,21 @@ int main(int argc, char **argv)
 
     const QStringList commands = parser.positionalArguments();
     if (!commands.isEmpty()) {
-        QTextStream out(stdout);
-        QTextStream err(stderr);
+        // Under --json every error is one JSON object on stdout, whichever command said it in
+        // words only (an unknown host, a usage error): the taps see whether it printed any.
+        const bool json = commands.contains(QLatin1String("--json"));
+        flashdeck::cli::OutputTap outTap(stdout, false);
+        flashdeck::cli::OutputTap errTap(stderr, json);
+        QTextStream out(&outTap);
+        QTextStream err(&errTap);
+        const auto finish = [&](int rc) {
+            out.flush();
+            err.flush();
+            if (json && rc != ExitOk && outTap.written() == 0) {
+                outTap.write(flashdeck::cli::jsonErrorFor(rc, errTap.kept()));
+            }
+            return rc;
+        };
         flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal, &redactor};
         QStringList commandArgs{args.first()};
         commandArgs += commands;
@@ -256,12 +270,13 @@ int main(int argc, char **argv)
             if (commands.first() == QLatin1String(name)) {
                 const int rc = run(commandArgs, context);
                 logging.flush();
-                return rc;
+                return finish(rc);
             }
         }
-        printErr(QCoreApplication::translate("main", "Unknown command \"%1\". Run 'flashdeck --help' for usage.")
-                     .arg(commands.first()));
-        return ExitUsage;
+        err << QCoreApplication::translate("main", "Unknown command \"%1\". Run 'flashdeck --help' for usage.")
+                   .arg(commands.first())
+            << '\n';
+        return finish(ExitUsage);
     }
 
     // One window per user and configuration: a second start brings the first to the front.

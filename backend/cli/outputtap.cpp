@@ -1,0 +1,77 @@
+#include "backend/cli/outputtap.h"
+
+#include "backend/cli/exitcodes.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+namespace flashdeck::cli {
+
+OutputTap::OutputTap(FILE *file, bool keep, QObject *parent)
+    : QIODevice(parent)
+    , m_file(file)
+    , m_keep(keep)
+{
+    open(QIODevice::WriteOnly | QIODevice::Unbuffered);
+}
+
+qint64 OutputTap::readData(char *, qint64)
+{
+    return -1;
+}
+
+qint64 OutputTap::writeData(const char *data, qint64 size)
+{
+    const size_t done = std::fwrite(data, 1, size_t(size), m_file);
+    std::fflush(m_file);
+    m_written += qint64(done);
+    if (m_keep) {
+        m_kept.append(data, qsizetype(done));
+    }
+    return qint64(done);
+}
+
+const char *exitCodeName(int code)
+{
+    switch (code) {
+    case ExitOk:
+        return "ok";
+    case ExitCheckFailed:
+        return "failed";
+    case ExitUsage:
+        return "usage";
+    case ExitHostKeyUnknown:
+        return "host-key-unknown";
+    case ExitHostKeyRefused:
+        return "host-key-refused";
+    case ExitAuthFailed:
+        return "auth-failed";
+    case ExitUnreachable:
+        return "unreachable";
+    default:
+        return "failed";
+    }
+}
+
+QByteArray jsonErrorFor(int exitCode, const QString &said)
+{
+    // A usage error is its reason and then the command's usage: the reason is the message.
+    QString text = said;
+    const qsizetype usage = text.indexOf(QRegularExpression(QStringLiteral("(^|\\n)(Usage|用法)[:：]")));
+    if (usage >= 0) {
+        text.truncate(usage);
+    }
+    QStringList lines;
+    static const QRegularExpression prefix(QStringLiteral("^flashdeck( [a-z]+)?: "));
+    for (QString line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        lines << line.remove(prefix).trimmed();
+    }
+    const nlohmann::json j{
+        {"error", {{"code", exitCodeName(exitCode)}, {"message", lines.join(QLatin1Char(' ')).toStdString()}}},
+        {"exit_code", exitCode}};
+    return QByteArray::fromStdString(j.dump()) + '\n';
+}
+
+} // namespace flashdeck::cli

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QIODevice>
+#include <QString>
+
+#include <cstdio>
+
+namespace flashdeck::cli {
+
+/**
+ * A command's stdout or stderr: writes through to `file` at once (a follow or a progress line is
+ * seen as it comes) and remembers how much went by, and with `keep` the text itself. Under
+ * `--json` the dispatcher uses it to turn an error a command said in words into one JSON object.
+ */
+class OutputTap : public QIODevice
+{
+    Q_OBJECT
+public:
+    OutputTap(FILE *file, bool keep, QObject *parent = nullptr);
+
+    [[nodiscard]] qint64 written() const { return m_written; }
+    [[nodiscard]] QString kept() const { return QString::fromUtf8(m_kept); }
+    bool isSequential() const override { return true; }
+
+protected:
+    qint64 readData(char *data, qint64 maxSize) override;
+    qint64 writeData(const char *data, qint64 size) override;
+
+private:
+    FILE *m_file;
+    bool m_keep;
+    qint64 m_written = 0;
+    QByteArray m_kept;
+};
+
+/** The words a script reads for an exit code (`usage`, `unreachable`, …): never renamed. */
+[[nodiscard]] const char *exitCodeName(int code);
+
+/**
+ * The one object `--json` prints for an error a command reported only in words:
+ * `{"error":{"code":NAME,"message":TEXT},"exit_code":N}`, the message being what it said on
+ * stderr without its "flashdeck CMD: " prefix and usage text.
+ */
+[[nodiscard]] QByteArray jsonErrorFor(int exitCode, const QString &said);
+
+} // namespace flashdeck::cli
