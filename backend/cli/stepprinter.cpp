@@ -41,10 +41,12 @@ void printStep(CliContext &c, const StepRecord &r, bool json, const QString &hos
         c.out << QString::fromStdString(j.dump()) << '\n';
     } else {
         const QString prefix = host.isEmpty() ? QString() : host + QStringLiteral(": ");
+        // The step's one title, as the window shows it; the record's own for another plan's.
+        const QString title = stepTitle(r.step).isEmpty() ? r.title : stepTitle(r.step);
         if (r.status == StepStatus::Running) {
-            c.out << prefix << "....  " << r.title << '\n';
+            c.out << prefix << "....  " << title << '\n';
         } else {
-            c.out << prefix << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << r.title
+            c.out << prefix << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << title
                   << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
                   << '\n';
             if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {

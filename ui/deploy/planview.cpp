@@ -37,35 +37,11 @@ QString groupOf(const QString &step)
     return QObject::tr("Verify");
 }
 
-QString defaultTitle(const QString &step)
+/** The one title of a step (translated when shown); the record's own for an id not known here. */
+QString titleOf(const StepRecord &r)
 {
-    // Not static: built in the language spoken when asked (a table kept from the first call
-    // would keep that call's language).
-    const QHash<QString, QString> titles{
-        {QStringLiteral("preflight.ssh"), QObject::tr("SSH connection")},
-        {QStringLiteral("preflight.gpus"), QObject::tr("GPUs")},
-        {QStringLiteral("preflight.driver"), QObject::tr("Driver supports the CUDA 13.4 runtime")},
-        {QStringLiteral("preflight.docker"), QObject::tr("Docker Engine and GPU runtime")},
-        {QStringLiteral("preflight.gpumemory"), QObject::tr("GPU memory free for the server")},
-        {QStringLiteral("preflight.disk"), QObject::tr("Free disk for weights and image")},
-        {QStringLiteral("preflight.port"), QObject::tr("Server port free")},
-        {QStringLiteral("preflight.memory"), QObject::tr("Host memory")},
-        {QStringLiteral("preflight.weights"), QObject::tr("Model folder (offline weights)")},
-        {QStringLiteral("license"), QObject::tr("Licence acknowledged")},
-        {QStringLiteral("pin.image"), QObject::tr("Pin the image to its digest")},
-        {QStringLiteral("pin.model"), QObject::tr("Pin the model revision")},
-        {QStringLiteral("pull"), QObject::tr("Pull the pinned image")},
-        {QStringLiteral("verify.gpus"), QObject::tr("GPUs visible inside a container")},
-        {QStringLiteral("launch"), QObject::tr("Start SGLang")},
-        {QStringLiteral("ready"), QObject::tr("Ready: weights loaded, health OK")},
-        {QStringLiteral("check.qmul4"), QObject::tr("qmul4 fast path")},
-        {QStringLiteral("check.dspark"), QObject::tr("DSpark draft loaded")},
-        {QStringLiteral("check.kvpool"), QObject::tr("KV pool size")},
-        {QStringLiteral("verify.text"), QObject::tr("Text generation")},
-        {QStringLiteral("verify.thinking"), QObject::tr("Thinking off")},
-        {QStringLiteral("verify.image"), QObject::tr("Image input")},
-    };
-    return titles.value(step, step);
+    const QString known = stepTitle(r.step);
+    return !known.isEmpty() ? known : !r.title.isEmpty() ? r.title : r.step;
 }
 
 QIcon statusIcon(StepStatus s)
@@ -125,13 +101,13 @@ void PlanView::resetPlan()
             g->setFont(0, f);
             groups.insert(group, g);
         }
-        auto *item = new QTreeWidgetItem(g, {defaultTitle(id)});
+        StepRecord r;
+        r.step = id;
+        r.title = stepTitle(id);
+        auto *item = new QTreeWidgetItem(g, {titleOf(r)});
         item->setData(0, kStepRole, id);
         item->setToolTip(0, id);
         m_items.insert(id, item);
-        StepRecord r;
-        r.step = id;
-        r.title = defaultTitle(id);
         m_records.insert(id, r);
         item->setIcon(0, statusIcon(StepStatus::Pending));
     }
@@ -148,7 +124,7 @@ bool PlanView::apply(const StepRecord &r, bool followRun)
     }
     m_records.insert(r.step, r);
     item->setIcon(0, statusIcon(r.status));
-    item->setText(0, r.title.isEmpty() ? defaultTitle(r.step) : r.title);
+    item->setText(0, titleOf(r));
     QTreeWidgetItem *group = item->parent();
     QList<StepStatus> statuses;
     for (int i = 0; i < group->childCount(); ++i) {
@@ -167,7 +143,7 @@ bool PlanView::apply(const StepRecord &r, bool followRun)
 void PlanView::showPercent(const QString &step, int percent)
 {
     if (QTreeWidgetItem *item = m_items.value(step)) {
-        item->setText(0, QStringLiteral("%1 — %2 %").arg(m_records.value(step).title).arg(percent));
+        item->setText(0, QStringLiteral("%1 — %2 %").arg(titleOf(m_records.value(step))).arg(percent));
     }
 }
 

@@ -133,7 +133,8 @@ void StepDetail::show(const StepRecord &r)
 {
     const bool sameStep = r.step == m_record.step;
     m_record = r;
-    m_title->setText(r.title.isEmpty() ? tr("Select a step") : r.title);
+    const QString title = stepTitle(r.step).isEmpty() ? r.title : stepTitle(r.step); // translated when shown
+    m_title->setText(title.isEmpty() ? tr("Select a step") : title);
     m_status->setText(r.step.isEmpty() ? QString() : statusWords(r.status));
     m_why->setText(r.why.isEmpty() ? fmt::unknown() : r.why);
     m_command->setText(!r.command.isEmpty()   ? r.command
