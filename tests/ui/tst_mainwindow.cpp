@@ -1,3 +1,4 @@
+#include "backend/chat/loadtest.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -14,6 +15,7 @@
 #include "ui/pages/logspage.h"
 #include "ui/pages/metricspage.h"
 #include "ui/pages/playgroundpage.h"
+#include "ui/playground/loadtestpanel.h"
 
 #include <QAbstractScrollArea>
 #include <QAccessible>
@@ -32,6 +34,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,6 +124,29 @@ void TestMainWindow::everyPage_opensAndIsCaptured()
         QVERIFY2(window.grab().save(file), qPrintable(file));
         QVERIFY(QFileInfo(file).size() > 1000);
     }
+
+    // The Playground's longest state, a load test the server stopped, with its notes and errors:
+    // its sentences once widened the window to 1616 px and pushed the charts and the window's
+    // buttons off a laptop's screen, on every page after it.
+    window.showPage(MainWindow::Page::Playground);
+    auto *load = window.findChild<flashdeck::ui::LoadTestPanel *>();
+    QVERIFY(load);
+    window.findChild<QTabWidget *>(QStringLiteral("playgroundTabs"))->setCurrentWidget(load);
+    flashdeck::chat::LoadTestReport report;
+    report.config.concurrency = 64;
+    report.config.durationS = 60;
+    report.failed = 61;
+    report.shortReplies = 3;
+    report.aborted = QStringLiteral("Stopped: the server refused the API key 64 times in a row (HTTP 401 "
+                                    "\"Unauthorized\"); the key Flashdeck holds for this host is not the one the "
+                                    "server was started with. Recover it from the deployment, then run again.");
+    report.errors << QStringLiteral("61 × The server closed the stream before its [DONE] (the server restarted or "
+                                    "closed the connection): the request's tokens up to there are counted.");
+    load->showReport(report, true);
+    QVERIFY2(window.minimumSizeHint().width() <= 1366, qPrintable(QString::number(window.minimumSizeHint().width())));
+    QTRY_VERIFY2(window.width() <= 1366, qPrintable(QString::number(window.width())));
+    window.showPage(MainWindow::Page::Fleet);
+    QVERIFY(window.width() <= 1366);
 }
 
 void TestMainWindow::shortcuts_switchPages()

@@ -1,4 +1,5 @@
 #include "backend/chat/chatsession.h"
+#include "backend/chat/loadtest.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void noDeployment_saysHowToPointAtAServer();
     void loadTest_lowLatencyProfile_warnedOnTheForm_data();
     void loadTest_lowLatencyProfile_warnedOnTheForm();
+    void loadTest_longWordsWrap_thePanelKeepsItsWidth();
 };
 
 void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
@@ -202,6 +204,37 @@ void TestPlaygroundPage::loadTest_lowLatencyProfile_warnedOnTheForm()
     QVERIFY2(note.contains(QLatin1String("upstream references, not a MiniMax guarantee")), qPrintable(note));
     panel.setTarget(nullptr, nullptr, 0, QString(), QString(), QStringLiteral("no server"));
     QVERIFY(warning->isHidden()); // no target, no profile
+}
+
+void TestPlaygroundPage::loadTest_longWordsWrap_thePanelKeepsItsWidth()
+{
+    // The longest state of the tab: a run stopped by the server, its notes and its errors. The
+    // words wrap: the panel asks for no more width than it did empty (a laptop's screen).
+    ui::LoadTestPanel panel;
+    panel.setProfile(QStringLiteral("b300x4-low-latency"));
+    panel.resize(1100, 640);
+    panel.show();
+    const int empty = panel.minimumSizeHint().width();
+    chat::LoadTestReport report;
+    report.config.concurrency = 64;
+    report.config.durationS = 60;
+    report.elapsedS = 12.5;
+    report.completed = 3;
+    report.failed = 61;
+    report.shortReplies = 3;
+    report.serverTokensPerSecond = 1200;
+    report.tokensPerSecond = 30;
+    report.aborted = QStringLiteral("Stopped: the server refused the API key 64 times in a row (HTTP 401 "
+                                    "\"Unauthorized\"); the key Flashdeck holds for this host is not the one the "
+                                    "server was started with — recover it from the deployment, then run again.");
+    report.errors << QStringLiteral("61 × The server closed the stream before its [DONE] (the server restarted or "
+                                    "closed the connection): the request's tokens up to there are counted.");
+    panel.showReport(report, true);
+    const auto *figures = panel.findChild<QLabel *>(QStringLiteral("loadTestFigures"));
+    QVERIFY(figures->text().contains(QLatin1String("refused the API key 64 times")));
+    QVERIFY2(panel.minimumSizeHint().width() <= empty,
+             qPrintable(QStringLiteral("%1 px, %2 px empty").arg(panel.minimumSizeHint().width()).arg(empty)));
+    QVERIFY(figures->width() <= panel.width());
 }
 
 void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()

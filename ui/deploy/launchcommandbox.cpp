@@ -38,7 +38,6 @@ LaunchCommandBox::LaunchCommandBox(QWidget *parent)
     m_preview->setVisible(false);
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_edit->setVisible(on);
-        m_preview->setVisible(on);
         check();
     });
     // The operator's own switch only: the page switching it (another profile) is no edit.
@@ -66,7 +65,6 @@ void LaunchCommandBox::setRequired(bool required)
         setChecked(!m_edit->toPlainText().trimmed().isEmpty());
     }
     m_edit->setVisible(required || isChecked());
-    m_preview->setVisible(required || isChecked());
     check();
 }
 
@@ -101,6 +99,7 @@ void LaunchCommandBox::check()
     if (!m_recipe || !m_listed || command.trimmed().isEmpty()) {
         m_preview->setPlainText(m_required ? advice(m_listed ? m_listed->title : QString()) : QString());
         m_preview->setStyleSheet(QString());
+        showPreview();
         Q_EMIT changed();
         return;
     }
@@ -117,7 +116,14 @@ void LaunchCommandBox::check()
         m_preview->setPlainText(m_launch->preview().join(QLatin1Char('\n')));
         m_preview->setStyleSheet(QString());
     }
+    showPreview();
     Q_EMIT changed();
+}
+
+void LaunchCommandBox::showPreview()
+{
+    // An empty preview is six lines of nothing: at 1366 × 768 the plan's steps need them.
+    m_preview->setVisible((m_required || isChecked()) && !m_preview->toPlainText().isEmpty());
 }
 
 } // namespace flashdeck::ui

@@ -54,6 +54,7 @@ Q_SIGNALS:
 
 private:
     void check();
+    void showPreview();
 
     QPlainTextEdit *m_edit;
     QPlainTextEdit *m_preview; // read-only, scrolls: a long preview never grows the window

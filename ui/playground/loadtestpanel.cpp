@@ -92,6 +92,9 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
     m_figures->setObjectName(QStringLiteral("loadTestFigures"));
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setTextFormat(Qt::RichText);
+    // Its notes and errors are sentences: unwrapped, one of them widened the window past a
+    // 1366 px screen (to 1616 px) and pushed the charts and the window's buttons off it.
+    m_figures->setWordWrap(true);
     left->addWidget(m_figures);
     left->addStretch(1);
     layout->addLayout(left, 2);
@@ -178,9 +181,10 @@ void LoadTestPanel::start()
                 });
         m_sampler->start();
     }
-    connect(m_test.get(), &chat::LoadTest::progress, this, [this](const chat::LoadTestReport &r) { show(r, false); });
+    connect(m_test.get(), &chat::LoadTest::progress, this,
+            [this](const chat::LoadTestReport &r) { showReport(r, false); });
     connect(m_test.get(), &chat::LoadTest::finished, this, [this](const chat::LoadTestReport &r) {
-        show(r, true);
+        showReport(r, true);
         if (m_sampler) {
             m_sampler->stop();
         }
@@ -204,7 +208,7 @@ void LoadTestPanel::stop()
     }
 }
 
-void LoadTestPanel::show(const chat::LoadTestReport &r, bool final)
+void LoadTestPanel::showReport(const chat::LoadTestReport &r, bool final)
 {
     m_last = std::make_unique<chat::LoadTestReport>(r);
     const chat::LoadTestTick *t = r.ticks.isEmpty() ? nullptr : &r.ticks.last();

@@ -55,12 +55,13 @@ public:
     void stop();
     bool running() const;
     void setValues(int concurrency, int promptTokens, int outputTokens, int durationS);
+    /** The figures of `report`, live or `final`; its notes and errors wrap in the panel's width. */
+    void showReport(const chat::LoadTestReport &report, bool final);
 
 Q_SIGNALS:
     void finished();
 
 private:
-    void show(const chat::LoadTestReport &report, bool final);
     void exportReport();
 
     QPointer<chat::ChatClient> m_client;
