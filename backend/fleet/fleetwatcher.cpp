@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/deploy/apikeyrecovery.h"
+#include "backend/deploy/upgradeplan.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/prometheus/promfleetsource.h"
@@ -88,6 +89,7 @@ void FleetWatcher::watch(const HostEntry &host)
     auto w = std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
     config.manifestFile = Deployment::manifestFile(m_paths, host.name);
+    config.upgradeFile = UpgradePlan::fileOf(Deployment::directory(m_paths, host.name));
     if (m_keepHistory) {
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }

@@ -25,6 +25,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
@@ -540,6 +541,8 @@ void HostMonitor::markGap(qint64 atMs)
 void HostMonitor::changed()
 {
     m_status.updatedMs = now();
+    // A stat per change: an upgrade started from a terminal is seen at the next sample.
+    m_status.upgradeRunning = !m_config.upgradeFile.isEmpty() && QFileInfo::exists(m_config.upgradeFile);
     m_status.alerts = m_alerts.update(evaluateAlerts(m_status, m_config.thresholds), m_status.updatedMs);
     Q_EMIT statusChanged();
 }

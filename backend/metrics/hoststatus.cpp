@@ -150,6 +150,8 @@ json HostStatus::toJson() const
             // The deployment's pins (flashdeck pins HOST --json's object), null before any.
             {"pins", pins ? pins->toJson() : json(nullptr)},
             {"alerts", alertList},
+            // Added: an upgrade or rollback of the host runs (its server is down on purpose).
+            {"upgrade_running", upgradeRunning},
             // Added with the Prometheus source: "ssh" or "prometheus", and whether the inventory lists it.
             {"source", source.toStdString()},
             {"in_inventory", inInventory},
@@ -216,7 +218,14 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
                   .arg(*s.rates.errorRate * 100.0, 0, 'f', 1)
                   .arg(t.errorRatePct));
     }
-    if (s.container && s.container->state == QLatin1String("restarting")) {
+    if (s.upgradeRunning) {
+        // Planned: `upgrade` stops the server and starts it on the new pins (or rolls back). The
+        // upgrade's own steps say when it fails; a critical "does not answer" here would page an
+        // operator for the work they started.
+        raise(QStringLiteral("upgrade-running"), "info",
+              QCoreApplication::translate("Metrics",
+                                          "An upgrade runs on this host: its server restarts on the new pins"));
+    } else if (s.container && s.container->state == QLatin1String("restarting")) {
         raise(QStringLiteral("container-restarting"), "critical",
               QStringLiteral("%1 is restarting: %2").arg(s.container->name, s.container->status));
     } else if (s.container && s.container->state != QLatin1String("running")) {

@@ -84,6 +84,11 @@ struct HostStatus
     /** What the host's recorded deployment pinned (flashdeck pins); none before a deployment pinned. */
     std::optional<Pins> pins;
     bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
+    /**
+     * An upgrade (or its rollback) of this host runs, from whichever window or terminal: its server
+     * is down on purpose while it restarts on other pins, which is said, not raised as critical.
+     */
+    bool upgradeRunning = false;
     QString historyError; // the chart history on disk could not be read or written
     QList<Alert> alerts;
     qint64 updatedMs = 0;

@@ -47,7 +47,7 @@ void AlertNotifier::check(const QString &host)
         }
         const QString title = QStringLiteral("%1: %2").arg(host, a.severity);
         Q_EMIT notified(title, a.message);
-        if (m_tray) {
+        if (m_tray && a.severity != QLatin1String("info")) { // an upgrade the operator started: no pop-up
             m_tray->showMessage(title, a.message,
                                 a.severity == QLatin1String("critical") ? QSystemTrayIcon::Critical
                                                                         : QSystemTrayIcon::Warning);

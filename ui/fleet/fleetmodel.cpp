@@ -206,7 +206,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     }
     QString worst;
     for (const metrics::Alert &a : s.alerts) {
-        if (severityRank(a.severity) > severityRank(worst)) {
+        if (worst.isEmpty() || severityRank(a.severity) > severityRank(worst)) {
             worst = a.severity;
         }
     }
@@ -404,7 +404,9 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
                                         : tr("%1 alerts: %2").arg(s.alerts.size()).arg(s.alerts.first().message);
         }
         if (role == Qt::DecorationRole && !worst.isEmpty()) {
-            return worst == QLatin1String("critical") ? icon("fail") : icon("warn");
+            return worst == QLatin1String("critical") ? icon("fail")
+                : worst == QLatin1String("warning")   ? icon("warn")
+                                                      : icon("running"); // an upgrade runs: planned
         }
         if (role == Qt::ToolTipRole && !s.alerts.isEmpty()) {
             QStringList lines;

@@ -67,6 +67,11 @@ void TestAlerts::evaluate_data()
     s.container->state = QStringLiteral("running");
     s.health = ServerHealth::Down;
     QTest::newRow("running, server silent") << s << QStringList{QStringLiteral("container-down")};
+    // An upgrade from a window or a terminal stops the server on purpose: said, not critical.
+    s.upgradeRunning = true;
+    QTest::newRow("upgrade running, server silent") << s << QStringList{QStringLiteral("upgrade-running")};
+    s.container->state = QStringLiteral("exited");
+    QTest::newRow("upgrade running, container stopped") << s << QStringList{QStringLiteral("upgrade-running")};
 
     s = up;
     s.diskFreeBytes = qint64(20e9);
@@ -83,7 +88,8 @@ void TestAlerts::evaluate()
     for (const Alert &a : evaluateAlerts(status, AlertThresholds{})) {
         got.append(a.id);
         QVERIFY(!a.message.isEmpty());
-        QVERIFY(a.severity == QLatin1String("warning") || a.severity == QLatin1String("critical"));
+        QVERIFY(a.severity == QLatin1String("warning") || a.severity == QLatin1String("critical") ||
+                (a.severity == QLatin1String("info") && a.id == QLatin1String("upgrade-running")));
     }
     QCOMPARE(got, ids);
 }
