@@ -1643,7 +1643,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/stepprinter.cpp" line="+52"/>
+        <location filename="../../backend/cli/stepprinter.cpp" line="+54"/>
         <source>fix: </source>
         <translation>修复：</translation>
     </message>
@@ -4558,7 +4558,7 @@ Model revision %3</source>
         <translation>将要运行的内容</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+54"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
     </message>
@@ -4682,7 +4682,7 @@ Text shown: %6, sha256 %5</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>Generated tokens/s (all requests)</source>
         <translation>生成 tokens/s（全部请求）</translation>
     </message>
@@ -4708,7 +4708,7 @@ Text shown: %6, sha256 %5</source>
         <translation>就绪：通过 SSH 隧道同时发送 %1 个请求。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
@@ -5226,12 +5226,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 上没有 Flashdeck 部署。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>%1 is not running; waiting for it to start</source>
         <translation>%1 没有运行；正在等待其启动</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+48"/>
         <source>Following %1</source>
         <translation>正在跟踪 %1</translation>
     </message>
@@ -5626,7 +5626,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 没有列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hostmonitor.cpp" line="+103"/>
+        <location filename="../../backend/metrics/hostmonitor.cpp" line="+104"/>
         <source>%1 has given no reading for %2 s (the tool hangs, or the host is overloaded)</source>
         <translation>%1 已有 %2 秒没有给出读数（工具卡住，或主机过载）</translation>
     </message>
@@ -5636,7 +5636,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+170"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+172"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -5666,7 +5666,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 % 的请求被中止（阈值 %2 %）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
+        <source>An upgrade runs on this host: its server restarts on the new pins</source>
+        <translation>此主机正在升级：其服务器将以新的固定版本重新启动</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 runs but its server does not answer</source>
         <translation>%1 在运行，但其服务器没有应答</translation>
     </message>
@@ -5955,7 +5960,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlanView</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="+104"/>
+        <location filename="../../ui/deploy/planview.cpp" line="+80"/>
         <source>Deployment steps</source>
         <translation>部署步骤</translation>
     </message>
@@ -6402,7 +6407,7 @@ Text shown: %6, sha256 %5</source>
         <translation>没有用于命名主机的标签：请使用 instance、Hostname 或你自己的标签。</translation>
     </message>
     <message>
-        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+99"/>
+        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+101"/>
         <source>Could not reach Prometheus at %1 through %2: %3</source>
         <translation>无法经由 %2 连接 %1 的 Prometheus：%3</translation>
     </message>
@@ -6571,7 +6576,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="-85"/>
+        <location filename="../../ui/deploy/planview.cpp" line="-61"/>
         <source>Pre-flight</source>
         <translation>预检</translation>
     </message>
@@ -6603,116 +6608,6 @@ Text shown: %6, sha256 %5</source>
         <source>Verify</source>
         <extracomment>The deployment phase that sends test requests to the running server.</extracomment>
         <translation>验证</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>SSH connection</source>
-        <translation>SSH 连接</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>GPUs</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Driver supports the CUDA 13.4 runtime</source>
-        <translation>驱动支持 CUDA 13.4 运行时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Docker Engine and GPU runtime</source>
-        <translation>Docker Engine 与 GPU 运行时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>GPU memory free for the server</source>
-        <translation>服务器所需的空闲显存</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Free disk for weights and image</source>
-        <translation>权重和镜像所需的空闲磁盘</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server port free</source>
-        <translation>服务器端口空闲</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Host memory</source>
-        <translation>主机内存</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Model folder (offline weights)</source>
-        <translation>模型目录（离线权重）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Licence acknowledged</source>
-        <translation>已确认许可证</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pin the image to its digest</source>
-        <translation>将镜像固定到其 digest</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pin the model revision</source>
-        <translation>固定模型 revision</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pull the pinned image</source>
-        <translation>拉取固定的镜像</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>GPUs visible inside a container</source>
-        <translation>容器内可见 GPU</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Start SGLang</source>
-        <translation>启动 SGLang</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Ready: weights loaded, health OK</source>
-        <translation>就绪：权重已加载，健康检查正常</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>qmul4 fast path</source>
-        <translation>qmul4 快速路径</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DSpark draft loaded</source>
-        <translation>DSpark 草稿模型已加载</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>KV pool size</source>
-        <translation>KV 池大小</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Text generation</source>
-        <translation>文本生成</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Thinking off</source>
-        <translation>关闭思考</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Image input</source>
-        <translation>图片输入</translation>
     </message>
     <message>
         <location filename="../../ui/deploy/stepdetail.cpp" line="+41"/>
@@ -6750,7 +6645,7 @@ Text shown: %6, sha256 %5</source>
         <translation>无法判断</translation>
     </message>
     <message>
-        <location filename="../../ui/playground/loadtestpanel.cpp" line="-237"/>
+        <location filename="../../ui/playground/loadtestpanel.cpp" line="-241"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
@@ -8122,7 +8017,7 @@ The key we know for it is at %4.
         <translation>处理方法：</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Select a step</source>
         <translation>选择一个步骤</translation>
     </message>
@@ -8165,6 +8060,119 @@ The key we know for it is at %4.
         <location line="+21"/>
         <source>%1 layers (%2)</source>
         <translation>%1 层（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>Steps</name>
+    <message>
+        <location filename="../../backend/recipe/step.cpp" line="+21"/>
+        <source>SSH connection</source>
+        <translation>SSH 连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Driver supports the CUDA 13.4 runtime</source>
+        <translation>驱动支持 CUDA 13.4 运行时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Docker Engine and GPU runtime</source>
+        <translation>Docker Engine 与 GPU 运行时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU memory free for the server</source>
+        <translation>服务器所需的空闲显存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Free disk for weights and image</source>
+        <translation>权重和镜像所需的空闲磁盘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server port free</source>
+        <translation>服务器端口空闲</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model folder (offline weights)</source>
+        <translation>模型目录（离线权重）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Licence acknowledged</source>
+        <translation>已确认许可证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin the image to its digest</source>
+        <translation>将镜像固定到其 digest</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin the model revision</source>
+        <translation>固定模型 revision</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pull the pinned image</source>
+        <translation>拉取固定的镜像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPUs visible inside a container</source>
+        <translation>容器内可见 GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start SGLang</source>
+        <translation>启动 SGLang</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready: weights loaded, health OK</source>
+        <translation>就绪：权重已加载，健康检查正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>qmul4 fast path</source>
+        <translation>qmul4 快速路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DSpark draft loaded</source>
+        <translation>DSpark 草稿模型已加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>KV pool size</source>
+        <translation>KV 池大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text generation</source>
+        <translation>文本生成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thinking off</source>
+        <translation>关闭思考</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Image input</source>
+        <translation>图片输入</translation>
     </message>
 </context>
 <context>
@@ -8348,7 +8356,7 @@ The key we know for it is at %4.
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/main.cpp" line="+84"/>
+        <location filename="../../app/main.cpp" line="+85"/>
         <source>flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).
 Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: flashdeck --help.</source>
         <translation>flashdeck：没有可打开窗口的显示器（未设置 DISPLAY 和 WAYLAND_DISPLAY）。
@@ -8404,12 +8412,12 @@ Run &apos;flashdeck --help&apos; for usage.</source>
 运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+84"/>
         <source>Unknown command &quot;%1&quot;. Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Flashdeck is already running for this configuration; its window was brought to the front.</source>
         <translation>Flashdeck 已在使用此配置运行；已将其窗口调到最前。</translation>
     </message>

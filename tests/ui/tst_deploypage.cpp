@@ -1,4 +1,5 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/language.h"
 #include "backend/core/settings.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
@@ -47,6 +48,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 using namespace flashdeck;
 using namespace flashdeck::test;
@@ -115,6 +117,7 @@ private Q_SLOTS:
     void upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsDrift();
     void recordsChangedOutside_pageFollows_commandStaysWithItsHost();
     void keyboardAlone_runThenTheLicence();
+    void journal_titlesAreThePlansAndTranslatedWhenShown();
 };
 
 void TestDeployPage::scenario_data()
@@ -708,7 +711,13 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
 
     // The command in the box belongs to its host: gpu-b gets its deployment's, gpu-a its own back.
     auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
+    // Switched on with nothing pasted: no empty preview box taking the steps' room.
+    const auto *preview = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommandPreview"));
+    box->setText(QString());
+    QVERIFY(box->isChecked());
+    QVERIFY(!preview->isVisibleTo(box));
     box->setText(QStringLiteral("python3 -m sglang.launch_server --tp 4 --quantization mxfp8"));
+    QVERIFY(preview->isVisibleTo(box));
     page->setHost(QStringLiteral("gpu-b"));
     QCOMPARE(box->text(), QStringLiteral("sglang serve --tp 8"));
     page->setHost(QStringLiteral("gpu-a"));
@@ -921,6 +930,72 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
             activeAlerts().first().startsWith(QLatin1String("Runs other pins than fleet.pins.json")),
         qPrintable(activeAlerts().join(QLatin1Char('\n'))), 30000);
     shoot(&window, "fleet-pins-drift.png");
+}
+
+void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
+{
+    // A journal written by an English run (or by the command line) keeps its run's titles, some
+    // worded otherwise than the plan's ("Pull by digest"): the page shows each step's one title,
+    // in the language spoken now — the same before, during and after a run.
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    HostEntry h;
+    h.name = QStringLiteral("gpu-a");
+    h.address = QStringLiteral("127.0.0.1");
+    h.port = 1; // nobody: a journal is read without the host
+    h.user = QStringLiteral("root");
+    QVERIFY(inventory.add(h).isOk());
+    Redactor redactor;
+    Journal journal(Deployment::directory(paths, h.name) + QStringLiteral("/journal.jsonl"), redactor);
+    for (const auto &[step, title] : {std::pair{"preflight.ssh", "SSH connection"}, {"pull", "Pull by digest"}}) {
+        StepRecord r;
+        r.step = QString::fromLatin1(step);
+        r.status = StepStatus::Pass;
+        r.title = QString::fromLatin1(title);
+        r.at = QDateTime::currentDateTimeUtc();
+        QVERIFY(journal.append(r).isOk());
+    }
+    const auto itemText = [](ui::DeployPage *page, const QString &step) {
+        auto *tree = page->findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
+        for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+            if ((*it)->toolTip(0) == step) {
+                return (*it)->text(0);
+            }
+        }
+        return QString();
+    };
+    const auto detailTitle = [](ui::DeployPage *page) {
+        QStringList texts;
+        for (const QLabel *l : page->findChild<ui::StepDetail *>()->findChildren<QLabel *>()) {
+            texts << l->text();
+        }
+        return texts;
+    };
+    Settings settings(paths);
+    {
+        ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+        ui::DeployPage *page = showDeployPage(window);
+        QVERIFY(page);
+        page->setHost(h.name);
+        QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Pass);
+        QCOMPARE(itemText(page, QStringLiteral("pull")), QStringLiteral("Pull the pinned image"));
+        page->selectStep(QStringLiteral("pull"));
+        QVERIFY2(detailTitle(page).contains(QStringLiteral("Pull the pinned image")),
+                 qPrintable(detailTitle(page).join(QLatin1Char('|'))));
+    }
+    Language language;
+    QVERIFY(language.install(UiLanguage::Chinese));
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    ui::DeployPage *page = showDeployPage(window);
+    QVERIFY(page);
+    page->setHost(h.name);
+    QCOMPARE(itemText(page, QStringLiteral("preflight.ssh")), QStringLiteral("SSH 连接"));
+    QCOMPARE(itemText(page, QStringLiteral("pull")), QStringLiteral("拉取固定的镜像"));
+    page->selectStep(QStringLiteral("pull"));
+    QVERIFY2(detailTitle(page).contains(QStringLiteral("拉取固定的镜像")),
+             qPrintable(detailTitle(page).join(QLatin1Char('|'))));
 }
 
 QTEST_MAIN(TestDeployPage)
