@@ -13,7 +13,7 @@ namespace {
 const char *const kNames[] = {"pending", "running", "pass", "warn", "fail", "skipped", "unknown"};
 } // namespace
 
-QString stepTitle(const QString &step)
+QString stepTitle(const QString &step, const QString &otherwise)
 {
     // Not static: built in the language spoken when asked (a table kept from the first call
     // would keep that call's language).
@@ -42,7 +42,7 @@ QString stepTitle(const QString &step)
         {QStringLiteral("verify.thinking"), QCoreApplication::translate("Steps", "Thinking off")},
         {QStringLiteral("verify.image"), QCoreApplication::translate("Steps", "Image input")},
     };
-    return titles.value(step);
+    return titles.value(step, otherwise);
 }
 
 QString stepStatusName(StepStatus status)
