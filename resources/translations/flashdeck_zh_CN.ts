@@ -3725,7 +3725,12 @@ Summary sha256: %1
         <translation>%1 已在运行这些固定版本。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
+        <source>Upgrade to %1: failed at %2</source>
+        <translation>升级到 %1：失败于“%2”</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Upgrading %1: %2…</source>
         <translation>正在升级 %1：%2…</translation>
     </message>
@@ -5960,7 +5965,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlanView</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="+80"/>
+        <location filename="../../ui/deploy/planview.cpp" line="+79"/>
         <source>Deployment steps</source>
         <translation>部署步骤</translation>
     </message>
@@ -6576,7 +6581,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="-61"/>
+        <location filename="../../ui/deploy/planview.cpp" line="-60"/>
         <source>Pre-flight</source>
         <translation>预检</translation>
     </message>

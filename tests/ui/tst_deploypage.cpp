@@ -855,6 +855,24 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
                  notice.contains(QLatin1String("back on its old pins sha256:819722d1da25")),
              qPrintable(notice));
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    // Both plans, in the order they ran: the failed upgrade on top, its failed step there to read,
+    // then the rollback's steps.
+    {
+        auto *tree = page->findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
+        const QTreeWidgetItem *failedPlan = tree->topLevelItem(0);
+        QVERIFY2(failedPlan->text(0).startsWith(QLatin1String("Upgrade to sha256:")) &&
+                     failedPlan->text(0).endsWith(QLatin1String("failed at Ready: weights loaded, health OK")),
+                 qPrintable(failedPlan->text(0)));
+        QStringList failedThere;
+        for (QTreeWidgetItemIterator it(const_cast<QTreeWidgetItem *>(failedPlan));
+             *it && (*it == failedPlan || (*it)->parent()); ++it) {
+            if ((*it)->toolTip(0).contains(QLatin1String("ImportError"))) {
+                failedThere << (*it)->text(0);
+            }
+        }
+        QCOMPARE(failedThere, QStringList{QStringLiteral("Ready: weights loaded, health OK")});
+        QVERIFY(tree->topLevelItemCount() > 1); // the rollback's groups below it
+    }
     page->selectStep(QStringLiteral("launch"));
     shoot(&window, "deploy-upgrade-rolled-back.png");
 

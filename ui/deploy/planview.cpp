@@ -40,8 +40,7 @@ QString groupOf(const QString &step)
 /** The one title of a step (translated when shown); the record's own for an id not known here. */
 QString titleOf(const StepRecord &r)
 {
-    const QString known = stepTitle(r.step);
-    return !known.isEmpty() ? known : !r.title.isEmpty() ? r.title : r.step;
+    return stepTitle(r.step, r.title.isEmpty() ? r.step : r.title);
 }
 
 QIcon statusIcon(StepStatus s)
@@ -86,6 +85,39 @@ PlanView::PlanView(QWidget *parent)
 void PlanView::resetPlan()
 {
     clear();
+    addPlan();
+}
+
+void PlanView::keepAsEarlier(const QString &title)
+{
+    QList<QTreeWidgetItem *> ran;
+    while (topLevelItemCount() > 0) {
+        ran.append(takeTopLevelItem(0));
+    }
+    auto *earlier = new QTreeWidgetItem(this, {title});
+    earlier->setData(0, kStepRole, QString());
+    QList<StepStatus> statuses;
+    for (QTreeWidgetItem *group : ran) {
+        earlier->addChild(group);
+        QList<StepStatus> mine;
+        for (int i = 0; i < group->childCount(); ++i) {
+            QTreeWidgetItem *step = group->child(i);
+            const StepRecord r = m_records.value(step->data(0, kStepRole).toString());
+            mine.append(r.status);
+            // Read-only now: the id belongs to the new plan; what it saw stays on hover.
+            step->setData(0, kStepRole, QString());
+            step->setToolTip(0, r.seen.isEmpty() ? r.step : r.seen);
+        }
+        group->setExpanded(groupStatus(mine) != StepStatus::Pass); // where it failed, open
+        statuses += mine;
+    }
+    earlier->setIcon(0, statusIcon(groupStatus(statuses)));
+    earlier->setExpanded(true);
+    addPlan();
+}
+
+void PlanView::addPlan()
+{
     m_items.clear();
     m_records.clear();
     QHash<QString, QTreeWidgetItem *> groups;

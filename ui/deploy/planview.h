@@ -22,6 +22,11 @@ public:
     /** Every step pending, as before a run. */
     void resetPlan();
     /**
+     * The plan so far stays on top, folded under `title` as it ended (a failed upgrade, read-only),
+     * and a new plan starts below it (the rollback): both, in the order they ran.
+     */
+    void keepAsEarlier(const QString &title);
+    /**
      * A step's new record. While a run goes on (`followRun`), the selection follows the running or
      * failed step unless the operator picked a failed one to read. False for a step this build
      * does not know (the journal of a newer Flashdeck).
@@ -41,6 +46,8 @@ public:
     bool anyRun() const;
 
 private:
+    void addPlan();
+
     QHash<QString, QTreeWidgetItem *> m_items;
     QHash<QString, StepRecord> m_records;
 };

@@ -916,10 +916,16 @@ void DeployPage::upgrade(const UpgradeTarget &target)
     connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
     connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
     connect(s, &UpgradeSession::phaseChanged, this, [this, s](UpgradePhase phase) {
-        // Each plan shows on its own: the upgrade's records stay in the journal.
-        resetSteps();
-        restartLog();
         const UpgradePlan &plan = s->plan();
+        if (phase == UpgradePhase::Rollback) {
+            // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
+            m_steps->keepAsEarlier(
+                tr("Upgrade to %1: failed at %2")
+                    .arg(UpgradePlan::shortPins(plan.to), stepTitle(plan.failedStep, plan.failedStep)));
+        } else {
+            resetSteps();
+        }
+        restartLog();
         m_notice->setText(phase == UpgradePhase::Upgrade
                               ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
                               : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
