@@ -1,4 +1,3 @@
-#include "backend/chat/loadtest.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -6,6 +5,7 @@
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/ssh/runtimeinfo.h"
+#include "tests/support/longloadtestreport.h"
 #include "ui/charts/timechart.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/focusringstyle.h"
@@ -132,16 +132,7 @@ void TestMainWindow::everyPage_opensAndIsCaptured()
     auto *load = window.findChild<flashdeck::ui::LoadTestPanel *>();
     QVERIFY(load);
     window.findChild<QTabWidget *>(QStringLiteral("playgroundTabs"))->setCurrentWidget(load);
-    flashdeck::chat::LoadTestReport report;
-    report.config.concurrency = 64;
-    report.config.durationS = 60;
-    report.failed = 61;
-    report.shortReplies = 3;
-    report.aborted = QStringLiteral("Stopped: the server refused the API key 64 times in a row (HTTP 401 "
-                                    "\"Unauthorized\"); the key Flashdeck holds for this host is not the one the "
-                                    "server was started with. Recover it from the deployment, then run again.");
-    report.errors << QStringLiteral("61 × The server closed the stream before its [DONE] (the server restarted or "
-                                    "closed the connection): the request's tokens up to there are counted.");
+    const auto report = flashdeck::test::longLoadTestReport();
     load->showReport(report, true);
     QVERIFY2(window.minimumSizeHint().width() <= 1366, qPrintable(QString::number(window.minimumSizeHint().width())));
     QTRY_VERIFY2(window.width() <= 1366, qPrintable(QString::number(window.width())));

@@ -1,11 +1,11 @@
 #include "backend/chat/chatsession.h"
-#include "backend/chat/loadtest.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/buildpaths.h"
+#include "tests/support/longloadtestreport.h"
 #include "tests/support/sshtesthelpers.h"
 #include "ui/pages/playgroundpage.h"
 #include "ui/playground/loadtestpanel.h"
@@ -215,20 +215,7 @@ void TestPlaygroundPage::loadTest_longWordsWrap_thePanelKeepsItsWidth()
     panel.resize(1100, 640);
     panel.show();
     const int empty = panel.minimumSizeHint().width();
-    chat::LoadTestReport report;
-    report.config.concurrency = 64;
-    report.config.durationS = 60;
-    report.elapsedS = 12.5;
-    report.completed = 3;
-    report.failed = 61;
-    report.shortReplies = 3;
-    report.serverTokensPerSecond = 1200;
-    report.tokensPerSecond = 30;
-    report.aborted = QStringLiteral("Stopped: the server refused the API key 64 times in a row (HTTP 401 "
-                                    "\"Unauthorized\"); the key Flashdeck holds for this host is not the one the "
-                                    "server was started with — recover it from the deployment, then run again.");
-    report.errors << QStringLiteral("61 × The server closed the stream before its [DONE] (the server restarted or "
-                                    "closed the connection): the request's tokens up to there are counted.");
+    const auto report = flashdeck::test::longLoadTestReport();
     panel.showReport(report, true);
     const auto *figures = panel.findChild<QLabel *>(QStringLiteral("loadTestFigures"));
     QVERIFY(figures->text().contains(QLatin1String("refused the API key 64 times")));
