@@ -506,6 +506,9 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const auto shoot = [&](const char *name) {
+        // The layout as the next turn of the event loop leaves it (a box just folded is not
+        // yet shrunk otherwise): what a user sees.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QVERIFY(window.grab().save(shotPath(root.path(), QString::fromLatin1(name))));
     };
 
@@ -808,6 +811,7 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const auto shoot = [&](QWidget *w, const char *name) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // as a user sees it
         QVERIFY(w->grab().save(shotPath(root.path(), QString::fromLatin1(name))));
     };
     window.showPage(ui::MainWindow::Page::Deploy);

@@ -14,6 +14,9 @@ LaunchCommandBox::LaunchCommandBox(QWidget *parent)
     setObjectName(QStringLiteral("launchCommandBox"));
     setCheckable(true);
     setChecked(false);
+    // Never taller than what it shows: switched off it is one line, not an empty frame the
+    // page's spare height went to.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
