@@ -20,6 +20,11 @@ QString UpgradePlan::fileOf(const QString &deploymentDirectory)
     return deploymentDirectory + QStringLiteral("/upgrade.json");
 }
 
+QString UpgradePlan::lockOf(const QString &deploymentDirectory)
+{
+    return deploymentDirectory + QStringLiteral("/upgrade.lock");
+}
+
 Result<std::optional<UpgradePlan>> UpgradePlan::read(const QString &file)
 {
     QFile f(file);

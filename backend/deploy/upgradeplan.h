@@ -31,6 +31,11 @@ struct UpgradePlan
     QString startedAt;
 
     static QString fileOf(const QString &deploymentDirectory);
+    /**
+     * `upgrade.lock` beside it: held (HeldLock) while an upgrade or rollback of the host runs, in
+     * whichever process. The plan file alone also stays after a Ctrl+C or a failed rollback.
+     */
+    static QString lockOf(const QString &deploymentDirectory);
     /** The host's unfinished upgrade; nullopt when there is none; a failure names the damaged file. */
     [[nodiscard]] static Result<std::optional<UpgradePlan>> read(const QString &file);
     [[nodiscard]] Status write(const QString &file) const;

@@ -65,6 +65,11 @@ void UpgradeSession::start(ssh::Transport &connection)
     m_running = true;
     m_cancelled = false;
     m_connection = &connection;
+    m_held = std::make_unique<HeldLock>(UpgradePlan::lockOf(m_dir));
+    if (const Status s = m_held->acquire(); !s) {
+        // The upgrade goes on; the Fleet page then raises its outage as it would any other.
+        Q_EMIT notice(s.message());
+    }
     runPhase();
 }
 
@@ -118,6 +123,7 @@ void UpgradeSession::phaseFinished(bool ok)
 void UpgradeSession::end(UpgradeOutcome outcome)
 {
     m_running = false;
+    m_held.reset(); // a stopped upgrade or a failed rollback is no planned outage: raised again
     // A finished upgrade or rollback leaves no plan behind; a stopped one, or a failed rollback
     // (the operator must look, then resume or deploy), keeps it.
     if (outcome == UpgradeOutcome::Upgraded || outcome == UpgradeOutcome::RolledBack) {

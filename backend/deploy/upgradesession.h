@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/core/heldlock.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/upgradeplan.h"
 
@@ -76,6 +77,7 @@ private:
     StepRecord m_failed; // the phase's failed step
     bool m_cancelled = false;
     bool m_running = false;
+    std::unique_ptr<HeldLock> m_held; // while it runs: the fleet's monitors read a planned outage
 };
 
 } // namespace flashdeck

@@ -89,7 +89,7 @@ void FleetWatcher::watch(const HostEntry &host)
     auto w = std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
     config.manifestFile = Deployment::manifestFile(m_paths, host.name);
-    config.upgradeFile = UpgradePlan::fileOf(Deployment::directory(m_paths, host.name));
+    config.upgradeLock = UpgradePlan::lockOf(Deployment::directory(m_paths, host.name));
     if (m_keepHistory) {
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }

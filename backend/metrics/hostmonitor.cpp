@@ -1,5 +1,6 @@
 #include "backend/metrics/hostmonitor.h"
 
+#include "backend/core/heldlock.h"
 #include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/ourcontainers.h"
@@ -25,7 +26,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
-#include <QFileInfo>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
@@ -542,7 +542,7 @@ void HostMonitor::changed()
 {
     m_status.updatedMs = now();
     // A stat per change: an upgrade started from a terminal is seen at the next sample.
-    m_status.upgradeRunning = !m_config.upgradeFile.isEmpty() && QFileInfo::exists(m_config.upgradeFile);
+    m_status.upgradeRunning = !m_config.upgradeLock.isEmpty() && HeldLock::isHeld(m_config.upgradeLock);
     m_status.alerts = m_alerts.update(evaluateAlerts(m_status, m_config.thresholds), m_status.updatedMs);
     Q_EMIT statusChanged();
 }

@@ -40,8 +40,8 @@ struct MonitorConfig
     int diskPeriodMs = 60000;
     /** deployments/<host>/manifest.json: the profile (vendor, port), pins and checks; may be absent. */
     QString manifestFile;
-    /** deployments/<host>/upgrade.json: present while an upgrade or rollback of the host runs. */
-    QString upgradeFile;
+    /** deployments/<host>/upgrade.lock: held while an upgrade or rollback of the host runs. */
+    QString upgradeLock;
     /** The SGLang port on the host to watch; 0: the manifest profile's first server, if any. */
     quint16 serverPort = 0;
     /** The server's API key, for /v1/loads (from the keyring); never logged. */

@@ -1,6 +1,7 @@
 #include "backend/prometheus/promfleetsource.h"
 
 #include "backend/core/apppaths.h"
+#include "backend/core/heldlock.h"
 #include "backend/deploy/upgradeplan.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/transport.h"
@@ -8,7 +9,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QFileInfo>
 
 namespace flashdeck::prom {
 
@@ -180,7 +180,7 @@ void PromFleetSource::finish()
             if (const Result<Deployment> d = Deployment::read(m_paths, s.host)) {
                 s.applyDeployment(d.value());
             }
-            s.upgradeRunning = QFileInfo::exists(UpgradePlan::fileOf(Deployment::directory(m_paths, s.host)));
+            s.upgradeRunning = HeldLock::isHeld(UpgradePlan::lockOf(Deployment::directory(m_paths, s.host)));
         }
         s.alerts = m_alerts[s.host].update(metrics::evaluateAlerts(s, m_thresholds), now);
     }

@@ -1786,6 +1786,21 @@ Summary sha256: %1
         <source>No tunnel to connect through.</source>
         <translation>没有可用于连接的隧道。</translation>
     </message>
+    <message>
+        <location filename="../../backend/core/heldlock.cpp" line="+47"/>
+        <source>Could not open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is held by another run</source>
+        <translation>%1 正被另一次运行持有</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not lock %1: %2</source>
+        <translation>无法锁定 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Demo</name>
@@ -3154,7 +3169,7 @@ Summary sha256: %1
         <translation>；权重缓存 %2 GB 中的 %1</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/upgradeplan.cpp" line="+31"/>
+        <location filename="../../backend/deploy/upgradeplan.cpp" line="+36"/>
         <source>The record of an unfinished upgrade, %1, is damaged (%2): check what the host runs with &apos;flashdeck status&apos;, then move the file aside.</source>
         <translation>未完成升级的记录 %1 已损坏（%2）：请用“flashdeck status”查看主机运行的版本，然后把该文件移到别处。</translation>
     </message>
@@ -3725,7 +3740,7 @@ Summary sha256: %1
         <translation>%1 已在运行这些固定版本。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Upgrade to %1: failed at %2</source>
         <translation>升级到 %1：失败于“%2”</translation>
     </message>
@@ -4376,7 +4391,7 @@ Model revision %3</source>
         <translation> · 刷新耗时 %1 ms</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>%1 (ended)</source>
         <translation>%1（已结束）</translation>
     </message>
@@ -4548,7 +4563,7 @@ Model revision %3</source>
         <translation>使用配置生成器的命令</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Paste what SGLang&apos;s configuration generator printed: python3 -m sglang.launch_server …, sglang serve … or docker run … IMAGE …</source>
         <translation>粘贴 SGLang 配置生成器打印的内容：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …</translation>
     </message>
@@ -8353,7 +8368,7 @@ The key we know for it is at %4.
 <context>
     <name>UpgradeSession</name>
     <message>
-        <location filename="../../backend/deploy/upgradesession.cpp" line="+75"/>
+        <location filename="../../backend/deploy/upgradesession.cpp" line="+80"/>
         <source>Could not record the upgrade in %1: %2. It goes on, but could not be resumed if it were interrupted.</source>
         <translation>无法在 %1 中记录升级：%2。升级继续进行，但如被中断将无法继续。</translation>
     </message>

@@ -915,9 +915,14 @@ void DeployPage::upgrade(const UpgradeTarget &target)
     connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
     connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
     connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
-    connect(s, &UpgradeSession::phaseChanged, this, [this, s](UpgradePhase phase) {
+    auto upgradeShown = std::make_shared<bool>(false); // this run showed the upgrade's own steps
+    connect(s, &UpgradeSession::phaseChanged, this, [this, s, upgradeShown](UpgradePhase phase) {
         const UpgradePlan &plan = s->plan();
-        if (phase == UpgradePhase::Rollback) {
+        if (phase == UpgradePhase::Upgrade) {
+            *upgradeShown = true;
+        }
+        // A resumed rollback has no upgrade of this run to keep above it.
+        if (phase == UpgradePhase::Rollback && *upgradeShown && m_steps->anyRun()) {
             // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
             m_steps->keepAsEarlier(
                 tr("Upgrade to %1: failed at %2")

@@ -285,9 +285,10 @@ void FleetPage::refreshAlerts()
     m_alerts->clear();
     for (const Row &r : rows) {
         auto *item = new QTreeWidgetItem(m_alerts);
-        item->setIcon(0,
-                      QIcon(r.alert.severity == QLatin1String("critical") ? QStringLiteral(":/icons/status-fail.svg")
-                                                                          : QStringLiteral(":/icons/status-warn.svg")));
+        const QString icon = r.alert.severity == QLatin1String("critical") ? QStringLiteral("fail")
+            : r.alert.severity == QLatin1String("warning")                 ? QStringLiteral("warn")
+                                                                           : QStringLiteral("running"); // planned
+        item->setIcon(0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(icon)));
         item->setText(0, r.active ? r.alert.severity : tr("%1 (ended)").arg(r.alert.severity));
         item->setText(1, r.host);
         item->setText(2, r.alert.message);
