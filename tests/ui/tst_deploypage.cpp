@@ -91,6 +91,55 @@ ui::DeployPage *showDeployPage(ui::MainWindow &window)
     window.showPage(ui::MainWindow::Page::Deploy);
     return window.findChild<ui::DeployPage *>();
 }
+
+/** A configuration of its own, its inventory, and a window over it opened on the Deploy page. */
+struct WindowFixture
+{
+    QTemporaryDir root;
+    AppPaths paths{root.filePath(QStringLiteral("cfg"))};
+    bool made = paths.ensureExists();
+    Inventory inventory{paths.inventoryFile()};
+    Settings settings{paths};
+    Redactor redactor;
+    std::unique_ptr<ui::MainWindow> window;
+
+    /** A new window (the old one closed first), at 1366 × 740 on its Deploy page; null if never shown. */
+    ui::DeployPage *open()
+    {
+        window.reset();
+        window =
+            std::make_unique<ui::MainWindow>(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+        return showDeployPage(*window);
+    }
+};
+
+/** A host nobody answers for: the pages must not need one to show and follow its records. */
+HostEntry unansweredHost(const QString &name)
+{
+    HostEntry h;
+    h.name = name;
+    h.address = QStringLiteral("127.0.0.1");
+    h.port = 1;
+    h.user = QStringLiteral("root");
+    return h;
+}
+
+/** One step's record appended to `host`'s journal, as a run (or the command line) writes it. */
+StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, StepStatus status,
+                       const char *title)
+{
+    Redactor redactor;
+    Journal journal(Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"), redactor);
+    StepRecord r;
+    r.step = QString::fromLatin1(step);
+    r.status = status;
+    r.title = QString::fromLatin1(title);
+    r.at = QDateTime::currentDateTimeUtc();
+    if (!journal.append(r).isOk()) {
+        qWarning("could not write the journal of %s", qPrintable(host));
+    }
+    return r;
+}
 } // namespace
 
 /**
@@ -578,26 +627,23 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
     SimHostFixture amd;
     QString error;
     QVERIFY2(amd.start(QStringLiteral("mi355x-x8"), &error), qPrintable(error));
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(amd.hostEntry(QStringLiteral("demo-amd"))).isOk());
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    ui::DeployPage *page = showDeployPage(window);
+    WindowFixture f;
+    QVERIFY(f.made && f.inventory.add(amd.hostEntry(QStringLiteral("demo-amd"))).isOk());
+    ui::DeployPage *page = f.open();
     QVERIFY(page);
+    ui::MainWindow &window = *f.window;
+    const AppPaths &paths = f.paths;
+    const QTemporaryDir &root = f.root;
     QTRY_COMPARE_WITH_TIMEOUT(page->profile(), QStringLiteral("mi355x-x8-two-tp4-router"), 30000);
     auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
     auto *edit = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommand"));
     const auto *preview = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommandPreview"));
     const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
     const auto paste = [edit](const char16_t *file) {
-        QFile f(test::testData(file));
-        QVERIFY(f.open(QIODevice::ReadOnly));
+        QFile pasted(test::testData(file));
+        QVERIFY(pasted.open(QIODevice::ReadOnly));
         edit->setFocus();
-        edit->setPlainText(QString::fromUtf8(f.readAll()));
+        edit->setPlainText(QString::fromUtf8(pasted.readAll()));
     };
     QVERIFY(box->isVisible() && box->required() && edit->isVisible());
 
@@ -658,27 +704,14 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     // What a terminal does to a host's records (undeploy, deploy) shows on the open page within
     // two seconds, and the generator's command pasted for one host never follows to another. The
     // records are written as the commands write them; no host needs to answer for it.
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
+    WindowFixture f;
+    QVERIFY(f.made);
+    const AppPaths &paths = f.paths;
     for (const char *name : {"gpu-a", "gpu-b"}) {
-        HostEntry h;
-        h.name = QString::fromLatin1(name);
-        h.address = QStringLiteral("127.0.0.1");
-        h.port = 1; // nobody: the pages must not need the host to follow its records
-        h.user = QStringLiteral("root");
-        QVERIFY(inventory.add(h).isOk());
+        QVERIFY(f.inventory.add(unansweredHost(QString::fromLatin1(name))).isOk());
     }
     const auto record = [&paths](const QString &host, StepStatus status) {
-        Redactor redactor;
-        Journal journal(Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"), redactor);
-        StepRecord r;
-        r.step = QStringLiteral("preflight.ssh");
-        r.status = status;
-        r.title = QStringLiteral("SSH connection");
-        r.at = QDateTime::currentDateTimeUtc();
-        QVERIFY(journal.append(r).isOk());
+        const StepRecord r = journalStep(paths, host, "preflight.ssh", status, "SSH connection");
         Deployment d;
         d.host = host;
         d.profile = QStringLiteral("b300x4-balanced");
@@ -690,11 +723,9 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     };
     record(QStringLiteral("gpu-a"), StepStatus::Pass);
     record(QStringLiteral("gpu-b"), StepStatus::Pass);
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    ui::DeployPage *page = showDeployPage(window);
+    ui::DeployPage *page = f.open();
     QVERIFY(page);
+    ui::MainWindow &window = *f.window;
     page->setHost(QStringLiteral("gpu-a"));
     const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
     auto *resume = page->findChild<QPushButton *>(QStringLiteral("deployResume"));
@@ -745,16 +776,11 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     SimHostFixture sim;
     QString error;
     QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-a"))).isOk());
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    ui::DeployPage *page = showDeployPage(window);
+    WindowFixture f;
+    QVERIFY(f.made && f.inventory.add(sim.hostEntry(QStringLiteral("gpu-a"))).isOk());
+    ui::DeployPage *page = f.open();
     QVERIFY(page);
+    ui::MainWindow &window = *f.window;
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -959,25 +985,11 @@ void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
     // A journal written by an English run (or by the command line) keeps its run's titles, some
     // worded otherwise than the plan's ("Pull by digest"): the page shows each step's one title,
     // in the language spoken now — the same before, during and after a run.
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    HostEntry h;
-    h.name = QStringLiteral("gpu-a");
-    h.address = QStringLiteral("127.0.0.1");
-    h.port = 1; // nobody: a journal is read without the host
-    h.user = QStringLiteral("root");
-    QVERIFY(inventory.add(h).isOk());
-    Redactor redactor;
-    Journal journal(Deployment::directory(paths, h.name) + QStringLiteral("/journal.jsonl"), redactor);
+    WindowFixture f;
+    const HostEntry h = unansweredHost(QStringLiteral("gpu-a")); // a journal is read without the host
+    QVERIFY(f.made && f.inventory.add(h).isOk());
     for (const auto &[step, title] : {std::pair{"preflight.ssh", "SSH connection"}, {"pull", "Pull by digest"}}) {
-        StepRecord r;
-        r.step = QString::fromLatin1(step);
-        r.status = StepStatus::Pass;
-        r.title = QString::fromLatin1(title);
-        r.at = QDateTime::currentDateTimeUtc();
-        QVERIFY(journal.append(r).isOk());
+        QCOMPARE(journalStep(f.paths, h.name, step, StepStatus::Pass, title).title, QString::fromLatin1(title));
     }
     const auto itemText = [](ui::DeployPage *page, const QString &step) {
         auto *tree = page->findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
@@ -995,10 +1007,8 @@ void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
         }
         return texts;
     };
-    Settings settings(paths);
     {
-        ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-        ui::DeployPage *page = showDeployPage(window);
+        ui::DeployPage *page = f.open();
         QVERIFY(page);
         page->setHost(h.name);
         QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Pass);
@@ -1009,8 +1019,7 @@ void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
     }
     Language language;
     QVERIFY(language.install(UiLanguage::Chinese));
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    ui::DeployPage *page = showDeployPage(window);
+    ui::DeployPage *page = f.open();
     QVERIFY(page);
     page->setHost(h.name);
     QCOMPARE(itemText(page, QStringLiteral("preflight.ssh")), QStringLiteral("SSH 连接"));
