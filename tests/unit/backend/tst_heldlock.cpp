@@ -1,8 +1,12 @@
 #include "backend/core/heldlock.h"
 
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace flashdeck;
 
@@ -17,6 +21,7 @@ class TestHeldLock : public QObject
 
 private Q_SLOTS:
     void heldWhileHeld_freeAfter_askingTakesNothing();
+    void anotherUser_cannotOpenIt();
 };
 
 void TestHeldLock::heldWhileHeld_freeAfter_askingTakesNothing()
@@ -39,6 +44,31 @@ void TestHeldLock::heldWhileHeld_freeAfter_askingTakesNothing()
     QVERIFY(!HeldLock::isHeld(path)); // … and not held
     HeldLock again(path);
     QVERIFY(again.acquire().isOk());
+}
+
+void TestHeldLock::anotherUser_cannotOpenIt()
+{
+    // Whoever can hold it can make the fleet read an outage as planned: only its owner opens it,
+    // even in a folder others may enter (the data folder is 0700 besides).
+    QTemporaryDir dir;
+    QVERIFY(QFile::setPermissions(dir.path(),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                      QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
+    const QString path = dir.filePath(QStringLiteral("upgrade.lock"));
+    HeldLock lock(path);
+    QVERIFY(lock.acquire().isOk());
+    QCOMPARE(QFile::permissions(path) & ~(QFile::ReadUser | QFile::WriteUser), QFile::ReadOwner | QFile::WriteOwner);
+    const QString runuser = QStandardPaths::findExecutable(QStringLiteral("runuser"));
+    if (::geteuid() != 0 || runuser.isEmpty()) {
+        return; // the mode above is what keeps others out; as root, tried below as nobody
+    }
+    QProcess other;
+    other.start(runuser,
+                {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), QStringLiteral("sh"),
+                 QStringLiteral("-c"), QStringLiteral("exec 3<\"$1\" && echo opened"), QStringLiteral("sh"), path});
+    QVERIFY(other.waitForFinished(30000));
+    QVERIFY2(other.exitCode() != 0, other.readAllStandardOutput().constData());
+    QVERIFY2(other.readAllStandardError().contains("Permission denied"), "another user's open was not refused");
 }
 
 QTEST_GUILESS_MAIN(TestHeldLock)
