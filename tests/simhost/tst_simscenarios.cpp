@@ -55,6 +55,7 @@ private Q_SLOTS:
     void scenario_data();
     void scenario();
     void launchWithoutJit_failsAsF17Says();
+    void df_fallsWithThePullAndTheWeights_andComesBackWhenTheyGo();
 };
 
 void TestSimScenarios::scenario_data()
@@ -253,6 +254,48 @@ void TestSimScenarios::launchWithoutJit_failsAsF17Says()
     const QByteArray log = run(host.connection(), "docker logs fd-nojit 2>&1");
     QVERIFY(log.contains("JIT compilation is disabled"));
     QVERIFY(log.contains("FMHA_SM100_ALLOW_JIT=1"));
+}
+
+/**
+ * A real disk fills: after a pull `df` has less free by the unpacked image, after weights land in a
+ * container's bound Hugging Face cache less by their size, and after `docker rmi` and the cache's
+ * removal it is back where it was (the window and `status` once showed the same free space before
+ * and after 252 GB of weights, a pull and a prune).
+ */
+void TestSimScenarios::df_fallsWithThePullAndTheWeights_andComesBackWhenTheyGo()
+{
+    SimHostFixture host;
+    QString error;
+    QVERIFY2(host.start(QStringLiteral("b300x4"), &error), qPrintable(error));
+    ssh::HostConnection &c = host.connection();
+    const auto free = [&] {
+        const auto disk = probe::parseDf(run(c, "df -B1 --output=avail,target \"$HOME\""));
+        return disk ? disk.value().availBytes : -1;
+    };
+    const qint64 before = free();
+    QCOMPARE(before, 3840000000000LL); // the scenario's disk
+
+    int code = -1;
+    run(c, "docker pull -q " + kImage, &code);
+    QCOMPARE(code, 0);
+    const qint64 imageBytes = run(c, "docker image inspect --format '{{.Size}}' " + kImage).trimmed().toLongLong();
+    QVERIFY(imageBytes > 0);
+    const qint64 afterPull = free();
+    QVERIFY2(std::llabs(before - afterPull - imageBytes) < 1000000, // each layer's share, rounded
+             qPrintable(QStringLiteral("%1 → %2, image %3").arg(before).arg(afterPull).arg(imageBytes)));
+
+    // 20 GB of weights (sparse: apparent size, as the simulated shards) in the bound cache.
+    const QByteArray cache = run(c, "mktemp -d", &code).trimmed();
+    QVERIFY(code == 0 && cache.startsWith('/'));
+    run(c, "mkdir " + cache + "/hub && truncate -s 20000000000 " + cache + "/hub/shard", &code);
+    QCOMPARE(code, 0);
+    run(c, "docker create --name fd-df -v " + cache + ":/root/.cache/huggingface " + kImage + " true", &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(free(), afterPull - 20000000000LL);
+
+    run(c, "docker rm fd-df && rm -rf " + cache + " && docker rmi " + kImage, &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(free(), before);
 }
 
 QTEST_GUILESS_MAIN(TestSimScenarios)

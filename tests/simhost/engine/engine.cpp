@@ -1,5 +1,7 @@
 #include "tests/simhost/engine/engine.h"
 
+#include "tests/simhost/diskuse.h"
+
 #include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
@@ -189,13 +191,33 @@ EngineResult Engine::removeImage(const std::string &text, bool force, json *answ
     const ImageRef ref = ImageRef::parse(text);
     const std::string name = ref.digest.empty() ? ref.familiar() : ref.repo + "@" + ref.digest;
     *answer = json::array();
-    if (!byId && tags.size() + digests.size() > 1) { // one name of several: only the name goes
-        tags.erase(name);
-        digests.erase(name);
+    // dockerd (daemon/images/image_delete.go): a name of several is untagged; removing a
+    // repository's last tag also drops its digest references, and an image with no name left
+    // is deleted.
+    std::set<std::string> untag{name};
+    if (ref.digest.empty() && std::none_of(tags.begin(), tags.end(), [&](const std::string &t) {
+            return t != name && ImageRef::parse(t).repo == ref.repo;
+        })) {
+        for (const auto &d : digests) {
+            if (ImageRef::parse(d).repo == ref.repo) {
+                untag.insert(d);
+            }
+        }
+    }
+    std::size_t left = 0;
+    for (const std::set<std::string> *names : {&tags, &digests}) {
+        left +=
+            std::size_t(std::count_if(names->begin(), names->end(), [&](const auto &n) { return !untag.count(n); }));
+    }
+    if (!byId && left > 0) {
+        for (const auto &n : untag) {
+            if (tags.erase(n) + digests.erase(n) > 0) {
+                answer->push_back({{"Untagged", n}});
+            }
+        }
         if (tags.empty()) {
             m_localTags.erase(image->id);
         }
-        answer->push_back({{"Untagged", name}});
         return {};
     }
     for (const auto &c : m_containers) {
@@ -235,6 +257,7 @@ EngineResult Engine::removeImage(const std::string &text, bool force, json *answ
     }
     m_localTags.erase(image->id);
     m_localDigests.erase(image->id);
+    recordDiskUseLocked();
     return {};
 }
 
@@ -248,6 +271,30 @@ void Engine::addLayer(const std::string &digest)
 {
     const std::lock_guard lock(m_mutex);
     m_layers.insert(digest);
+    recordDiskUseLocked();
+}
+
+void Engine::recordDiskUseLocked() const
+{
+    if (m_options.simDir.empty()) {
+        return;
+    }
+    DiskUse use;
+    use.cacheDirs = m_cacheDirs;
+    for (const std::string &layer : m_layers) {
+        // A layer's share of its image's unpacked size (the registry knows compressed sizes).
+        for (const auto &image : m_options.registry.images) {
+            const auto it =
+                std::find_if(image.layers.begin(), image.layers.end(), [&](const auto &l) { return l.first == layer; });
+            if (it != image.layers.end() && image.downloadBytes() > 0) {
+                use.storeBytes += std::int64_t(double(image.size) * double(it->second) / double(image.downloadBytes()));
+                break;
+            }
+        }
+    }
+    if (!use.write(m_options.simDir)) {
+        std::fprintf(stderr, "simhostd: cannot write %s/disk-use.json\n", m_options.simDir.c_str());
+    }
 }
 
 std::vector<std::string> Engine::repoTags(const RegistryImage &image) const
@@ -308,6 +355,14 @@ EngineResult Engine::create(const std::string &requestedName, const json &body, 
     c->hostConfig = body.value("HostConfig", json::object());
     c->createdNanos = nowNanos();
     m_containers.push_back(c);
+    for (const auto &bind : strings(c->hostConfig.value("Binds", json()))) {
+        const auto c1 = bind.find(':');
+        const auto c2 = bind.find(':', c1 + 1);
+        if (c1 != std::string::npos && bind.substr(c1 + 1, c2 - c1 - 1) == "/root/.cache/huggingface") {
+            m_cacheDirs.insert(bind.substr(0, c1));
+            recordDiskUseLocked();
+        }
+    }
     *id = c->id;
     m_changed.notify_all();
     return {201, {}};

@@ -118,6 +118,8 @@ private:
     EngineResult spawn(Container &c); // with m_mutex held
     void supervise(std::shared_ptr<Container> c, int outFd, int errFd);
     void removeLocked(const std::shared_ptr<Container> &c);
+    /** Writes what the image store and the bound caches hold for the simulated `df` (diskuse.h). */
+    void recordDiskUseLocked() const;
     std::string newId();
 
     EngineOptions m_options;
@@ -126,6 +128,7 @@ private:
     std::map<std::string, std::set<std::string>> m_localTags; // image id → repo:tag
     std::map<std::string, std::set<std::string>> m_localDigests; // image id → repo@digest
     std::set<std::string> m_layers;
+    std::set<std::string> m_cacheDirs; // host folders bound as a container's Hugging Face cache
     std::vector<std::shared_ptr<Container>> m_containers;
     std::vector<std::thread> m_supervisors;
     std::uint64_t m_idCounter = 0;

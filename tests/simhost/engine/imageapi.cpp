@@ -2,6 +2,7 @@
 // reference (v1.47: /_ping, /version, /info, /distribution/{name}/json, /images/create,
 // /images/{name}/json) and what dockerd really streams during a pull.
 
+#include "tests/simhost/diskuse.h"
 #include "tests/simhost/engine/engine.h"
 #include "tests/simhost/engine/engineapi.h"
 #include "tests/simhost/engine/httpserver.h"
@@ -150,7 +151,9 @@ bool streamPull(Engine &engine, const RegistryImage &image, const ImageRef &ref,
     } else {
         const json scenario = engine.scenario();
         const double rate = pullRate(scenario) * 1e6;
-        const double avail = scenario.value("disk", json::object()).value("avail_bytes", 1e15);
+        // Free space now: the scenario's less what the store and the caches took since (diskuse.h).
+        const double avail = scenario.value("disk", json::object()).value("avail_bytes", 1e15) -
+            double(DiskUse::read(engine.options().simDir).usedBytes());
         // Layers an interrupted pull already fetched are in the layer store: "Already exists".
         std::vector<std::size_t> todo;
         for (std::size_t i = 0; i < n; ++i) {

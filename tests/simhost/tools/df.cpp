@@ -2,9 +2,14 @@
 // low-disk), `df -B1 --output=avail,target PATH` (host contract §2) answers for it in GNU df's
 // layout (numbers right-aligned under a right-aligned header). Everything else, and every
 // scenario without `disk`, runs the real /bin/df: real tools wherever they can answer.
+// Free space moves: what the simulated daemon has written since (its image store, the weights a
+// container downloaded into a bound cache; diskuse.h) is subtracted, as a real disk fills.
+
+#include "tests/simhost/diskuse.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,7 +36,9 @@ int main(int argc, char **argv)
         std::perror("df");
         return 126;
     }
-    const std::string avail = std::to_string(disk.value("avail_bytes", std::int64_t(0)));
+    const std::int64_t written = flashdeck::sim::DiskUse::read(dir).usedBytes();
+    const std::string avail =
+        std::to_string(std::max<std::int64_t>(0, disk.value("avail_bytes", std::int64_t(0)) - written));
     const std::string mount = disk.value("mount", std::string("/"));
     const int width = static_cast<int>(std::max<std::size_t>(5, avail.size()));
     std::printf("%*s %s\n%*s %s\n", width, "Avail", "Mounted on", width, avail.c_str(), mount.c_str());
