@@ -93,6 +93,20 @@ void printErr(const QString &text)
     QTextStream(stderr) << text << Qt::endl;
 }
 
+// An error before the command runs (an unknown --lang, a configuration folder that cannot be
+// made): in words on stderr, and under --json also the one object a script reads on stdout, as
+// every command's error is.
+int earlyError(const QStringList &args, int rc, const QString &text)
+{
+    printErr(text);
+    if (args.contains(QLatin1String("--json"))) {
+        const QByteArray object = flashdeck::cli::jsonErrorFor(rc, text);
+        std::fwrite(object.constData(), 1, size_t(object.size()), stdout);
+        std::fflush(stdout);
+    }
+    return rc;
+}
+
 // Global options may also follow the command ("flashdeck hosts list --config-dir X"); the
 // command's own parser accepts them, and this finds their value.
 QString optionValueAnywhere(const QStringList &args, const QString &name)
@@ -137,10 +151,10 @@ int main(int argc, char **argv)
     const std::optional<flashdeck::UiLanguage> chosen =
         flashdeck::Language::fromName(langArg.isEmpty() ? settings.language() : langArg);
     if (!langArg.isEmpty() && !chosen) {
-        printErr(
+        return earlyError(
+            args, ExitUsage,
             QCoreApplication::translate("main", "flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.")
                 .arg(langArg));
-        return ExitUsage;
     }
     if (const flashdeck::Status s = language.install(chosen.value_or(flashdeck::UiLanguage::System)); !s) {
         printErr(s.message());
@@ -204,8 +218,7 @@ int main(int argc, char **argv)
 
     QString error;
     if (!paths.ensureExists(&error)) {
-        printErr(error);
-        return ExitCheckFailed;
+        return earlyError(args, ExitCheckFailed, error);
     }
     flashdeck::Redactor redactor;
     flashdeck::log::LogOptions logOptions;

@@ -3,6 +3,7 @@
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/format.h"
 #include "backend/core/jsonread.h"
 #include "backend/deploy/pulledimages.h"
 #include "backend/deploy/upgradeplan.h"
@@ -41,11 +42,6 @@ struct Prune
     qint64 freed = 0;
     bool failed = false;
 };
-
-QString gb(qint64 bytes)
-{
-    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 1);
-}
 
 void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std::function<void()> &finished)
 {
@@ -182,7 +178,8 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         for (const json &r : u->removed) {
             c.out << (u->dryRun ? QCoreApplication::translate("Cli", "would remove %1 (%2)\n")
                                 : QCoreApplication::translate("Cli", "removed %1 (%2)\n"))
-                         .arg(QString::fromStdString(r["image"].get<std::string>()), gb(r["bytes"].get<qint64>()));
+                         .arg(QString::fromStdString(r["image"].get<std::string>()),
+                              fmt::gbExact(r["bytes"].get<qint64>()));
         }
         for (const json &k : u->kept) {
             c.out << QCoreApplication::translate("Cli", "kept %1: %2\n")
@@ -197,7 +194,7 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         }
         c.out << (u->dryRun ? QCoreApplication::translate("Cli", "Would free %1 on %2.\n")
                             : QCoreApplication::translate("Cli", "Freed %1 on %2.\n"))
-                     .arg(gb(u->freed), host->name);
+                     .arg(fmt::gbExact(u->freed), host->name);
     };
     if (u->todo.isEmpty()) {
         report();

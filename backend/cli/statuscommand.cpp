@@ -3,6 +3,7 @@
 #include "backend/cli/cliapikey.h"
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/fleetwatcher.h"
@@ -60,12 +61,12 @@ QStringList cells(const metrics::HostStatus &s)
             used += double(g.memoryUsedMiB.value_or(0));
             total += double(g.memoryTotalMiB.value_or(0));
         }
-        gpus = QStringLiteral("%1× %2 %3% %4/%5 GiB")
+        // The window's Fleet table says the same figures (one formatter, GiB for memory).
+        gpus = QStringLiteral("%1× %2 %3 %4")
                    .arg(s.gpus.size())
                    .arg(s.gpus.first().name.section(QLatin1Char(' '), 0, 2))
-                   .arg(withUtil ? QString::number(util / withUtil, 'f', 0) : QStringLiteral("–"))
-                   .arg(used / 1024, 0, 'f', 0)
-                   .arg(total / 1024, 0, 'f', 0);
+                   .arg(withUtil ? fmt::percent(util / withUtil / 100.0) : fmt::unknown())
+                   .arg(fmt::gibOf(used, total));
     }
     const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
     QStringList alerts;
@@ -85,8 +86,7 @@ QStringList cells(const metrics::HostStatus &s)
             orDash(srv.queued),
             orDash(srv.genThroughput, 0),
             orDash(s.rates.ttftP95, 2, QStringLiteral(" s")),
-            s.diskFreeBytes ? QString::number(double(*s.diskFreeBytes) / 1e9, 'f', 0) + QStringLiteral(" GB")
-                            : QStringLiteral("–"),
+            fmt::gigabytes(s.diskFreeBytes),
             alerts.isEmpty() ? QCoreApplication::translate("Cli", "no alerts") : alerts.join(QLatin1Char(' '))};
 }
 

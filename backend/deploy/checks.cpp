@@ -1,5 +1,6 @@
 #include "backend/deploy/checks.h"
 
+#include "backend/core/format.h"
 #include "backend/logs/logrules.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
@@ -7,7 +8,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QLocale>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -45,11 +45,6 @@ StepRecord make(const char *step, const QString &title, const QString &why)
     r.title = title;
     r.why = why;
     return r;
-}
-
-QString gb(qint64 bytes)
-{
-    return QStringLiteral("%1 GB").arg(QLocale::c().toString(double(bytes) / 1e9, 'f', 1));
 }
 
 } // namespace
@@ -111,7 +106,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
         "preflight.gpumemory", QCoreApplication::translate("Deploy", "The GPUs have room for the server"),
         QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
             .arg(profile.memFractionStatic));
-    const auto gib = [](qint64 mib) { return QStringLiteral("%1 GiB").arg(double(mib) / 1024.0, 0, 'f', 1); };
+    const auto gib = [](qint64 mib) { return fmt::gibExact(double(mib)); };
     r.expected = QCoreApplication::translate("Deploy", "%1 % of each GPU of the profile free")
                      .arg(qRound(profile.memFractionStatic * 100));
     QStringList tight;
@@ -232,21 +227,21 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
 {
     StepRecord r = make("preflight.disk", QCoreApplication::translate("Deploy", "Room for the weights and the image"),
                         QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
-                            .arg(gb(recipe.weightsBytes)));
+                            .arg(fmt::gbExact(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     r.expected = weightsOnHost
         ? QCoreApplication::translate("Deploy", "≥ %1 free for the image (the weights are already on the host)")
-              .arg(gb(need))
+              .arg(fmt::gbExact(need))
         : QCoreApplication::translate("Deploy", "≥ %1 free (%2 weights + %3 image)")
-              .arg(gb(need), gb(recipe.weightsBytes), gb(recipe.imageApproxBytes));
-    r.seen = QCoreApplication::translate("Deploy", "%1 free on %2").arg(gb(free.availBytes), free.mountPoint);
+              .arg(fmt::gbExact(need), fmt::gbExact(recipe.weightsBytes), fmt::gbExact(recipe.imageApproxBytes));
+    r.seen = QCoreApplication::translate("Deploy", "%1 free on %2").arg(fmt::gbExact(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
         r.status = StepStatus::Pass;
     } else {
         r.status = StepStatus::Fail;
         r.fix = QCoreApplication::translate("Deploy",
                                             "Free %1 more on %2, or point the Hugging Face cache at a larger disk.")
-                    .arg(gb(need - free.availBytes), free.mountPoint);
+                    .arg(fmt::gbExact(need - free.availBytes), free.mountPoint);
     }
     return r;
 }
@@ -301,11 +296,11 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
     r.expected = QCoreApplication::translate("Deploy", "≥ %1 available (%2 GB × %3 ranks)")
-                     .arg(gb(need))
+                     .arg(fmt::gbExact(need))
                      .arg(gbPerRank)
                      .arg(ranks);
     r.seen = QCoreApplication::translate("Deploy", "%1 available of %2")
-                 .arg(gb(memory.availableBytes), gb(memory.totalBytes));
+                 .arg(fmt::gbExact(memory.availableBytes), fmt::gbExact(memory.totalBytes));
     if (memory.availableBytes >= need) {
         r.status = StepStatus::Pass;
     } else {

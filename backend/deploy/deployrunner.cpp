@@ -1,5 +1,6 @@
 #include "backend/deploy/deployrunner.h"
 
+#include "backend/core/format.h"
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 #include "backend/deploy/checks.h"
@@ -521,51 +522,55 @@ void DeployRunner::pull()
                     Q_EMIT layersChanged(progress->layerLines());
                 }
             });
-            connect(reply, &QNetworkReply::finished, this,
-                    [this, reply, progress, verify, streaming, pinned, expectedPull] {
-                        if (streaming()) {
-                            progress->feed(reply->readAll() + '\n');
-                        }
-                        const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
-                        const bool cutOff = reply->error() != QNetworkReply::NoError || progress->digest().isEmpty();
-                        reply->deleteLater();
-                        if (!res.ok() || !progress->error().isEmpty()) {
-                            // dockerd's own words: its error status's {"message": …}, or the errorDetail
-                            // it streamed mid-pull ("failed to register layer: no space left on device").
-                            const QString said = progress->error().isEmpty() ? res.message() : progress->error();
-                            fail(progress->error().isEmpty() ? dockerSaid(res) : QStringLiteral("dockerd: ") + said,
-                                 said.contains(QLatin1String("no space left on device"))
-                                     ? QCoreApplication::translate(
-                                           "Deploy",
-                                           "Free disk space on the host (the image is unpacked beside its "
-                                           "download), then run again with --resume.")
-                                     : QCoreApplication::translate(
-                                           "Deploy",
-                                           "The host's Docker could not fetch the image: check its access to the "
-                                           "registry (DNS, proxy, firewall, a Docker Hub rate limit; 'docker "
-                                           "pull %1' on the host shows the same), then run again with --resume.")
-                                           .arg(pinned),
-                                 expectedPull);
-                            return;
-                        }
-                        if (cutOff) {
-                            fail(QCoreApplication::translate("Deploy", "the pull was cut off after %1 of %2 bytes (%3)")
-                                     .arg(progress->downloadedBytes())
-                                     .arg(progress->totalBytes())
-                                     .arg(reply->errorString()),
-                                 QCoreApplication::translate(
-                                     "Deploy",
-                                     "Run again with --resume: the layers the host already unpacked are kept, the "
-                                     "rest is fetched."),
-                                 expectedPull);
-                            return;
-                        }
-                        verify(true,
-                               QCoreApplication::translate("Deploy", "%1 GB (%2 of %3 layers were already there)")
-                                   .arg(QString::number(double(progress->downloadedBytes()) / 1e9, 'f', 1))
-                                   .arg(progress->layersAlreadyThere())
-                                   .arg(progress->layers()));
-                    });
+            connect(
+                reply, &QNetworkReply::finished, this,
+                [this, reply, progress, verify, streaming, pinned, expectedPull] {
+                    if (streaming()) {
+                        progress->feed(reply->readAll() + '\n');
+                    }
+                    const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
+                    const bool cutOff = reply->error() != QNetworkReply::NoError || progress->digest().isEmpty();
+                    reply->deleteLater();
+                    if (!res.ok() || !progress->error().isEmpty()) {
+                        // dockerd's own words: its error status's {"message": …}, or the errorDetail
+                        // it streamed mid-pull ("failed to register layer: no space left on device").
+                        const QString said = progress->error().isEmpty() ? res.message() : progress->error();
+                        fail(progress->error().isEmpty() ? dockerSaid(res) : QStringLiteral("dockerd: ") + said,
+                             said.contains(QLatin1String("no space left on device"))
+                                 ? QCoreApplication::translate(
+                                       "Deploy",
+                                       "Free disk space on the host (the image is unpacked beside its "
+                                       "download), then run again with --resume.")
+                                 : QCoreApplication::translate(
+                                       "Deploy",
+                                       "The host's Docker could not fetch the image: check its access to the "
+                                       "registry (DNS, proxy, firewall, a Docker Hub rate limit; 'docker "
+                                       "pull %1' on the host shows the same), then run again with --resume.")
+                                       .arg(pinned),
+                             expectedPull);
+                        return;
+                    }
+                    if (cutOff) {
+                        fail(QCoreApplication::translate("Deploy", "the pull was cut off after %1 of %2 bytes (%3)")
+                                 .arg(progress->downloadedBytes())
+                                 .arg(progress->totalBytes())
+                                 .arg(reply->errorString()),
+                             QCoreApplication::translate(
+                                 "Deploy",
+                                 "Run again with --resume: the layers the host already unpacked are kept, the "
+                                 "rest is fetched."),
+                             expectedPull);
+                        return;
+                    }
+                    verify(
+                        true,
+                        // Compressed: the registry's blobs as dockerd counts them; the card's image size is unpacked.
+                        QCoreApplication::translate("Deploy",
+                                                    "%1 GB downloaded, compressed (%2 of %3 layers were already there)")
+                            .arg(fmt::gbNumber(progress->downloadedBytes()))
+                            .arg(progress->layersAlreadyThere())
+                            .arg(progress->layers()));
+                });
         });
 }
 

@@ -1,6 +1,7 @@
 // The weights: where they come from (the Hub, an offline folder F27, a ModelScope folder F28),
 // the folder's verification, and the model pin. Part of DeployRunner (deployrunner.h).
 
+#include "backend/core/format.h"
 #include "backend/core/jsonread.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/weightsfolder.h"
@@ -19,12 +20,6 @@ using nlohmann::json;
 constexpr int kListingTimeoutMs = 5 * 60 * 1000;
 // sha256 of 252 GB at the ~1 GB/s one core hashes: minutes, and slower on network storage.
 constexpr int kChecksumTimeoutMs = 4 * 60 * 60 * 1000;
-
-QString gb(qint64 bytes)
-{
-    return bytes >= 1000000000 ? QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 1)
-                               : QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
-}
 
 } // namespace
 
@@ -101,7 +96,7 @@ void DeployRunner::preflightWeights()
                     QCoreApplication::translate("Deploy", "%1: %2 shards and the %3/ draft, complete; %4 in %5 files")
                         .arg(folder->resolvedPath())
                         .arg(v.shards)
-                        .arg(m_recipe.draftSubfolder, gb(v.bytes))
+                        .arg(m_recipe.draftSubfolder, fmt::bytes(v.bytes))
                         .arg(folder->sizes().size())};
                 if (!v.revision.isEmpty()) {
                     seen.append(

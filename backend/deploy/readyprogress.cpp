@@ -1,5 +1,7 @@
 #include "backend/deploy/readyprogress.h"
 
+#include "backend/core/format.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 
@@ -7,14 +9,7 @@
 
 namespace flashdeck {
 
-namespace {
-
-QString gb(qint64 bytes)
-{
-    return QString::number(double(bytes) / 1e9, 'f', 1);
-}
-
-} // namespace
+namespace { } // namespace
 
 ReadyProgress::ReadyProgress(qint64 totalBytes, qint64 nowMs)
     : m_total(totalBytes)
@@ -104,7 +99,7 @@ QString ReadyProgress::text(qint64 nowMs) const
     case Phase::Starting:
         return m_total > 0 && m_weights > 0
             ? QCoreApplication::translate("Deploy", "Starting the server; the weights cache holds %1 of %2 GB")
-                  .arg(gb(m_weights), gb(m_total))
+                  .arg(fmt::gbNumber(m_weights), fmt::gbNumber(m_total))
             : QCoreApplication::translate("Deploy", "Starting the server (%1 so far)").arg(duration(nowMs - m_startMs));
     case Phase::Downloading: {
         if (m_total <= 0 || m_weights < 0) {
@@ -113,10 +108,10 @@ QString ReadyProgress::text(qint64 nowMs) const
         }
         if (m_weights >= m_total) {
             return QCoreApplication::translate("Deploy", "Weights in the cache (%1 GB); compiling kernels and loading")
-                .arg(gb(m_weights));
+                .arg(fmt::gbNumber(m_weights));
         }
         QString t = QCoreApplication::translate("Deploy", "Downloading the weights: %1 of %2 GB")
-                        .arg(gb(m_weights), gb(m_total));
+                        .arg(fmt::gbNumber(m_weights), fmt::gbNumber(m_total));
         if (const double r = rate(); r > 0) {
             t += QCoreApplication::translate("Deploy", " · %1 MB/s · about %2 left")
                      .arg(QString::number(r / 1e6, 'f', r < 1e7 ? 1 : 0),
@@ -143,7 +138,7 @@ QString ReadyProgress::summary(qint64 nowMs) const
     QStringList parts;
     if (m_firstWeights >= 0 && m_weights > m_firstWeights) {
         parts << QCoreApplication::translate("Deploy", "%1 GB of weights downloaded in %2")
-                     .arg(gb(m_weights - m_firstWeights),
+                     .arg(fmt::gbNumber(m_weights - m_firstWeights),
                           duration((m_downloadedMs >= 0 ? m_downloadedMs : m_lastWeightsMs) - m_firstWeightsMs));
     }
     if (m_httpUpMs >= 0) {
@@ -158,7 +153,8 @@ QString ReadyProgress::lastSeen(qint64 nowMs) const
 {
     QString s = text(nowMs);
     if (m_total > 0 && m_weights >= 0 && m_phase != Phase::Downloading) {
-        s += QCoreApplication::translate("Deploy", "; weights cache %1 of %2 GB").arg(gb(m_weights), gb(m_total));
+        s += QCoreApplication::translate("Deploy", "; weights cache %1 of %2 GB")
+                 .arg(fmt::gbNumber(m_weights), fmt::gbNumber(m_total));
     }
     return s;
 }

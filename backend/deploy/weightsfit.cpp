@@ -1,20 +1,15 @@
 #include "backend/deploy/weightsfit.h"
 
+#include "backend/core/format.h"
+
 #include <QCoreApplication>
-#include <QLocale>
 
 #include <algorithm>
+#include <cmath>
 
 namespace flashdeck::checks {
 
-namespace {
-
-QString gb(double bytes)
-{
-    return QStringLiteral("%1 GB").arg(QLocale::c().toString(bytes / 1e9, 'f', 1));
-}
-
-} // namespace
+namespace { } // namespace
 
 WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &driver, qint64 weightsBytes)
 {
@@ -47,21 +42,21 @@ WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &d
     const double left = staticBytes - double(weightsBytes);
     const QString budget = QCoreApplication::translate("Deploy", "TP %1 × %2 × --mem-fraction-static %3 = %4")
                                .arg(ranks)
-                               .arg(gb(double(perGpu) * 1048576.0))
+                               .arg(fmt::gbExact(qint64(std::llround(double(perGpu) * 1048576.0))))
                                .arg(profile.memFractionStatic)
-                               .arg(gb(staticBytes));
+                               .arg(fmt::gbExact(qint64(std::llround(staticBytes))));
     if (left <= 0) {
         fit.fits = false;
         fit.words = QCoreApplication::translate("Deploy",
                                                 "the weights (%1) do not fit a service's static memory (%2): the "
                                                 "server would stop after the pull and the download")
-                        .arg(gb(double(weightsBytes)), budget);
+                        .arg(fmt::gbExact(weightsBytes), budget);
         return fit;
     }
     fit.words = QCoreApplication::translate("Deploy",
                                             "a service's static memory (%1) holds the weights (%2) and leaves about "
                                             "%3 for its KV pool")
-                    .arg(budget, gb(double(weightsBytes)), gb(left));
+                    .arg(budget, fmt::gbExact(weightsBytes), fmt::gbExact(qint64(std::llround(left))));
     return fit;
 }
 

@@ -1,5 +1,6 @@
 #include "backend/metrics/hoststatus.h"
 
+#include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/recipe/deployment.h"
 
@@ -242,7 +243,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     if (s.diskFreeBytes && double(*s.diskFreeBytes) / 1e9 < t.diskFreeGb) {
         raise(QStringLiteral("disk-low"), "warning",
               QCoreApplication::translate("Metrics", "%1 GB free for the caches (threshold %2 GB)")
-                  .arg(double(*s.diskFreeBytes) / 1e9, 0, 'f', 1)
+                  .arg(fmt::gbNumber(*s.diskFreeBytes))
                   .arg(t.diskFreeGb));
     }
     if (s.qmul4Fallback) {

@@ -543,7 +543,7 @@
         <location line="+2"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+20"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
-        <location filename="../../backend/cli/prunecommand.cpp" line="+125"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="+121"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+66"/>
         <source>Print JSON.</source>
@@ -1323,7 +1323,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>kept %1: %2
 </source>
         <translation>保留 %1：%2
@@ -1406,7 +1406,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="-130"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-129"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1416,7 +1416,7 @@ Summary sha256: %1
         <translation>无部署</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>no alerts</source>
         <translation>无告警</translation>
     </message>
@@ -1905,7 +1905,7 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+60"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+55"/>
         <location filename="../../backend/deploy/deploypreflight.cpp" line="+118"/>
         <source>GPUs match the profile</source>
         <translation>GPU 与配置相符</translation>
@@ -2485,7 +2485,7 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploypreflight.cpp" line="-190"/>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="+187"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+188"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
     </message>
@@ -2832,7 +2832,7 @@ Summary sha256: %1
         <translation>；有 %1 层的大小尚未知</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Free disk space on the host (the image is unpacked beside its download), then run again with --resume.</source>
         <translation>请在主机上腾出磁盘空间（镜像在下载位置旁解压），然后加 --resume 再运行。</translation>
     </message>
@@ -2852,12 +2852,12 @@ Summary sha256: %1
         <translation>加 --resume 再运行：主机上已解压的层会保留，其余部分继续获取。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>%1 GB (%2 of %3 layers were already there)</source>
-        <translation>%1 GB（%3 层中有 %2 层已存在）</translation>
+        <location line="+10"/>
+        <source>%1 GB downloaded, compressed (%2 of %3 layers were already there)</source>
+        <translation>已下载 %1 GB（压缩后；%3 层中有 %2 层已存在）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <location line="+13"/>
         <source>The image sees the GPUs</source>
         <translation>镜像能看到 GPU</translation>
@@ -2888,7 +2888,7 @@ Summary sha256: %1
         <translation>容器看不到该配置所需的 GPU：请检查 NVIDIA 运行时和 GPU 列表。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deployweights.cpp" line="+49"/>
+        <location filename="../../backend/deploy/deployweights.cpp" line="+44"/>
         <source>The model folder on the host</source>
         <translation>主机上的模型目录</translation>
     </message>
@@ -3099,7 +3099,7 @@ Summary sha256: %1
         <translation>%1 已损坏（不是 Flashdeck 拉取的镜像列表）：请把它移到别处；之后 prune 不会删除任何无法证明属于 Flashdeck 的东西。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/readyprogress.cpp" line="+106"/>
+        <location filename="../../backend/deploy/readyprogress.cpp" line="+101"/>
         <source>Starting the server; the weights cache holds %1 of %2 GB</source>
         <translation>正在启动服务器；权重缓存已有 %2 GB 中的 %1</translation>
     </message>
@@ -3402,7 +3402,7 @@ Summary sha256: %1
         <translation>%1 个文件的名称、大小和 sha256 与固定 revision 一致</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/weightsfit.cpp" line="+48"/>
+        <location filename="../../backend/deploy/weightsfit.cpp" line="+43"/>
         <source>TP %1 × %2 × --mem-fraction-static %3 = %4</source>
         <translation>TP %1 × %2 × --mem-fraction-static %3 = %4</translation>
     </message>
@@ -3600,14 +3600,14 @@ Summary sha256: %1
         <translation>&lt;span style=&apos;color:#e69f00&apos;&gt;⚠ 未经验证&lt;/span&gt; —— 由已发布的配方组合而成，未经上游验证</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>image about %1</source>
-        <translation>镜像约 %1</translation>
+        <location line="+7"/>
+        <source>image about %1 unpacked</source>
+        <translation>镜像解压后约 %1</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>the pinned image %1</source>
-        <translation>固定的镜像 %1</translation>
+        <source>the pinned image %1 unpacked</source>
+        <translation>固定的镜像解压后 %1</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3882,7 +3882,7 @@ Summary sha256: %1
 <context>
     <name>ExchangeView</name>
     <message>
-        <location filename="../../ui/playground/exchangeview.cpp" line="+41"/>
+        <location filename="../../ui/playground/exchangeview.cpp" line="+42"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
@@ -3892,17 +3892,22 @@ Summary sha256: %1
         <translation>修改这条消息并重新发送（其后的回复会被丢弃）</translation>
     </message>
     <message>
-        <location line="+59"/>
-        <source>Reasoning… (%1 words)</source>
-        <translation>正在推理…（%1 词）</translation>
+        <location line="+53"/>
+        <source>Reasoning (%1 tokens)</source>
+        <translation>推理（%1 个 token）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
+        <source>Reasoning… (%1 words so far)</source>
+        <translation>正在推理…（目前 %1 词）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Reasoning (%1 words)</source>
         <translation>推理（%1 词）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+35"/>
         <source>…</source>
         <translation>…</translation>
     </message>
@@ -4217,12 +4222,12 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+104"/>
+        <location line="+103"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-96"/>
         <source>%1 — Docker: %2</source>
         <extracomment>A container&apos;s name, then its status in Docker&apos;s own words (&quot;Up 2 seconds&quot;).</extracomment>
         <translation>%1 —— Docker：%2</translation>
@@ -4243,7 +4248,7 @@ Model revision %3</source>
         <translation>运行 %1，排队 %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>%1 alerts: %2</source>
         <translation>%1 条告警：%2</translation>
     </message>
@@ -4424,7 +4429,7 @@ Model revision %3</source>
 <context>
     <name>Format</name>
     <message>
-        <location filename="../../ui/format.cpp" line="+50"/>
+        <location filename="../../backend/core/format.cpp" line="+70"/>
         <source> M tokens</source>
         <translation> M token</translation>
     </message>
@@ -4434,7 +4439,7 @@ Model revision %3</source>
         <translation> k token</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+59"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -5656,7 +5661,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+172"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+173"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -8383,12 +8388,12 @@ Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: 
 请在桌面会话中运行、在 Xvfb 下运行（xvfb-run flashdeck），或使用命令：flashdeck --help。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+71"/>
         <source>flashdeck: unknown language &quot;%1&quot;; --lang takes zh_CN, en or system.</source>
         <translation>flashdeck：未知语言“%1”；--lang 取值为 zh_CN、en 或 system。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.
 Without a command it opens the window.</source>
         <translation>Flashdeck：通过 SSH 在你自己的 GPU 服务器上部署、监视 MiniMax-M3.1-Flash 并与之对话。
@@ -8432,7 +8437,7 @@ Run &apos;flashdeck --help&apos; for usage.</source>
 运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+83"/>
         <source>Unknown command &quot;%1&quot;. Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
     </message>

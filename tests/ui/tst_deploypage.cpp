@@ -575,7 +575,13 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
     // The profile card gives the pinned image's size as the host's Docker measured it.
     const QString card = page->findChild<QLabel *>(QStringLiteral("profileCard"))->text();
-    QVERIFY2(card.contains(QLatin1String("the pinned image ")), qPrintable(card));
+    QVERIFY2(card.contains(QLatin1String("the pinned image ")) && card.contains(QLatin1String(" unpacked")),
+             qPrintable(card));
+    // Beside it the pull says what it moved: the compressed download, named so (a 14.2 GB pull
+    // beside a 32.0 GB image, with no word of which is which, was read as a wrong figure).
+    page->selectStep(QStringLiteral("pull"));
+    const QString pulled = page->detail()->findChild<QLabel *>(QStringLiteral("stepSeen"))->text();
+    QVERIFY2(pulled.contains(QLatin1String(" GB downloaded, compressed")), qPrintable(pulled));
     shoot("walk-deployed.png");
 
     // The Fleet and Metrics: the live server, within a few refreshes.

@@ -1,5 +1,6 @@
 #include "backend/chat/chatsession.h"
 #include "backend/core/apppaths.h"
+#include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/ssh/hostconnection.h"
@@ -115,6 +116,11 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     QCOMPARE(answer->text(), first.answer);
     QVERIFY(!answer->text().isEmpty());
     QVERIFY(!reasoning->isVisible()); // folded away once answered
+    // Its title counts what the server counted: "Reasoning (175 words)" beside 76 reasoning
+    // tokens in the figures was read as two traces.
+    QVERIFY(first.result->stats.reasoningTokens > 0);
+    QCOMPARE(page.findChild<QToolButton *>(QStringLiteral("reasoningToggle"))->text(),
+             QStringLiteral("Reasoning (%1 tokens)").arg(fmt::grouped(first.result->stats.reasoningTokens)));
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("replyStats"))->text().contains(QStringLiteral("first token")));
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("lastReply"))->text().contains(QStringLiteral("First token:")));
     QVERIFY(prompt->toPlainText().isEmpty());

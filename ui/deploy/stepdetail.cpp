@@ -1,6 +1,6 @@
 #include "ui/deploy/stepdetail.h"
 
-#include "ui/format.h"
+#include "backend/core/format.h"
 
 #include <QApplication>
 #include <QClipboard>

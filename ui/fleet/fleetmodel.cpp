@@ -1,8 +1,8 @@
 #include "ui/fleet/fleetmodel.h"
 
+#include "backend/core/format.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
-#include "ui/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -369,8 +369,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         break;
     case GpuMemory:
         if (role == Qt::DisplayRole) {
-            return s.gpus.isEmpty() || total <= 0 ? fmt::unknown()
-                                                  : QStringLiteral("%1 / %2").arg(fmt::gib(used), fmt::gib(total));
+            return s.gpus.isEmpty() || total <= 0 ? fmt::unknown() : fmt::gibOf(used, total);
         }
         if (role == SortRole) {
             return total > 0 ? used / total : -1.0;

@@ -1,9 +1,9 @@
 #include "ui/logs/logpanel.h"
 
 #include "backend/core/atomicfile.h"
+#include "backend/core/format.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
-#include "ui/format.h"
 #include "ui/logs/logdelegate.h"
 #include "ui/logs/logfiltermodel.h"
 #include "ui/logs/logmodel.h"

@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
+#include "backend/core/format.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
@@ -25,7 +26,6 @@
 #include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/deploy/upgradedialog.h"
-#include "ui/format.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 
@@ -443,14 +443,16 @@ void DeployPage::updateProfileCard()
         status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
                     "verified upstream");
     }
-    // The pinned image's real size once a run on this host measured it; the recipe's estimate before.
+    // The pinned image's real size once a run on this host measured it (dockerd's Size: unpacked, what
+    // the disk holds), the recipe's estimate before. Unpacked, said so: the pull step reports the
+    // compressed download, which is smaller (a 32 GB image arrives as about 14 GB).
     qint64 imageBytes = r.imageApproxBytes;
-    QString imageWord = tr("image about %1").arg(fmt::bytes(r.imageApproxBytes));
+    QString imageWord = tr("image about %1 unpacked").arg(fmt::bytes(r.imageApproxBytes));
     if (!m_host.isEmpty()) {
         if (const auto d = Deployment::read(m_paths, m_host);
             d && d.value().profile == p->id && d.value().imageBytes > 0) {
             imageBytes = d.value().imageBytes;
-            imageWord = tr("the pinned image %1").arg(fmt::bytes(imageBytes));
+            imageWord = tr("the pinned image %1 unpacked").arg(fmt::bytes(imageBytes));
         }
     }
     const qint64 disk = r.weightsBytes + imageBytes;

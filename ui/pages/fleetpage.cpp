@@ -1,5 +1,6 @@
 #include "ui/pages/fleetpage.h"
 
+#include "backend/core/format.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/prometheus/promfleetsource.h"
@@ -7,7 +8,6 @@
 #include "ui/fleet/fleetmodel.h"
 #include "ui/fleet/sparklinedelegate.h"
 #include "ui/fleet/upgradepanel.h"
-#include "ui/format.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>

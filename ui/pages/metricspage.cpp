@@ -1,5 +1,6 @@
 #include "ui/pages/metricspage.h"
 
+#include "backend/core/format.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/metricid.h"
@@ -7,7 +8,6 @@
 #include "backend/prometheus/promfleetsource.h"
 #include "backend/prometheus/promhistory.h"
 #include "ui/charts/timechart.h"
-#include "ui/format.h"
 
 #include <QButtonGroup>
 #include <QCoreApplication>

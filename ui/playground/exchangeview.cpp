@@ -1,6 +1,7 @@
 #include "ui/playground/exchangeview.h"
 
 #include "backend/chat/chatsession.h"
+#include "backend/core/format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -86,6 +87,21 @@ void ExchangeView::setReasoningOpen(bool open)
     m_reasoningToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
 }
 
+QString ExchangeView::reasoningTitle(const chat::ChatExchange &e)
+{
+    // The server's count once it gave one (usage.reasoning_tokens): "175 words" beside 76 reasoning
+    // tokens in the stats line read as two different traces. Words only while it streams (no count
+    // yet) or when the server reports none, and said to be words.
+    if (!e.running && e.result && e.result->stats.reasoningTokens >= 0) {
+        return tr("Reasoning (%1 tokens)").arg(fmt::grouped(e.result->stats.reasoningTokens));
+    }
+    const qsizetype words = e.reasoning.split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
+    if (e.running && e.answer.isEmpty()) {
+        return tr("Reasoning… (%1 words so far)").arg(fmt::grouped(words));
+    }
+    return tr("Reasoning (%1 words)").arg(fmt::grouped(words));
+}
+
 void ExchangeView::show(const chat::ChatExchange &e)
 {
     QString user = e.user.content;
@@ -97,9 +113,7 @@ void ExchangeView::show(const chat::ChatExchange &e)
 
     const bool hasReasoning = !e.reasoning.isEmpty();
     m_reasoningToggle->setVisible(hasReasoning);
-    const qsizetype words = e.reasoning.split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
-    m_reasoningToggle->setText(e.running && e.answer.isEmpty() ? tr("Reasoning… (%1 words)").arg(words)
-                                                               : tr("Reasoning (%1 words)").arg(words));
+    m_reasoningToggle->setText(reasoningTitle(e));
     if (m_reasoning->toPlainText() != e.reasoning) {
         // Appending keeps the scroll position and is cheap while a long trace streams in.
         const QString shown = m_reasoning->toPlainText();

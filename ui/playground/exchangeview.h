@@ -25,6 +25,8 @@ public:
 
     void show(const chat::ChatExchange &exchange);
     int index() const { return m_index; }
+    /** The Reasoning pane's title: the server's token count once the reply is done, words before. */
+    [[nodiscard]] static QString reasoningTitle(const chat::ChatExchange &exchange);
 
 Q_SIGNALS:
     void editRequested(int index);

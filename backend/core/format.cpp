@@ -1,12 +1,10 @@
-#include "ui/format.h"
-
-#include "backend/metrics/metricid.h"
+#include "backend/core/format.h"
 
 #include <QCoreApplication>
 
 #include <cmath>
 
-namespace flashdeck::ui::fmt {
+namespace flashdeck::fmt {
 
 QString unknown()
 {
@@ -27,11 +25,33 @@ QString mib(std::optional<qint64> v)
     return v ? grouped(*v) + QStringLiteral(" MiB") : unknown();
 }
 
+namespace {
+
+constexpr double kMibPerGib = 1024.0;
+
+} // namespace
+
 QString gib(std::optional<double> m)
 {
-    // The GPU memory metric's own scale (MiB as the tools report it → GiB as shown).
-    const double shown = m ? *m * metrics::MetricId::info(metrics::Metric::GpuMemoryUsed).toShown : 0;
-    return m ? QString::number(shown, 'f', shown >= 10 ? 0 : 1) + QStringLiteral(" GiB") : unknown();
+    if (!m) {
+        return unknown();
+    }
+    const double shown = *m / kMibPerGib;
+    return (shown >= 10 ? grouped(std::llround(shown)) : QString::number(shown, 'f', 1)) + QStringLiteral(" GiB");
+}
+
+QString gibExact(double m)
+{
+    return QString::number(m / kMibPerGib, 'f', 1) + QStringLiteral(" GiB");
+}
+
+QString gibOf(double usedMib, double totalMib)
+{
+    const auto number = [](double m) {
+        const double shown = m / kMibPerGib;
+        return shown >= 10 ? grouped(std::llround(shown)) : QString::number(shown, 'f', 1);
+    };
+    return QStringLiteral("%1 / %2 GiB").arg(number(usedMib), number(totalMib));
 }
 
 QString percent(std::optional<double> fraction, int decimals)
@@ -74,6 +94,16 @@ QString seconds(std::optional<double> v)
 QString gigabytes(std::optional<qint64> bytes)
 {
     return bytes ? grouped(qint64(std::llround(double(*bytes) / 1e9))) + QStringLiteral(" GB") : unknown();
+}
+
+QString gbNumber(qint64 bytes)
+{
+    return QString::number(double(bytes) / 1e9, 'f', 1);
+}
+
+QString gbExact(qint64 bytes)
+{
+    return gbNumber(bytes) + QStringLiteral(" GB");
 }
 
 QString bytes(std::optional<qint64> v)
@@ -125,4 +155,4 @@ QString ago(qint64 thenMs, qint64 nowMs)
     return QCoreApplication::translate("Format", "%1 h ago").arg(s / 3600);
 }
 
-} // namespace flashdeck::ui::fmt
+} // namespace flashdeck::fmt
