@@ -40,6 +40,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -797,6 +799,20 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     QTest::keyClick(run, Qt::Key_Space);
     auto *panel = page->findChild<ui::LicensePanel *>();
     QTRY_VERIFY(panel->isVisible());
+    {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        auto *ack = panel->findChild<QPushButton *>(QStringLiteral("acknowledgeLicense"));
+        auto *scroll = panel->findChild<QScrollArea *>();
+        auto *cardScroll = page->findChild<QScrollArea *>(QStringLiteral("profileCardScroll"));
+        auto *card = page->findChild<QLabel *>(QStringLiteral("profileCard"));
+        // Acknowledge is in sight without scrolling (it was below the fold of the summary's pane),
+        // and the profile card reads twelve lines or all it has, not a 115 px box, at 1366 × 740.
+        QCOMPARE(ack->visibleRegion().boundingRect(), ack->rect());
+        const int cardText = card->heightForWidth(cardScroll->viewport()->width());
+        QVERIFY2(cardScroll->viewport()->height() >= std::min(cardText, 12 * card->fontMetrics().lineSpacing()),
+                 qPrintable(QStringLiteral("%1 of %2").arg(cardScroll->viewport()->height()).arg(cardText)));
+        QVERIFY(!scroll->isAncestorOf(ack));
+    }
     const auto focused = [] { return QApplication::focusWidget(); };
     QTRY_VERIFY(qobject_cast<QRadioButton *>(focused()) && panel->isAncestorOf(focused()));
     QTest::keyClick(focused(), Qt::Key_Space); // the first use

@@ -86,19 +86,22 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
         withLabel(box, c);
         connect(box, &QCheckBox::toggled, this, &LicensePanel::updateState);
     }
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    m_scroll = scroll;
+    // Acknowledge and what it recorded stay below the text, outside its scroll: at 1366 × 768 the
+    // summary is taller than its pane and the button was below the fold (a dialog's buttons never
+    // scroll away either).
     auto *row = new QHBoxLayout;
+    row->setContentsMargins(9, 4, 9, 4);
     m_button->setObjectName(QStringLiteral("acknowledgeLicense"));
-    row->addWidget(m_button);
-    row->addStretch(1);
-    layout->addLayout(row);
+    row->addWidget(m_button, 0, Qt::AlignTop);
     m_state->setObjectName(QStringLiteral("licenseState"));
     m_state->setWordWrap(true);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_state);
-    layout->addStretch(1);
-    scroll->setWidget(content);
-    outer->addWidget(scroll);
-    m_scroll = scroll;
+    row->addWidget(m_state, 1);
+    outer->addLayout(row);
     // Tab goes as the panel reads: the use, each confirmation, then Acknowledge. The button is
     // made first (a member), so without this it came 23 Tabs later, after the host bar.
     QList<QWidget *> order;

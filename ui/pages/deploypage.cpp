@@ -176,20 +176,26 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     m_card->setOpenExternalLinks(true);
     m_card->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // The card scrolls within a bounded height: at 1366 × 768 the steps keep their room (the
-    // AMD card, with its image note, is twice the height of the screen's share for it).
+    // The card scrolls within what the left column's split gives it: at 1366 × 768 the steps keep
+    // ten rows and the card takes the rest (the AMD card, with its image note, is taller than the
+    // screen's share for it); the operator may drag the split. It was a 115 px box once.
     auto *cardScroll = new QScrollArea(choose);
     cardScroll->setObjectName(QStringLiteral("profileCardScroll"));
     cardScroll->setWidget(m_card);
     cardScroll->setWidgetResizable(true);
     cardScroll->setFrameShape(QFrame::NoFrame);
     cardScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    cardScroll->setMaximumHeight(230);
     cardScroll->setMinimumHeight(120);
-    chooseLayout->addWidget(cardScroll);
-    leftLayout->addWidget(choose);
-
-    leftLayout->addWidget(m_steps, 1);
+    chooseLayout->addWidget(cardScroll, 1);
+    m_leftSplit = new QSplitter(Qt::Vertical, left);
+    m_leftSplit->setObjectName(QStringLiteral("deployLeftSplit"));
+    m_leftSplit->setChildrenCollapsible(false);
+    m_leftSplit->addWidget(choose);
+    m_leftSplit->addWidget(m_steps);
+    m_leftSplit->setStretchFactor(0, 0);
+    m_leftSplit->setStretchFactor(1, 1);
+    connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
+    leftLayout->addWidget(m_leftSplit, 1);
     auto *buttons = new QHBoxLayout;
     for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_upgrade, m_export}) {
         buttons->addWidget(b);
@@ -986,6 +992,39 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
     }
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
     return true;
+}
+
+void DeployPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    fitLeftSplit();
+}
+
+void DeployPage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitLeftSplit();
+}
+
+void DeployPage::fitLeftSplit()
+{
+    if (m_leftSplitDragged || !isVisible()) {
+        return;
+    }
+    if (layout()) {
+        layout()->activate(); // the split's height as this page's size gives it
+    }
+    const QWidget *choose = m_leftSplit->widget(0);
+    const auto *cardScroll = choose->findChild<QScrollArea *>(QStringLiteral("profileCardScroll"));
+    const int total = m_leftSplit->height() - m_leftSplit->handleWidth();
+    const int row = std::max(m_steps->fontMetrics().lineSpacing() + 4, 18);
+    const int stepsAtLeast = row * 10 + m_steps->frameWidth() * 2;
+    // The group at its least holds the card at its least; what the card's text needs comes on top
+    // (a wrapping label's own size hint is a guess at another width).
+    const int least = choose->minimumSizeHint().height();
+    const int cardWants = m_card->heightForWidth(cardScroll->viewport()->width()) - cardScroll->minimumHeight();
+    const int top = std::clamp(least + std::max(0, cardWants), least, std::max(least, total - stepsAtLeast));
+    m_leftSplit->setSizes({top, std::max(0, total - top)});
 }
 
 } // namespace flashdeck::ui

@@ -101,7 +101,14 @@ Q_SIGNALS:
      */
     void hostChosen(const QString &host);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /** The left column's split until the operator drags it: the card as tall as it reads, the steps ten rows at least.
+     */
+    void fitLeftSplit();
     void rebuildHosts();
     /**
      * The profile follows the host until the operator picks one for it: the profile of the
@@ -178,6 +185,8 @@ private:
     QLabel *m_notice;
     QStackedWidget *m_right;
     QSplitter *m_rightSplit = nullptr;
+    QSplitter *m_leftSplit = nullptr;
+    bool m_leftSplitDragged = false;
     StepDetail *m_detail;
     LicensePanel *m_license;
     LogPanel *m_log;
