@@ -353,6 +353,11 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
                 m_hostSelector->setCurrentIndex(i);
             }
             showPage(Page::Metrics);
+            // A host only Prometheus knows is not in the host bar: the page is told it directly
+            // (it showed the bar's host, another one, before).
+            if (auto *metrics = qobject_cast<MetricsPage *>(ensurePage(Page::Metrics))) {
+                metrics->setHost(chosen);
+            }
         });
         return fleet;
     };

@@ -250,67 +250,82 @@ int runChatCommand(const QStringList &args, CliContext &c)
                             c.out.flush();
                         }
                     });
-                QObject::connect(call, &chat::ChatCall::finished, call, [&c, json, done](const chat::ChatResult &r) {
-                    const chat::ChatStats &s = r.stats;
-                    if (json) {
-                        if (r.outcome == chat::ChatResult::Outcome::Failed) {
-                            c.out << QString::fromStdString(
-                                         nlohmann::json{{"type", "error"}, {"message", r.error.toStdString()}}.dump())
-                                  << '\n';
+                // A refused key from $SGLANG_API_KEY is that variable's fault, not the deployment's key
+                // (chat --port with a wrong variable was told to fix the keyring).
+                const bool keyFromEnvironment = stored.fromEnvironment && apiKey == stored.key;
+                QObject::connect(
+                    call, &chat::ChatCall::finished, call,
+                    [&c, json, done, keyFromEnvironment](const chat::ChatResult &r) {
+                        const chat::ChatStats &s = r.stats;
+                        const QString error = keyFromEnvironment && (r.httpStatus == 401 || r.httpStatus == 403)
+                            ? QCoreApplication::translate(
+                                  "Cli",
+                                  "The server refused the API key (HTTP %1). The key in $SGLANG_API_KEY is not the one "
+                                  "the server was started with (--api-key): set it to that key, or unset it to use the "
+                                  "key Flashdeck holds for the deployment.")
+                                  .arg(r.httpStatus)
+                            : r.error;
+                        if (json) {
+                            if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                                c.out << QString::fromStdString(
+                                             nlohmann::json{{"type", "error"}, {"message", error.toStdString()}}.dump())
+                                      << '\n';
+                            }
+                            nlohmann::json stats{
+                                {"type", "stats"},
+                                {"ttft_ms", orNull(s.ttftMs)},
+                                {"tokens_per_s",
+                                 s.tokensPerSecond > 0 ? nlohmann::json(s.tokensPerSecond) : nlohmann::json(nullptr)},
+                                {"prompt_tokens", orNull(s.promptTokens)},
+                                {"completion_tokens", orNull(s.completionTokens)},
+                                {"reasoning_tokens", orNull(s.reasoningTokens)},
+                                {"finish_reason",
+                                 s.finishReason.isEmpty() ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(s.finishReason.toStdString())},
+                                {"tokens_counted", s.tokensCounted},
+                                {"stopped", r.outcome == chat::ChatResult::Outcome::Stopped},
+                                {"thinking_ignored", r.thinkingIgnored}};
+                            if (r.outcome != chat::ChatResult::Outcome::Failed || s.ttftMs >= 0) {
+                                c.out << QString::fromStdString(stats.dump()) << '\n';
+                            }
+                            c.out.flush();
+                        } else {
+                            c.out << '\n';
+                            c.out.flush();
+                            if (r.outcome == chat::ChatResult::Outcome::Failed) {
+                                c.err << "flashdeck chat: " << error << '\n';
+                            }
+                            if (r.thinkingIgnored) {
+                                c.err << "flashdeck chat: "
+                                      << QCoreApplication::translate(
+                                             "Cli", "thinking was switched off, yet the server returned reasoning.\n");
+                            }
+                            if (s.ttftMs >= 0) {
+                                c.err
+                                    << QCoreApplication::translate(
+                                           "Cli",
+                                           "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
+                                           "%7%8\n")
+                                           .arg(s.ttftMs)
+                                           .arg(s.tokensPerSecond, 0, 'f', 1)
+                                           .arg(s.tokensCounted ? QStringLiteral(" (counted)") : QString())
+                                           .arg(s.promptTokens < 0 ? QStringLiteral("?")
+                                                                   : QString::number(s.promptTokens))
+                                           .arg(s.completionTokens < 0 ? QStringLiteral("?")
+                                                                       : QString::number(s.completionTokens))
+                                           .arg(s.reasoningTokens < 0
+                                                    ? QString()
+                                                    : QStringLiteral(" (%1 reasoning)").arg(s.reasoningTokens))
+                                           .arg(s.finishReason.isEmpty() ? QStringLiteral("unfinished")
+                                                                         : s.finishReason)
+                                           .arg(r.outcome == chat::ChatResult::Outcome::Stopped
+                                                    ? QStringLiteral(" · stopped")
+                                                    : QString());
+                            }
+                            c.err.flush();
                         }
-                        nlohmann::json stats{
-                            {"type", "stats"},
-                            {"ttft_ms", orNull(s.ttftMs)},
-                            {"tokens_per_s",
-                             s.tokensPerSecond > 0 ? nlohmann::json(s.tokensPerSecond) : nlohmann::json(nullptr)},
-                            {"prompt_tokens", orNull(s.promptTokens)},
-                            {"completion_tokens", orNull(s.completionTokens)},
-                            {"reasoning_tokens", orNull(s.reasoningTokens)},
-                            {"finish_reason",
-                             s.finishReason.isEmpty() ? nlohmann::json(nullptr)
-                                                      : nlohmann::json(s.finishReason.toStdString())},
-                            {"tokens_counted", s.tokensCounted},
-                            {"stopped", r.outcome == chat::ChatResult::Outcome::Stopped},
-                            {"thinking_ignored", r.thinkingIgnored}};
-                        if (r.outcome != chat::ChatResult::Outcome::Failed || s.ttftMs >= 0) {
-                            c.out << QString::fromStdString(stats.dump()) << '\n';
-                        }
-                        c.out.flush();
-                    } else {
-                        c.out << '\n';
-                        c.out.flush();
-                        if (r.outcome == chat::ChatResult::Outcome::Failed) {
-                            c.err << "flashdeck chat: " << r.error << '\n';
-                        }
-                        if (r.thinkingIgnored) {
-                            c.err << "flashdeck chat: "
-                                  << QCoreApplication::translate(
-                                         "Cli", "thinking was switched off, yet the server returned reasoning.\n");
-                        }
-                        if (s.ttftMs >= 0) {
-                            c.err << QCoreApplication::translate(
-                                         "Cli",
-                                         "— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · "
-                                         "%7%8\n")
-                                         .arg(s.ttftMs)
-                                         .arg(s.tokensPerSecond, 0, 'f', 1)
-                                         .arg(s.tokensCounted ? QStringLiteral(" (counted)") : QString())
-                                         .arg(s.promptTokens < 0 ? QStringLiteral("?")
-                                                                 : QString::number(s.promptTokens))
-                                         .arg(s.completionTokens < 0 ? QStringLiteral("?")
-                                                                     : QString::number(s.completionTokens))
-                                         .arg(s.reasoningTokens < 0
-                                                  ? QString()
-                                                  : QStringLiteral(" (%1 reasoning)").arg(s.reasoningTokens))
-                                         .arg(s.finishReason.isEmpty() ? QStringLiteral("unfinished") : s.finishReason)
-                                         .arg(r.outcome == chat::ChatResult::Outcome::Stopped
-                                                  ? QStringLiteral(" · stopped")
-                                                  : QString());
-                        }
-                        c.err.flush();
-                    }
-                    done(r.outcome == chat::ChatResult::Outcome::Failed ? ExitCheckFailed : ExitOk);
-                });
+                        done(r.outcome == chat::ChatResult::Outcome::Failed ? ExitCheckFailed : ExitOk);
+                    });
                 QObject::connect(&stopSignals, &StopSignals::stopRequested, call, [call](int) { call->stop(); });
             });
     });

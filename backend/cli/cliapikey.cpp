@@ -39,6 +39,7 @@ StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const 
     }
     if (stored.key.isEmpty()) {
         stored.key = qEnvironmentVariable(envVar);
+        stored.fromEnvironment = !stored.key.isEmpty();
     }
     if (!stored.key.isEmpty()) {
         stored.whyNone.clear();

@@ -20,6 +20,8 @@ struct StoredApiKey
     QString key;
     /** Empty when `key` is set: "no keyring on this machine (…)", "the keyring holds none for it". */
     QString whyNone;
+    /** The key came from the environment variable, not the keyring: a refusal blames that variable. */
+    bool fromEnvironment = false;
 };
 
 /**

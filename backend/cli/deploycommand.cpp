@@ -280,12 +280,13 @@ int runDeployCommand(const QStringList &args, CliContext &c)
         pinsFile->image != recipe.imageOf(*listed).reference()) {
         image = pinsFile->image;
     }
-    // Errors of the generator's command: words on stderr, or one JSON object under --json.
+    // Errors of the generator's command: words on stderr, or one JSON object under --json — with
+    // its own code (scripts read these) and the exit code, as every other --json error has.
     const auto refuse = [&c, json](const char *code, const QString &message) {
         if (json) {
-            c.out << QString::fromStdString(
-                         nlohmann::json{{"error", {{"code", code}, {"message", message.toStdString()}}}}.dump())
-                  << '\n';
+            const nlohmann::json object{{"error", {{"code", code}, {"message", message.toStdString()}}},
+                                        {"exit_code", int(ExitUsage)}};
+            c.out << QString::fromStdString(object.dump()) << '\n';
         } else {
             c.err << "flashdeck deploy: " << message << '\n';
         }

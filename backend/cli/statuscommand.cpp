@@ -38,13 +38,36 @@ QString orDash(const std::optional<double> &v, int decimals = 0, const QString &
     return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("–");
 }
 
-/** The table's columns, in order (the human view; scripts read --json). */
-const QStringList kColumns{QStringLiteral("HOST"),      QStringLiteral("STATE"),  QStringLiteral("GPUS"),
-                           QStringLiteral("CONTAINER"), QStringLiteral("HEALTH"), QStringLiteral("KV"),
-                           QStringLiteral("RUN"),       QStringLiteral("QUEUE"),  QStringLiteral("TOK/S"),
-                           QStringLiteral("TTFT P95"),  QStringLiteral("DISK"),   QStringLiteral("ALERTS")};
+/**
+ * The table's columns, in order, in the operator's language (the human view, as its cells are;
+ * scripts read --json's keys, which never change).
+ */
+QStringList columnTitles()
+{
+    return {QCoreApplication::translate("Cli", "HOST"),   QCoreApplication::translate("Cli", "STATE"),
+            QCoreApplication::translate("Cli", "GPUS"),   QCoreApplication::translate("Cli", "CONTAINER"),
+            QCoreApplication::translate("Cli", "HEALTH"), QCoreApplication::translate("Cli", "KV"),
+            QCoreApplication::translate("Cli", "RUN"),    QCoreApplication::translate("Cli", "QUEUE"),
+            QCoreApplication::translate("Cli", "TOK/S"),  QCoreApplication::translate("Cli", "TTFT P95"),
+            QCoreApplication::translate("Cli", "DISK"),   QCoreApplication::translate("Cli", "ALERTS")};
+}
 
-/** One host's cells, in kColumns' order. */
+/** An alert's severity in the operator's language (the JSON keeps "critical", "warning", "info"). */
+QString severityWord(const QString &severity)
+{
+    if (severity == QLatin1String("critical")) {
+        return QCoreApplication::translate("Cli", "critical");
+    }
+    if (severity == QLatin1String("warning")) {
+        return QCoreApplication::translate("Cli", "warning");
+    }
+    if (severity == QLatin1String("info")) {
+        return QCoreApplication::translate("Cli", "info");
+    }
+    return severity;
+}
+
+/** One host's cells, in columnTitles()' order. */
 QStringList cells(const metrics::HostStatus &s)
 {
     QString gpus = QStringLiteral("–");
@@ -110,8 +133,9 @@ qsizetype columns(const QString &text)
 /** Rows under their headers: each column as wide as its widest cell (the last one free). */
 QString table(const QList<QStringList> &rows)
 {
+    const QStringList titles = columnTitles();
     QList<qsizetype> width;
-    for (const QString &h : kColumns) {
+    for (const QString &h : titles) {
         width.append(columns(h));
     }
     for (const QStringList &r : rows) {
@@ -128,7 +152,7 @@ QString table(const QList<QStringList> &rows)
         }
         return padded.join(QStringLiteral("  "));
     };
-    QString out = format(kColumns) + QLatin1Char('\n');
+    QString out = format(titles) + QLatin1Char('\n');
     for (const QStringList &r : rows) {
         out += format(r) + QLatin1Char('\n');
     }
@@ -339,7 +363,7 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                 notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
             }
             for (const metrics::Alert &a : s.alerts) {
-                notes.append(QStringLiteral("%1: %2: %3").arg(s.host, a.severity, a.message));
+                notes.append(QStringLiteral("%1: %2: %3").arg(s.host, severityWord(a.severity), a.message));
             }
         }
         if (!json) {

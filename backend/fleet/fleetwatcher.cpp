@@ -231,6 +231,9 @@ void FleetWatcher::usePrometheus(const prom::PromConfig &config, const QString &
             connectUnlessCovered(host);
         }
         Q_EMIT hostsChanged();
+        // Back to SSH: what showed Prometheus' state (the Fleet header, Add to inventory…, the
+        // Metrics page's history) reads that there is none now; it stayed on screen before.
+        Q_EMIT prometheusRefreshed();
         return;
     }
     m_prometheus = std::make_unique<prom::PromFleetSource>(config, secret, m_paths, m_thresholds);

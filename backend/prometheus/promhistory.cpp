@@ -86,6 +86,15 @@ const metrics::TimeSeries *PromHistory::series(const QString &key) const
     return it == m_series.end() ? nullptr : it->second.get();
 }
 
+int PromHistory::seriesWithData() const
+{
+    int n = 0;
+    for (const auto &[key, series] : m_series) {
+        n += series && !series->isEmpty() ? 1 : 0;
+    }
+    return n;
+}
+
 QList<int> PromHistory::gpuIndexes() const
 {
     QSet<int> seen;

@@ -35,6 +35,10 @@ public:
     const metrics::TimeSeries *series(const QString &key) const;
     /** The GPUs the history has, ascending. */
     QList<int> gpuIndexes() const;
+    /** How many of its series hold at least one point (0: Prometheus had nothing for the host). */
+    [[nodiscard]] int seriesWithData() const;
+    /** A read has ended, well or not (before it, nothing is known). */
+    [[nodiscard]] bool everLoaded() const { return m_round > 0 && m_waiting == 0; }
 
     /** The queries of one load: PromQL with `{matcher}` for the host, and what each fills. */
     static QStringList queries(const QString &matcher);

@@ -39,7 +39,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location line="+24"/>
         <source>Figures from Prometheus at %1 for %n host(s)</source>
         <translation>
             <numerusform>Figures from Prometheus at %1 for %n host</numerusform>
@@ -74,6 +74,17 @@
         <translation>
             <numerusform>%n host in the inventory</numerusform>
             <numerusform>%n hosts in the inventory</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MetricsPage</name>
+    <message numerus="yes">
+        <location filename="../../ui/pages/metricspage.cpp" line="+313"/>
+        <source>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</source>
+        <translation>
+            <numerusform>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</numerusform>
+            <numerusform>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</numerusform>
         </translation>
     </message>
 </context>

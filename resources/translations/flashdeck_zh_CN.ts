@@ -453,7 +453,7 @@
         <location filename="../../backend/cli/deploycommand.cpp" line="+240"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+209"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+233"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
@@ -461,14 +461,19 @@
 </translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+82"/>
+        <source>The server refused the API key (HTTP %1). The key in $SGLANG_API_KEY is not the one the server was started with (--api-key): set it to that key, or unset it to use the key Flashdeck holds for the deployment.</source>
+        <translation>服务器拒绝了 API 密钥（HTTP %1）。$SGLANG_API_KEY 中的密钥不是服务器启动时使用的密钥（--api-key）：请将其设为该密钥，或取消设置以使用 Flashdeck 为此部署保存的密钥。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>thinking was switched off, yet the server returned reasoning.
 </source>
         <translation>思考已关闭，服务器却返回了推理内容。
 </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · %7%8
 </source>
         <translation>— 首个 token %1 ms · %2 tokens/s%3 · 提示 %4 + 补全 %5 个 token%6 · %7%8
@@ -490,7 +495,7 @@
         <translation>密钥环返回：%1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>no API key for %1: %2, and it could not be read from the server: %3 Or set SGLANG_API_KEY to the key the server was started with.
 </source>
         <translation>%1 没有 API 密钥：%2，也无法从服务器读取：%3 也可以把 SGLANG_API_KEY 设为服务器启动时使用的密钥。
@@ -717,7 +722,7 @@
         <translation>--port 取 1 到 65535 之间的端口号，而不是“%1”。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>%1 (The profile is %2, the default: for other GPUs give --profile; &apos;flashdeck recipes list&apos; has them.)</source>
         <translation>%1（当前方案为默认的 %2：其他 GPU 请用 --profile 指定；&apos;flashdeck recipes list&apos; 列出全部方案。）</translation>
     </message>
@@ -1406,7 +1411,82 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="-129"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-186"/>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPUS</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CONTAINER</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HEALTH</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>KV</source>
+        <translation>KV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>RUN</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>QUEUE</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TOK/S</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TTFT P95</source>
+        <translation>TTFT P95</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DISK</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ALERTS</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1421,7 +1501,7 @@ Summary sha256: %1
         <translation>无告警</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>One JSON object per host.</source>
         <translation>每台主机一个 JSON 对象。</translation>
     </message>
@@ -3520,7 +3600,7 @@ Summary sha256: %1
         <translation>端口：</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+66"/>
         <source>Move this host&apos;s deployment to another image digest or model revision; on any failure it rolls back to the current pins</source>
         <translation>将此主机的部署迁移到另一个镜像 digest 或模型 revision；任何失败都会回滚到当前的固定版本</translation>
     </message>
@@ -4372,7 +4452,7 @@ Model revision %3</source>
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>⚠ %1 Every host is watched over SSH until Prometheus answers again.</source>
         <translation>⚠ %1 在 Prometheus 恢复应答之前，所有主机都经由 SSH 监视。</translation>
     </message>
@@ -4611,7 +4691,7 @@ Model revision %3</source>
         <translation>&lt;b&gt;此部署将用于什么用途？&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+95"/>
         <source>Not yet acknowledged for %1 (or the summary changed since): the plan stops before Pin until it is.</source>
         <translation>尚未为 %1 确认（或摘要已变化）：确认之前，计划会停在“固定”之前。</translation>
     </message>
@@ -5884,7 +5964,7 @@ Text shown: %6, sha256 %5</source>
         <translation>&lt;h3&gt;未选择主机&lt;/h3&gt;&lt;p&gt;在上方栏中选择一台主机，或在“机群”页双击一台，即可实时查看其 GPU 和服务器。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+145"/>
         <source>KV use</source>
         <translation>KV 使用</translation>
     </message>
@@ -5964,14 +6044,26 @@ Text shown: %6, sha256 %5</source>
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>charts from Prometheus</source>
-        <translation>图表来自 Prometheus</translation>
+        <location line="+8"/>
+        <source>Prometheus could not give the charts (%1); they show what Flashdeck sampled over SSH</source>
+        <translation>Prometheus 未能提供图表（%1）；图表显示 Flashdeck 通过 SSH 采集的数据</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>charts from Prometheus: %1</source>
-        <translation>图表来自 Prometheus：%1</translation>
+        <location line="+3"/>
+        <source>asking Prometheus for the charts…</source>
+        <translation>正在向 Prometheus 请求图表…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Prometheus has no series for %1 in this window (are its exporters scraped?); the charts show what Flashdeck sampled over SSH</source>
+        <translation>Prometheus 在此时间窗口内没有 %1 的序列（它的导出器是否被抓取？）；图表显示 Flashdeck 通过 SSH 采集的数据</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</source>
+        <translation>
+            <numerusform>图表来自 Prometheus（%n 个序列；它缺少的指标按 Flashdeck 通过 SSH 采集的数据绘制）</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -245,6 +245,10 @@ void TestChatCli::wrongKey_says401_andNeverPrintsTheKey()
     QCOMPARE(lines.first()[QLatin1String("type")].toString(), QStringLiteral("error"));
     const QString message = lines.first()[QLatin1String("message")].toString();
     QVERIFY2(message.contains(QStringLiteral("refused the API key (HTTP 401)")), qPrintable(message));
+    // The key came from $SGLANG_API_KEY: the words name it, not a key Flashdeck holds.
+    QVERIFY2(message.contains(QStringLiteral("$SGLANG_API_KEY")) &&
+                 !message.contains(QStringLiteral("The key Flashdeck holds")),
+             qPrintable(message));
     QVERIFY(!r.out.contains(wrong.toUtf8()) && !r.err.contains(wrong.toUtf8()));
 }
 

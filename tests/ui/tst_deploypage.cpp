@@ -794,6 +794,13 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     QTRY_VERIFY_WITH_TIMEOUT(
         window.fleet().connection(QStringLiteral("gpu-a"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
     auto *run = page->findChild<QPushButton *>(QStringLiteral("deployRun"));
+    // The buttons' Tab order is the row's: … Retry step → Upgrade… → Export runbook….
+    const QStringList row{QStringLiteral("deployRun"),     QStringLiteral("deployStop"),
+                          QStringLiteral("deployResume"),  QStringLiteral("deployRetry"),
+                          QStringLiteral("deployUpgrade"), QStringLiteral("deployExport")};
+    for (qsizetype i = 0; i + 1 < row.size(); ++i) {
+        QCOMPARE(page->findChild<QPushButton *>(row.at(i))->nextInFocusChain()->objectName(), row.at(i + 1));
+    }
     run->setFocus(Qt::TabFocusReason);
     QTRY_VERIFY(run->hasFocus());
     QTest::keyClick(run, Qt::Key_Space);

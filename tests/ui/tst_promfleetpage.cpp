@@ -151,6 +151,24 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     QCOMPARE(add.host().address, QStringLiteral("gpu3"));
     page.table()->selectRow(0);
     QVERIFY(addKnown->isHidden()); // an inventory host is there already
+    // A double-click opens the host clicked, the one only Prometheus knows too (the window's host
+    // bar has no row for it: the window hands the name to the Metrics page itself).
+    QSignalSpy opened(&page, &ui::FleetPage::openHost);
+    const QAbstractItemModel *shown = page.table()->model();
+    QModelIndex gpu3Index;
+    for (int row = 0; row < shown->rowCount(); ++row) {
+        const QModelIndex i = shown->index(row, ui::FleetModel::Host);
+        if (i.data(ui::FleetModel::HostRole).toString() == QLatin1String("gpu3")) {
+            gpu3Index = i;
+        }
+    }
+    QVERIFY(gpu3Index.isValid());
+    const QRect gpu3Row = page.table()->visualRect(gpu3Index);
+    // As a mouse sends it: a click, then the double-click (an item view checks the press's row).
+    QTest::mouseClick(page.table()->viewport(), Qt::LeftButton, {}, gpu3Row.center());
+    QTest::mouseDClick(page.table()->viewport(), Qt::LeftButton, {}, gpu3Row.center());
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened.first().first().toString(), QStringLiteral("gpu3"));
 
     // The Metrics page: its charts from range queries, per GPU and for the server.
     ui::MetricsPage metrics(fleet);
@@ -160,6 +178,10 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     metrics.setHost(QStringLiteral("gpu1"));
     QTRY_VERIFY_WITH_TIMEOUT(
         metrics.charts().first()->lineCount() == 8 && metrics.charts().first()->pointsDrawn() >= 16, 30000);
+    // The page says what Prometheus has (ten blank charts with no word were seen).
+    auto *summary = metrics.findChild<QLabel *>(QStringLiteral("metricsSummary"));
+    QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QLatin1String("charts from Prometheus (")),
+                              qPrintable(summary->text()), 30000);
     QVERIFY(metrics.grab().save(shotPath(root.path(), QStringLiteral("metrics-prometheus.png"))));
 
     // Prometheus goes away: said on the page, and gpu1 is watched over SSH (where nothing answers).
@@ -171,6 +193,16 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
         fleet.connection(QStringLiteral("gpu1"))->state().phase != ssh::ConnectionPhase::Disconnected, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(), 1, 30000);
     QCOMPARE(fleet.status(QStringLiteral("gpu1")).source, QStringLiteral("ssh"));
+
+    // Back to SSH in Settings: the Prometheus header leaves the Fleet page (it stayed on screen)
+    // and the Metrics page no longer speaks of Prometheus.
+    QVERIFY(source->isVisible());
+    box.findChild<QComboBox *>(QStringLiteral("prometheusSource"))->setCurrentIndex(0);
+    box.apply();
+    QCOMPARE(prom::PromConfig::fromSettings(settings).source, prom::FleetSource::Ssh);
+    QTRY_VERIFY(!source->isVisible());
+    QVERIFY(addKnown->isHidden());
+    QTRY_VERIFY2(!summary->text().contains(QLatin1String("Prometheus")), qPrintable(summary->text()));
 }
 
 QTEST_MAIN(TestPromFleetPage)

@@ -197,8 +197,15 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
     leftLayout->addWidget(m_leftSplit, 1);
     auto *buttons = new QHBoxLayout;
+    QWidget *previous = nullptr;
     for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_upgrade, m_export}) {
         buttons->addWidget(b);
+        // Tab goes as the row reads (it went Resume → Export runbook → Upgrade, the order the
+        // buttons were made in).
+        if (previous) {
+            setTabOrder(previous, b);
+        }
+        previous = b;
     }
     m_run->setObjectName(QStringLiteral("deployRun"));
     m_stop->setObjectName(QStringLiteral("deployStop"));

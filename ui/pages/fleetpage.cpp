@@ -222,6 +222,9 @@ void FleetPage::refreshSource()
 {
     const prom::PromFleetSource *source = m_watcher.prometheus();
     m_source->setVisible(source && source->answered());
+    if (!source || !source->answered() || !source->error().isEmpty()) {
+        m_addKnown->hide(); // no host only Prometheus knows is listed now
+    }
     if (!source || !source->answered()) {
         return;
     }

@@ -173,13 +173,19 @@ void MetricsPage::followPrometheus()
 {
     prom::PromFleetSource *source = m_watcher.prometheus();
     if (!source || !m_watcher.watchedByPrometheus(m_host)) {
-        m_history.reset();
-        m_historyHost.clear();
+        if (m_history) {
+            // Back to SSH: the lines read the host's own samples again (they read a history now gone).
+            m_history.reset();
+            ++m_historyGeneration;
+            m_historyHost.clear();
+            rebuildLines();
+        }
         return;
     }
     if (!m_history || m_historyHost != m_host) {
         m_history = std::make_unique<prom::PromHistory>(source->client(), source->config().hostLabel,
                                                         source->labelValues(m_host));
+        ++m_historyGeneration;
         m_historyHost = m_host;
         m_historyWindowMs = 0;
         connect(m_history.get(), &prom::PromHistory::loaded, this, [this] {
@@ -200,11 +206,16 @@ void MetricsPage::followPrometheus()
 void MetricsPage::rebuildLines()
 {
     const metrics::HostMonitor *monitor = m_watcher.monitor(m_host);
-    const QList<int> gpus = m_history ? m_history->gpuIndexes() : monitor ? monitor->gpuIndexes() : QList<int>();
-    if (gpus == m_gpuIndexes) {
+    // Prometheus's GPUs, else (no GPU series there yet) the ones sampled over SSH.
+    QList<int> gpus = m_history ? m_history->gpuIndexes() : QList<int>();
+    if (gpus.isEmpty() && monitor) {
+        gpus = monitor->gpuIndexes();
+    }
+    if (gpus == m_gpuIndexes && m_linesGeneration == m_historyGeneration) {
         return;
     }
     m_gpuIndexes = gpus;
+    m_linesGeneration = m_historyGeneration;
     for (TimeChart *c : std::as_const(m_charts)) {
         c->clearLines();
     }
@@ -223,7 +234,12 @@ void MetricsPage::rebuildLines()
             [w, host, key, from, fromPrometheus = history != nullptr]() -> const metrics::TimeSeries * {
                 if (fromPrometheus) {
                     const prom::PromHistory *h = from.data(); // read once: -O3's null check
-                    return h ? h->series(key) : nullptr;
+                    const metrics::TimeSeries *kept = h ? h->series(key) : nullptr;
+                    if (kept && !kept->isEmpty()) {
+                        return kept;
+                    }
+                    // Prometheus has nothing for this metric: what was sampled over SSH is kept
+                    // and shown, not a blank chart (the page says which source drew what).
                 }
                 const metrics::HostMonitor *m = w->monitor(host);
                 return m ? m->series(key) : nullptr;
@@ -283,8 +299,21 @@ void MetricsPage::refresh()
             parts.append(s.historyError);
         }
         if (m_history) {
-            parts.append(m_history->error().isEmpty() ? tr("charts from Prometheus")
-                                                      : tr("charts from Prometheus: %1").arg(m_history->error()));
+            // Say what Prometheus has: ten blank charts with no word were read as a broken page.
+            if (!m_history->error().isEmpty()) {
+                parts.append(tr("Prometheus could not give the charts (%1); they show what Flashdeck sampled over SSH")
+                                 .arg(m_history->error()));
+            } else if (!m_history->everLoaded()) {
+                parts.append(tr("asking Prometheus for the charts…"));
+            } else if (m_history->seriesWithData() == 0) {
+                parts.append(tr("Prometheus has no series for %1 in this window (are its exporters scraped?); the "
+                                "charts show what Flashdeck sampled over SSH")
+                                 .arg(m_host));
+            } else {
+                parts.append(tr("charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck "
+                                "sampled over SSH)",
+                                nullptr, m_history->seriesWithData()));
+            }
         }
         m_summary->setText(parts.join(QStringLiteral(" · ")));
         m_summary->setWordWrap(true);

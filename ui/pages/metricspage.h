@@ -61,6 +61,8 @@ private:
     QButtonGroup *m_windows;
     QList<TimeChart *> m_charts;
     QList<int> m_gpuIndexes; // the GPUs the lines were built for
+    int m_historyGeneration = 0; // counts each history made or dropped (the lines hold the one they read)
+    int m_linesGeneration = -1; // the history generation the lines were built for
     QTimer *m_timer;
     qint64 m_lastRefreshMs = 0;
     std::unique_ptr<prom::PromHistory> m_history; // the host's charts when Prometheus watches it

@@ -266,6 +266,7 @@ void TestDeployCli::generatorCommand_amd_bothServicesRunIt_tp8RefusedBeforeThePu
     QCOMPARE(none.exitCode, 2);
     const QJsonObject noneError =
         QJsonDocument::fromJson(none.out.trimmed()).object()[QLatin1String("error")].toObject();
+    QCOMPARE(QJsonDocument::fromJson(none.out.trimmed()).object()[QLatin1String("exit_code")].toInt(), 2);
     QCOMPARE(noneError[QLatin1String("code")].toString(), QStringLiteral("generator-command-needed"));
     const QString said = noneError[QLatin1String("message")].toString();
     QVERIFY2(said.contains(QLatin1String("SGLang's configuration generator")) &&

@@ -47,6 +47,9 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
     const Run deployed =
         run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("--json")});
     const Run text = run(config.path(), {QStringLiteral("status"), QStringLiteral("demo"), QStringLiteral("demo-amd")});
+    const Run zh =
+        run(config.path(),
+            {QStringLiteral("--lang"), QStringLiteral("zh_CN"), QStringLiteral("status"), QStringLiteral("demo")});
     // A host whose sshd is gone: nothing listens on that port.
     QCOMPARE(run(config.path(),
                  {QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("gone"), QStringLiteral("--ssh"),
@@ -119,6 +122,12 @@ void TestStatusCli::jsonContract_beforeAndAfterADeployment()
                      qPrintable(QStringLiteral("%1 in\n%2\n%3").arg(QLatin1String(column), lines.first(), l)));
         }
     }
+
+    // In Chinese the headers and states are Chinese too (they were English beside Chinese words).
+    const QString zhText = QString::fromUtf8(zh.out);
+    QVERIFY2(zhText.startsWith(QStringLiteral("主机")) && zhText.contains(QStringLiteral("磁盘")) &&
+                 zhText.contains(QStringLiteral("在线")) && !zhText.contains(QLatin1String("HOST")),
+             qPrintable(zhText));
 
     QCOMPARE(gone.exitCode, 1);
     const QJsonObject g = byHost(gone.out).value(QStringLiteral("gone"));
