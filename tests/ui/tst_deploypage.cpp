@@ -155,7 +155,12 @@ class TestDeployPage : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        // English as the app speaks it ("1 host", not "1 host(s)": its plural forms).
+        QVERIFY(m_english.install(UiLanguage::English));
+    }
     void scenario_data();
     void scenario();
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
@@ -169,6 +174,9 @@ private Q_SLOTS:
     void recordsChangedOutside_pageFollows_commandStaysWithItsHost();
     void keyboardAlone_runThenTheLicence();
     void journal_titlesAreThePlansAndTranslatedWhenShown();
+
+private:
+    Language m_english;
 };
 
 void TestDeployPage::scenario_data()
@@ -830,6 +838,9 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     }
     QTest::keyClick(focused(), Qt::Key_Tab);
     QCOMPARE(focused()->objectName(), QStringLiteral("acknowledgeLicense"));
+    // The picture the README shows: the focus ring on Acknowledge, in sight below the summary.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QVERIFY(window.grab().save(shotPath(f.root.path(), QStringLiteral("walk-keyboard-licence.png"))));
     QTest::keyClick(focused(), Qt::Key_Space);
     QTRY_VERIFY(!panel->acknowledgedUse().isEmpty());
     // The run goes on by itself; Stop (by the keyboard too) ends it before anything is pulled.
