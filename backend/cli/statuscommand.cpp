@@ -104,7 +104,7 @@ QStringList cells(const metrics::HostStatus &s)
             s.health != metrics::ServerHealth::Unknown ? metrics::serverHealthText(s.health)
                 : s.containerKnown && !s.container     ? QCoreApplication::translate("Cli", "no deployment")
                                                        : QStringLiteral("–"),
-            srv.tokenUsage ? QString::number(*srv.tokenUsage * 100, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"),
+            fmt::percent(srv.tokenUsage, 1), // as the Fleet table's KV column
             orDash(srv.running),
             orDash(srv.queued),
             orDash(srv.genThroughput, 0),
