@@ -29,15 +29,18 @@ namespace {
 
 constexpr double kMibPerGib = 1024.0;
 
+/** MiB as GiB, compact: whole and grouped from 10 GiB, one decimal below ("1 758", "7.5"). */
+QString gibNumber(double mib)
+{
+    const double shown = mib / kMibPerGib;
+    return shown >= 10 ? grouped(std::llround(shown)) : QString::number(shown, 'f', 1);
+}
+
 } // namespace
 
 QString gib(std::optional<double> m)
 {
-    if (!m) {
-        return unknown();
-    }
-    const double shown = *m / kMibPerGib;
-    return (shown >= 10 ? grouped(std::llround(shown)) : QString::number(shown, 'f', 1)) + QStringLiteral(" GiB");
+    return m ? gibNumber(*m) + QStringLiteral(" GiB") : unknown();
 }
 
 QString gibExact(double m)
@@ -47,11 +50,7 @@ QString gibExact(double m)
 
 QString gibOf(double usedMib, double totalMib)
 {
-    const auto number = [](double m) {
-        const double shown = m / kMibPerGib;
-        return shown >= 10 ? grouped(std::llround(shown)) : QString::number(shown, 'f', 1);
-    };
-    return QStringLiteral("%1 / %2 GiB").arg(number(usedMib), number(totalMib));
+    return QStringLiteral("%1 / %2 GiB").arg(gibNumber(usedMib), gibNumber(totalMib));
 }
 
 QString percent(std::optional<double> fraction, int decimals)
