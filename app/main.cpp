@@ -245,11 +245,15 @@ int main(int argc, char **argv)
         flashdeck::cli::OutputTap errTap(stderr, json);
         QTextStream out(&outTap);
         QTextStream err(&errTap);
+        errTap.watch(&outTap);
         const auto finish = [&](int rc) {
             out.flush();
             err.flush();
             if (json && rc != ExitOk && outTap.written() == 0) {
                 outTap.write(flashdeck::cli::jsonErrorFor(rc, errTap.kept()));
+            } else if (json) {
+                // One object per line to the end: a run cut off after its output says why last.
+                outTap.write(flashdeck::cli::jsonClosingError(rc, outTap.lastLine(), errTap.keptSinceOther()));
             }
             return rc;
         };

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <utility>
+
 namespace flashdeck::cli {
 
 OutputTap::OutputTap(FILE *file, bool keep, QObject *parent)
@@ -29,6 +31,21 @@ qint64 OutputTap::writeData(const char *data, qint64 size)
     m_written += qint64(done);
     if (m_keep) {
         m_kept.append(data, qsizetype(done));
+        if (m_other != nullptr && m_other->written() != m_otherSeen) {
+            m_otherSeen = m_other->written();
+            m_keptSince.clear();
+        }
+        m_keptSince.append(data, qsizetype(done));
+    }
+    // Only the last line is held: a follow may print for hours.
+    for (char ch : QByteArrayView(data, qsizetype(done))) {
+        if (ch != '\n') {
+            m_line.append(ch);
+        } else if (!m_line.trimmed().isEmpty()) {
+            m_lastLine = std::exchange(m_line, {});
+        } else {
+            m_line.clear();
+        }
     }
     return qint64(done);
 }
@@ -72,6 +89,28 @@ QByteArray jsonErrorFor(int exitCode, const QString &said)
         {"error", {{"code", exitCodeName(exitCode)}, {"message", lines.join(QLatin1Char(' ')).toStdString()}}},
         {"exit_code", exitCode}};
     return QByteArray::fromStdString(j.dump()) + '\n';
+}
+
+QByteArray jsonClosingError(int exitCode, const QByteArray &lastLine, const QString &saidSince)
+{
+    if (exitCode == ExitOk || saidSince.trimmed().isEmpty()) {
+        return {};
+    }
+    const auto last = nlohmann::json::parse(lastLine.toStdString(), nullptr, false);
+    if (last.is_object() && (last.contains("error") || last.value("type", "") == "error" ||
+                             last.value("status", "") == "fail")) {
+        return {};
+    }
+    // A follower says its failure twice (as it happens, and as its end): once is enough.
+    QStringList lines;
+    for (const QString &line : saidSince.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        static const QRegularExpression prefix(QStringLiteral("^flashdeck( [a-z]+)?: "));
+        const QString bare = QString(line).remove(prefix).trimmed();
+        if (!lines.contains(bare)) {
+            lines << bare;
+        }
+    }
+    return jsonErrorFor(exitCode, lines.join(QLatin1Char('\n')));
 }
 
 } // namespace flashdeck::cli

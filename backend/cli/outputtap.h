@@ -20,6 +20,14 @@ public:
 
     [[nodiscard]] qint64 written() const { return m_written; }
     [[nodiscard]] QString kept() const { return QString::fromUtf8(m_kept); }
+    /** The last whole line written (without its newline): a JSON-lines command's last object. */
+    [[nodiscard]] QByteArray lastLine() const { return m_lastLine; }
+    /**
+     * Keep apart what is written after `other` last wrote: the words a command said once its
+     * output had stopped (a follow cut off), read by keptSinceOther().
+     */
+    void watch(const OutputTap *other) { m_other = other; }
+    [[nodiscard]] QString keptSinceOther() const { return QString::fromUtf8(m_keptSince); }
     bool isSequential() const override { return true; }
 
 protected:
@@ -31,6 +39,11 @@ private:
     bool m_keep;
     qint64 m_written = 0;
     QByteArray m_kept;
+    QByteArray m_line;     // the line being written
+    QByteArray m_lastLine; // the last one ended
+    const OutputTap *m_other = nullptr;
+    qint64 m_otherSeen = 0;
+    QByteArray m_keptSince;
 };
 
 /** The words a script reads for an exit code (`usage`, `unreachable`, …): never renamed. */
@@ -42,5 +55,14 @@ private:
  * stderr without its "flashdeck CMD: " prefix and usage text.
  */
 [[nodiscard]] QByteArray jsonErrorFor(int exitCode, const QString &said);
+
+/**
+ * The object that closes a `--json` run which printed its lines and then failed in words only
+ * (`logs --follow` cut off): jsonErrorFor() what it said after its last line, so a script reading
+ * one object per line learns why it stopped. Empty when none is due: the run succeeded, said
+ * nothing more, or its last line already is the error (`{"error":…}`, `{"type":"error"}`, a step
+ * `"status":"fail"`).
+ */
+[[nodiscard]] QByteArray jsonClosingError(int exitCode, const QByteArray &lastLine, const QString &saidSince);
 
 } // namespace flashdeck::cli
