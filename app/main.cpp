@@ -246,13 +246,17 @@ int main(int argc, char **argv)
         QTextStream out(&outTap);
         QTextStream err(&errTap);
         errTap.watch(&outTap);
+        static const QStringList kStreaming{QStringLiteral("logs"), QStringLiteral("deploy"), QStringLiteral("upgrade"),
+                                            QStringLiteral("chat"), QStringLiteral("status")};
+        const bool streamsLines = kStreaming.contains(commands.first());
         const auto finish = [&](int rc) {
             out.flush();
             err.flush();
             if (json && rc != ExitOk && outTap.written() == 0) {
                 outTap.write(flashdeck::cli::jsonErrorFor(rc, errTap.kept()));
-            } else if (json) {
-                // One object per line to the end: a run cut off after its output says why last.
+            } else if (json && streamsLines) {
+                // One object per line to the end: a stream cut off after its output says why last.
+                // (A one-object command, `loadtest`'s report, carries its own verdict.)
                 outTap.write(flashdeck::cli::jsonClosingError(rc, outTap.lastLine(), errTap.keptSinceOther()));
             }
             return rc;
