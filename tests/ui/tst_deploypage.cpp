@@ -661,7 +661,7 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
         edit->setFocus();
         edit->setPlainText(QString::fromUtf8(pasted.readAll()));
     };
-    QVERIFY(box->isVisible() && box->required() && edit->isVisible());
+    QVERIFY(box->isVisible() && box->required() && edit->isVisible() && !box->isFlat());
 
     // Run without a command: the page's words, nothing started.
     QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("deployRun")), Qt::LeftButton);
@@ -763,8 +763,11 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     auto *box = page->findChild<ui::LaunchCommandBox *>(QStringLiteral("launchCommandBox"));
     // Switched on with nothing pasted: no empty preview box taking the steps' room.
     const auto *preview = box->findChild<QPlainTextEdit *>(QStringLiteral("launchCommandPreview"));
+    box->setChecked(false);
+    QVERIFY(box->isFlat()); // switched off: its checkbox alone, no empty frame under it
     box->setText(QString());
     QVERIFY(box->isChecked());
+    QVERIFY(!box->isFlat());
     QVERIFY(!preview->isVisibleTo(box));
     box->setText(QStringLiteral("python3 -m sglang.launch_server --tp 4 --quantization mxfp8"));
     QVERIFY(preview->isVisibleTo(box));

@@ -5,13 +5,17 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/inventory.h"
 #include "backend/prometheus/promconfig.h"
 #include "backend/prometheus/promfleetsource.h"
+#include "backend/security/redactor.h"
 #include "backend/ssh/hostconnection.h"
+#include "backend/ssh/runtimeinfo.h"
 #include "ui/charts/timechart.h"
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/fleet/prometheusbox.h"
+#include "ui/mainwindow.h"
 #include "ui/pages/fleetpage.h"
 #include "ui/pages/metricspage.h"
 
@@ -57,6 +61,7 @@ class TestPromFleetPage : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesOverWhenItGoes();
+    void window_doubleClickOpensThatHostsMetrics_sayingWhatPrometheusHas();
 };
 
 void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesOverWhenItGoes()
@@ -203,6 +208,93 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     QTRY_VERIFY(!source->isVisible());
     QVERIFY(addKnown->isHidden());
     QTRY_VERIFY2(!summary->text().contains(QLatin1String("Prometheus")), qPrintable(summary->text()));
+}
+
+void TestPromFleetPage::window_doubleClickOpensThatHostsMetrics_sayingWhatPrometheusHas()
+{
+    // gpu3's DCGM exporter (a host only Prometheus knows), and the inventory's gpu4 whose only
+    // target exports nothing Flashdeck charts.
+    FakeHttpServer dcgm3;
+    FakeHttpServer other4;
+    dcgm3.on("GET", "/metrics", exposition(dcgmText(QStringLiteral("gpu3"), 4, 1000)));
+    other4.on("GET", "/metrics", exposition(QByteArrayLiteral("# TYPE node_load1 gauge\nnode_load1 0.5\n")));
+    PrometheusFixture prometheus;
+    QString error;
+    QVERIFY2(prometheus.start(
+                 QStringLiteral("  - job_name: dcgm3\n    static_configs:\n      - targets: [\"127.0.0.1:%1\"]\n"
+                                "        labels: {host: gpu3}\n"
+                                "  - job_name: other4\n    static_configs:\n      - targets: [\"127.0.0.1:%2\"]\n"
+                                "        labels: {host: gpu4}\n")
+                     .arg(dcgm3.port())
+                     .arg(other4.port()),
+                 &error),
+             qPrintable(error));
+    QVERIFY2(
+        prometheus.waitForSeries(QStringLiteral("count_over_time(DCGM_FI_DEV_GPU_UTIL[1m]) > 2"), 4, 60000, &error),
+        qPrintable(error));
+    QVERIFY2(prometheus.waitForSeries(QStringLiteral("up{host=\"gpu4\"} == 1"), 1, 60000, &error), qPrintable(error));
+
+    // The window as the app starts it with Prometheus chosen in Settings (the fleet told before
+    // the window opens): the host bar lists gpu4 only.
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Settings settings(paths);
+    prom::PromConfig config;
+    config.source = prom::FleetSource::Prometheus;
+    config.url = prometheus.url();
+    config.hostLabel = QStringLiteral("host");
+    config.writeTo(settings);
+    FleetWatcher watcher(paths, metrics::AlertThresholds{}, nullptr);
+    watcher.usePrometheus(config, QString());
+    Inventory inventory(paths.inventoryFile());
+    HostEntry gpu4;
+    gpu4.name = QStringLiteral("gpu4");
+    gpu4.address = QStringLiteral("127.0.0.1");
+    gpu4.port = 1; // Prometheus watches it: never connected
+    gpu4.user = QStringLiteral("ops");
+    QVERIFY(inventory.add(gpu4).isOk());
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), &watcher, &redactor);
+    window.resize(1366, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showPage(ui::MainWindow::Page::Fleet);
+    auto *fleet = window.findChild<ui::FleetPage *>();
+    QVERIFY(fleet);
+    QTRY_COMPARE_WITH_TIMEOUT(fleet->model()->rowCount(), 2, 30000);
+    const auto doubleClick = [fleet](const QString &host) {
+        const QAbstractItemModel *shown = fleet->table()->model();
+        for (int row = 0; row < shown->rowCount(); ++row) {
+            const QModelIndex i = shown->index(row, ui::FleetModel::Host);
+            if (i.data(ui::FleetModel::HostRole).toString() == host) {
+                const QPoint at = fleet->table()->visualRect(i).center();
+                QTest::mouseClick(fleet->table()->viewport(), Qt::LeftButton, {}, at);
+                QTest::mouseDClick(fleet->table()->viewport(), Qt::LeftButton, {}, at);
+                return true;
+            }
+        }
+        return false;
+    };
+
+    // gpu4: its Metrics page says Prometheus has nothing to chart (ten blank charts said nothing).
+    QVERIFY(doubleClick(QStringLiteral("gpu4")));
+    QCOMPARE(window.currentPage(), ui::MainWindow::Page::Metrics);
+    auto *metrics = window.findChild<ui::MetricsPage *>();
+    QVERIFY(metrics && metrics->isVisible());
+    QCOMPARE(metrics->host(), QStringLiteral("gpu4"));
+    auto *summary = metrics->findChild<QLabel *>(QStringLiteral("metricsSummary"));
+    QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QLatin1String("Prometheus has no series for gpu4")),
+                              qPrintable(summary->text()), 30000);
+
+    // Back to the Fleet page, gpu3: its own charts, from Prometheus, not the host bar's gpu4's.
+    window.showPage(ui::MainWindow::Page::Fleet);
+    QVERIFY(doubleClick(QStringLiteral("gpu3")));
+    QCOMPARE(window.currentPage(), ui::MainWindow::Page::Metrics);
+    QCOMPARE(metrics->host(), QStringLiteral("gpu3"));
+    QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QLatin1String("charts from Prometheus (")),
+                              qPrintable(summary->text()), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(metrics->charts().first()->lineCount() == 4, 30000);
 }
 
 QTEST_MAIN(TestPromFleetPage)

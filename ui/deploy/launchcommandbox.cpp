@@ -39,8 +39,10 @@ LaunchCommandBox::LaunchCommandBox(QWidget *parent)
     layout->addWidget(m_preview);
     m_edit->setVisible(false);
     m_preview->setVisible(false);
+    setFlat(true); // switched off: the checkbox alone, no empty frame under it
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_edit->setVisible(on);
+        setFlat(!on && !m_required);
         check();
     });
     // The operator's own switch only: the page switching it (another profile) is no edit.
@@ -68,6 +70,7 @@ void LaunchCommandBox::setRequired(bool required)
         setChecked(!m_edit->toPlainText().trimmed().isEmpty());
     }
     m_edit->setVisible(required || isChecked());
+    setFlat(!required && !isChecked());
     check();
 }
 
