@@ -48,11 +48,12 @@ test-asan: test
 
 bench: bootstrap
 	@cmake --preset release >/dev/null
-	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logtriage bench_logstream bench_chat bench_fleet bench_promfleet bench_startup flashdeck_simhost
+	@cmake --build --preset release --target bench_ssh bench_metrics bench_logs bench_logtriage bench_startlog bench_logstream bench_chat bench_fleet bench_promfleet bench_startup flashdeck_simhost
 	@build/release/tests/bench/bench_ssh
 	@build/release/tests/bench/bench_metrics
 	@build/release/tests/bench/bench_logs
 	@build/release/tests/bench/bench_logtriage
+	@build/release/tests/bench/bench_startlog
 	@build/release/tests/bench/bench_logstream
 	@build/release/tests/bench/bench_chat
 	@build/release/tests/bench/bench_fleet

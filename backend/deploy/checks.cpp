@@ -16,13 +16,6 @@ namespace flashdeck::checks {
 
 namespace {
 
-/** The id of the log rule `line` matches, or empty. */
-QString ruleOf(const logs::LogRules &rules, const QString &line)
-{
-    const int i = rules.classify(line.toUtf8());
-    return i < 0 ? QString() : rules.rules().at(i).id;
-}
-
 /** Runs `check` with the rules built into Flashdeck; a build without them says so in the step. */
 template<typename Check>
 StepRecord withBuiltInRules(const char *step, Check check)
@@ -344,24 +337,31 @@ QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuN
         .arg(names.join(QStringLiteral(", ")));
 }
 
-std::optional<KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
+std::optional<KernelVerdict> qmul4Printed(const StartLog &log)
 {
     // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
     // name is read from the line only to say which slow path it took.
     static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
-    for (const QString &l : lines) {
-        const QString id = ruleOf(rules, l);
-        if (id == QLatin1String("qmul4-ok") || id == QLatin1String("qmul4-fallback")) {
-            KernelVerdict v;
-            v.line = l.trimmed();
-            v.backend = id == QLatin1String("qmul4-ok") ? QStringLiteral("qmul4") : backend.match(l).captured(1);
-            if (v.backend.isEmpty()) {
-                v.backend = QStringLiteral("unknown"); // a fallback line the pattern does not name
-            }
-            return v;
-        }
+    const int ok = log.rules().indexOf(QStringLiteral("qmul4-ok"));
+    const qsizetype fast = log.first(ok);
+    const qsizetype slow = log.first(log.rules().indexOf(QStringLiteral("qmul4-fallback")));
+    const qsizetype at = fast < 0 ? slow : slow < 0 ? fast : std::min(fast, slow);
+    if (at < 0) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    const QString &l = log.lines().at(at);
+    KernelVerdict v;
+    v.line = l.trimmed();
+    v.backend = log.ruleAt(at) == ok ? QStringLiteral("qmul4") : backend.match(l).captured(1);
+    if (v.backend.isEmpty()) {
+        v.backend = QStringLiteral("unknown"); // a fallback line the pattern does not name
+    }
+    return v;
+}
+
+std::optional<KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
+{
+    return qmul4Printed(StartLog(lines, rules));
 }
 
 namespace {
@@ -380,13 +380,18 @@ QString fallbackFix(const QString &backend)
 
 StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules, const std::optional<KernelVerdict> &earlier)
 {
+    return qmul4(StartLog(lines, rules), earlier);
+}
+
+StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlier)
+{
     StepRecord r = make(
         "check.qmul4", QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
         QCoreApplication::translate("Deploy",
                                     "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
                                     "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
-    if (const std::optional<KernelVerdict> printed = qmul4Printed(lines, rules)) {
+    if (const std::optional<KernelVerdict> printed = qmul4Printed(log)) {
         r.seen = printed->line;
         r.status = printed->fastPath() ? StepStatus::Pass : StepStatus::Warn;
         if (!printed->fastPath()) {
@@ -428,18 +433,22 @@ StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules, const st
 
 StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 {
+    return dspark(StartLog(lines, rules));
+}
+
+StepRecord dspark(const StartLog &log)
+{
     StepRecord r =
         make("check.dspark", QCoreApplication::translate("Deploy", "The DSpark draft model is loaded"),
              QCoreApplication::translate("Deploy",
                                          "--speculative-algorithm DSPARK loads the draft from the checkpoint's "
                                          "dspark/ subfolder"));
     r.expected = QCoreApplication::translate("Deploy", "a DSpark draft line");
-    for (const QString &l : lines) {
-        if (ruleOf(rules, l) == QLatin1String("dspark-ok")) { // the page's wording and the real variants
-            r.status = StepStatus::Pass;
-            r.seen = l.trimmed();
-            return r;
-        }
+    // The page's wording and the real variants.
+    if (const qsizetype at = log.first(log.rules().indexOf(QStringLiteral("dspark-ok"))); at >= 0) {
+        r.status = StepStatus::Pass;
+        r.seen = log.lines().at(at).trimmed();
+        return r;
     }
     r.status = StepStatus::Warn;
     r.seen = QCoreApplication::translate("Deploy", "no DSpark line in the log");
@@ -452,16 +461,18 @@ StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
 {
+    return kvPool(profile, StartLog(lines, rules));
+}
+
+StepRecord kvPool(const RecipeProfile &profile, const StartLog &log)
+{
     StepRecord r = make(
         "check.kvpool", QCoreApplication::translate("Deploy", "KV pool size"),
         QCoreApplication::translate("Deploy", "The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     qint64 seen = 0;
-    for (const QString &l : lines) {
-        if (ruleOf(rules, l) != QLatin1String("kv-pool")) {
-            continue;
-        }
-        const QRegularExpressionMatch m = tokens.match(l);
+    for (const qsizetype at : log.matches(log.rules().indexOf(QStringLiteral("kv-pool")))) {
+        const QRegularExpressionMatch m = tokens.match(log.lines().at(at));
         if (m.hasMatch()) {
             seen = m.captured(1).toLongLong();
         }
@@ -487,21 +498,23 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const 
 
 StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, bool specificOnly)
 {
+    return launchFailure(StartLog(lines, rules), specificOnly);
+}
+
+StepRecord launchFailure(const StartLog &log, bool specificOnly)
+{
     // The log rules of severity "error", in their order: the most specific come first, and the
     // generic crash lines last (a traceback starts with "Scheduler hit an exception" and names
-    // its cause a few lines later).
-    QList<int> classes;
-    classes.reserve(lines.size());
-    for (const QString &l : lines) {
-        classes.append(rules.classify(l.toUtf8()));
-    }
+    // its cause a few lines later). Where each matched first is known: no line is read again.
+    const logs::LogRules &rules = log.rules();
+    const QStringList &lines = log.lines();
     StepRecord r;
     for (int i = 0; i < rules.rules().size(); ++i) {
         const logs::LogRule &rule = rules.rules().at(i);
         if (rule.severity != QLatin1String("error") || (specificOnly && rule.id == QLatin1String("crash"))) {
             continue;
         }
-        const qsizetype at = classes.indexOf(i);
+        const qsizetype at = log.first(i);
         if (at >= 0) {
             r.status = StepStatus::Fail;
             r.seen = lines.at(at).trimmed();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/deploy/startlog.h"
 #include "backend/probe/amdsmi.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/step.h"
@@ -67,19 +68,23 @@ StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const 
  */
 QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuNames, const QStringList &architectures);
 /** The `nvfp4_to_fp8 backend=…` line this start printed (its backend and the line); none when it printed none. */
+std::optional<KernelVerdict> qmul4Printed(const StartLog &log);
 std::optional<KernelVerdict> qmul4Printed(const QStringList &logLines, const logs::LogRules &rules);
 /**
  * F20: qmul4 passes, another backend warns loudly. No line at all is no guess: what `earlier` (a
  * start of the same image digest and model revision) printed, and when (skipped for qmul4, a
  * warning for a fallback), else "not printed by this start" (unknown).
  */
+StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlier = std::nullopt);
 StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules,
                  const std::optional<KernelVerdict> &earlier = std::nullopt);
 StepRecord qmul4(const QStringList &logLines, const std::optional<KernelVerdict> &earlier = std::nullopt);
 /** F18: the seed's wording or the real variants (rule dspark-ok). */
+StepRecord dspark(const StartLog &log);
 StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
 StepRecord dspark(const QStringList &logLines);
 /** F09/F10: the KV pool the log reports (rule kv-pool) against the profile's expectation (±15 %). */
+StepRecord kvPool(const RecipeProfile &profile, const StartLog &log);
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines, const logs::LogRules &rules);
 StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
 /**
@@ -88,6 +93,7 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
  * names its cause a few lines later, so a log read while it streams must not stop at its first
  * line).
  */
+StepRecord launchFailure(const StartLog &log, bool specificOnly = false);
 StepRecord launchFailure(const QStringList &logLines, const logs::LogRules &rules, bool specificOnly = false);
 StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
 

@@ -298,24 +298,25 @@ void DeployRunner::ready()
     m_decoder = std::make_unique<docker::LogFrameDecoder>();
     m_logStream = m_docker->stream(
         "GET", QStringLiteral("/containers/%1/logs?follow=1&stdout=1&stderr=1").arg(m_containerIds.first()));
-    connect(m_logStream, &QNetworkReply::readyRead, this, [this, seenReady, settle, passIfReady, publish] {
+    const int readyRule = m_logRules.indexOf(QStringLiteral("ready"));
+    connect(m_logStream, &QNetworkReply::readyRead, this, [this, seenReady, settle, passIfReady, publish, readyRule] {
         const qint64 now = m_readyClock.elapsed();
         m_readyProgress->logActivity(now); // a progress bar's bytes count before their newline
         for (const docker::LogLine &l : m_decoder->feed(m_logStream->readAll())) {
             const QString line = m_redactor.redact(QString::fromUtf8(l.text));
-            m_log.append(line);
+            const int rule = m_log.append(line); // classified once, here
             Q_EMIT logLine(line);
             if (m_readyProgress->logLine(line, now)) {
                 publish(); // each milestone, even when the next one came in the same read
             }
-            const int rule = m_logRules.classify(l.text);
-            if (rule >= 0 && m_logRules.rules().at(rule).id == QLatin1String("ready")) {
+            if (rule >= 0 && rule == readyRule) {
                 *seenReady = true;
                 passIfReady();
             }
         }
         // Only a named cause stops the wait here; a bare crash is judged when the container ends.
-        const StepRecord failure = checks::launchFailure(m_log, m_logRules, true);
+        // Where each rule matched is kept as the lines come: this costs no re-reading.
+        const StepRecord failure = checks::launchFailure(m_log, true);
         if (failure.status == StepStatus::Fail) {
             StepRecord r = m_current;
             r.status = StepStatus::Fail;
@@ -331,7 +332,7 @@ void DeployRunner::ready()
         StepRecord r = m_current;
         r.status = StepStatus::Fail;
         if (m_logStream->error() != QNetworkReply::NoError || m_conn.state().phase != ssh::ConnectionPhase::Ready) {
-            const StepRecord logFailure = checks::launchFailure(m_log, m_logRules);
+            const StepRecord logFailure = checks::launchFailure(m_log);
             if (logFailure.status != StepStatus::Fail) {
                 r.seen = QCoreApplication::translate(
                              "Deploy",
@@ -348,7 +349,7 @@ void DeployRunner::ready()
                 return;
             }
         }
-        const StepRecord failure = checks::launchFailure(m_log, m_logRules);
+        const StepRecord failure = checks::launchFailure(m_log);
         r.seen = failure.status == StepStatus::Fail
             ? failure.seen
             : QCoreApplication::translate("Deploy", "the server exited; last lines:\n") + lastLinesOf(8);
@@ -479,7 +480,7 @@ void DeployRunner::ready()
 
 QString DeployRunner::lastLinesOf(int n) const
 {
-    return m_log.mid(std::max<qsizetype>(0, m_log.size() - n)).join(QLatin1Char('\n'));
+    return m_log.lastLines(n);
 }
 
 void DeployRunner::checkLog(const char *step)
@@ -504,7 +505,7 @@ void DeployRunner::checkLog(const char *step)
     }
     if (id == QLatin1String("check.qmul4")) {
         // What this start printed is kept for later starts of the same pins (the manifest).
-        m_qmul4Seen = checks::qmul4Printed(m_log, m_logRules);
+        m_qmul4Seen = checks::qmul4Printed(m_log);
         if (m_qmul4Seen) {
             m_qmul4Seen->seenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
             m_qmul4Seen->imageDigest = m_imageDigest;
@@ -517,9 +518,9 @@ void DeployRunner::checkLog(const char *step)
             earlier = v;
         }
     }
-    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, m_logRules, earlier)
-        : id == QLatin1String("check.dspark")         ? checks::dspark(m_log, m_logRules)
-                                                      : checks::kvPool(m_profile, m_log, m_logRules);
+    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, earlier)
+        : id == QLatin1String("check.dspark")         ? checks::dspark(m_log)
+                                                      : checks::kvPool(m_profile, m_log);
     begin(step, r.title, r.why, QCoreApplication::translate("Deploy", "the server's log"));
     r.command = m_current.command;
     finish(r);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/core/linkopener.h"
+#include "backend/deploy/startlog.h"
 #include "backend/logs/logrules.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/launchspec.h"
@@ -250,9 +251,9 @@ private:
     QStringList m_gpuArchitectures; // nvidia-smi's product_architecture, one per GPU
     QStringList m_containerIds;
     QStringList m_replaced; // containers of earlier pins the launch stopped (an upgrade)
-    QStringList m_log; // the server's log so far (first replica)
     /** What the server's log lines mean (the checks and the ready wait read them through it). */
     logs::LogRules m_logRules;
+    StartLog m_log{m_logRules}; // the server's log so far (first replica), each line classified once
     LinkOpener m_apiLink; // the private tunnel to the first replica's published port
     QTimer *m_readyTimer = nullptr;
     QTimer *m_cacheTimer = nullptr; // measures the caches while Ready waits

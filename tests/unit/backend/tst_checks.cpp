@@ -1,4 +1,5 @@
 #include "backend/deploy/checks.h"
+#include "backend/logs/logrules.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/recipe.h"
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void dspark_seedWordingAndVariants();
     void kvPool_againstTheProfile();
     void launchFailure_mostSpecificCauseWins();
+    void startLog_streamedLineByLine_sameVerdictsAsReadWhole();
 
 private:
     Recipe m_recipe;
@@ -331,6 +333,47 @@ void TestChecks::launchFailure_mostSpecificCauseWins()
     QCOMPARE(generic.seen.section(QLatin1Char('\n'), 0, 0),
              QStringLiteral("ImportError: cannot import name 'nvfp4_to_fp8_qmul4' from 'sgl_kernel'"));
     QCOMPARE(generic.seen.section(QLatin1Char('\n'), 1), log.first());
+}
+
+void TestChecks::startLog_streamedLineByLine_sameVerdictsAsReadWhole()
+{
+    // The ready wait reads the log as it streams: each line classified once, where each rule
+    // matched kept, and every check asked after every read must say what it says of the whole.
+    const auto rules = logs::LogRules::builtIn();
+    QVERIFY(rules);
+    const QStringList log{
+        QStringLiteral("[2026-11-30 08:31:50 TP0] Load weight begin."),
+        QStringLiteral("[2026-11-30 08:31:56 TP0] KV Cache is allocated. #tokens: 6500000, K size: 40 GB"),
+        QStringLiteral(
+            "[2026-11-30 08:31:55 TP0] Compiled inference.dequant.nvfp4_to_fp8 backend=fp16_fallback in 12.3s"),
+        QStringLiteral("[2026-11-30 08:31:55 TP0] Compiled inference.dequant.nvfp4_to_fp8 backend=qmul4 in 12.3s"),
+        QStringLiteral("[2026-09-11 23:45:10 TP0] Draft checkpoint bundles a DSpark head; loading draft arch "
+                       "DeepseekV4DSparkForCausalLM."),
+        QStringLiteral("[2026-11-30 08:31:57 TP0] KV Cache is allocated. #tokens: 10400000, K size: 61.20 GB"),
+        QStringLiteral("[TP0] Scheduler hit an exception: Traceback (most recent call last):"),
+        QStringLiteral("ImportError: cannot import name 'nvfp4_to_fp8_qmul4' from 'sgl_kernel'"),
+        QStringLiteral("[2026-09-11 23:47:09] The server is fired up and ready to roll!"),
+    };
+    StartLog streamed(rules.value());
+    for (qsizetype n = 0; n < log.size(); ++n) {
+        const int rule = streamed.append(log.at(n));
+        QCOMPARE(rule, rules.value().classify(log.at(n).toUtf8()));
+        const QStringList sofar = log.first(n + 1);
+        const auto same = [](const StepRecord &a, const StepRecord &b) {
+            return a.status == b.status && a.seen == b.seen && a.fix == b.fix;
+        };
+        QVERIFY(same(checks::launchFailure(streamed, true), checks::launchFailure(sofar, rules.value(), true)));
+        QVERIFY(same(checks::launchFailure(streamed), checks::launchFailure(sofar, rules.value())));
+        QVERIFY(same(checks::qmul4(streamed), checks::qmul4(sofar, rules.value())));
+        QVERIFY(same(checks::dspark(streamed), checks::dspark(sofar, rules.value())));
+        QVERIFY(same(checks::kvPool(*m_balanced, streamed), checks::kvPool(*m_balanced, sofar, rules.value())));
+    }
+    // The first verdict line counts (the fallback came first), the last KV pool line does.
+    QCOMPARE(checks::qmul4(streamed).status, StepStatus::Warn);
+    QCOMPARE(checks::kvPool(*m_balanced, streamed).status, StepStatus::Pass);
+    QCOMPARE(streamed.first(rules.value().indexOf(QStringLiteral("ready"))), qsizetype(8));
+    QCOMPARE(streamed.matches(rules.value().indexOf(QStringLiteral("kv-pool"))), (QList<qsizetype>{1, 5}));
+    QCOMPARE(streamed.lastLines(2), log.at(7) + QLatin1Char('\n') + log.at(8));
 }
 
 QTEST_GUILESS_MAIN(TestChecks)
