@@ -60,7 +60,8 @@ void AlertThresholds::usePinsFile(const QString &file)
 void HostStatus::applyDeployment(const Deployment &d)
 {
     profile = d.profile;
-    if (d.isUndeployed()) {
+    undeployed = d.isUndeployed();
+    if (undeployed) {
         // Undeployed runs nothing: no pins to show or to drift from, no kernel verdict to raise.
         imageDigest.clear();
         modelSha.clear();
@@ -168,10 +169,23 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     auto raise = [&out](const QString &id, const char *severity, const QString &message) {
         out.append(Alert{id, QString::fromLatin1(severity), message, 0, 0});
     };
+    // Drift: the deployment runs other pins than the fleet's pins file (a host never deployed is
+    // not drifting: it runs nothing). Judged from the records, so also while the host is away: an
+    // upgrade from a terminal to other pins is drift whether or not the host answers now.
+    const auto drift = [&] {
+        if (t.pins && s.pins) {
+            if (const QStringList differs = s.pins->differencesFrom(*t.pins); !differs.isEmpty()) {
+                raise(QStringLiteral("pins-drift"), "warning",
+                      QCoreApplication::translate("Metrics", "Runs other pins than %1: %2")
+                          .arg(QFileInfo(t.pinsFile).fileName(), differs.join(QStringLiteral("; "))));
+            }
+        }
+    };
     if (isAway(s.state)) {
         raise(QStringLiteral("host-unreachable"), "critical",
               QCoreApplication::translate("Metrics", "Host unreachable: %1")
                   .arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
+        drift();
         return out; // nothing else is known while it is away
     }
     if (s.state == HostState::Unscraped) {
@@ -192,15 +206,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
             }
         }
     }
-    // Drift: the deployment runs other pins than the fleet's pins file (a host never deployed is
-    // not drifting: it runs nothing).
-    if (t.pins && s.pins) {
-        if (const QStringList differs = s.pins->differencesFrom(*t.pins); !differs.isEmpty()) {
-            raise(QStringLiteral("pins-drift"), "warning",
-                  QCoreApplication::translate("Metrics", "Runs other pins than %1: %2")
-                      .arg(QFileInfo(t.pinsFile).fileName(), differs.join(QStringLiteral("; "))));
-        }
-    }
+    drift();
     if (s.server && s.server->queued && *s.server->queued >= t.queueDepth) {
         raise(QStringLiteral("queue-high"), "warning",
               QCoreApplication::translate("Metrics", "%1 requests queued (threshold %2)")

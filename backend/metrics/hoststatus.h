@@ -83,6 +83,8 @@ struct HostStatus
     QString modelSha;
     /** What the host's recorded deployment pinned (flashdeck pins); none before a deployment pinned. */
     std::optional<Pins> pins;
+    /** The recorded deployment was undeployed (its containers removed): nothing is pinned now. */
+    bool undeployed = false;
     bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
     /**
      * An upgrade (or its rollback) of this host runs, from whichever window or terminal: its server

@@ -4,6 +4,8 @@
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/pins.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
@@ -17,6 +19,7 @@
 #include "ui/pages/metricspage.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -68,6 +71,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void liveFleet_modelAndPage();
     void passphraseKey_noAgent_asksOnce_everyPageWorks();
+    void recordsChangedOutside_pinsColumnFollows();
 };
 
 void TestFleetPage::liveFleet_modelAndPage()
@@ -311,6 +315,61 @@ void TestFleetPage::passphraseKey_noAgent_asksOnce_everyPageWorks()
     QCOMPARE(metricsPage->host(), QStringLiteral("gpu-locked"));
     QCOMPARE(asked, 1);
     QTRY_COMPARE(window.findChildren<ui::CredentialsDialog *>().size(), 0);
+}
+
+void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
+{
+    // What a terminal does to a host's records shows in its Fleet row within two seconds: after
+    // `upgrade --image-digest` the row said "as pinned" with the old digest while `status --pins`
+    // reported drift. The records are written as the commands write them; no host answers.
+    QTemporaryDir root;
+    const AppPaths paths(root.path());
+    QVERIFY(paths.ensureExists());
+    const QString before = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
+    const QString after = QStringLiteral("sha256:5f1d0a6bb2c3e4f5061728394a5b6c7d8e9f00112233445566778899aabbccdd");
+    const QString revision = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
+    const auto deployed = [&](const QString &digest) {
+        Deployment d;
+        d.host = QStringLiteral("gpu-a");
+        d.profile = QStringLiteral("b300x4-balanced");
+        d.imageDigest = digest;
+        d.modelSha = revision;
+        d.ok = true;
+        d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        QVERIFY(d.write(paths).isOk());
+    };
+    deployed(before);
+    metrics::AlertThresholds thresholds;
+    Pins fleetPins; // the fleet's pins file: what gpu-a was deployed with
+    fleetPins.imageDigest = before;
+    fleetPins.modelRevision = revision;
+    fleetPins.profile = QStringLiteral("b300x4-balanced");
+    thresholds.pins = fleetPins;
+    thresholds.pinsFile = root.filePath(QStringLiteral("fleet.pins.json"));
+    FleetWatcher watcher(paths, thresholds, nullptr);
+    HostEntry a;
+    a.name = QStringLiteral("gpu-a");
+    a.address = QStringLiteral("127.0.0.1");
+    a.port = 1; // nothing listens there
+    a.user = QStringLiteral("root");
+    watcher.setHosts({a});
+    ui::FleetPage page(watcher);
+    QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QAbstractItemModel &view = *page.table()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins),
+                              QStringLiteral("819722d · 62cbc27"), 10000);
+
+    // `flashdeck upgrade gpu-a --image-digest …` in a terminal: the row shows the new digest, drifting.
+    deployed(after);
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins),
+                              QStringLiteral("5f1d0a6 · 62cbc27 · drift"), 10000);
+    QVERIFY(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins, Qt::ToolTipRole).contains(after));
+
+    // `flashdeck undeploy gpu-a`: nothing runs, so nothing is pinned or drifts.
+    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins), QStringLiteral("undeployed"),
+                              10000);
+    QVERIFY(!cell(view, QStringLiteral("gpu-a"), FleetModel::Alerts).contains(QLatin1String("pins")));
 }
 
 QTEST_MAIN(TestFleetPage)

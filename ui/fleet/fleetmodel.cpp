@@ -263,8 +263,12 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
                                         [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
         if (role == Qt::DisplayRole || role == SortRole) {
             if (!s.pins) {
-                // A deployment that never reached its pins still has a profile.
-                return role == Qt::DisplayRole ? (s.profile.isEmpty() ? fmt::unknown() : s.profile) : QString();
+                // A deployment that never reached its pins still has a profile; an undeployed one
+                // runs nothing (its profile there read as if it still ran).
+                if (role == SortRole) {
+                    return QString();
+                }
+                return s.undeployed ? tr("undeployed") : s.profile.isEmpty() ? fmt::unknown() : s.profile;
             }
             // The digest's and the commit's first seven hex digits (git's short form): enough to tell
             // builds apart at a glance; the tooltip has them whole.

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void evaluate_data();
     void evaluate();
     void tracker_keepsSince_andMovesEndedToHistory();
+    void pinsDrift_fromTheRecords_alsoWhileAway();
     void json_unknownsAreNull();
 };
 
@@ -92,6 +93,38 @@ void TestAlerts::evaluate()
                 (a.severity == QLatin1String("info") && a.id == QLatin1String("upgrade-running")));
     }
     QCOMPARE(got, ids);
+}
+
+void TestAlerts::pinsDrift_fromTheRecords_alsoWhileAway()
+{
+    // The pins are what the records say the host runs: an upgrade from a terminal to other pins
+    // is drift whether or not the host answers now; a host that runs nothing never drifts.
+    flashdeck::Pins fleet;
+    fleet.imageDigest = QStringLiteral("sha256:aaaa");
+    fleet.modelRevision = QStringLiteral("62cbc27");
+    fleet.profile = QStringLiteral("b300x4-balanced");
+    AlertThresholds t;
+    t.pins = fleet;
+    t.pinsFile = QStringLiteral("/ops/fleet.pins.json");
+    HostStatus s;
+    s.host = QStringLiteral("gpu1");
+    s.state = HostState::Up;
+    s.pins = fleet;
+    const auto ids = [&] {
+        QStringList got;
+        for (const Alert &a : evaluateAlerts(s, t)) {
+            got << a.id;
+        }
+        return got;
+    };
+    QCOMPARE(ids(), QStringList{});
+    s.pins->imageDigest = QStringLiteral("sha256:bbbb");
+    QCOMPARE(ids(), QStringList{QStringLiteral("pins-drift")});
+    QVERIFY(evaluateAlerts(s, t).first().message.contains(QLatin1String("fleet.pins.json")));
+    s.state = HostState::Unreachable;
+    QCOMPARE(ids(), (QStringList{QStringLiteral("host-unreachable"), QStringLiteral("pins-drift")}));
+    s.pins.reset(); // undeployed
+    QCOMPARE(ids(), QStringList{QStringLiteral("host-unreachable")});
 }
 
 void TestAlerts::tracker_keepsSince_andMovesEndedToHistory()
