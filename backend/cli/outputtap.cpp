@@ -97,8 +97,8 @@ QByteArray jsonClosingError(int exitCode, const QByteArray &lastLine, const QStr
         return {};
     }
     const auto last = nlohmann::json::parse(lastLine.toStdString(), nullptr, false);
-    if (last.is_object() && (last.contains("error") || last.value("type", "") == "error" ||
-                             last.value("status", "") == "fail")) {
+    if (last.is_object() &&
+        (last.contains("error") || last.value("type", "") == "error" || last.value("status", "") == "fail")) {
         return {};
     }
     // A follower says its failure twice (as it happens, and as its end): once is enough.

@@ -39,7 +39,7 @@ private:
     bool m_keep;
     qint64 m_written = 0;
     QByteArray m_kept;
-    QByteArray m_line;     // the line being written
+    QByteArray m_line; // the line being written
     QByteArray m_lastLine; // the last one ended
     const OutputTap *m_other = nullptr;
     qint64 m_otherSeen = 0;

@@ -65,18 +65,17 @@ void TestOutputTap::closingError_data()
     QTest::addColumn<QString>("message"); // empty: no closing object
 
     const QString lost = QStringLiteral("flashdeck logs: the connection was lost\nthe connection was lost\n");
-    QTest::newRow("cut off after its lines") << 1 << QByteArray("{\"line\":7,\"text\":\"x\"}") << lost
-                                             << QStringLiteral("the connection was lost");
+    QTest::newRow("cut off after its lines")
+        << 1 << QByteArray("{\"line\":7,\"text\":\"x\"}") << lost << QStringLiteral("the connection was lost");
     QTest::newRow("succeeded") << 0 << QByteArray("{\"line\":7}") << lost << QString();
     QTest::newRow("failed, said nothing more") << 1 << QByteArray("{\"line\":7}") << QString() << QString();
     QTest::newRow("its error object last") << 1 << QByteArray(R"({"error":{"code":"failed"}})") << lost << QString();
     QTest::newRow("chat's error last") << 1 << QByteArray(R"({"type":"error","message":"401"})") << lost << QString();
-    QTest::newRow("a failed step last") << 1 << QByteArray(R"({"step":"ready","status":"fail"})") << lost
-                                        << QString();
+    QTest::newRow("a failed step last") << 1 << QByteArray(R"({"step":"ready","status":"fail"})") << lost << QString();
     QTest::newRow("a passed step last") << 1 << QByteArray(R"({"step":"ready","status":"pass"})")
                                         << QStringLiteral("flashdeck deploy: stopped\n") << QStringLiteral("stopped");
-    QTest::newRow("unreachable, not JSON last") << 6 << QByteArray("partial {") << QStringLiteral("Host gone.\n")
-                                                << QStringLiteral("Host gone.");
+    QTest::newRow("unreachable, not JSON last")
+        << 6 << QByteArray("partial {") << QStringLiteral("Host gone.\n") << QStringLiteral("Host gone.");
 }
 
 void TestOutputTap::closingError()
