@@ -1985,7 +1985,7 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+55"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+48"/>
         <location filename="../../backend/deploy/deploypreflight.cpp" line="+118"/>
         <source>GPUs match the profile</source>
         <translation>GPU 与配置相符</translation>
@@ -2174,8 +2174,8 @@ Summary sha256: %1
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
-        <location line="+76"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+492"/>
+        <location line="+88"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+493"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2205,12 +2205,12 @@ Summary sha256: %1
         <translation>部署无需处理：本次启动没有说明 NVFP4 KV 解码所用的后端。当此镜像与版本的某次启动输出该行时，Flashdeck 会记下它，并在之后的启动中告知。</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-55"/>
         <source>The server found a CUDA Toolkit older than 13.4 in its image and fell back to %1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or newer, and restart; a driver update does not change the image&apos;s toolkit.</source>
         <translation>服务器发现镜像中的 CUDA Toolkit 低于 13.4，已回退到 %1：解码变慢。请运行固定的镜像或用 CUDA 13.4 及以上构建的镜像，然后重启；更新驱动不会改变镜像中的 toolkit。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+70"/>
         <source>The DSpark draft model is loaded</source>
         <translation>DSpark 草稿模型已加载</translation>
     </message>
@@ -2225,7 +2225,7 @@ Summary sha256: %1
         <translation>一行 DSpark 草稿模型日志</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>no DSpark line in the log</source>
         <translation>日志中没有 DSpark 行</translation>
     </message>
@@ -2235,7 +2235,7 @@ Summary sha256: %1
         <translation>投机解码未开启：请检查固定的 revision 中有 dspark/ 目录，且启动参数含 --speculative-algorithm DSPARK。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>KV pool size</source>
         <translation>KV 池大小</translation>
     </message>
@@ -2245,7 +2245,7 @@ Summary sha256: %1
         <translation>该配置预期约 %1 个 token</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+10"/>
         <source>≈ %1 tokens (±15 %)</source>
         <translation>≈ %1 个 token（±15 %）</translation>
     </message>
@@ -2282,7 +2282,7 @@ Summary sha256: %1
         <translation>给每个服务更多 GPU（为更大的 TP × DP × PP 生成命令并把这些 GPU 交给它），或部署到显存更大的 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-419"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-420"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2382,7 +2382,7 @@ Summary sha256: %1
         <translation>/health 返回 200；已见就绪行；</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>the connection to the host was lost while waiting for the server (%1); the server may still be starting — nothing seen says it stopped</source>
         <translation>等待服务器期间与主机的连接断开（%1）；服务器可能仍在启动——没有任何迹象表明它已停止</translation>
     </message>
@@ -2453,7 +2453,7 @@ Summary sha256: %1
         <translation>生成器的命令没有开启 DSpark（--speculative-algorithm DSPARK）</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="-164"/>
+        <location filename="../../backend/deploy/checks.cpp" line="-182"/>
         <source>ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)</source>
         <translation>ROCm 主机：qmul4 是 NVIDIA 内核（该检查只适用于 CUDA）</translation>
     </message>
@@ -4277,7 +4277,12 @@ Summary sha256: %1
         <translation>无可读数据</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+22"/>
+        <source>undeployed</source>
+        <translation>已撤下部署</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1 · drift</source>
         <translation>%1 · 漂移</translation>
     </message>
@@ -4509,7 +4514,7 @@ Model revision %3</source>
 <context>
     <name>Format</name>
     <message>
-        <location filename="../../backend/core/format.cpp" line="+70"/>
+        <location filename="../../backend/core/format.cpp" line="+69"/>
         <source> M tokens</source>
         <translation> M token</translation>
     </message>
@@ -4663,7 +4668,7 @@ Model revision %3</source>
         <translation>将要运行的内容</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
     </message>
@@ -5510,12 +5515,12 @@ Text shown: %6, sha256 %5</source>
     <message>
         <location line="+2"/>
         <location line="+68"/>
-        <location line="+111"/>
+        <location line="+116"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-175"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
@@ -5536,19 +5541,19 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+279"/>
+        <location line="+284"/>
         <source>Add a host to start</source>
         <translation>添加一台主机以开始</translation>
     </message>
     <message>
-        <location line="-270"/>
-        <location line="+273"/>
+        <location line="-275"/>
+        <location line="+278"/>
         <location line="+27"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location line="-293"/>
+        <location line="-298"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
@@ -5568,7 +5573,7 @@ Text shown: %6, sha256 %5</source>
         <translation>用 --demo 启动 Flashdeck（或运行“flashdeck demo start”）以添加模拟主机。</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+150"/>
         <source>  [SIMULATED]</source>
         <translation>  [模拟]</translation>
     </message>
@@ -5741,22 +5746,22 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+173"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+186"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>GPU %1 memory at %2 % (threshold %3 %)</source>
         <translation>GPU %1 显存占用 %2 %（阈值 %3 %）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-23"/>
         <source>Runs other pins than %1: %2</source>
         <translation>运行的固定版本与 %1 不同：%2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+33"/>
         <source>%1 requests queued (threshold %2)</source>
         <translation>%1 个请求排队（阈值 %2）</translation>
     </message>
@@ -8529,7 +8534,7 @@ Run &apos;flashdeck --help&apos; for usage.</source>
 运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+91"/>
         <source>Unknown command &quot;%1&quot;. Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
     </message>
