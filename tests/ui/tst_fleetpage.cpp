@@ -1,4 +1,5 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
@@ -338,7 +339,6 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
         d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
         QVERIFY(d.write(paths).isOk());
     };
-    deployed(before);
     metrics::AlertThresholds thresholds;
     Pins fleetPins; // the fleet's pins file: what gpu-a was deployed with
     fleetPins.imageDigest = before;
@@ -356,6 +356,10 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     ui::FleetPage page(watcher);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const QAbstractItemModel &view = *page.table()->model();
+    QCOMPARE(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins), fmt::unknown()); // never deployed
+
+    // `flashdeck deploy gpu-a` in a terminal (its records folder new): the row shows its pins.
+    deployed(before);
     QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins),
                               QStringLiteral("819722d · 62cbc27"), 10000);
 
