@@ -24,6 +24,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
+#include <variant>
 
 namespace flashdeck::cli {
 
@@ -161,7 +163,25 @@ QString table(const QList<QStringList> &rows)
 
 } // namespace
 
-int runStatusCommand(const QStringList &args, CliContext &c)
+namespace {
+
+/** What `status` was asked: its options read and checked, the hosts found in the inventory. */
+struct StatusRequest
+{
+    bool json = false;
+    bool watch = false;
+    int intervalMs = 2000;
+    int timeoutMs = 30000;
+    QStringList names; // the hosts named; empty: every one
+    QList<HostEntry> hosts;
+    std::optional<HostEntry> through; // carries the tunnel to a Prometheus reached through a host
+    prom::PromConfig prom;
+    std::optional<QString> pinsFile; // --pins
+    metrics::AlertThresholds thresholds;
+};
+
+/** The options, checked; an exit code when they are wrong (said on stderr). */
+std::variant<StatusRequest, int> readRequest(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
@@ -199,12 +219,13 @@ int runStatusCommand(const QStringList &args, CliContext &c)
         c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
         return ExitUsage;
     }
-    Inventory inventory(c.paths.inventoryFile());
-    if (Status s = inventory.load(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    prom::PromConfig promConfig = prom::PromConfig::fromSettings(Settings(c.paths));
+    StatusRequest r;
+    r.json = p.isSet(jsonOpt);
+    r.watch = p.isSet(watchOpt);
+    r.intervalMs = std::max(1, p.value(intervalOpt).toInt()) * 1000;
+    r.timeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
+    r.names = p.positionalArguments().mid(1);
+    r.prom = prom::PromConfig::fromSettings(Settings(c.paths));
     if (p.isSet(sourceOpt)) {
         const QString source = p.value(sourceOpt).toLower();
         if (source != QLatin1String("ssh") && source != QLatin1String("prometheus")) {
@@ -213,21 +234,50 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                          .arg(p.value(sourceOpt));
             return ExitUsage;
         }
-        promConfig.source = source == QLatin1String("ssh") ? prom::FleetSource::Ssh : prom::FleetSource::Prometheus;
+        r.prom.source = source == QLatin1String("ssh") ? prom::FleetSource::Ssh : prom::FleetSource::Prometheus;
     }
     if (p.isSet(promUrlOpt)) {
-        promConfig.url = QUrl(p.value(promUrlOpt));
-        promConfig.source = prom::FleetSource::Prometheus;
+        r.prom.url = QUrl(p.value(promUrlOpt));
+        r.prom.source = prom::FleetSource::Prometheus;
     }
-    if (promConfig.source == prom::FleetSource::Prometheus) {
-        if (const Status s = promConfig.check(); !s) {
+    if (r.prom.source == prom::FleetSource::Prometheus) {
+        if (const Status s = r.prom.check(); !s) {
             c.err << "flashdeck status: " << s.message() << '\n';
             return ExitUsage;
         }
     }
-    QList<HostEntry> hosts;
-    const QStringList names = p.positionalArguments().mid(1);
-    for (const QString &name : names) {
+    if (p.isSet(pinsOpt)) {
+        r.pinsFile = p.value(pinsOpt);
+    }
+    return r;
+}
+
+/** The alerts' thresholds and the fleet's pins; an exit code when --pins cannot be read. */
+int readThresholds(StatusRequest &r, CliContext &c)
+{
+    r.thresholds = metrics::AlertThresholds::fromSettings(Settings(c.paths));
+    if (r.pinsFile) {
+        r.thresholds.usePinsFile(*r.pinsFile);
+        if (!r.thresholds.pinsError.isEmpty()) {
+            c.err << r.thresholds.pinsError << '\n';
+            return ExitUsage;
+        }
+    } else if (!r.thresholds.pinsError.isEmpty()) {
+        c.err << QCoreApplication::translate("Cli", "%1 (Settings → Fleet): pins are not compared.\n")
+                     .arg(r.thresholds.pinsError);
+    }
+    return ExitOk;
+}
+
+/** The hosts asked for, from the inventory; an exit code when one is not there (said on stderr). */
+int findHosts(StatusRequest &r, CliContext &c)
+{
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    for (const QString &name : std::as_const(r.names)) {
         const std::optional<HostEntry> h = inventory.find(name);
         if (!h) {
             c.err << QCoreApplication::translate(
@@ -235,161 +285,137 @@ int runStatusCommand(const QStringList &args, CliContext &c)
                          .arg(name);
             return ExitUsage;
         }
-        hosts.append(*h);
+        r.hosts.append(*h);
     }
-    if (names.isEmpty()) {
-        hosts = inventory.hosts();
+    if (r.names.isEmpty()) {
+        r.hosts = inventory.hosts();
     }
-    if (hosts.isEmpty() && promConfig.source == prom::FleetSource::Ssh) {
+    const bool usePrometheus = r.prom.source == prom::FleetSource::Prometheus;
+    if (r.hosts.isEmpty() && !usePrometheus) {
         c.err << QCoreApplication::translate("Cli", "No hosts yet: add one with 'flashdeck hosts add'.\n");
         return ExitUsage;
     }
-    const bool json = p.isSet(jsonOpt);
-
-    // The same watcher as the Fleet page: one connection and one monitor per host, never a prompt
-    // (host keys are accepted with `hosts check`), the deployment's API key from the keyring.
-    SecretStore secrets;
-    const Settings settings(c.paths);
-    metrics::AlertThresholds thresholds = metrics::AlertThresholds::fromSettings(settings);
-    if (p.isSet(pinsOpt)) {
-        thresholds.usePinsFile(p.value(pinsOpt));
-        if (!thresholds.pinsError.isEmpty()) {
-            c.err << thresholds.pinsError << '\n';
-            return ExitUsage;
-        }
-    } else if (!thresholds.pinsError.isEmpty()) {
-        c.err << QCoreApplication::translate("Cli", "%1 (Settings → Fleet): pins are not compared.\n")
-                     .arg(thresholds.pinsError);
+    if (usePrometheus && !r.prom.throughHost.isEmpty()) {
+        r.through = inventory.find(r.prom.throughHost);
     }
+    return ExitOk;
+}
 
-    // The operator's Prometheus first, when it is the source: the hosts it knows come from it,
-    // the others over SSH as always; when it cannot answer, every inventory host over SSH.
-    QList<HostEntry> watched = hosts;
-    const bool usePrometheus = promConfig.source == prom::FleetSource::Prometheus;
-    if (usePrometheus && !promConfig.throughHost.isEmpty()) {
-        const std::optional<HostEntry> through = inventory.find(promConfig.throughHost);
-        if (!through) {
+/** A Prometheus reached through an inventory host needs that host; an exit code when it is not there. */
+int checkThrough(const StatusRequest &r, CliContext &c)
+{
+    if (r.prom.source == prom::FleetSource::Prometheus && !r.prom.throughHost.isEmpty()) {
+        if (!r.through) {
             c.err << "flashdeck status: "
                   << QCoreApplication::translate(
                          "Cli", "the Prometheus is reached through \"%1\", which is not in the inventory.\n")
-                         .arg(promConfig.throughHost);
+                         .arg(r.prom.throughHost);
             return ExitUsage;
         }
-        if (!names.contains(through->name) && !names.isEmpty()) {
-            watched.append(*through); // its session carries the tunnel
-        }
     }
-    FleetWatcher fleet(c.paths, thresholds, &secrets);
-    fleet.setHosts(watched);
-    if (usePrometheus) {
-        const StoredApiKey secret = promConfig.auth == prom::PromAuth::None
-            ? StoredApiKey{}
-            : storedSecret(QLatin1String(prom::PromConfig::kSecretKey), QStringLiteral("Prometheus"),
-                           prom::PromConfig::kSecretEnv);
-        if (promConfig.auth != prom::PromAuth::None && secret.key.isEmpty()) {
-            c.err << (promConfig.auth == prom::PromAuth::Bearer
-                          ? QCoreApplication::translate(
-                                "Cli", "No Prometheus token: %1; set %2 or save it in Settings → Fleet.\n")
-                          : QCoreApplication::translate(
-                                "Cli", "No Prometheus password: %1; set %2 or save it in Settings → Fleet.\n"))
-                         .arg(secret.whyNone, QLatin1String(prom::PromConfig::kSecretEnv));
-        }
-        if (c.redactor && !secret.key.isEmpty()) {
-            c.redactor->addSecret(secret.key);
-        }
-        QEventLoop first;
-        QTimer::singleShot(std::max(1, p.value(timeoutOpt).toInt()) * 1000 + promConfig.timeoutMs, &first,
-                           &QEventLoop::quit);
-        QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, &QEventLoop::quit);
-        fleet.usePrometheus(promConfig, secret.key, std::max(1, p.value(intervalOpt).toInt()) * 1000);
-        if (!fleet.prometheus()->answered()) {
-            first.exec();
-        }
-        const prom::PromFleetSource *source = fleet.prometheus();
-        if (!source->answered() || !source->error().isEmpty()) {
-            c.err << (source->error().isEmpty()
-                          ? QCoreApplication::translate("Cli", "Prometheus gave no answer in time.")
-                          : source->error())
-                  << ' ' << QCoreApplication::translate("Cli", "Watching the inventory's hosts over SSH instead.\n");
-            if (!source->answered()) {
-                fleet.usePrometheus(prom::PromConfig{}, {});
-            }
-        } else {
-            for (const QString &w : source->warnings()) {
-                c.err << "Prometheus: " << w << '\n';
-            }
-        }
-    }
-    QList<HostEntry> overSsh;
-    for (const HostEntry &h : hosts) {
-        if (!fleet.watchedByPrometheus(h.name)) {
-            overSsh.append(h);
-        }
-    }
-    // Hosts only Prometheus knows: listed after the inventory's (all of them, unless hosts were named).
-    const QStringList onlyInPrometheus = names.isEmpty() ? fleet.prometheusOnlyHosts() : QStringList();
-    if (hosts.isEmpty() && onlyInPrometheus.isEmpty()) {
-        c.err << QCoreApplication::translate("Cli", "No hosts: the inventory has none and Prometheus named none.\n");
-        return ExitCheckFailed;
-    }
-    const auto statusOf = [&fleet](const QString &name) { return fleet.status(name); };
-    QStringList order;
-    for (const HostEntry &h : hosts) {
-        order.append(h.name);
-    }
-    order.append(onlyInPrometheus);
+    return ExitOk;
+}
 
-    auto print = [&] {
-        bool allUp = true;
-        QList<QStringList> rows;
-        QStringList notes; // errors and alerts, under the table, by host
-        for (const QString &name : order) {
-            const metrics::HostStatus s = statusOf(name);
-            // Exporters Prometheus cannot scrape are a warning about them, not a host that is down.
-            allUp = allUp && (s.state == metrics::HostState::Up || s.state == metrics::HostState::Unscraped);
-            if (json) {
-                c.out << QString::fromStdString(s.toJson().dump()) << '\n';
-                continue;
-            }
-            rows.append(cells(s));
-            if (!s.inInventory) {
-                notes.append(
-                    QCoreApplication::translate("Cli",
-                                                "%1: known to Prometheus, not in the inventory (add it with 'flashdeck "
-                                                "hosts add %1 USER@ADDRESS' to deploy there)")
-                        .arg(s.host));
-            }
-            if (!s.error.isEmpty()) {
-                notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
-            }
-            for (const metrics::Alert &a : s.alerts) {
-                notes.append(QStringLiteral("%1: %2: %3").arg(s.host, severityWord(a.severity), a.message));
-            }
+/**
+ * The operator's Prometheus, when it is the source: the hosts it knows come from it, the others
+ * over SSH as always; when it cannot answer in time, every inventory host over SSH (said on stderr).
+ */
+void usePrometheus(FleetWatcher &fleet, const StatusRequest &r, CliContext &c)
+{
+    const StoredApiKey secret = r.prom.auth == prom::PromAuth::None
+        ? StoredApiKey{}
+        : storedSecret(QLatin1String(prom::PromConfig::kSecretKey), QStringLiteral("Prometheus"),
+                       prom::PromConfig::kSecretEnv);
+    if (r.prom.auth != prom::PromAuth::None && secret.key.isEmpty()) {
+        c.err << (r.prom.auth == prom::PromAuth::Bearer
+                      ? QCoreApplication::translate("Cli",
+                                                    "No Prometheus token: %1; set %2 or save it in Settings → Fleet.\n")
+                      : QCoreApplication::translate(
+                            "Cli", "No Prometheus password: %1; set %2 or save it in Settings → Fleet.\n"))
+                     .arg(secret.whyNone, QLatin1String(prom::PromConfig::kSecretEnv));
+    }
+    if (c.redactor && !secret.key.isEmpty()) {
+        c.redactor->addSecret(secret.key);
+    }
+    QEventLoop first;
+    QTimer::singleShot(r.timeoutMs + r.prom.timeoutMs, &first, &QEventLoop::quit);
+    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, &QEventLoop::quit);
+    fleet.usePrometheus(r.prom, secret.key, r.intervalMs);
+    if (!fleet.prometheus()->answered()) {
+        first.exec();
+    }
+    const prom::PromFleetSource *source = fleet.prometheus();
+    if (!source->answered() || !source->error().isEmpty()) {
+        c.err << (source->error().isEmpty() ? QCoreApplication::translate("Cli", "Prometheus gave no answer in time.")
+                                            : source->error())
+              << ' ' << QCoreApplication::translate("Cli", "Watching the inventory's hosts over SSH instead.\n");
+        if (!source->answered()) {
+            fleet.usePrometheus(prom::PromConfig{}, {});
         }
-        if (!json) {
-            c.out << table(rows);
-            for (const QString &n : notes) {
-                c.out << "  " << n << '\n';
-            }
-            if (fleet.prometheus() && fleet.prometheus()->error().isEmpty()) {
-                c.out << "  "
-                      << QCoreApplication::translate("Cli", "Source: Prometheus at %1 for %2 host(s)")
-                             .arg(fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo))
-                             .arg(order.size() - overSsh.size())
-                      << (overSsh.isEmpty() ? QString()
-                                            : QCoreApplication::translate("Cli", ", SSH for %1").arg(overSsh.size()))
-                      << ".\n";
-            }
+    } else {
+        for (const QString &w : source->warnings()) {
+            c.err << "Prometheus: " << w << '\n';
         }
-        c.out.flush();
-        return allUp;
-    };
+    }
+}
 
-    // First answers from every host (or its failure), then print; with --watch, again and again.
+/** Prints every host once, as a table with notes or one JSON object each; false when one is not up. */
+bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json, CliContext &c)
+{
+    bool allUp = true;
+    QList<QStringList> rows;
+    QStringList notes; // errors and alerts, under the table, by host
+    for (const QString &name : order) {
+        const metrics::HostStatus s = fleet.status(name);
+        // Exporters Prometheus cannot scrape are a warning about them, not a host that is down.
+        allUp = allUp && (s.state == metrics::HostState::Up || s.state == metrics::HostState::Unscraped);
+        if (json) {
+            c.out << QString::fromStdString(s.toJson().dump()) << '\n';
+            continue;
+        }
+        rows.append(cells(s));
+        if (!s.inInventory) {
+            notes.append(QCoreApplication::translate("Cli",
+                                                     "%1: known to Prometheus, not in the inventory (add it with "
+                                                     "'flashdeck hosts add %1 USER@ADDRESS' to deploy there)")
+                             .arg(s.host));
+        }
+        if (!s.error.isEmpty()) {
+            notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
+        }
+        for (const metrics::Alert &a : s.alerts) {
+            notes.append(QStringLiteral("%1: %2: %3").arg(s.host, severityWord(a.severity), a.message));
+        }
+    }
+    if (!json) {
+        c.out << table(rows);
+        for (const QString &n : notes) {
+            c.out << "  " << n << '\n';
+        }
+        if (fleet.prometheus() && fleet.prometheus()->error().isEmpty()) {
+            c.out << "  "
+                  << QCoreApplication::translate("Cli", "Source: Prometheus at %1 for %2 host(s)")
+                         .arg(fleet.prometheus()->config().url.toString(QUrl::RemoveUserInfo))
+                         .arg(order.size() - overSsh)
+                  << (overSsh == 0 ? QString() : QCoreApplication::translate("Cli", ", SSH for %1").arg(overSsh))
+                  << ".\n";
+        }
+    }
+    c.out.flush();
+    return allUp;
+}
+
+/**
+ * Waits for every SSH host's first answers (or the timeout), prints, and with --watch prints
+ * again each interval until Ctrl+C. The exit code of the last print.
+ */
+int printUntilDone(FleetWatcher &fleet, const StatusRequest &r, const QStringList &order,
+                   const QList<HostEntry> &overSsh, CliContext &c)
+{
+    const auto print = [&] { return printHosts(fleet, order, overSsh.size(), r.json, c) ? ExitOk : ExitCheckFailed; };
     QEventLoop loop;
     QElapsedTimer waited;
     waited.start();
-    const int timeoutMs = std::max(1, p.value(timeoutOpt).toInt()) * 1000;
     QTimer check;
     check.setInterval(100);
     bool printedOnce = false;
@@ -397,8 +423,8 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     StopSignals stop;
     QObject::connect(&stop, &StopSignals::stopRequested, &loop, [&loop] { loop.quit(); });
     QTimer watchTimer;
-    watchTimer.setInterval(std::max(1, p.value(intervalOpt).toInt()) * 1000);
-    QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print() ? ExitOk : ExitCheckFailed; });
+    watchTimer.setInterval(r.intervalMs);
+    QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print(); });
     // --watch: Prometheus is asked again each interval; a refresh that fails is said on stderr, and
     // the hosts it watched are watched over SSH until it answers again.
     QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &loop, [&] {
@@ -413,11 +439,11 @@ int runStatusCommand(const QStringList &args, CliContext &c)
             const metrics::HostMonitor *m = fleet.monitor(h.name);
             settled = settled && m && m->settled();
         }
-        if (!printedOnce && (settled || waited.elapsed() > timeoutMs)) {
+        if (!printedOnce && (settled || waited.elapsed() > r.timeoutMs)) {
             printedOnce = true;
             check.stop();
-            rc = print() ? ExitOk : ExitCheckFailed;
-            if (p.isSet(watchOpt)) {
+            rc = print();
+            if (r.watch) {
                 watchTimer.start();
             } else {
                 loop.quit();
@@ -427,6 +453,53 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     check.start();
     loop.exec();
     return rc;
+}
+
+} // namespace
+
+int runStatusCommand(const QStringList &args, CliContext &c)
+{
+    auto read = readRequest(args, c);
+    if (const int *rc = std::get_if<int>(&read)) {
+        return *rc;
+    }
+    StatusRequest &r = std::get<StatusRequest>(read);
+    for (const auto step : {&findHosts, &readThresholds}) {
+        if (const int rc = step(r, c); rc != ExitOk) {
+            return rc;
+        }
+    }
+    if (const int rc = checkThrough(r, c); rc != ExitOk) {
+        return rc;
+    }
+    // The same watcher as the Fleet page: one connection and one monitor per host, never a prompt
+    // (host keys are accepted with `hosts check`), the deployment's API key from the keyring.
+    SecretStore secrets;
+    QList<HostEntry> watched = r.hosts;
+    if (r.through && !r.names.isEmpty() && !r.names.contains(r.through->name)) {
+        watched.append(*r.through); // its session carries the tunnel to Prometheus
+    }
+    FleetWatcher fleet(c.paths, r.thresholds, &secrets);
+    fleet.setHosts(watched);
+    if (r.prom.source == prom::FleetSource::Prometheus) {
+        usePrometheus(fleet, r, c);
+    }
+    QList<HostEntry> overSsh;
+    QStringList order;
+    for (const HostEntry &h : std::as_const(r.hosts)) {
+        order.append(h.name);
+        if (!fleet.watchedByPrometheus(h.name)) {
+            overSsh.append(h);
+        }
+    }
+    // Hosts only Prometheus knows: listed after the inventory's (all of them, unless hosts were named).
+    const QStringList onlyInPrometheus = r.names.isEmpty() ? fleet.prometheusOnlyHosts() : QStringList();
+    if (r.hosts.isEmpty() && onlyInPrometheus.isEmpty()) {
+        c.err << QCoreApplication::translate("Cli", "No hosts: the inventory has none and Prometheus named none.\n");
+        return ExitCheckFailed;
+    }
+    order.append(onlyInPrometheus);
+    return printUntilDone(fleet, r, order, overSsh, c);
 }
 
 } // namespace flashdeck::cli
