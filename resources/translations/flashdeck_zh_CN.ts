@@ -453,7 +453,7 @@
         <location filename="../../backend/cli/deploycommand.cpp" line="+240"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+233"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+283"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
@@ -1411,7 +1411,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="-186"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-234"/>
         <source>HOST</source>
         <translation>主机</translation>
     </message>
@@ -1501,7 +1501,7 @@ Summary sha256: %1
         <translation>无告警</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+74"/>
         <source>One JSON object per host.</source>
         <translation>每台主机一个 JSON 对象。</translation>
     </message>
@@ -1536,35 +1536,35 @@ Summary sha256: %1
         <translation>要读取的 Prometheus（默认：设置 → 机群）；隐含 --source prometheus。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>--source is ssh or prometheus, not &quot;%1&quot;.
 </source>
         <translation>--source 取值为 ssh 或 prometheus，而不是“%1”。
 </translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+62"/>
         <source>No hosts yet: add one with &apos;flashdeck hosts add&apos;.
 </source>
         <translation>还没有主机：请用“flashdeck hosts add”添加一台。
 </translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-29"/>
         <source>%1 (Settings → Fleet): pins are not compared.
 </source>
         <translation>%1（设置 → 机群）：不比较固定版本。
 </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+44"/>
         <source>the Prometheus is reached through &quot;%1&quot;, which is not in the inventory.
 </source>
         <translation>Prometheus 经由“%1”访问，但它不在主机清单中。
 </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>No Prometheus token: %1; set %2 or save it in Settings → Fleet.
 </source>
         <translation>没有 Prometheus token：%1；请设置 %2，或在“设置 → 机群”中保存。
@@ -1578,7 +1578,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Prometheus gave no answer in time.</source>
         <translation>Prometheus 没有及时回应。</translation>
     </message>
@@ -1590,14 +1590,14 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+147"/>
         <source>No hosts: the inventory has none and Prometheus named none.
 </source>
         <translation>没有主机：主机清单中没有，Prometheus 也没有给出。
 </translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-120"/>
         <source>%1: known to Prometheus, not in the inventory (add it with &apos;flashdeck hosts add %1 USER@ADDRESS&apos; to deploy there)</source>
         <translation>%1：Prometheus 知道它，但不在主机清单中（用“flashdeck hosts add %1 USER@ADDRESS”添加后即可部署）</translation>
     </message>
@@ -1607,12 +1607,12 @@ Summary sha256: %1
         <translation>数据来源：%1 的 Prometheus，共 %2 台主机</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>, SSH for %1</source>
         <translation>，%1 台经 SSH</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+33"/>
         <source>Watching over SSH until it answers.
 </source>
         <translation>在它应答之前经由 SSH 监视。
@@ -4247,7 +4247,7 @@ Summary sha256: %1
         <translation>告警</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+46"/>
         <source>%1  · not in the inventory</source>
         <translation>%1  · 不在主机清单中</translation>
     </message>
@@ -4257,12 +4257,12 @@ Summary sha256: %1
         <translation>  · 模拟</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Figures from Prometheus.</source>
         <translation>数据来自 Prometheus。</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Figures over SSH.</source>
         <translation>数据经由 SSH。</translation>
     </message>
@@ -4272,12 +4272,12 @@ Summary sha256: %1
         <translation>Prometheus 知道它，但不在主机清单中：添加它（设置 → 主机）即可在其上部署、跟踪日志或聊天。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>none readable</source>
         <translation>无可读数据</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>undeployed</source>
         <translation>已撤下部署</translation>
     </message>
@@ -4301,39 +4301,39 @@ Model revision %3</source>
         <translation>与 %1 相同</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Choose the fleet&apos;s pins file in Settings to flag hosts that differ.</source>
         <translation>在“设置”中选择机群的固定文件，以标记版本不同的主机。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <location line="+103"/>
+        <location line="+11"/>
+        <location line="+113"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-106"/>
         <source>%1 — Docker: %2</source>
         <extracomment>A container&apos;s name, then its status in Docker&apos;s own words (&quot;Up 2 seconds&quot;).</extracomment>
         <translation>%1 —— Docker：%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>no deployment</source>
         <translation>无部署</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+26"/>
         <source>%1 of %2</source>
         <translation>%2 中的 %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
         <source>%1 running, %2 queued</source>
         <translation>运行 %1，排队 %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+61"/>
         <source>%1 alerts: %2</source>
         <translation>%1 条告警：%2</translation>
     </message>

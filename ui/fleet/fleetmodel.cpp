@@ -179,6 +179,262 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
     }
 }
 
+namespace {
+
+using metrics::HostStatus;
+
+/** The worst severity of the host's alerts; empty when none. */
+QString worstSeverity(const HostStatus &s)
+{
+    QString worst;
+    for (const metrics::Alert &a : s.alerts) {
+        if (worst.isEmpty() || severityRank(a.severity) > severityRank(worst)) {
+            worst = a.severity;
+        }
+    }
+    return worst;
+}
+
+QVariant stateData(const HostStatus &s, int role)
+{
+    if (role == Qt::DisplayRole) {
+        return metrics::hostStateText(s.state);
+    }
+    if (role == Qt::DecorationRole) {
+        return s.state == metrics::HostState::Up        ? icon("pass")
+            : s.state == metrics::HostState::Connecting ? icon("running")
+            : s.state == metrics::HostState::Unscraped  ? icon("warn")
+                                                        : icon("fail");
+    }
+    if (role == Qt::ToolTipRole) {
+        return s.error.isEmpty() ? QVariant() : QVariant(s.error);
+    }
+    if (role == FleetModel::SortRole) {
+        return s.state == metrics::HostState::Up ? 0 : 1;
+    }
+    return {};
+}
+
+QVariant hostData(const QString &host, const HostEntry *entry, const HostStatus &s, int role)
+{
+    if (role == Qt::DisplayRole || role == FleetModel::SortRole) {
+        if (role == Qt::DisplayRole && !entry) {
+            return FleetModel::tr("%1  · not in the inventory").arg(host);
+        }
+        return entry && entry->simulated && role == Qt::DisplayRole ? host + FleetModel::tr("  · SIMULATED") : host;
+    }
+    if (role == Qt::ToolTipRole) {
+        const QString from = s.source == QLatin1String("prometheus") ? FleetModel::tr("Figures from Prometheus.")
+                                                                     : FleetModel::tr("Figures over SSH.");
+        return entry ? QStringLiteral("%1\n%2").arg(entry->sshSpec(), from)
+                     : FleetModel::tr("Known to Prometheus, not in the inventory: add it (Settings → Hosts) to deploy, "
+                                      "follow logs or chat there.");
+    }
+    return {};
+}
+
+QVariant gpusData(const HostStatus &s, int role)
+{
+    if (role == Qt::DisplayRole) {
+        if (s.gpus.isEmpty()) {
+            return s.gpuError.isEmpty() ? fmt::unknown() : FleetModel::tr("none readable");
+        }
+        return QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name);
+    }
+    if (role == Qt::ToolTipRole && !s.gpuError.isEmpty()) {
+        return s.gpuError;
+    }
+    if (role == FleetModel::SortRole) {
+        return int(s.gpus.size());
+    }
+    return {};
+}
+
+QVariant pinsData(const HostStatus &s, const metrics::AlertThresholds &fleet, int role)
+{
+    const std::optional<flashdeck::Pins> &wanted = fleet.pins;
+    const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
+                                    [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
+    if (role == Qt::DisplayRole || role == FleetModel::SortRole) {
+        if (!s.pins) {
+            // A deployment that never reached its pins still has a profile; an undeployed one
+            // runs nothing (its profile there read as if it still ran).
+            if (role == FleetModel::SortRole) {
+                return QString();
+            }
+            return s.undeployed ? FleetModel::tr("undeployed") : s.profile.isEmpty() ? fmt::unknown() : s.profile;
+        }
+        // The digest's and the commit's first seven hex digits (git's short form): enough to tell
+        // builds apart at a glance; the tooltip has them whole.
+        const QString pins =
+            QStringLiteral("%1 · %2").arg(s.pins->imageDigest.mid(7, 7), s.pins->modelRevision.left(7));
+        if (role == FleetModel::SortRole) {
+            return QString((drift != s.alerts.cend() ? QStringLiteral("0") : QStringLiteral("1")) + pins);
+        }
+        return drift != s.alerts.cend() ? FleetModel::tr("%1 · drift").arg(pins) : pins;
+    }
+    if (role == Qt::DecorationRole && s.pins && wanted) {
+        return drift != s.alerts.cend() ? icon("warn") : icon("pass");
+    }
+    if (role == Qt::ToolTipRole && s.pins) {
+        QString tip = FleetModel::tr("Profile %1\nImage digest %2\nModel revision %3")
+                          .arg(s.pins->profile, s.pins->imageDigest, s.pins->modelRevision);
+        if (drift != s.alerts.cend()) {
+            tip += QLatin1Char('\n') + drift->message;
+        } else if (wanted) {
+            tip += QLatin1Char('\n') + FleetModel::tr("The same as %1").arg(fleet.pinsFile);
+        } else {
+            tip += QLatin1Char('\n') +
+                FleetModel::tr("Choose the fleet's pins file in Settings to flag hosts that differ.");
+        }
+        return tip;
+    }
+    return {};
+}
+
+QVariant containerData(const HostStatus &s, int role)
+{
+    if (role == Qt::DisplayRole) {
+        return s.container ? dockerStateText(s.container->state)
+                           : (s.containerKnown ? FleetModel::tr("none") : fmt::unknown());
+    }
+    if (role == Qt::DecorationRole && s.container) {
+        return s.container->state == QLatin1String("running") ? icon("pass") : icon("fail");
+    }
+    if (role == Qt::ToolTipRole && s.container) {
+        //: A container's name, then its status in Docker's own words ("Up 2 seconds").
+        return FleetModel::tr("%1 — Docker: %2").arg(s.container->name, s.container->status);
+    }
+    if (role == FleetModel::SortRole) {
+        return s.container ? s.container->state : QString();
+    }
+    return {};
+}
+
+QVariant healthData(const HostStatus &s, int role)
+{
+    if (role == Qt::DisplayRole) {
+        if (s.health == metrics::ServerHealth::Unknown && s.containerKnown && !s.container) {
+            return FleetModel::tr("no deployment");
+        }
+        return s.health == metrics::ServerHealth::Unknown ? fmt::unknown() : metrics::serverHealthText(s.health);
+    }
+    if (role == Qt::DecorationRole && s.health != metrics::ServerHealth::Unknown) {
+        return s.health == metrics::ServerHealth::Ok      ? icon("pass")
+            : s.health == metrics::ServerHealth::Starting ? icon("running")
+                                                          : icon("fail");
+    }
+    if (role == FleetModel::SortRole) {
+        return metrics::serverHealthName(s.health);
+    }
+    return {};
+}
+
+/** The server's figures: KV use, queue, throughput, errors (sparklines from the SSH monitor). */
+QVariant serverData(int column, const HostStatus &s, const metrics::HostMonitor *monitor, int role)
+{
+    const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
+    const bool sort = role == FleetModel::SortRole;
+    switch (column) {
+    case FleetModel::KvUse:
+        if (role == Qt::DisplayRole) {
+            return fmt::percent(srv.tokenUsage, 1);
+        }
+        if (role == Qt::ToolTipRole && srv.usedTokens) {
+            return FleetModel::tr("%1 of %2").arg(fmt::tokens(srv.usedTokens), fmt::tokens(srv.maxTokens));
+        }
+        if (role == FleetModel::SeriesRole && monitor) {
+            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("kv.usage"))));
+        }
+        return sort ? QVariant(srv.tokenUsage.value_or(-1)) : QVariant();
+    case FleetModel::Queue:
+        if (role == Qt::DisplayRole) {
+            return srv.queued ? QString::number(*srv.queued, 'f', 0) : fmt::unknown();
+        }
+        if (role == Qt::ToolTipRole && srv.running) {
+            return FleetModel::tr("%1 running, %2 queued").arg(*srv.running).arg(srv.queued.value_or(0));
+        }
+        return sort ? QVariant(srv.queued.value_or(-1)) : QVariant();
+    case FleetModel::Throughput:
+        if (role == Qt::DisplayRole) {
+            return fmt::tokensPerSecond(srv.genThroughput);
+        }
+        if (role == FleetModel::SeriesRole && monitor) {
+            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("server.throughput"))));
+        }
+        return sort ? QVariant(srv.genThroughput.value_or(-1)) : QVariant();
+    default: // Errors
+        if (role == Qt::DisplayRole) {
+            return fmt::percent(s.rates.errorRate, 1);
+        }
+        return sort ? QVariant(s.rates.errorRate.value_or(-1)) : QVariant();
+    }
+}
+
+/** The host's own figures: GPU memory, free disk, when it was last heard. */
+QVariant resourceData(int column, const HostStatus &s, int role)
+{
+    const bool sort = role == FleetModel::SortRole;
+    switch (column) {
+    case FleetModel::GpuMemory: {
+        double used = 0;
+        double total = 0;
+        for (const probe::GpuSample &g : s.gpus) {
+            used += double(g.memoryUsedMiB.value_or(0));
+            total += double(g.memoryTotalMiB.value_or(0));
+        }
+        if (role == Qt::DisplayRole) {
+            return s.gpus.isEmpty() || total <= 0 ? fmt::unknown() : fmt::gibOf(used, total);
+        }
+        return sort ? QVariant(total > 0 ? used / total : -1.0) : QVariant();
+    }
+    case FleetModel::Disk:
+        if (role == Qt::DisplayRole) {
+            return fmt::gigabytes(s.diskFreeBytes);
+        }
+        return sort ? QVariant(s.diskFreeBytes.value_or(-1)) : QVariant();
+    default: // Updated
+        if (role == Qt::DisplayRole) {
+            return fmt::ago(s.updatedMs, QDateTime::currentMSecsSinceEpoch());
+        }
+        if (role == Qt::ToolTipRole && s.updatedMs > 0) {
+            return QDateTime::fromMSecsSinceEpoch(s.updatedMs).toString(Qt::ISODate);
+        }
+        return sort ? QVariant(s.updatedMs) : QVariant();
+    }
+}
+
+QVariant alertsData(const HostStatus &s, int role)
+{
+    const QString worst = worstSeverity(s);
+    if (role == Qt::DisplayRole) {
+        if (s.alerts.isEmpty()) {
+            return FleetModel::tr("none");
+        }
+        return s.alerts.size() == 1
+            ? s.alerts.first().message
+            : FleetModel::tr("%1 alerts: %2").arg(s.alerts.size()).arg(s.alerts.first().message);
+    }
+    if (role == Qt::DecorationRole && !worst.isEmpty()) {
+        return worst == QLatin1String("critical") ? icon("fail")
+            : worst == QLatin1String("warning")   ? icon("warn")
+                                                  : icon("running"); // an upgrade runs: planned
+    }
+    if (role == Qt::ToolTipRole && !s.alerts.isEmpty()) {
+        QStringList lines;
+        for (const metrics::Alert &a : s.alerts) {
+            lines.append(QStringLiteral("%1: %2").arg(a.severity, a.message));
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    if (role == FleetModel::SortRole || role == FleetModel::SeverityRole) {
+        return severityRank(worst) * 1000 + int(s.alerts.size());
+    }
+    return {};
+}
+
+} // namespace
+
 QVariant FleetModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_hosts.size()) {
@@ -188,244 +444,41 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     if (role == HostRole) {
         return host;
     }
-    const HostEntry *entry = m_watcher.entry(host);
-    const metrics::HostStatus s = m_watcher.status(host);
-    // Sparklines from the SSH monitor's own history (a host Prometheus watches has its charts on
-    // the Metrics page).
-    const metrics::HostMonitor *monitor = m_watcher.watchedByPrometheus(host) ? nullptr : m_watcher.monitor(host);
-    const metrics::ServerSnapshot srv = s.server.value_or(metrics::ServerSnapshot{});
-    double used = 0;
-    double total = 0;
-    for (const probe::GpuSample &g : s.gpus) {
-        used += double(g.memoryUsedMiB.value_or(0));
-        total += double(g.memoryTotalMiB.value_or(0));
-    }
-    const bool alignRight = index.column() >= KvUse && index.column() <= Disk;
+    const int column = index.column();
     if (role == Qt::TextAlignmentRole) {
+        const bool alignRight = column >= KvUse && column <= Disk;
         return alignRight ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     }
-    QString worst;
-    for (const metrics::Alert &a : s.alerts) {
-        if (worst.isEmpty() || severityRank(a.severity) > severityRank(worst)) {
-            worst = a.severity;
-        }
-    }
-    switch (index.column()) {
+    const metrics::HostStatus s = m_watcher.status(host);
+    switch (column) {
     case State:
-        if (role == Qt::DisplayRole) {
-            return metrics::hostStateText(s.state);
-        }
-        if (role == Qt::DecorationRole) {
-            return s.state == metrics::HostState::Up        ? icon("pass")
-                : s.state == metrics::HostState::Connecting ? icon("running")
-                : s.state == metrics::HostState::Unscraped  ? icon("warn")
-                                                            : icon("fail");
-        }
-        if (role == Qt::ToolTipRole) {
-            return s.error.isEmpty() ? QVariant() : QVariant(s.error);
-        }
-        if (role == SortRole) {
-            return s.state == metrics::HostState::Up ? 0 : 1;
-        }
-        break;
+        return stateData(s, role);
     case Host:
-        if (role == Qt::DisplayRole || role == SortRole) {
-            if (role == Qt::DisplayRole && !entry) {
-                return tr("%1  · not in the inventory").arg(host);
-            }
-            return entry && entry->simulated && role == Qt::DisplayRole ? host + tr("  · SIMULATED") : host;
-        }
-        if (role == Qt::ToolTipRole) {
-            const QString from =
-                s.source == QLatin1String("prometheus") ? tr("Figures from Prometheus.") : tr("Figures over SSH.");
-            return entry ? QStringLiteral("%1\n%2").arg(entry->sshSpec(), from)
-                         : tr("Known to Prometheus, not in the inventory: add it (Settings → Hosts) to deploy, "
-                              "follow logs or chat there.");
-        }
-        break;
+        return hostData(host, m_watcher.entry(host), s, role);
     case Gpus:
-        if (role == Qt::DisplayRole) {
-            if (s.gpus.isEmpty()) {
-                return s.gpuError.isEmpty() ? fmt::unknown() : tr("none readable");
-            }
-            return QStringLiteral("%1 × %2").arg(s.gpus.size()).arg(s.gpus.first().name);
-        }
-        if (role == Qt::ToolTipRole && !s.gpuError.isEmpty()) {
-            return s.gpuError;
-        }
-        if (role == SortRole) {
-            return int(s.gpus.size());
-        }
-        break;
-    case Pins: {
-        const std::optional<flashdeck::Pins> &wanted = m_watcher.thresholds().pins;
-        const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
-                                        [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
-        if (role == Qt::DisplayRole || role == SortRole) {
-            if (!s.pins) {
-                // A deployment that never reached its pins still has a profile; an undeployed one
-                // runs nothing (its profile there read as if it still ran).
-                if (role == SortRole) {
-                    return QString();
-                }
-                return s.undeployed ? tr("undeployed") : s.profile.isEmpty() ? fmt::unknown() : s.profile;
-            }
-            // The digest's and the commit's first seven hex digits (git's short form): enough to tell
-            // builds apart at a glance; the tooltip has them whole.
-            const QString pins =
-                QStringLiteral("%1 · %2").arg(s.pins->imageDigest.mid(7, 7), s.pins->modelRevision.left(7));
-            if (role == SortRole) {
-                return QString((drift != s.alerts.cend() ? QStringLiteral("0") : QStringLiteral("1")) + pins);
-            }
-            return drift != s.alerts.cend() ? tr("%1 · drift").arg(pins) : pins;
-        }
-        if (role == Qt::DecorationRole && s.pins && wanted) {
-            return drift != s.alerts.cend() ? icon("warn") : icon("pass");
-        }
-        if (role == Qt::ToolTipRole && s.pins) {
-            QString tip = tr("Profile %1\nImage digest %2\nModel revision %3")
-                              .arg(s.pins->profile, s.pins->imageDigest, s.pins->modelRevision);
-            if (drift != s.alerts.cend()) {
-                tip += QLatin1Char('\n') + drift->message;
-            } else if (wanted) {
-                tip += QLatin1Char('\n') + tr("The same as %1").arg(m_watcher.thresholds().pinsFile);
-            } else {
-                tip += QLatin1Char('\n') + tr("Choose the fleet's pins file in Settings to flag hosts that differ.");
-            }
-            return tip;
-        }
-        break;
-    }
+        return gpusData(s, role);
+    case Pins:
+        return pinsData(s, m_watcher.thresholds(), role);
     case Container:
-        if (role == Qt::DisplayRole) {
-            return s.container ? dockerStateText(s.container->state) : (s.containerKnown ? tr("none") : fmt::unknown());
-        }
-        if (role == Qt::DecorationRole && s.container) {
-            return s.container->state == QLatin1String("running") ? icon("pass") : icon("fail");
-        }
-        if (role == Qt::ToolTipRole && s.container) {
-            //: A container's name, then its status in Docker's own words ("Up 2 seconds").
-            return tr("%1 — Docker: %2").arg(s.container->name, s.container->status);
-        }
-        if (role == SortRole) {
-            return s.container ? s.container->state : QString();
-        }
-        break;
+        return containerData(s, role);
     case Health:
-        if (role == Qt::DisplayRole) {
-            if (s.health == metrics::ServerHealth::Unknown && s.containerKnown && !s.container) {
-                return tr("no deployment");
-            }
-            return s.health == metrics::ServerHealth::Unknown ? fmt::unknown() : metrics::serverHealthText(s.health);
-        }
-        if (role == Qt::DecorationRole && s.health != metrics::ServerHealth::Unknown) {
-            return s.health == metrics::ServerHealth::Ok      ? icon("pass")
-                : s.health == metrics::ServerHealth::Starting ? icon("running")
-                                                              : icon("fail");
-        }
-        if (role == SortRole) {
-            return metrics::serverHealthName(s.health);
-        }
-        break;
+        return healthData(s, role);
     case KvUse:
-        if (role == Qt::DisplayRole) {
-            return fmt::percent(srv.tokenUsage, 1);
-        }
-        if (role == Qt::ToolTipRole && srv.usedTokens) {
-            return tr("%1 of %2").arg(fmt::tokens(srv.usedTokens), fmt::tokens(srv.maxTokens));
-        }
-        if (role == SortRole) {
-            return srv.tokenUsage.value_or(-1);
-        }
-        if (role == SeriesRole && monitor) {
-            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("kv.usage"))));
-        }
-        break;
     case Queue:
-        if (role == Qt::DisplayRole) {
-            return srv.queued ? QString::number(*srv.queued, 'f', 0) : fmt::unknown();
-        }
-        if (role == Qt::ToolTipRole && srv.running) {
-            return tr("%1 running, %2 queued").arg(*srv.running).arg(srv.queued.value_or(0));
-        }
-        if (role == SortRole) {
-            return srv.queued.value_or(-1);
-        }
-        break;
     case Throughput:
-        if (role == Qt::DisplayRole) {
-            return fmt::tokensPerSecond(srv.genThroughput);
-        }
-        if (role == SortRole) {
-            return srv.genThroughput.value_or(-1);
-        }
-        if (role == SeriesRole && monitor) {
-            return QVariant::fromValue(quintptr(monitor->series(QStringLiteral("server.throughput"))));
-        }
-        break;
     case Errors:
-        if (role == Qt::DisplayRole) {
-            return fmt::percent(s.rates.errorRate, 1);
-        }
-        if (role == SortRole) {
-            return s.rates.errorRate.value_or(-1);
-        }
-        break;
+        // Sparklines from the SSH monitor's own history (a host Prometheus watches has its charts
+        // on the Metrics page).
+        return serverData(column, s, m_watcher.watchedByPrometheus(host) ? nullptr : m_watcher.monitor(host), role);
     case GpuMemory:
-        if (role == Qt::DisplayRole) {
-            return s.gpus.isEmpty() || total <= 0 ? fmt::unknown() : fmt::gibOf(used, total);
-        }
-        if (role == SortRole) {
-            return total > 0 ? used / total : -1.0;
-        }
-        break;
     case Disk:
-        if (role == Qt::DisplayRole) {
-            return fmt::gigabytes(s.diskFreeBytes);
-        }
-        if (role == SortRole) {
-            return s.diskFreeBytes.value_or(-1);
-        }
-        break;
     case Updated:
-        if (role == Qt::DisplayRole) {
-            return fmt::ago(s.updatedMs, QDateTime::currentMSecsSinceEpoch());
-        }
-        if (role == Qt::ToolTipRole && s.updatedMs > 0) {
-            return QDateTime::fromMSecsSinceEpoch(s.updatedMs).toString(Qt::ISODate);
-        }
-        if (role == SortRole) {
-            return s.updatedMs;
-        }
-        break;
+        return resourceData(column, s, role);
     case Alerts:
-        if (role == Qt::DisplayRole) {
-            if (s.alerts.isEmpty()) {
-                return tr("none");
-            }
-            return s.alerts.size() == 1 ? s.alerts.first().message
-                                        : tr("%1 alerts: %2").arg(s.alerts.size()).arg(s.alerts.first().message);
-        }
-        if (role == Qt::DecorationRole && !worst.isEmpty()) {
-            return worst == QLatin1String("critical") ? icon("fail")
-                : worst == QLatin1String("warning")   ? icon("warn")
-                                                      : icon("running"); // an upgrade runs: planned
-        }
-        if (role == Qt::ToolTipRole && !s.alerts.isEmpty()) {
-            QStringList lines;
-            for (const metrics::Alert &a : s.alerts) {
-                lines.append(QStringLiteral("%1: %2").arg(a.severity, a.message));
-            }
-            return lines.join(QLatin1Char('\n'));
-        }
-        if (role == SortRole || role == SeverityRole) {
-            return severityRank(worst) * 1000 + int(s.alerts.size());
-        }
-        break;
+        return alertsData(s, role);
     default:
-        break;
+        return {};
     }
-    return {};
 }
 
 } // namespace flashdeck::ui
