@@ -9,6 +9,7 @@
 #include "backend/core/linkreply.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/tunnelreply.h"
+#include "tests/bench/benchprocess.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -30,16 +31,11 @@
 #include <vector>
 
 using namespace flashdeck;
+using flashdeck::bench::median;
 
 namespace {
 
 constexpr int kRuns = 30;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 double mean(const std::vector<double> &v)
 {

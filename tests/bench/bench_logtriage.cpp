@@ -5,6 +5,7 @@
 // table; figures go to docs/PERFORMANCE.md. Nothing here asserts a time.
 
 #include "backend/logs/logrules.h"
+#include "tests/bench/benchprocess.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -18,6 +19,7 @@
 #include <vector>
 
 using namespace flashdeck;
+using flashdeck::bench::median;
 
 namespace {
 
@@ -85,12 +87,6 @@ Run run(const QString &program, const QStringList &args, const QString &output)
         }
     }
     return r;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 
 #include "backend/deploy/checks.h"
 #include "backend/logs/logrules.h"
+#include "tests/bench/benchprocess.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -21,6 +22,7 @@
 #include <vector>
 
 using namespace flashdeck;
+using flashdeck::bench::median;
 
 namespace {
 
@@ -103,12 +105,6 @@ double grepOnce(const QStringList &lines, const logs::LogRules &rules, const QTe
     p.start(QStringLiteral("grep"), args << path);
     p.waitForFinished(-1);
     return double(t.nsecsElapsed()) / 1e9;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 } // namespace

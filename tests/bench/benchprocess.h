@@ -7,9 +7,18 @@
 #include <QFile>
 #include <QtGlobal>
 
+#include <algorithm>
 #include <sys/resource.h>
+#include <vector>
 
 namespace flashdeck::bench {
+
+/** The median of several runs' figures (the upper one of an even count); 0 for none. */
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
 
 /** A positive integer from the environment, else `fallback`. */
 inline int envInt(const char *name, int fallback)

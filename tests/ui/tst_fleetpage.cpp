@@ -57,6 +57,17 @@ QString cell(const QAbstractItemModel &m, const QString &host, int column, int r
     return QStringLiteral("(no row)");
 }
 
+/** A host nobody answers for (nothing listens on its port). */
+HostEntry unansweredHost(const QString &name)
+{
+    HostEntry h;
+    h.name = name;
+    h.address = QStringLiteral("127.0.0.1");
+    h.port = 1;
+    h.user = QStringLiteral("root");
+    return h;
+}
+
 } // namespace
 
 /**
@@ -110,12 +121,8 @@ void TestFleetPage::liveFleet_modelAndPage()
     metrics::AlertThresholds thresholds;
     thresholds.queueDepth = 2;
     FleetWatcher watcher(paths, thresholds, nullptr);
-    HostEntry gone;
-    gone.name = QStringLiteral("gpu-lost");
-    gone.address = QStringLiteral("127.0.0.1");
-    gone.port = 1; // nothing listens there
-    gone.user = QStringLiteral("root");
-    watcher.setHosts({b300.hostEntry(QStringLiteral("gpu-b300")), h200.hostEntry(QStringLiteral("gpu-h200")), gone});
+    watcher.setHosts({b300.hostEntry(QStringLiteral("gpu-b300")), h200.hostEntry(QStringLiteral("gpu-h200")),
+                      unansweredHost(QStringLiteral("gpu-lost"))});
 
     ui::FleetPage page(watcher);
     ui::AlertNotifier notifier(watcher);
@@ -347,12 +354,7 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     thresholds.pins = fleetPins;
     thresholds.pinsFile = root.filePath(QStringLiteral("fleet.pins.json"));
     FleetWatcher watcher(paths, thresholds, nullptr);
-    HostEntry a;
-    a.name = QStringLiteral("gpu-a");
-    a.address = QStringLiteral("127.0.0.1");
-    a.port = 1; // nothing listens there
-    a.user = QStringLiteral("root");
-    watcher.setHosts({a});
+    watcher.setHosts({unansweredHost(QStringLiteral("gpu-a"))});
     ui::FleetPage page(watcher);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const QAbstractItemModel &view = *page.table()->model();
