@@ -754,6 +754,7 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pending);
     QVERIFY(!resume->isEnabled()); // nothing to resume or upgrade: the containers are gone
     QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("deployUpgrade"))->isEnabled());
+    QVERIFY(window.grab().save(shotPath(f.root.path(), QStringLiteral("walk-terminal-undeployed.png"))));
     // `flashdeck deploy gpu-a` in a terminal, stopped at its first step.
     record(QStringLiteral("gpu-a"), StepStatus::Fail);
     QTRY_COMPARE_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Fail, 10000);

@@ -2,6 +2,8 @@
 
 #include <QFontDatabase>
 #include <QPlainTextEdit>
+#include <QStyleOptionGroupBox>
+#include <QStylePainter>
 #include <QVBoxLayout>
 
 namespace flashdeck::ui {
@@ -39,10 +41,10 @@ LaunchCommandBox::LaunchCommandBox(QWidget *parent)
     layout->addWidget(m_preview);
     m_edit->setVisible(false);
     m_preview->setVisible(false);
-    setFlat(true); // switched off: the checkbox alone, no empty frame under it
+    showFrame(false);
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_edit->setVisible(on);
-        setFlat(!on && !m_required);
+        showFrame(on || m_required);
         check();
     });
     // The operator's own switch only: the page switching it (another profile) is no edit.
@@ -70,8 +72,31 @@ void LaunchCommandBox::setRequired(bool required)
         setChecked(!m_edit->toPlainText().trimmed().isEmpty());
     }
     m_edit->setVisible(required || isChecked());
-    setFlat(!required && !isChecked());
+    showFrame(required || isChecked());
     check();
+}
+
+void LaunchCommandBox::showFrame(bool shown)
+{
+    // Switched off: the checkbox alone. Fusion draws a group box's frame even when it is flat
+    // (an empty grey bar under the checkbox, seen at 1366 × 768): paintEvent leaves it out, and
+    // its room goes too.
+    setFlat(!shown);
+    QWidget::layout()->setContentsMargins(shown ? QMargins(8, 4, 8, 4) : QMargins());
+    setMaximumHeight(shown ? QWIDGETSIZE_MAX : sizeHint().height());
+}
+
+void LaunchCommandBox::paintEvent(QPaintEvent *event)
+{
+    if (!isFlat()) {
+        QGroupBox::paintEvent(event);
+        return;
+    }
+    QStylePainter painter(this);
+    QStyleOptionGroupBox option;
+    initStyleOption(&option);
+    option.subControls &= ~QStyle::SC_GroupBoxFrame;
+    painter.drawComplexControl(QStyle::CC_GroupBox, option);
 }
 
 QString LaunchCommandBox::text() const

@@ -52,7 +52,11 @@ Q_SIGNALS:
     /** The operator changed the command (typed, pasted, switched the box on or off). */
     void edited();
 
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
 private:
+    void showFrame(bool shown);
     void check();
     void showPreview();
 
