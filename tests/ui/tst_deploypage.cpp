@@ -15,6 +15,7 @@
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/buildpaths.h"
+#include "tests/support/unansweredhost.h"
 #include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/stepdetail.h"
@@ -114,17 +115,6 @@ struct WindowFixture
         return showDeployPage(*window);
     }
 };
-
-/** A host nobody answers for: the pages must not need one to show and follow its records. */
-HostEntry unansweredHost(const QString &name)
-{
-    HostEntry h;
-    h.name = name;
-    h.address = QStringLiteral("127.0.0.1");
-    h.port = 1;
-    h.user = QStringLiteral("root");
-    return h;
-}
 
 /** One step's record appended to `host`'s journal, as a run (or the command line) writes it. */
 StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, StepStatus status,

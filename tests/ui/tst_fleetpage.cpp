@@ -11,6 +11,7 @@
 #include "backend/ssh/runtimeinfo.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
+#include "tests/support/unansweredhost.h"
 #include "ui/charts/timechart.h"
 #include "ui/dialogs/credentialsdialog.h"
 #include "ui/fleet/alertnotifier.h"
@@ -55,17 +56,6 @@ QString cell(const QAbstractItemModel &m, const QString &host, int column, int r
         }
     }
     return QStringLiteral("(no row)");
-}
-
-/** A host nobody answers for (nothing listens on its port). */
-HostEntry unansweredHost(const QString &name)
-{
-    HostEntry h;
-    h.name = name;
-    h.address = QStringLiteral("127.0.0.1");
-    h.port = 1;
-    h.user = QStringLiteral("root");
-    return h;
 }
 
 } // namespace
