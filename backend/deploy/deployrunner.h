@@ -209,6 +209,15 @@ private:
     /** Creates and starts one container; `started` gets "name on 127.0.0.1:port". */
     void createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started);
     void ready();
+    // The Ready step's parts (deployready.cpp), sharing what it has seen.
+    struct ReadyWait;
+    void followStartLog(const std::shared_ptr<ReadyWait> &wait);
+    void pollHealth(const std::shared_ptr<ReadyWait> &wait, quint16 port);
+    void measureCaches();
+    void watchStall(const std::shared_ptr<ReadyWait> &wait);
+    void settleReady(ReadyWait &wait, const StepRecord &r);
+    void passIfReady(ReadyWait &wait);
+    void publishReadyProgress();
     void checkLog(const char *step);
     /**
      * verify.text, verify.thinking, verify.image. An answer that ends at the token limit with

@@ -2175,7 +2175,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+88"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+493"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+252"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2282,7 +2282,7 @@ Summary sha256: %1
         <translation>给每个服务更多 GPU（为更大的 TP × DP × PP 生成命令并把这些 GPU 交给它），或部署到显存更大的 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-420"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="-179"/>
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
@@ -2357,7 +2357,7 @@ Summary sha256: %1
         <translation>%1，位于 127.0.0.1:%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../backend/deploy/deployready.cpp" line="+38"/>
         <source>The server is ready</source>
         <translation>服务器已就绪</translation>
     </message>
@@ -2377,12 +2377,12 @@ Summary sha256: %1
         <translation>/health 返回 200，且出现“The server is fired up and ready to roll!”</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>/health 200; ready line seen; </source>
         <translation>/health 返回 200；已见就绪行；</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+56"/>
         <source>the connection to the host was lost while waiting for the server (%1); the server may still be starting — nothing seen says it stopped</source>
         <translation>等待服务器期间与主机的连接断开（%1）；服务器可能仍在启动——没有任何迹象表明它已停止</translation>
     </message>
@@ -2392,7 +2392,7 @@ Summary sha256: %1
         <translation>主机恢复可达后，加 --resume 再运行：正在运行的服务器不会被重复启动。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+6"/>
         <source>the server exited; last lines:
 </source>
         <translation>服务器已退出；最后几行：
@@ -2404,7 +2404,7 @@ Summary sha256: %1
         <translation>请阅读日志（flashdeck logs）并修复原因。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+34"/>
         <source>no tunnel to the server&apos;s port: %1</source>
         <translation>没有通往服务器端口的隧道：%1</translation>
     </message>
@@ -2414,7 +2414,7 @@ Summary sha256: %1
         <translation>请检查到主机的 SSH 连接，然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+66"/>
         <source>no progress for %1: %2; last lines:
 %3</source>
         <translation>%1 内没有进展：%2；最后几行：
@@ -2443,7 +2443,7 @@ Summary sha256: %1
         <translation>服务器仍在启动或已卡住：请阅读它的日志；首次启动要下载 252 GB 并编译内核，请用 --ready-timeout 给它更长时间，或不设该参数：这样只要启动仍有进展，该步骤就会一直等待。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+19"/>
         <source>DSpark draft loaded from the checkpoint</source>
         <translation>从检查点加载的 DSpark 草稿模型</translation>
     </message>
@@ -4648,7 +4648,7 @@ Model revision %3</source>
 <context>
     <name>LaunchCommandBox</name>
     <message>
-        <location filename="../../ui/deploy/launchcommandbox.cpp" line="+10"/>
+        <location filename="../../ui/deploy/launchcommandbox.cpp" line="+12"/>
         <source>Use the configuration generator&apos;s command</source>
         <translation>使用配置生成器的命令</translation>
     </message>
@@ -4668,7 +4668,7 @@ Model revision %3</source>
         <translation>将要运行的内容</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+80"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
     </message>
