@@ -94,11 +94,7 @@ Run run(const QString &program, const QStringList &args, const QString &output)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const auto rules = logs::LogRules::builtIn();
-    if (!rules) {
-        std::fprintf(stderr, "%s\n", qPrintable(rules.message()));
-        return 1;
-    }
+    const logs::LogRules rules = bench::builtInRulesOrExit();
     const int lines = qEnvironmentVariableIntValue("FLASHDECK_BENCH_TRIAGE_LINES") > 0
         ? qEnvironmentVariableIntValue("FLASHDECK_BENCH_TRIAGE_LINES")
         : 1000000;
@@ -107,7 +103,7 @@ int main(int argc, char **argv)
     const QString flashdeck = qEnvironmentVariable("FLASHDECK_BENCH_BIN", QStringLiteral(FLASHDECK_BIN));
     QTemporaryDir dir;
     QStringList grepArgs{QStringLiteral("-E")};
-    for (const logs::LogRule &r : rules.value().rules()) {
+    for (const logs::LogRule &r : rules.rules()) {
         for (const QByteArray &m : r.match) {
             grepArgs << QStringLiteral("-e") << QRegularExpression::escape(QString::fromUtf8(m));
         }

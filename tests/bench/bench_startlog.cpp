@@ -112,11 +112,7 @@ double grepOnce(const QStringList &lines, const logs::LogRules &rules, const QTe
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const auto rules = logs::LogRules::builtIn();
-    if (!rules) {
-        std::fprintf(stderr, "%s\n", qPrintable(rules.message()));
-        return 1;
-    }
+    const logs::LogRules rules = bench::builtInRulesOrExit();
     QTemporaryDir dir;
     const int runs = 3;
     std::printf("%-28s %14s %14s %10s %18s\n", "ready wait's log checks", "incremental s", "grep -E once s", "ratio",
@@ -127,12 +123,12 @@ int main(int argc, char **argv)
         std::vector<double> ours;
         std::vector<double> grep;
         for (int i = 0; i < runs; ++i) {
-            ours.push_back(incremental(lines, rules.value(), &verdicts));
-            grep.push_back(grepOnce(lines, rules.value(), dir));
+            ours.push_back(incremental(lines, rules, &verdicts));
+            grep.push_back(grepOnce(lines, rules, dir));
         }
         // The old way is quadratic: measured where it still ends in seconds.
-        const QString old = n <= 40000 ? QString::number(everyReadAgain(lines, rules.value(), &verdicts), 'f', 3)
-                                       : QStringLiteral("(not run)");
+        const QString old =
+            n <= 40000 ? QString::number(everyReadAgain(lines, rules, &verdicts), 'f', 3) : QStringLiteral("(not run)");
         const double os = median(ours);
         const double gs = median(grep);
         std::printf("%-28s %14.3f %14.3f %9.2fx %18s\n", qPrintable(QStringLiteral("%1 lines").arg(n)), os, gs, gs / os,

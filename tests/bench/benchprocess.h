@@ -3,15 +3,33 @@
 // What the fleet benchmarks read of their own process: a positive setting from the environment,
 // CPU time (every thread: the SSH workers too) and VmRSS / VmHWM.
 
+#include "backend/logs/logrules.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QtGlobal>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <sys/resource.h>
 #include <vector>
 
 namespace flashdeck::bench {
+
+/**
+ * The log rules built into Flashdeck, as the benchmarks of the log classify with them; on a build
+ * without them, says why on stderr and exits 1.
+ */
+inline flashdeck::logs::LogRules builtInRulesOrExit()
+{
+    auto rules = flashdeck::logs::LogRules::builtIn();
+    if (!rules) {
+        std::fprintf(stderr, "%s\n", qPrintable(rules.message()));
+        std::exit(1);
+    }
+    return rules.value();
+}
 
 /** The median of several runs' figures (the upper one of an even count); 0 for none. */
 inline double median(std::vector<double> v)
