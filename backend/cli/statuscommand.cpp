@@ -8,6 +8,7 @@
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
+#include "backend/metrics/alertseverity.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/prometheus/promfleetsource.h"
 #include "backend/security/redactor.h"
@@ -52,21 +53,6 @@ QStringList columnTitles()
             QCoreApplication::translate("Cli", "RUN"),    QCoreApplication::translate("Cli", "QUEUE"),
             QCoreApplication::translate("Cli", "TOK/S"),  QCoreApplication::translate("Cli", "TTFT P95"),
             QCoreApplication::translate("Cli", "DISK"),   QCoreApplication::translate("Cli", "ALERTS")};
-}
-
-/** An alert's severity in the operator's language (the JSON keeps "critical", "warning", "info"). */
-QString severityWord(const QString &severity)
-{
-    if (severity == QLatin1String("critical")) {
-        return QCoreApplication::translate("Cli", "critical");
-    }
-    if (severity == QLatin1String("warning")) {
-        return QCoreApplication::translate("Cli", "warning");
-    }
-    if (severity == QLatin1String("info")) {
-        return QCoreApplication::translate("Cli", "info");
-    }
-    return severity;
 }
 
 /** One host's cells, in columnTitles()' order. */
@@ -384,7 +370,7 @@ bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype o
             notes.append(QStringLiteral("%1: %2").arg(s.host, s.error));
         }
         for (const metrics::Alert &a : s.alerts) {
-            notes.append(QStringLiteral("%1: %2: %3").arg(s.host, severityWord(a.severity), a.message));
+            notes.append(QStringLiteral("%1: %2: %3").arg(s.host, metrics::severityWord(a.severity), a.message));
         }
     }
     if (!json) {

@@ -27,6 +27,24 @@ json text(const QString &s)
     return s.isEmpty() ? json(nullptr) : json(s.toStdString());
 }
 
+/**
+ * Why a server's container that is not running does not serve, in words; Docker's own status
+ * ("Exited (137) 2 minutes ago", "Created") follows in its words. A container that was created and
+ * not started is also what a launch shows for a moment between `create` and `start`.
+ */
+QString containerDownMessage(const ContainerStatus &c)
+{
+    const QString docker = c.status.isEmpty() ? c.state : c.status;
+    if (c.state == QLatin1String("created")) {
+        return QCoreApplication::translate("Metrics", "%1 was created and has not started (Docker: %2)")
+            .arg(c.name, docker);
+    }
+    if (c.state == QLatin1String("paused")) {
+        return QCoreApplication::translate("Metrics", "%1 is paused (Docker: %2)").arg(c.name, docker);
+    }
+    return QCoreApplication::translate("Metrics", "%1 is not running (Docker: %2)").arg(c.name, docker);
+}
+
 } // namespace
 
 AlertThresholds AlertThresholds::fromSettings(const Settings &settings)
@@ -184,7 +202,7 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
     if (isAway(s.state)) {
         raise(QStringLiteral("host-unreachable"), "critical",
               QCoreApplication::translate("Metrics", "Host unreachable: %1")
-                  .arg(s.error.isEmpty() ? QStringLiteral("no answer") : s.error));
+                  .arg(s.error.isEmpty() ? QCoreApplication::translate("Metrics", "no answer") : s.error));
         drift();
         return out; // nothing else is known while it is away
     }
@@ -234,10 +252,10 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
                                           "An upgrade runs on this host: its server restarts on the new pins"));
     } else if (s.container && s.container->state == QLatin1String("restarting")) {
         raise(QStringLiteral("container-restarting"), "critical",
-              QStringLiteral("%1 is restarting: %2").arg(s.container->name, s.container->status));
+              QCoreApplication::translate("Metrics", "%1 keeps restarting (Docker: %2)")
+                  .arg(s.container->name, s.container->status));
     } else if (s.container && s.container->state != QLatin1String("running")) {
-        raise(QStringLiteral("container-down"), "critical",
-              QStringLiteral("%1 is %2: %3").arg(s.container->name, s.container->state, s.container->status));
+        raise(QStringLiteral("container-down"), "critical", containerDownMessage(*s.container));
     } else if (s.container && s.health == ServerHealth::Down) {
         raise(QStringLiteral("container-down"), "critical",
               QCoreApplication::translate("Metrics", "%1 runs but its server does not answer").arg(s.container->name));

@@ -15,7 +15,7 @@
 <context>
     <name>FleetPage</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/fleetpage.cpp" line="+216"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+217"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n host</numerusform>

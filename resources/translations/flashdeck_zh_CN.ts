@@ -453,7 +453,7 @@
         <location filename="../../backend/cli/deploycommand.cpp" line="+240"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+283"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
@@ -1411,7 +1411,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/statuscommand.cpp" line="-234"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="-219"/>
         <source>HOST</source>
         <translation>主机</translation>
     </message>
@@ -1471,22 +1471,7 @@ Summary sha256: %1
         <translation>告警</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>critical</source>
-        <translation>严重</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>info</source>
-        <translation>提示</translation>
-    </message>
-    <message>
-        <location line="+38"/>
+        <location line="+36"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -3924,7 +3909,7 @@ Summary sha256: %1
 <context>
     <name>DockerState</name>
     <message>
-        <location filename="../../ui/fleet/fleetmodel.cpp" line="+20"/>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+21"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -4341,7 +4326,7 @@ Model revision %3</source>
 <context>
     <name>FleetPage</name>
     <message>
-        <location filename="../../ui/pages/fleetpage.cpp" line="+48"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+49"/>
         <source>&lt;b&gt;Fleet&lt;/b&gt;</source>
         <translation>&lt;b&gt;机群&lt;/b&gt;</translation>
     </message>
@@ -4481,7 +4466,7 @@ Model revision %3</source>
         <translation> · 刷新耗时 %1 ms</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>%1 (ended)</source>
         <translation>%1（已结束）</translation>
     </message>
@@ -5746,7 +5731,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+186"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+204"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -5761,7 +5746,27 @@ Text shown: %6, sha256 %5</source>
         <translation>运行的固定版本与 %1 不同：%2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-158"/>
+        <source>%1 was created and has not started (Docker: %2)</source>
+        <translation>%1 已创建但尚未启动（Docker：%2）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is paused (Docker: %2)</source>
+        <translation>%1 已暂停（Docker：%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is not running (Docker: %2)</source>
+        <translation>%1 未在运行（Docker：%2）</translation>
+    </message>
+    <message>
+        <location line="+160"/>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>%1 requests queued (threshold %2)</source>
         <translation>%1 个请求排队（阈值 %2）</translation>
     </message>
@@ -5781,7 +5786,12 @@ Text shown: %6, sha256 %5</source>
         <translation>此主机正在升级：其服务器将以新的固定版本重新启动</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>%1 keeps restarting (Docker: %2)</source>
+        <translation>%1 反复重启（Docker：%2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 runs but its server does not answer</source>
         <translation>%1 在运行，但其服务器没有应答</translation>
     </message>
@@ -5884,6 +5894,21 @@ Text shown: %6, sha256 %5</source>
         <location line="+5"/>
         <source>tokens</source>
         <translation>token</translation>
+    </message>
+    <message>
+        <location filename="../../backend/metrics/alertseverity.cpp" line="+10"/>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>info</source>
+        <translation>提示</translation>
     </message>
 </context>
 <context>

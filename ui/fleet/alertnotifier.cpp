@@ -1,6 +1,7 @@
 #include "ui/fleet/alertnotifier.h"
 
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/alertseverity.h"
 #include "backend/metrics/hostmonitor.h"
 
 #include <QIcon>
@@ -45,7 +46,7 @@ void AlertNotifier::check(const QString &host)
         if (seen.contains(a.id) || !m_enabled) {
             continue;
         }
-        const QString title = QStringLiteral("%1: %2").arg(host, a.severity);
+        const QString title = QStringLiteral("%1: %2").arg(host, metrics::severityWord(a.severity));
         Q_EMIT notified(title, a.message);
         if (m_tray && a.severity != QLatin1String("info")) { // an upgrade the operator started: no pop-up
             m_tray->showMessage(title, a.message,

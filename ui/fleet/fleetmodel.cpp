@@ -2,6 +2,7 @@
 
 #include "backend/core/format.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/alertseverity.h"
 #include "backend/metrics/hostmonitor.h"
 
 #include <QCoreApplication>
@@ -423,7 +424,7 @@ QVariant alertsData(const HostStatus &s, int role)
     if (role == Qt::ToolTipRole && !s.alerts.isEmpty()) {
         QStringList lines;
         for (const metrics::Alert &a : s.alerts) {
-            lines.append(QStringLiteral("%1: %2").arg(a.severity, a.message));
+            lines.append(QStringLiteral("%1: %2").arg(metrics::severityWord(a.severity), a.message));
         }
         return lines.join(QLatin1Char('\n'));
     }

@@ -2,6 +2,7 @@
 
 #include "backend/core/format.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/metrics/alertseverity.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/prometheus/promfleetsource.h"
 #include "ui/deploy/upgradedialog.h"
@@ -292,7 +293,8 @@ void FleetPage::refreshAlerts()
             : r.alert.severity == QLatin1String("warning")                 ? QStringLiteral("warn")
                                                                            : QStringLiteral("running"); // planned
         item->setIcon(0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(icon)));
-        item->setText(0, r.active ? r.alert.severity : tr("%1 (ended)").arg(r.alert.severity));
+        const QString severity = metrics::severityWord(r.alert.severity);
+        item->setText(0, r.active ? severity : tr("%1 (ended)").arg(severity));
         item->setText(1, r.host);
         item->setText(2, r.alert.message);
         item->setText(3, fmt::ago(r.alert.sinceMs, now));

@@ -1,12 +1,29 @@
 #include "backend/metrics/hoststatus.h"
 
+#include <QCoreApplication>
 #include <QTest>
+#include <QTranslator>
 
 #include <nlohmann/json.hpp>
 
 using namespace flashdeck::metrics;
 
 Q_DECLARE_METATYPE(HostStatus)
+
+namespace {
+
+/** Marks every text it is asked for: a message built without a translation reads unmarked. */
+class MarkingTranslator final : public QTranslator
+{
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char *, const char *sourceText, const char *, int) const override
+    {
+        return QStringLiteral("«") + QString::fromUtf8(sourceText);
+    }
+};
+
+} // namespace
 
 /** F34's alerts as pure judgements of a host's status, and their tracking over time. */
 class TestAlerts : public QObject
@@ -64,7 +81,16 @@ void TestAlerts::evaluate_data()
                                   {}};
     QTest::newRow("restarting") << s << QStringList{QStringLiteral("container-restarting")};
     s.container->state = QStringLiteral("exited");
+    s.container->state = QStringLiteral("exited");
+    s.container->status = QStringLiteral("Exited (137) 2 minutes ago");
     QTest::newRow("exited") << s << QStringList{QStringLiteral("container-down")};
+    // Between a launch's create and start; also a start that failed (a GPU the runtime refused).
+    s.container->state = QStringLiteral("created");
+    s.container->status = QStringLiteral("Created");
+    QTest::newRow("created") << s << QStringList{QStringLiteral("container-down")};
+    s.container->state = QStringLiteral("paused");
+    s.container->status = QStringLiteral("Up 3 minutes (Paused)");
+    QTest::newRow("paused") << s << QStringList{QStringLiteral("container-down")};
     s.container->state = QStringLiteral("running");
     s.health = ServerHealth::Down;
     QTest::newRow("running, server silent") << s << QStringList{QStringLiteral("container-down")};
@@ -85,10 +111,20 @@ void TestAlerts::evaluate()
 {
     QFETCH(HostStatus, status);
     QFETCH(QStringList, ids);
+    // Every message is the operator's language (a container's alert once was English in the
+    // Chinese window): each is built from a translated text; Docker's words stay inside it.
+    MarkingTranslator marking;
+    QCoreApplication::installTranslator(&marking);
+    const QList<Alert> alerts = evaluateAlerts(status, AlertThresholds{});
+    QCoreApplication::removeTranslator(&marking);
     QStringList got;
-    for (const Alert &a : evaluateAlerts(status, AlertThresholds{})) {
+    for (const Alert &a : alerts) {
         got.append(a.id);
-        QVERIFY(!a.message.isEmpty());
+        QVERIFY2(a.message.startsWith(QStringLiteral("«")), qPrintable(a.message));
+        if (status.container && a.id.startsWith(QLatin1String("container-")) && status.health != ServerHealth::Down) {
+            QVERIFY2(a.message.contains(status.container->name) && a.message.contains(status.container->status),
+                     qPrintable(a.message));
+        }
         QVERIFY(a.severity == QLatin1String("warning") || a.severity == QLatin1String("critical") ||
                 (a.severity == QLatin1String("info") && a.id == QLatin1String("upgrade-running")));
     }
