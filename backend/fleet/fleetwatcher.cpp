@@ -108,6 +108,7 @@ void FleetWatcher::watch(const HostEntry &host)
         config.apiKey = apiKey;
         config.thresholds = m_thresholds; // the current ones, even if they changed while we waited
         HostSession &watched = *it->second;
+        config.log = watched.logStream(); // the pages' stream: one `docker logs` per host
         watched.setMonitor(std::make_unique<metrics::HostMonitor>(name, watched.connection(), config));
         connect(watched.monitor(), &metrics::HostMonitor::statusChanged, this,
                 [this, name] { Q_EMIT statusChanged(name); });

@@ -35,6 +35,8 @@ public:
     void subscribe(QObject *reader, qsizetype history, Deliver deliver);
     void unsubscribe(QObject *reader);
     int readers() const { return int(m_readers.size()); }
+    /** The rules its records were classified with (a record's `rule` indexes them). */
+    const LogRules &rules() const { return m_rules; }
 
     /** The stream's state, for a status line; empty while nobody reads. */
     QString stateText() const;

@@ -5,8 +5,8 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/logging/logging.h"
-#include "backend/logs/logfollower.h"
 #include "backend/logs/logrules.h"
+#include "backend/logs/sharedlog.h"
 #include "backend/metrics/containersampler.h"
 #include "backend/metrics/disksampler.h"
 #include "backend/metrics/gpusampler.h"
@@ -253,7 +253,7 @@ void HostMonitor::stop()
     if (m_others) {
         m_others->stop();
     }
-    m_serverLog.reset();
+    followServerLog(false);
 }
 
 bool HostMonitor::settled() const
@@ -440,36 +440,35 @@ void HostMonitor::detectVendorAndStart()
 
 void HostMonitor::followServerLog(bool follow)
 {
-    m_serverLog.reset();
+    if (m_config.log == nullptr) {
+        return;
+    }
+    m_config.log->unsubscribe(this);
+    m_decodeRule = -1;
     if (!follow || !m_running) {
         return;
     }
-    if (!m_logRules) {
-        auto rules = logs::LogRules::builtIn();
-        if (!rules) {
-            return;
+    const QList<logs::LogRule> &rules = m_config.log->rules().rules();
+    for (int i = 0; i < rules.size(); ++i) {
+        if (rules[i].id == QLatin1String("decode")) {
+            m_decodeRule = i;
         }
-        m_logRules = std::make_unique<logs::LogRules>(rules.value());
     }
-    // From now on (tail 0): Decode batch lines as they come, about every few seconds under load.
-    m_serverLog = std::make_unique<logs::LogFollower>(m_conn, *m_logRules,
-                                                      logs::LogFollower::Options{m_hostName, {}, 0, true, 200});
-    connect(m_serverLog.get(), &logs::LogFollower::recordsArrived, this, [this](const QList<logs::LogRecord> &records) {
-        const int decode = [this] {
-            for (int i = 0; i < m_logRules->rules().size(); ++i) {
-                if (m_logRules->rules()[i].id == QLatin1String("decode")) {
-                    return i;
-                }
-            }
-            return -1;
-        }();
-        for (const logs::LogRecord &r : records) {
-            if (m_server && r.rule == decode) {
-                m_server->feedLogLine(r.text, r.timeNs > 0 ? r.timeNs / 1000000 : now());
-            }
+    // No history asked: what the pages keep may come in the first batch of a stream this starts,
+    // and lands in order (a chart's series keeps what is newer than its last point).
+    m_config.log->subscribe(this, 0, [this](const QList<logs::LogRecord> &records) { feedDecodeLines(records); });
+}
+
+void HostMonitor::feedDecodeLines(const QList<logs::LogRecord> &records)
+{
+    if (!m_server || m_decodeRule < 0) {
+        return;
+    }
+    for (const logs::LogRecord &r : records) {
+        if (r.rule == m_decodeRule) {
+            m_server->feedLogLine(r.text, r.timeNs > 0 ? r.timeNs / 1000000 : now());
         }
-    });
-    m_serverLog->start();
+    }
 }
 
 void HostMonitor::applyServerHealth()

@@ -17,8 +17,8 @@ class Transport;
 struct ConnectionState;
 } // namespace ssh
 namespace logs {
-class LogFollower;
-class LogRules;
+class SharedLog;
+struct LogRecord;
 } // namespace logs
 } // namespace flashdeck
 
@@ -50,6 +50,12 @@ struct MonitorConfig
     /** Where this host's chart history is kept between runs; empty: in memory only. */
     QString archiveFile;
     int archivePeriodMs = 10 * 60 * 1000;
+    /**
+     * The host's one log stream (its HostSession's), read for Decode batch lines while neither
+     * /metrics nor /v1/loads answers: the Deploy and Logs pages read the same stream, so the host
+     * sees one `docker logs` however many read it. Null: no log fallback.
+     */
+    logs::SharedLog *log = nullptr;
 };
 
 /**
@@ -103,6 +109,7 @@ private:
     void applyServerHealth();
     void startServerSampler();
     void followServerLog(bool follow);
+    void feedDecodeLines(const QList<logs::LogRecord> &records);
     void loadHistory();
     void saveHistory();
     void record(const QString &name, qint64 atMs, std::optional<double> value);
@@ -120,9 +127,9 @@ private:
     std::unique_ptr<GpuSampler> m_gpus;
     std::unique_ptr<ServerSampler> m_server;
     std::unique_ptr<ServiceSamplers> m_others; // the other services behind the Router, if any
-    // Only while neither /metrics nor /v1/loads answers: the server's log, for its Decode batch lines.
-    std::unique_ptr<logs::LogRules> m_logRules;
-    std::unique_ptr<logs::LogFollower> m_serverLog;
+    // Only while neither /metrics nor /v1/loads answers: subscribed to the host's log, for its
+    // Decode batch lines (the index of that rule in the log's rules; -1 while not subscribed).
+    int m_decodeRule = -1;
     ContainerSampler *m_containers;
     DiskSampler *m_disk;
     QTimer *m_archiveTimer;

@@ -1,5 +1,7 @@
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/logs/logrules.h"
+#include "backend/logs/sharedlog.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
 #include "tests/simhost/simhostfixture.h"
@@ -228,6 +230,15 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     config.serverPeriodMs = 250;
     config.dockerPeriodMs = 1000;
     config.serverPort = port; // no API key in the config
+    // The host's one log stream, as its session holds it: a page reads it already; the monitor's
+    // fallback reads the same stream, not a `docker logs` of its own.
+    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
+    QVERIFY2(rules, qPrintable(rules.message()));
+    logs::SharedLog log(host.connection(), rules.value(), QStringLiteral("lab"));
+    QObject logsPage;
+    qsizetype pageLines = 0;
+    log.subscribe(&logsPage, 100, [&pageLines](const QList<logs::LogRecord> &r) { pageLines += r.size(); });
+    config.log = &log;
     HostMonitor monitor(QStringLiteral("lab"), host.connection(), config);
     monitor.start();
     QTRY_COMPARE_WITH_TIMEOUT(metrics::serverHealthName(monitor.status().health), QStringLiteral("ok"), 90000);
@@ -247,6 +258,8 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
                                  maxOf(monitor.series(QStringLiteral("server.running"))) >= 1,
                              60000);
     QVERIFY(maxOf(monitor.series(QStringLiteral("server.throughput"))) > 0);
+    QCOMPARE(log.readers(), 2); // the page and the monitor, on one follower
+    QVERIFY(pageLines > 0);
     QTRY_VERIFY_WITH_TIMEOUT(
         std::all_of(chats.cbegin(), chats.cend(), [](QNetworkReply *r) { return r->isFinished(); }), 60000);
     qDeleteAll(chats);
@@ -269,6 +282,8 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     QVERIFY(!gone);
     QVERIFY2(gone.message().contains(QLatin1String("is not on the host any more")), qPrintable(gone.message()));
     monitor.stop();
+    QCOMPARE(log.readers(), 1); // the monitor left; the page's stream goes on
+    QVERIFY(log.follower() != nullptr);
 }
 
 void TestHostMonitor::history_survivesARestartOfFlashdeck()
