@@ -61,6 +61,11 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
     Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
     SecretStore secrets;
     DeploySession session(dir, r.host.name, r.recipe, r.profile, r.options, secrets, redactor);
+    // One run of a host at a time, whichever window or terminal: refused before connecting.
+    if (const Status claimed = session.claim(); !claimed) {
+        c.err << "flashdeck deploy: " << claimed.message() << '\n';
+        return ExitCheckFailed;
+    }
     // Ctrl+C (or SIGTERM) cancels cleanly: the runner stops what is in flight and reports what is
     // left on the host. A second one stops at once.
     StopSignals stopSignals;
@@ -110,7 +115,10 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
             }
             done(ok ? ExitOk : ExitCheckFailed);
         });
-        session.start(connection);
+        if (const Status started = session.start(connection); !started) {
+            c.err << "flashdeck deploy: " << started.message() << '\n';
+            done(ExitCheckFailed);
+        }
     });
 }
 

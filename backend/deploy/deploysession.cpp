@@ -1,6 +1,7 @@
 #include "backend/deploy/deploysession.h"
 
 #include "backend/core/atomicfile.h"
+#include "backend/core/heldlock.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/pulledimages.h"
 #include "backend/logging/logging.h"
@@ -35,10 +36,37 @@ DeploySession::DeploySession(QString directory, QString hostName, const Recipe &
 
 DeploySession::~DeploySession() = default;
 
-void DeploySession::start(ssh::Transport &connection)
+QString DeploySession::lockOf(const QString &directory)
+{
+    return directory + QStringLiteral("/deploy.lock");
+}
+
+Status DeploySession::claim()
+{
+    if (m_held) {
+        return Status::ok();
+    }
+    auto held = std::make_unique<HeldLock>(lockOf(m_dir));
+    if (const Status s = held->acquire(); !s) {
+        if (!HeldLock::isHeld(lockOf(m_dir))) {
+            return s; // not another run: the file itself (its words say why)
+        }
+        return Status::failure(
+            tr("A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its "
+               "steps go to %2), or stop it where it runs; then run this again.")
+                .arg(m_host, m_dir + QStringLiteral("/journal.jsonl")));
+    }
+    m_held = std::move(held);
+    return Status::ok();
+}
+
+Status DeploySession::start(ssh::Transport &connection)
 {
     if (m_running) {
-        return;
+        return Status::ok();
+    }
+    if (Status s = claim(); !s) {
+        return s;
     }
     m_running = true;
     m_results.clear();
@@ -78,6 +106,7 @@ void DeploySession::start(ssh::Transport &connection)
             const QString key = m_runner->apiKey();
             if (key.isEmpty()) {
                 m_running = false;
+                m_held.reset();
                 Q_EMIT finished(ok);
                 return;
             }
@@ -87,11 +116,13 @@ void DeploySession::start(ssh::Transport &connection)
                     Q_EMIT notice(written.message());
                 }
                 m_running = false;
+                m_held.reset();
                 Q_EMIT finished(ok);
             });
         });
         m_runner->start();
     });
+    return Status::ok();
 }
 
 void DeploySession::cancel()

@@ -9,6 +9,7 @@
 
 namespace flashdeck {
 
+class HeldLock;
 class Journal;
 class Redactor;
 class SecretStore;
@@ -29,8 +30,22 @@ public:
                   DeployOptions options, SecretStore &secrets, Redactor &redactor, QObject *parent = nullptr);
     ~DeploySession() override;
 
-    /** Reads the stored key, then runs the plan on the (ready or connecting) connection. */
-    void start(ssh::Transport &connection);
+    /**
+     * `deployments/<host>/deploy.lock`: held (HeldLock) while a run of the host's plan goes on, in
+     * whichever window or terminal. Another run of the same host is refused while it is held, and
+     * the fleet's monitors read a deployment in progress, not a server that is down.
+     */
+    static QString lockOf(const QString &directory);
+    /**
+     * Takes the host's deploy lock for this run (start() takes it if this was not called): fails,
+     * saying so in words, while another run of the host holds it. Call it before connecting.
+     */
+    [[nodiscard]] Status claim();
+    /**
+     * Reads the stored key, then runs the plan on the (ready or connecting) connection. Fails,
+     * with nothing run or written, when another run of this host holds its lock.
+     */
+    [[nodiscard]] Status start(ssh::Transport &connection);
     /** Stops cleanly (DeployRunner::cancel): the plan ends with what is left on the host. */
     void cancel();
     bool running() const { return m_running; }
@@ -61,6 +76,7 @@ private:
     SecretStore &m_secrets;
     Redactor &m_redactor;
     std::unique_ptr<Journal> m_journal;
+    std::unique_ptr<HeldLock> m_held; // while it runs: one run of a host at a time
     std::unique_ptr<DeployRunner> m_runner;
     QMap<QString, StepRecord> m_results;
     bool m_running = false;

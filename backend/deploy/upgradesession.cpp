@@ -96,7 +96,12 @@ void UpgradeSession::runPhase()
     connect(m_session.get(), &DeploySession::layersChanged, this, &UpgradeSession::layersChanged);
     connect(m_session.get(), &DeploySession::notice, this, &UpgradeSession::notice);
     connect(m_session.get(), &DeploySession::finished, this, &UpgradeSession::phaseFinished);
-    m_session->start(*m_connection);
+    if (const Status started = m_session->start(*m_connection); !started) {
+        // A deployment of the host runs elsewhere: this phase did not begin; --resume continues it.
+        Q_EMIT notice(started.message());
+        m_cancelled = true;
+        QTimer::singleShot(0, this, [this] { phaseFinished(false); });
+    }
 }
 
 void UpgradeSession::phaseFinished(bool ok)

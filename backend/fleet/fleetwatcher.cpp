@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/deploy/apikeyrecovery.h"
+#include "backend/deploy/deploysession.h"
 #include "backend/deploy/upgradeplan.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
@@ -90,6 +91,7 @@ void FleetWatcher::watch(const HostEntry &host)
     metrics::MonitorConfig config;
     config.manifestFile = Deployment::manifestFile(m_paths, host.name);
     config.upgradeLock = UpgradePlan::lockOf(Deployment::directory(m_paths, host.name));
+    config.deployLock = DeploySession::lockOf(Deployment::directory(m_paths, host.name));
     if (m_keepHistory) {
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }

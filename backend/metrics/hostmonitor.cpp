@@ -542,6 +542,7 @@ void HostMonitor::changed()
     m_status.updatedMs = now();
     // A stat per change: an upgrade started from a terminal is seen at the next sample.
     m_status.upgradeRunning = !m_config.upgradeLock.isEmpty() && HeldLock::isHeld(m_config.upgradeLock);
+    m_status.deployRunning = !m_config.deployLock.isEmpty() && HeldLock::isHeld(m_config.deployLock);
     m_status.alerts = m_alerts.update(evaluateAlerts(m_status, m_config.thresholds), m_status.updatedMs);
     Q_EMIT statusChanged();
 }

@@ -42,6 +42,8 @@ struct MonitorConfig
     QString manifestFile;
     /** deployments/<host>/upgrade.lock: held while an upgrade or rollback of the host runs. */
     QString upgradeLock;
+    /** deployments/<host>/deploy.lock: held while a deployment of the host runs. */
+    QString deployLock;
     /** The SGLang port on the host to watch; 0: the manifest profile's first server, if any. */
     quint16 serverPort = 0;
     /** The server's API key, for /v1/loads (from the keyring); never logged. */

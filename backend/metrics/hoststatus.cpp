@@ -172,6 +172,7 @@ json HostStatus::toJson() const
             {"alerts", alertList},
             // Added: an upgrade or rollback of the host runs (its server is down on purpose).
             {"upgrade_running", upgradeRunning},
+            {"deploy_running", deployRunning},
             // Added with the Prometheus source: "ssh" or "prometheus", and whether the inventory lists it.
             {"source", source.toStdString()},
             {"in_inventory", inInventory},
@@ -250,6 +251,11 @@ QList<Alert> evaluateAlerts(const HostStatus &s, const AlertThresholds &t)
         raise(QStringLiteral("upgrade-running"), "info",
               QCoreApplication::translate("Metrics",
                                           "An upgrade runs on this host: its server restarts on the new pins"));
+    } else if (s.deployRunning) {
+        // Its steps make and start the container and say when one fails: a container "created"
+        // and not yet started, or a server loading its weights, is the work under way.
+        raise(QStringLiteral("deploy-running"), "info",
+              QCoreApplication::translate("Metrics", "A deployment runs on this host: its steps start the server"));
     } else if (s.container && s.container->state == QLatin1String("restarting")) {
         raise(QStringLiteral("container-restarting"), "critical",
               QCoreApplication::translate("Metrics", "%1 keeps restarting (Docker: %2)")

@@ -91,6 +91,11 @@ struct HostStatus
      * is down on purpose while it restarts on other pins, which is said, not raised as critical.
      */
     bool upgradeRunning = false;
+    /**
+     * A deployment (or its resume) of this host runs, from whichever window or terminal: its
+     * container is made and started by the steps, not down.
+     */
+    bool deployRunning = false;
     QString historyError; // the chart history on disk could not be read or written
     QList<Alert> alerts;
     qint64 updatedMs = 0;

@@ -2,6 +2,7 @@
 
 #include "backend/core/apppaths.h"
 #include "backend/core/heldlock.h"
+#include "backend/deploy/deploysession.h"
 #include "backend/deploy/upgradeplan.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/transport.h"
@@ -181,6 +182,7 @@ void PromFleetSource::finish()
                 s.applyDeployment(d.value());
             }
             s.upgradeRunning = HeldLock::isHeld(UpgradePlan::lockOf(Deployment::directory(m_paths, s.host)));
+            s.deployRunning = HeldLock::isHeld(DeploySession::lockOf(Deployment::directory(m_paths, s.host)));
         }
         s.alerts = m_alerts[s.host].update(metrics::evaluateAlerts(s, m_thresholds), now);
     }

@@ -450,7 +450,7 @@
     <message>
         <location line="+24"/>
         <location filename="../../backend/cli/clisession.cpp" line="+62"/>
-        <location filename="../../backend/cli/deploycommand.cpp" line="+240"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
@@ -589,7 +589,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deploycommand.cpp" line="-186"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="-187"/>
         <source>Cannot read standard input.</source>
         <translation>无法读取标准输入。</translation>
     </message>
@@ -599,7 +599,7 @@
         <translation>无法读取启动命令 %1：%2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+17"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
@@ -691,7 +691,7 @@
         <translation>从 FILE（“-”：标准输入）读取 SGLang 配置生成器的命令来启动，而不是配方中的 B300 参数：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …。其参数按原样保留；Flashdeck 设置模型、其固定的修订版本、端口、密钥和 --enable-metrics。AMD、B200、GB200 和 H200 主机需要此项。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+299"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
@@ -701,28 +701,28 @@
         <translation>需要 HOST。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-256"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+12"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>the pins file is for profile %1, not %2.</source>
         <translation>该固定文件属于配置 %1，而不是 %2。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+47"/>
         <source>no profile &quot;%1&quot; (see &apos;flashdeck recipes list&apos;).</source>
         <translation>没有配置“%1”（见“flashdeck recipes list”）。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>--port takes a port number from 1 to 65535, not &quot;%1&quot;.</source>
         <translation>--port 取 1 到 65535 之间的端口号，而不是“%1”。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+45"/>
         <source>%1 (The profile is %2, the default: for other GPUs give --profile; &apos;flashdeck recipes list&apos; has them.)</source>
         <translation>%1（当前方案为默认的 %2：其他 GPU 请用 --profile 指定；&apos;flashdeck recipes list&apos; 列出全部方案。）</translation>
     </message>
@@ -732,22 +732,22 @@
         <translation>--image %1 与命令中的镜像 %2 不一致：只给出一个。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>%1 Confirm it with --image %2, or give your own ROCm build of SGLang that serves %3.</source>
         <translation>%1 请用 --image %2 确认，或提供你自己构建的、可服务 %3 的 ROCm 版 SGLang。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+91"/>
         <source>--accept-license takes %1.</source>
         <translation>--accept-license 取值为 %1。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+50"/>
         <source>%1 at %2, summary sha256 %3</source>
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-120"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+14"/>
         <source>--ready-timeout takes seconds (0: no limit).</source>
         <translation>--ready-timeout 取秒数（0：不限）。</translation>
@@ -769,7 +769,7 @@
         <translation>--model-source 取值为 hub、offline 或 modelscope。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>--model-source %1 needs --model-dir, the folder on the host.</source>
         <translation>--model-source %1 需要 --model-dir，即主机上的目录。</translation>
     </message>
@@ -779,24 +779,24 @@
         <translation>--model-dir 是主机上的目录：请与 --model-source offline 或 modelscope 一起使用。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>--verify-checksums checks a folder on the host: use it with --model-dir.</source>
         <translation>--verify-checksums 校验主机上的目录：请与 --model-dir 一起使用。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 needs --operator-flags: %2</source>
         <translation>%1 需要 --operator-flags：%2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../backend/cli/deploycommand.cpp" line="+136"/>
         <source>Resuming: each step checks what is already there; nothing is pulled or started twice.
 </source>
         <translation>继续：每个步骤都会检查已有内容；不会重复拉取或启动。
 </translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-60"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+127"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
@@ -3770,7 +3770,7 @@ Summary sha256: %1
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
@@ -3785,7 +3785,7 @@ Summary sha256: %1
         <translation>正在 %1 上运行…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>The image field says %1 and the command&apos;s image is %2: give one.</source>
         <translation>镜像栏填写的是 %1，而命令中的镜像是 %2：只给出一个。</translation>
     </message>
@@ -3853,7 +3853,12 @@ Summary sha256: %1
 <context>
     <name>DeploySession</name>
     <message>
-        <location filename="../../backend/deploy/deploysession.cpp" line="+157"/>
+        <location filename="../../backend/deploy/deploysession.cpp" line="+55"/>
+        <source>A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its steps go to %2), or stop it where it runs; then run this again.</source>
+        <translation>%1 的部署已在另一个窗口或终端中运行。请等待其结束（其步骤写入 %2），或在运行处停止它；然后再运行此操作。</translation>
+    </message>
+    <message>
+        <location line="+133"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -5731,7 +5736,7 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+204"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+205"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
@@ -5746,7 +5751,7 @@ Text shown: %6, sha256 %5</source>
         <translation>运行的固定版本与 %1 不同：%2</translation>
     </message>
     <message>
-        <location line="-158"/>
+        <location line="-159"/>
         <source>%1 was created and has not started (Docker: %2)</source>
         <translation>%1 已创建但尚未启动（Docker：%2）</translation>
     </message>
@@ -5761,7 +5766,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 未在运行（Docker：%2）</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+161"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
@@ -5786,7 +5791,12 @@ Text shown: %6, sha256 %5</source>
         <translation>此主机正在升级：其服务器将以新的固定版本重新启动</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
+        <source>A deployment runs on this host: its steps start the server</source>
+        <translation>此主机上正在运行部署：其步骤将启动服务器</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 keeps restarting (Docker: %2)</source>
         <translation>%1 反复重启（Docker：%2）</translation>
     </message>
@@ -6554,7 +6564,7 @@ Text shown: %6, sha256 %5</source>
         <translation>没有用于命名主机的标签：请使用 instance、Hostname 或你自己的标签。</translation>
     </message>
     <message>
-        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+101"/>
+        <location filename="../../backend/prometheus/promfleetsource.cpp" line="+102"/>
         <source>Could not reach Prometheus at %1 through %2: %3</source>
         <translation>无法经由 %2 连接 %1 的 Prometheus：%3</translation>
     </message>

@@ -1,8 +1,10 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/heldlock.h"
 #include "backend/core/language.h"
 #include "backend/core/settings.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
@@ -236,7 +238,21 @@ void TestDeployPage::scenario()
     if (shots) {
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-licence.png"))));
     }
-    acknowledge->click();
+    if (shots) {
+        // A deploy of this host from a terminal holds its lock: this run is refused, saying so.
+        HeldLock terminal(DeploySession::lockOf(Deployment::directory(paths, QStringLiteral("gpu-b300"))));
+        QVERIFY(terminal.acquire());
+        acknowledge->click();
+        QVERIFY(!page.isRunning());
+        const QString notice = page.findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
+        QVERIFY2(notice.contains(QLatin1String("runs already")), qPrintable(notice));
+        terminal.release();
+        page.findChild<QPushButton *>(QStringLiteral("deployRun"))->click();
+        // While it runs the fleet reads a deployment under way, not an outage.
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.status(QStringLiteral("gpu-b300")).deployRunning, 30000);
+    } else {
+        acknowledge->click();
+    }
     QVERIFY(page.isRunning());
 
     if (shots) {
@@ -276,6 +292,7 @@ void TestDeployPage::scenario()
 
     QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000);
     QCOMPARE(int(page.stepStatus(lastStep)), lastStatus);
+    QVERIFY(!HeldLock::isHeld(DeploySession::lockOf(Deployment::directory(paths, QStringLiteral("gpu-b300")))));
     QFile acks(paths.acknowledgementsFile());
     QVERIFY(acks.open(QIODevice::ReadOnly));
     const QByteArray ackText = acks.readAll();

@@ -803,6 +803,12 @@ void DeployPage::startSession()
     }
     m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
                                                 *secrets, m_redactor);
+    // One run of a host at a time: a deploy from a terminal (or another window) keeps this one out.
+    if (const Status claimed = m_session->claim(); !claimed) {
+        m_notice->setText(claimed.message());
+        m_session.reset();
+        return;
+    }
     connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
     connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
     connect(m_session.get(), &DeploySession::layersChanged, this, &DeployPage::onLayers);
@@ -825,7 +831,10 @@ void DeployPage::startSession()
     // own lines (a rerun that reuses the running one replays them).
     restartLog();
     m_notice->setText(tr("Running on %1…").arg(m_host));
-    m_session->start(*connection);
+    if (const Status started = m_session->start(*connection); !started) {
+        m_notice->setText(started.message()); // claimed above: only the file itself can fail here
+        return;
+    }
     updateButtons();
     Q_EMIT runningChanged(true);
 }

@@ -1,6 +1,8 @@
 #include "backend/core/apppaths.h"
+#include "backend/core/heldlock.h"
 #include "backend/core/processtree.h"
 #include "backend/deploy/deployrunner.h"
+#include "backend/deploy/deploysession.h"
 #include "backend/recipe/deployment.h"
 #include "tests/integration/cli/clirun.h"
 #include "tests/integration/cli/demoguard.h"
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void ctrlC_saysWhatIsLeft_andResumeFinishes();
     void firstStart_showsTheDownload_andAStallStops();
     void acceptLicense_recordedOnlyWhenTheHostIsReached();
+    void anotherRunOfTheHost_refusedBeforeConnecting();
     void amdProfile_needsTheImageConfirmed_data();
     void amdProfile_needsTheImageConfirmed();
     void generatorCommand_amd_bothServicesRunIt_tp8RefusedBeforeThePull();
@@ -146,6 +149,33 @@ void TestDeployCli::acceptLicense_recordedOnlyWhenTheHostIsReached()
     QVERIFY(recorded.open(QIODevice::ReadOnly));
     QVERIFY(recorded.readAll().contains("\"host\": \"demo\""));
     undeployDemo(config.path());
+}
+
+void TestDeployCli::anotherRunOfTheHost_refusedBeforeConnecting()
+{
+    // A deploy of the host runs (a window, another terminal: here this process holds its lock, as
+    // a run does): a second one is refused before it connects, and writes nothing of its own.
+    QTemporaryDir config;
+    const Run add = run(config.path(),
+                        {QStringLiteral("hosts"), QStringLiteral("add"), QStringLiteral("ghost"),
+                         QStringLiteral("--ssh"), QStringLiteral("root@127.0.0.1:1")});
+    QVERIFY2(add.exitCode == 0, add.err.constData());
+    const flashdeck::AppPaths paths(config.path());
+    const QString dir = flashdeck::Deployment::directory(paths, QStringLiteral("ghost"));
+    QVERIFY(QDir().mkpath(dir));
+    auto held = std::make_unique<flashdeck::HeldLock>(flashdeck::DeploySession::lockOf(dir));
+    const flashdeck::Status claimed = held->acquire();
+    QVERIFY2(claimed, qPrintable(claimed.message()));
+    const Run refused = run(config.path(), {QStringLiteral("deploy"), QStringLiteral("ghost")});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("A deployment of ghost runs already"), refused.err.constData());
+    QVERIFY2(refused.err.contains("journal.jsonl"), refused.err.constData());
+    QVERIFY(!QFile::exists(dir + QStringLiteral("/journal.jsonl")));
+    // That run ends (or its process dies: the kernel drops the lock): this one goes to the host.
+    held.reset();
+    const Run tried = run(config.path(), {QStringLiteral("deploy"), QStringLiteral("ghost")});
+    QVERIFY(tried.exitCode != 0); // nothing answers on port 1
+    QVERIFY2(!tried.err.contains("runs already"), tried.err.constData());
 }
 
 void TestDeployCli::amdProfile_needsTheImageConfirmed_data()

@@ -99,6 +99,15 @@ void TestAlerts::evaluate_data()
     QTest::newRow("upgrade running, server silent") << s << QStringList{QStringLiteral("upgrade-running")};
     s.container->state = QStringLiteral("exited");
     QTest::newRow("upgrade running, container stopped") << s << QStringList{QStringLiteral("upgrade-running")};
+    // A deployment from a window or a terminal makes and starts the container: its moment between
+    // create and start, and the server loading, are the work under way, not an outage.
+    s.upgradeRunning = false;
+    s.deployRunning = true;
+    s.container->state = QStringLiteral("created");
+    s.container->status = QStringLiteral("Created");
+    QTest::newRow("deployment running, container created") << s << QStringList{QStringLiteral("deploy-running")};
+    s.container->state = QStringLiteral("running");
+    QTest::newRow("deployment running, server loading") << s << QStringList{QStringLiteral("deploy-running")};
 
     s = up;
     s.diskFreeBytes = qint64(20e9);
@@ -126,7 +135,8 @@ void TestAlerts::evaluate()
                      qPrintable(a.message));
         }
         QVERIFY(a.severity == QLatin1String("warning") || a.severity == QLatin1String("critical") ||
-                (a.severity == QLatin1String("info") && a.id == QLatin1String("upgrade-running")));
+                (a.severity == QLatin1String("info") &&
+                 (a.id == QLatin1String("upgrade-running") || a.id == QLatin1String("deploy-running"))));
     }
     QCOMPARE(got, ids);
 }
