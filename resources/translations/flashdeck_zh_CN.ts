@@ -3780,12 +3780,12 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>The image field says %1 and the command&apos;s image is %2: give one.</source>
         <translation>镜像栏填写的是 %1，而命令中的镜像是 %2：只给出一个。</translation>
     </message>
@@ -3840,7 +3840,7 @@ Summary sha256: %1
         <translation>已停止。“升级…”会继续%1。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>This build has no recipe.</source>
         <translation>此版本没有配方。</translation>
     </message>
@@ -5067,7 +5067,12 @@ Text shown: %6, sha256 %5</source>
         <translation>已将 %1 行保存到 %2（已隐去机密）。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+54"/>
+        <source>qmul4: no server start-up in the log</source>
+        <translation>qmul4：日志中没有服务器启动记录</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The NVFP4 KV-cache decode kernel: &quot;backend=qmul4&quot; is the fast path; any other backend means a CUDA Toolkit older than 13.4 and a silent slow fallback.</source>
         <translation>NVFP4 KV 缓存解码内核：“backend=qmul4”是快速路径；任何其他后端都意味着 CUDA Toolkit 低于 13.4，并悄悄回退到慢速路径。</translation>
     </message>
@@ -5092,7 +5097,17 @@ Text shown: %6, sha256 %5</source>
         <translation>服务器：启动中</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+0"/>
+        <source>Server: no log</source>
+        <translation>服务器：无日志</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No line of a server&apos;s log has arrived: no deployment runs on this host, or it cannot be reached (the line under the log says which).</source>
+        <translation>尚未收到服务器日志的任何一行：此主机上没有运行中的部署，或无法连接到它（日志下方的状态行会说明是哪一种）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>milestone: ready, qmul4 fast path, DSpark draft loaded</source>
         <translation>里程碑：就绪、qmul4 快速路径、DSpark 草稿模型已加载</translation>
     </message>

@@ -225,6 +225,11 @@ void TestDeployPage::scenario()
     QTRY_VERIFY_WITH_TIMEOUT(
         watcher.connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 30000);
 
+    // Nothing deployed yet: the log's badges say there is no log, not that a server starts.
+    QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("readyBadge"))->text(),
+             QStringLiteral("Server: no log"));
+    QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(),
+             QStringLiteral("qmul4: no server start-up in the log"));
     // Run meets the licence first: nothing is pinned or pulled until it is acknowledged.
     page.findChild<QPushButton *>(QStringLiteral("deployRun"))->click();
     QVERIFY(page.licensePanel()->isVisible());

@@ -524,13 +524,25 @@ void LogPanel::setFilter(unsigned shown, const QString &text)
     }
 }
 
+void LogPanel::setStartExpected(bool expected)
+{
+    m_startExpected = expected;
+    updateBadges();
+}
+
 void LogPanel::updateBadges()
 {
     const logs::LogHighlights &h = m_model->highlights();
-    m_qmul4Badge->setText(h.qmul4Text());
+    // No line at all and no start under way: nothing is starting (no deployment runs, or the host
+    // is away; the status line says which), so the badges do not say "starting" or "waiting".
+    const bool noLog = m_model->total() == 0 && !m_startExpected;
+    const QString qmul4 = noLog && h.qmul4() == logs::LogHighlights::Qmul4::Unknown
+        ? tr("qmul4: no server start-up in the log")
+        : h.qmul4Text();
+    m_qmul4Badge->setText(qmul4);
     m_qmul4Badge->setStyleSheet(badgeStyle(toneColor(h.qmul4Tone())));
     m_qmul4Badge->setToolTip(
-        h.qmul4Text() + QStringLiteral("\n") +
+        qmul4 + QStringLiteral("\n") +
         tr("The NVFP4 KV-cache decode kernel: \"backend=qmul4\" is the fast path; any other backend means "
            "a CUDA Toolkit older than 13.4 and a silent slow fallback."));
     m_dsparkBadge->setVisible(h.draftLoaded());
@@ -541,7 +553,10 @@ void LogPanel::updateBadges()
     m_kvBadge->setStyleSheet(badgeStyle(LogDelegate::stripeColor(int(LogModel::Severity::Info))));
     m_kvBadge->setToolTip(
         tr("The KV cache the server allocated, in tokens (from its \"KV Cache is allocated\" line)."));
-    m_readyBadge->setText(h.ready() ? tr("Server: ready") : tr("Server: starting"));
+    m_readyBadge->setText(h.ready() ? tr("Server: ready") : (noLog ? tr("Server: no log") : tr("Server: starting")));
+    m_readyBadge->setToolTip(noLog ? tr("No line of a server's log has arrived: no deployment runs on this host, or "
+                                        "it cannot be reached (the line under the log says which).")
+                                   : QString());
     m_readyBadge->setStyleSheet(
         badgeStyle(toneColor(h.ready() ? logs::LogHighlights::Tone::Good : logs::LogHighlights::Tone::Neutral)));
 }

@@ -55,6 +55,12 @@ public:
      */
     void follow(logs::SharedLog *log, qsizetype history);
 
+    /**
+     * A start is under way (a deployment runs): before its first line the badges wait for it.
+     * Otherwise a log with no line says so: no deployment runs, or the host cannot be reached.
+     */
+    void setStartExpected(bool expected);
+
     void setFollow(bool follow);
     bool follow() const;
     void setPaused(bool paused);
@@ -83,6 +89,7 @@ private:
 
     QPointer<logs::SharedLog> m_stream;
     qsizetype m_history = 0; // what follow() asked of the stream's kept lines
+    bool m_startExpected = false;
     QToolButton *m_polls = nullptr;
     QObject *m_subscription = nullptr; // this panel as the stream's reader; deleting it unsubscribes
     LogModel *m_model;

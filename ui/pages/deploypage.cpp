@@ -823,6 +823,7 @@ void DeployPage::startSession()
         updateProfileCard(); // the pinned image's measured size, from the manifest just written
         // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
         m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
+        m_log->setStartExpected(false);
         Q_EMIT runningChanged(false);
     });
     resetSteps();
@@ -835,6 +836,7 @@ void DeployPage::startSession()
         m_notice->setText(started.message()); // claimed above: only the file itself can fail here
         return;
     }
+    m_log->setStartExpected(true);
     updateButtons();
     Q_EMIT runningChanged(true);
 }
@@ -984,9 +986,11 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         }
         updateProfileCard();
         updateButtons();
+        m_log->setStartExpected(false);
         Q_EMIT runningChanged(false);
     });
     s->start(*connection);
+    m_log->setStartExpected(true);
     updateButtons();
     Q_EMIT runningChanged(true);
 }
