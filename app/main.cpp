@@ -123,53 +123,14 @@ QString optionValueAnywhere(const QStringList &args, const QString &name)
     return {};
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+/** The window's and every command's global options. */
+struct MainOptions
 {
-    const bool gui = wantsGui(argc, argv);
-    const bool noDisplay = gui && !missingDisplay().isEmpty();
-    std::unique_ptr<QCoreApplication> app =
-        gui && !noDisplay ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
-    QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
-    if (gui && !noDisplay) {
-        QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
-        QGuiApplication::setDesktopFileName(QStringLiteral("io.flashdeck.Flashdeck")); // packaging/*.desktop
-        // The platform's style, with a focus ring a keyboard user sees on every button.
-        QApplication::setStyle(new flashdeck::ui::FocusRingStyle(QApplication::style()->name()));
-    }
+    QCommandLineOption versionOption, configDirOption, logStderrOption, langOption, demoOption;
+};
 
-    // The language comes first, so that every word below (help, errors) is in it: --lang, else
-    // Settings → Language, else the system locale.
-    const QStringList args = QCoreApplication::arguments();
-    const QString configDir = optionValueAnywhere(args, QStringLiteral("config-dir"));
-    const flashdeck::AppPaths paths(configDir);
-    flashdeck::Settings settings(paths);
-    flashdeck::Language language;
-    const QString langArg = optionValueAnywhere(args, QStringLiteral("lang"));
-    const std::optional<flashdeck::UiLanguage> chosen =
-        flashdeck::Language::fromName(langArg.isEmpty() ? settings.language() : langArg);
-    if (!langArg.isEmpty() && !chosen) {
-        return earlyError(
-            args, ExitUsage,
-            QCoreApplication::translate("main", "flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.")
-                .arg(langArg));
-    }
-    if (const flashdeck::Status s = language.install(chosen.value_or(flashdeck::UiLanguage::System)); !s) {
-        printErr(s.message());
-    }
-    if (noDisplay) {
-        printErr(missingDisplay());
-        return ExitCheckFailed; // a clear word instead of Qt's abort
-    }
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate(
-        "main",
-        "Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.\n"
-        "Without a command it opens the window."));
-    parser.addHelpOption();
+MainOptions mainOptions()
+{
     const QCommandLineOption versionOption(
         {QStringLiteral("v"), QStringLiteral("version")},
         QCoreApplication::translate("main", "Print the versions of Flashdeck, Qt and libssh."));
@@ -189,7 +150,18 @@ int main(int argc, char **argv)
         QStringLiteral("demo"),
         QCoreApplication::translate(
             "main", "Open the window with simulated GPU hosts on loopback (started now, stopped on exit)."));
-    parser.addOptions({versionOption, configDirOption, langOption, logStderrOption, demoOption});
+    return {versionOption, configDirOption, logStderrOption, langOption, demoOption};
+}
+
+/** The parser of `flashdeck [options] [command]`: everything after the command is the command's. */
+void describe(QCommandLineParser &parser, const MainOptions &o)
+{
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main",
+        "Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.\n"
+        "Without a command it opens the window."));
+    parser.addHelpOption();
+    parser.addOptions({o.versionOption, o.configDirOption, o.langOption, o.logStderrOption, o.demoOption});
     parser.addPositionalArgument(
         QStringLiteral("command"),
         QCoreApplication::translate("main",
@@ -201,105 +173,78 @@ int main(int argc, char **argv)
         QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+}
 
-    if (!parser.parse(QCoreApplication::arguments())) {
-        printErr(parser.errorText() + QCoreApplication::translate("main", "\nRun 'flashdeck --help' for usage."));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
-    if (parser.isSet(versionOption)) {
-        QTextStream(stdout) << info.versionText();
-        return ExitOk;
-    }
-
-    QString error;
-    if (!paths.ensureExists(&error)) {
-        return earlyError(args, ExitCheckFailed, error);
-    }
-    flashdeck::Redactor redactor;
-    flashdeck::log::LogOptions logOptions;
-    logOptions.directory = paths.logDir();
-    logOptions.toStderr = parser.isSet(logStderrOption) || args.contains(QStringLiteral("--log-stderr"));
-    const QString envLevels = qEnvironmentVariable("FLASHDECK_LOG");
-    logOptions.levels = envLevels.isEmpty() ? settings.logLevels() : envLevels;
-    flashdeck::log::Logging logging(redactor, logOptions);
-    if (!logging.warning().isEmpty()) {
-        printErr(QStringLiteral("flashdeck: ") + logging.warning());
-    }
-    info.logFile = logging.logFile();
-    info.logLevels = logOptions.levels;
-    flashdeck::log::app().info("flashdeck {} starting (Qt {}, libssh {}), config in {}", info.version.toStdString(),
-                               info.qtVersion.toStdString(), info.libsshVersion.toStdString(),
-                               paths.configDir().toStdString());
-
-    const QStringList commands = parser.positionalArguments();
-    if (!commands.isEmpty()) {
-        // Under --json every error is one JSON object on stdout, whichever command said it in
-        // words only (an unknown host, a usage error): the taps see whether it printed any.
-        const bool json = commands.contains(QLatin1String("--json"));
-        flashdeck::cli::OutputTap outTap(stdout, false);
-        flashdeck::cli::OutputTap errTap(stderr, json);
-        QTextStream out(&outTap);
-        QTextStream err(&errTap);
-        errTap.watch(&outTap);
-        static const QStringList kStreaming{QStringLiteral("logs"), QStringLiteral("deploy"), QStringLiteral("upgrade"),
-                                            QStringLiteral("chat"), QStringLiteral("status")};
-        const bool streamsLines = kStreaming.contains(commands.first());
-        const auto finish = [&](int rc) {
-            out.flush();
-            err.flush();
-            if (json && rc != ExitOk && outTap.written() == 0) {
-                outTap.write(flashdeck::cli::jsonErrorFor(rc, errTap.kept()));
-            } else if (json && streamsLines) {
-                // One object per line to the end: a stream cut off after its output says why last.
-                // (A one-object command, `loadtest`'s report, carries its own verdict.)
-                outTap.write(flashdeck::cli::jsonClosingError(rc, outTap.lastLine(), errTap.keptSinceOther()));
-            }
-            return rc;
-        };
-        flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal, &redactor};
-        QStringList commandArgs{args.first()};
-        commandArgs += commands;
-        using Command = int (*)(const QStringList &, flashdeck::cli::CliContext &);
-        static const std::pair<const char *, Command> table[] = {
-            {"hosts", &flashdeck::cli::runHostsCommand},           {"deploy", &flashdeck::cli::runDeployCommand},
-            {"undeploy", &flashdeck::cli::runUndeployCommand},     {"runbook", &flashdeck::cli::runRunbookCommand},
-            {"recipes", &flashdeck::cli::runRecipesCommand},       {"demo", &flashdeck::cli::runDemoCommand},
-            {"status", &flashdeck::cli::runStatusCommand},         {"logs", &flashdeck::cli::runLogsCommand},
-            {"license", &flashdeck::cli::runLicenseCommand},       {"chat", &flashdeck::cli::runChatCommand},
-            {"upgrade", &flashdeck::cli::runUpgradeCommand},       {"prune", &flashdeck::cli::runPruneCommand},
-            {"loadtest", &flashdeck::cli::runLoadTestCommand},     {"pins", &flashdeck::cli::runPinsCommand},
-            {"prometheus", &flashdeck::cli::runPrometheusCommand}, {"tunnel", &flashdeck::cli::runTunnelCommand},
-        };
-        // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
-        // a usage error, so help, errors and the man page (built from this) cannot drift apart.
-        const bool help = commands.contains(QLatin1String("--help")) || commands.contains(QLatin1String("-h"));
-        for (const auto &[name, run] : table) {
-            if (commands.first() == QLatin1String(name) && help) {
-                QString usage;
-                QTextStream captured(&usage);
-                flashdeck::cli::CliContext asked{paths, captured, captured, nullptr, &redactor};
-                (void)run({args.first(), commands.first(), QStringLiteral("--flashdeck-usage")}, asked);
-                captured.flush();
-                out << usage.mid(usage.indexOf(QLatin1Char('\n')) + 1); // without the "unknown option" line
-                return ExitOk;
-            }
-            if (commands.first() == QLatin1String(name)) {
-                const int rc = run(commandArgs, context);
-                logging.flush();
-                return finish(rc);
-            }
+/** `flashdeck COMMAND …`: the command's exit code; under --json every error is a JSON object. */
+int runCommand(const QStringList &args, const QStringList &commands, const flashdeck::AppPaths &paths,
+               flashdeck::Redactor &redactor, flashdeck::log::Logging &logging)
+{
+    // Under --json every error is one JSON object on stdout, whichever command said it in
+    // words only (an unknown host, a usage error): the taps see whether it printed any.
+    const bool json = commands.contains(QLatin1String("--json"));
+    flashdeck::cli::OutputTap outTap(stdout, false);
+    flashdeck::cli::OutputTap errTap(stderr, json);
+    QTextStream out(&outTap);
+    QTextStream err(&errTap);
+    errTap.watch(&outTap);
+    static const QStringList kStreaming{QStringLiteral("logs"), QStringLiteral("deploy"), QStringLiteral("upgrade"),
+                                        QStringLiteral("chat"), QStringLiteral("status")};
+    const bool streamsLines = kStreaming.contains(commands.first());
+    const auto finish = [&](int rc) {
+        out.flush();
+        err.flush();
+        if (json && rc != ExitOk && outTap.written() == 0) {
+            outTap.write(flashdeck::cli::jsonErrorFor(rc, errTap.kept()));
+        } else if (json && streamsLines) {
+            // One object per line to the end: a stream cut off after its output says why last.
+            // (A one-object command, `loadtest`'s report, carries its own verdict.)
+            outTap.write(flashdeck::cli::jsonClosingError(rc, outTap.lastLine(), errTap.keptSinceOther()));
         }
-        err << QCoreApplication::translate("main", "Unknown command \"%1\". Run 'flashdeck --help' for usage.")
-                   .arg(commands.first())
-            << '\n';
-        return finish(ExitUsage);
+        return rc;
+    };
+    flashdeck::cli::CliContext context{paths, out, err, &flashdeck::cli::promptTerminal, &redactor};
+    QStringList commandArgs{args.first()};
+    commandArgs += commands;
+    using Command = int (*)(const QStringList &, flashdeck::cli::CliContext &);
+    static const std::pair<const char *, Command> table[] = {
+        {"hosts", &flashdeck::cli::runHostsCommand},           {"deploy", &flashdeck::cli::runDeployCommand},
+        {"undeploy", &flashdeck::cli::runUndeployCommand},     {"runbook", &flashdeck::cli::runRunbookCommand},
+        {"recipes", &flashdeck::cli::runRecipesCommand},       {"demo", &flashdeck::cli::runDemoCommand},
+        {"status", &flashdeck::cli::runStatusCommand},         {"logs", &flashdeck::cli::runLogsCommand},
+        {"license", &flashdeck::cli::runLicenseCommand},       {"chat", &flashdeck::cli::runChatCommand},
+        {"upgrade", &flashdeck::cli::runUpgradeCommand},       {"prune", &flashdeck::cli::runPruneCommand},
+        {"loadtest", &flashdeck::cli::runLoadTestCommand},     {"pins", &flashdeck::cli::runPinsCommand},
+        {"prometheus", &flashdeck::cli::runPrometheusCommand}, {"tunnel", &flashdeck::cli::runTunnelCommand},
+    };
+    // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
+    // a usage error, so help, errors and the man page (built from this) cannot drift apart.
+    const bool help = commands.contains(QLatin1String("--help")) || commands.contains(QLatin1String("-h"));
+    for (const auto &[name, run] : table) {
+        if (commands.first() == QLatin1String(name) && help) {
+            QString usage;
+            QTextStream captured(&usage);
+            flashdeck::cli::CliContext asked{paths, captured, captured, nullptr, &redactor};
+            (void)run({args.first(), commands.first(), QStringLiteral("--flashdeck-usage")}, asked);
+            captured.flush();
+            out << usage.mid(usage.indexOf(QLatin1Char('\n')) + 1); // without the "unknown option" line
+            return ExitOk;
+        }
+        if (commands.first() == QLatin1String(name)) {
+            const int rc = run(commandArgs, context);
+            logging.flush();
+            return finish(rc);
+        }
     }
+    err << QCoreApplication::translate("main", "Unknown command \"%1\". Run 'flashdeck --help' for usage.")
+               .arg(commands.first())
+        << '\n';
+    return finish(ExitUsage);
+}
 
+/** The window, with the fleet watched (over SSH, or the operator's Prometheus) and the demo if asked. */
+int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Settings &settings,
+              const flashdeck::RuntimeInfo &info, flashdeck::Redactor &redactor)
+{
     // One window per user and configuration: a second start brings the first to the front.
     flashdeck::SingleInstance instance(flashdeck::SingleInstance::keyFor(paths.configDir()));
     const auto role = instance.claim();
@@ -324,7 +269,7 @@ int main(int argc, char **argv)
     // this run started them (a demo started by `flashdeck demo start` keeps running).
     flashdeck::DemoHosts demo(paths, flashdeck::DemoResources::locate());
     bool stopDemoAtExit = false;
-    if (parser.isSet(demoOption)) {
+    if (demoAsked) {
         stopDemoAtExit = demo.running().isEmpty();
         const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
@@ -379,4 +324,89 @@ int main(int argc, char **argv)
     }
     flashdeck::log::app().info("flashdeck exiting with {}", rc);
     return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const bool gui = wantsGui(argc, argv);
+    const bool noDisplay = gui && !missingDisplay().isEmpty();
+    std::unique_ptr<QCoreApplication> app =
+        gui && !noDisplay ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("flashdeck"));
+    QCoreApplication::setApplicationVersion(QString::fromUtf8(flashdeck::buildinfo::version));
+    if (gui && !noDisplay) {
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("Flashdeck"));
+        QGuiApplication::setDesktopFileName(QStringLiteral("io.flashdeck.Flashdeck")); // packaging/*.desktop
+        // The platform's style, with a focus ring a keyboard user sees on every button.
+        QApplication::setStyle(new flashdeck::ui::FocusRingStyle(QApplication::style()->name()));
+    }
+
+    // The language comes first, so that every word below (help, errors) is in it: --lang, else
+    // Settings → Language, else the system locale.
+    const QStringList args = QCoreApplication::arguments();
+    const QString configDir = optionValueAnywhere(args, QStringLiteral("config-dir"));
+    const flashdeck::AppPaths paths(configDir);
+    flashdeck::Settings settings(paths);
+    flashdeck::Language language;
+    const QString langArg = optionValueAnywhere(args, QStringLiteral("lang"));
+    const std::optional<flashdeck::UiLanguage> chosen =
+        flashdeck::Language::fromName(langArg.isEmpty() ? settings.language() : langArg);
+    if (!langArg.isEmpty() && !chosen) {
+        return earlyError(
+            args, ExitUsage,
+            QCoreApplication::translate("main", "flashdeck: unknown language \"%1\"; --lang takes zh_CN, en or system.")
+                .arg(langArg));
+    }
+    if (const flashdeck::Status s = language.install(chosen.value_or(flashdeck::UiLanguage::System)); !s) {
+        printErr(s.message());
+    }
+    if (noDisplay) {
+        printErr(missingDisplay());
+        return ExitCheckFailed; // a clear word instead of Qt's abort
+    }
+
+    QCommandLineParser parser;
+    const MainOptions o = mainOptions();
+    describe(parser, o);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        printErr(parser.errorText() + QCoreApplication::translate("main", "\nRun 'flashdeck --help' for usage."));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
+    if (parser.isSet(o.versionOption)) {
+        QTextStream(stdout) << info.versionText();
+        return ExitOk;
+    }
+
+    QString error;
+    if (!paths.ensureExists(&error)) {
+        return earlyError(args, ExitCheckFailed, error);
+    }
+    flashdeck::Redactor redactor;
+    flashdeck::log::LogOptions logOptions;
+    logOptions.directory = paths.logDir();
+    logOptions.toStderr = parser.isSet(o.logStderrOption) || args.contains(QStringLiteral("--log-stderr"));
+    const QString envLevels = qEnvironmentVariable("FLASHDECK_LOG");
+    logOptions.levels = envLevels.isEmpty() ? settings.logLevels() : envLevels;
+    flashdeck::log::Logging logging(redactor, logOptions);
+    if (!logging.warning().isEmpty()) {
+        printErr(QStringLiteral("flashdeck: ") + logging.warning());
+    }
+    info.logFile = logging.logFile();
+    info.logLevels = logOptions.levels;
+    flashdeck::log::app().info("flashdeck {} starting (Qt {}, libssh {}), config in {}", info.version.toStdString(),
+                               info.qtVersion.toStdString(), info.libsshVersion.toStdString(),
+                               paths.configDir().toStdString());
+
+    const QStringList commands = parser.positionalArguments();
+    if (!commands.isEmpty()) {
+        return runCommand(args, commands, paths, redactor, logging);
+    }
+    return runWindow(parser.isSet(o.demoOption), paths, settings, info, redactor);
 }

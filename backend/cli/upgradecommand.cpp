@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <unistd.h>
 
 namespace flashdeck::cli {
@@ -60,12 +61,14 @@ QString outcomeWords(const QString &host, UpgradeOutcome outcome, const UpgradeP
         .arg(host, upgradePhaseName(plan.phase));
 }
 
-} // namespace
-
-int runUpgradeCommand(const QStringList &args, CliContext &c)
+/** upgrade's options, read by one parser. */
+struct UpgradeFlags
 {
-    QCommandLineParser p;
-    addGlobalOptions(p);
+    QCommandLineOption digestOpt, revisionOpt, pinsOpt, jsonOpt, resumeOpt, maxOpt, timeoutOpt, stallOpt;
+};
+
+UpgradeFlags upgradeFlags()
+{
     const QCommandLineOption digestOpt(QStringLiteral("image-digest"),
                                        QCoreApplication::translate("Cli", "The image digest to move to."),
                                        QStringLiteral("sha256:…"));
@@ -95,58 +98,198 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
                                     "Fail the Ready step after this many seconds without progress "
                                     "(default 900)."),
         QStringLiteral("SECONDS"), QStringLiteral("900"));
-    p.addOptions({digestOpt, revisionOpt, pinsOpt, jsonOpt, resumeOpt, maxOpt, timeoutOpt, stallOpt});
-    const auto usage = [&c](const QString &message) {
-        c.err << "flashdeck upgrade: " << message << '\n' << kUsage << '\n';
-        return int(ExitUsage);
-    };
-    if (!p.parse(args)) {
-        return usage(p.errorText());
+    return {digestOpt, revisionOpt, pinsOpt, jsonOpt, resumeOpt, maxOpt, timeoutOpt, stallOpt};
+}
+
+int usageError(CliContext &c, const QString &message)
+{
+    c.err << "flashdeck upgrade: " << message << '\n' << kUsage << '\n';
+    return int(ExitUsage);
+}
+
+/** What the command line asks for, checked. */
+struct UpgradeRequest
+{
+    QStringList names;
+    bool json = false;
+    bool resume = false;
+    int maxUnavailable = 1;
+    int readyTimeoutMs = 0;
+    int stallTimeoutMs = 0;
+    std::optional<Pins> pinsFile;
+};
+
+/** The exit code where the command stops; none: go on. */
+using Stop = std::optional<int>;
+
+Stop readRequest(const QCommandLineParser &p, const UpgradeFlags &f, CliContext &c, UpgradeRequest &r)
+{
+    const bool pinsGiven = p.isSet(f.digestOpt) || p.isSet(f.revisionOpt) || p.isSet(f.pinsOpt);
+    if (r.resume == pinsGiven) {
+        return usageError(c,
+                          r.resume ? QCoreApplication::translate(
+                                         "Cli", "--resume continues the recorded upgrade: leave out the pins.")
+                                   : QCoreApplication::translate(
+                                         "Cli", "say what to move to: --image-digest, --model-revision or --pins."));
     }
-    const QStringList names = p.positionalArguments().mid(1);
-    if (names.isEmpty()) {
-        return usage(QCoreApplication::translate("Cli", "needs HOST."));
+    if (p.isSet(f.pinsOpt) && (p.isSet(f.digestOpt) || p.isSet(f.revisionOpt))) {
+        return usageError(
+            c,
+            QCoreApplication::translate("Cli",
+                                        "--pins gives the digest and the commit: leave out --image-digest and "
+                                        "--model-revision."));
     }
-    const bool json = p.isSet(jsonOpt);
-    const bool resume = p.isSet(resumeOpt);
-    const bool pinsGiven = p.isSet(digestOpt) || p.isSet(revisionOpt) || p.isSet(pinsOpt);
-    if (resume == pinsGiven) {
-        return usage(
-            resume ? QCoreApplication::translate("Cli", "--resume continues the recorded upgrade: leave out the pins.")
-                   : QCoreApplication::translate("Cli",
-                                                 "say what to move to: --image-digest, --model-revision or --pins."));
-    }
-    if (p.isSet(pinsOpt) && (p.isSet(digestOpt) || p.isSet(revisionOpt))) {
-        return usage(QCoreApplication::translate("Cli",
-                                                 "--pins gives the digest and the commit: leave out --image-digest and "
-                                                 "--model-revision."));
-    }
-    if (const QString problem = pinOptionsProblem(p.value(digestOpt), p.value(revisionOpt)); !problem.isEmpty()) {
-        return usage(problem);
+    if (const QString problem = pinOptionsProblem(p.value(f.digestOpt), p.value(f.revisionOpt)); !problem.isEmpty()) {
+        return usageError(c, problem);
     }
     bool number = true;
-    const int maxUnavailable = p.value(maxOpt).toInt(&number);
-    if (!number || maxUnavailable < 1) {
-        return usage(QCoreApplication::translate("Cli", "--max-unavailable takes a number of hosts, at least 1."));
+    r.maxUnavailable = p.value(f.maxOpt).toInt(&number);
+    if (!number || r.maxUnavailable < 1) {
+        return usageError(c,
+                          QCoreApplication::translate("Cli", "--max-unavailable takes a number of hosts, at least 1."));
     }
-    const int readyTimeoutMs = p.isSet(timeoutOpt) ? p.value(timeoutOpt).toInt(&number) * 1000 : 0;
-    if (!number || readyTimeoutMs < 0) {
-        return usage(QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
+    r.readyTimeoutMs = p.isSet(f.timeoutOpt) ? p.value(f.timeoutOpt).toInt(&number) * 1000 : 0;
+    if (!number || r.readyTimeoutMs < 0) {
+        return usageError(c, QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
     }
-    const int stallTimeoutMs = p.value(stallOpt).toInt(&number) * 1000;
-    if (!number || stallTimeoutMs < 1000 || stallTimeoutMs > 24 * 3600 * 1000) {
-        return usage(QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
+    r.stallTimeoutMs = p.value(f.stallOpt).toInt(&number) * 1000;
+    if (!number || r.stallTimeoutMs < 1000 || r.stallTimeoutMs > 24 * 3600 * 1000) {
+        return usageError(c, QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
-    std::optional<Pins> pinsFile;
-    if (p.isSet(pinsOpt)) {
-        Result<Pins> read = Pins::readFrom(p.value(pinsOpt));
+    if (p.isSet(f.pinsOpt)) {
+        Result<Pins> read = Pins::readFrom(p.value(f.pinsOpt));
         if (!read) {
             c.err << read.message() << '\n';
             return ExitUsage;
         }
-        pinsFile = std::move(read).value();
+        r.pinsFile = std::move(read).value();
+    }
+    return std::nullopt;
+}
+
+/** The hosts' turns, phases, steps and notices as they come (JSON lines, or words). */
+void printAsItGoes(CliContext &c, RollingUpgrade &rolling, bool json, bool several)
+{
+    const auto tag = [several, json](const QString &host) { return several || json ? host : QString(); };
+    QObject::connect(&rolling, &RollingUpgrade::hostStarted, &rolling,
+                     [&c, json](const QString &host, const UpgradePlan &plan) {
+                         if (!json) {
+                             c.out << "== " << host << ": upgrade " << plan.summary() << '\n';
+                             c.out.flush();
+                         }
+                     });
+    QObject::connect(&rolling, &RollingUpgrade::phaseChanged, &rolling,
+                     [&c, json](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
+                         if (json) {
+                             c.out << QString::fromStdString(nlohmann::json{
+                                          {"phase", upgradePhaseName(phase).toStdString()},
+                                          {"host",
+                                           host.toStdString()}}.dump())
+                                   << '\n';
+                         } else if (phase == UpgradePhase::Rollback) {
+                             c.out << "== "
+                                   << (plan.failedStep.isEmpty()
+                                           ? QCoreApplication::translate("Cli", "%1: rolling back to %2 (stopped)\n")
+                                                 .arg(host, UpgradePlan::shortPins(plan.from))
+                                           : QCoreApplication::translate("Cli", "%1: rolling back to %2 (%3 failed)\n")
+                                                 .arg(host, UpgradePlan::shortPins(plan.from), plan.failedStep));
+                         }
+                         c.out.flush();
+                     });
+    QObject::connect(&rolling, &RollingUpgrade::stepChanged, &rolling,
+                     [&c, json, tag](const QString &host, const StepRecord &r) { printStep(c, r, json, tag(host)); });
+    QObject::connect(
+        &rolling, &RollingUpgrade::progress, &rolling,
+        [&c, json, tag](const QString &host, const StepProgress &pr) { printProgress(c, pr, json, tag(host)); });
+    QObject::connect(&rolling, &RollingUpgrade::notice, &rolling, [&c](const QString &, const QString &text) {
+        c.err << text << '\n';
+        c.err.flush();
+    });
+}
+
+/** The summary: every host, what it ran, what it was to run, how it went; the exit code. */
+int printSummary(CliContext &c, const RollingUpgrade &rolling, const std::map<QString, int> &sshCodes, bool json)
+{
+    int code = rolling.allUpgraded() ? int(ExitOk) : int(ExitCheckFailed);
+    nlohmann::json summary = nlohmann::json::array();
+    QStringList rows;
+    for (const RollingUpgrade::Host &h : rolling.hosts()) {
+        const QString result = RollingUpgrade::resultOf(h);
+        summary.push_back({{"host", h.name.toStdString()},
+                           {"from", h.setup.plan.from.toJson()},
+                           {"to", h.setup.plan.to.toJson()},
+                           {"result", result.toStdString()}});
+        rows.append(QStringLiteral("%1  %2  %3  %4")
+                        .arg(h.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
+                             UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
+        if (const auto ssh = sshCodes.find(h.name);
+            ssh != sshCodes.end() && code == ExitCheckFailed && rolling.hosts().size() == 1) {
+            code = ssh->second; // one host that could not be reached: its SSH code
+        }
+    }
+    if (json) {
+        c.out << QString::fromStdString(nlohmann::json{{"summary", summary}}.dump()) << '\n';
+    } else {
+        c.out << '\n'
+              << QStringLiteral("%1  %2  %3  %4")
+                     .arg(QStringLiteral("HOST").leftJustified(16), QStringLiteral("FROM").leftJustified(34),
+                          QStringLiteral("TO").leftJustified(34), QStringLiteral("RESULT"))
+              << '\n'
+              << rows.join(QLatin1Char('\n')) << '\n';
+    }
+    c.out.flush();
+    return code;
+}
+
+/**
+ * Every host checked and planned before any starts: a typo in the fifth name must not leave four
+ * upgraded and the rest not.
+ */
+Stop addHosts(CliContext &c, const Inventory &inventory, const Recipe &recipe, const LicenseTerms &terms,
+              const UpgradeRequest &r, const UpgradeTarget &target, RollingUpgrade &rolling)
+{
+    for (const QString &name : r.names) {
+        if (!inventory.find(name)) {
+            c.err << QCoreApplication::translate(
+                         "Cli", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
+                         .arg(name);
+            return ExitUsage;
+        }
+        Result<UpgradeSetup> setup = UpgradeSetup::prepare(c.paths, name, recipe, terms, target);
+        if (!setup) {
+            c.err << setup.message() << '\n';
+            return ExitCheckFailed;
+        }
+        setup.value().options.readyTimeoutMs = r.readyTimeoutMs;
+        setup.value().options.stallTimeoutMs = r.stallTimeoutMs;
+        rolling.add(name, Deployment::directory(c.paths, name), std::move(setup).value());
     }
 
+    return std::nullopt;
+}
+
+} // namespace
+
+int runUpgradeCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const UpgradeFlags f = upgradeFlags();
+    p.addOptions({f.digestOpt, f.revisionOpt, f.pinsOpt, f.jsonOpt, f.resumeOpt, f.maxOpt, f.timeoutOpt, f.stallOpt});
+    if (!p.parse(args)) {
+        return usageError(c, p.errorText());
+    }
+    UpgradeRequest r;
+    r.names = p.positionalArguments().mid(1);
+    if (r.names.isEmpty()) {
+        return usageError(c, QCoreApplication::translate("Cli", "needs HOST."));
+    }
+    r.json = p.isSet(f.jsonOpt);
+    r.resume = p.isSet(f.resumeOpt);
+    if (const Stop stop = readRequest(p, f, c, r)) {
+        return *stop;
+    }
+    const bool json = r.json;
     Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
@@ -186,66 +329,16 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
                 });
         });
 
-    // Every host is checked before any starts: a typo in the fifth name must not leave four
-    // upgraded and the rest not.
     UpgradeTarget target;
-    target.resume = resume;
-    target.pinsFile = pinsFile;
-    target.imageDigest = p.value(digestOpt);
-    target.modelRevision = p.value(revisionOpt);
-    for (const QString &name : names) {
-        if (!inventory.find(name)) {
-            c.err << QCoreApplication::translate(
-                         "Cli", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
-                         .arg(name);
-            return ExitUsage;
-        }
-        Result<UpgradeSetup> setup = UpgradeSetup::prepare(c.paths, name, recipe, terms.value(), target);
-        if (!setup) {
-            c.err << setup.message() << '\n';
-            return ExitCheckFailed;
-        }
-        setup.value().options.readyTimeoutMs = readyTimeoutMs;
-        setup.value().options.stallTimeoutMs = stallTimeoutMs;
-        rolling.add(name, Deployment::directory(c.paths, name), std::move(setup).value());
+    target.resume = r.resume;
+    target.pinsFile = r.pinsFile;
+    target.imageDigest = p.value(f.digestOpt);
+    target.modelRevision = p.value(f.revisionOpt);
+    if (const Stop stop = addHosts(c, inventory, recipe, terms.value(), r, target, rolling)) {
+        return *stop;
     }
 
-    const bool several = names.size() > 1;
-    const auto tag = [several, json](const QString &host) { return several || json ? host : QString(); };
-    QObject::connect(&rolling, &RollingUpgrade::hostStarted, &rolling,
-                     [&c, json](const QString &host, const UpgradePlan &plan) {
-                         if (!json) {
-                             c.out << "== " << host << ": upgrade " << plan.summary() << '\n';
-                             c.out.flush();
-                         }
-                     });
-    QObject::connect(&rolling, &RollingUpgrade::phaseChanged, &rolling,
-                     [&c, json](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
-                         if (json) {
-                             c.out << QString::fromStdString(nlohmann::json{
-                                          {"phase", upgradePhaseName(phase).toStdString()},
-                                          {"host",
-                                           host.toStdString()}}.dump())
-                                   << '\n';
-                         } else if (phase == UpgradePhase::Rollback) {
-                             c.out << "== "
-                                   << (plan.failedStep.isEmpty()
-                                           ? QCoreApplication::translate("Cli", "%1: rolling back to %2 (stopped)\n")
-                                                 .arg(host, UpgradePlan::shortPins(plan.from))
-                                           : QCoreApplication::translate("Cli", "%1: rolling back to %2 (%3 failed)\n")
-                                                 .arg(host, UpgradePlan::shortPins(plan.from), plan.failedStep));
-                         }
-                         c.out.flush();
-                     });
-    QObject::connect(&rolling, &RollingUpgrade::stepChanged, &rolling,
-                     [&c, json, tag](const QString &host, const StepRecord &r) { printStep(c, r, json, tag(host)); });
-    QObject::connect(
-        &rolling, &RollingUpgrade::progress, &rolling,
-        [&c, json, tag](const QString &host, const StepProgress &pr) { printProgress(c, pr, json, tag(host)); });
-    QObject::connect(&rolling, &RollingUpgrade::notice, &rolling, [&c](const QString &, const QString &text) {
-        c.err << text << '\n';
-        c.err.flush();
-    });
+    printAsItGoes(c, rolling, json, r.names.size() > 1);
     QObject::connect(&rolling, &RollingUpgrade::hostFinished, &rolling,
                      [&](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
                          if (outcome && !json) {
@@ -274,39 +367,10 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
         }
         rolling.cancel();
     });
-    rolling.start(maxUnavailable);
+    rolling.start(r.maxUnavailable);
     loop.exec();
 
-    // The summary: every host, what it ran, what it was to run, how it went.
-    int code = rolling.allUpgraded() ? int(ExitOk) : int(ExitCheckFailed);
-    nlohmann::json summary = nlohmann::json::array();
-    QStringList rows;
-    for (const RollingUpgrade::Host &h : rolling.hosts()) {
-        const QString result = RollingUpgrade::resultOf(h);
-        summary.push_back({{"host", h.name.toStdString()},
-                           {"from", h.setup.plan.from.toJson()},
-                           {"to", h.setup.plan.to.toJson()},
-                           {"result", result.toStdString()}});
-        rows.append(QStringLiteral("%1  %2  %3  %4")
-                        .arg(h.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
-                             UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
-        if (const auto ssh = sshCodes.find(h.name);
-            ssh != sshCodes.end() && code == ExitCheckFailed && names.size() == 1) {
-            code = ssh->second; // one host that could not be reached: its SSH code
-        }
-    }
-    if (json) {
-        c.out << QString::fromStdString(nlohmann::json{{"summary", summary}}.dump()) << '\n';
-    } else {
-        c.out << '\n'
-              << QStringLiteral("%1  %2  %3  %4")
-                     .arg(QStringLiteral("HOST").leftJustified(16), QStringLiteral("FROM").leftJustified(34),
-                          QStringLiteral("TO").leftJustified(34), QStringLiteral("RESULT"))
-              << '\n'
-              << rows.join(QLatin1Char('\n')) << '\n';
-    }
-    c.out.flush();
-    return code;
+    return printSummary(c, rolling, sshCodes, json);
 }
 
 } // namespace flashdeck::cli
