@@ -334,7 +334,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../../backend/cli/chatcommand.cpp" line="+50"/>
+        <location filename="../../backend/cli/chatcommand.cpp" line="+54"/>
         <source>The user message.</source>
         <translation>用户消息。</translation>
     </message>
@@ -398,7 +398,7 @@
         <translation>在 SECONDS 秒后回答仍未完成则放弃（保留部分回答；退出码 1）。默认：不限时。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+30"/>
         <source>--temperature takes a number from 0 to 2.
 </source>
         <translation>--temperature 取 0 到 2 之间的数字。
@@ -419,7 +419,7 @@
 </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>--timeout takes a number of seconds above 0 (at most a day).
 </source>
         <translation>--timeout 取大于 0 的秒数（最多一天）。
@@ -433,7 +433,7 @@
 </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+39"/>
         <source>--port takes a port number.
 </source>
@@ -441,39 +441,39 @@
 </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>cannot read %1: %2.
 </source>
         <translation>无法读取 %1：%2。
 </translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+157"/>
         <location filename="../../backend/cli/clisession.cpp" line="+62"/>
         <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+253"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
 </translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="-93"/>
         <source>The server refused the API key (HTTP %1). The key in $SGLANG_API_KEY is not the one the server was started with (--api-key): set it to that key, or unset it to use the key Flashdeck holds for the deployment.</source>
         <translation>服务器拒绝了 API 密钥（HTTP %1）。$SGLANG_API_KEY 中的密钥不是服务器启动时使用的密钥（--api-key）：请将其设为该密钥，或取消设置以使用 Flashdeck 为此部署保存的密钥。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+36"/>
         <source>thinking was switched off, yet the server returned reasoning.
 </source>
         <translation>思考已关闭，服务器却返回了推理内容。
 </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>— first token %1 ms · %2 tokens/s%3 · %4 prompt + %5 completion tokens%6 · %7%8
 </source>
         <translation>— 首个 token %1 ms · %2 tokens/s%3 · 提示 %4 + 补全 %5 个 token%6 · %7%8
@@ -616,7 +616,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-116"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-168"/>
         <source>One JSON object per step transition.</source>
         <translation>每次步骤状态变化输出一个 JSON 对象。</translation>
     </message>
@@ -696,13 +696,13 @@
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+26"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+200"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
     </message>
     <message>
         <location line="-256"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+12"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-147"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
@@ -748,7 +748,7 @@
     </message>
     <message>
         <location line="-120"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+14"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+15"/>
         <source>--ready-timeout takes seconds (0: no limit).</source>
         <translation>--ready-timeout 取秒数（0：不限）。</translation>
     </message>
@@ -797,7 +797,7 @@
     </message>
     <message>
         <location line="-60"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+127"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+201"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
         <translation>未等待即停止；请加 --resume 再次运行。
@@ -1604,7 +1604,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-219"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-311"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1625,7 +1625,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>The image digest to move to.</source>
         <translation>要迁移到的镜像 digest。</translation>
     </message>
@@ -1660,27 +1660,27 @@ Summary sha256: %1
         <translation>连续这么多秒没有进展则判定“就绪”步骤失败（默认 900）。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+33"/>
         <source>--resume continues the recorded upgrade: leave out the pins.</source>
         <translation>--resume 继续已记录的升级：请去掉固定参数。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>say what to move to: --image-digest, --model-revision or --pins.</source>
         <translation>请说明要迁移到什么：--image-digest、--model-revision 或 --pins。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>--max-unavailable takes a number of hosts, at least 1.</source>
         <translation>--max-unavailable 取主机数，至少为 1。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+178"/>
         <source>SSH exit code %1</source>
         <translation>SSH 退出码 %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="-135"/>
         <source>%1: rolling back to %2 (stopped)
 </source>
         <translation>%1：正在回滚到 %2（已停止）
@@ -1694,7 +1694,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+169"/>
         <source>Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit at once)…
 </source>
         <translation>正在取消：正在运行的步骤会停止，升级记录保留以便 --resume（再按一次 Ctrl+C 立即退出）…
@@ -3485,7 +3485,7 @@ Summary sha256: %1
 <context>
     <name>DeployPage</name>
     <message>
-        <location filename="../../ui/pages/deploypage.cpp" line="+64"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+55"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
@@ -3520,17 +3520,17 @@ Summary sha256: %1
         <translation>升级…</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+78"/>
         <source>Host and profile</source>
         <translation>主机与配置</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+27"/>
         <source>Host:</source>
         <translation>主机：</translation>
     </message>
@@ -3585,7 +3585,7 @@ Summary sha256: %1
         <translation>端口：</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+24"/>
         <source>Move this host&apos;s deployment to another image digest or model revision; on any failure it rolls back to the current pins</source>
         <translation>将此主机的部署迁移到另一个镜像 digest 或模型 revision；任何失败都会回滚到当前的固定版本</translation>
     </message>
@@ -3600,12 +3600,12 @@ Summary sha256: %1
         <translation>从失败步骤的检查处重新运行（之前的步骤复用已得到的结果）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-127"/>
         <source>Log (live, classified)</source>
         <translation>日志（实时，已分类）</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+167"/>
         <source>Export runbook</source>
         <translation>导出 runbook</translation>
     </message>
@@ -3630,7 +3630,7 @@ Summary sha256: %1
         <translation>已由 %2 确认用于%1用途</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+24"/>
         <source>%1 · SIMULATED</source>
         <translation>%1 · 模拟</translation>
     </message>
@@ -3725,7 +3725,7 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location filename="../../ui/pages/deploypagesteps.cpp" line="+153"/>
         <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
@@ -3745,7 +3745,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location filename="../../ui/pages/deploypagerun.cpp" line="+62"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -8535,19 +8535,19 @@ Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: 
 请在桌面会话中运行、在 Xvfb 下运行（xvfb-run flashdeck），或使用命令：flashdeck --help。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+274"/>
         <source>flashdeck: unknown language &quot;%1&quot;; --lang takes zh_CN, en or system.</source>
         <translation>flashdeck：未知语言“%1”；--lang 取值为 zh_CN、en 或 system。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-200"/>
         <source>Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.
 Without a command it opens the window.</source>
         <translation>Flashdeck：通过 SSH 在你自己的 GPU 服务器上部署、监视 MiniMax-M3.1-Flash 并与之对话。
 不带命令时打开窗口。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-23"/>
         <source>Print the versions of Flashdeck, Qt and libssh.</source>
         <translation>显示 Flashdeck、Qt 和 libssh 的版本。</translation>
     </message>
@@ -8572,24 +8572,24 @@ Without a command it opens the window.</source>
         <translation>打开窗口，并在回环地址上运行模拟 GPU 主机（现在启动，退出时停止）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+16"/>
         <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], loadtest HOST, demo start|status|stop. Without a command the window opens.</source>
         <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、tunnel HOST [--local-port N]、loadtest HOST、demo start|status|stop。不带命令时打开窗口。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+207"/>
         <source>
 Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>
 运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="-136"/>
         <source>Unknown command &quot;%1&quot;. Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>Flashdeck is already running for this configuration; its window was brought to the front.</source>
         <translation>Flashdeck 已在使用此配置运行；已将其窗口调到最前。</translation>
     </message>

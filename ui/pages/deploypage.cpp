@@ -1,19 +1,15 @@
 #include "ui/pages/deploypage.h"
 
 #include "backend/core/apppaths.h"
-#include "backend/core/atomicfile.h"
 #include "backend/core/format.h"
 #include "backend/deploy/acknowledgements.h"
 #include "backend/deploy/deploysession.h"
-#include "backend/deploy/journal.h"
-#include "backend/deploy/runbook.h"
 #include "backend/deploy/upgradesession.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
 #include "backend/metrics/hostmonitor.h"
-#include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/profilechoice.h"
@@ -25,23 +21,18 @@
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
-#include "ui/deploy/upgradedialog.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QFile>
 #include <QFileDialog>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -99,11 +90,87 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     auto *left = new QWidget(split);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 8, 0);
-    auto *choose = new QGroupBox(tr("Host and profile"), left);
+    QPushButton *addHost = nullptr;
+    QGroupBox *choose = buildChooser(left, addHost);
+    m_leftSplit = new QSplitter(Qt::Vertical, left);
+    m_leftSplit->setObjectName(QStringLiteral("deployLeftSplit"));
+    m_leftSplit->setChildrenCollapsible(false);
+    m_leftSplit->addWidget(choose);
+    m_leftSplit->addWidget(m_steps);
+    m_leftSplit->setStretchFactor(0, 0);
+    m_leftSplit->setStretchFactor(1, 1);
+    connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
+    leftLayout->addWidget(m_leftSplit, 1);
+    leftLayout->addLayout(buildButtons());
+    m_notice->setObjectName(QStringLiteral("deployNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
+    m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    leftLayout->addWidget(m_notice);
+
+    // Right: the selected step (or the licence), and the log below.
+    auto *rightSplit = new QSplitter(Qt::Vertical, split);
+    m_rightSplit = rightSplit;
+    m_right->addWidget(m_detail);
+    m_right->addWidget(m_license);
+    rightSplit->addWidget(m_right);
+    auto *logBox = new QGroupBox(tr("Log (live, classified)"), rightSplit);
+    auto *logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(6, 6, 6, 6);
+    logLayout->addWidget(m_log);
+    rightSplit->addWidget(logBox);
+    rightSplit->setStretchFactor(0, 2);
+    rightSplit->setStretchFactor(1, 3);
+    split->addWidget(left);
+    split->addWidget(rightSplit);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+
+    wire(addHost);
+
+    resetSteps();
+    rebuildHosts();
+    updateProfileCard();
+    if (!recipes || !terms || !rules) {
+        m_notice->setText((!recipes ? recipes.message() : !terms ? terms.message() : rules.message()));
+        m_run->setEnabled(false);
+    }
+}
+
+DeployPage::~DeployPage() = default;
+
+QGroupBox *DeployPage::buildChooser(QWidget *parent, QPushButton *&addHost)
+{
+    auto *choose = new QGroupBox(tr("Host and profile"), parent);
     auto *chooseLayout = new QVBoxLayout(choose);
+    addHost = new QPushButton(tr("Add host…"), choose);
+    buildChoiceRows(chooseLayout, choose, addHost);
+    // The page's way for hosts without a verified command: SGLang's configuration generator's.
+    chooseLayout->addWidget(m_generator);
+    m_card->setObjectName(QStringLiteral("profileCard"));
+    m_card->setWordWrap(true);
+    m_card->setOpenExternalLinks(true);
+    m_card->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // The card scrolls within what the left column's split gives it: at 1366 × 768 the steps keep
+    // ten rows and the card takes the rest (the AMD card, with its image note, is taller than the
+    // screen's share for it); the operator may drag the split. It was a 115 px box once.
+    auto *cardScroll = new QScrollArea(choose);
+    cardScroll->setObjectName(QStringLiteral("profileCardScroll"));
+    cardScroll->setWidget(m_card);
+    cardScroll->setWidgetResizable(true);
+    cardScroll->setFrameShape(QFrame::NoFrame);
+    cardScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    cardScroll->setMinimumHeight(120);
+    chooseLayout->addWidget(cardScroll, 1);
+    return choose;
+}
+
+void DeployPage::buildChoiceRows(QVBoxLayout *chooseLayout, QGroupBox *choose, QPushButton *addHost)
+{
     auto *hostRow = new QHBoxLayout;
     m_hostBox->setObjectName(QStringLiteral("deployHost"));
-    auto *addHost = new QPushButton(tr("Add host…"), choose);
     hostRow->addWidget(new QLabel(tr("Host:"), choose));
     hostRow->addWidget(m_hostBox, 1);
     hostRow->addWidget(addHost);
@@ -150,52 +217,10 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     gpusLayout->addWidget(new QLabel(tr("Port:"), m_gpusRow));
     gpusLayout->addWidget(m_port);
     chooseLayout->addWidget(m_gpusRow);
-    // The page's way for hosts without a verified command: SGLang's configuration generator's.
-    chooseLayout->addWidget(m_generator);
-    const auto recheck = [this] {
-        if (const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile())) {
-            m_generator->setContext(m_recipes->first(), *p, m_gpus->text(), quint16(m_port->value()));
-        }
-    };
-    connect(m_gpus, &QLineEdit::textChanged, this, recheck);
-    connect(m_port, &QSpinBox::valueChanged, this, recheck);
-    connect(m_generator, &LaunchCommandBox::changed, this, &DeployPage::updateButtons);
-    connect(m_generator, &LaunchCommandBox::edited, this, [this] {
-        if (!isRunning()) {
-            m_notice->clear(); // what Run said of the command before is said anew, in the preview
-        }
-    });
-    connect(m_useSuggested, &QPushButton::clicked, this, [this] {
-        const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
-        if (p) {
-            m_image->setText(m_recipes->first().imageOf(*p).reference());
-        }
-    });
-    m_card->setObjectName(QStringLiteral("profileCard"));
-    m_card->setWordWrap(true);
-    m_card->setOpenExternalLinks(true);
-    m_card->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    m_card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // The card scrolls within what the left column's split gives it: at 1366 × 768 the steps keep
-    // ten rows and the card takes the rest (the AMD card, with its image note, is taller than the
-    // screen's share for it); the operator may drag the split. It was a 115 px box once.
-    auto *cardScroll = new QScrollArea(choose);
-    cardScroll->setObjectName(QStringLiteral("profileCardScroll"));
-    cardScroll->setWidget(m_card);
-    cardScroll->setWidgetResizable(true);
-    cardScroll->setFrameShape(QFrame::NoFrame);
-    cardScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    cardScroll->setMinimumHeight(120);
-    chooseLayout->addWidget(cardScroll, 1);
-    m_leftSplit = new QSplitter(Qt::Vertical, left);
-    m_leftSplit->setObjectName(QStringLiteral("deployLeftSplit"));
-    m_leftSplit->setChildrenCollapsible(false);
-    m_leftSplit->addWidget(choose);
-    m_leftSplit->addWidget(m_steps);
-    m_leftSplit->setStretchFactor(0, 0);
-    m_leftSplit->setStretchFactor(1, 1);
-    connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
-    leftLayout->addWidget(m_leftSplit, 1);
+}
+
+QHBoxLayout *DeployPage::buildButtons()
+{
     auto *buttons = new QHBoxLayout;
     QWidget *previous = nullptr;
     for (QPushButton *b : {m_run, m_stop, m_resume, m_retry, m_upgrade, m_export}) {
@@ -219,32 +244,30 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     m_resume->setToolTip(tr("Run the plan again: each step checks what is there; nothing is pulled or started twice"));
     m_retry->setToolTip(tr("Run again from the failed step's checks (earlier steps reuse what they found)"));
     buttons->addStretch(1);
-    leftLayout->addLayout(buttons);
-    m_notice->setObjectName(QStringLiteral("deployNotice"));
-    m_notice->setWordWrap(true);
-    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
-    m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    leftLayout->addWidget(m_notice);
+    return buttons;
+}
 
-    // Right: the selected step (or the licence), and the log below.
-    auto *rightSplit = new QSplitter(Qt::Vertical, split);
-    m_rightSplit = rightSplit;
-    m_right->addWidget(m_detail);
-    m_right->addWidget(m_license);
-    rightSplit->addWidget(m_right);
-    auto *logBox = new QGroupBox(tr("Log (live, classified)"), rightSplit);
-    auto *logLayout = new QVBoxLayout(logBox);
-    logLayout->setContentsMargins(6, 6, 6, 6);
-    logLayout->addWidget(m_log);
-    rightSplit->addWidget(logBox);
-    rightSplit->setStretchFactor(0, 2);
-    rightSplit->setStretchFactor(1, 3);
-    split->addWidget(left);
-    split->addWidget(rightSplit);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
-
+void DeployPage::wire(QPushButton *addHost)
+{
+    const auto recheck = [this] {
+        if (const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile())) {
+            m_generator->setContext(m_recipes->first(), *p, m_gpus->text(), quint16(m_port->value()));
+        }
+    };
+    connect(m_gpus, &QLineEdit::textChanged, this, recheck);
+    connect(m_port, &QSpinBox::valueChanged, this, recheck);
+    connect(m_generator, &LaunchCommandBox::changed, this, &DeployPage::updateButtons);
+    connect(m_generator, &LaunchCommandBox::edited, this, [this] {
+        if (!isRunning()) {
+            m_notice->clear(); // what Run said of the command before is said anew, in the preview
+        }
+    });
+    connect(m_useSuggested, &QPushButton::clicked, this, [this] {
+        const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+        if (p) {
+            m_image->setText(m_recipes->first().imageOf(*p).reference());
+        }
+    });
     connect(addHost, &QPushButton::clicked, this, &DeployPage::addHostRequested);
     connect(m_hostBox, &QComboBox::currentIndexChanged, this, [this] { setHost(m_hostBox->currentData().toString()); });
     connect(m_hostBox, &QComboBox::activated, this, [this] { Q_EMIT hostChosen(m_host); });
@@ -288,17 +311,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     });
     connect(m_profileBox, &QComboBox::activated, this, [this] { m_profileChosenFor.insert(m_host); });
     connect(&m_watcher, &FleetWatcher::deploymentRecorded, this, &DeployPage::onRecordChanged);
-
-    resetSteps();
-    rebuildHosts();
-    updateProfileCard();
-    if (!recipes || !terms || !rules) {
-        m_notice->setText((!recipes ? recipes.message() : !terms ? terms.message() : rules.message()));
-        m_run->setEnabled(false);
-    }
 }
-
-DeployPage::~DeployPage() = default;
 
 void DeployPage::rebuildHosts()
 {
@@ -521,174 +534,6 @@ void DeployPage::updateProfileCard()
     updateButtons();
 }
 
-void DeployPage::resetSteps()
-{
-    m_steps->resetPlan();
-}
-
-void DeployPage::applyRecord(const StepRecord &r)
-{
-    if (!m_steps->apply(r, isRunning())) {
-        return; // a step this build does not know: the journal of a newer Flashdeck
-    }
-    if (r.status == StepStatus::Running) {
-        m_runningStep = r.step;
-        m_progressStart = -1;
-    } else if (m_runningStep == r.step) {
-        m_runningStep.clear();
-    }
-    // The qmul4 check skipped (a Blackwell kernel, on Hopper or ROCm): the badge says it does not
-    // apply as soon as the run knows, not "not printed by this start" until the run ends.
-    if (r.step == QLatin1String("check.qmul4") && r.status == StepStatus::Skipped) {
-        m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::NotApplicable);
-    }
-    if (m_steps->currentStep() == r.step) {
-        showSelected();
-    }
-    updateButtons();
-}
-
-StepStatus DeployPage::stepStatus(const QString &step) const
-{
-    return m_steps->status(step);
-}
-
-void DeployPage::selectStep(const QString &step)
-{
-    m_steps->select(step);
-}
-
-void DeployPage::showSelected()
-{
-    const QString step = m_steps->currentStep();
-    if (step == QLatin1String("license")) {
-        // The terms, the choice and who acknowledged which text; the log gives it the room.
-        showLicense();
-        return;
-    }
-    if (m_right->currentWidget() == m_license) {
-        const int total = m_rightSplit->height();
-        m_rightSplit->setSizes({total * 2 / 5, total - total * 2 / 5});
-    }
-    m_right->setCurrentWidget(m_detail);
-    m_detail->show(step.isEmpty() ? StepRecord() : m_steps->record(step));
-    if (step == QLatin1String("pull") && m_steps->status(step) == StepStatus::Running) {
-        m_detail->setLayers(m_layers);
-    }
-}
-
-void DeployPage::readRecord()
-{
-    m_record.reset();
-    if (m_host.isEmpty()) {
-        return;
-    }
-    if (Result<Deployment> d = Deployment::read(m_paths, m_host)) {
-        m_record = std::move(d.value());
-    }
-}
-
-void DeployPage::onRecordChanged(const QString &host)
-{
-    if (host != m_host || isRunning()) {
-        return; // another host, or this page's own run (which shows its record when it ends)
-    }
-    // What the page shows already (its own run's echo): when it finished, when it was undeployed.
-    const auto stamp = [](const std::optional<Deployment> &d) {
-        return d ? d->finished + QLatin1Char('|') + d->undeployed : QString();
-    };
-    const Result<Deployment> now = Deployment::read(m_paths, m_host);
-    if (stamp(now ? std::optional<Deployment>(now.value()) : std::nullopt) == stamp(m_record)) {
-        return;
-    }
-    showHost();
-    updateProfileCard(); // the pinned image's measured size
-}
-
-void DeployPage::loadJournal()
-{
-    if (isRunning()) {
-        return;
-    }
-    resetSteps();
-    readRecord();
-    if (m_host.isEmpty()) {
-        return;
-    }
-    // Undeployed since its last run (from a terminal, say): the last run's green steps would say
-    // a server runs that does not.
-    if (m_record && m_record->isUndeployed()) {
-        const QDateTime when = QDateTime::fromString(m_record->undeployed, Qt::ISODate).toLocalTime();
-        m_notice->setText(tr("Undeployed on %1: its containers were stopped and removed. Run deploys it again.")
-                              .arg(QLocale().toString(when, QLocale::ShortFormat)));
-        return;
-    }
-    Journal journal(Deployment::directory(m_paths, m_host) + QStringLiteral("/journal.jsonl"), m_redactor);
-    const auto latest = journal.latest();
-    if (!latest) {
-        m_notice->setText(latest.message());
-        return;
-    }
-    for (StepRecord r : latest.value()) {
-        if (r.status == StepStatus::Running) {
-            // The run that wrote this ended mid-step (Flashdeck closed, or the machine went down).
-            r.status = StepStatus::Unknown;
-            r.seen = tr("interrupted: Flashdeck stopped while this step ran. Resume checks it again.");
-        }
-        applyRecord(r);
-    }
-    if (!latest.value().isEmpty()) {
-        m_notice->setText(tr("The last run on %1, from its journal. Resume continues it; nothing is pulled or "
-                             "started twice.")
-                              .arg(m_host));
-    }
-}
-
-void DeployPage::restartLog()
-{
-    HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
-    // The start-up of a deployment that already runs; the Logs page keeps more. The stream is the
-    // host's one, shared with the Logs page.
-    m_log->follow(session ? session->logStream() : nullptr, 5000);
-    if (!session) {
-        m_log->setStatus(tr("No host selected."));
-    }
-}
-
-void DeployPage::onProgress(const StepProgress &p)
-{
-    const QString &step = p.step;
-    const qint64 done = p.done;
-    // The pull's layers and the first start's weights (Ready) are bytes. The pull's rate is
-    // measured here; Ready's text carries its own (measured on the host's cache).
-    const bool bytes = step == QLatin1String("pull") || step == QLatin1String("ready");
-    double rate = 0;
-    if (step == QLatin1String("pull")) {
-        if (m_progressStep != step || m_progressStart < 0 || done < m_progressStart) {
-            m_progressStep = step;
-            m_progressStart = done;
-            m_progressClock.start();
-        } else if (m_progressClock.elapsed() > 500) {
-            rate = double(done - m_progressStart) / (double(m_progressClock.elapsed()) / 1000.0);
-        }
-    }
-    if (p.percent >= 0) {
-        m_steps->showPercent(step, p.percent);
-    }
-    if (m_steps->currentStep() == step) {
-        m_detail->setProgress(p, rate, bytes);
-    }
-}
-
-void DeployPage::showLicense()
-{
-    if (m_right->currentWidget() != m_license) {
-        const int total = m_rightSplit->height();
-        m_rightSplit->setSizes({total * 3 / 4, total - total * 3 / 4});
-    }
-    m_right->setCurrentWidget(m_license);
-}
-
 bool DeployPage::isRunning() const
 {
     return (m_session && m_session->running()) || (m_upgradeSession && m_upgradeSession->running());
@@ -715,303 +560,6 @@ void DeployPage::updateButtons()
     m_gpus->setEnabled(!running);
     m_port->setEnabled(!running);
     m_generator->setEnabled(!running);
-}
-
-void DeployPage::run()
-{
-    if (isRunning() || m_recipes->isEmpty()) {
-        return;
-    }
-    const RecipeProfile *p = m_recipes->first().profile(profile());
-    if (m_host.isEmpty() || !p) {
-        m_notice->setText(tr("Pick a host and a profile first."));
-        return;
-    }
-    if (m_generator->required() && m_generator->text().trimmed().isEmpty()) {
-        m_notice->setText(LaunchCommandBox::advice(p->title));
-        m_generator->setFocus();
-        return;
-    }
-    if (!m_generator->problem().isEmpty()) {
-        m_notice->setText(m_generator->problem());
-        m_generator->setFocus();
-        return;
-    }
-    if (p->operatorFlagsRequired && !m_generator->launch() && m_flags->text().trimmed().isEmpty()) {
-        m_notice->setText(tr("%1 needs its flags: %2").arg(p->title, p->note));
-        m_flags->setFocus();
-        return;
-    }
-    const Result<RecipeProfile> chosen = chosenProfile(*p);
-    if (!chosen) {
-        const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
-        m_notice->setText(
-            image ? tr("%1 Press “Use the suggestion” to confirm it, or type your own image.").arg(chosen.message())
-                  : chosen.message());
-        const bool imageWrong = !ProfileChoice{m_image->text(), {}}.apply(m_recipes->first(), *p);
-        (imageWrong ? m_image : m_gpus)->setFocus();
-        return;
-    }
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
-        m_notice->setText(tr("%1 is not connected: connect it from the host bar (its key and login are checked "
-                             "there), then Run again.")
-                              .arg(m_host));
-        return;
-    }
-    m_license->setHost(m_host);
-    if (m_license->acknowledgedUse().isEmpty()) {
-        // F40: nothing is pinned or pulled before the licence is acknowledged for this host.
-        m_runAfterLicense = true;
-        selectStep(QStringLiteral("license"));
-        showLicense();
-        m_license->focusChoice(); // the keyboard goes where the run waits, not left on Run
-        m_notice->setText(tr("Acknowledge the licence for %1 to continue; the run starts when you do.").arg(m_host));
-        return;
-    }
-    startSession();
-}
-
-void DeployPage::startSession()
-{
-    const Recipe &recipe = m_recipes->first();
-    const RecipeProfile *listed = recipe.profile(profile());
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!listed || !connection) {
-        return;
-    }
-    const Result<RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
-    if (!chosen) {
-        m_notice->setText(chosen.message());
-        return;
-    }
-    m_session.reset(); // it holds a reference to the profile it ran
-    m_upgradeSession.reset();
-    m_chosen = std::make_unique<RecipeProfile>(chosen.value());
-    const RecipeProfile *p = m_chosen.get();
-    SecretStore *secrets = &secretStore();
-    DeployOptions options;
-    options.deploymentId = DeploymentId(m_host, p->id).toString();
-    options.licenseAcknowledged = m_license->acknowledgedUse();
-    options.licenseRecord = m_license->record();
-    options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    // The profile's own list shown unchanged: a node layout may spread over every GPU of the host.
-    options.gpusChosen = m_gpus->text().remove(QLatin1Char(' ')) != ProfileChoice::gpuList(*listed);
-    if (const std::optional<ImportedLaunch> &imported = m_generator->launch()) {
-        options.imported = imported;
-        options.imageDigest = imported->imageDigest; // a docker form's NAME@sha256:…; empty: pinned at pin.image
-    }
-    m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
-                                                *secrets, m_redactor);
-    // One run of a host at a time: a deploy from a terminal (or another window) keeps this one out.
-    if (const Status claimed = m_session->claim(); !claimed) {
-        m_notice->setText(claimed.message());
-        m_session.reset();
-        return;
-    }
-    connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
-    connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
-    connect(m_session.get(), &DeploySession::layersChanged, this, &DeployPage::onLayers);
-    connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
-    connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
-        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
-        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
-        m_watcher.deploymentChanged(m_host);
-        m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
-                                   .arg(m_host, m_session->directory())
-                             : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
-        updateProfileCard(); // the pinned image's measured size, from the manifest just written
-        // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
-        m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
-        m_log->setStartExpected(false);
-        Q_EMIT runningChanged(false);
-    });
-    resetSteps();
-    m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::Unknown); // this run's check decides
-    // The badges and the log start over with the run: a new container's start-up is judged on its
-    // own lines (a rerun that reuses the running one replays them).
-    restartLog();
-    m_notice->setText(tr("Running on %1…").arg(m_host));
-    if (const Status started = m_session->start(*connection); !started) {
-        m_notice->setText(started.message()); // claimed above: only the file itself can fail here
-        return;
-    }
-    m_log->setStartExpected(true);
-    updateButtons();
-    Q_EMIT runningChanged(true);
-}
-
-Result<RecipeProfile> DeployPage::chosenProfile(const RecipeProfile &listed) const
-{
-    const std::optional<ImportedLaunch> &imported = m_generator->launch();
-    const RecipeProfile &base = imported && m_generator->layout() ? *m_generator->layout() : listed;
-    QString image = m_image->text().trimmed();
-    if (imported && !imported->image.isEmpty()) {
-        if (!image.isEmpty() && image != imported->image) {
-            return Status::failure(
-                tr("The image field says %1 and the command's image is %2: give one.").arg(image, imported->image));
-        }
-        image = imported->image;
-    }
-    // A host without a verified command has no GPU list of its own: the command's layout decides.
-    const QString gpus = listed.generatorOnly() ? QString() : m_gpus->text();
-    return ProfileChoice{image, gpus, quint16(m_port->value())}.apply(m_recipes->first(), base);
-}
-
-void DeployPage::stop()
-{
-    if (isRunning()) {
-        m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
-        if (m_upgradeSession && m_upgradeSession->running()) {
-            m_upgradeSession->cancel();
-        } else {
-            m_session->cancel();
-        }
-    }
-}
-
-SecretStore &DeployPage::secretStore()
-{
-    if (SecretStore *shared = m_watcher.secrets()) {
-        return *shared;
-    }
-    if (!m_ownSecrets) {
-        m_ownSecrets = std::make_unique<SecretStore>();
-    }
-    return *m_ownSecrets;
-}
-
-void DeployPage::onLayers(const QStringList &layers)
-{
-    m_layers = layers;
-    if (m_steps->currentStep() == QLatin1String("pull")) {
-        m_detail->setLayers(layers);
-    }
-}
-
-void DeployPage::askUpgrade()
-{
-    const Result<Deployment> d = Deployment::read(m_paths, m_host);
-    const Result<Pins> pins = d ? Pins::of(d.value()) : Result<Pins>(d.status());
-    if (!pins) {
-        m_notice->setText(pins.message());
-        return;
-    }
-    const auto interrupted = UpgradePlan::read(UpgradePlan::fileOf(Deployment::directory(m_paths, m_host)));
-    if (!interrupted) {
-        m_notice->setText(interrupted.message());
-        return;
-    }
-    UpgradeDialog dialog(m_host, pins.value(), interrupted.value(), this);
-    if (dialog.exec() == QDialog::Accepted) {
-        upgrade(dialog.target());
-    }
-}
-
-void DeployPage::upgrade(const UpgradeTarget &target)
-{
-    if (isRunning() || m_recipes->isEmpty() || !m_terms) {
-        return;
-    }
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
-        m_notice->setText(tr("%1 is not connected: connect it from the host bar, then upgrade again.").arg(m_host));
-        return;
-    }
-    const Recipe &recipe = m_recipes->first();
-    Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, m_host, recipe, *m_terms, target);
-    if (!setup) {
-        m_notice->setText(setup.message());
-        return;
-    }
-    if (setup.value().unchanged) {
-        m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
-        return;
-    }
-    SecretStore *secrets = &secretStore();
-    m_session.reset();
-    m_upgradeSession.reset(); // it holds a reference to the profile it ran
-    m_chosen = std::make_unique<RecipeProfile>(setup.value().profile);
-    setProfile(m_chosen->id);
-    m_upgradeSession =
-        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, *m_chosen,
-                                         setup.value().options, setup.value().plan, *secrets, m_redactor);
-    UpgradeSession *s = m_upgradeSession.get();
-    connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
-    connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
-    connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
-    connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
-    auto upgradeShown = std::make_shared<bool>(false); // this run showed the upgrade's own steps
-    connect(s, &UpgradeSession::phaseChanged, this, [this, s, upgradeShown](UpgradePhase phase) {
-        const UpgradePlan &plan = s->plan();
-        if (phase == UpgradePhase::Upgrade) {
-            *upgradeShown = true;
-        }
-        // A resumed rollback has no upgrade of this run to keep above it.
-        if (phase == UpgradePhase::Rollback && *upgradeShown && m_steps->anyRun()) {
-            // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
-            m_steps->keepAsEarlier(
-                tr("Upgrade to %1: failed at %2")
-                    .arg(UpgradePlan::shortPins(plan.to), stepTitle(plan.failedStep, plan.failedStep)));
-        } else {
-            resetSteps();
-        }
-        restartLog();
-        m_notice->setText(phase == UpgradePhase::Upgrade
-                              ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
-                              : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
-                                    .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
-    });
-    connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
-        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
-        m_watcher.deploymentChanged(m_host);
-        const UpgradePlan &plan = s->plan();
-        switch (outcome) {
-        case UpgradeOutcome::Upgraded:
-            m_notice->setText(
-                tr("Upgraded %1 to %2, every step verified.").arg(m_host, UpgradePlan::shortPins(plan.to)));
-            break;
-        case UpgradeOutcome::RolledBack:
-            m_notice->setText(tr("The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.")
-                                  .arg(plan.failedStep, plan.failedSeen, m_host, UpgradePlan::shortPins(plan.from)));
-            break;
-        case UpgradeOutcome::RollbackFailed:
-            m_notice->setText(tr("The upgrade failed at %1 and the rollback failed too: fix what the failed step "
-                                 "says, then Upgrade… resumes the rollback.")
-                                  .arg(plan.failedStep));
-            break;
-        case UpgradeOutcome::Stopped:
-            m_notice->setText(tr("Stopped. Upgrade… resumes the %1.").arg(upgradePhaseName(plan.phase)));
-            break;
-        }
-        updateProfileCard();
-        updateButtons();
-        m_log->setStartExpected(false);
-        Q_EMIT runningChanged(false);
-    });
-    s->start(*connection);
-    m_log->setStartExpected(true);
-    updateButtons();
-    Q_EMIT runningChanged(true);
-}
-
-bool DeployPage::exportRunbook(const QString &path, QString *error) const
-{
-    if (m_recipes->isEmpty()) {
-        *error = tr("This build has no recipe.");
-        return false;
-    }
-    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, Deployment::read(m_paths, m_host));
-    if (!script) {
-        *error = script.message();
-        return false;
-    }
-    if (const Status s = writeFileAtomically(path, script.value().toUtf8()); !s) {
-        *error = tr("Cannot write %1: %2.").arg(path, s.message());
-        return false;
-    }
-    QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
-    return true;
 }
 
 void DeployPage::showEvent(QShowEvent *event)

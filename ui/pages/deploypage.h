@@ -15,6 +15,8 @@
 #include <optional>
 
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -23,6 +25,7 @@ class QSplitter;
 class QStackedWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
+class QVBoxLayout;
 
 namespace flashdeck {
 class Acknowledgements;
@@ -106,6 +109,11 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // The page's parts, made once by the constructor.
+    QGroupBox *buildChooser(QWidget *parent, QPushButton *&addHost);
+    void buildChoiceRows(QVBoxLayout *layout, QGroupBox *box, QPushButton *addHost);
+    QHBoxLayout *buildButtons();
+    void wire(QPushButton *addHost);
     /** The left column's split until the operator drags it: the card as tall as it reads, the steps ten rows at least.
      */
     void fitLeftSplit();

@@ -1,0 +1,352 @@
+// The Deploy page's runs: a deployment, an upgrade, stopping one, and the runbook. The page
+// itself (its parts, the host and profile, the steps and the log) is deploypage.cpp.
+#include "backend/core/apppaths.h"
+#include "backend/core/atomicfile.h"
+#include "backend/core/format.h"
+#include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/deploysession.h"
+#include "backend/deploy/journal.h"
+#include "backend/deploy/runbook.h"
+#include "backend/deploy/upgradesession.h"
+#include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
+#include "backend/logs/loghighlights.h"
+#include "backend/logs/logrules.h"
+#include "backend/metrics/hostmonitor.h"
+#include "backend/probe/nvidiasmi.h"
+#include "backend/recipe/deployment.h"
+#include "backend/recipe/licenseterms.h"
+#include "backend/recipe/profilechoice.h"
+#include "backend/recipe/recipe.h"
+#include "backend/recipe/recipetexts.h"
+#include "backend/security/secretstore.h"
+#include "backend/ssh/hostconnection.h"
+#include "ui/deploy/launchcommandbox.h"
+#include "ui/deploy/licensepanel.h"
+#include "ui/deploy/planview.h"
+#include "ui/deploy/stepdetail.h"
+#include "ui/deploy/upgradedialog.h"
+#include "ui/logs/logmodel.h"
+#include "ui/logs/logpanel.h"
+#include "ui/pages/deploypage.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace flashdeck::ui {
+
+void DeployPage::run()
+{
+    if (isRunning() || m_recipes->isEmpty()) {
+        return;
+    }
+    const RecipeProfile *p = m_recipes->first().profile(profile());
+    if (m_host.isEmpty() || !p) {
+        m_notice->setText(tr("Pick a host and a profile first."));
+        return;
+    }
+    if (m_generator->required() && m_generator->text().trimmed().isEmpty()) {
+        m_notice->setText(LaunchCommandBox::advice(p->title));
+        m_generator->setFocus();
+        return;
+    }
+    if (!m_generator->problem().isEmpty()) {
+        m_notice->setText(m_generator->problem());
+        m_generator->setFocus();
+        return;
+    }
+    if (p->operatorFlagsRequired && !m_generator->launch() && m_flags->text().trimmed().isEmpty()) {
+        m_notice->setText(tr("%1 needs its flags: %2").arg(p->title, p->note));
+        m_flags->setFocus();
+        return;
+    }
+    const Result<RecipeProfile> chosen = chosenProfile(*p);
+    if (!chosen) {
+        const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
+        m_notice->setText(
+            image ? tr("%1 Press “Use the suggestion” to confirm it, or type your own image.").arg(chosen.message())
+                  : chosen.message());
+        const bool imageWrong = !ProfileChoice{m_image->text(), {}}.apply(m_recipes->first(), *p);
+        (imageWrong ? m_image : m_gpus)->setFocus();
+        return;
+    }
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+        m_notice->setText(tr("%1 is not connected: connect it from the host bar (its key and login are checked "
+                             "there), then Run again.")
+                              .arg(m_host));
+        return;
+    }
+    m_license->setHost(m_host);
+    if (m_license->acknowledgedUse().isEmpty()) {
+        // F40: nothing is pinned or pulled before the licence is acknowledged for this host.
+        m_runAfterLicense = true;
+        selectStep(QStringLiteral("license"));
+        showLicense();
+        m_license->focusChoice(); // the keyboard goes where the run waits, not left on Run
+        m_notice->setText(tr("Acknowledge the licence for %1 to continue; the run starts when you do.").arg(m_host));
+        return;
+    }
+    startSession();
+}
+
+void DeployPage::startSession()
+{
+    const Recipe &recipe = m_recipes->first();
+    const RecipeProfile *listed = recipe.profile(profile());
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!listed || !connection) {
+        return;
+    }
+    const Result<RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
+    if (!chosen) {
+        m_notice->setText(chosen.message());
+        return;
+    }
+    m_session.reset(); // it holds a reference to the profile it ran
+    m_upgradeSession.reset();
+    m_chosen = std::make_unique<RecipeProfile>(chosen.value());
+    const RecipeProfile *p = m_chosen.get();
+    SecretStore *secrets = &secretStore();
+    DeployOptions options;
+    options.deploymentId = DeploymentId(m_host, p->id).toString();
+    options.licenseAcknowledged = m_license->acknowledgedUse();
+    options.licenseRecord = m_license->record();
+    options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // The profile's own list shown unchanged: a node layout may spread over every GPU of the host.
+    options.gpusChosen = m_gpus->text().remove(QLatin1Char(' ')) != ProfileChoice::gpuList(*listed);
+    if (const std::optional<ImportedLaunch> &imported = m_generator->launch()) {
+        options.imported = imported;
+        options.imageDigest = imported->imageDigest; // a docker form's NAME@sha256:…; empty: pinned at pin.image
+    }
+    m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
+                                                *secrets, m_redactor);
+    // One run of a host at a time: a deploy from a terminal (or another window) keeps this one out.
+    if (const Status claimed = m_session->claim(); !claimed) {
+        m_notice->setText(claimed.message());
+        m_session.reset();
+        return;
+    }
+    connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
+    connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
+    connect(m_session.get(), &DeploySession::layersChanged, this, &DeployPage::onLayers);
+    connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
+    connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
+        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
+        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
+        m_watcher.deploymentChanged(m_host);
+        m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
+                                   .arg(m_host, m_session->directory())
+                             : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
+        updateProfileCard(); // the pinned image's measured size, from the manifest just written
+        // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
+        m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
+        m_log->setStartExpected(false);
+        Q_EMIT runningChanged(false);
+    });
+    resetSteps();
+    m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::Unknown); // this run's check decides
+    // The badges and the log start over with the run: a new container's start-up is judged on its
+    // own lines (a rerun that reuses the running one replays them).
+    restartLog();
+    m_notice->setText(tr("Running on %1…").arg(m_host));
+    if (const Status started = m_session->start(*connection); !started) {
+        m_notice->setText(started.message()); // claimed above: only the file itself can fail here
+        return;
+    }
+    m_log->setStartExpected(true);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+Result<RecipeProfile> DeployPage::chosenProfile(const RecipeProfile &listed) const
+{
+    const std::optional<ImportedLaunch> &imported = m_generator->launch();
+    const RecipeProfile &base = imported && m_generator->layout() ? *m_generator->layout() : listed;
+    QString image = m_image->text().trimmed();
+    if (imported && !imported->image.isEmpty()) {
+        if (!image.isEmpty() && image != imported->image) {
+            return Status::failure(
+                tr("The image field says %1 and the command's image is %2: give one.").arg(image, imported->image));
+        }
+        image = imported->image;
+    }
+    // A host without a verified command has no GPU list of its own: the command's layout decides.
+    const QString gpus = listed.generatorOnly() ? QString() : m_gpus->text();
+    return ProfileChoice{image, gpus, quint16(m_port->value())}.apply(m_recipes->first(), base);
+}
+
+void DeployPage::stop()
+{
+    if (isRunning()) {
+        m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
+        if (m_upgradeSession && m_upgradeSession->running()) {
+            m_upgradeSession->cancel();
+        } else {
+            m_session->cancel();
+        }
+    }
+}
+
+SecretStore &DeployPage::secretStore()
+{
+    if (SecretStore *shared = m_watcher.secrets()) {
+        return *shared;
+    }
+    if (!m_ownSecrets) {
+        m_ownSecrets = std::make_unique<SecretStore>();
+    }
+    return *m_ownSecrets;
+}
+
+void DeployPage::onLayers(const QStringList &layers)
+{
+    m_layers = layers;
+    if (m_steps->currentStep() == QLatin1String("pull")) {
+        m_detail->setLayers(layers);
+    }
+}
+
+void DeployPage::askUpgrade()
+{
+    const Result<Deployment> d = Deployment::read(m_paths, m_host);
+    const Result<Pins> pins = d ? Pins::of(d.value()) : Result<Pins>(d.status());
+    if (!pins) {
+        m_notice->setText(pins.message());
+        return;
+    }
+    const auto interrupted = UpgradePlan::read(UpgradePlan::fileOf(Deployment::directory(m_paths, m_host)));
+    if (!interrupted) {
+        m_notice->setText(interrupted.message());
+        return;
+    }
+    UpgradeDialog dialog(m_host, pins.value(), interrupted.value(), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        upgrade(dialog.target());
+    }
+}
+
+void DeployPage::upgrade(const UpgradeTarget &target)
+{
+    if (isRunning() || m_recipes->isEmpty() || !m_terms) {
+        return;
+    }
+    ssh::HostConnection *connection = m_watcher.connection(m_host);
+    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+        m_notice->setText(tr("%1 is not connected: connect it from the host bar, then upgrade again.").arg(m_host));
+        return;
+    }
+    const Recipe &recipe = m_recipes->first();
+    Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, m_host, recipe, *m_terms, target);
+    if (!setup) {
+        m_notice->setText(setup.message());
+        return;
+    }
+    if (setup.value().unchanged) {
+        m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
+        return;
+    }
+    SecretStore *secrets = &secretStore();
+    m_session.reset();
+    m_upgradeSession.reset(); // it holds a reference to the profile it ran
+    m_chosen = std::make_unique<RecipeProfile>(setup.value().profile);
+    setProfile(m_chosen->id);
+    m_upgradeSession =
+        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, *m_chosen,
+                                         setup.value().options, setup.value().plan, *secrets, m_redactor);
+    UpgradeSession *s = m_upgradeSession.get();
+    connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
+    connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
+    connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
+    connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
+    auto upgradeShown = std::make_shared<bool>(false); // this run showed the upgrade's own steps
+    connect(s, &UpgradeSession::phaseChanged, this, [this, s, upgradeShown](UpgradePhase phase) {
+        const UpgradePlan &plan = s->plan();
+        if (phase == UpgradePhase::Upgrade) {
+            *upgradeShown = true;
+        }
+        // A resumed rollback has no upgrade of this run to keep above it.
+        if (phase == UpgradePhase::Rollback && *upgradeShown && m_steps->anyRun()) {
+            // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
+            m_steps->keepAsEarlier(
+                tr("Upgrade to %1: failed at %2")
+                    .arg(UpgradePlan::shortPins(plan.to), stepTitle(plan.failedStep, plan.failedStep)));
+        } else {
+            resetSteps();
+        }
+        restartLog();
+        m_notice->setText(phase == UpgradePhase::Upgrade
+                              ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
+                              : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
+                                    .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
+    });
+    connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
+        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
+        m_watcher.deploymentChanged(m_host);
+        const UpgradePlan &plan = s->plan();
+        switch (outcome) {
+        case UpgradeOutcome::Upgraded:
+            m_notice->setText(
+                tr("Upgraded %1 to %2, every step verified.").arg(m_host, UpgradePlan::shortPins(plan.to)));
+            break;
+        case UpgradeOutcome::RolledBack:
+            m_notice->setText(tr("The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.")
+                                  .arg(plan.failedStep, plan.failedSeen, m_host, UpgradePlan::shortPins(plan.from)));
+            break;
+        case UpgradeOutcome::RollbackFailed:
+            m_notice->setText(tr("The upgrade failed at %1 and the rollback failed too: fix what the failed step "
+                                 "says, then Upgrade… resumes the rollback.")
+                                  .arg(plan.failedStep));
+            break;
+        case UpgradeOutcome::Stopped:
+            m_notice->setText(tr("Stopped. Upgrade… resumes the %1.").arg(upgradePhaseName(plan.phase)));
+            break;
+        }
+        updateProfileCard();
+        updateButtons();
+        m_log->setStartExpected(false);
+        Q_EMIT runningChanged(false);
+    });
+    s->start(*connection);
+    m_log->setStartExpected(true);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+bool DeployPage::exportRunbook(const QString &path, QString *error) const
+{
+    if (m_recipes->isEmpty()) {
+        *error = tr("This build has no recipe.");
+        return false;
+    }
+    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, Deployment::read(m_paths, m_host));
+    if (!script) {
+        *error = script.message();
+        return false;
+    }
+    if (const Status s = writeFileAtomically(path, script.value().toUtf8()); !s) {
+        *error = tr("Cannot write %1: %2.").arg(path, s.message());
+        return false;
+    }
+    QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
+    return true;
+}
+
+} // namespace flashdeck::ui
