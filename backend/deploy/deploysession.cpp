@@ -41,20 +41,30 @@ QString DeploySession::lockOf(const QString &directory)
     return directory + QStringLiteral("/deploy.lock");
 }
 
+QString DeploySession::runningElsewhere(const QString &host, const QString &directory)
+{
+    if (!HeldLock::isHeld(lockOf(directory))) {
+        return {};
+    }
+    return tr("A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its "
+              "steps go to %2), or stop it where it runs; then run this again.")
+        .arg(host, directory + QStringLiteral("/journal.jsonl"));
+}
+
 Status DeploySession::claim()
 {
-    if (m_held) {
+    if (m_held || !m_lockNotice.isEmpty()) {
         return Status::ok();
     }
     auto held = std::make_unique<HeldLock>(lockOf(m_dir));
     if (const Status s = held->acquire(); !s) {
-        if (!HeldLock::isHeld(lockOf(m_dir))) {
-            return s; // not another run: the file itself (its words say why)
+        if (const QString elsewhere = runningElsewhere(m_host, m_dir); !elsewhere.isEmpty()) {
+            return Status::failure(elsewhere);
         }
-        return Status::failure(
-            tr("A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its "
-               "steps go to %2), or stop it where it runs; then run this again.")
-                .arg(m_host, m_dir + QStringLiteral("/journal.jsonl")));
+        // Not another run: the file itself (a file system without locks, its permissions). The
+        // run goes on, as an upgrade does without its lock; only the guard is missing, and said.
+        m_lockNotice = tr("%1 Another run of %2 would not be kept out while this one runs.").arg(s.message(), m_host);
+        return Status::ok();
     }
     m_held = std::move(held);
     return Status::ok();
@@ -67,6 +77,9 @@ Status DeploySession::start(ssh::Transport &connection)
     }
     if (Status s = claim(); !s) {
         return s;
+    }
+    if (!m_lockNotice.isEmpty()) {
+        Q_EMIT notice(m_lockNotice);
     }
     m_running = true;
     m_results.clear();

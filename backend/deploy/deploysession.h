@@ -36,6 +36,8 @@ public:
      * the fleet's monitors read a deployment in progress, not a server that is down.
      */
     static QString lockOf(const QString &directory);
+    /** What a run of `host` says while another run of it holds the lock; empty when none does. */
+    static QString runningElsewhere(const QString &host, const QString &directory);
     /**
      * Takes the host's deploy lock for this run (start() takes it if this was not called): fails,
      * saying so in words, while another run of the host holds it. Call it before connecting.
@@ -77,6 +79,7 @@ private:
     Redactor &m_redactor;
     std::unique_ptr<Journal> m_journal;
     std::unique_ptr<HeldLock> m_held; // while it runs: one run of a host at a time
+    QString m_lockNotice; // the lock file could not be taken (not held elsewhere): said at start
     std::unique_ptr<DeployRunner> m_runner;
     QMap<QString, StepRecord> m_results;
     bool m_running = false;

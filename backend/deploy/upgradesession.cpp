@@ -57,10 +57,14 @@ DeployOptions UpgradeSession::optionsFor(UpgradePhase phase) const
     return o;
 }
 
-void UpgradeSession::start(ssh::Transport &connection)
+Status UpgradeSession::start(ssh::Transport &connection)
 {
     if (m_running) {
-        return;
+        return Status::ok();
+    }
+    // Before the plan file is written: a refused upgrade leaves no plan to --resume.
+    if (const QString elsewhere = DeploySession::runningElsewhere(m_host, m_dir); !elsewhere.isEmpty()) {
+        return Status::failure(elsewhere);
     }
     m_running = true;
     m_cancelled = false;
@@ -71,6 +75,7 @@ void UpgradeSession::start(ssh::Transport &connection)
         Q_EMIT notice(s.message());
     }
     runPhase();
+    return Status::ok();
 }
 
 void UpgradeSession::runPhase()

@@ -43,8 +43,11 @@ public:
                    QObject *parent = nullptr);
     ~UpgradeSession() override;
 
-    /** Runs the plan's phase (a resumed upgrade continues in the phase it was in). */
-    void start(ssh::Transport &connection);
+    /**
+     * Runs the plan's phase on the connection (a resumed upgrade continues in the phase it was in). Refused, with
+     * nothing written, while a deployment of the host runs elsewhere (its deploy lock is held).
+     */
+    [[nodiscard]] Status start(ssh::Transport &connection);
     void cancel();
     const UpgradePlan &plan() const { return m_plan; }
     bool running() const { return m_running; }

@@ -92,7 +92,10 @@ void RollingUpgrade::run(Host &h, ssh::Transport &transport)
         h.setup.plan = h.session->plan(); // where it ended (the failed step, the phase)
         end(h);
     });
-    s->start(transport);
+    if (const Status started = s->start(transport); !started) {
+        Q_EMIT notice(name, started.message()); // a deployment of the host runs: this one did not start
+        end(h);
+    }
 }
 
 void RollingUpgrade::end(Host &h)

@@ -454,8 +454,10 @@ void HostMonitor::followServerLog(bool follow)
             m_decodeRule = i;
         }
     }
-    // No history asked: what the pages keep may come in the first batch of a stream this starts,
-    // and lands in order (a chart's series keeps what is newer than its last point).
+    // No history asked; but a stream this subscription starts first replays what the pages keep
+    // (its tail), and an idle server's last Decode line may be hours old: only lines from about
+    // now count. A minute of slack for the host's clock against ours (Docker stamps the lines).
+    m_logFromMs = now() - 60 * 1000;
     m_config.log->subscribe(this, 0, [this](const QList<logs::LogRecord> &records) { feedDecodeLines(records); });
 }
 
@@ -465,7 +467,7 @@ void HostMonitor::feedDecodeLines(const QList<logs::LogRecord> &records)
         return;
     }
     for (const logs::LogRecord &r : records) {
-        if (r.rule == m_decodeRule) {
+        if (r.rule == m_decodeRule && (r.timeNs <= 0 || r.timeNs / 1000000 >= m_logFromMs)) {
             m_server->feedLogLine(r.text, r.timeNs > 0 ? r.timeNs / 1000000 : now());
         }
     }

@@ -132,6 +132,7 @@ private:
     // Only while neither /metrics nor /v1/loads answers: subscribed to the host's log, for its
     // Decode batch lines (the index of that rule in the log's rules; -1 while not subscribed).
     int m_decodeRule = -1;
+    qint64 m_logFromMs = 0; // lines older than this are the stream's history, not the server now
     ContainerSampler *m_containers;
     DiskSampler *m_disk;
     QTimer *m_archiveTimer;

@@ -3630,7 +3630,7 @@ Summary sha256: %1
         <translation>已由 %2 确认用于%1用途</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>%1 · SIMULATED</source>
         <translation>%1 · 模拟</translation>
     </message>
@@ -3840,7 +3840,7 @@ Summary sha256: %1
         <translation>已停止。“升级…”会继续%1。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>This build has no recipe.</source>
         <translation>此版本没有配方。</translation>
     </message>
@@ -3853,12 +3853,17 @@ Summary sha256: %1
 <context>
     <name>DeploySession</name>
     <message>
-        <location filename="../../backend/deploy/deploysession.cpp" line="+55"/>
+        <location filename="../../backend/deploy/deploysession.cpp" line="+49"/>
         <source>A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its steps go to %2), or stop it where it runs; then run this again.</source>
         <translation>%1 的部署已在另一个窗口或终端中运行。请等待其结束（其步骤写入 %2），或在运行处停止它；然后再运行此操作。</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+17"/>
+        <source>%1 Another run of %2 would not be kept out while this one runs.</source>
+        <translation>%1 此次运行期间，无法阻止 %2 的另一次运行。</translation>
+    </message>
+    <message>
+        <location line="+135"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -4153,7 +4158,7 @@ Summary sha256: %1
         <translation>未到达</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>already on these pins</source>
         <translation>已在这些固定版本上</translation>
     </message>
@@ -5067,7 +5072,7 @@ Text shown: %6, sha256 %5</source>
         <translation>已将 %1 行保存到 %2（已隐去机密）。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+58"/>
         <source>qmul4: no server start-up in the log</source>
         <translation>qmul4：日志中没有服务器启动记录</translation>
     </message>
@@ -5137,7 +5142,7 @@ Text shown: %6, sha256 %5</source>
         <translation>&lt;p&gt;&lt;b&gt;处理方法：&lt;/b&gt;%1&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>%1 lines</source>
         <translation>%1 行</translation>
     </message>
@@ -5469,8 +5474,8 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogsPage</name>
     <message>
-        <location filename="../../ui/pages/logspage.cpp" line="+33"/>
-        <location line="+36"/>
+        <location filename="../../ui/pages/logspage.cpp" line="+34"/>
+        <location line="+43"/>
         <source>Logs</source>
         <translation>日志</translation>
     </message>
@@ -8520,7 +8525,7 @@ The key we know for it is at %4.
 <context>
     <name>UpgradeSession</name>
     <message>
-        <location filename="../../backend/deploy/upgradesession.cpp" line="+80"/>
+        <location filename="../../backend/deploy/upgradesession.cpp" line="+85"/>
         <source>Could not record the upgrade in %1: %2. It goes on, but could not be resumed if it were interrupted.</source>
         <translation>无法在 %1 中记录升级：%2。升级继续进行，但如被中断将无法继续。</translation>
     </message>

@@ -140,6 +140,22 @@ void TestLogsPage::panel_ringFiltersSearchHighlightsCopySave()
     for (int i = 0; i < 40; ++i) {
         many.append("filler " + QByteArray::number(i));
     }
+    // No line yet: "no log", unless a start is under way (a deployment, here or in a terminal).
+    const auto ready = [&panel] { return panel.findChild<QLabel *>(QStringLiteral("readyBadge"))->text(); };
+    QCOMPARE(ready(), QStringLiteral("Server: no log"));
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(),
+             QStringLiteral("qmul4: no server start-up in the log"));
+    panel.setStartExpected(true);
+    QCOMPARE(ready(), QStringLiteral("Server: starting"));
+    panel.setStartExpected(false);
+    QCOMPARE(ready(), QStringLiteral("Server: no log"));
+    {
+        // An idle server's log may be its health polls alone, folded: that is a log.
+        ui::LogPanel idle(*m_rules);
+        idle.appendRecords(records(*m_rules, {R"(INFO:     127.0.0.1:45678 - "GET /health HTTP/1.1" 200 OK)"}, 1));
+        QCOMPARE(idle.model()->foldedPolls(), 1);
+        QCOMPARE(idle.findChild<QLabel *>(QStringLiteral("readyBadge"))->text(), QStringLiteral("Server: starting"));
+    }
     panel.appendRecords(records(*m_rules, startup, 1));
     QCOMPARE(panel.model()->rowCount(), 5);
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(), QStringLiteral("qmul4: fast path"));

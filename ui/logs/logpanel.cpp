@@ -526,6 +526,9 @@ void LogPanel::setFilter(unsigned shown, const QString &text)
 
 void LogPanel::setStartExpected(bool expected)
 {
+    if (expected == m_startExpected) {
+        return; // asked at every status of the host: restyle only on a change
+    }
     m_startExpected = expected;
     updateBadges();
 }
@@ -535,7 +538,8 @@ void LogPanel::updateBadges()
     const logs::LogHighlights &h = m_model->highlights();
     // No line at all and no start under way: nothing is starting (no deployment runs, or the host
     // is away; the status line says which), so the badges do not say "starting" or "waiting".
-    const bool noLog = m_model->total() == 0 && !m_startExpected;
+    const bool noLog = hasNoLog();
+    m_badgesSayNoLog = noLog;
     const QString qmul4 = noLog && h.qmul4() == logs::LogHighlights::Qmul4::Unknown
         ? tr("qmul4: no server start-up in the log")
         : h.qmul4Text();
@@ -601,8 +605,17 @@ void LogPanel::updateDetails()
     m_details->setText(html);
 }
 
+bool LogPanel::hasNoLog() const
+{
+    // Folded polls are a server's own lines too: an idle server's log may hold nothing else.
+    return m_model->total() == 0 && m_model->foldedPolls() == 0 && m_held.isEmpty() && !m_startExpected;
+}
+
 void LogPanel::updateCounts()
 {
+    if (hasNoLog() != m_badgesSayNoLog) {
+        updateBadges(); // the first line (or poll) arrived, or the log was cleared
+    }
     QString text = tr("%1 lines").arg(fmt::grouped(m_model->rowCount()));
     if (m_model->total() > m_model->rowCount()) {
         text += tr(" (last %1 of %2 kept)").arg(fmt::grouped(m_model->rowCount()), fmt::grouped(m_model->total()));

@@ -77,6 +77,7 @@ public:
 
 private:
     void updateBadges();
+    [[nodiscard]] bool hasNoLog() const;
     void updateDetails();
     void updateCounts();
     void applyChips();
@@ -90,6 +91,7 @@ private:
     QPointer<logs::SharedLog> m_stream;
     qsizetype m_history = 0; // what follow() asked of the stream's kept lines
     bool m_startExpected = false;
+    bool m_badgesSayNoLog = false; // what updateBadges last showed
     QToolButton *m_polls = nullptr;
     QObject *m_subscription = nullptr; // this panel as the stream's reader; deleting it unsubscribes
     LogModel *m_model;

@@ -307,6 +307,9 @@ void DeployPage::wire(QPushButton *addHost)
     connect(&m_watcher, &FleetWatcher::statusChanged, this, [this](const QString &host) {
         if (host == m_host) {
             followHost();
+            // A run from a terminal or another window: its start is awaited here too.
+            const metrics::HostStatus status = m_watcher.status(host);
+            m_log->setStartExpected(isRunning() || status.deployRunning || status.upgradeRunning);
         }
     });
     connect(m_profileBox, &QComboBox::activated, this, [this] { m_profileChosenFor.insert(m_host); });

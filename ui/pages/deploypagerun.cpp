@@ -324,7 +324,12 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         m_log->setStartExpected(false);
         Q_EMIT runningChanged(false);
     });
-    s->start(*connection);
+    if (const Status started = s->start(*connection); !started) {
+        m_notice->setText(started.message()); // a deployment of the host runs elsewhere: nothing was written
+        m_upgradeSession.reset();
+        updateButtons();
+        return;
+    }
     m_log->setStartExpected(true);
     updateButtons();
     Q_EMIT runningChanged(true);

@@ -4,6 +4,7 @@
 #include "backend/fleet/hostsession.h"
 #include "backend/logs/loghighlights.h"
 #include "backend/logs/logrules.h"
+#include "backend/metrics/hoststatus.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 
@@ -36,6 +37,13 @@ LogsPage::LogsPage(FleetWatcher &watcher, QWidget *parent)
     m_rules = std::make_unique<logs::LogRules>(rules.value());
     m_panel = new LogPanel(*m_rules, this);
     layout->addWidget(m_panel, 1);
+    // A deployment or upgrade of the host, from wherever it runs: its start is awaited, not "no log".
+    connect(&m_watcher, &FleetWatcher::statusChanged, this, [this](const QString &host) {
+        if (host == m_host) {
+            const metrics::HostStatus status = m_watcher.status(host);
+            m_panel->setStartExpected(status.deployRunning || status.upgradeRunning);
+        }
+    });
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
         // The host's connection may have been replaced (or the host removed).
         if (m_following && m_watcher.session(m_host) == nullptr) {
