@@ -8,10 +8,10 @@
 #include "backend/deploy/pulledimages.h"
 #include "backend/deploy/upgradeplan.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/docker/imageref.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/hostconnection.h"
-#include "backend/ssh/tunnelreply.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -201,11 +201,11 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
-        ssh::TunnelReply *tunnel = connection.tunnelToCommand("docker system dial-stdio", &connection);
-        tunnel->onOpened(
+        docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
+        u->docker = std::make_unique<docker::DockerClient>(endpoint);
+        endpoint.whenOpen(
             &connection,
-            [&, u, done, tunnel](quint16) {
-                u->docker = std::make_unique<docker::DockerClient>(tunnel->link());
+            [&, u, done] {
                 u->docker->call("GET", QStringLiteral("/containers/json?all=1"), {},
                                 [&, u, done](const docker::DockerResponse &list) {
                                     if (!list.ok() || !list.json().is_array()) {

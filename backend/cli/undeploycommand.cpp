@@ -5,13 +5,13 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
-#include "backend/ssh/tunnelreply.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -80,11 +80,11 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
-        ssh::TunnelReply *tunnel = connection.tunnelToCommand("docker system dial-stdio", &connection);
-        tunnel->onOpened(
+        docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
+        u->docker = std::make_unique<docker::DockerClient>(endpoint);
+        endpoint.whenOpen(
             &connection,
-            [&, u, done, tunnel](quint16) {
-                u->docker = std::make_unique<docker::DockerClient>(tunnel->link());
+            [&, u, done] {
                 const QString filter = docker::OurContainers::filter();
                 u->docker->call(
                     "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},

@@ -37,9 +37,31 @@ LocalHttpClient::~LocalHttpClient()
 
 void LocalHttpClient::get(const QByteArray &path, Headers headers, int timeoutMs, Done done)
 {
-    m_queue.push_back({path, std::move(headers), timeoutMs, std::move(done)});
+    request(QByteArrayLiteral("GET"), path, std::move(headers), {}, timeoutMs, std::move(done));
+}
+
+void LocalHttpClient::request(const QByteArray &method, const QByteArray &path, Headers headers, QByteArray body,
+                              int timeoutMs, Done done)
+{
+    m_queue.push_back({method, path, std::move(body), std::move(headers), timeoutMs, std::move(done)});
     if (!m_busy) {
         startNext();
+    }
+}
+
+void LocalHttpClient::failAll(const QString &error)
+{
+    std::deque<Request> queue = std::exchange(m_queue, {});
+    m_busy = false;
+    m_timer->stop();
+    dropSocket();
+    const QPointer<LocalHttpClient> alive(this);
+    for (Request &r : queue) {
+        r.body.fill('\0');
+        r.done({0, {}, error, {}});
+        if (!alive) {
+            return;
+        }
     }
 }
 
@@ -96,8 +118,8 @@ void LocalHttpClient::send()
     if (!m_busy || !m_socket) {
         return;
     }
-    const Request &r = m_queue.front();
-    QByteArray out = "GET " + r.path + " HTTP/1.1\r\n";
+    Request &r = m_queue.front();
+    QByteArray out = r.method + ' ' + r.path + " HTTP/1.1\r\n";
     bool host = false;
     for (const auto &[name, value] : r.headers) {
         host = host || equalsLower(name, "host");
@@ -106,9 +128,12 @@ void LocalHttpClient::send()
     if (!host) {
         out += "Host: " + m_link.hostHeader() + "\r\n";
     }
-    out += "\r\n";
+    if (!r.body.isEmpty() || r.method == "POST" || r.method == "PUT") {
+        out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n";
+    }
+    out += "\r\n" + r.body;
     m_socket->write(out);
-    out.fill('\0'); // may hold an API key
+    out.fill('\0'); // may hold an API key, or a launch line that does
 }
 
 void LocalHttpClient::onReadyRead()
@@ -125,7 +150,7 @@ void LocalHttpClient::onReadyRead()
     case HttpResponseParser::Result::NeedMore:
         break;
     case HttpResponseParser::Result::Done:
-        finish({m_response.status(), std::exchange(m_body, {}), {}});
+        finishAnswered();
         break;
     case HttpResponseParser::Result::Failed:
         fail(QCoreApplication::translate("Core", "The server's answer was not HTTP that Flashdeck can read."));
@@ -145,17 +170,20 @@ void LocalHttpClient::onDisconnected()
     if (m_socket->bytesAvailable() > 0) {
         m_in += m_socket->readAll();
         if (m_response.feed(m_in, m_body) == HttpResponseParser::Result::Done) {
-            finish({m_response.status(), std::exchange(m_body, {}), {}});
+            finishAnswered();
             return;
         }
     }
     if (m_response.completeAtClose()) {
-        finish({m_response.status(), std::exchange(m_body, {}), {}});
+        finishAnswered();
         return;
     }
     // The server closed a kept-alive connection just as the request went out (uvicorn closes
-    // one idle for 5 s): nothing of an answer came, so asking again on a new one is safe.
-    if (m_reused && !m_retried && m_in.isEmpty() && !m_response.headersDone()) {
+    // one idle for 5 s): nothing of an answer came, so asking again on a new one is safe for a
+    // request that may be repeated (a POST may have been carried out: RFC 9110 §9.2.2).
+    const QByteArray &method = m_queue.front().method;
+    const bool idempotent = method != "POST" && method != "PATCH";
+    if (m_reused && !m_retried && idempotent && m_in.isEmpty() && !m_response.headersDone()) {
         const bool timing = m_timer->isActive();
         const int left = m_timer->remainingTime();
         m_busy = false;
@@ -182,13 +210,19 @@ void LocalHttpClient::onTimeout()
 void LocalHttpClient::fail(const QString &error)
 {
     dropSocket();
-    finish({0, {}, error});
+    finish({0, {}, error, {}});
+}
+
+void LocalHttpClient::finishAnswered()
+{
+    finish({m_response.status(), std::exchange(m_body, {}), {}, m_response.headers()});
 }
 
 void LocalHttpClient::finish(LocalHttpResponse response)
 {
     m_timer->stop();
     Done done = std::move(m_queue.front().done);
+    m_queue.front().body.fill('\0');
     m_queue.pop_front();
     m_busy = false;
     if (m_response.closeAfter() || !m_in.isEmpty()) {

@@ -23,11 +23,12 @@ struct LocalHttpResponse
     int status = 0; // 0 when no answer came (refused, closed, timed out)
     QByteArray body;
     QString error; // set when status is 0: what went wrong, for the user
+    QList<QPair<QByteArray, QByteArray>> headers; // the answer's header lines, names as sent
 };
 
 /**
- * Small periodic GETs through an SSH tunnel (its private link, or a port on 127.0.0.1), one request at a
- * time on one kept-alive HTTP/1.1 connection, in the calling thread.
+ * Small periodic GETs, and Engine API calls, through an SSH tunnel (its private link, or a port on 127.0.0.1), one
+ * request at a time on one kept-alive HTTP/1.1 connection, in the calling thread.
  *
  * Why not QNetworkAccessManager: it runs a thread of its own per manager and reads a response's
  * status line and headers one byte per read() (its socket is opened Unbuffered). Watching 50 hosts,
@@ -56,8 +57,17 @@ public:
 
     /** Queues `GET path` (with `headers`, e.g. Authorization); `done` runs once, later. */
     void get(const QByteArray &path, Headers headers, int timeoutMs, Done done);
+    /**
+     * Queues any request (`timeoutMs` 0: none). Only an idempotent one (GET, HEAD, PUT, DELETE:
+     * RFC 9110 §9.2.2) is sent again when a kept-alive connection closed under it; a POST that
+     * met a closed connection fails, as it may have been carried out.
+     */
+    void request(const QByteArray &method, const QByteArray &path, Headers headers, QByteArray body, int timeoutMs,
+                 Done done);
     /** Drops every queued request and the connection; no callback runs. */
     void abortAll();
+    /** Drops the connection and answers every queued request with `error` (status 0), in order. */
+    void failAll(const QString &error);
     /** Nothing on the wire and nothing queued. */
     bool idle() const { return !m_busy && m_queue.empty(); }
     /** Connections opened so far (tests and benchmarks: keep-alive at work). */
@@ -68,7 +78,9 @@ public:
 private:
     struct Request
     {
+        QByteArray method;
         QByteArray path;
+        QByteArray body;
         Headers headers;
         int timeoutMs = 0;
         Done done;
@@ -80,6 +92,7 @@ private:
     void onDisconnected();
     void onTimeout();
     void finish(LocalHttpResponse response);
+    void finishAnswered();
     void fail(const QString &error);
     void dropSocket();
 

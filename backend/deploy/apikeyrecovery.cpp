@@ -2,8 +2,7 @@
 
 #include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
-#include "backend/ssh/transport.h"
-#include "backend/ssh/tunnelreply.h"
+#include "backend/docker/dockerendpoint.h"
 
 #include <QCoreApplication>
 
@@ -30,23 +29,23 @@ ApiKeyRecovery::ApiKeyRecovery(ssh::Transport &connection, QString deploymentId,
     , m_deploymentId(std::move(deploymentId))
 { }
 
-ApiKeyRecovery::~ApiKeyRecovery() = default; // the tunnel, a child, closes with it
+ApiKeyRecovery::~ApiKeyRecovery() = default;
 
 void ApiKeyRecovery::start()
 {
-    m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, &ApiKeyRecovery::inspect);
     const auto gone = [this](const QString &message) {
         done(Status::failure(
             QCoreApplication::translate("Deploy", "Could not reach the host's Docker to read the server's API key: %1")
                 .arg(message)));
     };
-    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
+    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(m_conn);
+    m_docker = std::make_unique<docker::DockerClient>(endpoint);
+    endpoint.whenOpen(
+        this, [this] { inspect(); }, gone);
 }
 
 void ApiKeyRecovery::inspect()
 {
-    m_docker = std::make_unique<docker::DockerClient>(m_tunnel->link());
     const QString container = QStringLiteral("flashdeck-%1-0").arg(m_deploymentId);
     m_docker->call(
         "GET", QStringLiteral("/containers/%1/json").arg(container), {},
@@ -98,11 +97,7 @@ void ApiKeyRecovery::done(const Result<QString> &key)
     }
     m_done = true;
     if (m_docker) {
-        m_docker->abortAll();
-    }
-    if (m_tunnel) {
-        m_tunnel->abandon();
-        m_tunnel = nullptr;
+        m_docker->close(); // the host's Docker tunnel closes if nothing else uses it
     }
     Q_EMIT finished(key);
 }

@@ -17,7 +17,6 @@ class DockerClient;
 } // namespace docker
 namespace ssh {
 class Transport;
-class TunnelReply;
 } // namespace ssh
 
 /** The key a container was started with (`--api-key` in its inspected Args), or empty. */
@@ -51,8 +50,7 @@ private:
 
     ssh::Transport &m_conn;
     QString m_deploymentId;
-    QPointer<ssh::TunnelReply> m_tunnel;
-    std::unique_ptr<docker::DockerClient> m_docker;
+    std::unique_ptr<docker::DockerClient> m_docker; // on the host's one Docker endpoint
     bool m_done = false;
 };
 

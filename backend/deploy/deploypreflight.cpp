@@ -6,6 +6,7 @@
 #include "backend/deploy/readyprogress.h"
 #include "backend/deploy/weightsfolder.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/docker/logframes.h"
 #include "backend/docker/pullprogress.h"
 #include "backend/probe/amdsmi.h"
@@ -252,12 +253,13 @@ void DeployRunner::preflightDocker()
           QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected =
         QCoreApplication::translate("Deploy", "the Engine API answers through docker system dial-stdio");
-    // Only this tunnel's reports: other components open theirs on the same connection.
-    ssh::TunnelReply *tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
-    tunnel->onOpened(
+    // The host's one Docker endpoint: its tunnel and call connection are shared with the
+    // monitor, the log and the API key (one dial-stdio for every call of this process).
+    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(m_conn);
+    m_docker = std::make_unique<docker::DockerClient>(endpoint); // keeps the tunnel open for the run
+    endpoint.whenOpen(
         this,
-        [this, tunnel](quint16) {
-            m_docker = std::make_unique<docker::DockerClient>(tunnel->link());
+        [this] {
             m_docker->ping([this](const docker::DockerResponse &pong) {
                 if (!pong.ok() && !pong.transportError.isEmpty()) {
                     diagnoseDockerTunnel(pong.message());

@@ -2,12 +2,15 @@
 
 #include "backend/core/jsonread.h"
 #include "backend/core/linkreply.h"
+#include "backend/core/localhttpclient.h"
 #include "backend/core/versions.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/logging/logging.h"
 
 #include <QCoreApplication>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTimer>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
@@ -46,9 +49,37 @@ DockerClient::DockerClient(quint16 tunnelPort, QObject *parent)
 DockerClient::DockerClient(LinkOpener link, QObject *parent)
     : QObject(parent)
     , m_link(std::move(link))
+    , m_ownCalls(new LocalHttpClient(m_link, this))
 { }
 
-DockerClient::~DockerClient() = default;
+DockerClient::DockerClient(DockerEndpoint &endpoint, QObject *parent)
+    : QObject(parent)
+    , m_endpoint(&endpoint)
+{
+    endpoint.attach();
+}
+
+LinkOpener DockerClient::link() const
+{
+    if (m_ownCalls) {
+        return m_link;
+    }
+    return m_endpoint ? m_endpoint->link() : LinkOpener();
+}
+
+DockerClient::~DockerClient()
+{
+    close();
+}
+
+void DockerClient::close()
+{
+    abortAll(); // before the endpoint may close: no callback of this client runs
+    if (DockerEndpoint *endpoint = m_endpoint.data()) {
+        m_endpoint = nullptr;
+        endpoint->detach();
+    }
+}
 
 QString DockerClient::q(const QString &value)
 {
@@ -64,7 +95,40 @@ QNetworkReply *DockerClient::send(const QByteArray &method, const QString &pathA
         headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
     }
     // The path as given: callers percent-encode query values (q()).
-    return new LinkReply(m_link, method, pathAndQuery.toUtf8(), headers, jsonBody, this);
+    return new LinkReply(link(), method, pathAndQuery.toUtf8(), headers, jsonBody, this);
+}
+
+void DockerClient::request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody,
+                           Answer answer)
+{
+    LocalHttpClient *calls = m_ownCalls ? m_ownCalls : (m_endpoint ? m_endpoint->calls() : nullptr);
+    const quint64 generation = m_generation;
+    const QPointer<DockerClient> self(this);
+    auto heard = [self, generation, answer = std::move(answer)](const LocalHttpResponse &r) {
+        if (!self || self->m_generation != generation) {
+            return; // aborted, or gone: nobody waits for it
+        }
+        DockerResponse res{r.status, r.body, r.status == 0 ? noAnswer(r.error) : QString()};
+        QByteArray apiVersion;
+        for (const auto &[name, value] : r.headers) {
+            if (name.compare("Api-Version", Qt::CaseInsensitive) == 0) {
+                apiVersion = value;
+            }
+        }
+        answer(std::move(res), apiVersion);
+    };
+    if (!calls) {
+        const QString closed = QCoreApplication::translate("Docker", "the Docker tunnel is closed");
+        QTimer::singleShot(0, this, [heard = std::move(heard), closed] { heard({0, {}, closed, {}}); });
+        return;
+    }
+    // "Host: docker" as the docker CLI sends it over dial-stdio. No timeout: a stop waits for
+    // the container as long as it takes.
+    LocalHttpClient::Headers headers{{QByteArrayLiteral("Host"), QByteArrayLiteral("docker")}};
+    if (!jsonBody.isEmpty() || method == "POST") {
+        headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
+    }
+    calls->request(method, pathAndQuery.toUtf8(), std::move(headers), jsonBody, 0, std::move(heard));
 }
 
 DockerResponse DockerClient::responseOf(QNetworkReply *reply)
@@ -88,22 +152,37 @@ QString DockerClient::noAnswer(const QString &detail)
 
 void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done)
 {
-    QNetworkReply *reply = send(method, m_prefix + pathAndQuery, jsonBody);
     // The path only (never a body: a create carries the launch line and its API key).
-    log::docker().debug("{} {}", method.toStdString(), pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString());
-    connect(reply, &QNetworkReply::finished, this, [reply, method, pathAndQuery, done = std::move(done)] {
-        const DockerResponse r = responseOf(reply);
-        if (!r.ok()) {
-            log::docker().info("{} {}: {}", method.toStdString(),
-                               pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(), r.message().toStdString());
-        }
-        reply->deleteLater();
-        done(r);
-    });
+    const QString path = pathAndQuery.section(QLatin1Char('?'), 0, 0);
+    log::docker().debug("{} {}", method.toStdString(), path.toStdString());
+    if (path.endsWith(QLatin1String("/wait")) || path.endsWith(QLatin1String("/stop"))) {
+        // These wait for a container (to exit; up to its stop timeout): on a connection of their
+        // own, so the shared one never waits for a container.
+        QNetworkReply *reply = send(method, m_prefix + pathAndQuery, jsonBody);
+        connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
+            const DockerResponse r = responseOf(reply);
+            reply->deleteLater();
+            done(r);
+        });
+        return;
+    }
+    request(method, m_prefix + pathAndQuery, jsonBody,
+            [method, pathAndQuery, done = std::move(done)](const DockerResponse &r, const QByteArray &) {
+                if (!r.ok()) {
+                    log::docker().info("{} {}: {}", method.toStdString(),
+                                       pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(),
+                                       r.message().toStdString());
+                }
+                done(r);
+            });
 }
 
 void DockerClient::abortAll()
 {
+    ++m_generation;
+    if (m_ownCalls) {
+        m_ownCalls->abortAll();
+    }
     for (QNetworkReply *reply : findChildren<QNetworkReply *>(Qt::FindDirectChildrenOnly)) {
         reply->disconnect(); // the caller gave up on it: no callback runs
         if (!reply->isFinished()) {
@@ -115,11 +194,8 @@ void DockerClient::abortAll()
 
 void DockerClient::ping(Done done)
 {
-    QNetworkReply *reply = send("GET", QStringLiteral("/_ping"), {});
-    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
-        DockerResponse r = responseOf(reply);
-        const QString server = QString::fromLatin1(reply->rawHeader("API-Version"));
-        reply->deleteLater();
+    request("GET", QStringLiteral("/_ping"), {}, [this, done = std::move(done)](DockerResponse r, const QByteArray &v) {
+        const QString server = QString::fromLatin1(v);
         if (r.ok() && !server.isEmpty()) {
             if (compareVersions(server, kOldestApi) < 0) {
                 r.status = 0;

@@ -1,5 +1,6 @@
 #include "backend/fleet/hostsession.h"
 
+#include "backend/docker/dockerendpoint.h"
 #include "backend/logging/logging.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
@@ -60,6 +61,11 @@ HostSession::~HostSession()
     }
     m_monitor.reset();
     m_log.reset();
+}
+
+docker::DockerEndpoint &HostSession::docker() const
+{
+    return docker::DockerEndpoint::of(*m_connection);
 }
 
 void HostSession::setMonitor(std::unique_ptr<metrics::HostMonitor> monitor)

@@ -12,6 +12,9 @@ namespace flashdeck {
 namespace ssh {
 class HostConnection;
 }
+namespace docker {
+class DockerEndpoint;
+}
 namespace metrics {
 class HostMonitor;
 }
@@ -43,6 +46,12 @@ public:
 
     const HostEntry &entry() const { return m_entry; }
     ssh::HostConnection &connection() const { return *m_connection; }
+    /**
+     * The host's one way to its Docker Engine: one dial-stdio tunnel and one kept-alive call
+     * connection that the monitor, the log, the deploy runner and the API key share (every part
+     * given this session's connection reaches the same one).
+     */
+    docker::DockerEndpoint &docker() const;
     metrics::HostMonitor *monitor() const { return m_monitor.get(); }
     void setMonitor(std::unique_ptr<metrics::HostMonitor> monitor);
     /**

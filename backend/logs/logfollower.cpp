@@ -3,12 +3,12 @@
 #include "backend/core/jsonread.h"
 #include "backend/core/sharedbytes.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/docker/logframes.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/logs/logrules.h"
 #include "backend/recipe/recipe.h"
 #include "backend/ssh/transport.h"
-#include "backend/ssh/tunnelreply.h"
 
 #include <QCoreApplication>
 #include <QNetworkReply>
@@ -34,13 +34,24 @@ LogFollower::LogFollower(ssh::Transport &connection, const LogRules &rules, Opti
         if (!m_running) {
             return;
         }
-        if (!m_docker) {
+        if (!m_docker || !m_linkAsked) {
+            dropTunnel(); // (a client left from a tunnel that closed)
             openTunnel();
         } else {
             findContainer();
         }
     });
     connect(m_conn, &ssh::Transport::stateChanged, this, &LogFollower::onConnection);
+    connect(&docker::DockerEndpoint::of(connection), &docker::DockerEndpoint::closed, this,
+            [this](const QString &message) {
+                if (!m_linkAsked) {
+                    return;
+                }
+                // What was delivered stays; the retry opens it again and continues from its
+                // timestamp (or the connection's loss, reported next, waits for SSH first).
+                m_linkAsked = false;
+                failOrRetry(message, 5000);
+            });
 }
 
 LogFollower::~LogFollower()
@@ -88,12 +99,12 @@ void LogFollower::onConnection(const ssh::ConnectionState &state)
         return;
     }
     if (state.phase == ssh::ConnectionPhase::Ready) {
-        if (!m_tunnel) {
+        if (!m_linkAsked) {
             openTunnel();
         }
         return;
     }
-    if (!m_tunnel && !m_docker) {
+    if (!m_linkAsked && !m_docker) {
         return;
     }
     // The session is gone, and every tunnel with it: keep what was delivered, continue from
@@ -115,12 +126,15 @@ void LogFollower::openTunnel()
     if (!m_conn) {
         return;
     }
-    m_tunnel = m_conn->tunnelToCommand("docker system dial-stdio", this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this] {
-        if (!m_running) {
+    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(*m_conn);
+    m_linkAsked = true;
+    const quint64 attempt = ++m_attempt;
+    // Made before it opens: a client on the endpoint keeps its tunnel open.
+    m_docker = std::make_unique<docker::DockerClient>(endpoint);
+    const auto ready = [this, attempt] {
+        if (!m_running || attempt != m_attempt) {
             return;
         }
-        m_docker = std::make_unique<docker::DockerClient>(m_tunnel->link());
         m_docker->ping([this](const docker::DockerResponse &res) {
             if (!res.ok()) {
                 setState(State::Failed, res.message());
@@ -134,13 +148,15 @@ void LogFollower::openTunnel()
             }
             findContainer();
         });
-    });
-    const auto gone = [this](const QString &message) {
-        m_tunnel->abandon();
-        m_tunnel = nullptr;
+    };
+    const auto failed = [this, attempt](const QString &message) {
+        if (attempt != m_attempt) {
+            return;
+        }
+        m_linkAsked = false; // the retry opens it again
         failOrRetry(message, 5000);
     };
-    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
+    endpoint.whenOpen(this, ready, failed);
 }
 
 void LogFollower::dropTunnel()
@@ -156,13 +172,11 @@ void LogFollower::dropTunnel()
         m_decoder.reset();
     }
     if (m_docker) {
-        m_docker->abortAll();
+        m_docker->close(); // the host's Docker tunnel closes now if nothing else uses it
         m_docker.release()->deleteLater(); // this may run inside one of its replies' signals
     }
-    if (m_tunnel) {
-        m_tunnel->abandon();
-        m_tunnel = nullptr;
-    }
+    m_linkAsked = false;
+    ++m_attempt; // an opening asked for before is not heard
 }
 
 void LogFollower::retryLater(int ms)

@@ -110,7 +110,10 @@ private:
     QString m_stateText;
     bool m_running = false;
 
-    QPointer<ssh::TunnelReply> m_tunnel;
+    // The host's one Docker endpoint is asked to open (or is open) for this follower; an
+    // attempt's answer is heard only while it is the latest.
+    bool m_linkAsked = false;
+    quint64 m_attempt = 0;
     std::unique_ptr<docker::DockerClient> m_docker;
     std::unique_ptr<docker::LogFrameDecoder> m_decoder;
     QNetworkReply *m_reply = nullptr;

@@ -1,11 +1,9 @@
 #include "backend/metrics/containersampler.h"
 
-#include "backend/core/localhttpclient.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/docker/ourcontainers.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/transport.h"
-#include "backend/ssh/tunnelreply.h"
 
 #include <QTimer>
 #include <QUrl>
@@ -16,12 +14,17 @@ namespace flashdeck::metrics {
 
 ContainerSampler::ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent)
     : QObject(parent)
-    , m_conn(connection)
+    , m_endpoint(&docker::DockerEndpoint::of(connection))
     , m_hostName(std::move(hostName))
     , m_timer(new QTimer(this))
 {
     m_timer->setInterval(periodMs);
     connect(m_timer, &QTimer::timeout, this, &ContainerSampler::poll);
+    connect(m_endpoint, &docker::DockerEndpoint::closed, this, [this](const QString &message) {
+        if (m_running) {
+            Q_EMIT failed(message, true);
+        }
+    });
 }
 
 ContainerSampler::~ContainerSampler()
@@ -35,7 +38,10 @@ void ContainerSampler::start()
         return;
     }
     m_running = true;
-    openTunnel();
+    if (m_endpoint) {
+        m_docker = std::make_unique<docker::DockerClient>(*m_endpoint); // keeps its tunnel open
+    }
+    poll();
     m_timer->start();
 }
 
@@ -43,71 +49,58 @@ void ContainerSampler::stop()
 {
     m_running = false;
     m_timer->stop();
-    dropTunnel();
-}
-
-void ContainerSampler::openTunnel()
-{
-    m_tunnel = m_conn.tunnelToCommand("docker system dial-stdio", this);
-    connect(m_tunnel, &ssh::TunnelReply::ready, this, [this] {
-        m_docker = std::make_unique<LocalHttpClient>(m_tunnel->link());
-        poll();
-    });
-    const auto gone = [this](const QString &message) {
-        dropTunnel();
-        Q_EMIT failed(message, true);
-    };
-    connect(m_tunnel, &ssh::TunnelReply::ended, this, gone);
-}
-
-void ContainerSampler::dropTunnel()
-{
-    if (m_docker) {
-        m_docker->abortAll();
-        m_docker.release()->deleteLater(); // this may run inside one of its callbacks
-    }
-    if (m_tunnel) {
-        m_tunnel->abandon();
-        m_tunnel = nullptr;
-    }
+    m_docker.reset(); // its calls unheard; the tunnel closes if nobody else uses it
+    m_asking = false;
+    m_opening = false;
 }
 
 void ContainerSampler::poll()
 {
-    if (!m_running) {
+    if (!m_running || m_asking || m_opening || !m_endpoint || !m_docker) {
         return;
     }
-    if (!m_docker) {
-        if (!m_tunnel) {
-            openTunnel(); // after a failure: try again
+    if (!m_endpoint->isOpen()) {
+        // Opened for the first time, or again after the tunnel broke.
+        m_opening = true;
+        m_endpoint->whenOpen(
+            this,
+            [this] {
+                m_opening = false;
+                poll();
+            },
+            [this](const QString &message) {
+                m_opening = false;
+                if (m_running) {
+                    Q_EMIT failed(message, true);
+                }
+            });
+        return;
+    }
+    m_asking = true;
+    const QString path = QStringLiteral("/containers/json?all=1&filters=") +
+        QString::fromLatin1(QUrl::toPercentEncoding(docker::OurContainers::filter()));
+    m_docker->call("GET", path, {}, [this](const docker::DockerResponse &res) {
+        m_asking = false;
+        if (res.status == 0 && (!m_endpoint || !m_endpoint->isOpen())) {
+            return; // the tunnel closed under it: closed() says so
         }
-        return;
+        if (!res.ok() || !res.json().is_array()) {
+            Q_EMIT failed(res.message(), false);
+            return;
+        }
+        onListed(res.body);
+    });
+}
+
+void ContainerSampler::onListed(const QByteArray &body)
+{
+    std::optional<ContainerStatus> ours;
+    const docker::DockerResponse res{200, body, {}};
+    if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
+                                                                  Recipe::deploymentIds(m_hostName))) {
+        ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
     }
-    if (!m_docker->idle()) {
-        return; // the last poll has not answered yet: never pile up
-    }
-    // A plain keep-alive GET rather than DockerClient (QNetworkAccessManager): this runs every 5 s
-    // for every host watched (see LocalHttpClient). "Host: docker" as the docker CLI sends it.
-    const QByteArray path =
-        "/containers/json?all=1&filters=" + QUrl::toPercentEncoding(docker::OurContainers::filter());
-    m_docker->get(path, {{QByteArrayLiteral("Host"), QByteArrayLiteral("docker")}}, kTimeoutMs,
-                  [this](const LocalHttpResponse &r) {
-                      const docker::DockerResponse res{
-                          r.status, r.body, r.status == 0 ? docker::DockerClient::noAnswer(r.error) : QString()};
-                      if (!res.ok() || !res.json().is_array()) {
-                          if (res.status == 0) { // the tunnel is gone: open a new one next time
-                              dropTunnel();
-                          }
-                          Q_EMIT failed(res.message(), false);
-                          return;
-                      }
-                      std::optional<ContainerStatus> ours;
-                      if (const auto server = docker::OurContainers::speakingServer(
-                              docker::OurContainers::parse(res.json()), Recipe::deploymentIds(m_hostName))) {
-                          ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
-                      }
-                      Q_EMIT listed(ours);
-                  });
+    Q_EMIT listed(ours);
 }
 
 } // namespace flashdeck::metrics

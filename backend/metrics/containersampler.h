@@ -12,10 +12,12 @@
 class QTimer;
 
 namespace flashdeck {
-class LocalHttpClient;
+namespace docker {
+class DockerClient;
+class DockerEndpoint;
+} // namespace docker
 namespace ssh {
 class Transport;
-class TunnelReply;
 } // namespace ssh
 } // namespace flashdeck
 
@@ -23,8 +25,9 @@ namespace flashdeck::metrics {
 
 /**
  * Flashdeck's server container on one host, every `periodMs`, through the Docker Engine API
- * over a `docker system dial-stdio` tunnel: the deployment's speaking server (not the GPU check,
- * not the router), or none. A broken tunnel is opened again at the next period.
+ * on the host's one endpoint (DockerEndpoint: its dial-stdio tunnel, shared with every other
+ * Engine API call of the process): the deployment's speaking server (not the GPU check, not the
+ * router), or none. A broken tunnel is opened again at the next period.
  */
 class ContainerSampler final : public QObject
 {
@@ -47,17 +50,16 @@ Q_SIGNALS:
     void failed(const QString &message, bool unreachable);
 
 private:
-    void openTunnel();
-    void dropTunnel();
     void poll();
+    void onListed(const QByteArray &body);
 
-    ssh::Transport &m_conn;
+    QPointer<docker::DockerEndpoint> m_endpoint; // the transport's: gone with it
     QString m_hostName;
     QTimer *m_timer;
-    QPointer<ssh::TunnelReply> m_tunnel;
-    std::unique_ptr<LocalHttpClient> m_docker; // on the tunnel's local port, while it is up
-    static constexpr int kTimeoutMs = 30000;
+    std::unique_ptr<docker::DockerClient> m_docker;
     bool m_running = false;
+    bool m_opening = false; // the endpoint is asked to open
+    bool m_asking = false; // a list is on its way: never pile up
 };
 
 } // namespace flashdeck::metrics

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QTcpSocket>
 
 #include <nlohmann/json.hpp>
 
@@ -192,6 +193,25 @@ HostEntry SimHostFixture::hostEntry(const QString &name) const
     e.knownHostsFile = t.knownHostsFile;
     e.simulated = true;
     return e;
+}
+
+int SimHostFixture::engineCount(const char *what)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_dockerPort);
+    if (!socket.waitForConnected(10000)) {
+        return -1;
+    }
+    socket.write("GET /_sim/counts HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n");
+    QByteArray answer;
+    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(10000)) {
+        answer += socket.readAll();
+    }
+    answer += socket.readAll();
+    const qsizetype body = answer.indexOf("\r\n\r\n");
+    const nlohmann::json j =
+        nlohmann::json::parse(body < 0 ? std::string() : answer.mid(body + 4).toStdString(), nullptr, false);
+    return j.is_object() && j.contains(what) && j[what].is_number_integer() ? j[what].get<int>() : -1;
 }
 
 } // namespace flashdeck::test

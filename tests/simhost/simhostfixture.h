@@ -63,6 +63,11 @@ public:
     qint64 namespacePid() const { return m_netnsPid; }
     /** What the daemon printed on stderr so far (for failure messages). */
     QString daemonLog();
+    /**
+     * What the daemon counts now (its `/_sim/counts`): "connections" (each dial-stdio is one;
+     * this question is not counted) or "log_follows"; -1 when it did not answer.
+     */
+    int engineCount(const char *what);
 
 private:
     bool startNamespace(QString *error);

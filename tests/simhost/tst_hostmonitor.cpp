@@ -1,5 +1,6 @@
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
 #include "backend/metrics/hostmonitor.h"
@@ -195,7 +196,9 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     QSignalSpy tunnel(&host.connection(), &ssh::HostConnection::tunnelReady);
     host.connection().openStdioTunnel("docker system dial-stdio");
     QVERIFY(tunnel.wait(30000));
-    docker::DockerClient docker(tunnel.first().at(1).value<quint16>());
+    // The test's own client (through a port tunnel of its own): gone before the host is counted.
+    auto dockerd = std::make_unique<docker::DockerClient>(tunnel.first().at(1).value<quint16>());
+    docker::DockerClient &docker = *dockerd;
     const QString image =
         QStringLiteral("lmsysorg/sglang@sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");
     QNetworkReply *pull =
@@ -225,6 +228,7 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
         {}, [&started](const docker::DockerResponse &r) { started = r; });
     QTRY_VERIFY_WITH_TIMEOUT(started.has_value(), 30000);
     QCOMPARE(started->status, 204);
+    dockerd.reset();
 
     metrics::MonitorConfig config;
     config.serverPeriodMs = 250;
@@ -281,6 +285,14 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     const Result<QString> gone = recover(QStringLiteral("lab-b300x4-low-latency"));
     QVERIFY(!gone);
     QVERIFY2(gone.message().contains(QLatin1String("is not on the host any more")), qPrintable(gone.message()));
+
+    // One Docker endpoint for the host: every Engine API call of the process (the monitor's
+    // container list each second, the log's lookups, both key recoveries) went over one
+    // kept-alive dial-stdio, and the host follows the server's log once. On the host: that call
+    // link and the follow, nothing else (HTTP/1.1 cannot carry a call beside a never-ending body).
+    QCOMPARE(docker::DockerEndpoint::of(host.connection()).callConnectionsOpened(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(host.engineCount("connections"), 2, 30000);
+    QCOMPARE(host.engineCount("log_follows"), 1);
     monitor.stop();
     QCOMPARE(log.readers(), 1); // the monitor left; the page's stream goes on
     QVERIFY(log.follower() != nullptr);

@@ -445,6 +445,11 @@ void registerContainerRoutes(http::Server &server, Engine &engine)
         }
         auto provider = [&engine, c, state, follow, timestamps, wantOut, wantErr, since, until, tty, attach,
                          exitsAtCall](std::size_t, http::DataSink &sink) {
+            // Counted while it follows (the provider runs the whole stream in this one call).
+            const bool counted = follow && !attach;
+            engine.follows() += counted ? 1 : 0;
+            const std::shared_ptr<void> uncount(nullptr,
+                                                [&engine, counted](void *) { engine.follows() -= counted ? 1 : 0; });
             std::unique_lock lock(engine.mutex());
             auto finished = [&] {
                 if (c->removed) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -81,6 +82,8 @@ public:
 
     const EngineOptions &options() const { return m_options; }
     std::mutex &mutex() { return m_mutex; }
+    /** Log streams following a container now (`logs?follow=1`; tests count them). */
+    std::atomic<int> &follows() { return m_follows; }
     std::condition_variable &changed() { return m_changed; }
     /** The scenario (re-read on each call: tests switch scenarios under a running daemon). */
     nlohmann::json scenario() const;
@@ -123,6 +126,7 @@ private:
     std::string newId();
 
     EngineOptions m_options;
+    std::atomic<int> m_follows{0};
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     std::map<std::string, std::set<std::string>> m_localTags; // image id → repo:tag

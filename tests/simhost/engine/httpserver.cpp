@@ -210,6 +210,12 @@ void Server::listen_after_bind()
     }
 }
 
+std::size_t Server::connections()
+{
+    const std::lock_guard lock(m_mutex);
+    return m_connections.size();
+}
+
 void Server::stop()
 {
     if (m_stopping.exchange(true)) {

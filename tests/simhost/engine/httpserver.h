@@ -87,6 +87,8 @@ public:
     void listen_after_bind();
     /** Stops accepting, shuts every connection down and waits for their threads. */
     void stop();
+    /** Connections open now (each `docker system dial-stdio` is one; so is a test's own). */
+    std::size_t connections();
 
 private:
     struct Route
