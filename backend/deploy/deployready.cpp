@@ -71,6 +71,15 @@ void DeployRunner::settleReady(ReadyWait &wait, const StepRecord &r)
             t->stop();
         }
     }
+    if (QNetworkReply *stream = std::exchange(m_logStream, nullptr)) {
+        // The start is judged (its checks read the lines kept up to here): its follow ends now.
+        // Left open, a finished run in the window kept a second dial-stdio and a second log
+        // follow on the host for as long as the page showed it; the host's log goes on for the
+        // pages (HostSession's SharedLog).
+        stream->disconnect(this);
+        stream->abort();
+        stream->deleteLater();
+    }
     finish(r);
 }
 

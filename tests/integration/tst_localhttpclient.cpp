@@ -7,6 +7,7 @@
 #include <QTcpSocket>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -152,6 +153,9 @@ private Q_SLOTS:
     void requestHeaders_asGiven();
     void abortAll_runsNoCallback();
     void queued_oneAtATime_inOrder();
+    void request_methodBodyAndHeaders();
+    void closedUnderAPost_notSentAgain();
+    void failAll_everyQueuedRequestHearsIt();
     void linkReply_errorStatus_bodyStaysReadable();
     void linkReply_requestHead_oneConnectionEach();
     void linkReply_abortAndRefusal_sayWhatHappened();
@@ -358,6 +362,68 @@ void TestLocalHttpClient::queued_oneAtATime_inOrder()
     QTRY_COMPARE(got.size(), 3);
     QCOMPARE(got, (QList<QByteArray>{"/one", "/two", "/three"}));
     QCOMPARE(server.connections, 1);
+}
+
+void TestLocalHttpClient::request_methodBodyAndHeaders()
+{
+    // An Engine API call on the kept connection: its method, its JSON body with its length, and
+    // the answer's headers (dockerd's Api-Version settles the version spoken).
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) {
+        return ScriptedServer::Reply{
+            {"HTTP/1.1 201 Created\r\nApi-Version: 1.47\r\nContent-Length: 11\r\n\r\n{\"Id\":\"c0\"}"}};
+    };
+    LocalHttpClient client(server.port());
+    std::optional<LocalHttpResponse> got;
+    client.request("POST", "/v1.47/containers/create?name=x", {{"Content-Type", "application/json"}},
+                   R"({"Image":"i"})", 5000, [&got](const LocalHttpResponse &r) { got = r; });
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->status, 201);
+    QCOMPARE(got->body, QByteArray(R"({"Id":"c0"})"));
+    QVERIFY(std::any_of(got->headers.cbegin(), got->headers.cend(),
+                        [](const auto &h) { return h.first == "Api-Version" && h.second == "1.47"; }));
+    const QByteArray head = server.requests.at(0);
+    QVERIFY2(head.startsWith("POST /v1.47/containers/create?name=x HTTP/1.1\r\n"), head.constData());
+    QVERIFY(head.contains("\r\nContent-Length: 13\r\n"));
+}
+
+void TestLocalHttpClient::closedUnderAPost_notSentAgain()
+{
+    // A kept connection closed as a request went out: a GET is asked again (above), a POST is
+    // not — it may have been carried out (a container created twice).
+    ScriptedServer rude;
+    int served = 0;
+    rude.answer = [&](int, const QByteArray &) {
+        return served++ == 0 ? ScriptedServer::Reply{{ok("first")}} : ScriptedServer::Reply{{}, true};
+    };
+    LocalHttpClient client(rude.port());
+    QVERIFY(getOnce(client, "/_ping"));
+    std::optional<LocalHttpResponse> got;
+    client.request("POST", "/containers/c0/start", {}, {}, 5000, [&got](const LocalHttpResponse &r) { got = r; });
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->status, 0);
+    QVERIFY2(!got->error.isEmpty(), "a failure says what happened");
+    QCOMPARE(rude.connections, 1); // never sent on another
+    QCOMPARE(rude.requests.size(), 2);
+}
+
+void TestLocalHttpClient::failAll_everyQueuedRequestHearsIt()
+{
+    ScriptedServer server;
+    server.answer = [](int, const QByteArray &) { return ScriptedServer::Reply{{}, false, true}; };
+    LocalHttpClient client(server.port());
+    QStringList heard;
+    for (const QByteArray path : {"/a", "/b", "/c"}) {
+        client.get(path, {}, 0, [&heard, path](const LocalHttpResponse &r) {
+            heard.append(QString::fromLatin1(path) + QLatin1Char(' ') + r.error);
+        });
+    }
+    QTRY_COMPARE(server.requests.size(), 1);
+    client.failAll(QStringLiteral("the tunnel closed"));
+    QCOMPARE(heard,
+             (QStringList{QStringLiteral("/a the tunnel closed"), QStringLiteral("/b the tunnel closed"),
+                          QStringLiteral("/c the tunnel closed")}));
+    QVERIFY(client.idle());
 }
 
 void TestLocalHttpClient::linkReply_errorStatus_bodyStaysReadable()

@@ -6,7 +6,9 @@
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
+#include "backend/docker/dockerendpoint.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/recipe/deployment.h"
@@ -621,6 +623,13 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     auto *target = window.findChild<QLabel *>(QStringLiteral("playgroundTarget"));
     QVERIFY2(target->text().contains(QLatin1String("port 30000")), qPrintable(target->text()));
     shoot("walk-playground.png");
+    // The host's one Docker endpoint: with the monitor, the pages' log and the Playground's key
+    // at work on the deployed host, the host runs one dial-stdio for every Engine API call of the
+    // window and one for the log's follow, and follows the log once (the simulated dockerd counts).
+    window.showPage(ui::MainWindow::Page::Logs);
+    QTRY_COMPARE_WITH_TIMEOUT(b300.engineCount("log_follows"), 1, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(b300.engineCount("connections"), 2, 30000);
+    QVERIFY(window.fleet().session(QStringLiteral("demo"))->docker().isOpen());
 
     // The second host: chosen in the bar, every page follows; its licence starts unticked.
     auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
