@@ -74,6 +74,8 @@ private Q_SLOTS:
     void liveFleet_modelAndPage();
     void passphraseKey_noAgent_asksOnce_everyPageWorks();
     void recordsChangedOutside_pinsColumnFollows();
+    void containerMark_data();
+    void containerMark();
 };
 
 void TestFleetPage::liveFleet_modelAndPage()
@@ -366,6 +368,40 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins), QStringLiteral("undeployed"),
                               10000);
     QVERIFY(!cell(view, QStringLiteral("gpu-a"), FleetModel::Alerts).contains(QLatin1String("pins")));
+}
+
+void TestFleetPage::containerMark_data()
+{
+    QTest::addColumn<QString>("state"); // dockerd's State; empty: no container listed
+    QTest::addColumn<bool>("deployRunning");
+    QTest::addColumn<bool>("upgradeRunning");
+    QTest::addColumn<int>("mark");
+    using Mark = FleetModel::ContainerMark;
+    QTest::newRow("none") << QString() << false << false << int(Mark::None);
+    QTest::newRow("running") << QStringLiteral("running") << false << false << int(Mark::Up);
+    QTest::newRow("running, a deploy runs") << QStringLiteral("running") << true << false << int(Mark::Up);
+    // A deploy between create and start: on its way, not the red cross of an outage.
+    QTest::newRow("created, a deploy runs") << QStringLiteral("created") << true << false << int(Mark::Underway);
+    QTest::newRow("exited, an upgrade replaces it") << QStringLiteral("exited") << false << true << int(Mark::Underway);
+    QTest::newRow("created, nothing runs") << QStringLiteral("created") << false << false << int(Mark::Down);
+    QTest::newRow("exited, nothing runs") << QStringLiteral("exited") << false << false << int(Mark::Down);
+    QTest::newRow("restarting, nothing runs") << QStringLiteral("restarting") << false << false << int(Mark::Down);
+}
+
+void TestFleetPage::containerMark()
+{
+    QFETCH(QString, state);
+    QFETCH(bool, deployRunning);
+    QFETCH(bool, upgradeRunning);
+    QFETCH(int, mark);
+    metrics::HostStatus s;
+    if (!state.isEmpty()) {
+        s.container = metrics::ContainerStatus{QStringLiteral("flashdeck-gpu1-b300x4-balanced-0"), state,
+                                               QStringLiteral("Created"), QStringLiteral("gpu1-b300x4-balanced")};
+    }
+    s.deployRunning = deployRunning;
+    s.upgradeRunning = upgradeRunning;
+    QCOMPARE(int(FleetModel::containerMark(s)), mark);
 }
 
 QTEST_MAIN(TestFleetPage)

@@ -299,8 +299,17 @@ QVariant containerData(const HostStatus &s, int role)
         return s.container ? dockerStateText(s.container->state)
                            : (s.containerKnown ? FleetModel::tr("none") : fmt::unknown());
     }
-    if (role == Qt::DecorationRole && s.container) {
-        return s.container->state == QLatin1String("running") ? icon("pass") : icon("fail");
+    if (role == Qt::DecorationRole) {
+        switch (FleetModel::containerMark(s)) {
+        case FleetModel::ContainerMark::None:
+            return {};
+        case FleetModel::ContainerMark::Up:
+            return icon("pass");
+        case FleetModel::ContainerMark::Underway:
+            return icon("running");
+        case FleetModel::ContainerMark::Down:
+            return icon("fail");
+        }
     }
     if (role == Qt::ToolTipRole && s.container) {
         //: A container's name, then its status in Docker's own words ("Up 2 seconds").
@@ -480,6 +489,19 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+FleetModel::ContainerMark FleetModel::containerMark(const metrics::HostStatus &s)
+{
+    if (!s.container) {
+        return ContainerMark::None;
+    }
+    if (s.container->state == QLatin1String("running")) {
+        return ContainerMark::Up;
+    }
+    // A run puts the container through created (create, then start) and, for an upgrade,
+    // exited and removed while the new one comes: on its way, not down.
+    return s.deployRunning || s.upgradeRunning ? ContainerMark::Underway : ContainerMark::Down;
 }
 
 } // namespace flashdeck::ui

@@ -7,7 +7,10 @@ class QTimer;
 
 namespace flashdeck {
 class FleetWatcher;
+namespace metrics {
+struct HostStatus;
 }
+} // namespace flashdeck
 
 namespace flashdeck::ui {
 
@@ -39,6 +42,13 @@ public:
         ColumnCount
     };
     enum Role { SortRole = Qt::UserRole, SeriesRole, HostRole, SeverityRole };
+    /**
+     * How the Container column marks a host's server container: none listed, up, on its way (a
+     * deploy or upgrade of the host runs and its container is created, restarting or replaced),
+     * or down. A red cross for a container a run is starting read as an outage.
+     */
+    enum class ContainerMark { None, Up, Underway, Down };
+    static ContainerMark containerMark(const metrics::HostStatus &s);
 
     explicit FleetModel(FleetWatcher &watcher, QObject *parent = nullptr);
 
