@@ -14,6 +14,7 @@
 #include "ui/connectioncontroller.h"
 #include "ui/dialogs/addhostdialog.h"
 #include "ui/fleet/alertnotifier.h"
+#include "ui/hostbar.h"
 #include "ui/inputpolicy.h"
 #include "ui/pages/deploypage.h"
 #include "ui/pages/fleetpage.h"
@@ -86,6 +87,41 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     connect(m_controller, &ConnectionController::stateChanged, this, &MainWindow::onConnectionState);
     // Before any page exists: every widget is polished under the window's keyboard and wheel manners.
     qApp->installEventFilter(new InputPolicy(this));
+    styleWindow();
+
+    auto *central = new QWidget(this);
+    auto *rootLayout = new QHBoxLayout(central);
+    rootLayout->setContentsMargins(0, 0, 0, 0);
+    rootLayout->setSpacing(0);
+    rootLayout->addWidget(buildSidebar(central));
+    auto *divider = new QFrame(central);
+    divider->setFrameShape(QFrame::VLine);
+    divider->setFrameShadow(QFrame::Sunken);
+    rootLayout->addWidget(divider);
+    rootLayout->addWidget(buildMainArea(central, paths, info), 1);
+    setCentralWidget(central);
+
+    m_statusText = new QLabel(statusBar());
+    m_statusText->setObjectName(QStringLiteral("statusText"));
+    m_statusText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
+    statusBar()->addWidget(m_statusText, 1);
+    wireNavigation();
+
+    if (!restoreGeometry(m_settings.windowGeometry())) {
+        // The first start fills a laptop's screen (1366 × 768: the Fleet's columns fit), and no
+        // more than 1440 × 900 of a larger one.
+        const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 1366, 768);
+        resize(std::min(room.width(), 1440), std::min(room.height(), 900));
+    }
+    const int last = m_settings.lastPage();
+    showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
+    reloadHosts(m_settings.lastHost());
+    updateStatus();
+    watchInventory();
+}
+
+void MainWindow::styleWindow()
+{
     setWindowTitle(QStringLiteral("Flashdeck"));
     // Scroll bars whose thumb is the dark part: under Fusion with the default palette the thumb is
     // the light part and the groove the dark one, so a bar at its start looked scrolled to the end
@@ -101,12 +137,10 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
         "QScrollBar::add-page, QScrollBar::sub-page { background: none; }"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/flashdeck.svg")));
     setObjectName(QStringLiteral("mainWindow"));
+}
 
-    auto *central = new QWidget(this);
-    auto *rootLayout = new QHBoxLayout(central);
-    rootLayout->setContentsMargins(0, 0, 0, 0);
-    rootLayout->setSpacing(0);
-
+QWidget *MainWindow::buildSidebar(QWidget *central)
+{
     buildNavigation();
     auto *sidebar = new QWidget(central);
     auto *sidebarLayout = new QVBoxLayout(sidebar);
@@ -120,12 +154,11 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     sidebarLayout->addWidget(brand);
     sidebarLayout->addWidget(m_navigation, 1);
     sidebar->setFixedWidth(m_navigation->width());
-    rootLayout->addWidget(sidebar);
-    auto *divider = new QFrame(central);
-    divider->setFrameShape(QFrame::VLine);
-    divider->setFrameShadow(QFrame::Sunken);
-    rootLayout->addWidget(divider);
+    return sidebar;
+}
 
+QWidget *MainWindow::buildMainArea(QWidget *central, const AppPaths &paths, const RuntimeInfo &info)
+{
     auto *right = new QWidget(central);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -140,14 +173,11 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
     m_pages->setObjectName(QStringLiteral("pages"));
     buildPages(paths, info);
     rightLayout->addWidget(m_pages, 1);
-    rootLayout->addWidget(right, 1);
-    setCentralWidget(central);
+    return right;
+}
 
-    m_statusText = new QLabel(statusBar());
-    m_statusText->setObjectName(QStringLiteral("statusText"));
-    m_statusText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
-    statusBar()->addWidget(m_statusText, 1);
-
+void MainWindow::wireNavigation()
+{
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         ensurePage(static_cast<Page>(row));
         m_pages->setCurrentIndex(row);
@@ -175,18 +205,6 @@ MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inv
             session->connectWithOperator();
         }
     });
-
-    if (!restoreGeometry(m_settings.windowGeometry())) {
-        // The first start fills a laptop's screen (1366 × 768: the Fleet's columns fit), and no
-        // more than 1440 × 900 of a larger one.
-        const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 1366, 768);
-        resize(std::min(room.width(), 1440), std::min(room.height(), 900));
-    }
-    const int last = m_settings.lastPage();
-    showPage(static_cast<Page>(last >= 0 && last < pageCount ? last : 0));
-    reloadHosts(m_settings.lastHost());
-    updateStatus();
-    watchInventory();
 }
 
 MainWindow::~MainWindow() = default;
@@ -256,59 +274,17 @@ void MainWindow::buildNavigation()
 
 QWidget *MainWindow::buildHostBar()
 {
-    auto *bar = new QWidget(this);
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(12, 8, 12, 8);
-
-    auto *label = new QLabel(tr("Host:"), bar);
-    m_hostSelector = new QComboBox(bar);
-    m_hostSelector->setObjectName(QStringLiteral("hostSelector"));
-    m_hostSelector->setMinimumWidth(260);
-    m_hostSelector->setPlaceholderText(tr("No hosts yet"));
-    m_hostSelector->setEnabled(false);
-    label->setBuddy(m_hostSelector);
-
-    m_hostState = new QLabel(tr("Add a host to start"), bar);
-    m_hostState->setObjectName(QStringLiteral("hostState"));
-    // A long error ("failed: …") never widens the window: the bar gives what room it has, the
-    // tooltip and the status bar the whole text.
-    m_hostState->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_hostState->setEnabled(false);
-
-    m_connectButton = new QToolButton(bar);
-    m_connectButton->setObjectName(QStringLiteral("connectButton"));
-    m_connectButton->setText(tr("Connect"));
-    m_connectButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_connectButton->setEnabled(false);
-    connect(m_connectButton, &QToolButton::clicked, this, &MainWindow::connectSelectedHost);
-
-    auto *addButton = new QToolButton(bar);
-    addButton->setObjectName(QStringLiteral("addHostButton"));
-    addButton->setText(tr("Add host…"));
-    addButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    connect(addButton, &QToolButton::clicked, this, [this] { addHost(); });
-
-    auto *settingsButton = new QToolButton(bar);
-    settingsButton->setIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
-    settingsButton->setToolTip(tr("Settings (Ctrl+6)"));
-    settingsButton->setObjectName(QStringLiteral("settingsButton"));
-    settingsButton->setAccessibleName(tr("Settings"));
-    settingsButton->setAutoRaise(true);
-    connect(settingsButton, &QToolButton::clicked, this, [this] { showPage(Page::Settings); });
+    m_hostBar = new HostBar(this);
+    m_hostSelector = m_hostBar->selector();
+    connect(m_hostBar, &HostBar::connectRequested, this, &MainWindow::connectSelectedHost);
+    connect(m_hostBar, &HostBar::addHostRequested, this, [this] { addHost(); });
+    connect(m_hostBar, &HostBar::settingsRequested, this, [this] { showPage(Page::Settings); });
     connect(m_hostSelector, &QComboBox::currentIndexChanged, this, [this] {
-        m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
         m_settings.setLastHost(m_hostSelector->currentData().toString());
         showSelectedHostState();
         updateStatus();
     });
-
-    layout->addWidget(label);
-    layout->addWidget(m_hostSelector);
-    layout->addWidget(m_connectButton);
-    layout->addWidget(m_hostState, 1);
-    layout->addWidget(addButton);
-    layout->addWidget(settingsButton);
-    return bar;
+    return m_hostBar;
 }
 
 void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
@@ -318,11 +294,6 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     connect(m_notifier, &AlertNotifier::notified, this, [this](const QString &title, const QString &message) {
         statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, message), 15000);
     });
-    // Every page follows the host bar from the moment it exists; one built later starts from the
-    // host chosen then.
-    const auto host = [this] {
-        return m_hostSelector->count() > 0 ? m_hostSelector->currentData().toString() : m_settings.lastHost();
-    };
     // A page is built when it is first shown, or after the window's first paint: start-up builds
     // only the page it opens on (issue 27: the Metrics page's charts and the Deploy page's
     // recipes, licence and log rules took half the time to the first paint).
@@ -330,40 +301,10 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     // `paths` outlives the window (the pages keep a reference to it, as before); `info` is copied,
     // since the caller may pass a temporary.
     const AppPaths *at = &paths;
-    m_builders[int(Page::Fleet)] = [this, at] {
-        auto *fleet = new FleetPage(*m_fleet, m_pages);
-        fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
-        fleet->enableUpgrades(*at, *m_redactor);
-        connect(fleet, &FleetPage::hiddenColumnsChanged, this,
-                [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
-        connect(fleet, &FleetPage::addHostRequested, this, [this] { addHost(); });
-        connect(fleet, &FleetPage::addKnownHostRequested, this, [this](const QString &known) { addHost(known); });
-        connect(fleet, &FleetPage::demoRequested, this, [this] {
-            if (m_demoHandler) {
-                m_demoHandler();
-            } else {
-                QMessageBox::information(this, tr("Demo host"),
-                                         tr("Start Flashdeck with --demo (or run 'flashdeck demo start') to add the "
-                                            "simulated hosts."));
-            }
-        });
-        connect(fleet, &FleetPage::openHost, this, [this](const QString &chosen) {
-            const int i = m_hostSelector->findData(chosen);
-            if (i >= 0) {
-                m_hostSelector->setCurrentIndex(i);
-            }
-            showPage(Page::Metrics);
-            // A host only Prometheus knows is not in the host bar: the page is told it directly
-            // (it showed the bar's host, another one, before).
-            if (auto *metrics = qobject_cast<MetricsPage *>(ensurePage(Page::Metrics))) {
-                metrics->setHost(chosen);
-            }
-        });
-        return fleet;
-    };
-    m_builders[int(Page::Deploy)] = [this, at, host] {
+    m_builders[int(Page::Fleet)] = [this, at] { return buildFleetPage(*at); };
+    m_builders[int(Page::Deploy)] = [this, at] {
         m_deployPage = new DeployPage(*at, *m_fleet, *m_redactor, m_pages);
-        m_deployPage->setHost(host());
+        m_deployPage->setHost(hostForNewPage());
         connect(m_deployPage, &DeployPage::addHostRequested, this, [this] { addHost(); });
         // One host selector: a host picked on the Deploy page is the window's (every page follows).
         connect(m_deployPage, &DeployPage::hostChosen, this, [this](const QString &chosen) {
@@ -375,45 +316,29 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
                 [this] { m_deployPage->setHost(m_hostSelector->currentData().toString()); });
         return m_deployPage;
     };
-    m_builders[int(Page::Logs)] = [this, host] {
+    m_builders[int(Page::Logs)] = [this] {
         auto *logsPage = new LogsPage(*m_fleet, m_pages);
         logsPage->setCapacity(m_settings.logLines());
-        logsPage->setHost(host());
+        logsPage->setHost(hostForNewPage());
         connect(m_hostSelector, &QComboBox::currentIndexChanged, logsPage,
                 [this, logsPage] { logsPage->setHost(m_hostSelector->currentData().toString()); });
         return logsPage;
     };
-    m_builders[int(Page::Metrics)] = [this, host] {
+    m_builders[int(Page::Metrics)] = [this] {
         auto *metricsPage = new MetricsPage(*m_fleet, m_pages);
-        metricsPage->setHost(host());
+        metricsPage->setHost(hostForNewPage());
         connect(m_hostSelector, &QComboBox::currentIndexChanged, metricsPage,
                 [this, metricsPage] { metricsPage->setHost(m_hostSelector->currentData().toString()); });
         return metricsPage;
     };
-    m_builders[int(Page::Playground)] = [this, at, host] {
+    m_builders[int(Page::Playground)] = [this, at] {
         auto *playground = new PlaygroundPage(*at, *m_fleet, m_settings, m_pages);
-        playground->setHost(host());
+        playground->setHost(hostForNewPage());
         connect(m_hostSelector, &QComboBox::currentIndexChanged, playground,
                 [this, playground] { playground->setHost(m_hostSelector->currentData().toString()); });
         return playground;
     };
-    m_builders[int(Page::Settings)] = [this, at, info] {
-        auto *settingsPage = new SettingsPage(*at, info, m_settings, *m_fleet, *m_notifier, m_pages);
-        connect(settingsPage, &SettingsPage::logLinesChanged, this, [this](qsizetype lines) {
-            if (!m_builders[int(Page::Logs)]) { // built: a later one reads the setting itself
-                qobject_cast<LogsPage *>(m_pages->widget(int(Page::Logs)))->setCapacity(lines);
-            }
-        });
-        // Settings is taller than a 1366 × 768 screen leaves a window: it scrolls, and the window
-        // keeps to the screen (a page's minimum height is the window's).
-        auto *settingsScroll = new QScrollArea(m_pages);
-        settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
-        settingsScroll->setAccessibleName(tr("Settings"));
-        settingsScroll->setWidget(settingsPage);
-        settingsScroll->setWidgetResizable(true);
-        settingsScroll->setFrameShape(QFrame::NoFrame);
-        return settingsScroll;
-    };
+    m_builders[int(Page::Settings)] = [this, at, info] { return buildSettingsPage(*at, info); };
     for (int i = 0; i < pageCount; ++i) {
         auto *placeholder = new QWidget(m_pages);
         placeholder->setObjectName(QStringLiteral("pageNotBuiltYet"));
@@ -421,6 +346,65 @@ void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
     }
     // The first paint of this window starts the rest (eventFilter).
     QCoreApplication::instance()->installEventFilter(this);
+}
+
+QString MainWindow::hostForNewPage() const
+{
+    // Every page follows the host bar from the moment it exists; one built later starts from the
+    // host chosen then.
+    return m_hostSelector->count() > 0 ? m_hostSelector->currentData().toString() : m_settings.lastHost();
+}
+
+QWidget *MainWindow::buildFleetPage(const AppPaths &paths)
+{
+    auto *fleet = new FleetPage(*m_fleet, m_pages);
+    fleet->setHiddenColumns(m_settings.fleetHiddenColumns());
+    fleet->enableUpgrades(paths, *m_redactor);
+    connect(fleet, &FleetPage::hiddenColumnsChanged, this,
+            [this](const QStringList &keys) { m_settings.setFleetHiddenColumns(keys); });
+    connect(fleet, &FleetPage::addHostRequested, this, [this] { addHost(); });
+    connect(fleet, &FleetPage::addKnownHostRequested, this, [this](const QString &known) { addHost(known); });
+    connect(fleet, &FleetPage::demoRequested, this, [this] {
+        if (m_demoHandler) {
+            m_demoHandler();
+        } else {
+            QMessageBox::information(this, tr("Demo host"),
+                                     tr("Start Flashdeck with --demo (or run 'flashdeck demo start') to add the "
+                                        "simulated hosts."));
+        }
+    });
+    connect(fleet, &FleetPage::openHost, this, [this](const QString &chosen) {
+        const int i = m_hostSelector->findData(chosen);
+        if (i >= 0) {
+            m_hostSelector->setCurrentIndex(i);
+        }
+        showPage(Page::Metrics);
+        // A host only Prometheus knows is not in the host bar: the page is told it directly
+        // (it showed the bar's host, another one, before).
+        if (auto *metrics = qobject_cast<MetricsPage *>(ensurePage(Page::Metrics))) {
+            metrics->setHost(chosen);
+        }
+    });
+    return fleet;
+}
+
+QWidget *MainWindow::buildSettingsPage(const AppPaths &paths, const RuntimeInfo &info)
+{
+    auto *settingsPage = new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages);
+    connect(settingsPage, &SettingsPage::logLinesChanged, this, [this](qsizetype lines) {
+        if (!m_builders[int(Page::Logs)]) { // built: a later one reads the setting itself
+            qobject_cast<LogsPage *>(m_pages->widget(int(Page::Logs)))->setCapacity(lines);
+        }
+    });
+    // Settings is taller than a 1366 × 768 screen leaves a window: it scrolls, and the window
+    // keeps to the screen (a page's minimum height is the window's).
+    auto *settingsScroll = new QScrollArea(m_pages);
+    settingsScroll->setObjectName(QStringLiteral("settingsScroll"));
+    settingsScroll->setAccessibleName(tr("Settings"));
+    settingsScroll->setWidget(settingsPage);
+    settingsScroll->setWidgetResizable(true);
+    settingsScroll->setFrameShape(QFrame::NoFrame);
+    return settingsScroll;
 }
 
 QWidget *MainWindow::ensurePage(Page page)
@@ -489,18 +473,7 @@ void MainWindow::reloadHosts(const QString &select)
     m_fleet->setHosts(m_inventory.hosts());
     const QString before = m_hostSelector->currentData().toString();
     QSignalBlocker blocker(m_hostSelector);
-    m_hostSelector->clear();
-    for (const HostEntry &h : m_inventory.hosts()) {
-        QString label = h.name + QStringLiteral("  ·  ") + h.sshSpec();
-        if (h.simulated) {
-            label += tr("  [SIMULATED]");
-        }
-        m_hostSelector->addItem(label, h.name);
-    }
-    m_hostSelector->setEnabled(m_hostSelector->count() > 0);
-    const int index = m_hostSelector->findData(select);
-    m_hostSelector->setCurrentIndex(index >= 0 ? index : (m_hostSelector->count() > 0 ? 0 : -1));
-    m_connectButton->setEnabled(m_hostSelector->currentIndex() >= 0);
+    m_hostBar->setHosts(m_inventory.hosts(), select);
     showSelectedHostState();
     blocker.unblock();
     // The host chosen here (at start: the last one, else the first) reaches every page, as a
@@ -552,37 +525,13 @@ void MainWindow::showSelectedHostState()
     HostSession *session = m_fleet->session(name);
     QObject::disconnect(m_stateWatch);
     if (!session) {
-        m_hostState->setText(m_hostSelector->count() == 0 ? tr("Add a host to start") : tr("not connected"));
-        m_hostState->setPalette(m_hostSelector->palette());
-        m_hostState->setToolTip(QString());
-        m_connectButton->setText(tr("Connect"));
+        m_hostBar->showNoConnection();
         return;
     }
     // The bar shows the host's one connection, the one every page uses, whether or not the
     // operator pressed Connect (the fleet connects every host in the background).
-    m_stateWatch =
-        connect(&session->connection(), &ssh::HostConnection::stateChanged, this, &MainWindow::showHostState);
-    showHostState(session->connection().state());
-}
-
-void MainWindow::showHostState(const ssh::ConnectionState &state)
-{
-    m_hostState->setEnabled(true);
-    const QString mark = state.phase == ssh::ConnectionPhase::Ready ? QStringLiteral("● ")
-        : state.phase == ssh::ConnectionPhase::Failed               ? QStringLiteral("✕ ")
-                                                                    : QStringLiteral("◌ ");
-    m_hostState->setText(mark + state.describe().section(QLatin1Char('\n'), 0, 0));
-    // Colour backs up the mark and the words (screens.md: never colour alone).
-    QPalette pal = m_hostSelector->palette();
-    if (state.phase == ssh::ConnectionPhase::Ready) {
-        pal.setColor(QPalette::WindowText, QColor(0x1a, 0x7f, 0x37));
-    } else if (state.phase == ssh::ConnectionPhase::Failed) {
-        pal.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    }
-    m_hostState->setPalette(pal);
-    m_hostState->setToolTip(state.error.message.isEmpty() ? state.describe() : state.error.message);
-    // A connection that is up stays up (the pages run on it): nothing to do again.
-    m_connectButton->setText(state.phase == ssh::ConnectionPhase::Ready ? tr("Connected") : tr("Connect"));
+    m_stateWatch = connect(&session->connection(), &ssh::HostConnection::stateChanged, m_hostBar, &HostBar::showState);
+    m_hostBar->showState(session->connection().state());
 }
 
 void MainWindow::onConnectionState(const QString &hostName, const ssh::ConnectionState &state)
@@ -590,7 +539,7 @@ void MainWindow::onConnectionState(const QString &hostName, const ssh::Connectio
     if (hostName != m_hostSelector->currentData().toString()) {
         return; // another host the operator connected earlier: its own state shows when chosen
     }
-    showHostState(state);
+    m_hostBar->showState(state);
     m_statusText->setText(QStringLiteral("%1: %2").arg(hostName, state.describe().section(QLatin1Char('\n'), 0, 0)));
     if (state.phase == ssh::ConnectionPhase::Failed && state.error.isError()) {
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot connect to %1").arg(hostName),

@@ -10,7 +10,6 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
-class QToolButton;
 
 namespace flashdeck {
 class AppPaths;
@@ -29,6 +28,7 @@ namespace flashdeck::ui {
 class AlertNotifier;
 class ConnectionController;
 class DeployPage;
+class HostBar;
 
 /**
  * The frame every feature lives in: navigation on the left, a host selector on top, the
@@ -72,9 +72,22 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    QWidget *buildHostBar();
+    // The constructor's parts, called in this order: the order widgets are made in is their tab order.
+    void styleWindow();
+    /** The navigation, under the brand. */
+    QWidget *buildSidebar(QWidget *central);
     void buildNavigation();
+    /** The host bar, then the pages. */
+    QWidget *buildMainArea(QWidget *central, const AppPaths &paths, const RuntimeInfo &info);
+    QWidget *buildHostBar();
     void buildPages(const AppPaths &paths, const RuntimeInfo &info);
+    /** The navigation list and the keys: Ctrl+1…6, Quit, Refresh. */
+    void wireNavigation();
+    /** The host a page starts from when it is built. */
+    QString hostForNewPage() const;
+    QWidget *buildFleetPage(const AppPaths &paths);
+    /** The Settings page, in the scroll area that keeps it within a small screen. */
+    QWidget *buildSettingsPage(const AppPaths &paths, const RuntimeInfo &info);
     /** After the first paint: the pages not built yet, one per turn of the event loop. */
     void buildRemainingPages();
     void updateStatus();
@@ -82,7 +95,6 @@ private:
     /** Reloads the inventory when another process changes hosts.json. */
     void watchInventory();
     void showSelectedHostState();
-    void showHostState(const ssh::ConnectionState &state);
     void onConnectionState(const QString &hostName, const ssh::ConnectionState &state);
 
     Settings &m_settings;
@@ -100,11 +112,10 @@ private:
     QString m_sshConfigPath;
     ConnectionController *m_controller = nullptr;
     QMetaObject::Connection m_stateWatch; // the chosen host's connection → the host bar
-    QToolButton *m_connectButton = nullptr;
+    HostBar *m_hostBar = nullptr;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;
-    QComboBox *m_hostSelector = nullptr;
-    QLabel *m_hostState = nullptr;
+    QComboBox *m_hostSelector = nullptr; // the host bar's
     QLabel *m_statusText = nullptr;
 };
 

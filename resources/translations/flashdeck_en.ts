@@ -4,7 +4,7 @@
 <context>
     <name>Deploy</name>
     <message numerus="yes">
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+214"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+215"/>
         <source>%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</source>
         <translation>
             <numerusform>%n service of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>FleetPage</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/fleetpage.cpp" line="+217"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+242"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n host</numerusform>
@@ -58,7 +58,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../ui/logs/logpanel.cpp" line="+356"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+344"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · resumed %n time without losing or repeating a line</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../ui/mainwindow.cpp" line="+609"/>
+        <location filename="../../ui/mainwindow.cpp" line="+558"/>
         <source>%n host(s) in the inventory</source>
         <translation>
             <numerusform>%n host in the inventory</numerusform>

@@ -1821,13 +1821,13 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+27"/>
-        <location filename="../../backend/core/localhttpclient.cpp" line="+131"/>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+156"/>
         <source>The server&apos;s answer was not HTTP that Flashdeck can read.</source>
         <translation>服务器的应答不是 Flashdeck 能读懂的 HTTP。</translation>
     </message>
     <message>
         <location line="+28"/>
-        <location filename="../../backend/core/localhttpclient.cpp" line="+39"/>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+42"/>
         <source>The connection closed before the answer was complete.</source>
         <translation>应答尚未完整，连接就已关闭。</translation>
     </message>
@@ -1945,12 +1945,12 @@ Summary sha256: %1
         <translation>无法记录许可证确认。%1</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/apikeyrecovery.cpp" line="+41"/>
+        <location filename="../../backend/deploy/apikeyrecovery.cpp" line="+38"/>
         <source>Could not reach the host&apos;s Docker to read the server&apos;s API key: %1</source>
         <translation>无法连接主机的 Docker 来读取服务器的 API 密钥：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>The deployment&apos;s server container %1 is not on the host any more (removed): deploy again.</source>
         <translation>部署的服务器容器 %1 已不在主机上（已被删除）：请重新部署。</translation>
     </message>
@@ -1970,8 +1970,8 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+48"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+118"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+155"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+119"/>
         <source>GPUs match the profile</source>
         <translation>GPU 与配置相符</translation>
     </message>
@@ -2019,18 +2019,18 @@ Summary sha256: %1
         <translation>服务器启动时占用每张整卡的 --mem-fraction-static %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <location filename="../../backend/deploy/deploygpumemory.cpp" line="+7"/>
         <source>%1 % of each GPU of the profile free</source>
         <translation>配置中每块 GPU 空闲 %1 %</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="-108"/>
         <source>pid %1 (%2) holds %3</source>
         <translation>pid %1（%2）占用 %3</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-25"/>
         <source>pid %1 (%2) holds %3 on GPUs rocm-smi does not name (%4 of them)</source>
         <translation>pid %1（%2）在 rocm-smi 未指明的 GPU 上共占用 %3（共 %4 块）</translation>
     </message>
@@ -2040,17 +2040,17 @@ Summary sha256: %1
         <translation>%1，Flashdeck 的部署 %2</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+28"/>
         <source>pid %1 (%2, Flashdeck&apos;s deployment %3) holds %4</source>
         <translation>pid %1（%2，Flashdeck 的部署 %3）占用 %4</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+35"/>
         <source>GPU %1: %2 free of %3, the server needs %4%5</source>
         <translation>GPU %1：%3 中空闲 %2，服务器需要 %4%5</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+81"/>
         <source>every GPU of the profile has the %1 the server takes free</source>
         <translation>配置中的每块 GPU 都有服务器所需的 %1 空闲</translation>
     </message>
@@ -2071,7 +2071,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+122"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+123"/>
         <source>Room for the weights and the image</source>
         <translation>权重和镜像所需空间</translation>
     </message>
@@ -2256,7 +2256,7 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploygpumemory.cpp" line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-253"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="-254"/>
         <location line="+90"/>
         <source>Check the NVIDIA driver installation.</source>
         <translation>请检查 NVIDIA 驱动的安装。</translation>
@@ -2362,7 +2362,7 @@ Summary sha256: %1
         <translation>/health 返回 200，且出现“The server is fired up and ready to roll!”</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+41"/>
         <source>/health 200; ready line seen; </source>
         <translation>/health 返回 200；已见就绪行；</translation>
     </message>
@@ -2631,7 +2631,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+4"/>
-        <location line="+89"/>
+        <location line="+90"/>
         <source>the Engine API answers through docker system dial-stdio</source>
         <translation>Engine API 通过 docker system dial-stdio 应答</translation>
     </message>
@@ -3289,35 +3289,32 @@ Summary sha256: %1
         <translation>此次部署运行的生成器命令现在被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/weightsfolder.cpp" line="+30"/>
+        <location filename="../../backend/deploy/weightsfolder.cpp" line="+31"/>
         <source>and %1 more</source>
         <translation>及另外 %1 个</translation>
     </message>
     <message>
-        <location line="+92"/>
-        <location line="+9"/>
-        <location line="+29"/>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>unexpected listing line: %1</source>
         <translation>意外的列表行：%1</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="+304"/>
         <source>unexpected size in: %1</source>
         <translation>意外的大小：%1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+19"/>
         <source>the listing of %1 is cut short (was the folder changing?)</source>
         <translation>%1 的列表被截断（目录是否正在变化？）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>the listing ended early (no END line): the connection dropped or a tool failed</source>
         <translation>列表提前结束（没有 END 行）：连接断开或工具失败</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>%1 could not be read</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -3352,57 +3349,57 @@ Summary sha256: %1
         <translation>那里没有目录（或无法进入）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-305"/>
         <source>config.json is missing: this is not a model folder, or the copy is incomplete</source>
         <translation>缺少 config.json：这不是模型目录，或副本不完整</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>config.json is not valid JSON (damaged or cut short)</source>
         <translation>config.json 不是有效的 JSON（已损坏或被截断）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>%1 has no weight_map (damaged or cut short)</source>
         <translation>%1 没有 weight_map（已损坏或被截断）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
         <source>%1: neither model.safetensors.index.json nor model.safetensors is there</source>
         <translation>%1：既没有 model.safetensors.index.json 也没有 model.safetensors</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+291"/>
         <source>the checkpoint</source>
         <translation>检查点</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+4"/>
         <source>%1 of the %2 shards the index names are missing: %3</source>
         <translation>索引列出的 %2 个分片中缺少 %1 个：%3</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-255"/>
         <source>the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)</source>
         <translation>DSpark 草稿模型已打包在检查点中（config.json 中的 dspark_* 键）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>no DSpark draft: the %1 subfolder is missing and config.json has no dspark_* keys (SGLang finds the draft there)</source>
         <translation>没有 DSpark 草稿模型：缺少 %1 子目录，且 config.json 中没有 dspark_* 键（SGLang 在那里查找草稿模型）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>%1config.json is missing</source>
         <translation>缺少 %1config.json</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+252"/>
         <source>the draft&apos;s shards are missing: %1</source>
         <translation>缺少草稿模型的分片：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="-235"/>
         <source>%1 files differ in content (sha256) from what hf download recorded: %2</source>
         <translation>%1 个文件的内容（sha256）与 hf download 记录的不同：%2</translation>
     </message>
@@ -3412,7 +3409,7 @@ Summary sha256: %1
         <translation>%1 个 safetensors 文件与 hf download 记录的 sha256 一致</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>the files come from %1 different revisions (%2): download one revision into an empty folder</source>
         <translation>这些文件来自 %1 个不同的 revision（%2）：请将同一个 revision 下载到空目录</translation>
     </message>
@@ -3422,7 +3419,7 @@ Summary sha256: %1
         <translation>没有 hf download 元数据（.cache/huggingface/download）：该目录无法说明它包含哪个 revision</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+214"/>
         <source>the Hub&apos;s file list is not a JSON array</source>
         <translation>Hub 的文件列表不是 JSON 数组</translation>
     </message>
@@ -3871,12 +3868,17 @@ Summary sha256: %1
 <context>
     <name>Docker</name>
     <message>
-        <location filename="../../backend/docker/dockerclient.cpp" line="+83"/>
+        <location filename="../../backend/docker/dockerclient.cpp" line="+121"/>
+        <source>the Docker tunnel is closed</source>
+        <translation>Docker 隧道已关闭</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>No answer from the Docker Engine through the SSH tunnel: %1. Is Docker installed and running on the host (docker system dial-stdio)?</source>
         <translation>通过 SSH 隧道没有收到 Docker Engine 的应答：%1。主机上是否已安装并运行 Docker（docker system dial-stdio）？</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+56"/>
         <source>The host&apos;s Docker Engine speaks API %1; Flashdeck needs %2 or newer (Docker 20.10). Upgrade Docker on the host.</source>
         <translation>主机的 Docker Engine 使用 API %1；Flashdeck 需要 %2 或更新版本（Docker 20.10）。请升级主机上的 Docker。</translation>
     </message>
@@ -4302,7 +4304,7 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+113"/>
+        <location line="+122"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -4336,7 +4338,7 @@ Model revision %3</source>
 <context>
     <name>FleetPage</name>
     <message>
-        <location filename="../../ui/pages/fleetpage.cpp" line="+49"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+63"/>
         <source>&lt;b&gt;Fleet&lt;/b&gt;</source>
         <translation>&lt;b&gt;机群&lt;/b&gt;</translation>
     </message>
@@ -4351,7 +4353,7 @@ Model revision %3</source>
         <translation>筛选主机、GPU、状态…</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>&lt;h3&gt;No hosts yet&lt;/h3&gt;&lt;p&gt;Add a GPU server you reach over SSH, or try the simulated 4 × B300 demo host to see everything work first.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;还没有主机&lt;/h3&gt;&lt;p&gt;添加一台你能通过 SSH 访问的 GPU 服务器，或先试用模拟的 4 × B300 演示主机，看看一切如何运作。&lt;/p&gt;</translation>
     </message>
@@ -4366,7 +4368,7 @@ Model revision %3</source>
         <translation>试用演示主机</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -4376,7 +4378,7 @@ Model revision %3</source>
         <translation>每台主机一行：状态、GPU、固定版本、服务器健康与负载</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
@@ -4411,7 +4413,7 @@ Model revision %3</source>
         <translation>&lt;b&gt;告警&lt;/b&gt; —— 当前活动的告警，最严重的在前；已结束的显示为灰色</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+31"/>
         <source>Add to inventory…</source>
         <translation>添加到主机清单…</translation>
     </message>
@@ -4421,7 +4423,7 @@ Model revision %3</source>
         <translation>添加所选主机：Prometheus 知道它，但主机清单中没有</translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+29"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n 台主机</numerusform>
@@ -4915,19 +4917,19 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../ui/logs/logpanel.cpp" line="+83"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+55"/>
         <source>Follow</source>
         <extracomment>Keep scrolling to the newest log line (like tail -f), not following a person.</extracomment>
         <translation>跟踪</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+293"/>
+        <location line="+309"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-290"/>
+        <location line="-306"/>
         <source>Only matching</source>
         <translation>仅匹配行</translation>
     </message>
@@ -4937,7 +4939,7 @@ Text shown: %6, sha256 %5</source>
         <translation>时间戳</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+30"/>
         <source>Keep the newest line in view</source>
         <translation>保持显示最新一行</translation>
     </message>
@@ -4947,7 +4949,7 @@ Text shown: %6, sha256 %5</source>
         <translation>冻结视图；新行会等待，恢复后出现</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+17"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -4967,7 +4969,7 @@ Text shown: %6, sha256 %5</source>
         <translation>里程碑</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <location line="+1"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
@@ -4983,7 +4985,7 @@ Text shown: %6, sha256 %5</source>
         <translation>下一个匹配（F3）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>Highlights</source>
         <extracomment>Jump between the classified log lines (milestones, warnings, errors).</extracomment>
         <translation>重点</translation>
@@ -4999,7 +5001,7 @@ Text shown: %6, sha256 %5</source>
         <translation>下一个里程碑、警告或错误</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Polls</source>
         <extracomment>Show the log&apos;s health and metrics polls (folded by default).</extracomment>
         <translation>轮询</translation>
@@ -5030,7 +5032,7 @@ Text shown: %6, sha256 %5</source>
         <translation>将保留的所有行保存到文件（已隐去机密）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+12"/>
         <source>Log lines</source>
         <translation>日志行</translation>
     </message>
@@ -5040,7 +5042,7 @@ Text shown: %6, sha256 %5</source>
         <translation>所选行的含义</translation>
     </message>
     <message numerus="yes">
-        <location line="+138"/>
+        <location line="+134"/>
         <source> · resumed %n time(s) without losing or repeating a line</source>
         <translation>
             <numerusform> · 已续接 %n 次，没有丢失或重复任何一行</numerusform>
@@ -5072,47 +5074,47 @@ Text shown: %6, sha256 %5</source>
         <translation>已将 %1 行保存到 %2（已隐去机密）。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location filename="../../ui/logs/logbadges.cpp" line="+79"/>
         <source>qmul4: no server start-up in the log</source>
         <translation>qmul4：日志中没有服务器启动记录</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>The NVFP4 KV-cache decode kernel: &quot;backend=qmul4&quot; is the fast path; any other backend means a CUDA Toolkit older than 13.4 and a silent slow fallback.</source>
         <translation>NVFP4 KV 缓存解码内核：“backend=qmul4”是快速路径；任何其他后端都意味着 CUDA Toolkit 低于 13.4，并悄悄回退到慢速路径。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>KV pool: %1</source>
         <translation>KV 池：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>The KV cache the server allocated, in tokens (from its &quot;KV Cache is allocated&quot; line).</source>
         <translation>服务器分配的 KV 缓存，以 token 计（取自其“KV Cache is allocated”行）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Server: ready</source>
         <translation>服务器：已就绪</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
         <source>Server: starting</source>
         <translation>服务器：启动中</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-1"/>
         <source>Server: no log</source>
         <translation>服务器：无日志</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>No line of a server&apos;s log has arrived: no deployment runs on this host, or it cannot be reached (the line under the log says which).</source>
         <translation>尚未收到服务器日志的任何一行：此主机上没有运行中的部署，或无法连接到它（日志下方的状态行会说明是哪一种）。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../../ui/logs/logpanel.cpp" line="+64"/>
         <source>milestone: ready, qmul4 fast path, DSpark draft loaded</source>
         <translation>里程碑：就绪、qmul4 快速路径、DSpark 草稿模型已加载</translation>
     </message>
@@ -5311,7 +5313,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Logs</name>
     <message>
-        <location filename="../../backend/logs/logfollower.cpp" line="+69"/>
+        <location filename="../../backend/logs/logfollower.cpp" line="+80"/>
         <source>Waiting for the SSH connection</source>
         <translation>正在等待 SSH 连接</translation>
     </message>
@@ -5331,7 +5333,7 @@ Text shown: %6, sha256 %5</source>
         <translation>正在打开 Docker 隧道</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+75"/>
         <source> Waiting for one to start.</source>
         <translation> 正在等待其启动。</translation>
     </message>
@@ -5498,7 +5500,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+217"/>
+        <location filename="../../ui/mainwindow.cpp" line="+235"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -5523,14 +5525,14 @@ Text shown: %6, sha256 %5</source>
         <translation>调试台</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+68"/>
-        <location line="+116"/>
+        <location filename="../../ui/hostbar.cpp" line="+54"/>
+        <location filename="../../ui/mainwindow.cpp" line="+2"/>
+        <location line="+158"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location filename="../../ui/mainwindow.cpp" line="-149"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
@@ -5540,7 +5542,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../ui/hostbar.cpp" line="-32"/>
         <source>Host:</source>
         <translation>主机：</translation>
     </message>
@@ -5551,19 +5553,19 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+284"/>
+        <location line="+57"/>
         <source>Add a host to start</source>
         <translation>添加一台主机以开始</translation>
     </message>
     <message>
-        <location line="-275"/>
-        <location line="+278"/>
-        <location line="+27"/>
+        <location line="-48"/>
+        <location line="+52"/>
+        <location line="+22"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-67"/>
         <source>Add host…</source>
         <translation>添加主机…</translation>
     </message>
@@ -5573,7 +5575,7 @@ Text shown: %6, sha256 %5</source>
         <translation>设置（Ctrl+6）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location filename="../../ui/mainwindow.cpp" line="+100"/>
         <source>Demo host</source>
         <translation>演示主机</translation>
     </message>
@@ -5583,12 +5585,12 @@ Text shown: %6, sha256 %5</source>
         <translation>用 --demo 启动 Flashdeck（或运行“flashdeck demo start”）以添加模拟主机。</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location filename="../../ui/hostbar.cpp" line="+23"/>
         <source>  [SIMULATED]</source>
         <translation>  [模拟]</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location filename="../../ui/mainwindow.cpp" line="+131"/>
         <source>Could not add the host</source>
         <translation>无法添加主机</translation>
     </message>
@@ -5598,17 +5600,17 @@ Text shown: %6, sha256 %5</source>
         <translation>已添加 %1。请连接以检查其主机密钥。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../../ui/hostbar.cpp" line="+13"/>
         <source>not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+24"/>
         <source>Connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../../ui/mainwindow.cpp" line="+37"/>
         <source>Cannot connect to %1</source>
         <translation>无法连接 %1</translation>
     </message>
@@ -6155,7 +6157,7 @@ Text shown: %6, sha256 %5</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+27"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -6175,7 +6177,7 @@ Text shown: %6, sha256 %5</source>
         <translation>消息（Ctrl+Enter 发送）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Attach image…</source>
         <translation>附加图片…</translation>
     </message>
@@ -6186,12 +6188,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+458"/>
+        <location line="+412"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-455"/>
+        <location line="-409"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -6256,7 +6258,7 @@ Text shown: %6, sha256 %5</source>
         <translation>图片未附加</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
@@ -6327,7 +6329,7 @@ Text shown: %6, sha256 %5</source>
         <translation>temperature 1.0，top_p 0.95</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>Last reply</source>
         <translation>上一条回复</translation>
     </message>
@@ -6337,7 +6339,7 @@ Text shown: %6, sha256 %5</source>
         <translation>还没有回复。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+32"/>
         <source>Playground</source>
         <translation>调试台</translation>
     </message>
@@ -6388,13 +6390,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：正在查找…</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location line="+21"/>
+        <location line="+6"/>
         <source>%1 · %2 on the host, through the SSH tunnel · API key: %3</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：%3</translation>
     </message>
     <message>
-        <location line="-19"/>
+        <location filename="../../ui/playground/apikeylookup.cpp" line="+35"/>
         <source>from the keyring (••••••)</source>
         <translation>来自密钥环（••••••）</translation>
     </message>
@@ -6404,7 +6405,7 @@ Text shown: %6, sha256 %5</source>
         <translation>仅在本次运行中保存在内存里，此处没有密钥环（••••••）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>from the running server (••••••)</source>
         <translation>来自正在运行的服务器（••••••）</translation>
     </message>
@@ -6414,7 +6415,7 @@ Text shown: %6, sha256 %5</source>
         <translation>无 —— %1 如果服务器设置了密钥，它会拒绝请求。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../ui/pages/playgroundpage.cpp" line="+4"/>
         <source>%1 · %2 on the host, through the SSH tunnel · API key: none</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：无</translation>
     </message>
@@ -6852,7 +6853,7 @@ Text shown: %6, sha256 %5</source>
         <translation>不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../backend/recipe/launchspec.cpp" line="+60"/>
+        <location filename="../../backend/recipe/launchspec.cpp" line="+40"/>
         <source>%1 has no launch in this recipe. %2</source>
         <translation>%1 在此配方中没有启动方式。%2</translation>
     </message>
@@ -6887,7 +6888,7 @@ Text shown: %6, sha256 %5</source>
         <translation>模型 revision 没有固定到 commit：请先运行固定步骤。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+271"/>
         <source>Replica %1 lists %2 GPUs for TP %3: give one GPU per rank.</source>
         <translation>副本 %1 为 TP %3 列出了 %2 块 GPU：请为每个 rank 指定一块 GPU。</translation>
     </message>
@@ -7412,22 +7413,22 @@ Text shown: %6, sha256 %5</source>
         <translation>命令在%2处有“%1”：%3。Flashdeck 把生成器的命令当作词来读，从不经 shell 运行：请粘贴生成器打印的那一条命令，并写出各个值。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+190"/>
         <source>line %1, column %2</source>
         <translation>第 %1 行第 %2 列</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="-61"/>
         <source>A second command starts at %1: a line break ends a command. Give one command; end each of its lines but the last with a backslash, as the generator prints it.</source>
         <translation>第二条命令从%1开始：换行会结束一条命令。请只给一条命令；除最后一行外，每行以反斜杠结尾，就像生成器打印的那样。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>The command ends with a backslash at %1: a line is missing after it. Paste the whole command.</source>
         <translation>命令在%1处以反斜杠结尾：其后缺少一行。请粘贴完整的命令。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+18"/>
         <source>The quote (%1) opened at %2 is never closed. Paste the whole command, or close the quote.</source>
         <translation>在%2处打开的引号（%1）从未闭合。请粘贴完整的命令，或闭合引号。</translation>
     </message>
@@ -7611,7 +7612,7 @@ Text shown: %6, sha256 %5</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+22"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -7642,7 +7643,7 @@ Text shown: %6, sha256 %5</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
@@ -7682,7 +7683,7 @@ Text shown: %6, sha256 %5</source>
         <translation>此桌面没有系统托盘：告警只显示在“机群”页上。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -7727,7 +7728,7 @@ Text shown: %6, sha256 %5</source>
         <translation>固定文件：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
@@ -7742,7 +7743,7 @@ Text shown: %6, sha256 %5</source>
         <translation>每台主机最近 24 小时的 GPU 和服务器图表每十分钟以及 Flashdeck 关闭时写入 %1（只有数字，每台主机最多约 15 MB）。关闭此项不会删除已有文件。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Playground</source>
         <translation>调试台</translation>
     </message>
@@ -7762,7 +7763,7 @@ Text shown: %6, sha256 %5</source>
         <translation>允许的图片主机：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Logs</source>
         <translation>日志</translation>
     </message>
@@ -7777,7 +7778,7 @@ Text shown: %6, sha256 %5</source>
         <translation>每台主机保留的行数：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
@@ -7822,7 +7823,7 @@ Text shown: %6, sha256 %5</source>
         <translation>info（设置 FLASHDECK_LOG=ssh=debug,… 可更改）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>About</source>
         <translation>关于</translation>
     </message>

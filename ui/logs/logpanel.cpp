@@ -34,34 +34,6 @@ namespace flashdeck::ui {
 
 namespace {
 
-QString badgeStyle(const QColor &color)
-{
-    QColor tint = color;
-    tint.setAlpha(45);
-    return QStringLiteral("QLabel { border: 1px solid %1; border-radius: 9px; padding: 2px 10px; "
-                          "background: rgba(%2, %3, %4, %5); }")
-        .arg(color.name())
-        .arg(tint.red())
-        .arg(tint.green())
-        .arg(tint.blue())
-        .arg(tint.alpha());
-}
-
-QColor toneColor(logs::LogHighlights::Tone tone)
-{
-    switch (tone) {
-    case logs::LogHighlights::Tone::Good:
-        return LogDelegate::stripeColor(int(LogModel::Severity::Ok));
-    case logs::LogHighlights::Tone::Warning:
-        return LogDelegate::stripeColor(int(LogModel::Severity::Warn));
-    case logs::LogHighlights::Tone::Bad:
-        return LogDelegate::stripeColor(int(LogModel::Severity::Error));
-    case logs::LogHighlights::Tone::Neutral:
-        break;
-    }
-    return QColor(0x99, 0x99, 0x99);
-}
-
 QToolButton *toolButton(const QString &text, const QString &name, QWidget *parent, bool checkable = false)
 {
     auto *b = new QToolButton(parent);
@@ -86,10 +58,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     , m_search(new QLineEdit(this))
     , m_onlyMatching(new QCheckBox(tr("Only matching"), this))
     , m_timestamps(new QCheckBox(tr("Timestamps"), this))
-    , m_qmul4Badge(new QLabel(this))
-    , m_dsparkBadge(new QLabel(this))
-    , m_readyBadge(new QLabel(this))
-    , m_kvBadge(new QLabel(this))
+    , m_badges(this)
     , m_details(new QTextBrowser(this))
     , m_status(new QLabel(this))
     , m_counts(new QLabel(this))
@@ -98,7 +67,20 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
+    buildToolbar(layout);
+    // Badges and legend.
+    layout->addLayout(m_badges.buildRow());
+    buildView(layout);
+    buildFooter(layout);
+    wire();
 
+    updateBadges();
+    updateDetails();
+    updateCounts();
+}
+
+void LogPanel::buildToolbar(QVBoxLayout *layout)
+{
     // Toolbar: follow/pause, chips, search, highlights, timestamps, copy, save.
     // A tool bar: what does not fit a narrow window goes into its » menu.
     auto *bar = new QToolBar(this);
@@ -110,6 +92,18 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     bar->addWidget(m_follow);
     bar->addWidget(m_pause);
     bar->addSeparator();
+    addChips(bar);
+    bar->addSeparator();
+    addSearch(bar);
+    bar->addSeparator();
+    addHighlights(bar);
+    bar->addSeparator();
+    addOutput(bar);
+    layout->addWidget(bar);
+}
+
+void LogPanel::addChips(QToolBar *bar)
+{
     const QList<std::pair<QString, unsigned>> chips{
         {tr("All"), LogFilterModel::Everything},
         {tr("Errors"), LogFilterModel::Errors},
@@ -135,7 +129,10 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
         }
         applyChips();
     });
-    bar->addSeparator();
+}
+
+void LogPanel::addSearch(QToolBar *bar)
+{
     m_search->setObjectName(QStringLiteral("logSearch"));
     m_search->setAccessibleName(tr("Search the log"));
     m_search->setPlaceholderText(tr("Search the log"));
@@ -151,7 +148,12 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     bar->addWidget(findNextButton);
     m_onlyMatching->setObjectName(QStringLiteral("logOnlyMatching"));
     bar->addWidget(m_onlyMatching);
-    bar->addSeparator();
+    connect(findPrev, &QToolButton::clicked, this, [this] { findNext(false); });
+    connect(findNextButton, &QToolButton::clicked, this, [this] { findNext(true); });
+}
+
+void LogPanel::addHighlights(QToolBar *bar)
+{
     auto *prevHighlight = toolButton(QStringLiteral("◀"), QStringLiteral("logPrevHighlight"), this);
     auto *nextHighlightButton = toolButton(QStringLiteral("▶"), QStringLiteral("logNextHighlight"), this);
     //: Jump between the classified log lines (milestones, warnings, errors).
@@ -161,7 +163,12 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     nextHighlightButton->setToolTip(tr("Next milestone, warning or error"));
     bar->addWidget(prevHighlight);
     bar->addWidget(nextHighlightButton);
-    bar->addSeparator();
+    connect(prevHighlight, &QToolButton::clicked, this, [this] { nextHighlight(false); });
+    connect(nextHighlightButton, &QToolButton::clicked, this, [this] { nextHighlight(true); });
+}
+
+void LogPanel::addOutput(QToolBar *bar)
+{
     m_timestamps->setObjectName(QStringLiteral("logTimestamps"));
     bar->addWidget(m_timestamps);
     //: Show the log's health and metrics polls (folded by default).
@@ -181,27 +188,12 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     save->setToolTip(tr("Save every line held to a file (secrets redacted)"));
     bar->addWidget(copy);
     bar->addWidget(save);
-    layout->addWidget(bar);
+    connect(copy, &QToolButton::clicked, this, [this] { QApplication::clipboard()->setText(selectedText()); });
+    connect(save, &QToolButton::clicked, this, &LogPanel::saveAs);
+}
 
-    // Badges and legend.
-    auto *badges = new QHBoxLayout;
-    badges->setSpacing(8);
-    m_qmul4Badge->setObjectName(QStringLiteral("qmul4Badge"));
-    m_dsparkBadge->setObjectName(QStringLiteral("dsparkBadge"));
-    m_readyBadge->setObjectName(QStringLiteral("readyBadge"));
-    m_kvBadge->setObjectName(QStringLiteral("kvBadge"));
-    badges->addWidget(m_qmul4Badge);
-    badges->addWidget(m_dsparkBadge);
-    badges->addWidget(m_kvBadge);
-    badges->addWidget(m_readyBadge);
-    badges->addStretch(1);
-    for (QLabel *badge : {m_qmul4Badge, m_dsparkBadge, m_kvBadge, m_readyBadge}) {
-        // A narrow window clips a badge rather than widening the page; the tooltip has it all.
-        badge->setMinimumWidth(60);
-        badge->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    }
-    layout->addLayout(badges);
-
+void LogPanel::buildView(QVBoxLayout *layout)
+{
     // The log and the selected line's details.
     auto *split = new QSplitter(Qt::Horizontal, this);
     m_view->setObjectName(QStringLiteral("logView"));
@@ -228,7 +220,10 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
+}
 
+void LogPanel::buildFooter(QVBoxLayout *layout)
+{
     auto *footer = new QHBoxLayout;
     m_status->setObjectName(QStringLiteral("logStatus"));
     m_status->setSizePolicy(QSizePolicy::Ignored,
@@ -238,7 +233,10 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     footer->addWidget(m_status, 1);
     footer->addWidget(m_counts);
     layout->addLayout(footer);
+}
 
+void LogPanel::wire()
+{
     connect(m_follow, &QToolButton::toggled, this, [this](bool on) {
         if (on) {
             m_view->scrollToBottom();
@@ -250,13 +248,7 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
     connect(m_search, &QLineEdit::returnPressed, this, [this] { findNext(true); });
     connect(m_onlyMatching, &QCheckBox::toggled, this,
             [this](bool on) { setFilter(m_filter->shown(), on ? m_search->text() : QString()); });
-    connect(findPrev, &QToolButton::clicked, this, [this] { findNext(false); });
-    connect(findNextButton, &QToolButton::clicked, this, [this] { findNext(true); });
-    connect(prevHighlight, &QToolButton::clicked, this, [this] { nextHighlight(false); });
-    connect(nextHighlightButton, &QToolButton::clicked, this, [this] { nextHighlight(true); });
     connect(m_timestamps, &QCheckBox::toggled, m_model, &LogModel::setShowTimestamps);
-    connect(copy, &QToolButton::clicked, this, [this] { QApplication::clipboard()->setText(selectedText()); });
-    connect(save, &QToolButton::clicked, this, &LogPanel::saveAs);
     connect(m_model, &LogModel::highlightsChanged, this, &LogPanel::updateBadges);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LogPanel::updateDetails);
     // Scrolling up by hand stops following; back at the bottom, it follows again.
@@ -280,10 +272,6 @@ LogPanel::LogPanel(const logs::LogRules &rules, QWidget *parent)
         m_search->setFocus();
         m_search->selectAll();
     });
-
-    updateBadges();
-    updateDetails();
-    updateCounts();
 }
 
 void LogPanel::appendRecords(const QList<logs::LogRecord> &records)
@@ -535,34 +523,10 @@ void LogPanel::setStartExpected(bool expected)
 
 void LogPanel::updateBadges()
 {
-    const logs::LogHighlights &h = m_model->highlights();
     // No line at all and no start under way: nothing is starting (no deployment runs, or the host
     // is away; the status line says which), so the badges do not say "starting" or "waiting".
-    const bool noLog = hasNoLog();
-    m_badgesSayNoLog = noLog;
-    const QString qmul4 = noLog && h.qmul4() == logs::LogHighlights::Qmul4::Unknown
-        ? tr("qmul4: no server start-up in the log")
-        : h.qmul4Text();
-    m_qmul4Badge->setText(qmul4);
-    m_qmul4Badge->setStyleSheet(badgeStyle(toneColor(h.qmul4Tone())));
-    m_qmul4Badge->setToolTip(
-        qmul4 + QStringLiteral("\n") +
-        tr("The NVFP4 KV-cache decode kernel: \"backend=qmul4\" is the fast path; any other backend means "
-           "a CUDA Toolkit older than 13.4 and a silent slow fallback."));
-    m_dsparkBadge->setVisible(h.draftLoaded());
-    m_dsparkBadge->setText(h.dsparkText());
-    m_dsparkBadge->setStyleSheet(badgeStyle(toneColor(logs::LogHighlights::Tone::Good)));
-    m_kvBadge->setVisible(h.kvTokens() > 0);
-    m_kvBadge->setText(tr("KV pool: %1").arg(fmt::tokens(double(h.kvTokens()))));
-    m_kvBadge->setStyleSheet(badgeStyle(LogDelegate::stripeColor(int(LogModel::Severity::Info))));
-    m_kvBadge->setToolTip(
-        tr("The KV cache the server allocated, in tokens (from its \"KV Cache is allocated\" line)."));
-    m_readyBadge->setText(h.ready() ? tr("Server: ready") : (noLog ? tr("Server: no log") : tr("Server: starting")));
-    m_readyBadge->setToolTip(noLog ? tr("No line of a server's log has arrived: no deployment runs on this host, or "
-                                        "it cannot be reached (the line under the log says which).")
-                                   : QString());
-    m_readyBadge->setStyleSheet(
-        badgeStyle(toneColor(h.ready() ? logs::LogHighlights::Tone::Good : logs::LogHighlights::Tone::Neutral)));
+    m_badgesSayNoLog = hasNoLog();
+    m_badges.show(m_model->highlights(), m_badgesSayNoLog);
 }
 
 void LogPanel::updateDetails()

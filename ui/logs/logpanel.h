@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/logs/logrecord.h"
+#include "ui/logs/logbadges.h"
 
 #include <QList>
 #include <QPointer>
@@ -12,7 +13,9 @@ class QLabel;
 class QTextBrowser;
 class QLineEdit;
 class QListView;
+class QToolBar;
 class QToolButton;
+class QVBoxLayout;
 
 namespace flashdeck::logs {
 class LogRules;
@@ -76,6 +79,17 @@ public:
     bool saveTo(const QString &path, QString *error) const;
 
 private:
+    // The constructor's parts, called in this order: the order widgets are made in is their tab order.
+    void buildToolbar(QVBoxLayout *layout);
+    void addChips(QToolBar *bar);
+    void addSearch(QToolBar *bar);
+    void addHighlights(QToolBar *bar);
+    void addOutput(QToolBar *bar);
+    void buildView(QVBoxLayout *layout);
+    void buildFooter(QVBoxLayout *layout);
+    /** The signals of the widgets built, and the keys. */
+    void wire();
+
     void updateBadges();
     [[nodiscard]] bool hasNoLog() const;
     void updateDetails();
@@ -103,10 +117,7 @@ private:
     QLineEdit *m_search;
     QCheckBox *m_onlyMatching;
     QCheckBox *m_timestamps;
-    QLabel *m_qmul4Badge;
-    QLabel *m_dsparkBadge;
-    QLabel *m_readyBadge;
-    QLabel *m_kvBadge;
+    LogBadges m_badges;
     QTextBrowser *m_details; // a label cannot break a long token: it cut the line it was to show in full
     QLabel *m_status;
     QLabel *m_counts;

@@ -44,7 +44,21 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     setObjectName(QStringLiteral("fleetPage"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 12);
+    buildHeader(layout);
+    QWidget *empty = buildEmptyState();
+    buildTable();
+    QSplitter *split = buildAlerts();
+    m_stack->addWidget(empty);
+    m_stack->addWidget(split);
+    layout->addWidget(m_stack, 1);
+    watchFleet();
+    buildAddKnown();
+    refreshSummary();
+    refreshAlerts();
+}
 
+void FleetPage::buildHeader(QVBoxLayout *layout)
+{
     auto *header = new QHBoxLayout;
     auto *title = new QLabel(tr("<b>Fleet</b>"), this);
     QFont f = title->font();
@@ -68,7 +82,10 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     m_source->setWordWrap(true);
     m_source->hide();
     layout->addWidget(m_source);
+}
 
+QWidget *FleetPage::buildEmptyState()
+{
     // Empty state: what to do first.
     auto *empty = new QWidget(this);
     auto *emptyLayout = new QVBoxLayout(empty);
@@ -92,7 +109,11 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     emptyLayout->addStretch(2);
     connect(add, &QPushButton::clicked, this, &FleetPage::addHostRequested);
     connect(demo, &QPushButton::clicked, this, &FleetPage::demoRequested);
+    return empty;
+}
 
+void FleetPage::buildTable()
+{
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(FleetModel::SortRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -135,7 +156,10 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     setHiddenColumns({columnKey(FleetModel::Updated)});
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex &i) { Q_EMIT openHost(i.data(FleetModel::HostRole).toString()); });
+}
 
+QSplitter *FleetPage::buildAlerts()
+{
     m_alerts->setObjectName(QStringLiteral("fleetAlerts"));
     m_alerts->setAccessibleName(tr("Alerts"));
     m_alerts->setHeaderLabels({tr("Severity"), tr("Host"), tr("Alert"), tr("Since"), tr("Last seen")});
@@ -158,11 +182,11 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
     split->addWidget(alertBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    return split;
+}
 
-    m_stack->addWidget(empty);
-    m_stack->addWidget(split);
-    layout->addWidget(m_stack, 1);
-
+void FleetPage::watchFleet()
+{
     m_coalesce->setSingleShot(true);
     m_coalesce->setInterval(250);
     connect(m_coalesce, &QTimer::timeout, this, [this] {
@@ -179,7 +203,10 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
         refreshAlerts();
     });
     connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, &FleetPage::refreshSource);
+}
 
+void FleetPage::buildAddKnown()
+{
     // A host only Prometheus knows can join the inventory (to deploy, follow logs, chat there).
     m_addKnown = new QPushButton(tr("Add to inventory…"), this);
     m_addKnown->setObjectName(QStringLiteral("fleetAddKnownHost"));
@@ -197,8 +224,6 @@ FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
             Q_EMIT addKnownHostRequested(host);
         }
     });
-    refreshSummary();
-    refreshAlerts();
 }
 
 void FleetPage::refreshSummary()

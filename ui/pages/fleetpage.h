@@ -12,6 +12,7 @@ class QStackedWidget;
 class QTableView;
 class QTimer;
 class QTreeWidget;
+class QVBoxLayout;
 
 namespace flashdeck {
 class AppPaths;
@@ -63,6 +64,17 @@ Q_SIGNALS:
     void openHost(const QString &host);
 
 private:
+    // The constructor's parts, called in this order: the order widgets are made in is their tab order.
+    void buildHeader(QVBoxLayout *layout);
+    QWidget *buildEmptyState();
+    void buildTable();
+    /** The table above the alerts: what the page shows once there is a host. */
+    QSplitter *buildAlerts();
+    /** Redraws the summary and the alerts as the fleet changes (a host's status at most 4 × a second). */
+    void watchFleet();
+    /** "Add to inventory…" for a host only Prometheus knows, beside the filter. */
+    void buildAddKnown();
+
     void refreshSummary();
     void refreshSource();
     void chooseColumns(const QPoint &at);

@@ -9,11 +9,11 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
 #include "backend/core/settings.h"
-#include "backend/deploy/apikeyrecovery.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
+#include "ui/playground/apikeylookup.h"
 #include "ui/playground/exchangeview.h"
 #include "ui/playground/loadtestpanel.h"
 
@@ -94,6 +94,25 @@ void PlaygroundPage::buildUi()
     auto *left = new QWidget(split);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    buildConversation(left, leftLayout);
+    buildPromptButtons(left, leftLayout);
+
+    // Right: parameters and the last reply's figures.
+    auto *right = new QWidget(split);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(buildParameters(right));
+    rightLayout->addWidget(buildLastReply(right));
+    rightLayout->addStretch(1);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    updateButtons();
+}
+
+void PlaygroundPage::buildConversation(QWidget *left, QVBoxLayout *leftLayout)
+{
     m_scroll = new QScrollArea(left);
     m_scroll->setObjectName(QStringLiteral("conversation"));
     m_scroll->setAccessibleName(tr("Conversation"));
@@ -118,6 +137,10 @@ void PlaygroundPage::buildUi()
     m_prompt->setPlaceholderText(tr("Message (Ctrl+Enter to send)"));
     m_prompt->setMaximumHeight(110);
     leftLayout->addWidget(m_prompt);
+}
+
+void PlaygroundPage::buildPromptButtons(QWidget *left, QVBoxLayout *leftLayout)
+{
     auto *buttons = new QHBoxLayout;
     auto *attach = new QPushButton(tr("Attach image…"), left);
     attach->setObjectName(QStringLiteral("attachImage"));
@@ -174,11 +197,10 @@ void PlaygroundPage::buildUi()
     connect(m_clear, &QPushButton::clicked, m_session.get(), &chat::ChatSession::clear);
     connect(m_curl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(curlForPrompt()); });
     connect(m_export, &QPushButton::clicked, this, &PlaygroundPage::exportConversation);
+}
 
-    // Right: parameters and the last reply's figures.
-    auto *right = new QWidget(split);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
+QGroupBox *PlaygroundPage::buildParameters(QWidget *right)
+{
     auto *params = new QGroupBox(tr("Parameters"), right);
     auto *form = new QFormLayout(params);
     m_system = new QPlainTextEdit(params);
@@ -223,7 +245,11 @@ void PlaygroundPage::buildUi()
         m_topP->setValue(0.95);
     });
     form->addRow(defaults);
-    rightLayout->addWidget(params);
+    return params;
+}
+
+QGroupBox *PlaygroundPage::buildLastReply(QWidget *right)
+{
     auto *last = new QGroupBox(tr("Last reply"), right);
     auto *lastLayout = new QVBoxLayout(last);
     m_lastReply = new QLabel(tr("No reply yet."), last);
@@ -231,13 +257,7 @@ void PlaygroundPage::buildUi()
     m_lastReply->setWordWrap(true);
     m_lastReply->setTextInteractionFlags(Qt::TextSelectableByMouse);
     lastLayout->addWidget(m_lastReply);
-    rightLayout->addWidget(last);
-    rightLayout->addStretch(1);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    updateButtons();
+    return last;
 }
 
 void PlaygroundPage::setHost(const QString &host)
@@ -301,55 +321,12 @@ void PlaygroundPage::retarget()
     m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));
     if (SecretStore *secrets = m_watcher.secrets(); secrets && !t.deploymentId.isEmpty()) {
         QPointer<PlaygroundPage> self(this);
-        QPointer<chat::ChatClient> client(m_client);
-        const QString deploymentId = t.deploymentId;
-        ssh::HostConnection *connection = conn;
-        QPointer<SecretStore> store(secrets);
-        secrets->read(SecretStore::apiKeyKey(deploymentId),
-                      [self, client, store, what, where, deploymentId, connection](const Result<QString> &key) {
-                          PlaygroundPage *page = self.data();
-                          chat::ChatClient *chatClient = client.data();
-                          if (page == nullptr || chatClient == nullptr) {
-                              return;
-                          }
-                          const bool have = key && !key.value().isEmpty();
-                          chatClient->setApiKey(have ? key.value() : QString());
-                          if (have) {
-                              // Without a keyring (a headless machine) the key the deployment wrote
-                              // is held in memory for this run: say where it really came from.
-                              const SecretStore *kept = store.data(); // one read of the guarded pointer
-                              const bool inKeyring = kept != nullptr && kept->keyringAvailable();
-                              page->m_target->setText(
-                                  tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
-                                      .arg(what, where,
-                                           inKeyring ? tr("from the keyring (••••••)")
-                                                     : tr("kept in memory for this run, no keyring here (••••••)")));
-                              return;
-                          }
-                          // None in the keyring (a machine without one): the key the running server was
-                          // started with, read over the host's Docker.
-                          auto *recovery = new ApiKeyRecovery(*connection, deploymentId, chatClient);
-                          connect(recovery, &ApiKeyRecovery::finished, chatClient,
-                                  [recovery, self, client, what, where](const Result<QString> &found) {
-                                      recovery->deleteLater();
-                                      PlaygroundPage *p = self.data();
-                                      chat::ChatClient *c = client.data();
-                                      if (p == nullptr || c == nullptr) {
-                                          return;
-                                      }
-                                      if (found) {
-                                          c->setApiKey(found.value());
-                                      }
-                                      p->m_target->setText(
-                                          tr("%1 · %2 on the host, through the SSH tunnel · API key: %3")
-                                              .arg(what, where,
-                                                   found
-                                                       ? tr("from the running server (••••••)")
-                                                       : tr("none — %1 The server will refuse requests if it has one.")
-                                                             .arg(found.message())));
-                                  });
-                          recovery->start();
-                      });
+        ApiKeyLookup::start(*secrets, *conn, t.deploymentId, *m_client, [self, what, where](const QString &source) {
+            if (PlaygroundPage *page = self.data()) {
+                page->m_target->setText(
+                    tr("%1 · %2 on the host, through the SSH tunnel · API key: %3").arg(what, where, source));
+            }
+        });
     } else {
         m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: none").arg(what, where));
     }

@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -72,6 +73,12 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    /** Left: the conversation, the attachments and the prompt. */
+    void buildConversation(QWidget *left, QVBoxLayout *leftLayout);
+    void buildPromptButtons(QWidget *left, QVBoxLayout *leftLayout);
+    /** Right: the sampling parameters, then the last reply's figures. */
+    QGroupBox *buildParameters(QWidget *right);
+    QGroupBox *buildLastReply(QWidget *right);
     void retarget();
     void rebuildExchanges();
     void updateExchange(int index);

@@ -54,6 +54,20 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     heading->setFont(headingFont);
     layout->addWidget(heading);
 
+    layout->addWidget(buildLanguage(settings));
+    layout->addWidget(buildAlerts(settings, fleet, notifier));
+    layout->addWidget(buildFleet(settings, fleet));
+    layout->addWidget(new PrometheusBox(settings, fleet, this));
+    layout->addWidget(buildCharts(paths, settings, fleet));
+    layout->addWidget(buildPlayground(settings));
+    layout->addWidget(buildLogs(settings));
+    layout->addWidget(buildFiles(paths, info));
+    layout->addWidget(buildAbout(info));
+    layout->addStretch(1);
+}
+
+QGroupBox *SettingsPage::buildLanguage(Settings &settings)
+{
     // The language: read once at start (app/main.cpp), so a change shows at the next start.
     auto *languageBox = new QGroupBox(tr("Language"), this);
     auto *languageForm = new QFormLayout(languageBox);
@@ -78,8 +92,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     });
     languageForm->addRow(tr("Language:"), language);
     languageForm->addRow(QString(), languageNote);
-    layout->addWidget(languageBox);
+    return languageBox;
+}
 
+QGroupBox *SettingsPage::buildAlerts(Settings &settings, FleetWatcher &fleet, AlertNotifier &notifier)
+{
     // F34's alerts: thresholds apply to every host at once and are kept in flashdeck.ini.
     auto *alerts = new QGroupBox(tr("Alerts"), this);
     alerts->setObjectName(QStringLiteral("alertSettings"));
@@ -127,8 +144,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
         notifier.setEnabled(on);
     });
     alertsForm->addRow(QString(), notify);
-    layout->addWidget(alerts);
+    return alerts;
+}
 
+QGroupBox *SettingsPage::buildFleet(Settings &settings, FleetWatcher &fleet)
+{
     // The fleet's pins: a host whose deployment runs others is flagged (Pins column, pins-drift).
     auto *fleetBox = new QGroupBox(tr("Fleet"), this);
     auto *fleetForm = new QFormLayout(fleetBox);
@@ -167,9 +187,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
     applyPins();
     fleetForm->addRow(tr("Pins file:"), pinsRow);
     fleetForm->addRow(QString(), pinsState);
-    layout->addWidget(fleetBox);
-    layout->addWidget(new PrometheusBox(settings, fleet, this));
+    return fleetBox;
+}
 
+QGroupBox *SettingsPage::buildCharts(const AppPaths &paths, Settings &settings, FleetWatcher &fleet)
+{
     auto *charts = new QGroupBox(tr("Charts"), this);
     auto *chartsForm = new QFormLayout(charts);
     auto *keep = new QCheckBox(tr("Keep chart history on disk between runs"), charts);
@@ -184,8 +206,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
         fleet.setKeepHistory(on);
     });
     chartsForm->addRow(QString(), keep);
-    layout->addWidget(charts);
+    return charts;
+}
 
+QGroupBox *SettingsPage::buildPlayground(Settings &settings)
+{
     auto *playground = new QGroupBox(tr("Playground"), this);
     auto *playgroundForm = new QFormLayout(playground);
     auto *imageHosts = new QLineEdit(settings.allowedImageHosts().join(QStringLiteral(", ")), playground);
@@ -204,8 +229,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
         settings.setAllowedImageHosts(hosts);
     });
     playgroundForm->addRow(tr("Allowed image hosts:"), imageHosts);
-    layout->addWidget(playground);
+    return playground;
+}
 
+QGroupBox *SettingsPage::buildLogs(Settings &settings)
+{
     auto *logsBox = new QGroupBox(tr("Logs"), this);
     auto *logsForm = new QFormLayout(logsBox);
     auto *lines = new QSpinBox(logsBox);
@@ -221,8 +249,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
         Q_EMIT logLinesChanged(v);
     });
     logsForm->addRow(tr("Lines kept per host:"), lines);
-    layout->addWidget(logsBox);
+    return logsBox;
+}
 
+QGroupBox *SettingsPage::buildFiles(const AppPaths &paths, const RuntimeInfo &info)
+{
     auto *files = new QGroupBox(tr("Files"), this);
     auto *filesForm = new QFormLayout(files);
     const QString origin = paths.isOverridden() ? tr(" (set by --config-dir)") : QString();
@@ -234,8 +265,11 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
         tr("Log levels:"),
         selectable(info.logLevels.isEmpty() ? tr("info (set FLASHDECK_LOG=ssh=debug,… to change)") : info.logLevels,
                    files));
-    layout->addWidget(files);
+    return files;
+}
 
+QGroupBox *SettingsPage::buildAbout(const RuntimeInfo &info)
+{
     auto *about = new QGroupBox(tr("About"), this);
     auto *aboutForm = new QFormLayout(about);
     aboutForm->addRow(tr("Flashdeck:"), selectable(info.version, about));
@@ -245,8 +279,7 @@ SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Setti
                       selectable(tr("Flashdeck never writes API keys, passwords or passphrases to these files "
                                     "or to its logs; logged text passes through a redactor first."),
                                  about));
-    layout->addWidget(about);
-    layout->addStretch(1);
+    return about;
 }
 
 } // namespace flashdeck::ui

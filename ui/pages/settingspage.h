@@ -2,6 +2,8 @@
 
 #include <QWidget>
 
+class QGroupBox;
+
 namespace flashdeck {
 class AppPaths;
 class FleetWatcher;
@@ -25,6 +27,17 @@ public:
 
 Q_SIGNALS:
     void logLinesChanged(qsizetype lines);
+
+private:
+    // Each group of the page, top to bottom (the constructor lays them out in this order).
+    QGroupBox *buildLanguage(Settings &settings);
+    QGroupBox *buildAlerts(Settings &settings, FleetWatcher &fleet, AlertNotifier &notifier);
+    QGroupBox *buildFleet(Settings &settings, FleetWatcher &fleet);
+    QGroupBox *buildCharts(const AppPaths &paths, Settings &settings, FleetWatcher &fleet);
+    QGroupBox *buildPlayground(Settings &settings);
+    QGroupBox *buildLogs(Settings &settings);
+    QGroupBox *buildFiles(const AppPaths &paths, const RuntimeInfo &info);
+    QGroupBox *buildAbout(const RuntimeInfo &info);
 };
 
 } // namespace flashdeck::ui
