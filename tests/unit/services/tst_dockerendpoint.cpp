@@ -45,17 +45,23 @@ bool openEndpoint(DockerEndpoint &endpoint)
     return QTest::qWaitFor([&opened] { return opened; }, 5000);
 }
 
+/** The fake host's dial-stdio reaches `dockerd`, which answers `GET path` with `body`. */
+void serveDocker(FakeTransport &fake, FakeHttpServer &dockerd, const QByteArray &path, const QByteArray &body)
+{
+    fake.route("docker system dial-stdio", dockerd.port());
+    dockerd.actAsDockerd();
+    FakeHttpServer::Response answer;
+    answer.body = body;
+    dockerd.on("GET", path, answer);
+}
+
 } // namespace
 
 void TestDockerEndpoint::everyClient_oneTunnel_oneCallConnection()
 {
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
-    fake.route("docker system dial-stdio", dockerd.port());
-    dockerd.actAsDockerd();
-    FakeHttpServer::Response list;
-    list.body = "[]";
-    dockerd.on("GET", "/containers/json", list);
+    serveDocker(fake, dockerd, "/containers/json", "[]");
 
     DockerEndpoint &endpoint = DockerEndpoint::of(fake);
     QCOMPARE(&DockerEndpoint::of(fake), &endpoint); // the transport's one
@@ -90,11 +96,7 @@ void TestDockerEndpoint::droppedSession_everyQueuedCallHearsIt_thenOpensAgain()
 {
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
-    fake.route("docker system dial-stdio", dockerd.port());
-    dockerd.actAsDockerd();
-    FakeHttpServer::Response info;
-    info.body = R"({"ServerVersion":"27.5.1"})";
-    dockerd.on("GET", "/info", info);
+    serveDocker(fake, dockerd, "/info", R"({"ServerVersion":"27.5.1"})");
 
     DockerEndpoint &endpoint = DockerEndpoint::of(fake);
     DockerClient client(endpoint);
@@ -127,11 +129,7 @@ void TestDockerEndpoint::oneClientsAbort_leavesTheOthersCalls()
 {
     FakeTransport fake(QStringLiteral("gpu1"));
     FakeHttpServer dockerd;
-    fake.route("docker system dial-stdio", dockerd.port());
-    dockerd.actAsDockerd();
-    FakeHttpServer::Response info;
-    info.body = "{}";
-    dockerd.on("GET", "/info", info);
+    serveDocker(fake, dockerd, "/info", "{}");
 
     DockerEndpoint &endpoint = DockerEndpoint::of(fake);
     DockerClient quitter(endpoint);
