@@ -33,6 +33,22 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     auto *layout = new QVBoxLayout(content);
     layout->setSpacing(8);
 
+    addSummary(content, layout);
+    addChoices(content, layout);
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    m_scroll = scroll;
+    addFooter(outer);
+    setChoiceTabOrder();
+
+    connect(m_uses, &QButtonGroup::idClicked, this, &LicensePanel::updateState);
+    connect(m_button, &QPushButton::clicked, this, [this] { (void)acknowledge(); });
+    updateState();
+}
+
+void LicensePanel::addSummary(QWidget *content, QVBoxLayout *layout)
+{
     auto *title = new QLabel(tr("%1 — before the weights are pinned and pulled").arg(m_terms.name()), content);
     QFont f = title->font();
     f.setBold(true);
@@ -53,43 +69,48 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     link->setOpenExternalLinks(true);
     link->setTextInteractionFlags(Qt::TextBrowserInteraction);
     layout->addWidget(link);
+}
 
+void LicensePanel::addChoices(QWidget *content, QVBoxLayout *layout)
+{
     layout->addSpacing(6);
     auto *useTitle = new QLabel(tr("<b>How will this deployment be used?</b>"), content);
     layout->addWidget(useTitle);
     int id = 0;
-    // A radio button or a check box does not wrap its text: each has a wrapping label beside it
-    // (a click on it clicks the button), so the summary fits the pane at any width.
-    const auto withLabel = [this, content, layout](QAbstractButton *button, const QString &text) {
-        auto *row = new QHBoxLayout;
-        auto *label = new QLabel(text, content);
-        label->setWordWrap(true);
-        label->setProperty("clicks", QVariant::fromValue(static_cast<QObject *>(button)));
-        label->installEventFilter(this);
-        button->setAccessibleName(text);
-        row->addWidget(button, 0, Qt::AlignTop);
-        row->addWidget(label, 1);
-        layout->addLayout(row);
-    };
     for (const LicenseTerms::Use &u : m_terms.uses()) {
         auto *radio = new QRadioButton(content);
         radio->setObjectName(QStringLiteral("use_") + u.id);
         radio->setProperty("useId", u.id);
         m_uses->addButton(radio, id++);
-        withLabel(radio, u.label);
+        addWithLabel(content, layout, radio, u.label);
     }
     layout->addSpacing(6);
     for (const QString &c : m_terms.confirmations()) {
         auto *box = new QCheckBox(content);
         box->setObjectName(QStringLiteral("confirm%1").arg(m_confirmations.size()));
         m_confirmations.append(box);
-        withLabel(box, c);
+        addWithLabel(content, layout, box, c);
         connect(box, &QCheckBox::toggled, this, &LicensePanel::updateState);
     }
-    layout->addStretch(1);
-    scroll->setWidget(content);
-    outer->addWidget(scroll, 1);
-    m_scroll = scroll;
+}
+
+// A radio button or a check box does not wrap its text: each has a wrapping label beside it
+// (a click on it clicks the button), so the summary fits the pane at any width.
+void LicensePanel::addWithLabel(QWidget *content, QVBoxLayout *layout, QAbstractButton *button, const QString &text)
+{
+    auto *row = new QHBoxLayout;
+    auto *label = new QLabel(text, content);
+    label->setWordWrap(true);
+    label->setProperty("clicks", QVariant::fromValue(static_cast<QObject *>(button)));
+    label->installEventFilter(this);
+    button->setAccessibleName(text);
+    row->addWidget(button, 0, Qt::AlignTop);
+    row->addWidget(label, 1);
+    layout->addLayout(row);
+}
+
+void LicensePanel::addFooter(QVBoxLayout *outer)
+{
     // Acknowledge and what it recorded stay below the text, outside its scroll: at 1366 × 768 the
     // summary is taller than its pane and the button was below the fold (a dialog's buttons never
     // scroll away either).
@@ -102,6 +123,10 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row->addWidget(m_state, 1);
     outer->addLayout(row);
+}
+
+void LicensePanel::setChoiceTabOrder()
+{
     // Tab goes as the panel reads: the use, each confirmation, then Acknowledge. The button is
     // made first (a member), so without this it came 23 Tabs later, after the host bar.
     QList<QWidget *> order;
@@ -115,10 +140,6 @@ LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, Q
     for (qsizetype i = 0; i + 1 < order.size(); ++i) {
         setTabOrder(order.at(i), order.at(i + 1));
     }
-
-    connect(m_uses, &QButtonGroup::idClicked, this, &LicensePanel::updateState);
-    connect(m_button, &QPushButton::clicked, this, [this] { (void)acknowledge(); });
-    updateState();
 }
 
 void LicensePanel::setHost(const QString &host)

@@ -2,11 +2,13 @@
 
 #include <QWidget>
 
+class QAbstractButton;
 class QButtonGroup;
 class QCheckBox;
 class QLabel;
 class QPushButton;
 class QScrollArea;
+class QVBoxLayout;
 
 namespace flashdeck {
 class Acknowledgements;
@@ -51,6 +53,14 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    /** The title, the summary's paragraphs and the link to the full licence. */
+    void addSummary(QWidget *content, QVBoxLayout *layout);
+    /** The kind of use (one of) and the confirmations (all of). */
+    void addChoices(QWidget *content, QVBoxLayout *layout);
+    void addWithLabel(QWidget *content, QVBoxLayout *layout, QAbstractButton *button, const QString &text);
+    /** Acknowledge and the state it recorded, below the scrolled text. */
+    void addFooter(QVBoxLayout *outer);
+    void setChoiceTabOrder();
     void updateState();
     void showRecord(const Acknowledgement &ack);
 

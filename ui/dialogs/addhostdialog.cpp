@@ -26,6 +26,24 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     setObjectName(QStringLiteral("addHostDialog"));
     auto *layout = new QVBoxLayout(this);
 
+    layout->addLayout(buildImportRow(sshConfigPath));
+    layout->addLayout(buildForm());
+    buildFooter(layout);
+
+    connect(m_import, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index > 0) {
+            importAlias(m_import->itemText(index));
+        }
+    });
+    for (QLineEdit *e : {m_name, m_address, m_user}) {
+        connect(e, &QLineEdit::textChanged, this, &AddHostDialog::validate);
+    }
+    setMinimumWidth(520);
+    validate();
+}
+
+QFormLayout *AddHostDialog::buildImportRow(const QString &sshConfigPath)
+{
     const QStringList aliases = ssh::SshConfig::load(sshConfigPath).aliases();
     m_import = new QComboBox(this);
     m_import->setObjectName(QStringLiteral("importCombo"));
@@ -34,8 +52,11 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     m_import->setEnabled(!aliases.isEmpty());
     auto *importRow = new QFormLayout;
     importRow->addRow(tr("Import from ~/.ssh/config:"), m_import);
-    layout->addLayout(importRow);
+    return importRow;
+}
 
+QFormLayout *AddHostDialog::buildForm()
+{
     auto *form = new QFormLayout;
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("name"));
@@ -50,6 +71,22 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     m_port->setObjectName(QStringLiteral("port"));
     m_port->setRange(0, 65535);
     m_port->setSpecialValueText(tr("default (22)"));
+    QHBoxLayout *identityRow = buildIdentityRow();
+    m_vendor = new QComboBox(this);
+    m_vendor->addItem(tr("Detect"), QString());
+    m_vendor->addItem(tr("NVIDIA"), QStringLiteral("nvidia"));
+    m_vendor->addItem(tr("AMD"), QStringLiteral("amd"));
+    form->addRow(tr("Name:"), m_name);
+    form->addRow(tr("Address:"), m_address);
+    form->addRow(tr("User:"), m_user);
+    form->addRow(tr("Port:"), m_port);
+    form->addRow(tr("Identity file:"), identityRow);
+    form->addRow(tr("GPU vendor:"), m_vendor);
+    return form;
+}
+
+QHBoxLayout *AddHostDialog::buildIdentityRow()
+{
     m_identity = new QLineEdit(this);
     m_identity->setObjectName(QStringLiteral("identity"));
     m_identity->setPlaceholderText(tr("ssh-agent, then ~/.ssh/id_*"));
@@ -65,18 +102,11 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     auto *identityRow = new QHBoxLayout;
     identityRow->addWidget(m_identity, 1);
     identityRow->addWidget(browse);
-    m_vendor = new QComboBox(this);
-    m_vendor->addItem(tr("Detect"), QString());
-    m_vendor->addItem(tr("NVIDIA"), QStringLiteral("nvidia"));
-    m_vendor->addItem(tr("AMD"), QStringLiteral("amd"));
-    form->addRow(tr("Name:"), m_name);
-    form->addRow(tr("Address:"), m_address);
-    form->addRow(tr("User:"), m_user);
-    form->addRow(tr("Port:"), m_port);
-    form->addRow(tr("Identity file:"), identityRow);
-    form->addRow(tr("GPU vendor:"), m_vendor);
-    layout->addLayout(form);
+    return identityRow;
+}
 
+void AddHostDialog::buildFooter(QVBoxLayout *layout)
+{
     auto *note = new QLabel(tr("Flashdeck asks you to confirm the host key on first connection. No password or "
                                "passphrase is stored."),
                             this);
@@ -94,17 +124,6 @@ AddHostDialog::AddHostDialog(const QStringList &existingNames, const QString &ss
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-
-    connect(m_import, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (index > 0) {
-            importAlias(m_import->itemText(index));
-        }
-    });
-    for (QLineEdit *e : {m_name, m_address, m_user}) {
-        connect(e, &QLineEdit::textChanged, this, &AddHostDialog::validate);
-    }
-    setMinimumWidth(520);
-    validate();
 }
 
 void AddHostDialog::importAlias(const QString &alias)

@@ -5,9 +5,12 @@
 #include <QDialog>
 
 class QComboBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace flashdeck::ui {
 
@@ -26,6 +29,14 @@ public:
     void prefill(const QString &name, const QString &address);
 
 private:
+    /** The ~/.ssh/config aliases to import from. */
+    QFormLayout *buildImportRow(const QString &sshConfigPath);
+    /** Name, address, user, port, identity file and GPU vendor. */
+    QFormLayout *buildForm();
+    /** The identity file's field and its Browse button. */
+    QHBoxLayout *buildIdentityRow();
+    /** The note on what is stored, the problem line and the buttons. */
+    void buildFooter(QVBoxLayout *layout);
     void importAlias(const QString &alias);
     void validate();
 

@@ -59,6 +59,20 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
 {
     setObjectName(QStringLiteral("prometheusBox"));
     const prom::PromConfig c = prom::PromConfig::fromSettings(settings);
+    fillFields(c);
+    nameFields();
+    layOutFields();
+
+    connect(m_source, &QComboBox::currentIndexChanged, this, &PrometheusBox::enableFields);
+    connect(m_auth, &QComboBox::currentIndexChanged, this, &PrometheusBox::enableFields);
+    connect(m_apply, &QPushButton::clicked, this, &PrometheusBox::apply);
+    connect(&m_fleet, &FleetWatcher::prometheusRefreshed, this, &PrometheusBox::showState);
+    enableFields();
+    showState();
+}
+
+void PrometheusBox::fillFields(const prom::PromConfig &c)
+{
     m_source->addItem(tr("Each host over SSH"), QStringLiteral("ssh"));
     m_source->addItem(tr("Prometheus (SSH for hosts it does not know)"), QStringLiteral("prometheus"));
     m_source->setCurrentIndex(c.source == prom::FleetSource::Prometheus ? 1 : 0);
@@ -81,6 +95,10 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
     m_user->setPlaceholderText(tr("user (for a password)"));
     m_secret->setEchoMode(QLineEdit::Password);
     m_secret->setPlaceholderText(tr("kept in the keyring; leave empty to keep the saved one"));
+}
+
+void PrometheusBox::nameFields()
+{
     m_source->setObjectName(QStringLiteral("prometheusSource"));
     m_url->setObjectName(QStringLiteral("prometheusUrl"));
     m_through->setObjectName(QStringLiteral("prometheusThrough"));
@@ -93,7 +111,10 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
     m_apply->setObjectName(QStringLiteral("prometheusApply"));
     m_state->setObjectName(QStringLiteral("prometheusState"));
     m_state->setWordWrap(true);
+}
 
+void PrometheusBox::layOutFields()
+{
     auto *form = new QFormLayout(this);
     form->addRow(tr("Figures from:"), m_source);
     form->addRow(tr("Prometheus URL:"), m_url);
@@ -110,22 +131,17 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
     applyRow->addWidget(m_apply);
     applyRow->addWidget(m_state, 1);
     form->addRow(QString(), applyRow);
+}
 
-    const auto enable = [this] {
-        const bool on = m_source->currentData().toString() == QLatin1String("prometheus");
-        for (QWidget *w : std::initializer_list<QWidget *>{m_url, m_through, m_label, m_names, m_ca, m_auth}) {
-            w->setEnabled(on);
-        }
-        const QString auth = m_auth->currentData().toString();
-        m_user->setEnabled(on && auth == QLatin1String("basic"));
-        m_secret->setEnabled(on && auth != QLatin1String("none"));
-    };
-    connect(m_source, &QComboBox::currentIndexChanged, this, enable);
-    connect(m_auth, &QComboBox::currentIndexChanged, this, enable);
-    connect(m_apply, &QPushButton::clicked, this, &PrometheusBox::apply);
-    connect(&m_fleet, &FleetWatcher::prometheusRefreshed, this, &PrometheusBox::showState);
-    enable();
-    showState();
+void PrometheusBox::enableFields()
+{
+    const bool on = m_source->currentData().toString() == QLatin1String("prometheus");
+    for (QWidget *w : std::initializer_list<QWidget *>{m_url, m_through, m_label, m_names, m_ca, m_auth}) {
+        w->setEnabled(on);
+    }
+    const QString auth = m_auth->currentData().toString();
+    m_user->setEnabled(on && auth == QLatin1String("basic"));
+    m_secret->setEnabled(on && auth != QLatin1String("none"));
 }
 
 prom::PromConfig PrometheusBox::config() const

@@ -37,6 +37,12 @@ public:
     void apply();
 
 private:
+    /** The fields as the saved configuration has them. */
+    void fillFields(const prom::PromConfig &c);
+    void nameFields();
+    void layOutFields();
+    /** Prometheus's fields only for Prometheus; user and secret only for the sign-in that takes them. */
+    void enableFields();
     void showState();
 
     Settings &m_settings;

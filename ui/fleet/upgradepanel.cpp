@@ -83,13 +83,7 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
         *error = running() ? tr("An upgrade is running.") : tr("This build has no recipe.");
         return false;
     }
-    SecretStore *secrets = m_watcher.secrets();
-    if (!secrets) {
-        if (!m_ownSecrets) {
-            m_ownSecrets = std::make_unique<SecretStore>();
-        }
-        secrets = m_ownSecrets.get();
-    }
+    SecretStore *secrets = &secretStore();
     const Recipe &recipe = m_recipes->first();
     auto rolling =
         std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor,
@@ -113,6 +107,31 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
         rolling->add(host, Deployment::directory(m_paths, host), std::move(setup).value());
     }
     m_rolling = std::move(rolling);
+    showRows();
+    m_title->setText(tr("<b>Upgrade</b> — %n host(s), %1 at a time; none starts after one that rolls back", nullptr,
+                        int(hosts.size()))
+                         .arg(maxUnavailable));
+    connectRolling(m_rolling.get());
+    m_stop->setEnabled(true);
+    show();
+    m_rolling->start(maxUnavailable);
+    return true;
+}
+
+SecretStore &UpgradePanel::secretStore()
+{
+    SecretStore *secrets = m_watcher.secrets();
+    if (!secrets) {
+        if (!m_ownSecrets) {
+            m_ownSecrets = std::make_unique<SecretStore>();
+        }
+        secrets = m_ownSecrets.get();
+    }
+    return *secrets;
+}
+
+void UpgradePanel::showRows()
+{
     m_rows->clear();
     for (const RollingUpgrade::Host &h : m_rolling->hosts()) {
         auto *item = new QTreeWidgetItem(m_rows,
@@ -122,10 +141,10 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
                          h.setup.plan.from.imageDigest + QLatin1Char('\n') + h.setup.plan.from.modelRevision);
         item->setToolTip(ToColumn, h.setup.plan.to.imageDigest + QLatin1Char('\n') + h.setup.plan.to.modelRevision);
     }
-    m_title->setText(tr("<b>Upgrade</b> — %n host(s), %1 at a time; none starts after one that rolls back", nullptr,
-                        int(hosts.size()))
-                         .arg(maxUnavailable));
-    RollingUpgrade *r = m_rolling.get();
+}
+
+void UpgradePanel::connectRolling(RollingUpgrade *r)
+{
     connect(r, &RollingUpgrade::hostStarted, this,
             [this](const QString &host, const UpgradePlan &) { setNow(host, tr("connecting…")); });
     connect(r, &RollingUpgrade::phaseChanged, this,
@@ -164,10 +183,6 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
         m_stop->setEnabled(false);
         Q_EMIT finished(r->allUpgraded());
     });
-    m_stop->setEnabled(true);
-    show();
-    m_rolling->start(maxUnavailable);
-    return true;
 }
 
 } // namespace flashdeck::ui

@@ -44,6 +44,12 @@ Q_SIGNALS:
 
 private:
     void setNow(const QString &host, const QString &text);
+    /** The watcher's secret store, or (tests without one) the panel's own. */
+    SecretStore &secretStore();
+    /** A row per host of the rolling upgrade: its pins from and to, and where it is. */
+    void showRows();
+    /** Each host's progress in its row; the panel's end when the whole upgrade ends. */
+    void connectRolling(RollingUpgrade *r);
 
     FleetWatcher &m_watcher;
     const AppPaths &m_paths;

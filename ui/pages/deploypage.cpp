@@ -14,12 +14,12 @@
 #include "backend/recipe/licenseterms.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
-#include "backend/recipe/recipetexts.h"
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 #include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
+#include "ui/deploy/profilecard.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
@@ -87,41 +87,10 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     outer->addWidget(split);
 
     // Left: host and profile, the card, the steps, the buttons.
-    auto *left = new QWidget(split);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 8, 0);
     QPushButton *addHost = nullptr;
-    QGroupBox *choose = buildChooser(left, addHost);
-    m_leftSplit = new QSplitter(Qt::Vertical, left);
-    m_leftSplit->setObjectName(QStringLiteral("deployLeftSplit"));
-    m_leftSplit->setChildrenCollapsible(false);
-    m_leftSplit->addWidget(choose);
-    m_leftSplit->addWidget(m_steps);
-    m_leftSplit->setStretchFactor(0, 0);
-    m_leftSplit->setStretchFactor(1, 1);
-    connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
-    leftLayout->addWidget(m_leftSplit, 1);
-    leftLayout->addLayout(buildButtons());
-    m_notice->setObjectName(QStringLiteral("deployNotice"));
-    m_notice->setWordWrap(true);
-    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
-    m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    leftLayout->addWidget(m_notice);
-
+    QWidget *left = buildLeft(split, addHost);
     // Right: the selected step (or the licence), and the log below.
-    auto *rightSplit = new QSplitter(Qt::Vertical, split);
-    m_rightSplit = rightSplit;
-    m_right->addWidget(m_detail);
-    m_right->addWidget(m_license);
-    rightSplit->addWidget(m_right);
-    auto *logBox = new QGroupBox(tr("Log (live, classified)"), rightSplit);
-    auto *logLayout = new QVBoxLayout(logBox);
-    logLayout->setContentsMargins(6, 6, 6, 6);
-    logLayout->addWidget(m_log);
-    rightSplit->addWidget(logBox);
-    rightSplit->setStretchFactor(0, 2);
-    rightSplit->setStretchFactor(1, 3);
+    QSplitter *rightSplit = buildRight(split);
     split->addWidget(left);
     split->addWidget(rightSplit);
     split->setStretchFactor(0, 2);
@@ -139,6 +108,48 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
 }
 
 DeployPage::~DeployPage() = default;
+
+QWidget *DeployPage::buildLeft(QWidget *parent, QPushButton *&addHost)
+{
+    auto *left = new QWidget(parent);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 8, 0);
+    QGroupBox *choose = buildChooser(left, addHost);
+    m_leftSplit = new QSplitter(Qt::Vertical, left);
+    m_leftSplit->setObjectName(QStringLiteral("deployLeftSplit"));
+    m_leftSplit->setChildrenCollapsible(false);
+    m_leftSplit->addWidget(choose);
+    m_leftSplit->addWidget(m_steps);
+    m_leftSplit->setStretchFactor(0, 0);
+    m_leftSplit->setStretchFactor(1, 1);
+    connect(m_leftSplit, &QSplitter::splitterMoved, this, [this] { m_leftSplitDragged = true; });
+    leftLayout->addWidget(m_leftSplit, 1);
+    leftLayout->addLayout(buildButtons());
+    m_notice->setObjectName(QStringLiteral("deployNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
+    m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    leftLayout->addWidget(m_notice);
+    return left;
+}
+
+QSplitter *DeployPage::buildRight(QWidget *parent)
+{
+    auto *rightSplit = new QSplitter(Qt::Vertical, parent);
+    m_rightSplit = rightSplit;
+    m_right->addWidget(m_detail);
+    m_right->addWidget(m_license);
+    rightSplit->addWidget(m_right);
+    auto *logBox = new QGroupBox(tr("Log (live, classified)"), rightSplit);
+    auto *logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(6, 6, 6, 6);
+    logLayout->addWidget(m_log);
+    rightSplit->addWidget(logBox);
+    rightSplit->setStretchFactor(0, 2);
+    rightSplit->setStretchFactor(1, 3);
+    return rightSplit;
+}
 
 QGroupBox *DeployPage::buildChooser(QWidget *parent, QPushButton *&addHost)
 {
@@ -461,17 +472,6 @@ void DeployPage::updateProfileCard()
     // No B300 flags where the page has no verified command: the generator's, or nothing.
     m_generator->setRequired(p->generatorOnly() || p->vendor == probe::GpuVendor::Amd);
     m_generator->setContext(r, *p, m_gpus->text(), quint16(m_port->value()));
-    QString status;
-    if (p->verified()) {
-        status = tr("<span style='color:#1a9850'>✓ Verified upstream</span> — by the SGLang Cookbook, not "
-                    "independently re-tested");
-    } else if (p->generatorOnly()) {
-        status = tr("<span style='color:#d73027'>✗ No command on the page</span> — Flashdeck launches what SGLang's "
-                    "configuration generator prints for this hardware (paste it above); B300 flags are not reused");
-    } else {
-        status = tr("<span style='color:#e69f00'>⚠ Unverified</span> — assembled from the published recipe, not "
-                    "verified upstream");
-    }
     // The pinned image's real size once a run on this host measured it (dockerd's Size: unpacked, what
     // the disk holds), the recipe's estimate before. Unpacked, said so: the pull step reports the
     // compressed download, which is smaller (a 32 GB image arrives as about 14 GB).
@@ -484,56 +484,7 @@ void DeployPage::updateProfileCard()
             imageWord = tr("the pinned image %1 unpacked").arg(fmt::bytes(imageBytes));
         }
     }
-    const qint64 disk = r.weightsBytes + imageBytes;
-    QString html = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(p->title.toHtmlEscaped(), status);
-    if (!p->generatorOnly()) {
-        html += tr("<p>GPUs: %1 × %2 · TP %3<br>Disk: more than %4 free (weights %5 + %6)<br>"
-                   "Expected KV pool: %7</p>")
-                    .arg(p->gpuCount)
-                    .arg(p->gpuMemoryGb ? tr("%1 (%2 GB each)").arg(p->gpuModel.toHtmlEscaped()).arg(p->gpuMemoryGb)
-                                        : p->gpuModel.toHtmlEscaped())
-                    .arg(p->tp)
-                    .arg(fmt::bytes(disk), fmt::bytes(r.weightsBytes), imageWord)
-                    .arg(p->kvTokensExpected > 0 ? tr("≈ %1").arg(fmt::tokens(double(p->kvTokensExpected)))
-                                                 : tr("not published"));
-    }
-    if (p->nodeRouterPort != 0) {
-        html += tr("<p>On a host with %1 or more %2 GPUs: one TP %3 service per %3 GPUs behind the SGLang Router "
-                   "(port %4, --policy %5), so none idles. Change the GPU list to run on exactly those.</p>")
-                    .arg(2 * p->tp)
-                    .arg(p->gpuModel.toHtmlEscaped())
-                    .arg(p->tp)
-                    .arg(p->nodeRouterPort)
-                    .arg(p->nodeRouterPolicy.toHtmlEscaped());
-    }
-    if (p->imageConfirm) {
-        html += tr("<p><b>Image:</b> yours to confirm or supply. Suggested: %1 — %2.</p>")
-                    .arg(r.imageOf(*p).reference().toHtmlEscaped(), p->imageSource.toHtmlEscaped());
-    }
-    if (!p->note.isEmpty()) {
-        html += QStringLiteral("<p>%1</p>").arg(p->note.toHtmlEscaped());
-    }
-
-    html += tr("<p style='background-color:rgba(230,159,0,0.18); padding:4px'><b>⚠ Experimental upstream.</b> %1</p>")
-                .arg(r.statusNote.toHtmlEscaped());
-    if (!r.scopeNote.isEmpty()) {
-        html += QStringLiteral("<p><small>%1</small></p>").arg(r.scopeNote.toHtmlEscaped());
-    }
-    if (const QString memory = recipetexts::gpuMemoryByModel(r); !memory.isEmpty()) {
-        html += tr("<p><small>GPU memory per GPU: %1.</small></p>").arg(memory.toHtmlEscaped());
-    }
-    html += tr("<p><small>MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with "
-               "about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark "
-               "draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU "
-               "memory: every weight is loaded or sharded across the GPUs.</small></p>");
-    html += QStringLiteral("<p><small>%1</small></p>").arg(recipetexts::hubParameterCount().toHtmlEscaped());
-    html += tr("<p><small>Upstream: <a href='https://huggingface.co/%1'>model card</a> (weights, "
-               "parameters, licence) · <a href='https://docs.sglang.io/'>SGLang documentation</a> (MiniMax-M3.1 "
-               "Cookbook: hardware matrix, configuration generator) · <a "
-               "href='https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3'>MiniMax-M3 self-hosting "
-               "baseline</a></small></p>")
-                .arg(r.modelRepo.toHtmlEscaped());
-    m_card->setText(html);
+    m_card->setText(ProfileCard::html(r, *p, imageBytes, imageWord));
     updateButtons();
 }
 

@@ -110,6 +110,10 @@ protected:
 
 private:
     // The page's parts, made once by the constructor.
+    /** Host and profile, the card, the steps, the buttons and the notice. */
+    QWidget *buildLeft(QWidget *parent, QPushButton *&addHost);
+    /** The selected step's detail (or the licence) above the log. */
+    QSplitter *buildRight(QWidget *parent);
     QGroupBox *buildChooser(QWidget *parent, QPushButton *&addHost);
     void buildChoiceRows(QVBoxLayout *layout, QGroupBox *box, QPushButton *addHost);
     QHBoxLayout *buildButtons();
@@ -148,6 +152,10 @@ private:
     [[nodiscard]] Result<RecipeProfile> chosenProfile(const RecipeProfile &listed) const;
     /** The watcher's secret store, or (tests without one) the page's own. */
     SecretStore &secretStore();
+    /** An upgrade's steps, progress and notices, and each phase (upgrade, then rollback) as it starts. */
+    void connectUpgrade(UpgradeSession *s);
+    /** How an upgrade ended, in the notice, and the page as it is after it. */
+    void connectUpgradeFinished(UpgradeSession *s);
     /** A session's pull layers: kept, and shown when the Pull step is selected. */
     void onLayers(const QStringList &layers);
 

@@ -272,6 +272,21 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, *m_chosen,
                                          setup.value().options, setup.value().plan, *secrets, m_redactor);
     UpgradeSession *s = m_upgradeSession.get();
+    connectUpgrade(s);
+    connectUpgradeFinished(s);
+    if (const Status started = s->start(*connection); !started) {
+        m_notice->setText(started.message()); // a deployment of the host runs elsewhere: nothing was written
+        m_upgradeSession.reset();
+        updateButtons();
+        return;
+    }
+    m_log->setStartExpected(true);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+void DeployPage::connectUpgrade(UpgradeSession *s)
+{
     connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
     connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
     connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
@@ -297,6 +312,10 @@ void DeployPage::upgrade(const UpgradeTarget &target)
                               : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
                                     .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
     });
+}
+
+void DeployPage::connectUpgradeFinished(UpgradeSession *s)
+{
     connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
         readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
         m_watcher.deploymentChanged(m_host);
@@ -324,15 +343,6 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         m_log->setStartExpected(false);
         Q_EMIT runningChanged(false);
     });
-    if (const Status started = s->start(*connection); !started) {
-        m_notice->setText(started.message()); // a deployment of the host runs elsewhere: nothing was written
-        m_upgradeSession.reset();
-        updateButtons();
-        return;
-    }
-    m_log->setStartExpected(true);
-    updateButtons();
-    Q_EMIT runningChanged(true);
 }
 
 bool DeployPage::exportRunbook(const QString &path, QString *error) const

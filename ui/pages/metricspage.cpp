@@ -46,6 +46,25 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     setObjectName(QStringLiteral("metricsPage"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 12);
+    layout->addLayout(makeHeader());
+
+    QScrollArea *scroll = makeCharts();
+    m_empty = new QLabel(tr("<h3>No host chosen</h3><p>Pick a host in the bar above, or double-click one on the Fleet "
+                            "page, to see its GPUs and its server live.</p>"),
+                         this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(scroll);
+    layout->addWidget(m_stack, 1);
+
+    startRedraws();
+    setHost({});
+}
+
+QHBoxLayout *MetricsPage::makeHeader()
+{
     auto *header = new QHBoxLayout;
     QFont f = m_title->font();
     f.setPointSizeF(f.pointSizeF() * 1.25);
@@ -71,8 +90,11 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
     m_windows->setExclusive(true);
     connect(m_windows, &QButtonGroup::idClicked, this,
             [this, windows](int id) { setWindowMs(windows.value(id).second); });
-    layout->addLayout(header);
+    return header;
+}
 
+QScrollArea *MetricsPage::makeCharts()
+{
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("metricsCharts"));
     scroll->setAccessibleName(tr("Charts"));
@@ -110,16 +132,11 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
         }
     }
     scroll->setWidget(grid);
-    m_empty = new QLabel(tr("<h3>No host chosen</h3><p>Pick a host in the bar above, or double-click one on the Fleet "
-                            "page, to see its GPUs and its server live.</p>"),
-                         this);
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setWordWrap(true);
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_empty);
-    m_stack->addWidget(scroll);
-    layout->addWidget(m_stack, 1);
+    return scroll;
+}
 
+void MetricsPage::startRedraws()
+{
     m_timer->setInterval(250); // at most 4 redraws a second (issue 7)
     connect(m_timer, &QTimer::timeout, this, [this] {
         // Redraw when a pixel's worth of time has passed: 4 ×/s for a minute, about every
@@ -137,7 +154,6 @@ MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
             followPrometheus();
         }
     });
-    setHost({});
 }
 
 MetricsPage::~MetricsPage() = default;

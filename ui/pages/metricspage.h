@@ -6,7 +6,9 @@
 #include <memory>
 
 class QButtonGroup;
+class QHBoxLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 class QTimer;
 
@@ -47,6 +49,12 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    /** The title, the summary and the time window's buttons. */
+    QHBoxLayout *makeHeader();
+    /** The grid of charts, in a scroll area. */
+    QScrollArea *makeCharts();
+    /** The redraw timer and the watcher's signals that redraw or rebuild the page. */
+    void startRedraws();
     void rebuildLines();
     /** A host Prometheus watches: its charts from range queries (made, or read again, now). */
     void followPrometheus();

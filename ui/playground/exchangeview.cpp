@@ -111,6 +111,14 @@ void ExchangeView::show(const chat::ChatExchange &e)
     m_user->setText(user);
     m_edit->setEnabled(!e.running);
 
+    showReasoning(e);
+    m_answer->setText(e.answer.isEmpty() && e.running ? tr("…") : e.answer);
+    showStats(e);
+    m_wasRunning = e.running;
+}
+
+void ExchangeView::showReasoning(const chat::ChatExchange &e)
+{
     const bool hasReasoning = !e.reasoning.isEmpty();
     m_reasoningToggle->setVisible(hasReasoning);
     m_reasoningToggle->setText(reasoningTitle(e));
@@ -134,8 +142,10 @@ void ExchangeView::show(const chat::ChatExchange &e)
     } else {
         m_reasoning->setVisible(m_reasoning->isVisible() && hasReasoning);
     }
-    m_answer->setText(e.answer.isEmpty() && e.running ? tr("…") : e.answer);
+}
 
+void ExchangeView::showStats(const chat::ChatExchange &e)
+{
     QStringList parts;
     QString colour;
     if (e.running) {
@@ -182,7 +192,6 @@ void ExchangeView::show(const chat::ChatExchange &e)
     QPalette pal = palette();
     pal.setColor(QPalette::WindowText, colour.isEmpty() ? pal.color(QPalette::PlaceholderText) : QColor(colour));
     m_stats->setPalette(pal);
-    m_wasRunning = e.running;
 }
 
 } // namespace flashdeck::ui

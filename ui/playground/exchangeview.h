@@ -33,6 +33,10 @@ Q_SIGNALS:
 
 private:
     void setReasoningOpen(bool open);
+    /** The reasoning trace and its toggle: open while it streams unless the operator chose. */
+    void showReasoning(const chat::ChatExchange &e);
+    /** The stats line below the answer: speed, tokens, finish, and what went wrong, in colour. */
+    void showStats(const chat::ChatExchange &e);
 
     int m_index;
     QLabel *m_user;
