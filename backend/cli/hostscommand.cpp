@@ -180,6 +180,152 @@ struct CheckReport
     ssh::CommandResult uname;
 };
 
+/**
+ * Connects to `target` (an unknown host key trusted only with `accept`, said in words unless
+ * `json`), runs `uname -a` through the login shell, and returns what was seen.
+ */
+CheckReport connectAndRunUname(const ssh::SshTarget &target, bool accept, bool json, CliContext &c)
+{
+    CheckReport report;
+    QEventLoop loop;
+    ssh::HostConnection connection(target);
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyVerified, &loop,
+                     [&report](const ssh::HostKeyInfo &info) {
+                         if (report.hostKey == QStringLiteral("unknown")) {
+                             report.hostKey = QStringLiteral("trusted");
+                         }
+                         report.key = info;
+                     });
+    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
+        report.key = info;
+        const bool yes = accept;
+        report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
+        if (!json) {
+            c.out << (yes ? QCoreApplication::translate("Cli", "New host key for %1: %2 %3 (accepted)\n")
+                          : QCoreApplication::translate("Cli", "New host key for %1: %2 %3\n"))
+                         .arg(info.host, info.keyType, info.fingerprint);
+            c.out.flush();
+        }
+        connection.answerHostKey(yes);
+    });
+    answerAuthPromptsAtTerminal(connection, c);
+    quint64 unameId = 0;
+    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
+        report.state = st;
+        if (st.phase == ssh::ConnectionPhase::Ready && unameId == 0) {
+            unameId = connection.run("uname -a", 30000);
+        } else if (st.phase == ssh::ConnectionPhase::Failed) {
+            loop.quit();
+        }
+    });
+    QObject::connect(&connection, &ssh::HostConnection::commandFinished, &loop,
+                     [&](quint64 id, const ssh::CommandResult &r) {
+                         if (id == unameId) {
+                             report.uname = r;
+                             loop.quit();
+                         }
+                     });
+    connection.connectToHost();
+    loop.exec();
+    return report;
+}
+
+/**
+ * The check's error and exit code: the connection's, else `uname -a`'s, else a login shell that
+ * gave no usable answer (`user`: the account, for the advice). Marks a refused host key.
+ */
+ssh::SshError checkVerdict(CheckReport &report, const QString &user, int &code)
+{
+    ssh::SshError error = report.state.error;
+    if (!error.isError() && report.uname.error.isError()) {
+        error = report.uname.error;
+    }
+    code = exitCodeFor(error.code);
+    // What the account's login shell printed (nologin writes to stdout, a broken rc file to either).
+    const QString printed = QString(hostText(report.uname.stdoutData).trimmed() + QLatin1Char(' ') +
+                                    hostText(report.uname.stderrData).trimmed())
+                                .trimmed();
+    if (!error.isError() && !report.uname.succeeded()) {
+        code = ExitCheckFailed;
+        error = {
+            ssh::SshErrorCode::Protocol,
+            QCoreApplication::translate("Cli",
+                                        "'uname -a' exited with %1: %2. Check the account's login shell on the host "
+                                        "(getent passwd %3) and its startup files.")
+                .arg(report.uname.exitCode.value_or(-1))
+                .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing") : printed, user),
+            {}};
+    } else if (!error.isError() && !hostText(report.uname.stdoutData).trimmed().startsWith(QLatin1String("Linux"))) {
+        // Every command runs through the login shell: one that swallows it answers "OK" with
+        // nothing in it, and every later step would fail in its own confusing way.
+        code = ExitCheckFailed;
+        error = {ssh::SshErrorCode::Protocol,
+                 QCoreApplication::translate(
+                     "Cli",
+                     "The login shell on the host gave no usable answer to 'uname -a' (%1). Flashdeck runs "
+                     "its commands with /bin/sh through the login shell: check the account's shell "
+                     "(getent passwd %2) and its startup files.")
+                     .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing")
+                                            : QStringLiteral("it printed: ") + printed,
+                          user),
+                 {}};
+    }
+    if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||
+        report.state.error.code == ssh::SshErrorCode::HostKeyOther ||
+        report.state.error.code == ssh::SshErrorCode::HostKeyRevoked) {
+        report.hostKey = QStringLiteral("refused");
+    }
+    return error;
+}
+
+void printCheckJson(CliContext &c, const HostEntry &host, const CheckReport &report, int code,
+                    const ssh::SshError &error)
+{
+    nlohmann::json j{{"host", s(host.name)},
+                     {"ssh", s(host.sshSpec())},
+                     {"key_type", s(report.key.keyType)},
+                     {"fingerprint", s(report.key.fingerprint)},
+                     {"host_key", s(report.hostKey)},
+                     {"ok", code == ExitOk},
+                     {"exit_code", code}};
+    if (!report.state.authMethod.isEmpty()) {
+        j["auth"] = s(report.state.authMethod);
+    }
+    if (!report.state.cipher.isEmpty()) {
+        j["cipher"] = s(report.state.cipher); // what this session encrypts with
+        j["kex"] = s(report.state.kex);
+    }
+    if (code == ExitOk) {
+        j["uname"] = s(hostText(report.uname.stdoutData));
+    } else {
+        j["error"] = {{"code", s(errorCodeName(error.code))}, {"message", s(error.message)}};
+    }
+    printJson(c.out, j);
+}
+
+void printCheckWords(CliContext &c, const CheckReport &report, int code, const ssh::SshError &error)
+{
+    if (!report.key.fingerprint.isEmpty()) {
+        c.out << QCoreApplication::translate("Cli", "Host key: %1 %2 (%3)\n")
+                     .arg(report.key.keyType, report.key.fingerprint, report.hostKey);
+    }
+    if (code == ExitOk) {
+        c.out << QCoreApplication::translate("Cli", "Authenticated: %1\n").arg(report.state.authMethod)
+              << QCoreApplication::translate("Cli", "Cipher: %1 (key exchange %2)\n")
+                     .arg(report.state.cipher, report.state.kex)
+              << "uname -a: " << hostText(report.uname.stdoutData) << '\n';
+        c.out << "OK\n";
+    } else {
+        c.err << error.message << '\n';
+        if (error.code == ssh::SshErrorCode::HostKeyUnknown) {
+            c.err << QCoreApplication::translate(
+                "Cli", "Run again with --accept-new-host-key once you have compared the fingerprint.\n");
+        }
+    }
+    c.out.flush();
+    c.err.flush();
+}
+
 int cmdCheck(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
@@ -215,131 +361,14 @@ int cmdCheck(const QStringList &args, CliContext &c)
     target.connectTimeoutMs = std::max(1, p.value(timeout).toInt()) * 1000;
     target.reconnect = false;
 
-    CheckReport report;
-    QEventLoop loop;
-    ssh::HostConnection connection(target);
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyVerified, &loop,
-                     [&report](const ssh::HostKeyInfo &info) {
-                         if (report.hostKey == QStringLiteral("unknown")) {
-                             report.hostKey = QStringLiteral("trusted");
-                         }
-                         report.key = info;
-                     });
-    QObject::connect(&connection, &ssh::HostConnection::hostKeyNeedsDecision, &loop, [&](const ssh::HostKeyInfo &info) {
-        report.key = info;
-        const bool yes = p.isSet(accept);
-        report.hostKey = yes ? QStringLiteral("accepted") : QStringLiteral("rejected");
-        if (!p.isSet(json)) {
-            c.out << (yes ? QCoreApplication::translate("Cli", "New host key for %1: %2 %3 (accepted)\n")
-                          : QCoreApplication::translate("Cli", "New host key for %1: %2 %3\n"))
-                         .arg(info.host, info.keyType, info.fingerprint);
-            c.out.flush();
-        }
-        connection.answerHostKey(yes);
-    });
-    answerAuthPromptsAtTerminal(connection, c);
-    quint64 unameId = 0;
-    QObject::connect(&connection, &ssh::HostConnection::stateChanged, &loop, [&](const ssh::ConnectionState &st) {
-        report.state = st;
-        if (st.phase == ssh::ConnectionPhase::Ready && unameId == 0) {
-            unameId = connection.run("uname -a", 30000);
-        } else if (st.phase == ssh::ConnectionPhase::Failed) {
-            loop.quit();
-        }
-    });
-    QObject::connect(&connection, &ssh::HostConnection::commandFinished, &loop,
-                     [&](quint64 id, const ssh::CommandResult &r) {
-                         if (id == unameId) {
-                             report.uname = r;
-                             loop.quit();
-                         }
-                     });
-    connection.connectToHost();
-    loop.exec();
-
-    ssh::SshError error = report.state.error;
-    if (!error.isError() && report.uname.error.isError()) {
-        error = report.uname.error;
-    }
-    int code = exitCodeFor(error.code);
-    // What the account's login shell printed (nologin writes to stdout, a broken rc file to either).
-    const QString printed = QString(hostText(report.uname.stdoutData).trimmed() + QLatin1Char(' ') +
-                                    hostText(report.uname.stderrData).trimmed())
-                                .trimmed();
-    if (!error.isError() && !report.uname.succeeded()) {
-        code = ExitCheckFailed;
-        error = {
-            ssh::SshErrorCode::Protocol,
-            QCoreApplication::translate("Cli",
-                                        "'uname -a' exited with %1: %2. Check the account's login shell on the host "
-                                        "(getent passwd %3) and its startup files.")
-                .arg(report.uname.exitCode.value_or(-1))
-                .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing") : printed,
-                     connection.target().user),
-            {}};
-    } else if (!error.isError() && !hostText(report.uname.stdoutData).trimmed().startsWith(QLatin1String("Linux"))) {
-        // Every command runs through the login shell: one that swallows it answers "OK" with
-        // nothing in it, and every later step would fail in its own confusing way.
-        code = ExitCheckFailed;
-        error = {ssh::SshErrorCode::Protocol,
-                 QCoreApplication::translate(
-                     "Cli",
-                     "The login shell on the host gave no usable answer to 'uname -a' (%1). Flashdeck runs "
-                     "its commands with /bin/sh through the login shell: check the account's shell "
-                     "(getent passwd %2) and its startup files.")
-                     .arg(printed.isEmpty() ? QCoreApplication::translate("Cli", "it printed nothing")
-                                            : QStringLiteral("it printed: ") + printed,
-                          connection.target().user),
-                 {}};
-    }
-    if (report.state.error.code == ssh::SshErrorCode::HostKeyChanged ||
-        report.state.error.code == ssh::SshErrorCode::HostKeyOther ||
-        report.state.error.code == ssh::SshErrorCode::HostKeyRevoked) {
-        report.hostKey = QStringLiteral("refused");
-    }
-    const QString uname = hostText(report.uname.stdoutData);
+    CheckReport report = connectAndRunUname(target, p.isSet(accept), p.isSet(json), c);
+    int code = ExitOk;
+    const ssh::SshError error = checkVerdict(report, target.user, code);
     if (p.isSet(json)) {
-        nlohmann::json j{{"host", s(host->name)},
-                         {"ssh", s(host->sshSpec())},
-                         {"key_type", s(report.key.keyType)},
-                         {"fingerprint", s(report.key.fingerprint)},
-                         {"host_key", s(report.hostKey)},
-                         {"ok", code == ExitOk},
-                         {"exit_code", code}};
-        if (!report.state.authMethod.isEmpty()) {
-            j["auth"] = s(report.state.authMethod);
-        }
-        if (!report.state.cipher.isEmpty()) {
-            j["cipher"] = s(report.state.cipher); // what this session encrypts with
-            j["kex"] = s(report.state.kex);
-        }
-        if (code == ExitOk) {
-            j["uname"] = s(uname);
-        } else {
-            j["error"] = {{"code", s(errorCodeName(error.code))}, {"message", s(error.message)}};
-        }
-        printJson(c.out, j);
-        return code;
-    }
-    if (!report.key.fingerprint.isEmpty()) {
-        c.out << QCoreApplication::translate("Cli", "Host key: %1 %2 (%3)\n")
-                     .arg(report.key.keyType, report.key.fingerprint, report.hostKey);
-    }
-    if (code == ExitOk) {
-        c.out << QCoreApplication::translate("Cli", "Authenticated: %1\n").arg(report.state.authMethod)
-              << QCoreApplication::translate("Cli", "Cipher: %1 (key exchange %2)\n")
-                     .arg(report.state.cipher, report.state.kex)
-              << "uname -a: " << uname << '\n';
-        c.out << "OK\n";
+        printCheckJson(c, *host, report, code, error);
     } else {
-        c.err << error.message << '\n';
-        if (error.code == ssh::SshErrorCode::HostKeyUnknown) {
-            c.err << QCoreApplication::translate(
-                "Cli", "Run again with --accept-new-host-key once you have compared the fingerprint.\n");
-        }
+        printCheckWords(c, report, code, error);
     }
-    c.out.flush();
-    c.err.flush();
     return code;
 }
 

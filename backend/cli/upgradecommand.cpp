@@ -268,9 +268,8 @@ Stop addHosts(CliContext &c, const Inventory &inventory, const Recipe &recipe, c
     return std::nullopt;
 }
 
-} // namespace
-
-int runUpgradeCommand(const QStringList &args, CliContext &c)
+/** The command line read and checked: the hosts, the pins to move to (or --resume), the pace. */
+Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, UpgradeTarget &target)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
@@ -279,7 +278,6 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     if (!p.parse(args)) {
         return usageError(c, p.errorText());
     }
-    UpgradeRequest r;
     r.names = p.positionalArguments().mid(1);
     if (r.names.isEmpty()) {
         return usageError(c, QCoreApplication::translate("Cli", "needs HOST."));
@@ -287,68 +285,61 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
     r.json = p.isSet(f.jsonOpt);
     r.resume = p.isSet(f.resumeOpt);
     if (const Stop stop = readRequest(p, f, c, r)) {
-        return *stop;
+        return stop;
     }
-    const bool json = r.json;
-    Inventory inventory(c.paths.inventoryFile());
-    if (Status s = inventory.load(); !s) {
-        c.err << s.message() << '\n';
-        return ExitCheckFailed;
-    }
-    const auto recipes = Recipe::builtIn();
-    const auto terms = LicenseTerms::builtIn();
-    if (!recipes || !terms) {
-        c.err << (!recipes ? recipes.message() : terms.message()) << '\n';
-        return ExitCheckFailed;
-    }
-    const Recipe recipe = recipes.value().first();
-
-    Redactor localRedactor;
-    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    SecretStore secrets;
-    // Each host's connection, opened when its turn comes, closed when it ends (or its code).
-    std::map<QString, std::unique_ptr<ssh::HostConnection>> connections;
-    std::map<QString, std::function<void(int)>> release;
-    std::map<QString, int> sshCodes;
-    RollingUpgrade rolling(
-        recipe, secrets, redactor,
-        [&](const QString &name, std::function<void(ssh::Transport &)> ready,
-            std::function<void(const QString &)> failed) {
-            const std::optional<HostEntry> entry = inventory.find(name);
-            connections[name] = startOnHost(
-                *entry, c,
-                [&release, name, ready](ssh::HostConnection &connection, std::function<void(int)> done) {
-                    release[name] = std::move(done);
-                    ready(connection);
-                },
-                [&sshCodes, &release, name, failed](int code) {
-                    if (!release.count(name)) { // never reached: startOnHost said why on stderr
-                        sshCodes[name] = code;
-                        failed(QCoreApplication::translate("Cli", "SSH exit code %1").arg(code));
-                    }
-                });
-        });
-
-    UpgradeTarget target;
     target.resume = r.resume;
     target.pinsFile = r.pinsFile;
     target.imageDigest = p.value(f.digestOpt);
     target.modelRevision = p.value(f.revisionOpt);
-    if (const Stop stop = addHosts(c, inventory, recipe, terms.value(), r, target, rolling)) {
-        return *stop;
-    }
+    return std::nullopt;
+}
 
-    printAsItGoes(c, rolling, json, r.names.size() > 1);
-    QObject::connect(&rolling, &RollingUpgrade::hostFinished, &rolling,
-                     [&](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
-                         if (outcome && !json) {
-                             c.out << outcomeWords(host, *outcome, plan);
-                             c.out.flush();
-                         }
-                         if (const auto done = release.find(host); done != release.end()) {
-                             done->second(outcome == UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
-                         }
-                     });
+/** Each host's connection, opened when its turn comes, closed when it ends (or its code). */
+struct HostSessions
+{
+    std::map<QString, std::unique_ptr<ssh::HostConnection>> connections;
+    std::map<QString, std::function<void(int)>> release;
+    std::map<QString, int> sshCodes;
+};
+
+/** How the rolling upgrade reaches a host when its turn comes: `sessions` keeps the connection. */
+RollingUpgrade::Connect connectOnTurn(CliContext &c, const Inventory &inventory, HostSessions &sessions)
+{
+    return [&c, &inventory, &sessions](const QString &name, std::function<void(ssh::Transport &)> ready,
+                                       std::function<void(const QString &)> failed) {
+        const std::optional<HostEntry> entry = inventory.find(name);
+        sessions.connections[name] = startOnHost(
+            *entry, c,
+            [&release = sessions.release, name, ready](ssh::HostConnection &connection, std::function<void(int)> done) {
+                release[name] = std::move(done);
+                ready(connection);
+            },
+            [&sshCodes = sessions.sshCodes, &release = sessions.release, name, failed](int code) {
+                if (!release.count(name)) { // never reached: startOnHost said why on stderr
+                    sshCodes[name] = code;
+                    failed(QCoreApplication::translate("Cli", "SSH exit code %1").arg(code));
+                }
+            });
+    };
+}
+
+/**
+ * Runs the upgrade, `maxUnavailable` hosts at a time, to its end (Ctrl+C cancels it and keeps it
+ * for --resume; twice quits at once), then prints the summary; returns the exit code.
+ */
+int runToTheEnd(CliContext &c, RollingUpgrade &rolling, HostSessions &sessions, bool json, int maxUnavailable)
+{
+    QObject::connect(
+        &rolling, &RollingUpgrade::hostFinished, &rolling,
+        [&c, &sessions, json](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
+            if (outcome && !json) {
+                c.out << outcomeWords(host, *outcome, plan);
+                c.out.flush();
+            }
+            if (const auto done = sessions.release.find(host); done != sessions.release.end()) {
+                done->second(outcome == UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
+            }
+        });
     QEventLoop loop;
     QObject::connect(&rolling, &RollingUpgrade::finished, &loop, &QEventLoop::quit);
     StopSignals stopSignals;
@@ -367,10 +358,44 @@ int runUpgradeCommand(const QStringList &args, CliContext &c)
         }
         rolling.cancel();
     });
-    rolling.start(r.maxUnavailable);
+    rolling.start(maxUnavailable);
     loop.exec();
 
-    return printSummary(c, rolling, sshCodes, json);
+    return printSummary(c, rolling, sessions.sshCodes, json);
+}
+
+} // namespace
+
+int runUpgradeCommand(const QStringList &args, CliContext &c)
+{
+    UpgradeRequest r;
+    UpgradeTarget target;
+    if (const Stop stop = parseRequest(args, c, r, target)) {
+        return *stop;
+    }
+    Inventory inventory(c.paths.inventoryFile());
+    if (Status s = inventory.load(); !s) {
+        c.err << s.message() << '\n';
+        return ExitCheckFailed;
+    }
+    const auto recipes = Recipe::builtIn();
+    const auto terms = LicenseTerms::builtIn();
+    if (!recipes || !terms) {
+        c.err << (!recipes ? recipes.message() : terms.message()) << '\n';
+        return ExitCheckFailed;
+    }
+    const Recipe recipe = recipes.value().first();
+
+    Redactor localRedactor;
+    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
+    SecretStore secrets;
+    HostSessions sessions;
+    RollingUpgrade rolling(recipe, secrets, redactor, connectOnTurn(c, inventory, sessions));
+    if (const Stop stop = addHosts(c, inventory, recipe, terms.value(), r, target, rolling)) {
+        return *stop;
+    }
+    printAsItGoes(c, rolling, r.json, r.names.size() > 1);
+    return runToTheEnd(c, rolling, sessions, r.json, r.maxUnavailable);
 }
 
 } // namespace flashdeck::cli
