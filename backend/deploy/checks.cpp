@@ -40,6 +40,113 @@ StepRecord make(const char *step, const QString &title, const QString &why)
     return r;
 }
 
+QString gib(qint64 mib)
+{
+    return fmt::gibExact(double(mib));
+}
+
+/** Whose the processes on the GPUs are, for preflight.gpumemory (see gpuMemory in checks.h). */
+struct ProcessOwners
+{
+    const QHash<qint64, QString> &owners;
+    const QString &deploymentId;
+    const QList<probe::RocmSmiProcess> &unplaced;
+    const QSet<int> &ownGpus;
+};
+
+/** What preflight.gpumemory finds, GPU by GPU. */
+struct MemoryFindings
+{
+    QStringList tight; // the GPUs short of memory, with what holds it
+    QStringList flashdeck; // Flashdeck's other deployments in the way
+    bool foreign = false; // a process that is not Flashdeck's in the way
+    qint64 needed = 0;
+    QStringList somewhere; // the processes rocm-smi names on no GPU (unplacedHolders)
+    QStringList unlistedOwn; // GPUs whose memory only our own running server can hold
+};
+
+/** rocm-smi says how many GPUs a process uses, not which: named beside a short GPU that lists none of its own. */
+QStringList unplacedHolders(const ProcessOwners &o)
+{
+    QStringList somewhere;
+    for (const probe::RocmSmiProcess &p : o.unplaced) {
+        const QString owner = o.owners.value(p.process.pid);
+        if (owner.isEmpty() || owner != o.deploymentId) {
+            somewhere.append(
+                QCoreApplication::translate("Deploy",
+                                            "pid %1 (%2) holds %3 on GPUs rocm-smi does not name (%4 of them)")
+                    .arg(p.process.pid)
+                    .arg(owner.isEmpty() ? p.process.name
+                                         : QCoreApplication::translate("Deploy", "%1, Flashdeck's deployment %2")
+                                               .arg(p.process.name, owner),
+                         gib(p.process.usedMemoryMiB))
+                    .arg(p.gpuCount));
+        }
+    }
+    return somewhere;
+}
+
+/** The memory of `gpu` our own processes hold; the others are named in `holders`. */
+qint64 ownMemory(const probe::NvidiaGpu &gpu, const ProcessOwners &o, MemoryFindings &f, QStringList &holders)
+{
+    qint64 ours = 0;
+    for (const probe::GpuProcess &p : gpu.processes) {
+        const QString owner = o.owners.value(p.pid);
+        if (!owner.isEmpty() && owner == o.deploymentId) {
+            ours += p.usedMemoryMiB;
+            continue;
+        }
+        if (owner.isEmpty()) {
+            f.foreign = true;
+            holders.append(QCoreApplication::translate("Deploy", "pid %1 (%2) holds %3")
+                               .arg(p.pid)
+                               .arg(p.name, gib(p.usedMemoryMiB)));
+        } else {
+            if (!f.flashdeck.contains(owner)) {
+                f.flashdeck.append(owner);
+            }
+            holders.append(QCoreApplication::translate("Deploy", "pid %1 (%2, Flashdeck's deployment %3) holds %4")
+                               .arg(p.pid)
+                               .arg(p.name, owner, gib(p.usedMemoryMiB)));
+        }
+    }
+    return ours;
+}
+
+/** GPU `index` has room for the server, or is tight (with what holds its memory). */
+void judgeGpu(int index, const probe::NvidiaGpu &gpu, double memFraction, const ProcessOwners &o, MemoryFindings &f)
+{
+    QStringList holders;
+    qint64 ours = ownMemory(gpu, o, f, holders);
+    if (gpu.processes.isEmpty() && o.unplaced.isEmpty() && gpu.memoryUsedMiB > 0 &&
+        (o.ownGpus.contains(index) || o.ownGpus.contains(-1))) {
+        // nvidia-smi names no holder (it cannot see into containers in some setups), and
+        // this deployment's server runs on this GPU: the memory is the server's own.
+        ours = gpu.memoryUsedMiB;
+        f.unlistedOwn.append(QString::number(index));
+    }
+    const qint64 need = qint64(memFraction * double(gpu.memoryTotalMiB));
+    const qint64 free = gpu.memoryTotalMiB - gpu.memoryUsedMiB + ours;
+    f.needed = std::max(f.needed, need);
+    if (free < need && gpu.processes.isEmpty() && !f.somewhere.isEmpty()) {
+        holders = f.somewhere;
+        for (const probe::RocmSmiProcess &p : o.unplaced) {
+            const QString owner = o.owners.value(p.process.pid);
+            f.foreign = f.foreign || owner.isEmpty();
+            if (!owner.isEmpty() && owner != o.deploymentId && !f.flashdeck.contains(owner)) {
+                f.flashdeck.append(owner);
+            }
+        }
+    }
+    if (free < need) {
+        f.tight.append(
+            QCoreApplication::translate("Deploy", "GPU %1: %2 free of %3, the server needs %4%5")
+                .arg(index)
+                .arg(gib(free), gib(gpu.memoryTotalMiB), gib(need),
+                     holders.isEmpty() ? QString() : QStringLiteral("; ") + holders.join(QStringLiteral(", "))));
+    }
+}
+
 } // namespace
 
 StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
@@ -99,114 +206,44 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
         "preflight.gpumemory", QCoreApplication::translate("Deploy", "The GPUs have room for the server"),
         QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
             .arg(profile.memFractionStatic));
-    const auto gib = [](qint64 mib) { return fmt::gibExact(double(mib)); };
     r.expected = QCoreApplication::translate("Deploy", "%1 % of each GPU of the profile free")
                      .arg(qRound(profile.memFractionStatic * 100));
-    QStringList tight;
-    QStringList flashdeck;
-    bool foreign = false;
-    qint64 needed = 0;
-    // rocm-smi says how many GPUs a process uses, not which: named beside a short GPU that lists
-    // none of its own.
-    QStringList somewhere;
-    QStringList unlistedOwn; // GPUs whose memory only our own running server can hold
-    for (const probe::RocmSmiProcess &p : unplaced) {
-        const QString owner = owners.value(p.process.pid);
-        if (owner.isEmpty() || owner != deploymentId) {
-            somewhere.append(
-                QCoreApplication::translate("Deploy",
-                                            "pid %1 (%2) holds %3 on GPUs rocm-smi does not name (%4 of them)")
-                    .arg(p.process.pid)
-                    .arg(owner.isEmpty() ? p.process.name
-                                         : QCoreApplication::translate("Deploy", "%1, Flashdeck's deployment %2")
-                                               .arg(p.process.name, owner),
-                         gib(p.process.usedMemoryMiB))
-                    .arg(p.gpuCount));
-        }
-    }
+    const ProcessOwners o{owners, deploymentId, unplaced, ownGpus};
+    MemoryFindings f;
+    f.somewhere = unplacedHolders(o);
     for (const RecipeReplica &replica : profile.replicas) {
         for (const int index : replica.gpus) {
             if (index < 0 || index >= d.gpus.size()) {
                 continue; // preflight.gpus judged the count
             }
-            const probe::NvidiaGpu &gpu = d.gpus.at(index);
-            qint64 ours = 0;
-            QStringList holders;
-            for (const probe::GpuProcess &p : gpu.processes) {
-                const QString owner = owners.value(p.pid);
-                if (!owner.isEmpty() && owner == deploymentId) {
-                    ours += p.usedMemoryMiB;
-                    continue;
-                }
-                if (owner.isEmpty()) {
-                    foreign = true;
-                    holders.append(QCoreApplication::translate("Deploy", "pid %1 (%2) holds %3")
-                                       .arg(p.pid)
-                                       .arg(p.name, gib(p.usedMemoryMiB)));
-                } else {
-                    if (!flashdeck.contains(owner)) {
-                        flashdeck.append(owner);
-                    }
-                    holders.append(
-                        QCoreApplication::translate("Deploy", "pid %1 (%2, Flashdeck's deployment %3) holds %4")
-                            .arg(p.pid)
-                            .arg(p.name, owner, gib(p.usedMemoryMiB)));
-                }
-            }
-            if (gpu.processes.isEmpty() && unplaced.isEmpty() && gpu.memoryUsedMiB > 0 &&
-                (ownGpus.contains(index) || ownGpus.contains(-1))) {
-                // nvidia-smi names no holder (it cannot see into containers in some setups), and
-                // this deployment's server runs on this GPU: the memory is the server's own.
-                ours = gpu.memoryUsedMiB;
-                unlistedOwn.append(QString::number(index));
-            }
-            const qint64 need = qint64(profile.memFractionStatic * double(gpu.memoryTotalMiB));
-            const qint64 free = gpu.memoryTotalMiB - gpu.memoryUsedMiB + ours;
-            needed = std::max(needed, need);
-            if (free < need && gpu.processes.isEmpty() && !somewhere.isEmpty()) {
-                holders = somewhere;
-                for (const probe::RocmSmiProcess &p : unplaced) {
-                    const QString owner = owners.value(p.process.pid);
-                    foreign = foreign || owner.isEmpty();
-                    if (!owner.isEmpty() && owner != deploymentId && !flashdeck.contains(owner)) {
-                        flashdeck.append(owner);
-                    }
-                }
-            }
-            if (free < need) {
-                tight.append(QCoreApplication::translate("Deploy", "GPU %1: %2 free of %3, the server needs %4%5")
-                                 .arg(index)
-                                 .arg(gib(free), gib(gpu.memoryTotalMiB), gib(need),
-                                      holders.isEmpty() ? QString()
-                                                        : QStringLiteral("; ") + holders.join(QStringLiteral(", "))));
-            }
+            judgeGpu(index, d.gpus.at(index), profile.memFractionStatic, o, f);
         }
     }
-    if (tight.isEmpty()) {
+    if (f.tight.isEmpty()) {
         r.status = StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "every GPU of the profile has the %1 the server takes free")
-                     .arg(gib(needed));
-        if (!unlistedOwn.isEmpty()) {
+                     .arg(gib(f.needed));
+        if (!f.unlistedOwn.isEmpty()) {
             r.seen += QStringLiteral("; ") +
                 QCoreApplication::translate("Deploy",
                                             "the memory in use on GPU %1 is this deployment's own running server's "
                                             "(nvidia-smi lists no process for it, as inside containers and some "
                                             "VMs): this run reuses it")
-                    .arg(unlistedOwn.join(QStringLiteral(", ")));
+                    .arg(f.unlistedOwn.join(QStringLiteral(", ")));
         }
         return r;
     }
     r.status = StepStatus::Fail;
-    r.seen = tight.join(QStringLiteral("; "));
+    r.seen = f.tight.join(QStringLiteral("; "));
     QStringList fix;
-    if (!flashdeck.isEmpty()) {
+    if (!f.flashdeck.isEmpty()) {
         fix.append(QCoreApplication::translate(
                        "Deploy",
                        "Flashdeck's own deployment %1 holds them: remove it with 'flashdeck undeploy %2' "
                        "(it stops only Flashdeck's containers), or deploy that profile again instead.")
-                       .arg(flashdeck.join(QStringLiteral(", ")), host));
+                       .arg(f.flashdeck.join(QStringLiteral(", ")), host));
     }
-    if (foreign) {
+    if (f.foreign) {
         fix.append(QCoreApplication::translate(
             "Deploy",
             "The other processes are not Flashdeck's: find out whose they are on the host (ps -o "

@@ -41,18 +41,9 @@ QString qmul4NotPrinted(const std::optional<KernelVerdict> &earlier)
         .arg(earlier->fastPath() ? QStringLiteral("qmul4") : QStringLiteral("backend=") + earlier->backend, date);
 }
 
-} // namespace
-
-Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+/** The launch of the runbook's pins, as buildLaunch takes it (with the generator's command, if any). */
+Result<LaunchInputs> launchInputs(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
 {
-    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
-    if (!rules) {
-        return rules.status();
-    }
-    if (profile.vendor != probe::GpuVendor::Nvidia || profile.replicas.size() != 1) {
-        return Status::failure(
-            QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
-    }
     LaunchInputs launch;
     launch.deploymentId = in.deploymentId;
     launch.imageDigest = in.imageDigest;
@@ -60,42 +51,40 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     launch.apiKey = generateApiKey(); // only to pass the checks: the script uses $FLASHDECK_API_KEY
     launch.hostHome = in.hostHome;
     launch.offlineModelDir = in.modelDir;
-    const bool offline = !in.modelDir.isEmpty();
     if (!in.launchCommand.isEmpty()) {
         ImportContext context;
         context.vendor = profile.vendor;
         context.gpusPerService = int(profile.replicas.first().gpus.size());
         context.gpusFrom = QStringLiteral("the deployment");
         context.port = profile.replicas.first().port;
-        context.offline = offline;
+        context.offline = !in.modelDir.isEmpty();
         const Result<ImportedLaunch> imported = ImportedLaunch::make(in.launchCommand, recipe, context);
         if (!imported) {
             return imported.status();
         }
         launch.imported = imported.value();
     }
-    const Result<QList<ContainerSpec>> specs = buildLaunch(recipe, profile, launch);
-    if (!specs) {
-        return specs.status();
-    }
-    const ContainerSpec &spec = specs.value().first();
-    // The launch with the pins as the variables above, so an upgrade runs the same line with others.
-    QString runLine = spec.dockerRunLine();
-    runLine.replace(QLatin1Char(' ') + q(recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest) +
-                        QLatin1Char(' '),
-                    QStringLiteral(" \"$IMAGE\" "));
+    return launch;
+}
+
+/** The launch with the pins as the script's variables, so an upgrade runs the same line with others. */
+QString pinnedRunLine(const ContainerSpec &spec, const Recipe &recipe, const RecipeProfile &profile,
+                      const RunbookInputs &in)
+{
+    QString line = spec.dockerRunLine();
+    line.replace(QLatin1Char(' ') + q(recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest) +
+                     QLatin1Char(' '),
+                 QStringLiteral(" \"$IMAGE\" "));
     if (!in.modelSha.isEmpty()) {
-        runLine.replace(QStringLiteral(" --revision ") + q(in.modelSha) + QLatin1Char(' '),
-                        QStringLiteral(" --revision \"$REVISION\" "));
+        line.replace(QStringLiteral(" --revision ") + q(in.modelSha) + QLatin1Char(' '),
+                     QStringLiteral(" --revision \"$REVISION\" "));
     }
-    const RecipeReplica &replica = profile.replicas.first();
-    QStringList gpuIds;
-    for (const int g : replica.gpus) {
-        gpuIds.append(QString::number(g));
-    }
-    const QString image = recipe.imageOf(profile).name + QLatin1Char('@') + in.imageDigest;
-    const qint64 needBytes = (offline ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
-    QStringList s;
+    return line;
+}
+
+/** The comments that say what the script is, its pins and how to run it. */
+void appendHeader(QStringList &s, const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+{
     s << QStringLiteral("#!/bin/sh")
       << QStringLiteral("# Flashdeck runbook: %1, profile %2 (%3), host %4.")
              .arg(recipe.title, profile.id, profile.status, in.hostName)
@@ -116,13 +105,19 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              "#                                            commit); any failed step rolls back to these pins")
       << QStringLiteral(
              "#   sh runbook.sh rollback                   these pins again, verified (after a failed upgrade)")
-      << QStringLiteral("# The old image stays on the host for the rollback: 'docker image rm' it once you are sure.")
-      << QStringLiteral("set -eu")
+      << QStringLiteral("# The old image stays on the host for the rollback: 'docker image rm' it once you are sure.");
+}
+
+/** The pins as variables, the mode (deploy, upgrade, rollback) and the step and fail functions. */
+void appendSetup(QStringList &s, const RunbookInputs &in, const QString &image, const QString &name, quint16 port)
+{
+    const bool offline = !in.modelDir.isEmpty();
+    s << QStringLiteral("set -eu")
       << QStringLiteral(
              ": \"${FLASHDECK_API_KEY:?set FLASHDECK_API_KEY to the server key (e.g. openssl rand -base64 32)}\"")
       << QStringLiteral("IMAGE=%1").arg(q(image)) << QStringLiteral("REVISION=%1").arg(q(in.modelSha))
       << (offline ? QStringLiteral("MODEL_DIR=%1").arg(q(in.modelDir)) : QString())
-      << QStringLiteral("NAME=%1").arg(q(spec.name)) << QStringLiteral("PORT=%1").arg(replica.port) << QString()
+      << QStringLiteral("NAME=%1").arg(q(name)) << QStringLiteral("PORT=%1").arg(port) << QString()
       << QStringLiteral("MODE=${1:-deploy}") << QStringLiteral("case \"$MODE\" in")
       << QStringLiteral("deploy | rollback) ;;") << QStringLiteral("upgrade)")
       << QStringLiteral("  [ $# -ge 2 ] || { echo \"usage: sh $0 upgrade sha256:DIGEST [COMMIT]\" >&2; exit 2; }")
@@ -136,6 +131,12 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral("  if sh \"$0\" rollback; then echo 'The upgrade failed; the host runs the old pins again, "
                         "verified.' >&2; else echo 'The upgrade failed and so did the rollback.' >&2; fi")
       << QStringLiteral("  exit 1") << QStringLiteral("}") << QString();
+}
+
+/** preflight.driver and preflight.disk. */
+void appendPreflight(QStringList &s, const Recipe &recipe, bool offline)
+{
+    const qint64 needBytes = (offline ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer'").arg(recipe.cudaRuntime)
       << QStringLiteral(
              "cuda=$(nvidia-smi -q -x | sed -n 's:.*<cuda_version>\\(.*\\)</cuda_version>.*:\\1:p' | head -n 1)")
@@ -155,7 +156,12 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              "avail=$(df -B1 --output=avail,target \"$HOME/.cache/huggingface\" | tail -n 1 | awk '{ print $1 }')")
       << QStringLiteral("echo \"free: $avail bytes\"")
       << QStringLiteral("[ \"$avail\" -ge %1 ] || fail \"not enough free disk\"").arg(needBytes) << QString();
-    if (offline) {
+}
+
+/** pin.model: the offline folder's files and revision, or the revision on the Hub. */
+void appendModelPin(QStringList &s, const Recipe &recipe, const RunbookInputs &in)
+{
+    if (!in.modelDir.isEmpty()) {
         // F27: the folder is the pin; hf download recorded the commit of every file it wrote.
         s << QStringLiteral("step 'pin.model: %1 holds revision %2 and the %3/ draft'")
                  .arg(QStringLiteral("the model folder"), in.modelSha, recipe.draftSubfolder)
@@ -176,6 +182,15 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
                  "\"\\\"sha\\\":\\\"$REVISION\\\"\" || fail \"the Hub does not know revision $REVISION\"")
                  .arg(recipe.modelRepo)
           << QString();
+    }
+}
+
+/** pull, verify.gpus, launch and ready: the pinned image runs and answers. */
+void appendLaunch(QStringList &s, const RecipeProfile &profile, const QString &runLine)
+{
+    QStringList gpuIds;
+    for (const int g : profile.replicas.first().gpus) {
+        gpuIds.append(QString::number(g));
     }
     s << QStringLiteral("step 'pull: the pinned image; RepoDigests must hold the digest'")
       << QStringLiteral("docker pull \"$IMAGE\"")
@@ -198,16 +213,26 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
              "\"$NAME\"; fail 'the server exited'; }")
       << QStringLiteral("  i=$((i + 1)); [ \"$i\" -lt 4800 ] || fail 'not ready after 40 minutes'; sleep 0.5")
       << QStringLiteral("done") << QString();
+}
+
+/** check.qmul4, check.dspark and check.kvpool: the log lines Flashdeck's own checks read. */
+void appendLogChecks(QStringList &s, const logs::LogRules &rules, const RecipeProfile &profile, const RunbookInputs &in)
+{
     s << QStringLiteral("step 'check.qmul4: expected nvfp4_to_fp8 backend=qmul4'")
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo %2")
-             .arg(greps(rules.value(), {"qmul4-ok", "qmul4-fallback"}), q(qmul4NotPrinted(in.qmul4Seen)))
+             .arg(greps(rules, {"qmul4-ok", "qmul4-fallback"}), q(qmul4NotPrinted(in.qmul4Seen)))
       << QStringLiteral("step 'check.dspark: expected a DSpark draft line'")
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo 'WARN: no DSpark line'")
-             .arg(greps(rules.value(), {"dspark-ok"}))
+             .arg(greps(rules, {"dspark-ok"}))
       << QStringLiteral("step 'check.kvpool: expected about %1 tokens'").arg(profile.kvTokensExpected)
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo 'unknown: no KV pool line'")
-             .arg(greps(rules.value(), {"kv-pool"}))
+             .arg(greps(rules, {"kv-pool"}))
       << QString();
+}
+
+/** verify.text and verify.thinking: the chat API answers with the key, thinking on and off. */
+void appendVerify(QStringList &s, const Recipe &recipe)
+{
     // A reasoning model thinks first: a budget it finishes its thought in (64 ended inside it).
     const QString body = QStringLiteral(
         R"({"model":"%1","messages":[{"role":"user","content":"Reply with one short sentence."}],"max_tokens":2048%2})");
@@ -226,6 +251,38 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
       << QStringLiteral(
              "echo \"$out\" | grep -q '\"reasoning_content\":\"[^\"]' && fail 'reasoning_content with thinking off'")
       << QStringLiteral("printf '\\nDeployed: %s on 127.0.0.1:%s\\n' \"$IMAGE\" \"$PORT\"");
+}
+
+} // namespace
+
+Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+{
+    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
+    if (!rules) {
+        return rules.status();
+    }
+    if (profile.vendor != probe::GpuVendor::Nvidia || profile.replicas.size() != 1) {
+        return Status::failure(
+            QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
+    }
+    const Result<LaunchInputs> launch = launchInputs(recipe, profile, in);
+    if (!launch) {
+        return launch.status();
+    }
+    const Result<QList<ContainerSpec>> specs = buildLaunch(recipe, profile, launch.value());
+    if (!specs) {
+        return specs.status();
+    }
+    const ContainerSpec &spec = specs.value().first();
+    const QString image = recipe.imageOf(profile).name + QLatin1Char('@') + in.imageDigest;
+    QStringList s;
+    appendHeader(s, recipe, profile, in);
+    appendSetup(s, in, image, spec.name, profile.replicas.first().port);
+    appendPreflight(s, recipe, !in.modelDir.isEmpty());
+    appendModelPin(s, recipe, in);
+    appendLaunch(s, profile, pinnedRunLine(spec, recipe, profile, in));
+    appendLogChecks(s, rules.value(), profile, in);
+    appendVerify(s, recipe);
     return QString(s.join(QLatin1Char('\n')) + QLatin1Char('\n'));
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace flashdeck {
 
@@ -39,6 +40,249 @@ QString relative(const QByteArray &path)
         p.remove(0, 2);
     }
     return p;
+}
+
+bool fail(QString *error, const QString &why)
+{
+    if (error) {
+        *error = why;
+    }
+    return false;
+}
+
+QString unexpectedLine(const QByteArray &line)
+{
+    return QCoreApplication::translate("Deploy", "unexpected listing line: %1").arg(hostText(line.left(200), 200));
+}
+
+/** The next line of `output` from `*pos`, which moves past its newline. */
+QByteArray nextLine(const QByteArray &output, qsizetype *pos)
+{
+    qsizetype eol = output.indexOf('\n', *pos);
+    if (eol < 0) {
+        eol = output.size();
+    }
+    const QByteArray line = output.mid(*pos, eol - *pos);
+    *pos = eol + 1;
+    return line;
+}
+
+/** An `F <size> <path>`, `M <commit> <etag> <path>` or `S <sha256>  <path>` record (sha256sum's two spaces). */
+struct FileRecord
+{
+    QByteArray field;
+    QByteArray second; // M's etag
+    QString path;
+};
+
+std::optional<FileRecord> fileRecord(const QByteArray &tag, const QByteArray &rest)
+{
+    const qsizetype sp = rest.indexOf(tag == "S " ? QByteArrayLiteral("  ") : QByteArrayLiteral(" "));
+    if (sp <= 0) {
+        return std::nullopt;
+    }
+    FileRecord r;
+    r.field = rest.left(sp);
+    qsizetype pathAt = sp + (tag == "S " ? 2 : 1);
+    if (tag == "M ") { // commit, etag, path
+        const qsizetype sp2 = rest.indexOf(' ', pathAt);
+        if (sp2 < 0) {
+            return std::nullopt;
+        }
+        r.second = rest.mid(pathAt, sp2 - pathAt);
+        pathAt = sp2 + 1;
+    }
+    r.path = relative(rest.mid(pathAt));
+    return r;
+}
+
+/** The file an hf download `.metadata` path describes; none for any other path. */
+std::optional<QString> downloadedFile(const QString &path)
+{
+    static const QString prefix = QStringLiteral(".cache/huggingface/download/");
+    if (path.startsWith(prefix) && path.endsWith(QLatin1String(".metadata"))) {
+        return path.mid(prefix.size(), path.size() - prefix.size() - 9);
+    }
+    return std::nullopt;
+}
+
+/** The line of a `C <bytes> <path>` or `H <declared> <bytes> <path>` record, whose block follows it. */
+struct BlockRecord
+{
+    qint64 first = 0; // C's bytes, H's declared header length
+    qint64 bytes = 0;
+    QString path;
+    bool numbers = false; // both numbers read
+};
+
+std::optional<BlockRecord> blockRecord(const QByteArray &tag, const QByteArray &rest)
+{
+    const QList<QByteArray> parts = rest.split(' ');
+    const int fields = tag == "C " ? 1 : 2;
+    if (parts.size() <= fields) {
+        return std::nullopt;
+    }
+    bool ok1 = false;
+    bool ok2 = true;
+    BlockRecord r;
+    r.first = parts[0].toLongLong(&ok1);
+    r.bytes = fields == 1 ? r.first : parts[1].toLongLong(&ok2);
+    qsizetype skip = parts[0].size() + 1;
+    if (fields == 2) {
+        skip += parts[1].size() + 1;
+    }
+    r.path = relative(rest.mid(skip));
+    r.numbers = ok1 && ok2;
+    return r;
+}
+
+/** config.json: there, and JSON. */
+void checkConfig(const QHash<QString, QByteArray> &contents, QStringList *problems)
+{
+    const auto config = contents.constFind(QStringLiteral("config.json"));
+    if (config == contents.cend()) {
+        problems->append(QCoreApplication::translate(
+            "Deploy", "config.json is missing: this is not a model folder, or the copy is incomplete"));
+    } else if (!json::accept(config->constData(), config->constData() + config->size())) {
+        problems->append(QCoreApplication::translate("Deploy", "config.json is not valid JSON (damaged or cut short)"));
+    }
+}
+
+/** The shards of the checkpoint in `prefix`: those its index names, else its one model.safetensors. */
+QStringList shardsOf(const QHash<QString, QByteArray> &contents, const QHash<QString, qint64> &sizes,
+                     const QString &prefix, const QString &label, QStringList *problems)
+{
+    const QString indexPath = prefix + QStringLiteral("model.safetensors.index.json");
+    QStringList shards;
+    const auto index = contents.constFind(indexPath);
+    if (index != contents.cend()) {
+        const json j = jsonread::parse(index->constData(), index->constData() + index->size());
+        const json map = j.is_object() ? j.value("weight_map", json()) : json();
+        if (!map.is_object() || map.empty()) {
+            problems->append(
+                QCoreApplication::translate("Deploy", "%1 has no weight_map (damaged or cut short)").arg(indexPath));
+            return shards;
+        }
+        QSet<QString> seen;
+        for (const auto &[tensor, file] : map.items()) {
+            if (file.is_string()) {
+                const QString f = prefix + QString::fromStdString(file.get<std::string>());
+                if (!seen.contains(f)) {
+                    seen.insert(f);
+                    shards.append(f);
+                }
+            }
+        }
+    } else if (sizes.contains(prefix + QStringLiteral("model.safetensors"))) {
+        shards.append(prefix + QStringLiteral("model.safetensors"));
+    } else {
+        problems->append(QCoreApplication::translate(
+                             "Deploy", "%1: neither model.safetensors.index.json nor model.safetensors is there")
+                             .arg(label));
+    }
+    return shards;
+}
+
+/** config.json names dspark_* keys: the draft is bundled in the checkpoint. */
+bool configBundlesDraft(const QHash<QString, QByteArray> &contents)
+{
+    bool bundled = false;
+    const auto config = contents.constFind(QStringLiteral("config.json"));
+    if (config != contents.cend()) {
+        const json c = jsonread::parse(config->constData(), config->constData() + config->size());
+        if (c.is_object()) {
+            for (const auto &[k, value] : c.items()) {
+                bundled = bundled || k.rfind("dspark_", 0) == 0;
+            }
+        }
+    }
+    return bundled;
+}
+
+/**
+ * The DSpark draft in `draftSubfolder` or bundled in the checkpoint, with its problems and notes:
+ * the shards of the subfolder to check, empty when there is none.
+ */
+QStringList draftShards(const QHash<QString, QByteArray> &contents, const QHash<QString, qint64> &sizes,
+                        const QString &draftSubfolder, WeightsFolder::Verdict *v)
+{
+    const QString draft = draftSubfolder + QLatin1Char('/');
+    bool any = false;
+    for (auto it = sizes.cbegin(); it != sizes.cend(); ++it) {
+        any = any || it.key().startsWith(draft);
+    }
+    // SGLang also takes a draft bundled in the target checkpoint, which config.json announces
+    // with dspark_* keys (sglang-facts §10: "DSpark draft weights are bundled in the target
+    // checkpoint"); the seed's layout keeps it in the dspark/ subfolder (F27).
+    const bool bundled = configBundlesDraft(contents);
+    if (!any && bundled) {
+        v->notes.append(QCoreApplication::translate(
+            "Deploy", "the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
+        return {};
+    }
+    if (!any) {
+        v->problems.append(QCoreApplication::translate("Deploy",
+                                                       "no DSpark draft: the %1 subfolder is missing and config.json "
+                                                       "has no dspark_* keys (SGLang finds the draft there)")
+                               .arg(draftSubfolder));
+        return {};
+    }
+    if (!contents.contains(draft + QStringLiteral("config.json"))) {
+        v->problems.append(QCoreApplication::translate("Deploy", "%1config.json is missing").arg(draft));
+    }
+    return shardsOf(contents, sizes, draft, draftSubfolder, &v->problems);
+}
+
+/** hf download records an LFS file's sha256 as its etag: with checksums listed, compare them. */
+void compareChecksums(const QHash<QString, QString> &sha256, const QHash<QString, QString> &etags,
+                      WeightsFolder::Verdict *v)
+{
+    QStringList changed;
+    for (auto it = sha256.cbegin(); it != sha256.cend(); ++it) {
+        const QString etag = etags.value(it.key());
+        if (etag.size() == 64 && etag != it.value()) {
+            changed.append(it.key());
+        }
+    }
+    if (!changed.isEmpty()) {
+        v->problems.append(QCoreApplication::translate(
+                               "Deploy", "%1 files differ in content (sha256) from what hf download recorded: %2")
+                               .arg(changed.size())
+                               .arg(listOf(changed)));
+    } else if (!sha256.isEmpty() && !etags.isEmpty()) {
+        v->notes.append(
+            QCoreApplication::translate("Deploy", "%1 safetensors files match the sha256 hf download recorded")
+                .arg(sha256.size()));
+    }
+}
+
+/** The one revision the hf download metadata of the folder's files names. */
+void judgeRevision(const QHash<QString, QString> &commitsOf, const QHash<QString, qint64> &sizes,
+                   WeightsFolder::Verdict *v)
+{
+    QStringList commits;
+    for (auto it = commitsOf.cbegin(); it != commitsOf.cend(); ++it) {
+        if (sizes.contains(it.key())) {
+            commits.append(it.value());
+        }
+    }
+    commits.removeDuplicates();
+    if (commits.size() == 1) {
+        v->revision = commits.constFirst();
+    } else if (commits.size() > 1) {
+        QStringList list = commits;
+        v->problems.append(
+            QCoreApplication::translate("Deploy",
+                                        "the files come from %1 different revisions (%2): download one revision into "
+                                        "an empty folder")
+                .arg(commits.size())
+                .arg(listOf(list)));
+    } else {
+        v->notes.append(QCoreApplication::translate(
+            "Deploy",
+            "no hf download metadata (.cache/huggingface/download): the folder does not say "
+            "which revision it holds"));
+    }
 }
 
 } // namespace
@@ -84,113 +328,70 @@ bool WeightsFolder::parse(const QByteArray &output, QString *error)
 {
     *this = WeightsFolder{};
     qsizetype pos = 0;
-    bool ended = false;
-    auto fail = [error](const QString &why) {
-        if (error) {
-            *error = why;
-        }
-        return false;
-    };
     while (pos < output.size()) {
-        qsizetype eol = output.indexOf('\n', pos);
-        if (eol < 0) {
-            eol = output.size();
-        }
-        const QByteArray line = output.mid(pos, eol - pos);
-        pos = eol + 1;
+        const QByteArray line = nextLine(output, &pos);
         if (line.isEmpty()) {
             continue;
+        }
+        if (line == "NODIR") {
+            m_exists = false;
+            return true;
+        }
+        if (line == "END") {
+            return true;
         }
         const qsizetype space = line.indexOf(' ');
         const QByteArray tag = space < 0 ? QByteArray() : line.left(space + 1);
         const QByteArray rest = space < 0 ? QByteArray() : line.mid(space + 1);
-        if (line == "NODIR") {
-            m_exists = false;
-            ended = true;
-            break;
-        }
-        if (line == "END") {
-            ended = true;
-            break;
-        }
         if (tag == "DIR ") {
             m_exists = true;
             m_resolved = QString::fromUtf8(rest);
         } else if (tag == "F " || tag == "M " || tag == "S ") {
-            const qsizetype sp = rest.indexOf(tag == "S " ? QByteArrayLiteral("  ") : QByteArrayLiteral(" "));
-            if (sp <= 0) {
-                return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
-                                .arg(hostText(line.left(200), 200)));
+            const std::optional<FileRecord> r = fileRecord(tag, rest);
+            if (!r) {
+                return fail(error, unexpectedLine(line));
             }
-            const QByteArray field = rest.left(sp);
-            QByteArray second;
-            qsizetype pathAt = sp + (tag == "S " ? 2 : 1);
-            if (tag == "M ") { // commit, etag, path
-                const qsizetype sp2 = rest.indexOf(' ', pathAt);
-                if (sp2 < 0) {
-                    return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
-                                    .arg(hostText(line.left(200), 200)));
-                }
-                second = rest.mid(pathAt, sp2 - pathAt);
-                pathAt = sp2 + 1;
-            }
-            const QString path = relative(rest.mid(pathAt));
             if (tag == "F ") {
                 bool ok = false;
-                m_sizes.insert(path, field.toLongLong(&ok));
+                m_sizes.insert(r->path, r->field.toLongLong(&ok));
                 if (!ok) {
-                    return fail(QCoreApplication::translate("Deploy", "unexpected size in: %1")
+                    return fail(error,
+                                QCoreApplication::translate("Deploy", "unexpected size in: %1")
                                     .arg(hostText(line.left(200), 200)));
                 }
             } else if (tag == "M ") {
-                static const QString prefix = QStringLiteral(".cache/huggingface/download/");
-                QString file = path;
-                if (file.startsWith(prefix) && file.endsWith(QLatin1String(".metadata"))) {
-                    file = file.mid(prefix.size(), file.size() - prefix.size() - 9);
-                    m_commits.insert(file, QString::fromUtf8(field));
-                    m_etags.insert(file, QString::fromUtf8(second));
+                if (const std::optional<QString> file = downloadedFile(r->path)) {
+                    m_commits.insert(*file, QString::fromUtf8(r->field));
+                    m_etags.insert(*file, QString::fromUtf8(r->second));
                 }
             } else {
-                m_sha256.insert(path, QString::fromLatin1(field));
+                m_sha256.insert(r->path, QString::fromLatin1(r->field));
             }
         } else if (tag == "C " || tag == "H ") {
-            const QList<QByteArray> parts = rest.split(' ');
-            const int fields = tag == "C " ? 1 : 2;
-            if (parts.size() <= fields) {
-                return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
-                                .arg(hostText(line.left(200), 200)));
+            const std::optional<BlockRecord> r = blockRecord(tag, rest);
+            if (!r) {
+                return fail(error, unexpectedLine(line));
             }
-            bool ok1 = false;
-            bool ok2 = true;
-            const qint64 first = parts[0].toLongLong(&ok1);
-            const qint64 bytes = fields == 1 ? first : parts[1].toLongLong(&ok2);
-            qsizetype skip = parts[0].size() + 1;
-            if (fields == 2) {
-                skip += parts[1].size() + 1;
-            }
-            const QString path = relative(rest.mid(skip));
-            if (!ok1 || !ok2 || bytes < 0 || pos + bytes > output.size()) {
+            if (!r->numbers || r->bytes < 0 || pos + r->bytes > output.size()) {
                 return fail(
+                    error,
                     QCoreApplication::translate("Deploy", "the listing of %1 is cut short (was the folder changing?)")
-                        .arg(path));
+                        .arg(r->path));
             }
-            const QByteArray data = output.mid(pos, bytes);
-            pos += bytes + 1; // and the newline after the block
+            const QByteArray data = output.mid(pos, r->bytes);
+            pos += r->bytes + 1; // and the newline after the block
             if (tag == "C ") {
-                m_contents.insert(path, data);
+                m_contents.insert(r->path, data);
             } else {
-                m_headers.insert(path, Header{first, data});
+                m_headers.insert(r->path, Header{r->first, data});
             }
         } else {
-            return fail(QCoreApplication::translate("Deploy", "unexpected listing line: %1")
-                            .arg(hostText(line.left(200), 200)));
+            return fail(error, unexpectedLine(line));
         }
     }
-    if (!ended) {
-        return fail(QCoreApplication::translate(
-            "Deploy", "the listing ended early (no END line): the connection dropped or a tool failed"));
-    }
-    return true;
+    return fail(error,
+                QCoreApplication::translate(
+                    "Deploy", "the listing ended early (no END line): the connection dropped or a tool failed"));
 }
 
 void WeightsFolder::checkSafetensors(const QString &path, QStringList *problems) const
@@ -251,152 +452,39 @@ WeightsFolder::Verdict WeightsFolder::verify(const QString &draftSubfolder) cons
     for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
         v.bytes += it.value();
     }
-    const auto config = m_contents.constFind(QStringLiteral("config.json"));
-    if (config == m_contents.cend()) {
-        v.problems.append(QCoreApplication::translate(
-            "Deploy", "config.json is missing: this is not a model folder, or the copy is incomplete"));
-    } else if (!json::accept(config->constData(), config->constData() + config->size())) {
-        v.problems.append(
-            QCoreApplication::translate("Deploy", "config.json is not valid JSON (damaged or cut short)"));
-    }
-
-    auto shardsOf = [&](const QString &prefix, const QString &label) {
-        const QString indexPath = prefix + QStringLiteral("model.safetensors.index.json");
-        QStringList shards;
-        const auto index = m_contents.constFind(indexPath);
-        if (index != m_contents.cend()) {
-            const json j = jsonread::parse(index->constData(), index->constData() + index->size());
-            const json map = j.is_object() ? j.value("weight_map", json()) : json();
-            if (!map.is_object() || map.empty()) {
-                v.problems.append(QCoreApplication::translate("Deploy", "%1 has no weight_map (damaged or cut short)")
-                                      .arg(indexPath));
-                return shards;
+    checkConfig(m_contents, &v.problems);
+    // Each shard there is checked as a safetensors file; the missing ones are returned.
+    const auto checkShards = [this, &v](const QStringList &shards) {
+        QStringList missing;
+        for (const QString &s : shards) {
+            if (!m_sizes.contains(s)) {
+                missing.append(s);
+            } else {
+                checkSafetensors(s, &v.problems);
             }
-            QSet<QString> seen;
-            for (const auto &[tensor, file] : map.items()) {
-                if (file.is_string()) {
-                    const QString f = prefix + QString::fromStdString(file.get<std::string>());
-                    if (!seen.contains(f)) {
-                        seen.insert(f);
-                        shards.append(f);
-                    }
-                }
-            }
-        } else if (m_sizes.contains(prefix + QStringLiteral("model.safetensors"))) {
-            shards.append(prefix + QStringLiteral("model.safetensors"));
-        } else {
-            v.problems.append(QCoreApplication::translate(
-                                  "Deploy", "%1: neither model.safetensors.index.json nor model.safetensors is there")
-                                  .arg(label));
         }
-        return shards;
+        return missing;
     };
 
-    const QStringList shards = shardsOf(QString(), QCoreApplication::translate("Deploy", "the checkpoint"));
+    const QStringList shards =
+        shardsOf(m_contents, m_sizes, QString(), QCoreApplication::translate("Deploy", "the checkpoint"), &v.problems);
     v.shards = int(shards.size());
-    QStringList missing;
-    for (const QString &s : shards) {
-        if (!m_sizes.contains(s)) {
-            missing.append(s);
-        } else {
-            checkSafetensors(s, &v.problems);
-        }
-    }
+    const QStringList missing = checkShards(shards);
     if (!missing.isEmpty()) {
         v.problems.append(QCoreApplication::translate("Deploy", "%1 of the %2 shards the index names are missing: %3")
                               .arg(missing.size())
                               .arg(shards.size())
                               .arg(listOf(missing)));
     }
-
-    const QString draft = draftSubfolder.isEmpty() ? QString() : draftSubfolder + QLatin1Char('/');
-    if (!draft.isEmpty()) {
-        bool any = false;
-        for (auto it = m_sizes.cbegin(); it != m_sizes.cend(); ++it) {
-            any = any || it.key().startsWith(draft);
-        }
-        // SGLang also takes a draft bundled in the target checkpoint, which config.json announces
-        // with dspark_* keys (sglang-facts §10: "DSpark draft weights are bundled in the target
-        // checkpoint"); the seed's layout keeps it in the dspark/ subfolder (F27).
-        bool bundled = false;
-        if (config != m_contents.cend()) {
-            const json c = jsonread::parse(config->constData(), config->constData() + config->size());
-            if (c.is_object()) {
-                for (const auto &[k, value] : c.items()) {
-                    bundled = bundled || k.rfind("dspark_", 0) == 0;
-                }
-            }
-        }
-        if (!any && bundled) {
-            v.notes.append(QCoreApplication::translate(
-                "Deploy", "the DSpark draft is bundled in the checkpoint (dspark_* keys in config.json)"));
-        } else if (!any) {
+    if (!draftSubfolder.isEmpty()) {
+        const QStringList draftMissing = checkShards(draftShards(m_contents, m_sizes, draftSubfolder, &v));
+        if (!draftMissing.isEmpty()) {
             v.problems.append(
-                QCoreApplication::translate("Deploy",
-                                            "no DSpark draft: the %1 subfolder is missing and config.json has no "
-                                            "dspark_* keys (SGLang finds the draft there)")
-                    .arg(draftSubfolder));
-        } else {
-            if (!m_contents.contains(draft + QStringLiteral("config.json"))) {
-                v.problems.append(QCoreApplication::translate("Deploy", "%1config.json is missing").arg(draft));
-            }
-            QStringList draftMissing;
-            for (const QString &s : shardsOf(draft, draftSubfolder)) {
-                if (!m_sizes.contains(s)) {
-                    draftMissing.append(s);
-                } else {
-                    checkSafetensors(s, &v.problems);
-                }
-            }
-            if (!draftMissing.isEmpty()) {
-                v.problems.append(QCoreApplication::translate("Deploy", "the draft's shards are missing: %1")
-                                      .arg(listOf(draftMissing)));
-            }
+                QCoreApplication::translate("Deploy", "the draft's shards are missing: %1").arg(listOf(draftMissing)));
         }
     }
-
-    // hf download records an LFS file's sha256 as its etag: with checksums listed, compare them.
-    QStringList changed;
-    for (auto it = m_sha256.cbegin(); it != m_sha256.cend(); ++it) {
-        const QString etag = m_etags.value(it.key());
-        if (etag.size() == 64 && etag != it.value()) {
-            changed.append(it.key());
-        }
-    }
-    if (!changed.isEmpty()) {
-        v.problems.append(QCoreApplication::translate(
-                              "Deploy", "%1 files differ in content (sha256) from what hf download recorded: %2")
-                              .arg(changed.size())
-                              .arg(listOf(changed)));
-    } else if (!m_sha256.isEmpty() && !m_etags.isEmpty()) {
-        v.notes.append(
-            QCoreApplication::translate("Deploy", "%1 safetensors files match the sha256 hf download recorded")
-                .arg(m_sha256.size()));
-    }
-
-    QStringList commits;
-    for (auto it = m_commits.cbegin(); it != m_commits.cend(); ++it) {
-        if (m_sizes.contains(it.key())) {
-            commits.append(it.value());
-        }
-    }
-    commits.removeDuplicates();
-    if (commits.size() == 1) {
-        v.revision = commits.constFirst();
-    } else if (commits.size() > 1) {
-        QStringList list = commits;
-        v.problems.append(
-            QCoreApplication::translate("Deploy",
-                                        "the files come from %1 different revisions (%2): download one revision into "
-                                        "an empty folder")
-                .arg(commits.size())
-                .arg(listOf(list)));
-    } else {
-        v.notes.append(QCoreApplication::translate(
-            "Deploy",
-            "no hf download metadata (.cache/huggingface/download): the folder does not say "
-            "which revision it holds"));
-    }
+    compareChecksums(m_sha256, m_etags, &v);
+    judgeRevision(m_commits, m_sizes, &v);
     return v;
 }
 

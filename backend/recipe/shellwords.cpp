@@ -81,6 +81,170 @@ qsizetype lineBreakEnd(const QString &text, qsizetype i)
     return -1;
 }
 
+/**
+ * One split in progress: the words so far, the word being read and the quote it is in. `take`
+ * reads the character at `i` and moves `i` past what it read along with it (an escaped
+ * character, a line continuation, a comment).
+ */
+class WordSplitter
+{
+public:
+    WordSplitter(const QString &text, const QRegularExpression &crlf)
+        : m_text(text)
+        , m_crlf(crlf)
+    { }
+
+    Status take(qsizetype &i);
+    /** The words at the end of the text; a quote still open is refused. */
+    Result<QStringList> finish();
+
+private:
+    enum class Quote { None, Single, Double };
+
+    void endWord();
+    Status doubleQuoted(qsizetype &i);
+    Status unquoted(qsizetype &i);
+    Status backslash(qsizetype &i);
+
+    const QString &m_text;
+    const QRegularExpression &m_crlf;
+    Quote m_quote = Quote::None;
+    qsizetype m_quoteAt = 0;
+    QStringList m_words;
+    QString m_word;
+    bool m_inWord = false;
+    bool m_commandEnded = false; // a line break ended the command: another word would be a second one
+};
+
+void WordSplitter::endWord()
+{
+    if (m_inWord) {
+        // And within a word: quotes between the "\r" and the "\n" ("a\r"'\n') kept them apart in split().
+        m_words.append(m_word.replace(m_crlf, QStringLiteral("\n")));
+        m_word.clear();
+        m_inWord = false;
+    }
+}
+
+Status WordSplitter::take(qsizetype &i)
+{
+    const QChar c = m_text.at(i);
+    if (c == QLatin1Char('\r') && lineBreakEnd(m_text, i) > 0) {
+        return Status::ok(); // the "\n" after it does the work
+    }
+    if (c == QChar()) {
+        return refuse(m_text, i, whatShellDoes(m_text, i)); // quoted or not: no command line holds one
+    }
+    if (m_quote == Quote::Single) {
+        if (c == QLatin1Char('\'')) {
+            m_quote = Quote::None;
+        } else {
+            m_word += c;
+        }
+        return Status::ok();
+    }
+    if (m_quote == Quote::Double) {
+        return doubleQuoted(i);
+    }
+    return unquoted(i);
+}
+
+Status WordSplitter::doubleQuoted(qsizetype &i)
+{
+    const QChar c = m_text.at(i);
+    if (c == QLatin1Char('"')) {
+        m_quote = Quote::None;
+    } else if (c == QLatin1Char('\\') && i + 1 < m_text.size()) {
+        // Inside double quotes a backslash escapes only $ ` " \ and the line break (XCU 2.2.3).
+        if (const qsizetype after = lineBreakEnd(m_text, i + 1); after > 0) {
+            i = after - 1;
+        } else if (QStringView(u"$`\"\\").contains(m_text.at(i + 1))) {
+            m_word += m_text.at(++i);
+        } else {
+            m_word += c;
+        }
+    } else if (c == QLatin1Char('`') || c == QChar() ||
+               (c == QLatin1Char('$') && i + 1 < m_text.size() && expands(m_text.at(i + 1)))) {
+        return refuse(m_text, i, whatShellDoes(m_text, i));
+    } else {
+        m_word += c;
+    }
+    return Status::ok();
+}
+
+Status WordSplitter::unquoted(qsizetype &i)
+{
+    const QChar c = m_text.at(i);
+    if (c == QLatin1Char(' ') || c == QLatin1Char('\t')) {
+        endWord();
+        return Status::ok();
+    }
+    if (c == QLatin1Char('\n')) {
+        endWord();
+        m_commandEnded = !m_words.isEmpty();
+        return Status::ok();
+    }
+    if (c == QLatin1Char('#') && !m_inWord) {
+        while (i + 1 < m_text.size() && m_text.at(i + 1) != QLatin1Char('\n')) {
+            ++i; // a comment runs to the end of its line
+        }
+        return Status::ok();
+    }
+    if (m_commandEnded && !m_inWord) {
+        return Status::failure(QCoreApplication::translate(
+                                   "Recipe",
+                                   "A second command starts at %1: a line break ends a command. Give one command; end "
+                                   "each of its lines but the last with a backslash, as the generator prints it.")
+                                   .arg(ShellWords::position(m_text, i)));
+    }
+    if (c == QLatin1Char('\\')) {
+        return backslash(i);
+    }
+    if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+        m_quote = c == QLatin1Char('\'') ? Quote::Single : Quote::Double;
+        m_quoteAt = i;
+        m_inWord = true;
+        return Status::ok();
+    }
+    if (const QString what = whatShellDoes(m_text, i); !what.isEmpty()) {
+        return refuse(m_text, i, what);
+    }
+    m_word += c;
+    m_inWord = true;
+    return Status::ok();
+}
+
+Status WordSplitter::backslash(qsizetype &i)
+{
+    if (i + 1 >= m_text.size()) {
+        return Status::failure(QCoreApplication::translate("Recipe",
+                                                           "The command ends with a backslash at %1: a line is "
+                                                           "missing after it. Paste the whole command.")
+                                   .arg(ShellWords::position(m_text, i)));
+    }
+    if (const qsizetype after = lineBreakEnd(m_text, i + 1); after > 0) {
+        i = after - 1; // a continuation: the next line goes on with this word or the next
+    } else {
+        m_word += m_text.at(++i);
+        m_inWord = true;
+    }
+    return Status::ok();
+}
+
+Result<QStringList> WordSplitter::finish()
+{
+    if (m_quote != Quote::None) {
+        return Status::failure(
+            QCoreApplication::translate("Recipe",
+                                        "The quote (%1) opened at %2 is never closed. Paste the whole command, or "
+                                        "close the quote.")
+                .arg(m_text.at(m_quoteAt))
+                .arg(ShellWords::position(m_text, m_quoteAt)));
+    }
+    endWord();
+    return m_words;
+}
+
 } // namespace
 
 QString ShellWords::position(const QString &text, qsizetype index)
@@ -103,118 +267,13 @@ Result<QStringList> ShellWords::split(const QString &given)
     if (const qsizetype nul = text.indexOf(QChar()); nul >= 0) {
         return refuse(text, nul, whatShellDoes(text, nul));
     }
-    enum class Quote { None, Single, Double };
-    Quote quote = Quote::None;
-    qsizetype quoteAt = 0;
-    QStringList words;
-    QString word;
-    bool inWord = false;
-    bool commandEnded = false; // a line break ended the command: another word would be a second one
-    const auto endWord = [&] {
-        if (inWord) {
-            // And within a word: quotes between the "\r" and the "\n" ("a\r"'\n') keep them apart above.
-            words.append(word.replace(crlf, QStringLiteral("\n")));
-            word.clear();
-            inWord = false;
-        }
-    };
+    WordSplitter splitter(text, crlf);
     for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text.at(i);
-        if (c == QLatin1Char('\r') && lineBreakEnd(text, i) > 0) {
-            continue; // the "\n" after it does the work
+        if (Status taken = splitter.take(i); !taken) {
+            return taken;
         }
-        if (c == QChar()) {
-            return refuse(text, i, whatShellDoes(text, i)); // quoted or not: no command line holds one
-        }
-        if (quote == Quote::Single) {
-            if (c == QLatin1Char('\'')) {
-                quote = Quote::None;
-            } else {
-                word += c;
-            }
-            continue;
-        }
-        if (quote == Quote::Double) {
-            if (c == QLatin1Char('"')) {
-                quote = Quote::None;
-            } else if (c == QLatin1Char('\\') && i + 1 < text.size()) {
-                // Inside double quotes a backslash escapes only $ ` " \ and the line break (XCU 2.2.3).
-                if (const qsizetype after = lineBreakEnd(text, i + 1); after > 0) {
-                    i = after - 1;
-                } else if (QStringView(u"$`\"\\").contains(text.at(i + 1))) {
-                    word += text.at(++i);
-                } else {
-                    word += c;
-                }
-            } else if (c == QLatin1Char('`') || c == QChar() ||
-                       (c == QLatin1Char('$') && i + 1 < text.size() && expands(text.at(i + 1)))) {
-                return refuse(text, i, whatShellDoes(text, i));
-            } else {
-                word += c;
-            }
-            continue;
-        }
-        if (c == QLatin1Char(' ') || c == QLatin1Char('\t')) {
-            endWord();
-            continue;
-        }
-        if (c == QLatin1Char('\n')) {
-            endWord();
-            commandEnded = !words.isEmpty();
-            continue;
-        }
-        if (c == QLatin1Char('#') && !inWord) {
-            while (i + 1 < text.size() && text.at(i + 1) != QLatin1Char('\n')) {
-                ++i; // a comment runs to the end of its line
-            }
-            continue;
-        }
-        if (commandEnded && !inWord) {
-            return Status::failure(
-                QCoreApplication::translate(
-                    "Recipe",
-                    "A second command starts at %1: a line break ends a command. Give one command; end "
-                    "each of its lines but the last with a backslash, as the generator prints it.")
-                    .arg(position(text, i)));
-        }
-        if (c == QLatin1Char('\\')) {
-            if (i + 1 >= text.size()) {
-                return Status::failure(
-                    QCoreApplication::translate("Recipe",
-                                                "The command ends with a backslash at %1: a line is missing after "
-                                                "it. Paste the whole command.")
-                        .arg(position(text, i)));
-            }
-            if (const qsizetype after = lineBreakEnd(text, i + 1); after > 0) {
-                i = after - 1; // a continuation: the next line goes on with this word or the next
-            } else {
-                word += text.at(++i);
-                inWord = true;
-            }
-            continue;
-        }
-        if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
-            quote = c == QLatin1Char('\'') ? Quote::Single : Quote::Double;
-            quoteAt = i;
-            inWord = true;
-            continue;
-        }
-        if (const QString what = whatShellDoes(text, i); !what.isEmpty()) {
-            return refuse(text, i, what);
-        }
-        word += c;
-        inWord = true;
     }
-    if (quote != Quote::None) {
-        return Status::failure(
-            QCoreApplication::translate("Recipe",
-                                        "The quote (%1) opened at %2 is never closed. Paste the whole command, or "
-                                        "close the quote.")
-                .arg(text.at(quoteAt))
-                .arg(position(text, quoteAt)));
-    }
-    endWord();
-    return words;
+    return splitter.finish();
 }
 
 } // namespace flashdeck
