@@ -112,6 +112,67 @@ void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std:
         });
 }
 
+/**
+ * What must stay whatever the containers say: the recorded deployment's image, and both ends of
+ * an unfinished upgrade (its rollback needs the old one).
+ */
+void pinWhatMustStay(const AppPaths &paths, const QString &host, const QString &dir, Prune &u)
+{
+    const auto pin = [&u](const QString &image, const QString &digest, bool planned) {
+        if (const Result<docker::ImageRef> ref = docker::ImageRef::parse(image); ref && !digest.isEmpty()) {
+            u.pinned.insert(ref.value().name + QLatin1Char('@') + digest);
+            if (planned) {
+                u.planned.insert(ref.value().name + QLatin1Char('@') + digest);
+            }
+        }
+    };
+    // An undeployed deployment runs nothing: its image is free to go (a container still using it
+    // keeps it anyway, below).
+    if (const Result<Deployment> d = Deployment::read(paths, host); d && !d.value().isUndeployed()) {
+        pin(d.value().image, d.value().imageDigest, false);
+    }
+    if (const auto plan = UpgradePlan::read(UpgradePlan::fileOf(dir)); plan && plan.value()) {
+        pin(plan.value()->from.image, plan.value()->from.imageDigest, true);
+        pin(plan.value()->to.image, plan.value()->to.imageDigest, true);
+    }
+}
+
+/** What went (or would), what was kept and why, and the space freed: as words or one JSON object. */
+void printPrune(CliContext &c, bool asJson, const QString &host, const Prune &u)
+{
+    if (asJson) {
+        c.out << QString::fromStdString(json{
+                     {"host", host.toStdString()},
+                     {"dry_run", u.dryRun},
+                     {"removed", u.removed},
+                     {"kept", u.kept},
+                     {"freed_bytes",
+                      u.freed}}.dump())
+              << '\n';
+        return;
+    }
+    for (const json &r : u.removed) {
+        c.out << (u.dryRun ? QCoreApplication::translate("Cli", "would remove %1 (%2)\n")
+                           : QCoreApplication::translate("Cli", "removed %1 (%2)\n"))
+                     .arg(QString::fromStdString(r["image"].get<std::string>()),
+                          fmt::gbExact(r["bytes"].get<qint64>()));
+    }
+    for (const json &k : u.kept) {
+        c.out << QCoreApplication::translate("Cli", "kept %1: %2\n")
+                     .arg(QString::fromStdString(k["image"].get<std::string>()),
+                          QString::fromStdString(k["reason"].get<std::string>()));
+    }
+    if (u.removed.empty() && u.kept.empty()) {
+        c.out << QCoreApplication::translate(
+                     "Cli",
+                     "Flashdeck pulled no image on %1 that it could remove (it removes only images it pulled).\n")
+                     .arg(host);
+    }
+    c.out << (u.dryRun ? QCoreApplication::translate("Cli", "Would free %1 on %2.\n")
+                       : QCoreApplication::translate("Cli", "Freed %1 on %2.\n"))
+                 .arg(fmt::gbExact(u.freed), host);
+}
+
 } // namespace
 
 int runPruneCommand(const QStringList &args, CliContext &c)
@@ -143,59 +204,9 @@ int runPruneCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Prune>();
     u->todo = pulled.value();
     u->dryRun = p.isSet(dryRunOpt);
-    // What must stay whatever the containers say: the recorded deployment's image, and both ends of
-    // an unfinished upgrade (its rollback needs the old one).
-    const auto pin = [u](const QString &image, const QString &digest, bool planned) {
-        if (const Result<docker::ImageRef> ref = docker::ImageRef::parse(image); ref && !digest.isEmpty()) {
-            u->pinned.insert(ref.value().name + QLatin1Char('@') + digest);
-            if (planned) {
-                u->planned.insert(ref.value().name + QLatin1Char('@') + digest);
-            }
-        }
-    };
-    // An undeployed deployment runs nothing: its image is free to go (a container still using it
-    // keeps it anyway, below).
-    if (const Result<Deployment> d = Deployment::read(c.paths, host->name); d && !d.value().isUndeployed()) {
-        pin(d.value().image, d.value().imageDigest, false);
-    }
-    if (const auto plan = UpgradePlan::read(UpgradePlan::fileOf(dir)); plan && plan.value()) {
-        pin(plan.value()->from.image, plan.value()->from.imageDigest, true);
-        pin(plan.value()->to.image, plan.value()->to.imageDigest, true);
-    }
+    pinWhatMustStay(c.paths, host->name, dir, *u);
     const bool asJson = p.isSet(jsonOpt);
-    const auto report = [&c, &host, u, asJson] {
-        if (asJson) {
-            c.out << QString::fromStdString(json{
-                         {"host", host->name.toStdString()},
-                         {"dry_run", u->dryRun},
-                         {"removed", u->removed},
-                         {"kept", u->kept},
-                         {"freed_bytes",
-                          u->freed}}.dump())
-                  << '\n';
-            return;
-        }
-        for (const json &r : u->removed) {
-            c.out << (u->dryRun ? QCoreApplication::translate("Cli", "would remove %1 (%2)\n")
-                                : QCoreApplication::translate("Cli", "removed %1 (%2)\n"))
-                         .arg(QString::fromStdString(r["image"].get<std::string>()),
-                              fmt::gbExact(r["bytes"].get<qint64>()));
-        }
-        for (const json &k : u->kept) {
-            c.out << QCoreApplication::translate("Cli", "kept %1: %2\n")
-                         .arg(QString::fromStdString(k["image"].get<std::string>()),
-                              QString::fromStdString(k["reason"].get<std::string>()));
-        }
-        if (u->removed.empty() && u->kept.empty()) {
-            c.out << QCoreApplication::translate(
-                         "Cli",
-                         "Flashdeck pulled no image on %1 that it could remove (it removes only images it pulled).\n")
-                         .arg(host->name);
-        }
-        c.out << (u->dryRun ? QCoreApplication::translate("Cli", "Would free %1 on %2.\n")
-                            : QCoreApplication::translate("Cli", "Freed %1 on %2.\n"))
-                     .arg(fmt::gbExact(u->freed), host->name);
-    };
+    const auto report = [&c, &host, u, asJson] { printPrune(c, asJson, host->name, *u); };
     if (u->todo.isEmpty()) {
         report();
         return ExitOk;

@@ -57,6 +57,69 @@ void removeNext(const std::shared_ptr<Undeploy> &u, const std::function<void()> 
                     });
 }
 
+/** What was removed, as words or one JSON object; the record says undeployed unless a removal failed. */
+void report(CliContext &c, bool json, const QString &host, const Undeploy &u)
+{
+    // Every window and command reading the manifest says it is undeployed (the Deploy page no
+    // longer shows the last run's green steps).
+    if (u.error.isEmpty()) {
+        if (const Status s = Deployment::recordUndeployed(c.paths, host, QDateTime::currentDateTimeUtc()); !s) {
+            c.err << s.message() << '\n';
+        }
+    }
+    if (json) {
+        nlohmann::json names = nlohmann::json::array();
+        for (const QString &n : u.removed) {
+            names.push_back(n.toStdString());
+        }
+        c.out << QString::fromStdString(
+                     nlohmann::json{{"host", host.toStdString()}, {"removed", names}, {"ok", u.error.isEmpty()}}.dump())
+              << '\n';
+    } else if (u.removed.isEmpty()) {
+        c.out << QCoreApplication::translate("Cli", "No Flashdeck container on %1.\n").arg(host);
+    } else {
+        c.out << QCoreApplication::translate("Cli", "Stopped and removed: %1\n")
+                     .arg(u.removed.join(QStringLiteral(", ")));
+    }
+    if (!u.error.isEmpty()) {
+        c.err << u.error << '\n';
+    }
+}
+
+/** The keys of servers that no longer exist are worth nothing: forget them, then `done`. */
+void forgetKeys(CliContext &c, SecretStore &secrets, const QStringList &ids, const std::function<void(int)> &done)
+{
+    if (ids.isEmpty()) {
+        done(ExitOk);
+        return;
+    }
+    auto pending = std::make_shared<qsizetype>(ids.size());
+    for (const QString &id : ids) {
+        secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
+            if (!s) {
+                c.err << s.message() << '\n';
+            }
+            if (--*pending == 0) {
+                done(ExitOk);
+            }
+        });
+    }
+}
+
+/** Lists Flashdeck's containers of deployments `ids` into `u`; false (said) when Docker refused. */
+bool takeOurs(CliContext &c, const docker::DockerResponse &list, const QStringList &ids, Undeploy &u)
+{
+    if (!list.ok()) {
+        c.err << list.message() << '\n';
+        return false;
+    }
+    for (const docker::OurContainer &ct : docker::OurContainers::of(docker::OurContainers::parse(list.json()), ids)) {
+        u.todo.append(ct.id);
+        u.removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
+    }
+    return true;
+}
+
 } // namespace
 
 int runUndeployCommand(const QStringList &args, CliContext &c)
@@ -77,81 +140,33 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
         return notFound;
     }
     const QStringList ids = Recipe::deploymentIds(host->name);
+    const bool asJson = p.isSet(json);
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);
+        const auto removeOurs = [&, u, done](const docker::DockerResponse &list) {
+            if (!takeOurs(c, list, ids, *u)) {
+                done(ExitCheckFailed);
+                return;
+            }
+            removeNext(u, [&, u, done] {
+                report(c, asJson, host->name, *u);
+                if (!u->error.isEmpty()) {
+                    done(ExitCheckFailed);
+                    return;
+                }
+                forgetKeys(c, secrets, ids, done);
+            });
+        };
         endpoint.whenOpen(
             &connection,
-            [&, u, done] {
+            [u, removeOurs] {
                 const QString filter = docker::OurContainers::filter();
-                u->docker->call(
-                    "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
-                    [&, u, done](const docker::DockerResponse &list) {
-                        if (!list.ok()) {
-                            c.err << list.message() << '\n';
-                            done(ExitCheckFailed);
-                            return;
-                        }
-                        // Ours, for this host.
-                        for (const docker::OurContainer &ct :
-                             docker::OurContainers::of(docker::OurContainers::parse(list.json()), ids)) {
-                            u->todo.append(ct.id);
-                            u->removed.append(ct.name.isEmpty() ? QStringLiteral("?") : ct.name);
-                        }
-                        removeNext(u, [&, u, done] {
-                            // Every window and command reading the manifest says it is undeployed
-                            // (the Deploy page no longer shows the last run's green steps).
-                            if (u->error.isEmpty()) {
-                                if (const Status s = Deployment::recordUndeployed(c.paths, host->name,
-                                                                                  QDateTime::currentDateTimeUtc());
-                                    !s) {
-                                    c.err << s.message() << '\n';
-                                }
-                            }
-                            if (p.isSet(json)) {
-                                nlohmann::json names = nlohmann::json::array();
-                                for (const QString &n : u->removed) {
-                                    names.push_back(n.toStdString());
-                                }
-                                c.out << QString::fromStdString(nlohmann::json{
-                                             {"host", host->name.toStdString()},
-                                             {"removed", names},
-                                             {"ok",
-                                              u->error.isEmpty()}}.dump())
-                                      << '\n';
-                            } else if (u->removed.isEmpty()) {
-                                c.out << QCoreApplication::translate("Cli", "No Flashdeck container on %1.\n")
-                                             .arg(host->name);
-                            } else {
-                                c.out << "Stopped and removed: " << u->removed.join(QStringLiteral(", ")) << '\n';
-                            }
-                            if (!u->error.isEmpty()) {
-                                c.err << u->error << '\n';
-                            }
-                            if (!u->error.isEmpty()) {
-                                done(ExitCheckFailed);
-                                return;
-                            }
-                            // The keys of servers that no longer exist are worth nothing: forget them.
-                            if (ids.isEmpty()) {
-                                done(ExitOk);
-                                return;
-                            }
-                            auto pending = std::make_shared<qsizetype>(ids.size());
-                            for (const QString &id : ids) {
-                                secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
-                                    if (!s) {
-                                        c.err << s.message() << '\n';
-                                    }
-                                    if (--*pending == 0) {
-                                        done(ExitOk);
-                                    }
-                                });
-                            }
-                        });
-                    });
+                u->docker->call("GET",
+                                QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(filter), {},
+                                removeOurs);
             },
             [&c, done](const QString &message) {
                 c.err << message << '\n';
