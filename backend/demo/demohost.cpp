@@ -227,6 +227,16 @@ Status DemoHosts::saveState(const QList<DemoHostInfo> &hosts) const
     return Status::ok();
 }
 
+namespace {
+
+/** simhost-netns's words for "run the rest inside the namespace `pid` holds". */
+QStringList joinArgs(qint64 pid)
+{
+    return {QStringLiteral("join"), QString::number(pid), QStringLiteral("--")};
+}
+
+} // namespace
+
 Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &scenario, double timeFactor)
 {
     DemoHostInfo h;
@@ -241,6 +251,27 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         !QDir().mkpath(home + QStringLiteral("/.cache/minfer"))) {
         return Status::failure(QCoreApplication::translate("Demo", "Cannot create %1.").arg(h.dir));
     }
+    if (const Status s = writeScenario(h, scenario, simDir); !s) {
+        return s;
+    }
+    // The host's own network namespace first: the daemon and sshd run inside it. Only sshd's
+    // port is relayed to the machine's loopback.
+    if (const Status s = startNamespace(h); !s) {
+        return s;
+    }
+    // Then the daemon: sshd's environment names the hub's port.
+    const Result<QByteArray> hubPort = startDaemon(h, simDir, timeFactor);
+    if (!hubPort) {
+        return hubPort.status();
+    }
+    if (const Status s = startSshd(h, home, simDir, hubPort.value()); !s) {
+        return s;
+    }
+    return h;
+}
+
+Status DemoHosts::writeScenario(DemoHostInfo &h, const QString &scenario, const QString &simDir) const
+{
     const QByteArray scenarioJson =
         readAll(m_resources.scenariosDir + QLatin1Char('/') + scenario + QStringLiteral(".json"));
     const nlohmann::json sc =
@@ -255,9 +286,11 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         ? QString()
         : QString::fromStdString(sc["gpus"][0].value("name", std::string()));
     h.description = QStringLiteral("simulated %1 × %2").arg(gpus).arg(model);
+    return Status::ok();
+}
 
-    // The host's own network namespace first: the daemon and sshd run inside it. Only sshd's
-    // port is relayed to the machine's loopback.
+Status DemoHosts::startNamespace(DemoHostInfo &h) const
+{
     QProcess holder;
     holder.setStandardOutputFile(QProcess::nullDevice());
     holder.setStandardErrorFile(h.dir + QStringLiteral("/netns.log"));
@@ -282,9 +315,12 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
             QCoreApplication::translate("Demo", "The simulated host's private network could not be set up."),
             QString::fromUtf8(netnsJson));
     }
-    const QStringList joinNamespace{QStringLiteral("join"), QString::number(h.namespacePid), QStringLiteral("--")};
+    return Status::ok();
+}
 
-    // Then the daemon: sshd's environment names the hub's port.
+Result<QByteArray> DemoHosts::startDaemon(DemoHostInfo &h, const QString &simDir, double timeFactor) const
+{
+    const QStringList joinNamespace = joinArgs(h.namespacePid);
     QProcess daemon;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("FLASHDECK_SIM_TIME_FACTOR"), QString::number(timeFactor));
@@ -300,8 +336,13 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         return Status::failure(QCoreApplication::translate("Demo", "The simulated host's daemon did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/simhostd.log"))));
     }
-    const QByteArray hubPort = readAll(simDir + QStringLiteral("/hub.port")).trimmed();
+    return readAll(simDir + QStringLiteral("/hub.port")).trimmed();
+}
 
+Status DemoHosts::startSshd(DemoHostInfo &h, const QString &home, const QString &simDir,
+                            const QByteArray &hubPort) const
+{
+    const QStringList joinNamespace = joinArgs(h.namespacePid);
     QString error;
     const QString hostKey = h.dir + QStringLiteral("/ssh_host_ed25519_key");
     h.identityFile = h.dir + QStringLiteral("/id_demo");
@@ -315,6 +356,8 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
                    QString(), QStringLiteral("-C"), QStringLiteral("flashdeck-demo"), QStringLiteral("-f"),
                    h.identityFile},
                   &error)) {
+        (void)stopProcessTree(h.daemonPid, 5000); // nothing of a host half started stays behind
+        (void)stopProcessTree(h.namespacePid, 3000);
         return Status::failure(QCoreApplication::translate("Demo", "Cannot generate the demo's SSH keys."), error);
     }
     writeFile(h.dir + QStringLiteral("/authorized_keys"), readAll(h.identityFile + QStringLiteral(".pub")));
@@ -364,7 +407,7 @@ Result<DemoHostInfo> DemoHosts::startHost(const QString &name, const QString &sc
         return Status::failure(QCoreApplication::translate("Demo", "The demo's OpenSSH server did not start."),
                                QString::fromUtf8(readAll(h.dir + QStringLiteral("/sshd.log"))));
     }
-    return h;
+    return Status::ok();
 }
 
 Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString &scenario, double timeFactor,

@@ -84,6 +84,14 @@ private:
     QString stateDir() const;
     QString stateFile() const;
     [[nodiscard]] Result<DemoHostInfo> startHost(const QString &name, const QString &scenario, double timeFactor);
+    // startHost's parts, in order: each stops what the earlier ones started when it fails.
+    [[nodiscard]] Status writeScenario(DemoHostInfo &h, const QString &scenario, const QString &simDir) const;
+    [[nodiscard]] Status startNamespace(DemoHostInfo &h) const;
+    /** The daemon inside the host's namespace; the port of its Hugging Face Hub. */
+    [[nodiscard]] Result<QByteArray> startDaemon(DemoHostInfo &h, const QString &simDir, double timeFactor) const;
+    /** Its keys, its known_hosts entry, its configuration, then sshd inside the host's namespace. */
+    [[nodiscard]] Status startSshd(DemoHostInfo &h, const QString &home, const QString &simDir,
+                                   const QByteArray &hubPort) const;
     [[nodiscard]] Status saveState(const QList<DemoHostInfo> &hosts) const;
 
     const AppPaths &m_paths;
