@@ -20,6 +20,69 @@ constexpr qsizetype kMaxErrorBody = 64 * 1024;
 // A long prompt's prefill can keep the stream silent for minutes; only a dead one is cut.
 constexpr int kIdleTimeoutMs = 600000;
 
+/** A 2xx answer with another content type than SGLang's: another program on that port. */
+QString notAnAnswerMessage(const QString &type)
+{
+    return QCoreApplication::translate("Chat",
+                                       "The server answered with \"%1\", not an SGLang answer (text/event-stream or "
+                                       "application/json): another program is listening on that port. Check the "
+                                       "deployment's port.")
+        .arg(type);
+}
+
+QString deadlineMessage(int deadlineMs, bool anything)
+{
+    return QCoreApplication::translate("Chat", "No complete answer within %1 s (the time limit)%2.")
+        .arg(deadlineMs / 1000.0)
+        .arg(anything ? QCoreApplication::translate("Chat", "; the partial answer is kept") : QString());
+}
+
+QString streamErrorMessage(const QString &error)
+{
+    return QCoreApplication::translate("Chat",
+                                       "The server stopped the answer with an error: \"%1\". What came before is kept.")
+        .arg(error);
+}
+
+/** The reply failed on the network: mid-answer when anything came, or before any answer. */
+QString networkErrorMessage(const QNetworkReply &reply, bool anything)
+{
+    const QString what =
+        reply.error() == QNetworkReply::OperationCanceledError || reply.error() == QNetworkReply::TimeoutError
+        ? QCoreApplication::translate("Chat", "no byte came for %1 minutes").arg(kIdleTimeoutMs / 60000)
+        : reply.errorString();
+    return anything
+        ? QCoreApplication::translate("Chat",
+                                      "The connection to the server broke mid-answer (%1); the partial answer is "
+                                      "kept. Is the server still running? See the Fleet and Logs pages.")
+              .arg(what)
+        : QCoreApplication::translate("Chat",
+                                      "No answer from the server (%1). Is it running on the host? See the Fleet "
+                                      "and Logs pages.")
+              .arg(what);
+}
+
+QString streamCutMessage()
+{
+    return QCoreApplication::translate(
+        "Chat",
+        "The stream ended before the server's [DONE] (the server restarted or closed the "
+        "connection); the partial answer is kept.");
+}
+
+/**
+ * Nothing decodable came (an empty body, a body Qt could not read such as a malformed chunked
+ * encoding): that is not an empty answer, it is no answer (issue 9).
+ */
+QString noAnswerMessage(int status)
+{
+    return QCoreApplication::translate(
+               "Chat",
+               "No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang "
+               "server on that port? See the Fleet and Logs pages.")
+        .arg(status);
+}
+
 } // namespace
 
 QString describeChatHttpError(int status, const QByteArray &body)
@@ -205,77 +268,29 @@ void ChatCall::onFinished()
         return;
     }
     if (!m_notAnAnswer.isEmpty()) {
-        finish(
-            ChatResult::Outcome::Failed,
-            QCoreApplication::translate("Chat",
-                                        "The server answered with \"%1\", not an SGLang answer (text/event-stream or "
-                                        "application/json): another program is listening on that port. Check the "
-                                        "deployment's port.")
-                .arg(m_notAnAnswer));
+        finish(ChatResult::Outcome::Failed, notAnAnswerMessage(m_notAnAnswer));
         return;
     }
     if (reply->isOpen()) { // an aborted reply is closed: nothing more to read
         apply(m_decoder.feed(reply->readAll()));
     }
     apply(m_decoder.finish());
+    const bool anything = m_result.stats.ttftMs >= 0;
     if (m_deadlineHit) {
-        const bool anything = m_result.stats.ttftMs >= 0;
-        finish(ChatResult::Outcome::Failed,
-               QCoreApplication::translate("Chat", "No complete answer within %1 s (the time limit)%2.")
-                   .arg(m_deadlineMs / 1000.0)
-                   .arg(anything ? QCoreApplication::translate("Chat", "; the partial answer is kept") : QString()));
-        return;
-    }
-    if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
+        finish(ChatResult::Outcome::Failed, deadlineMessage(m_deadlineMs, anything));
+    } else if (m_stopping || reply->error() == QNetworkReply::OperationCanceledError) {
         finish(ChatResult::Outcome::Stopped);
-        return;
+    } else if (!m_streamError.isEmpty()) {
+        finish(ChatResult::Outcome::Failed, streamErrorMessage(m_streamError));
+    } else if (reply->error() != QNetworkReply::NoError) {
+        finish(ChatResult::Outcome::Failed, networkErrorMessage(*reply, anything));
+    } else if (m_decoder.streamed() && !m_decoder.sawDone()) {
+        finish(ChatResult::Outcome::Failed, streamCutMessage());
+    } else if (!m_decoder.sawDone()) {
+        finish(ChatResult::Outcome::Failed, noAnswerMessage(status));
+    } else {
+        finish(ChatResult::Outcome::Completed);
     }
-    if (!m_streamError.isEmpty()) {
-        finish(ChatResult::Outcome::Failed,
-               QCoreApplication::translate(
-                   "Chat", "The server stopped the answer with an error: \"%1\". What came before is kept.")
-                   .arg(m_streamError));
-        return;
-    }
-    if (reply->error() != QNetworkReply::NoError) {
-        const bool anything = m_result.stats.ttftMs >= 0;
-        const QString what =
-            reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
-            ? QCoreApplication::translate("Chat", "no byte came for %1 minutes").arg(kIdleTimeoutMs / 60000)
-            : reply->errorString();
-        finish(ChatResult::Outcome::Failed,
-               anything ? QCoreApplication::translate(
-                              "Chat",
-                              "The connection to the server broke mid-answer (%1); the partial answer is "
-                              "kept. Is the server still running? See the Fleet and Logs pages.")
-                              .arg(what)
-                        : QCoreApplication::translate(
-                              "Chat",
-                              "No answer from the server (%1). Is it running on the host? See the Fleet "
-                              "and Logs pages.")
-                              .arg(what));
-        return;
-    }
-    if (m_decoder.streamed() && !m_decoder.sawDone()) {
-        finish(ChatResult::Outcome::Failed,
-               QCoreApplication::translate(
-                   "Chat",
-                   "The stream ended before the server's [DONE] (the server restarted or closed the "
-                   "connection); the partial answer is kept."));
-        return;
-    }
-    if (!m_decoder.sawDone()) {
-        // Nothing decodable came (an empty body, a body Qt could not read such as a malformed
-        // chunked encoding): that is not an empty answer, it is no answer (issue 9).
-        finish(ChatResult::Outcome::Failed,
-               QCoreApplication::translate(
-                   "Chat",
-                   "No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang "
-                   "server on that port? See the Fleet and Logs pages.")
-                   .arg(status));
-        return;
-    }
-    finish(ChatResult::Outcome::Completed);
 }
 
 void ChatCall::finish(ChatResult::Outcome outcome, const QString &error)

@@ -10,6 +10,121 @@
 
 namespace flashdeck {
 
+namespace {
+
+/** The pins an upgrade goes to: the running ones with what the target changes, not yet deployed. */
+Pins targetPins(const Pins &from, const UpgradeTarget &target)
+{
+    Pins to = from;
+    if (target.pinsFile) {
+        to.imageDigest = target.pinsFile->imageDigest;
+        to.modelRevision = target.pinsFile->modelRevision;
+    }
+    if (!target.imageDigest.isEmpty()) {
+        to.imageDigest = target.imageDigest;
+    }
+    if (!target.modelRevision.isEmpty()) {
+        to.modelRevision = target.modelRevision;
+    }
+    to.launchSha256.clear();
+    to.deployedAt.clear();
+    return to;
+}
+
+/** A new upgrade's plan, from the deployment's pins to the target's; refused while another is interrupted. */
+Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const Deployment &d,
+               const QString &host, const UpgradeTarget &target)
+{
+    if (recorded) {
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "An upgrade of %1 (%2) was interrupted in its %3: finish it with "
+                                        "'flashdeck upgrade %1 --resume' first.")
+                .arg(host, recorded->summary(), upgradePhaseName(recorded->phase)));
+    }
+    const Result<Pins> from = Pins::of(d);
+    if (!from) {
+        return from.status();
+    }
+    if (!d.ok) {
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "The last deployment of %1 did not finish: 'flashdeck deploy %1 "
+                                        "--resume' first, so the rollback has verified pins to return to.")
+                .arg(host));
+    }
+    if (target.pinsFile && !target.pinsFile->profile.isEmpty() && target.pinsFile->profile != d.profile) {
+        return Status::failure(
+            QCoreApplication::translate("Deploy",
+                                        "The pins file is for profile %1; %2 runs %3. An upgrade keeps the "
+                                        "profile: undeploy and deploy --pins to change it.")
+                .arg(target.pinsFile->profile, host, d.profile));
+    }
+    const Pins to = targetPins(from.value(), target);
+    setup.plan.from = from.value();
+    setup.plan.to = to;
+    setup.unchanged = to.imageDigest == from.value().imageDigest && to.modelRevision == from.value().modelRevision;
+    return Status::ok();
+}
+
+/** The plan: the interrupted one to resume, or a new one. */
+Status planUpgrade(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const Deployment &d,
+                   const QString &host, const UpgradeTarget &target)
+{
+    if (!target.resume) {
+        return planNew(setup, recorded, d, host, target);
+    }
+    if (!recorded) {
+        return Status::failure(
+            QCoreApplication::translate(
+                "Deploy", "No interrupted upgrade on %1 to resume ('flashdeck pins %1' shows what it runs).")
+                .arg(host));
+    }
+    setup.plan = *recorded;
+    return Status::ok();
+}
+
+/** The generator's command the deployment runs, imported again as it was: an upgrade changes the pins only. */
+Status reimportLaunch(DeployOptions &o, const UpgradeSetup &setup, const Deployment &d, const Recipe &recipe)
+{
+    ImportContext context;
+    context.vendor = setup.profile.vendor;
+    context.gpusPerService = int(setup.profile.replicas.first().gpus.size());
+    context.gpusFrom = QCoreApplication::translate("Deploy", "the deployment");
+    context.port = setup.profile.replicas.first().port;
+    context.offline = o.modelSource != QLatin1String("hub");
+    const Result<ImportedLaunch> imported = ImportedLaunch::make(d.launchCommand, recipe, context);
+    if (!imported) {
+        return Status::failure(
+            QCoreApplication::translate("Deploy", "The generator's command the deployment runs is refused now: %1")
+                .arg(imported.message()));
+    }
+    o.imported = imported.value();
+    return Status::ok();
+}
+
+/** The deploy options the upgrade runs with: the deployment's own, and the acknowledged license. */
+Status fillOptions(UpgradeSetup &setup, const Deployment &d, const QString &host, const Acknowledgement &ack,
+                   const Recipe &recipe)
+{
+    DeployOptions &o = setup.options;
+    o.deploymentId = DeploymentId(host, setup.profile.id).toString();
+    o.licenseAcknowledged = ack.use;
+    o.licenseRecord =
+        QCoreApplication::translate("Deploy", "%1 at %2, summary sha256 %3").arg(ack.user, ack.at, ack.summarySha256);
+    o.hicacheGbPerRank = d.hicacheGbPerRank;
+    o.operatorFlags = d.operatorFlags;
+    o.modelSource = d.modelSource.isEmpty() ? QStringLiteral("hub") : d.modelSource;
+    o.modelDir = d.modelDir;
+    o.gpusChosen = true; // the GPUs the deployment runs on, as its manifest records them
+    if (!d.launchCommand.isEmpty()) {
+        return reimportLaunch(o, setup, d, recipe);
+    }
+    return Status::ok();
+}
+
+} // namespace
+
 Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString &host, const Recipe &recipe,
                                            const LicenseTerms &terms, const UpgradeTarget &target)
 {
@@ -27,56 +142,8 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
         return recorded.status();
     }
     UpgradeSetup setup;
-    if (target.resume) {
-        if (!recorded.value()) {
-            return Status::failure(
-                QCoreApplication::translate(
-                    "Deploy", "No interrupted upgrade on %1 to resume ('flashdeck pins %1' shows what it runs).")
-                    .arg(host));
-        }
-        setup.plan = *recorded.value();
-    } else {
-        if (recorded.value()) {
-            return Status::failure(
-                QCoreApplication::translate("Deploy",
-                                            "An upgrade of %1 (%2) was interrupted in its %3: finish it with "
-                                            "'flashdeck upgrade %1 --resume' first.")
-                    .arg(host, recorded.value()->summary(), upgradePhaseName(recorded.value()->phase)));
-        }
-        const Result<Pins> from = Pins::of(d);
-        if (!from) {
-            return from.status();
-        }
-        if (!d.ok) {
-            return Status::failure(
-                QCoreApplication::translate("Deploy",
-                                            "The last deployment of %1 did not finish: 'flashdeck deploy %1 "
-                                            "--resume' first, so the rollback has verified pins to return to.")
-                    .arg(host));
-        }
-        if (target.pinsFile && !target.pinsFile->profile.isEmpty() && target.pinsFile->profile != d.profile) {
-            return Status::failure(
-                QCoreApplication::translate("Deploy",
-                                            "The pins file is for profile %1; %2 runs %3. An upgrade keeps the "
-                                            "profile: undeploy and deploy --pins to change it.")
-                    .arg(target.pinsFile->profile, host, d.profile));
-        }
-        Pins to = from.value();
-        if (target.pinsFile) {
-            to.imageDigest = target.pinsFile->imageDigest;
-            to.modelRevision = target.pinsFile->modelRevision;
-        }
-        if (!target.imageDigest.isEmpty()) {
-            to.imageDigest = target.imageDigest;
-        }
-        if (!target.modelRevision.isEmpty()) {
-            to.modelRevision = target.modelRevision;
-        }
-        to.launchSha256.clear();
-        to.deployedAt.clear();
-        setup.plan.from = from.value();
-        setup.plan.to = to;
-        setup.unchanged = to.imageDigest == from.value().imageDigest && to.modelRevision == from.value().modelRevision;
+    if (Status planned = planUpgrade(setup, recorded.value(), d, host, target); !planned) {
+        return planned;
     }
     const Result<RecipeProfile> profile = ProfileChoice::asDeployed(recipe, d);
     if (!profile) {
@@ -96,31 +163,8 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
                                         "--accept-license.")
                 .arg(terms.name(), host));
     }
-    DeployOptions &o = setup.options;
-    o.deploymentId = DeploymentId(host, setup.profile.id).toString();
-    o.licenseAcknowledged = ack.value()->use;
-    o.licenseRecord = QCoreApplication::translate("Deploy", "%1 at %2, summary sha256 %3")
-                          .arg(ack.value()->user, ack.value()->at, ack.value()->summarySha256);
-    o.hicacheGbPerRank = d.hicacheGbPerRank;
-    o.operatorFlags = d.operatorFlags;
-    o.modelSource = d.modelSource.isEmpty() ? QStringLiteral("hub") : d.modelSource;
-    o.modelDir = d.modelDir;
-    o.gpusChosen = true; // the GPUs the deployment runs on, as its manifest records them
-    if (!d.launchCommand.isEmpty()) {
-        // The operator's generator command runs again as it was: an upgrade changes the pins only.
-        ImportContext context;
-        context.vendor = setup.profile.vendor;
-        context.gpusPerService = int(setup.profile.replicas.first().gpus.size());
-        context.gpusFrom = QCoreApplication::translate("Deploy", "the deployment");
-        context.port = setup.profile.replicas.first().port;
-        context.offline = o.modelSource != QLatin1String("hub");
-        const Result<ImportedLaunch> imported = ImportedLaunch::make(d.launchCommand, recipe, context);
-        if (!imported) {
-            return Status::failure(
-                QCoreApplication::translate("Deploy", "The generator's command the deployment runs is refused now: %1")
-                    .arg(imported.message()));
-        }
-        o.imported = imported.value();
+    if (Status filled = fillOptions(setup, d, host, *ack.value(), recipe); !filled) {
+        return filled;
     }
     return setup;
 }

@@ -9,6 +9,79 @@
 
 namespace flashdeck::prom {
 
+namespace {
+
+/** The API path under the configured URL's path, with its query; through the tunnel when there is one. */
+QUrl apiUrl(const PromConfig &config, const QUrl &route, const QString &path,
+            const QList<std::pair<QString, QString>> &params)
+{
+    QUrl url = config.url;
+    QString base = url.path();
+    if (!base.endsWith(QLatin1Char('/'))) {
+        base += QLatin1Char('/');
+    }
+    url.setPath(base + path);
+    QUrlQuery query;
+    for (const auto &[k, v] : params) {
+        query.addQueryItem(k, QString::fromLatin1(QUrl::toPercentEncoding(v)));
+    }
+    url.setQuery(query);
+    if (!route.isEmpty()) {
+        url.setHost(route.host());
+        url.setPort(route.port());
+    }
+    return url;
+}
+
+void addCredentials(QNetworkRequest &request, const PromConfig &config, const QString &secret)
+{
+    if (config.auth == PromAuth::Bearer && !secret.isEmpty()) {
+        request.setRawHeader("Authorization", "Bearer " + secret.toUtf8());
+    } else if (config.auth == PromAuth::Basic) {
+        request.setRawHeader("Authorization", "Basic " + (config.user + QLatin1Char(':') + secret).toUtf8().toBase64());
+    }
+}
+
+/** What a finished reply says: the parsed answer, or why there is none in words. */
+Result<PromResult> answerOf(QNetworkReply *reply, const QString &shown, qint64 max)
+{
+    const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (reply->property("tooLarge").toBool()) {
+        return Status::failure(
+            QCoreApplication::translate("Prometheus",
+                                        "Prometheus at %1 answered more than %2 MB to one query: too much "
+                                        "for a fleet view; narrow what it keeps (the host label) or ask "
+                                        "its operator.")
+                .arg(shown)
+                .arg(double(max) / (1024 * 1024), 0, 'g', 3));
+    }
+    // The body first: an error's reason is in it, and it can be read once.
+    const QByteArray body = reply->readAll();
+    if (http == 401 || http == 403) {
+        return Status::failure(
+            QCoreApplication::translate("Prometheus",
+                                        "Prometheus at %1 refused the credentials (HTTP %2): check the "
+                                        "token or password in Settings → Fleet.")
+                .arg(shown)
+                .arg(http));
+    }
+    if (http == 0 || (reply->error() != QNetworkReply::NoError && body.isEmpty())) {
+        const QString why =
+            reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
+            ? QCoreApplication::translate("Prometheus", "no answer in time")
+            : reply->errorString();
+        return Status::failure(
+            QCoreApplication::translate("Prometheus", "Prometheus at %1 did not answer: %2.").arg(shown, why));
+    }
+    Result<PromResult> parsed = parsePromResponse(body, http);
+    if (!parsed) {
+        return Status::failure(QStringLiteral("%1 (%2)").arg(parsed.message(), shown));
+    }
+    return parsed;
+}
+
+} // namespace
+
 PromClient::PromClient(const PromConfig &config, QString secret, QObject *parent)
     : QObject(parent)
     , m_config(config)
@@ -61,22 +134,8 @@ void PromClient::queryRange(const QString &expr, const QDateTime &start, const Q
 
 void PromClient::get(const QString &path, const QList<std::pair<QString, QString>> &params, Done done)
 {
-    QUrl url = m_config.url;
-    QString base = url.path();
-    if (!base.endsWith(QLatin1Char('/'))) {
-        base += QLatin1Char('/');
-    }
-    url.setPath(base + path);
-    QUrlQuery query;
-    for (const auto &[k, v] : params) {
-        query.addQueryItem(k, QString::fromLatin1(QUrl::toPercentEncoding(v)));
-    }
-    url.setQuery(query);
+    const QUrl url = apiUrl(m_config, m_route, path, params);
     const QString shown = m_config.url.toString(QUrl::RemoveUserInfo);
-    if (!m_route.isEmpty()) {
-        url.setHost(m_route.host());
-        url.setPort(m_route.port());
-    }
     QNetworkRequest request(url);
     request.setTransferTimeout(m_config.timeoutMs);
     request.setRawHeader("Accept", "application/json");
@@ -92,12 +151,7 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
     if (m_ssl) {
         request.setSslConfiguration(*m_ssl);
     }
-    if (m_config.auth == PromAuth::Bearer && !m_secret.isEmpty()) {
-        request.setRawHeader("Authorization", "Bearer " + m_secret.toUtf8());
-    } else if (m_config.auth == PromAuth::Basic) {
-        request.setRawHeader("Authorization",
-                             "Basic " + (m_config.user + QLatin1Char(':') + m_secret).toUtf8().toBase64());
-    }
+    addCredentials(request, m_config, m_secret);
     if (!m_setupError.isEmpty()) {
         done(Status::failure(m_setupError));
         return;
@@ -111,43 +165,7 @@ void PromClient::get(const QString &path, const QList<std::pair<QString, QString
     });
     connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done), shown, max = m_maxAnswerBytes] {
         reply->deleteLater();
-        const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (reply->property("tooLarge").toBool()) {
-            done(Status::failure(
-                QCoreApplication::translate("Prometheus",
-                                            "Prometheus at %1 answered more than %2 MB to one query: too much "
-                                            "for a fleet view; narrow what it keeps (the host label) or ask "
-                                            "its operator.")
-                    .arg(shown)
-                    .arg(double(max) / (1024 * 1024), 0, 'g', 3)));
-            return;
-        }
-        // The body first: an error's reason is in it, and it can be read once.
-        const QByteArray body = reply->readAll();
-        if (http == 401 || http == 403) {
-            done(Status::failure(
-                QCoreApplication::translate("Prometheus",
-                                            "Prometheus at %1 refused the credentials (HTTP %2): check the "
-                                            "token or password in Settings → Fleet.")
-                    .arg(shown)
-                    .arg(http)));
-            return;
-        }
-        if (http == 0 || (reply->error() != QNetworkReply::NoError && body.isEmpty())) {
-            const QString why =
-                reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError
-                ? QCoreApplication::translate("Prometheus", "no answer in time")
-                : reply->errorString();
-            done(Status::failure(
-                QCoreApplication::translate("Prometheus", "Prometheus at %1 did not answer: %2.").arg(shown, why)));
-            return;
-        }
-        Result<PromResult> parsed = parsePromResponse(body, http);
-        if (!parsed) {
-            done(Status::failure(QStringLiteral("%1 (%2)").arg(parsed.message(), shown)));
-            return;
-        }
-        done(parsed);
+        done(answerOf(reply, shown, max));
     });
 }
 

@@ -169,66 +169,155 @@ QString HostNamer::nameOf(const PromSeries &series) const
     return m_byAddress.value(bare.toLower(), bare);
 }
 
+namespace {
+
+using SeriesTaker = std::function<void(HostParts &, const PromSeries &)>;
+
+/** Hands each series of one answer to `take` with its host's parts; series naming no host are skipped. */
+void forEachSeries(const QHash<FleetQuery, PromResult> &answers, const HostNamer &namer,
+                   std::map<QString, HostParts> &hosts, FleetQuery q, const SeriesTaker &take)
+{
+    const auto it = answers.constFind(q);
+    if (it == answers.cend()) {
+        return;
+    }
+    for (const PromSeries &s : it->series) {
+        const QString host = namer.nameOf(s);
+        if (!host.isEmpty()) {
+            take(hosts[host], s);
+        }
+    }
+}
+
+void takeGpu(HostParts &h, const PromSeries &s)
+{
+    bool ok = false;
+    const QString index = s.hasLabel(u"gpu") ? s.label(u"gpu") : s.label(u"gpu_id");
+    const int i = index.toInt(&ok);
+    if (ok && i >= 0) {
+        GpuParts &g = h.gpus[i];
+        g.sample.index = i;
+        addGpuSeries(g, s.label(QStringLiteral("__name__")), s);
+    }
+}
+
+void takeServer(HostParts &h, const PromSeries &s)
+{
+    metrics::PromSample sample;
+    sample.name = s.label(QStringLiteral("__name__")).toUtf8();
+    for (const auto &[key, value] : s.labels) {
+        if (key != QLatin1String("__name__")) {
+            sample.labels.append({key.toUtf8(), value.toUtf8()});
+        }
+    }
+    sample.value = s.value();
+    h.server.samples.append(std::move(sample));
+}
+
+void addFinite(std::optional<double> &into, double v)
+{
+    if (std::isfinite(v)) {
+        into = into.value_or(0) + v;
+    }
+}
+
+void takeUp(HostParts &h, const PromSeries &s)
+{
+    const bool up = s.value() >= 1;
+    (up ? h.targetsUp : h.targetsDown) += 1;
+    // The server's own scrape job: its `up` is the server's health (0: Prometheus cannot reach it).
+    if (s.label(QStringLiteral("job")).contains(QLatin1String("sglang"), Qt::CaseInsensitive)) {
+        h.serverUp = h.serverUp.value_or(true) && up;
+    }
+}
+
+void takeDisk(HostParts &h, const PromSeries &s)
+{
+    if (const auto v = finite(s.value())) {
+        h.diskFree = std::min(h.diskFree.value_or(qint64(*v)), qint64(*v));
+    }
+}
+
+/** Every answer's series, grouped by the host they name. */
+std::map<QString, HostParts> collectHosts(const QHash<FleetQuery, PromResult> &answers, const HostNamer &namer)
+{
+    std::map<QString, HostParts> hosts;
+    const auto each = [&](FleetQuery q, const SeriesTaker &take) { forEachSeries(answers, namer, hosts, q, take); };
+    each(FleetQuery::Gpus, takeGpu);
+    each(FleetQuery::Server, takeServer);
+    each(FleetQuery::Ttft, [](HostParts &h, const PromSeries &s) { h.ttft.append(&s); });
+    each(FleetQuery::E2e, [](HostParts &h, const PromSeries &s) { h.e2e.append(&s); });
+    each(FleetQuery::Requests, [](HostParts &h, const PromSeries &s) { addFinite(h.requests, s.value()); });
+    each(FleetQuery::Aborted, [](HostParts &h, const PromSeries &s) { addFinite(h.aborted, s.value()); });
+    each(FleetQuery::Up, takeUp);
+    each(FleetQuery::Disk, takeDisk);
+    return hosts;
+}
+
+/** The GPUs by index, each with its total from used + free where the exporter gives no total. */
+void fillGpus(metrics::HostStatus &s, HostParts &h, qint64 atMs)
+{
+    for (auto &[index, g] : h.gpus) {
+        if (!g.sample.memoryTotalMiB && g.sample.memoryUsedMiB && g.freeMiB) {
+            g.sample.memoryTotalMiB = *g.sample.memoryUsedMiB + *g.freeMiB;
+        }
+        s.gpus.append(g.sample);
+    }
+    s.gpusAtMs = s.gpus.isEmpty() ? 0 : atMs;
+}
+
+void fillRates(metrics::HostStatus &s, const HostParts &h)
+{
+    const QList<std::pair<double, double>> ttft = buckets(h.ttft);
+    const QList<std::pair<double, double>> e2e = buckets(h.e2e);
+    s.rates.ttftP50 = metrics::histogramQuantile(0.5, ttft);
+    s.rates.ttftP95 = metrics::histogramQuantile(0.95, ttft);
+    s.rates.e2eP50 = metrics::histogramQuantile(0.5, e2e);
+    s.rates.e2eP95 = metrics::histogramQuantile(0.95, e2e);
+    s.rates.requestsPerSecond = h.requests;
+    s.rates.abortsPerSecond = h.aborted;
+    if (h.requests && *h.requests > 0) {
+        s.rates.errorRate = h.aborted.value_or(0) / *h.requests;
+    }
+}
+
+/** One host's status from its parts. */
+metrics::HostStatus hostStatus(const QString &name, HostParts &h, bool inInventory, qint64 atMs)
+{
+    metrics::HostStatus s;
+    s.host = name;
+    s.source = QStringLiteral("prometheus");
+    s.inInventory = inInventory;
+    s.updatedMs = atMs;
+    s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unscraped : metrics::HostState::Up;
+    if (s.state == metrics::HostState::Unscraped) {
+        s.error = QCoreApplication::translate(
+                      "Prometheus",
+                      "Prometheus cannot scrape this host's exporters (up is 0 for %1 of its targets): the "
+                      "exporters are down or blocked, which says nothing of the host itself. Check them, or "
+                      "read the host over SSH.")
+                      .arg(h.targetsDown);
+    }
+    fillGpus(s, h, atMs);
+    if (!h.server.samples.isEmpty()) {
+        metrics::ServerSnapshot snap = metrics::snapshotFromMetrics(h.server, atMs);
+        snap.source = QStringLiteral("prometheus");
+        s.server = snap;
+    }
+    fillRates(s, h);
+    s.health = h.serverUp ? (*h.serverUp ? metrics::ServerHealth::Ok : metrics::ServerHealth::Down)
+        : s.server        ? metrics::ServerHealth::Ok
+                          : metrics::ServerHealth::Unknown;
+    s.diskFreeBytes = h.diskFree;
+    return s;
+}
+
+} // namespace
+
 QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &answers, const HostNamer &namer,
                                          qint64 atMs)
 {
-    std::map<QString, HostParts> hosts;
-    const auto each = [&](FleetQuery q, const std::function<void(HostParts &, const PromSeries &)> &take) {
-        const auto it = answers.constFind(q);
-        if (it == answers.cend()) {
-            return;
-        }
-        for (const PromSeries &s : it->series) {
-            const QString host = namer.nameOf(s);
-            if (!host.isEmpty()) {
-                take(hosts[host], s);
-            }
-        }
-    };
-    each(FleetQuery::Gpus, [](HostParts &h, const PromSeries &s) {
-        bool ok = false;
-        const QString index = s.hasLabel(u"gpu") ? s.label(u"gpu") : s.label(u"gpu_id");
-        const int i = index.toInt(&ok);
-        if (ok && i >= 0) {
-            GpuParts &g = h.gpus[i];
-            g.sample.index = i;
-            addGpuSeries(g, s.label(QStringLiteral("__name__")), s);
-        }
-    });
-    each(FleetQuery::Server, [](HostParts &h, const PromSeries &s) {
-        metrics::PromSample sample;
-        sample.name = s.label(QStringLiteral("__name__")).toUtf8();
-        for (const auto &[key, value] : s.labels) {
-            if (key != QLatin1String("__name__")) {
-                sample.labels.append({key.toUtf8(), value.toUtf8()});
-            }
-        }
-        sample.value = s.value();
-        h.server.samples.append(std::move(sample));
-    });
-    each(FleetQuery::Ttft, [](HostParts &h, const PromSeries &s) { h.ttft.append(&s); });
-    each(FleetQuery::E2e, [](HostParts &h, const PromSeries &s) { h.e2e.append(&s); });
-    const auto sum = [](std::optional<double> &into, double v) {
-        if (std::isfinite(v)) {
-            into = into.value_or(0) + v;
-        }
-    };
-    each(FleetQuery::Requests, [&sum](HostParts &h, const PromSeries &s) { sum(h.requests, s.value()); });
-    each(FleetQuery::Aborted, [&sum](HostParts &h, const PromSeries &s) { sum(h.aborted, s.value()); });
-    each(FleetQuery::Up, [](HostParts &h, const PromSeries &s) {
-        const bool up = s.value() >= 1;
-        (up ? h.targetsUp : h.targetsDown) += 1;
-        // The server's own scrape job: its `up` is the server's health (0: Prometheus cannot reach it).
-        if (s.label(QStringLiteral("job")).contains(QLatin1String("sglang"), Qt::CaseInsensitive)) {
-            h.serverUp = h.serverUp.value_or(true) && up;
-        }
-    });
-    each(FleetQuery::Disk, [](HostParts &h, const PromSeries &s) {
-        if (const auto v = finite(s.value())) {
-            h.diskFree = std::min(h.diskFree.value_or(qint64(*v)), qint64(*v));
-        }
-    });
-
+    std::map<QString, HostParts> hosts = collectHosts(answers, namer);
     QList<metrics::HostStatus> out;
     out.reserve(qsizetype(hosts.size()));
     for (auto &[name, h] : hosts) {
@@ -241,48 +330,7 @@ QList<metrics::HostStatus> assembleFleet(const QHash<FleetQuery, PromResult> &an
         if (!gpuServer && !namer.inInventory(name) && h.targetsDown == 0) {
             continue;
         }
-        metrics::HostStatus s;
-        s.host = name;
-        s.source = QStringLiteral("prometheus");
-        s.inInventory = namer.inInventory(name);
-        s.updatedMs = atMs;
-        s.state = h.targetsDown > 0 && h.targetsUp == 0 ? metrics::HostState::Unscraped : metrics::HostState::Up;
-        if (s.state == metrics::HostState::Unscraped) {
-            s.error = QCoreApplication::translate(
-                          "Prometheus",
-                          "Prometheus cannot scrape this host's exporters (up is 0 for %1 of its targets): the "
-                          "exporters are down or blocked, which says nothing of the host itself. Check them, or "
-                          "read the host over SSH.")
-                          .arg(h.targetsDown);
-        }
-        for (auto &[index, g] : h.gpus) {
-            if (!g.sample.memoryTotalMiB && g.sample.memoryUsedMiB && g.freeMiB) {
-                g.sample.memoryTotalMiB = *g.sample.memoryUsedMiB + *g.freeMiB;
-            }
-            s.gpus.append(g.sample);
-        }
-        s.gpusAtMs = s.gpus.isEmpty() ? 0 : atMs;
-        if (!h.server.samples.isEmpty()) {
-            metrics::ServerSnapshot snap = metrics::snapshotFromMetrics(h.server, atMs);
-            snap.source = QStringLiteral("prometheus");
-            s.server = snap;
-        }
-        const QList<std::pair<double, double>> ttft = buckets(h.ttft);
-        const QList<std::pair<double, double>> e2e = buckets(h.e2e);
-        s.rates.ttftP50 = metrics::histogramQuantile(0.5, ttft);
-        s.rates.ttftP95 = metrics::histogramQuantile(0.95, ttft);
-        s.rates.e2eP50 = metrics::histogramQuantile(0.5, e2e);
-        s.rates.e2eP95 = metrics::histogramQuantile(0.95, e2e);
-        s.rates.requestsPerSecond = h.requests;
-        s.rates.abortsPerSecond = h.aborted;
-        if (h.requests && *h.requests > 0) {
-            s.rates.errorRate = h.aborted.value_or(0) / *h.requests;
-        }
-        s.health = h.serverUp ? (*h.serverUp ? metrics::ServerHealth::Ok : metrics::ServerHealth::Down)
-            : s.server        ? metrics::ServerHealth::Ok
-                              : metrics::ServerHealth::Unknown;
-        s.diskFreeBytes = h.diskFree;
-        out.append(std::move(s));
+        out.append(hostStatus(name, h, namer.inInventory(name), atMs));
     }
     return out;
 }

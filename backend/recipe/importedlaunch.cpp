@@ -94,29 +94,9 @@ Status ownedSame(const ServerArg &a, const Recipe &recipe, const ImportContext &
     return Status::ok();
 }
 
-} // namespace
-
-QString ImportedLaunch::generatorAdvice(const QString &hardware)
+/** The command's TP, DP and PP sizes (1 where not given). */
+Status readSizes(ImportedLaunch &out)
 {
-    return QCoreApplication::translate(
-               "Recipe",
-               "%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, generate "
-               "the command with SGLang's configuration generator, and do not put its parameters into the 4 × B300 "
-               "baseline without validating them again. Give the generator's command with --launch-command FILE "
-               "('-' reads it from standard input); Flashdeck keeps its flags and sets the model, its pinned "
-               "revision, the port and the key. Nothing was pulled.")
-        .arg(hardware);
-}
-
-Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &recipe, const ImportContext &context)
-{
-    const Result<GeneratorCommand> parsed = GeneratorCommand::parse(text);
-    if (!parsed) {
-        return parsed.status();
-    }
-    ImportedLaunch out;
-    out.command = parsed.value();
-    out.text = text.trimmed();
     const GeneratorCommand &cmd = out.command;
     const Result<int> tp = sizeOf(cmd, {"--tp", "--tp-size", "--tensor-parallel-size"});
     const Result<int> dp = sizeOf(cmd, {"--dp", "--dp-size", "--data-parallel-size"});
@@ -129,6 +109,12 @@ Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &r
     out.tp = tp.value();
     out.dp = dp.value();
     out.pp = pp.value();
+    return Status::ok();
+}
+
+/** The sizes against the GPUs: ROCm's TP limit and the GPUs each server is given. */
+Status checkSizes(const ImportedLaunch &out, const Recipe &recipe, const ImportContext &context)
+{
     if (context.vendor == probe::GpuVendor::Amd && out.tp > 4) {
         return Status::failure(
             QCoreApplication::translate(
@@ -154,9 +140,13 @@ Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &r
                 .arg(context.gpusFrom)
                 .arg(context.gpusPerService));
     }
-    // What Flashdeck sets: the generator's value is accepted when it is the same, refused when not.
-    const QString port = QString::number(context.port);
-    for (const ServerArg &a : cmd.serverArgs()) {
+    return Status::ok();
+}
+
+/** The server arguments kept; what Flashdeck sets is accepted when it is the same, refused when not. */
+Status takeServerArgs(ImportedLaunch &out, const Recipe &recipe, const ImportContext &context)
+{
+    for (const ServerArg &a : out.command.serverArgs()) {
         if (!isOwned(a.flag)) {
             out.serverArgs += a.words();
             if (a.flag == QLatin1String("--mem-fraction-static") && !a.values.isEmpty()) {
@@ -168,6 +158,13 @@ Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &r
             return same;
         }
     }
+    return Status::ok();
+}
+
+/** The environment kept, and notes on what is not: the GPUs' selection, the token, ignored docker options. */
+void takeEnvironment(ImportedLaunch &out)
+{
+    const GeneratorCommand &cmd = out.command;
     for (const QString &e : cmd.environment()) {
         const QString key = e.section(QLatin1Char('='), 0, 0);
         if (key == QLatin1String("CUDA_VISIBLE_DEVICES") || key == QLatin1String("HIP_VISIBLE_DEVICES") ||
@@ -185,6 +182,12 @@ Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &r
     for (const IgnoredDockerOption &o : cmd.ignoredDockerOptions()) {
         out.notes.append(QStringLiteral("%1: %2").arg(o.option, o.why));
     }
+}
+
+/** The command's image, split into its reference and its digest. */
+Status takeImage(ImportedLaunch &out)
+{
+    const GeneratorCommand &cmd = out.command;
     if (!cmd.image().isEmpty()) {
         const qsizetype at = cmd.image().indexOf(QLatin1Char('@'));
         const QString named = at < 0 ? cmd.image() : cmd.image().left(at);
@@ -195,19 +198,64 @@ Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &r
         out.image = ref.value().reference();
         out.imageDigest = at < 0 ? QString() : cmd.image().mid(at + 1);
     }
-    out.owned = {
-        {QStringLiteral("--model-path"), context.offline ? QStringLiteral("/models/…") : recipe.modelRepo,
-         QCoreApplication::translate("Recipe", "the model this deployment serves")},
-        {QStringLiteral("--revision"), context.revision,
-         QCoreApplication::translate("Recipe", "pinned to a commit at the pin step")},
-        {QStringLiteral("--host"), QStringLiteral("0.0.0.0"),
-         QCoreApplication::translate("Recipe", "inside the container; published on the host's 127.0.0.1:%1 only")
-             .arg(context.port)},
-        {QStringLiteral("--port"), port, QCoreApplication::translate("Recipe", "the service's port")},
-        {QStringLiteral("--api-key"), QCoreApplication::translate("Recipe", "(generated)"),
-         QCoreApplication::translate("Recipe", "32 random bytes, kept in the system keyring")},
-        {QStringLiteral("--enable-metrics"), QString(),
-         QCoreApplication::translate("Recipe", "added: the monitor reads /metrics")}};
+    return Status::ok();
+}
+
+/** The flags Flashdeck sets, with their values and why. */
+QList<OwnedFlag> ownedFlags(const Recipe &recipe, const ImportContext &context)
+{
+    const QString port = QString::number(context.port);
+    return {{QStringLiteral("--model-path"), context.offline ? QStringLiteral("/models/…") : recipe.modelRepo,
+             QCoreApplication::translate("Recipe", "the model this deployment serves")},
+            {QStringLiteral("--revision"), context.revision,
+             QCoreApplication::translate("Recipe", "pinned to a commit at the pin step")},
+            {QStringLiteral("--host"), QStringLiteral("0.0.0.0"),
+             QCoreApplication::translate("Recipe", "inside the container; published on the host's 127.0.0.1:%1 only")
+                 .arg(context.port)},
+            {QStringLiteral("--port"), port, QCoreApplication::translate("Recipe", "the service's port")},
+            {QStringLiteral("--api-key"), QCoreApplication::translate("Recipe", "(generated)"),
+             QCoreApplication::translate("Recipe", "32 random bytes, kept in the system keyring")},
+            {QStringLiteral("--enable-metrics"), QString(),
+             QCoreApplication::translate("Recipe", "added: the monitor reads /metrics")}};
+}
+
+} // namespace
+
+QString ImportedLaunch::generatorAdvice(const QString &hardware)
+{
+    return QCoreApplication::translate(
+               "Recipe",
+               "%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, generate "
+               "the command with SGLang's configuration generator, and do not put its parameters into the 4 × B300 "
+               "baseline without validating them again. Give the generator's command with --launch-command FILE "
+               "('-' reads it from standard input); Flashdeck keeps its flags and sets the model, its pinned "
+               "revision, the port and the key. Nothing was pulled.")
+        .arg(hardware);
+}
+
+Result<ImportedLaunch> ImportedLaunch::make(const QString &text, const Recipe &recipe, const ImportContext &context)
+{
+    const Result<GeneratorCommand> parsed = GeneratorCommand::parse(text);
+    if (!parsed) {
+        return parsed.status();
+    }
+    ImportedLaunch out;
+    out.command = parsed.value();
+    out.text = text.trimmed();
+    if (Status sizes = readSizes(out); !sizes) {
+        return sizes;
+    }
+    if (Status fits = checkSizes(out, recipe, context); !fits) {
+        return fits;
+    }
+    if (Status args = takeServerArgs(out, recipe, context); !args) {
+        return args;
+    }
+    takeEnvironment(out);
+    if (Status image = takeImage(out); !image) {
+        return image;
+    }
+    out.owned = ownedFlags(recipe, context);
     return out;
 }
 

@@ -120,9 +120,9 @@ private:
     QString m_path;
 };
 
-RecipeProfile readProfile(const Reader &r)
+/** What every profile has, generator-only ones too: its name, status, GPUs, note and facts. */
+void readProfileHeader(const Reader &r, RecipeProfile &p)
 {
-    RecipeProfile p;
     p.id = r.string("id");
     p.title = r.string("title");
     p.status = r.string("status");
@@ -140,35 +140,43 @@ RecipeProfile readProfile(const Reader &r)
     p.gpuMemoryGb = int(r.integer("gpu_memory_gb", 1, false)); // F08: the page's per-GPU memory, where it gives one
     p.note = r.string("note", false);
     p.facts = r.strings("facts", false);
-    if (p.generatorOnly()) {
-        return p; // nothing to launch: only the note says what to do (F12)
+}
+
+RecipeReplica readReplica(const Reader &rr, const RecipeProfile &p)
+{
+    RecipeReplica replica;
+    const nlohmann::json &gpus = rr.raw("gpus");
+    if (!gpus.is_array() || gpus.size() != std::size_t(p.tp)) {
+        throw RecipeError{
+            rr.key("gpus"),
+            QCoreApplication::translate("Recipe", "a list of %1 GPU indexes (one per TP rank)").arg(p.tp)};
     }
-    p.gpuCount = int(r.integer("gpu_count", 1));
-    p.tp = int(r.integer("tp", 1));
+    for (const auto &g : gpus) {
+        if (!g.is_number_integer() || g.get<int>() < 0 || g.get<int>() >= p.gpuCount) {
+            throw RecipeError{rr.key("gpus"),
+                              QCoreApplication::translate("Recipe", "GPU indexes from 0 to %1").arg(p.gpuCount - 1)};
+        }
+        replica.gpus.append(g.get<int>());
+    }
+    replica.port = quint16(rr.integer("port", 1));
+    return replica;
+}
+
+void readReplicas(const Reader &r, RecipeProfile &p)
+{
     const nlohmann::json &replicas = r.raw("replicas");
     if (!replicas.is_array() || replicas.empty()) {
         throw RecipeError{r.key("replicas"), QCoreApplication::translate("Recipe", "a non-empty list of {gpus, port}")};
     }
     for (std::size_t i = 0; i < replicas.size(); ++i) {
         const Reader rr(replicas[i], r.key("replicas") + QStringLiteral("[%1]").arg(i));
-        RecipeReplica replica;
-        const nlohmann::json &gpus = rr.raw("gpus");
-        if (!gpus.is_array() || gpus.size() != std::size_t(p.tp)) {
-            throw RecipeError{
-                rr.key("gpus"),
-                QCoreApplication::translate("Recipe", "a list of %1 GPU indexes (one per TP rank)").arg(p.tp)};
-        }
-        for (const auto &g : gpus) {
-            if (!g.is_number_integer() || g.get<int>() < 0 || g.get<int>() >= p.gpuCount) {
-                throw RecipeError{
-                    rr.key("gpus"),
-                    QCoreApplication::translate("Recipe", "GPU indexes from 0 to %1").arg(p.gpuCount - 1)};
-            }
-            replica.gpus.append(g.get<int>());
-        }
-        replica.port = quint16(rr.integer("port", 1));
-        p.replicas.append(replica);
+        p.replicas.append(readReplica(rr, p));
     }
+}
+
+/** The router in front of the replicas, and the one of a node layout. */
+void readRouters(const Reader &r, RecipeProfile &p)
+{
     if (r.has("router")) {
         const Reader router = r.child("router");
         p.routerPort = quint16(router.integer("port", 1));
@@ -183,6 +191,10 @@ RecipeProfile readProfile(const Reader &r)
                               QCoreApplication::translate("Recipe", "a profile of one service and no router")};
         }
     }
+}
+
+void readImage(const Reader &r, RecipeProfile &p)
+{
     if (r.has("image")) {
         const Reader image = r.child("image");
         p.imageName = image.string("name");
@@ -192,10 +204,10 @@ RecipeProfile readProfile(const Reader &r)
         p.imageSource = image.string("source", false);
         p.imageConfirm = image.flag("confirm");
     }
-    p.shmSize = r.string("shm_size");
-    p.ipc = r.string("ipc");
-    p.memFractionStatic = r.number("mem_fraction_static", 0.05, 0.99);
-    p.kvTokensExpected = r.integer("kv_tokens_expected", 0);
+}
+
+void readEnv(const Reader &r, RecipeProfile &p)
+{
     if (r.has("env")) {
         const nlohmann::json &env = r.raw("env");
         if (!env.is_object()) {
@@ -209,6 +221,25 @@ RecipeProfile readProfile(const Reader &r)
             p.env.insert(QString::fromStdString(k), QString::fromStdString(v.get<std::string>()));
         }
     }
+}
+
+RecipeProfile readProfile(const Reader &r)
+{
+    RecipeProfile p;
+    readProfileHeader(r, p);
+    if (p.generatorOnly()) {
+        return p; // nothing to launch: only the note says what to do (F12)
+    }
+    p.gpuCount = int(r.integer("gpu_count", 1));
+    p.tp = int(r.integer("tp", 1));
+    readReplicas(r, p);
+    readRouters(r, p);
+    readImage(r, p);
+    p.shmSize = r.string("shm_size");
+    p.ipc = r.string("ipc");
+    p.memFractionStatic = r.number("mem_fraction_static", 0.05, 0.99);
+    p.kvTokensExpected = r.integer("kv_tokens_expected", 0);
+    readEnv(r, p);
     p.serverArgs = r.strings("server_args");
     p.operatorFlagsRequired = r.flag("operator_flags_required");
     return p;
