@@ -31,6 +31,8 @@ struct CommandResult;
 namespace docker {
 class DockerClient;
 class LogFrameDecoder;
+class PullProgress;
+struct ImageRef;
 } // namespace docker
 namespace probe {
 struct NvidiaDriver;
@@ -203,6 +205,12 @@ private:
     void pinModel();
     void pinModelFromFolder();
     void pull();
+    // pull's parts: the stream and its progress, its end, the pin checked in RepoDigests.
+    void streamPull(const docker::ImageRef &ref, const QString &pinned, const QString &expectedPull);
+    void reportPullProgress(const docker::PullProgress &progress);
+    void pullEnded(QNetworkReply *reply, const docker::PullProgress &progress, const QString &pinned,
+                   const QString &expectedPull);
+    void verifyPulled(const QString &pinned, bool pulled, const QString &how);
     void verifyGpus();
     void launch();
     void launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started, QStringList reused);
