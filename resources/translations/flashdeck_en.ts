@@ -80,7 +80,7 @@
 <context>
     <name>MetricsPage</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/metricspage.cpp" line="+313"/>
+        <location filename="../../ui/pages/metricspage.cpp" line="+329"/>
         <source>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</source>
         <translation>
             <numerusform>charts from Prometheus (%n series; a metric it lacks is drawn from what Flashdeck sampled over SSH)</numerusform>
@@ -91,7 +91,7 @@
 <context>
     <name>PrometheusBox</name>
     <message numerus="yes">
-        <location filename="../../ui/fleet/prometheusbox.cpp" line="+184"/>
+        <location filename="../../ui/fleet/prometheusbox.cpp" line="+200"/>
         <source>Prometheus answers: %n host(s) in %1 ms.</source>
         <translation>
             <numerusform>Prometheus answers: %n host in %1 ms.</numerusform>
@@ -113,7 +113,7 @@
 <context>
     <name>UpgradePanel</name>
     <message numerus="yes">
-        <location filename="../../ui/fleet/upgradepanel.cpp" line="+125"/>
+        <location filename="../../ui/fleet/upgradepanel.cpp" line="+111"/>
         <source>&lt;b&gt;Upgrade&lt;/b&gt; — %n host(s), %1 at a time; none starts after one that rolls back</source>
         <translation>
             <numerusform>&lt;b&gt;Upgrade&lt;/b&gt; — %n host, %1 at a time; none starts after one that rolls back</numerusform>

@@ -5,12 +5,12 @@
     <name>AddHostDialog</name>
     <message>
         <location filename="../../ui/dialogs/addhostdialog.cpp" line="+25"/>
-        <location line="+68"/>
+        <location line="+98"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-73"/>
         <source>No hosts in %1</source>
         <translation>%1 中没有主机</translation>
     </message>
@@ -25,7 +25,7 @@
         <translation>从 ~/.ssh/config 导入：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>b300-a</source>
         <translation>b300-a</translation>
     </message>
@@ -45,7 +45,7 @@
         <translation>默认（22）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+19"/>
         <source>ssh-agent, then ~/.ssh/id_*</source>
         <translation>ssh-agent，然后 ~/.ssh/id_*</translation>
     </message>
@@ -60,7 +60,7 @@
         <translation>私钥</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-21"/>
         <source>Detect</source>
         <translation>检测</translation>
     </message>
@@ -105,12 +105,12 @@
         <translation>GPU 厂商：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+26"/>
         <source>Flashdeck asks you to confirm the host key on first connection. No password or passphrase is stored.</source>
         <translation>首次连接时 Flashdeck 会请你确认主机密钥。不保存任何密码或口令。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+47"/>
         <source>A name and an address are needed.</source>
         <translation>需要填写名称和地址。</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>Chat</name>
     <message>
-        <location filename="../../backend/chat/chatcall.cpp" line="+40"/>
+        <location filename="../../backend/chat/chatcall.cpp" line="+103"/>
         <source> The server said: &quot;%1&quot;.</source>
         <translation> 服务器返回：“%1”。</translation>
     </message>
@@ -153,12 +153,12 @@
         <translation>服务器返回 HTTP %1。%2 请在“日志”页查看它记录的内容。</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="-105"/>
         <source>The server answered with &quot;%1&quot;, not an SGLang answer (text/event-stream or application/json): another program is listening on that port. Check the deployment&apos;s port.</source>
         <translation>服务器返回的是“%1”，不是 SGLang 的回答（text/event-stream 或 application/json）：该端口上监听的是其他程序。请检查部署的端口。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+9"/>
         <source>No complete answer within %1 s (the time limit)%2.</source>
         <translation>在 %1 秒内（时间上限）没有得到完整回答%2。</translation>
     </message>
@@ -168,12 +168,12 @@
         <translation>；已保留部分回答</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>The server stopped the answer with an error: &quot;%1&quot;. What came before is kept.</source>
         <translation>服务器以错误结束了回答：“%1”。之前的内容已保留。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>no byte came for %1 minutes</source>
         <translation>%1 分钟内没有收到任何字节</translation>
     </message>
@@ -183,17 +183,17 @@
         <translation>回答途中与服务器的连接断开（%1）；已保留部分回答。服务器是否仍在运行？请查看“机群”和“日志”页。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No answer from the server (%1). Is it running on the host? See the Fleet and Logs pages.</source>
         <translation>服务器没有回应（%1）。它是否在主机上运行？请查看“机群”和“日志”页。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>The stream ended before the server&apos;s [DONE] (the server restarted or closed the connection); the partial answer is kept.</source>
         <translation>数据流在服务器的 [DONE] 之前结束（服务器重启或关闭了连接）；已保留部分回答。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>No answer from the server (HTTP %1 with an empty or unreadable body). Is an SGLang server on that port? See the Fleet and Logs pages.</source>
         <translation>服务器没有回应（HTTP %1，正文为空或无法读取）。该端口上是 SGLang 服务器吗？请查看“机群”和“日志”页。</translation>
     </message>
@@ -380,7 +380,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="+62"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="+64"/>
         <location filename="../../backend/cli/tunnelcommand.cpp" line="+63"/>
         <source>The server&apos;s port on the host (default: the deployment&apos;s).</source>
         <translation>服务器在主机上的端口（默认：部署记录的端口）。</translation>
@@ -434,7 +434,7 @@
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="+39"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="+69"/>
         <source>--port takes a port number.
 </source>
         <translation>--port 取端口号。
@@ -451,8 +451,7 @@
         <location line="+157"/>
         <location filename="../../backend/cli/clisession.cpp" line="+62"/>
         <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
-        <location filename="../../backend/cli/hostscommand.cpp" line="+91"/>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="+12"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+253"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
@@ -546,11 +545,11 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/licensecommand.cpp" line="+20"/>
+        <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
-        <location filename="../../backend/cli/prunecommand.cpp" line="+121"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="+182"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+66"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+129"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -696,13 +695,13 @@
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+200"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
     </message>
     <message>
         <location line="-256"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-147"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-145"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
@@ -797,7 +796,7 @@
     </message>
     <message>
         <location line="-60"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+201"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+192"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
         <translation>未等待即停止；请加 --resume 再次运行。
@@ -832,7 +831,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/hostscommand.cpp" line="-186"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="-332"/>
         <source>Settings, inventory and data under DIR.</source>
         <translation>设置、主机清单和数据存放在 DIR 下。</translation>
     </message>
@@ -903,7 +902,7 @@
 </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+165"/>
         <source>Trust an unknown host key (never a changed one).</source>
         <translation>信任未知的主机密钥（绝不信任已变化的密钥）。</translation>
     </message>
@@ -918,7 +917,7 @@
         <translation>“hosts check”需要 NAME。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-142"/>
         <source>New host key for %1: %2 %3 (accepted)
 </source>
         <translation>%1 的新主机密钥：%2 %3（已接受）
@@ -932,13 +931,13 @@
 </translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+47"/>
         <source>&apos;uname -a&apos; exited with %1: %2. Check the account&apos;s login shell on the host (getent passwd %3) and its startup files.</source>
         <translation>“uname -a”以 %1 退出：%2。请检查该账户在主机上的登录 shell（getent passwd %3）及其启动文件。</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>it printed nothing</source>
         <translation>没有任何输出</translation>
     </message>
@@ -948,7 +947,7 @@
         <translation>主机上的登录 shell 对“uname -a”没有给出可用的回答（%1）。Flashdeck 通过登录 shell 用 /bin/sh 运行命令：请检查该账户的 shell（getent passwd %2）及其启动文件。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>Host key: %1 %2 (%3)
 </source>
         <translation>主机密钥：%1 %2（%3）
@@ -976,7 +975,7 @@
 </translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+75"/>
         <source>which hosts command?</source>
         <translation>哪个 hosts 命令？</translation>
     </message>
@@ -991,7 +990,7 @@
         <translation>参数过多。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="-35"/>
         <source>%1 — Flashdeck&apos;s summary (not legal advice)
 
 </source>
@@ -1043,7 +1042,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/loadtestcommand.cpp" line="-70"/>
+        <location filename="../../backend/cli/loadtestcommand.cpp" line="-88"/>
         <source>Requests in flight.</source>
         <translation>同时进行的请求数。</translation>
     </message>
@@ -1078,35 +1077,35 @@ Summary sha256: %1
         <translation>不进行推理的请求。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+38"/>
         <source>takes a number from %1 to %2.
 </source>
         <translation>取 %1 到 %2 之间的数字。
 </translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+67"/>
         <source>%1 s · %2 in flight · %3 done · %4 failed · TTFT p50 %5 · %6 tokens/s · KV %7 · queue %8
 </source>
         <translation>%1 秒 · 进行中 %2 · 完成 %3 · 失败 %4 · TTFT p50 %5 · %6 tokens/s · KV %7 · 队列 %8
 </translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+50"/>
         <source>cannot write %1: %2.
 </source>
         <translation>无法写入 %1：%2。
 </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-32"/>
         <source>Load test: %1 in flight, prompts of %2 tokens, %3 tokens out, %4 s
 </source>
         <translation>压测：同时 %1 个请求，提示 %2 个 token，输出 %3 个 token，%4 秒
 </translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>  completed        %1 (%2 requests/s)
 </source>
         <translation>  完成             %1（%2 请求/秒）
@@ -1289,7 +1288,7 @@ Summary sha256: %1
         <translation>抓取目标</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/prunecommand.cpp" line="-66"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="-127"/>
         <source>no longer on the host</source>
         <translation>已不在主机上</translation>
     </message>
@@ -1309,12 +1308,12 @@ Summary sha256: %1
         <translation>有容器在使用它</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+101"/>
         <source>Say what would go; remove nothing.</source>
         <translation>说明会删除什么；不删除任何东西。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="-29"/>
         <source>would remove %1 (%2)
 </source>
         <translation>将删除 %1（%2）
@@ -1604,7 +1603,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-311"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-302"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1675,12 +1674,12 @@ Summary sha256: %1
         <translation>--max-unavailable 取主机数，至少为 1。</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+171"/>
         <source>SSH exit code %1</source>
         <translation>SSH 退出码 %1</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-128"/>
         <source>%1: rolling back to %2 (stopped)
 </source>
         <translation>%1：正在回滚到 %2（已停止）
@@ -1694,7 +1693,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+160"/>
         <source>Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit at once)…
 </source>
         <translation>正在取消：正在运行的步骤会停止，升级记录保留以便 --resume（再按一次 Ctrl+C 立即退出）…
@@ -1718,10 +1717,17 @@ Summary sha256: %1
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+55"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="-54"/>
         <source>No Flashdeck container on %1.
 </source>
         <translation>%1 上没有 Flashdeck 容器。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped and removed: %1
+</source>
+        <translation>已停止并删除：%1
 </translation>
     </message>
     <message>
@@ -1885,29 +1891,29 @@ Summary sha256: %1
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+138"/>
+        <location line="+27"/>
+        <location line="+171"/>
         <source>Cannot create %1.</source>
         <translation>无法创建 %1。</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="-143"/>
         <source>No scenario named &quot;%1&quot;. Scenarios: %2.</source>
         <translation>没有名为“%1”的场景。可用场景：%2。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <location line="+12"/>
         <source>The simulated host&apos;s private network could not be set up.</source>
         <translation>无法建立模拟主机的私有网络。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>The simulated host&apos;s daemon did not start.</source>
         <translation>模拟主机的守护进程没有启动。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
         <source>Cannot generate the demo&apos;s SSH keys.</source>
         <translation>无法生成演示用的 SSH 密钥。</translation>
     </message>
@@ -2856,7 +2862,7 @@ Summary sha256: %1
         <translation>主机和镜像仓库都没有这个 digest：请检查它（“flashdeck pins HOST”显示主机运行的版本）以及主机访问镜像仓库的能力。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../../backend/deploy/deploypull.cpp" line="+30"/>
         <source>Pull the pinned image</source>
         <translation>拉取固定的镜像</translation>
     </message>
@@ -2867,7 +2873,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+2"/>
-        <location line="+13"/>
+        <location line="+109"/>
         <source>RepoDigests contains %1</source>
         <translation>RepoDigests 包含 %1</translation>
     </message>
@@ -2887,7 +2893,7 @@ Summary sha256: %1
         <translation>请删除主机上的镜像后重新拉取。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-71"/>
         <source>; the size of 1 layer is not known yet</source>
         <translation>；有 1 层的大小尚未知</translation>
     </message>
@@ -2897,17 +2903,17 @@ Summary sha256: %1
         <translation>；有 %1 层的大小尚未知</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+19"/>
         <source>Free disk space on the host (the image is unpacked beside its download), then run again with --resume.</source>
         <translation>请在主机上腾出磁盘空间（镜像在下载位置旁解压），然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>The host&apos;s Docker could not fetch the image: check its access to the registry (DNS, proxy, firewall, a Docker Hub rate limit; &apos;docker pull %1&apos; on the host shows the same), then run again with --resume.</source>
         <translation>主机的 Docker 无法获取镜像：请检查它访问镜像仓库的能力（DNS、代理、防火墙、Docker Hub 限流；在主机上运行“docker pull %1”会看到同样的结果），然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>the pull was cut off after %1 of %2 bytes (%3)</source>
         <translation>拉取在 %2 字节中的 %1 字节处中断（%3）</translation>
     </message>
@@ -2917,12 +2923,12 @@ Summary sha256: %1
         <translation>加 --resume 再运行：主机上已解压的层会保留，其余部分继续获取。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>%1 GB downloaded, compressed (%2 of %3 layers were already there)</source>
         <translation>已下载 %1 GB（压缩后；%3 层中有 %2 层已存在）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+11"/>
         <location line="+13"/>
         <source>The image sees the GPUs</source>
         <translation>镜像能看到 GPU</translation>
@@ -3244,17 +3250,17 @@ Summary sha256: %1
         <translation>不是 JSON</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/upgradesetup.cpp" line="+20"/>
+        <location filename="../../backend/deploy/upgradesetup.cpp" line="+135"/>
         <source> An upgrade starts from a deployment: &apos;flashdeck deploy %1&apos; first.</source>
         <translation> 升级须从已有部署开始：请先运行“flashdeck deploy %1”。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-56"/>
         <source>No interrupted upgrade on %1 to resume (&apos;flashdeck pins %1&apos; shows what it runs).</source>
         <translation>%1 上没有可继续的中断升级（“flashdeck pins %1”显示它运行的版本）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-39"/>
         <source>An upgrade of %1 (%2) was interrupted in its %3: finish it with &apos;flashdeck upgrade %1 --resume&apos; first.</source>
         <translation>%1 的升级（%2）在其%3中被中断：请先用“flashdeck upgrade %1 --resume”完成它。</translation>
     </message>
@@ -3269,17 +3275,17 @@ Summary sha256: %1
         <translation>该固定文件属于配置 %1；%2 运行的是 %3。升级保持配置不变：如需更换，请先 undeploy 再用 deploy --pins 部署。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+102"/>
         <source>No acknowledgement of the %1 is recorded for %2 (or its summary changed): run &apos;flashdeck license&apos; and deploy once with --accept-license.</source>
         <translation>%2 没有对 %1 的确认记录（或其摘要已变化）：请运行“flashdeck license”，并加 --accept-license 部署一次。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-46"/>
         <source>%1 at %2, summary sha256 %3</source>
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-21"/>
         <source>the deployment</source>
         <translation>此次部署</translation>
     </message>
@@ -3517,7 +3523,7 @@ Summary sha256: %1
         <translation>升级…</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+89"/>
         <source>Host and profile</source>
         <translation>主机与配置</translation>
     </message>
@@ -3597,12 +3603,12 @@ Summary sha256: %1
         <translation>从失败步骤的检查处重新运行（之前的步骤复用已得到的结果）</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-112"/>
         <source>Log (live, classified)</source>
         <translation>日志（实时，已分类）</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+152"/>
         <source>Export runbook</source>
         <translation>导出 runbook</translation>
     </message>
@@ -3647,22 +3653,22 @@ Summary sha256: %1
         <translation>建议：%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/deploy/profilecard.cpp" line="+59"/>
         <source>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ Verified upstream&lt;/span&gt; — by the SGLang Cookbook, not independently re-tested</source>
         <translation>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ 已经上游验证&lt;/span&gt; —— 由 SGLang Cookbook 验证，未经独立复测</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>&lt;span style=&apos;color:#d73027&apos;&gt;✗ No command on the page&lt;/span&gt; — Flashdeck launches what SGLang&apos;s configuration generator prints for this hardware (paste it above); B300 flags are not reused</source>
         <translation>&lt;span style=&apos;color:#d73027&apos;&gt;✗ 页面上没有命令&lt;/span&gt; —— Flashdeck 启动 SGLang 配置生成器为此硬件生成的命令（粘贴到上方）；不沿用 B300 参数</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&lt;span style=&apos;color:#e69f00&apos;&gt;⚠ Unverified&lt;/span&gt; — assembled from the published recipe, not verified upstream</source>
         <translation>&lt;span style=&apos;color:#e69f00&apos;&gt;⚠ 未经验证&lt;/span&gt; —— 由已发布的配方组合而成，未经上游验证</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+11"/>
         <source>image about %1 unpacked</source>
         <translation>镜像解压后约 %1</translation>
     </message>
@@ -3672,17 +3678,17 @@ Summary sha256: %1
         <translation>固定的镜像解压后 %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../ui/deploy/profilecard.cpp" line="-51"/>
         <source>&lt;p&gt;GPUs: %1 × %2 · TP %3&lt;br&gt;Disk: more than %4 free (weights %5 + %6)&lt;br&gt;Expected KV pool: %7&lt;/p&gt;</source>
         <translation>&lt;p&gt;GPU：%1 × %2 · TP %3&lt;br&gt;磁盘：需要超过 %4 空闲（权重 %5 + %6）&lt;br&gt;预期 KV 池：%7&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 (%2 GB each)</source>
         <translation>%1（每块 %2 GB）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>≈ %1</source>
         <translation>≈ %1</translation>
     </message>
@@ -3697,27 +3703,27 @@ Summary sha256: %1
         <translation>&lt;p&gt;在有 %1 个或更多 %2 GPU 的主机上：每 %3 个 GPU 运行一个 TP %3 服务，位于 SGLang Router（端口 %4，--policy %5）之后，不让任何 GPU 闲置。修改 GPU 列表即可只在这些 GPU 上运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>&lt;p&gt;&lt;b&gt;Image:&lt;/b&gt; yours to confirm or supply. Suggested: %1 — %2.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;镜像：&lt;/b&gt;需由你确认或提供。建议：%1 —— %2。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+32"/>
         <source>&lt;p style=&apos;background-color:rgba(230,159,0,0.18); padding:4px&apos;&gt;&lt;b&gt;⚠ Experimental upstream.&lt;/b&gt; %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;background-color:rgba(230,159,0,0.18); padding:4px&apos;&gt;&lt;b&gt;⚠ 上游状态为实验性。&lt;/b&gt; %1&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>&lt;p&gt;&lt;small&gt;GPU memory per GPU: %1.&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;small&gt;每块 GPU 的显存：%1。&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&lt;p&gt;&lt;small&gt;MiniMax-M3.1-Flash: a multimodal mixture-of-experts model, about 428B parameters with about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU memory: every weight is loaded or sharded across the GPUs.&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;small&gt;MiniMax-M3.1-Flash：多模态混合专家模型，总参数约 428B，每个 token 激活约 23B，上下文 1M token，采用 MSA 稀疏注意力并随附 DSpark 草稿模型，面向服务器而非消费级设备。“23B 激活参数”不代表只需 23B 的显存：所有权重都要加载或分片到各块 GPU 上。&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>&lt;p&gt;&lt;small&gt;Upstream: &lt;a href=&apos;https://huggingface.co/%1&apos;&gt;model card&lt;/a&gt; (weights, parameters, licence) · &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang documentation&lt;/a&gt; (MiniMax-M3.1 Cookbook: hardware matrix, configuration generator) · &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 self-hosting baseline&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
@@ -3802,7 +3808,7 @@ Summary sha256: %1
         <translation>%1 已在运行这些固定版本。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+41"/>
         <source>Upgrade to %1: failed at %2</source>
         <translation>升级到 %1：失败于“%2”</translation>
     </message>
@@ -3817,7 +3823,7 @@ Summary sha256: %1
         <translation>升级在 %1 失败（%2）。正在回滚到 %3…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>Upgraded %1 to %2, every step verified.</source>
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
@@ -3837,7 +3843,7 @@ Summary sha256: %1
         <translation>已停止。“升级…”会继续%1。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+13"/>
         <source>This build has no recipe.</source>
         <translation>此版本没有配方。</translation>
     </message>
@@ -3984,12 +3990,12 @@ Summary sha256: %1
         <translation>推理（%1 词）</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+13"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+37"/>
         <source>streaming…</source>
         <translation>正在流式输出…</translation>
     </message>
@@ -4678,7 +4684,7 @@ Model revision %3</source>
         <translation>确认</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+30"/>
         <source>%1 — before the weights are pinned and pulled</source>
         <translation>%1 —— 在固定和拉取权重之前</translation>
     </message>
@@ -4688,12 +4694,12 @@ Model revision %3</source>
         <translation>&lt;a href=&quot;%1&quot;&gt;在模型卡上阅读许可证全文&lt;/a&gt;</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>&lt;b&gt;How will this deployment be used?&lt;/b&gt;</source>
         <translation>&lt;b&gt;此部署将用于什么用途？&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>Not yet acknowledged for %1 (or the summary changed since): the plan stops before Pin until it is.</source>
         <translation>尚未为 %1 确认（或摘要已变化）：确认之前，计划会停在“固定”之前。</translation>
     </message>
@@ -5758,22 +5764,22 @@ Text shown: %6, sha256 %5</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
     <message>
-        <location filename="../../backend/metrics/hoststatus.cpp" line="+205"/>
+        <location filename="../../backend/metrics/hoststatus.cpp" line="+328"/>
         <source>Host unreachable: %1</source>
         <translation>主机不可达：%1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-165"/>
         <source>GPU %1 memory at %2 % (threshold %3 %)</source>
         <translation>GPU %1 显存占用 %2 %（阈值 %3 %）</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-13"/>
         <source>Runs other pins than %1: %2</source>
         <translation>运行的固定版本与 %1 不同：%2</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-111"/>
         <source>%1 was created and has not started (Docker: %2)</source>
         <translation>%1 已创建但尚未启动（Docker：%2）</translation>
     </message>
@@ -5788,12 +5794,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 未在运行（Docker：%2）</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+284"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-152"/>
         <source>%1 requests queued (threshold %2)</source>
         <translation>%1 个请求排队（阈值 %2）</translation>
     </message>
@@ -5808,12 +5814,12 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 % 的请求被中止（阈值 %2 %）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>An upgrade runs on this host: its server restarts on the new pins</source>
         <translation>此主机正在升级：其服务器将以新的固定版本重新启动</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>A deployment runs on this host: its steps start the server</source>
         <translation>此主机上正在运行部署：其步骤将启动服务器</translation>
     </message>
@@ -5823,7 +5829,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 反复重启（Docker：%2）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>%1 runs but its server does not answer</source>
         <translation>%1 在运行，但其服务器没有应答</translation>
     </message>
@@ -5833,7 +5839,7 @@ Text shown: %6, sha256 %5</source>
         <translation>服务器没有应答 Prometheus 的抓取（up 为 0）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>%1 GB free for the caches (threshold %2 GB)</source>
         <translation>缓存可用空间 %1 GB（阈值 %2 GB）</translation>
     </message>
@@ -5946,7 +5952,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MetricsPage</name>
     <message>
-        <location filename="../../ui/pages/metricspage.cpp" line="+58"/>
+        <location filename="../../ui/pages/metricspage.cpp" line="+77"/>
         <source>1 min</source>
         <translation>1 分钟</translation>
     </message>
@@ -5966,7 +5972,7 @@ Text shown: %6, sha256 %5</source>
         <translation>24 小时</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
@@ -6021,12 +6027,12 @@ Text shown: %6, sha256 %5</source>
         <translation>投机接受长度</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-69"/>
         <source>&lt;h3&gt;No host chosen&lt;/h3&gt;&lt;p&gt;Pick a host in the bar above, or double-click one on the Fleet page, to see its GPUs and its server live.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;未选择主机&lt;/h3&gt;&lt;p&gt;在上方栏中选择一台主机，或在“机群”页双击一台，即可实时查看其 GPU 和服务器。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+222"/>
         <source>KV use</source>
         <translation>KV 使用</translation>
     </message>
@@ -6545,22 +6551,22 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Prometheus</name>
     <message>
-        <location filename="../../backend/prometheus/promclient.cpp" line="+23"/>
+        <location filename="../../backend/prometheus/promclient.cpp" line="+96"/>
         <source>The CA file %1 holds no PEM certificate: choose the one that signed Prometheus&apos; certificate.</source>
         <translation>CA 文件 %1 中没有 PEM 证书：请选择签发 Prometheus 证书的那一个。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="-45"/>
         <source>Prometheus at %1 answered more than %2 MB to one query: too much for a fleet view; narrow what it keeps (the host label) or ask its operator.</source>
         <translation>%1 的 Prometheus 对一次查询返回超过 %2 MB：对机群视图来说太多了；请缩小它保存的范围（主机标签）或询问其运维人员。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Prometheus at %1 refused the credentials (HTTP %2): check the token or password in Settings → Fleet.</source>
         <translation>%1 的 Prometheus 拒绝了凭据（HTTP %2）：请在“设置 → 机群”中检查 token 或密码。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>no answer in time</source>
         <translation>没有及时应答</translation>
     </message>
@@ -6620,7 +6626,7 @@ Text shown: %6, sha256 %5</source>
         <translation>Prometheus 返回了 %1，而预期是 vector。</translation>
     </message>
     <message>
-        <location filename="../../backend/prometheus/promfleet.cpp" line="+251"/>
+        <location filename="../../backend/prometheus/promfleet.cpp" line="+294"/>
         <source>Prometheus cannot scrape this host&apos;s exporters (up is 0 for %1 of its targets): the exporters are down or blocked, which says nothing of the host itself. Check them, or read the host over SSH.</source>
         <translation>Prometheus 无法抓取这台主机的导出器（其中 %1 个目标的 up 为 0）：导出器已停止或被阻挡，这并不说明主机本身的状态。请检查导出器，或通过 SSH 读取这台主机。</translation>
     </message>
@@ -6638,7 +6644,7 @@ Text shown: %6, sha256 %5</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+19"/>
         <source>Each host over SSH</source>
         <translation>每台主机经由 SSH</translation>
     </message>
@@ -6693,7 +6699,7 @@ Text shown: %6, sha256 %5</source>
         <translation>保存在密钥环中；留空则保留已保存的</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>Figures from:</source>
         <translation>数据来自：</translation>
     </message>
@@ -6728,7 +6734,7 @@ Text shown: %6, sha256 %5</source>
         <translation>登录：</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+48"/>
         <location line="+19"/>
         <source>Asking Prometheus…</source>
         <translation>正在询问 Prometheus…</translation>
@@ -7068,32 +7074,32 @@ Text shown: %6, sha256 %5</source>
         <translation>nvidia 或 amd</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+33"/>
         <source>a non-empty list of {gpus, port}</source>
         <translation>非空的 {gpus, port} 列表</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-17"/>
         <source>a list of %1 GPU indexes (one per TP rank)</source>
         <translation>%1 个 GPU 编号的列表（每个 TP rank 一个）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>GPU indexes from 0 to %1</source>
         <translation>0 到 %1 之间的 GPU 编号</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+34"/>
         <source>a profile of one service and no router</source>
         <translation>只有一个服务且没有 router 的配置</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>an object of strings</source>
         <translation>字符串对象</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+41"/>
         <source>%1 is not valid JSON. Check it with a JSON validator.</source>
         <translation>%1 不是有效的 JSON。请用 JSON 校验工具检查。</translation>
     </message>
@@ -7258,12 +7264,12 @@ Text shown: %6, sha256 %5</source>
         <translation>开关：监控读取 /metrics</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+134"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, generate the command with SGLang&apos;s configuration generator, and do not put its parameters into the 4 × B300 baseline without validating them again. Give the generator&apos;s command with --launch-command FILE (&apos;-&apos; reads it from standard input); Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key. Nothing was pulled.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请用 SGLang 的配置生成器生成命令，且未经重新验证不要把其参数代入 4 × B300 基线。用 --launch-command FILE 给出生成器的命令（“-”表示从标准输入读取）；Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥。未拉取任何内容。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-106"/>
         <source>The command asks for TP %1 on AMD GPUs: on ROCm the model&apos;s NVFP4 checkpoint runs only at TP 4 or lower, so the server would refuse it after a %2 GB image pull and a %3 GB weights download. Generate the command with TP 4: on an 8-GPU host Flashdeck runs two TP 4 services behind the SGLang Router. Nothing was pulled.</source>
         <translation>命令要求在 AMD GPU 上使用 TP %1：在 ROCm 上，该模型的 NVFP4 检查点只能以 TP 4 或更低运行，因此服务器会在拉取 %2 GB 镜像并下载 %3 GB 权重之后拒绝它。请用 TP 4 生成命令：在 8 GPU 主机上，Flashdeck 会在 SGLang Router 之后运行两个 TP 4 服务。未拉取任何内容。</translation>
     </message>
@@ -7273,7 +7279,7 @@ Text shown: %6, sha256 %5</source>
         <translation>命令运行 TP %1 × DP %2 × PP %3 = 每个服务器 %4 个 GPU，但 %5 给每个服务器 %6 个。请为 %6 个 GPU 生成命令，或用 --gpus 给出命令所针对的 GPU。未拉取任何内容。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+41"/>
         <source>%1: not carried over: Flashdeck gives the container its GPUs</source>
         <translation>%1：不带入：Flashdeck 为容器分配其 GPU</translation>
     </message>
@@ -7283,7 +7289,7 @@ Text shown: %6, sha256 %5</source>
         <translation>HF_TOKEN：不带入：Flashdeck 传入你给出的令牌，从不写入文件</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+33"/>
         <source>the model this deployment serves</source>
         <translation>此次部署服务的模型</translation>
     </message>
@@ -7318,7 +7324,7 @@ Text shown: %6, sha256 %5</source>
         <translation>已添加：监控读取 /metrics</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+59"/>
         <source>%1 (%2 services behind the Router)</source>
         <translation>%1（%2 个服务位于 Router 之后）</translation>
     </message>
@@ -8496,19 +8502,19 @@ The key we know for it is at %4.
         <translation>此版本没有配方。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+15"/>
         <source>not connected</source>
         <translation>未连接</translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location line="+13"/>
         <source>&lt;b&gt;Upgrade&lt;/b&gt; — %n host(s), %1 at a time; none starts after one that rolls back</source>
         <translation>
             <numerusform>&lt;b&gt;升级&lt;/b&gt; —— %n 台主机，每次 %1 台；一旦有主机回滚，之后的主机不再开始</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+38"/>
         <source>connecting…</source>
         <translation>正在连接…</translation>
     </message>
