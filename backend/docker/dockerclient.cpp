@@ -64,7 +64,9 @@ LinkOpener DockerClient::link() const
     if (m_ownCalls) {
         return m_link;
     }
-    return m_endpoint ? m_endpoint->link() : LinkOpener();
+    // One read of the QPointer (GCC's -O3 flow analysis treats each read as maybe null).
+    const DockerEndpoint *endpoint = m_endpoint.data();
+    return endpoint != nullptr ? endpoint->link() : LinkOpener();
 }
 
 DockerClient::~DockerClient()
@@ -101,11 +103,13 @@ QNetworkReply *DockerClient::send(const QByteArray &method, const QString &pathA
 void DockerClient::request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody,
                            Answer answer)
 {
-    LocalHttpClient *calls = m_ownCalls ? m_ownCalls : (m_endpoint ? m_endpoint->calls() : nullptr);
+    const DockerEndpoint *endpoint = m_endpoint.data(); // one read (see link())
+    LocalHttpClient *calls = m_ownCalls != nullptr ? m_ownCalls : (endpoint != nullptr ? endpoint->calls() : nullptr);
     const quint64 generation = m_generation;
     const QPointer<DockerClient> self(this);
     auto heard = [self, generation, answer = std::move(answer)](const LocalHttpResponse &r) {
-        if (!self || self->m_generation != generation) {
+        const DockerClient *client = self.data(); // one read (see link())
+        if (client == nullptr || client->m_generation != generation) {
             return; // aborted, or gone: nobody waits for it
         }
         DockerResponse res{r.status, r.body, r.status == 0 ? noAnswer(r.error) : QString()};

@@ -38,8 +38,8 @@ void ContainerSampler::start()
         return;
     }
     m_running = true;
-    if (m_endpoint) {
-        m_docker = std::make_unique<docker::DockerClient>(*m_endpoint); // keeps its tunnel open
+    if (docker::DockerEndpoint *endpoint = m_endpoint.data()) { // one read: GCC's -O3 flow analysis
+        m_docker = std::make_unique<docker::DockerClient>(*endpoint); // keeps its tunnel open
     }
     poll();
     m_timer->start();
@@ -56,13 +56,14 @@ void ContainerSampler::stop()
 
 void ContainerSampler::poll()
 {
-    if (!m_running || m_asking || m_opening || !m_endpoint || !m_docker) {
+    docker::DockerEndpoint *endpoint = m_endpoint.data(); // one read of the QPointer (see start())
+    if (!m_running || m_asking || m_opening || endpoint == nullptr || !m_docker) {
         return;
     }
-    if (!m_endpoint->isOpen()) {
+    if (!endpoint->isOpen()) {
         // Opened for the first time, or again after the tunnel broke.
         m_opening = true;
-        m_endpoint->whenOpen(
+        endpoint->whenOpen(
             this,
             [this] {
                 m_opening = false;
@@ -81,7 +82,8 @@ void ContainerSampler::poll()
         QString::fromLatin1(QUrl::toPercentEncoding(docker::OurContainers::filter()));
     m_docker->call("GET", path, {}, [this](const docker::DockerResponse &res) {
         m_asking = false;
-        if (res.status == 0 && (!m_endpoint || !m_endpoint->isOpen())) {
+        const docker::DockerEndpoint *now = m_endpoint.data(); // one read
+        if (res.status == 0 && (now == nullptr || !now->isOpen())) {
             return; // the tunnel closed under it: closed() says so
         }
         if (!res.ok() || !res.json().is_array()) {
