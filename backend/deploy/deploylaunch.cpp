@@ -66,6 +66,77 @@ QString serverMessage(const json &j, const QByteArray &raw)
     return hostText(raw.left(300), 300);
 }
 
+/** The verify step's request: one short question (or a picture), thinking off when asked. */
+json verifyRequest(const Recipe &recipe, bool image, bool thinkingOff)
+{
+    json content = "Reply with one short sentence about GPUs.";
+    if (image) {
+        content = json::array(
+            {{{"type", "text"}, {"text", "What shape and colour is in this picture? Answer in a few words."}},
+             {{"type", "image_url"},
+              {"image_url", {{"url", "data:image/png;base64," + verifyPicture().toStdString()}}}}});
+    }
+    json body = {{"model", recipe.modelRepo.toStdString()},
+                 {"messages", {{{"role", "user"}, {"content", content}}}},
+                 {"max_tokens", kVerifyTokens},
+                 {"temperature", recipe.temperature},
+                 {"top_p", recipe.topP}};
+    if (thinkingOff) {
+        body["chat_template_kwargs"] = {{"thinking_mode", "disabled"}};
+    }
+    return body;
+}
+
+/** A refused or unreadable answer: what the server said (never model output) and what to do. */
+void refused(StepRecord &r, int status, const json &j, const QByteArray &data, const QString &transportError,
+             const QString &firstTry)
+{
+    r.status = StepStatus::Fail;
+    // The server's own words for a refusal (never model output: an error body holds none).
+    const QString said = status >= 400 ? serverMessage(j, data) : QString();
+    r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : transportError) +
+        (said.isEmpty() ? QString() : QStringLiteral(": ") + said);
+    r.seen = firstTry.isEmpty() ? r.seen : firstTry + QCoreApplication::translate("Deploy", "; then ") + r.seen;
+    r.fix = status == 401 ? QCoreApplication::translate("Deploy", "The server refused the key: restart the deployment.")
+        : status >= 400 && status < 500
+        ? QCoreApplication::translate("Deploy",
+                                      "The server refused the request: its message above says why (read the server's "
+                                      "log for more).")
+        : QCoreApplication::translate("Deploy", "Read the server's log for the error.");
+}
+
+/** An answer's shape, never its words (F32): content, reasoning_content, finish_reason. */
+struct AnswerShape
+{
+    bool hasContent = false;
+    bool noReasoning = false;
+    std::string finishReason;
+    QString text;
+};
+
+AnswerShape shapeOf(const json &j)
+{
+    AnswerShape a;
+    const json choice = j.value("choices", json::array()).empty() ? json::object() : j["choices"][0];
+    const json message = choice.value("message", json::object());
+    a.finishReason = choice.contains("finish_reason") && choice["finish_reason"].is_string()
+        ? choice["finish_reason"].get<std::string>()
+        : std::string();
+    a.hasContent = message.value("content", json()).is_string() && !message["content"].get<std::string>().empty();
+    const json reasoning = message.value("reasoning_content", json());
+    a.noReasoning = reasoning.is_null() || (reasoning.is_string() && reasoning.get<std::string>().empty());
+    a.text =
+        QCoreApplication::translate("Deploy", "content: %1 characters; reasoning_content: %2%3")
+            .arg(a.hasContent ? message["content"].get<std::string>().size() : 0)
+            .arg(reasoning.is_string()
+                     ? QCoreApplication::translate("Deploy", "%1 characters").arg(reasoning.get<std::string>().size())
+                     : QStringLiteral("null"))
+            .arg(a.finishReason.empty() ? QString()
+                                        : QCoreApplication::translate("Deploy", "; finish_reason %1")
+                                              .arg(QString::fromStdString(a.finishReason)));
+    return a;
+}
+
 } // namespace
 
 void DeployRunner::launch()
@@ -302,21 +373,7 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             : QCoreApplication::translate("Deploy", "A non-empty choices[0].message.content");
         begin(step, title, why, QCoreApplication::translate("Deploy", "POST /v1/chat/completions (Bearer key)"));
     }
-    json content = "Reply with one short sentence about GPUs.";
-    if (image) {
-        content = json::array(
-            {{{"type", "text"}, {"text", "What shape and colour is in this picture? Answer in a few words."}},
-             {{"type", "image_url"},
-              {"image_url", {{"url", "data:image/png;base64," + verifyPicture().toStdString()}}}}});
-    }
-    json body = {{"model", m_recipe.modelRepo.toStdString()},
-                 {"messages", {{{"role", "user"}, {"content", content}}}},
-                 {"max_tokens", kVerifyTokens},
-                 {"temperature", m_recipe.temperature},
-                 {"top_p", m_recipe.topP}};
-    if (thinkingOff) {
-        body["chat_template_kwargs"] = {{"thinking_mode", "disabled"}};
-    }
+    const json body = verifyRequest(m_recipe, image, thinkingOff);
     auto *reply =
         new LinkReply(m_apiLink, "POST", "/v1/chat/completions",
                       {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + m_options.apiKey.toUtf8()}},
@@ -332,42 +389,15 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             ? QCoreApplication::translate("Deploy", "content non-empty, reasoning_content empty or null")
             : QCoreApplication::translate("Deploy", "content non-empty");
         if (status != 200 || !j.is_object()) {
-            r.status = StepStatus::Fail;
-            // The server's own words for a refusal (never model output: an error body holds none).
-            const QString said = status >= 400 ? serverMessage(j, data) : QString();
-            r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : reply->errorString()) +
-                (said.isEmpty() ? QString() : QStringLiteral(": ") + said);
-            r.seen = firstTry.isEmpty() ? r.seen : firstTry + QCoreApplication::translate("Deploy", "; then ") + r.seen;
-            r.fix = status == 401
-                ? QCoreApplication::translate("Deploy", "The server refused the key: restart the deployment.")
-                : status >= 400 && status < 500
-                ? QCoreApplication::translate(
-                      "Deploy",
-                      "The server refused the request: its message above says why (read the server's log "
-                      "for more).")
-                : QCoreApplication::translate("Deploy", "Read the server's log for the error.");
+            refused(r, status, j, data, reply->errorString(), firstTry);
             finish(r);
             return;
         }
-        const json choice = j.value("choices", json::array()).empty() ? json::object() : j["choices"][0];
-        const json message = choice.value("message", json::object());
-        const std::string finishReason = choice.contains("finish_reason") && choice["finish_reason"].is_string()
-            ? choice["finish_reason"].get<std::string>()
-            : std::string();
-        const bool hasContent =
-            message.value("content", json()).is_string() && !message["content"].get<std::string>().empty();
-        const json reasoning = message.value("reasoning_content", json());
-        const bool noReasoning = reasoning.is_null() || (reasoning.is_string() && reasoning.get<std::string>().empty());
-        // Model output is never recorded: only its shape (F32).
-        const QString shape =
-            QCoreApplication::translate("Deploy", "content: %1 characters; reasoning_content: %2%3")
-                .arg(hasContent ? message["content"].get<std::string>().size() : 0)
-                .arg(reasoning.is_string() ? QCoreApplication::translate("Deploy", "%1 characters")
-                                                 .arg(reasoning.get<std::string>().size())
-                                           : QStringLiteral("null"))
-                .arg(finishReason.empty() ? QString()
-                                          : QCoreApplication::translate("Deploy", "; finish_reason %1")
-                                                .arg(QString::fromStdString(finishReason)));
+        const AnswerShape answer = shapeOf(j);
+        const QString &shape = answer.text;
+        const std::string &finishReason = answer.finishReason;
+        const bool hasContent = answer.hasContent;
+        const bool noReasoning = answer.noReasoning;
         if (!hasContent && finishReason == "length" && !thinkingStep && !thinkingOffRetry) {
             // Spent on thinking: say so, and ask once more with thinking off (recorded).
             verifyChat(step, true,
