@@ -203,6 +203,10 @@ private:
     void license();
     void pinImage();
     void pinModel();
+    /** The Hub's answer refused (a commit that is not the one asked for, none, no answer): said. */
+    [[nodiscard]] bool refusedPin(const ssh::CommandResult &res, const QString &sha, bool modelscope);
+    /** F28: a ModelScope copy checked file by file against the Hub's pinned revision. */
+    void compareModelScope(const QByteArray &base, const QString &sha);
     void pinModelFromFolder();
     void pull();
     // pull's parts: the stream and its progress, its end, the pin checked in RepoDigests.

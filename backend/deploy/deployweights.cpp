@@ -148,38 +148,7 @@ void DeployRunner::pinModel()
         const QString sha = answer.is_object() && answer.value("sha", json()).is_string()
             ? QString::fromStdString(answer["sha"].get<std::string>())
             : QString();
-        const bool chosen = !m_options.modelRevision.isEmpty();
-        if (res.succeeded() && sha.size() == 40 && chosen && sha != m_options.modelRevision) {
-            fail(QCoreApplication::translate("Deploy", "the Hub answered revision %1 with commit %2")
-                     .arg(m_options.modelRevision, sha),
-                 QCoreApplication::translate(
-                     "Deploy", "Give the full 40-character commit id ('flashdeck pins HOST' shows what a host runs)."),
-                 QStringLiteral("commit %1").arg(m_options.modelRevision));
-            return;
-        }
-        if (chosen && !res.error.isError() && res.exitCode == 22) {
-            // curl -f: the Hub answered an error status; for a commit it does not know, 404.
-            fail(QCoreApplication::translate("Deploy", "the Hub has no revision %1 of %2 (%3)")
-                     .arg(m_options.modelRevision, m_recipe.modelRepo, commandProblem(res)),
-                 QCoreApplication::translate(
-                     "Deploy",
-                     "Check the commit id ('flashdeck pins HOST' shows what a host runs; the model's "
-                     "history on the Hub lists the others)."),
-                 QStringLiteral("commit %1").arg(m_options.modelRevision));
-            return;
-        }
-        if (!res.succeeded() || sha.size() != 40) {
-            fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
-                 modelscope ? QCoreApplication::translate(
-                                  "Deploy",
-                                  "A ModelScope copy is accepted only after comparing it with the pinned "
-                                  "Hugging Face revision, which needs the Hub's file list: give the "
-                                  "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
-                                  "from an hf download folder.")
-                            : QCoreApplication::translate(
-                                  "Deploy",
-                                  "Check the host's access to the Hugging Face Hub, or deploy offline from a "
-                                  "pre-downloaded revision."));
+        if (refusedPin(res, sha, modelscope)) {
             return;
         }
         m_modelSha = sha;
@@ -191,43 +160,86 @@ void DeployRunner::pinModel()
             finish(r);
             return;
         }
-        // F28: the mirror is not published under the Hub's commit id; its files must match it.
-        const QByteArray tree = base + "/tree/" + sha.toUtf8() + "?recursive=true\"";
-        m_current.command += QLatin1Char('\n') + QString::fromUtf8(tree);
-        runCommand(tree, [this, sha](const ssh::CommandResult &listing) {
-            StepRecord r = m_current;
-            r.expected =
-                QCoreApplication::translate("Deploy", "every file of %1@%2 in the ModelScope folder, same size%3")
-                    .arg(m_recipe.modelRepo, sha,
-                         m_options.verifyChecksums ? QCoreApplication::translate("Deploy", " and sha256") : QString());
-            if (!listing.succeeded() || !m_folder) {
-                fail(QCoreApplication::translate("Deploy", "the Hub's file list could not be read: %1")
-                         .arg(commandProblem(listing)),
-                     QCoreApplication::translate(
-                         "Deploy",
-                         "Give the host access to the Hub (checking a ModelScope copy needs the pinned "
-                         "revision's file list), then run again."),
-                     r.expected);
-                return;
-            }
-            WeightsFolder::Verdict v;
-            m_folder->compareWithTree(listing.stdoutData, &v);
-            r.status = v.ok() ? StepStatus::Pass : StepStatus::Fail;
-            r.seen = QStringLiteral("%1 → %2; %3")
-                         .arg(wantedRevision(), sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
-            if (!v.ok()) {
-                r.fix = QCoreApplication::translate(
-                            "Deploy",
-                            "The ModelScope copy is not the pinned revision: deploy from the Hub, or "
-                            "from an offline folder of revision %1: %2")
-                            .arg(sha,
-                                 WeightsFolder::offlineCommands(m_recipe.modelRepo, sha, m_options.modelDir,
-                                                                hostDestination())
-                                     .mid(1)
-                                     .join(QStringLiteral("  then  ")));
-            }
-            finish(r);
-        });
+        compareModelScope(base, sha);
+    });
+}
+
+bool DeployRunner::refusedPin(const ssh::CommandResult &res, const QString &sha, bool modelscope)
+{
+    const bool chosen = !m_options.modelRevision.isEmpty();
+    if (res.succeeded() && sha.size() == 40 && chosen && sha != m_options.modelRevision) {
+        fail(QCoreApplication::translate("Deploy", "the Hub answered revision %1 with commit %2")
+                 .arg(m_options.modelRevision, sha),
+             QCoreApplication::translate(
+                 "Deploy", "Give the full 40-character commit id ('flashdeck pins HOST' shows what a host runs)."),
+             QStringLiteral("commit %1").arg(m_options.modelRevision));
+        return true;
+    }
+    if (chosen && !res.error.isError() && res.exitCode == 22) {
+        // curl -f: the Hub answered an error status; for a commit it does not know, 404.
+        fail(QCoreApplication::translate("Deploy", "the Hub has no revision %1 of %2 (%3)")
+                 .arg(m_options.modelRevision, m_recipe.modelRepo, commandProblem(res)),
+             QCoreApplication::translate(
+                 "Deploy",
+                 "Check the commit id ('flashdeck pins HOST' shows what a host runs; the model's "
+                 "history on the Hub lists the others)."),
+             QStringLiteral("commit %1").arg(m_options.modelRevision));
+        return true;
+    }
+    if (!res.succeeded() || sha.size() != 40) {
+        fail(QStringLiteral("curl exited with %1: %2").arg(res.exitCode.value_or(-1)).arg(commandProblem(res)),
+             modelscope
+                 ? QCoreApplication::translate("Deploy",
+                                               "A ModelScope copy is accepted only after comparing it with the pinned "
+                                               "Hugging Face revision, which needs the Hub's file list: give the "
+                                               "host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline "
+                                               "from an hf download folder.")
+                 : QCoreApplication::translate(
+                       "Deploy",
+                       "Check the host's access to the Hugging Face Hub, or deploy offline from a "
+                       "pre-downloaded revision."));
+        return true;
+    }
+    return false;
+}
+
+void DeployRunner::compareModelScope(const QByteArray &base, const QString &sha)
+{
+    // F28: the mirror is not published under the Hub's commit id; its files must match it.
+    const QByteArray tree = base + "/tree/" + sha.toUtf8() + "?recursive=true\"";
+    m_current.command += QLatin1Char('\n') + QString::fromUtf8(tree);
+    runCommand(tree, [this, sha](const ssh::CommandResult &listing) {
+        StepRecord r = m_current;
+        r.expected =
+            QCoreApplication::translate("Deploy", "every file of %1@%2 in the ModelScope folder, same size%3")
+                .arg(m_recipe.modelRepo, sha,
+                     m_options.verifyChecksums ? QCoreApplication::translate("Deploy", " and sha256") : QString());
+        if (!listing.succeeded() || !m_folder) {
+            fail(QCoreApplication::translate("Deploy", "the Hub's file list could not be read: %1")
+                     .arg(commandProblem(listing)),
+                 QCoreApplication::translate(
+                     "Deploy",
+                     "Give the host access to the Hub (checking a ModelScope copy needs the pinned "
+                     "revision's file list), then run again."),
+                 r.expected);
+            return;
+        }
+        WeightsFolder::Verdict v;
+        m_folder->compareWithTree(listing.stdoutData, &v);
+        r.status = v.ok() ? StepStatus::Pass : StepStatus::Fail;
+        r.seen = QStringLiteral("%1 → %2; %3")
+                     .arg(wantedRevision(), sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
+        if (!v.ok()) {
+            r.fix =
+                QCoreApplication::translate("Deploy",
+                                            "The ModelScope copy is not the pinned revision: deploy from the Hub, or "
+                                            "from an offline folder of revision %1: %2")
+                    .arg(sha,
+                         WeightsFolder::offlineCommands(m_recipe.modelRepo, sha, m_options.modelDir, hostDestination())
+                             .mid(1)
+                             .join(QStringLiteral("  then  ")));
+        }
+        finish(r);
     });
 }
 
