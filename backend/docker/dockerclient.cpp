@@ -101,7 +101,7 @@ QNetworkReply *DockerClient::send(const QByteArray &method, const QString &pathA
 }
 
 void DockerClient::request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody,
-                           Answer answer)
+                           Answer answer, int timeoutMs)
 {
     const DockerEndpoint *endpoint = m_endpoint.data(); // one read (see link())
     LocalHttpClient *calls = m_ownCalls != nullptr ? m_ownCalls : (endpoint != nullptr ? endpoint->calls() : nullptr);
@@ -126,13 +126,13 @@ void DockerClient::request(const QByteArray &method, const QString &pathAndQuery
         QTimer::singleShot(0, this, [heard = std::move(heard), closed] { heard({0, {}, closed, {}}); });
         return;
     }
-    // "Host: docker" as the docker CLI sends it over dial-stdio. No timeout: a stop waits for
-    // the container as long as it takes.
+    // "Host: docker" as the docker CLI sends it over dial-stdio. No timeout unless asked: a stop
+    // waits for the container as long as it takes; a poll wants to hear of a hung daemon.
     LocalHttpClient::Headers headers{{QByteArrayLiteral("Host"), QByteArrayLiteral("docker")}};
     if (!jsonBody.isEmpty() || method == "POST") {
         headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
     }
-    calls->request(method, pathAndQuery.toUtf8(), std::move(headers), jsonBody, 0, std::move(heard));
+    calls->request(method, pathAndQuery.toUtf8(), std::move(headers), jsonBody, timeoutMs, std::move(heard));
 }
 
 DockerResponse DockerClient::responseOf(QNetworkReply *reply)
@@ -154,7 +154,8 @@ QString DockerClient::noAnswer(const QString &detail)
         .arg(detail);
 }
 
-void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done)
+void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done,
+                        int timeoutMs)
 {
     // The path only (never a body: a create carries the launch line and its API key).
     const QString path = pathAndQuery.section(QLatin1Char('?'), 0, 0);
@@ -170,15 +171,17 @@ void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, c
         });
         return;
     }
-    request(method, m_prefix + pathAndQuery, jsonBody,
-            [method, pathAndQuery, done = std::move(done)](const DockerResponse &r, const QByteArray &) {
-                if (!r.ok()) {
-                    log::docker().info("{} {}: {}", method.toStdString(),
-                                       pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(),
-                                       r.message().toStdString());
-                }
-                done(r);
-            });
+    request(
+        method, m_prefix + pathAndQuery, jsonBody,
+        [method, pathAndQuery, done = std::move(done)](const DockerResponse &r, const QByteArray &) {
+            if (!r.ok()) {
+                log::docker().info("{} {}: {}", method.toStdString(),
+                                   pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(),
+                                   r.message().toStdString());
+            }
+            done(r);
+        },
+        timeoutMs);
 }
 
 void DockerClient::abortAll()

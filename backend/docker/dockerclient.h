@@ -65,7 +65,9 @@ public:
     using Done = std::function<void(const DockerResponse &)>;
     /** GET /_ping, and settle the API version: the server's, at most the one we speak. */
     void ping(Done done);
-    void call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done);
+    /** `timeoutMs`: fail with "No answer within N s" once the answer is that late (0: never, as a stop). */
+    void call(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Done done,
+              int timeoutMs = 0);
     /**
      * Aborts every call and stream in flight; none of their callbacks runs. Closing a pull's
      * connection makes dockerd cancel that pull (the layers it finished stay). A call already on
@@ -91,7 +93,8 @@ private:
     QNetworkReply *send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody);
     using Answer = std::function<void(DockerResponse, const QByteArray &apiVersion)>;
     /** One call on the shared (or own) kept-alive connection; `answer` runs unless aborted since. */
-    void request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Answer answer);
+    void request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody, Answer answer,
+                 int timeoutMs = 0);
     LinkOpener link() const;
 
     LinkOpener m_link; // without an endpoint

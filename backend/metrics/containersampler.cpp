@@ -12,11 +12,13 @@
 
 namespace flashdeck::metrics {
 
-ContainerSampler::ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent)
+ContainerSampler::ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent,
+                                   int timeoutMs)
     : QObject(parent)
     , m_endpoint(&docker::DockerEndpoint::of(connection))
     , m_hostName(std::move(hostName))
     , m_timer(new QTimer(this))
+    , m_timeoutMs(timeoutMs)
 {
     m_timer->setInterval(periodMs);
     connect(m_timer, &QTimer::timeout, this, &ContainerSampler::poll);
@@ -80,25 +82,28 @@ void ContainerSampler::poll()
     m_asking = true;
     const QString path = QStringLiteral("/containers/json?all=1&filters=") +
         QString::fromLatin1(QUrl::toPercentEncoding(docker::OurContainers::filter()));
-    m_docker->call("GET", path, {}, [this](const docker::DockerResponse &res) {
-        m_asking = false;
-        const docker::DockerEndpoint *now = m_endpoint.data(); // one read
-        if (res.status == 0 && (now == nullptr || !now->isOpen())) {
-            return; // the tunnel closed under it: closed() says so
-        }
-        if (!res.ok() || !res.json().is_array()) {
-            Q_EMIT failed(res.message(), false);
-            return;
-        }
-        onListed(res.body);
-    });
+    m_docker->call(
+        "GET", path, {},
+        [this](const docker::DockerResponse &res) {
+            m_asking = false;
+            const docker::DockerEndpoint *now = m_endpoint.data(); // one read
+            if (res.status == 0 && (now == nullptr || !now->isOpen())) {
+                return; // the tunnel closed under it: closed() says so
+            }
+            const nlohmann::json list = res.json(); // parsed once
+            if (!res.ok() || !list.is_array()) {
+                Q_EMIT failed(res.message(), false);
+                return;
+            }
+            onListed(list);
+        },
+        m_timeoutMs);
 }
 
-void ContainerSampler::onListed(const QByteArray &body)
+void ContainerSampler::onListed(const nlohmann::json &list)
 {
     std::optional<ContainerStatus> ours;
-    const docker::DockerResponse res{200, body, {}};
-    if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
+    if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(list),
                                                                   Recipe::deploymentIds(m_hostName))) {
         ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
     }

@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QString>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <memory>
 #include <optional>
 
@@ -34,7 +36,11 @@ class ContainerSampler final : public QObject
     Q_OBJECT
 
 public:
-    ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent = nullptr);
+    /** A list that has not answered after `timeoutMs` is a failure, said (a hung dockerd). */
+    static constexpr int kTimeoutMs = 30000;
+
+    ContainerSampler(ssh::Transport &connection, QString hostName, int periodMs, QObject *parent = nullptr,
+                     int timeoutMs = kTimeoutMs);
     ~ContainerSampler() override;
 
     void start();
@@ -51,12 +57,13 @@ Q_SIGNALS:
 
 private:
     void poll();
-    void onListed(const QByteArray &body);
+    void onListed(const nlohmann::json &list);
 
     QPointer<docker::DockerEndpoint> m_endpoint; // the transport's: gone with it
     QString m_hostName;
     QTimer *m_timer;
     std::unique_ptr<docker::DockerClient> m_docker;
+    int m_timeoutMs;
     bool m_running = false;
     bool m_opening = false; // the endpoint is asked to open
     bool m_asking = false; // a list is on its way: never pile up

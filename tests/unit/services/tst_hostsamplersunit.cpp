@@ -26,6 +26,7 @@ private Q_SLOTS:
     void containers_theServerSpeaks_notTheCheckOrRouter();
     void containers_noneOfOurs();
     void containers_dockerUnreachable_thenBack();
+    void containers_dockerHangs_saidWithinTheTimeout();
     void disk_freeBytes_orWhyNot_data();
     void disk_freeBytes_orWhyNot();
 };
@@ -100,6 +101,27 @@ void TestHostSamplersUnit::containers_dockerUnreachable_thenBack()
     dockerd.on("GET", "/containers/json", list);
     fake.route("docker system dial-stdio", dockerd.port());
     QVERIFY(listed.wait(5000));
+}
+
+void TestHostSamplersUnit::containers_dockerHangs_saidWithinTheTimeout()
+{
+    // A dockerd that takes the list and never finishes its answer (a hung daemon): the monitor hears
+    // of it, in words, instead of waiting for ever on the host's shared call connection.
+    FakeTransport fake(QStringLiteral("gpu1"));
+    FakeHttpServer dockerd;
+    fake.route("docker system dial-stdio", dockerd.port());
+    dockerd.actAsDockerd();
+    FakeHttpServer::Response hung;
+    hung.body = "[";
+    hung.holdOpen = true;
+    dockerd.on("GET", "/containers/json", hung);
+    ContainerSampler sampler(fake, QStringLiteral("gpu1"), 60000, nullptr, 300);
+    QSignalSpy failed(&sampler, &ContainerSampler::failed);
+    sampler.start();
+    QVERIFY(failed.wait(5000));
+    QVERIFY2(failed.first().at(0).toString().contains(QLatin1String("No answer within 0.3 s")),
+             qPrintable(failed.first().at(0).toString()));
+    QCOMPARE(failed.first().at(1).toBool(), false); // dockerd was reached: it did not answer
 }
 
 void TestHostSamplersUnit::disk_freeBytes_orWhyNot_data()
