@@ -21,7 +21,8 @@ set(allowed_logging "core;security")
 set(allowed_ssh "core;security;logging")
 set(allowed_docker "core;security;logging;ssh")
 set(allowed_probe "core;security;logging;ssh")
-set(allowed_recipe "core;security;logging;ssh;docker;probe")
+# A recipe is data: it reads no host (no ssh), it names images (docker) and GPU vendors (probe).
+set(allowed_recipe "core;security;logging;docker;probe")
 # The deploy checks and the monitor read the server's log through the log rules (logs/): the
 # sibling edges, so that what a log line means is known in one place.
 set(allowed_deploy "core;security;logging;ssh;docker;probe;recipe;logs")

@@ -1,6 +1,6 @@
 #include "backend/chat/chatrequest.h"
 
-#include "backend/ssh/shellquote.h"
+#include "backend/core/shellquote.h"
 
 #include <QRegularExpression>
 
@@ -92,7 +92,7 @@ QString curlCommand(const QList<ChatTurn> &turns, const ChatParams &params, cons
                           "  -H \"Authorization: Bearer $SGLANG_API_KEY\" \\\n"
                           "  -d %2")
         .arg(port)
-        .arg(QString::fromUtf8(ssh::shellQuote(body)));
+        .arg(QString::fromUtf8(shellQuote(body)));
 }
 
 } // namespace flashdeck::chat

@@ -3,9 +3,9 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
 #include "backend/core/processtree.h"
+#include "backend/core/shellquote.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/fleet/inventory.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -78,8 +78,8 @@ QString sim(const QString &base, const char *leaf)
 QString DemoHostInfo::sshCommand() const
 {
     return QStringLiteral("ssh -i %1 -o UserKnownHostsFile=%2 -o StrictHostKeyChecking=yes -p %3 %4@127.0.0.1")
-        .arg(QString::fromUtf8(ssh::shellQuote(identityFile.toUtf8())),
-             QString::fromUtf8(ssh::shellQuote(knownHostsFile.toUtf8())))
+        .arg(QString::fromUtf8(shellQuote(identityFile.toUtf8())),
+             QString::fromUtf8(shellQuote(knownHostsFile.toUtf8())))
         .arg(port)
         .arg(user);
 }

@@ -4,6 +4,7 @@
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
 #include "backend/core/linkreply.h"
+#include "backend/core/shellquote.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
@@ -12,7 +13,6 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/shellquote.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 

@@ -1,4 +1,5 @@
 #include "backend/core/hosttext.h"
+#include "backend/core/shellquote.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployhelpers.h"
 #include "backend/deploy/deployrunner.h"
@@ -15,7 +16,6 @@
 #include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/commandreply.h"
-#include "backend/ssh/shellquote.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 

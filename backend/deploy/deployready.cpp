@@ -3,13 +3,13 @@
 // limits. Each part is its own function; they share one ReadyWait.
 
 #include "backend/core/linkreply.h"
+#include "backend/core/shellquote.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/readyprogress.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/logframes.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/shellquote.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
@@ -208,7 +208,7 @@ void DeployRunner::measureCaches()
     const QString kernelDir = QString(m_recipe.minferCache).replace(QLatin1Char('~'), home);
     const auto quoted = [&home](const QString &path) {
         // "$HOME" expands on the host; a known home is quoted like any other path.
-        return home == QLatin1String("$HOME") ? '"' + path.toUtf8() + '"' : ssh::shellQuote(path);
+        return home == QLatin1String("$HOME") ? '"' + path.toUtf8() + '"' : shellQuote(path);
     };
     const QByteArray measure = "du -sb -- " + quoted(weightsDir) + ' ' + quoted(kernelDir) + " 2>/dev/null; true";
     auto inFlight = std::make_shared<bool>(false);

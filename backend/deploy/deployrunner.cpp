@@ -3,6 +3,7 @@
 #include "backend/core/format.h"
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
+#include "backend/core/shellquote.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployhelpers.h"
 #include "backend/deploy/journal.h"
@@ -16,7 +17,6 @@
 #include "backend/probe/nvidiasmi.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/commandreply.h"
-#include "backend/ssh/shellquote.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 

@@ -1,10 +1,10 @@
 #include "backend/deploy/runbook.h"
 
+#include "backend/core/shellquote.h"
 #include "backend/logs/logrules.h"
 #include "backend/recipe/launchspec.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QDateTime>
 
@@ -13,7 +13,7 @@ namespace flashdeck {
 namespace {
 QString q(const QString &s)
 {
-    return QString::fromUtf8(ssh::shellQuote(s));
+    return QString::fromUtf8(shellQuote(s));
 }
 
 /** `-e 'literal' …` for grep -F: the log rules' own strings, so the script sees what Flashdeck sees. */

@@ -2,7 +2,7 @@
 
 #include "backend/core/hosttext.h"
 #include "backend/core/jsonread.h"
-#include "backend/ssh/shellquote.h"
+#include "backend/core/shellquote.h"
 
 #include <QCoreApplication>
 #include <QSet>
@@ -292,8 +292,8 @@ QByteArray WeightsFolder::listingCommand(const QString &dir, bool checksums)
     // One round trip. Every record is a line `<tag> <fields> <path>` (the path last, so spaces
     // survive); C and H records are followed by exactly that many bytes and a newline.
     // `~/x` is the host user's home, as an operator types it; quoted, the shell would not expand it.
-    QByteArray s = dir.startsWith(QLatin1String("~/")) ? QByteArray("d=\"$HOME\"/" + ssh::shellQuote(dir.mid(2)))
-                                                       : QByteArray("d=" + ssh::shellQuote(dir));
+    QByteArray s = dir.startsWith(QLatin1String("~/")) ? QByteArray("d=\"$HOME\"/" + shellQuote(dir.mid(2)))
+                                                       : QByteArray("d=" + shellQuote(dir));
     s += '\n';
     s += "if ! cd -- \"$d\" 2>/dev/null; then echo NODIR; exit 0; fi\n"
          "printf 'DIR %s\\n' \"$(pwd -P)\"\n"
@@ -574,19 +574,19 @@ QStringList WeightsFolder::offlineCommands(const QString &repo, const QString &r
     const QString rev = revision.isEmpty() ? QStringLiteral("<pinned sha>") : revision;
     return {QStringLiteral("pip install -U huggingface_hub"),
             QString::fromUtf8(
-                ssh::shellJoin(QStringList{QStringLiteral("hf"), QStringLiteral("download"), repo,
-                                           QStringLiteral("--revision"), rev, QStringLiteral("--local-dir"), local})),
+                shellJoin(QStringList{QStringLiteral("hf"), QStringLiteral("download"), repo,
+                                      QStringLiteral("--revision"), rev, QStringLiteral("--local-dir"), local})),
             QString::fromUtf8(
-                ssh::shellJoin(QStringList{QStringLiteral("rsync"), QStringLiteral("-a"), QStringLiteral("--partial"),
-                                           QStringLiteral("--info=progress2"), local + QLatin1Char('/'),
-                                           destination + QLatin1Char(':') + hostDir + QLatin1Char('/')}))};
+                shellJoin(QStringList{QStringLiteral("rsync"), QStringLiteral("-a"), QStringLiteral("--partial"),
+                                      QStringLiteral("--info=progress2"), local + QLatin1Char('/'),
+                                      destination + QLatin1Char(':') + hostDir + QLatin1Char('/')}))};
 }
 
 QString WeightsFolder::modelscopeCommand(const QString &mirror, const QString &hostDir)
 {
     return QString::fromUtf8(
-        ssh::shellJoin(QStringList{QStringLiteral("modelscope"), QStringLiteral("download"), QStringLiteral("--model"),
-                                   mirror, QStringLiteral("--local_dir"), hostDir}));
+        shellJoin(QStringList{QStringLiteral("modelscope"), QStringLiteral("download"), QStringLiteral("--model"),
+                              mirror, QStringLiteral("--local_dir"), hostDir}));
 }
 
 } // namespace flashdeck

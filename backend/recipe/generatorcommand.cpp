@@ -1,7 +1,7 @@
 #include "backend/recipe/generatorcommand.h"
 
+#include "backend/core/shellquote.h"
 #include "backend/recipe/shellwords.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -210,7 +210,7 @@ bool isFlag(const QString &word)
 
 QString quoted(const QStringList &words)
 {
-    return QString::fromUtf8(ssh::shellJoin(words));
+    return QString::fromUtf8(shellJoin(words));
 }
 
 Status expectedServer(const QStringList &words, qsizetype at, const QString &where)

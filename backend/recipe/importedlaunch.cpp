@@ -1,8 +1,8 @@
 #include "backend/recipe/importedlaunch.h"
 
+#include "backend/core/shellquote.h"
 #include "backend/docker/imageref.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QCoreApplication>
 
@@ -322,8 +322,7 @@ QStringList ImportedLaunch::preview() const
                  .arg(dp)
                  .arg(pp)
                  .arg(tp * dp * pp);
-    lines << QStringLiteral("  ") + command.entrypoint() + QLatin1Char(' ') +
-            QString::fromUtf8(ssh::shellJoin(serverArgs));
+    lines << QStringLiteral("  ") + command.entrypoint() + QLatin1Char(' ') + QString::fromUtf8(shellJoin(serverArgs));
     if (!image.isEmpty()) {
         lines << QCoreApplication::translate("Recipe", "Image: %1 (pinned to its digest at the pin step)").arg(image);
     }

@@ -1,7 +1,7 @@
 #include "backend/recipe/launchspec.h"
 
+#include "backend/core/shellquote.h"
 #include "backend/recipe/recipe.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
@@ -315,7 +315,7 @@ QString ContainerSpec::dockerRunLine() const
     for (const QString &a : dockerRunArgs) {
         // The key stays a variable expansion in double quotes; everything else is quoted.
         words.append(a.contains(QLatin1String("$FLASHDECK_API_KEY")) ? QStringLiteral("\"%1\"").arg(a)
-                                                                     : QString::fromUtf8(ssh::shellQuote(a)));
+                                                                     : QString::fromUtf8(shellQuote(a)));
     }
     return words.join(QLatin1Char(' '));
 }

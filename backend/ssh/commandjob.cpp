@@ -1,7 +1,7 @@
 #include "backend/ssh/commandjob.h"
 
+#include "backend/core/shellquote.h"
 #include "backend/logging/logging.h"
-#include "backend/ssh/shellquote.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
 // SessionWorker, the tunnels: make one (its channel opener), keep it, open it with a listener or
 // private (links adopted from socket pairs), and close it.
 
+#include "backend/core/shellquote.h"
 #include "backend/logging/logging.h"
 #include "backend/ssh/sessionworker.h"
-#include "backend/ssh/shellquote.h"
 #include "backend/ssh/tunnelserver.h"
 
 #include <QCoreApplication>

@@ -2,9 +2,9 @@
 // split as a POSIX shell splits it, never run. Properties: every refusal has a message; the words
 // quoted again read back the same; the server arguments written out again parse to the same.
 
+#include "backend/core/shellquote.h"
 #include "backend/recipe/generatorcommand.h"
 #include "backend/recipe/shellwords.h"
-#include "backend/ssh/shellquote.h"
 #include "tests/fuzz/fuzzinput.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!words) {
         FUZZ_CHECK(!words.message().isEmpty());
     } else {
-        const Result<QStringList> again = ShellWords::split(QString::fromUtf8(ssh::shellJoin(words.value())));
+        const Result<QStringList> again = ShellWords::split(QString::fromUtf8(shellJoin(words.value())));
         FUZZ_CHECK(again && again.value() == words.value());
     }
     const Result<GeneratorCommand> cmd = GeneratorCommand::parse(text);
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(words.isOk());
     const QStringList server = cmd.value().serverWords();
     const Result<GeneratorCommand> rewritten =
-        GeneratorCommand::parse(QStringLiteral("sglang serve ") + QString::fromUtf8(ssh::shellJoin(server)));
+        GeneratorCommand::parse(QStringLiteral("sglang serve ") + QString::fromUtf8(shellJoin(server)));
     FUZZ_CHECK(rewritten && rewritten.value().serverWords() == server);
     for (const IgnoredDockerOption &o : cmd.value().ignoredDockerOptions()) {
         FUZZ_CHECK(!o.why.isEmpty());

@@ -3,7 +3,7 @@
 // as one word — checked here against a reference reader of sh's quoting rules, and against a
 // real `sh` over SSH by tst_shellquoteproperty.
 
-#include "backend/ssh/shellquote.h"
+#include "backend/core/shellquote.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <optional>
@@ -65,7 +65,7 @@ std::optional<QList<QByteArray>> readWords(const QByteArray &line)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    using namespace flashdeck::ssh;
+    using namespace flashdeck;
     const QByteArray input = flashdeck::fuzz::bytes(data, size);
     if (!isQuotable(input)) {
         FUZZ_CHECK(input.contains('\0'));

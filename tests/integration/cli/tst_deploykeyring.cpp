@@ -206,7 +206,7 @@ void TestDeployKeyring::deployAndChat_leaveNoSecretAnywhere()
             continue;
         }
         wrappedLines += line.contains("base64 -d") ? 1 : 0;
-        // Commands reach the host base64-encoded (ssh::loginShellSafe): a secret in one would show
+        // Commands reach the host base64-encoded (loginShellSafe): a secret in one would show
         // in `ps` only in that form, so look for it at each of its three alignments too.
         for (const QByteArray &form : plainAndBase64(key) + plainAndBase64("the-private-question-5e9b")) {
             QVERIFY2(!line.contains(form), line.constData());

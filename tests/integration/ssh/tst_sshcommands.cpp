@@ -1,6 +1,6 @@
+#include "backend/core/shellquote.h"
 #include "backend/ssh/commandreply.h"
 #include "backend/ssh/hostconnection.h"
-#include "backend/ssh/shellquote.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -245,7 +245,7 @@ void TestSshCommands::shellQuote_roundTripsHostileArguments_data()
 void TestSshCommands::shellQuote_roundTripsHostileArguments()
 {
     QFETCH(QByteArray, argument);
-    const QByteArray command = ssh::shellJoin(QList<QByteArray>{"printf", "%s", argument});
+    const QByteArray command = shellJoin(QList<QByteArray>{"printf", "%s", argument});
     const auto r = runAndWait(*m_conn, command);
     QVERIFY2(r.succeeded(), qPrintable(QString::fromUtf8(r.stderrData)));
     QCOMPARE(r.stdoutData, argument);
@@ -274,9 +274,9 @@ void TestSshCommands::shellQuote_randomBytes_roundTripThroughRealSh()
                                            : char(random.bounded(1, 256));
             }
             strings.append(s);
-            script += (i ? "; printf '\\000'; printf %s " : "printf %s ") + ssh::shellQuote(s);
+            script += (i ? "; printf '\\000'; printf %s " : "printf %s ") + shellQuote(s);
         }
-        const QByteArray command = ssh::shellJoin(QList<QByteArray>{"sh", "-c", script});
+        const QByteArray command = shellJoin(QList<QByteArray>{"sh", "-c", script});
         const auto r = runAndWait(*m_conn, command);
         QVERIFY2(r.succeeded(),
                  qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(QString::fromUtf8(r.stderrData))));
@@ -387,7 +387,7 @@ void TestSshCommands::loginShells_runOurCommandsAsShWould()
     const auto passwd = runAndWait(connection, "getent passwd " + user.toUtf8() + " | cut -d: -f7");
     QCOMPARE(passwd.stdoutData.trimmed(), shell.toUtf8());
     for (const auto &[name, argument] : hostileArguments()) {
-        const auto r = runAndWait(connection, ssh::shellJoin(QList<QByteArray>{"printf", "%s", argument}));
+        const auto r = runAndWait(connection, shellJoin(QList<QByteArray>{"printf", "%s", argument}));
         QVERIFY2(r.succeeded(),
                  qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(name), QString::fromUtf8(r.stderrData))));
         QVERIFY2(r.stdoutData == argument,

@@ -1,4 +1,4 @@
-#include "backend/ssh/shellquote.h"
+#include "backend/core/shellquote.h"
 
 #include <QFile>
 #include <QProcess>
@@ -7,7 +7,7 @@
 
 #include <cctype>
 
-using namespace flashdeck::ssh;
+using namespace flashdeck;
 
 /** POSIX quoting, attacked with hostile strings and checked against real local shells. */
 class TestShellQuote : public QObject

@@ -1,8 +1,8 @@
-#include "backend/ssh/shellquote.h"
+#include "backend/core/shellquote.h"
 
 #include <QStringList>
 
-namespace flashdeck::ssh {
+namespace flashdeck {
 
 namespace {
 
@@ -83,4 +83,4 @@ QByteArray loginShellSafe(const QByteArray &commandLine)
     return QByteArrayLiteral("exec /bin/sh -c 'eval \"$(printf %s \"$0\" | base64 -d)\"' ") + commandLine.toBase64();
 }
 
-} // namespace flashdeck::ssh
+} // namespace flashdeck

@@ -4,7 +4,7 @@
 #include <QList>
 #include <QString>
 
-namespace flashdeck::ssh {
+namespace flashdeck {
 
 /**
  * Quotes one argument for a POSIX shell (the remote login shell runs our command lines).
@@ -38,4 +38,4 @@ bool isQuotable(const QByteArray &argument);
  */
 QByteArray loginShellSafe(const QByteArray &commandLine);
 
-} // namespace flashdeck::ssh
+} // namespace flashdeck
