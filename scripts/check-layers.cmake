@@ -10,6 +10,9 @@
 #    points up (the monitor reaching into the deploy runner, core into ssh) fails the build with
 #    the file and the line. Change a row only with docs/architecture.md.
 # 3. ui/ reads JSON only through backend types (no nlohmann in ui/): a format is parsed in one place.
+# 4. ui/ reaches a host through its HostSession only: no SSH transport header (the connection,
+#    the transport, its replies, the worker). The plain types (sshtypes.h, sshconfig.h,
+#    runtimeinfo.h) are allowed.
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "check-layers: pass -DROOT=<backend dir>")
@@ -72,6 +75,11 @@ if(UI_ROOT)
     file(STRINGS "${f}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*<nlohmann/")
     if(hits)
       list(APPEND bad "${f}: ui/ parses no JSON itself (use the backend's types): ${hits}")
+    endif()
+    file(STRINGS "${f}" hits REGEX
+         "^[ \t]*#[ \t]*include[ \t]*\"backend/ssh/(hostconnection|transport|tunnelreply|commandreply|sessionworker)\\.h\"")
+    if(hits)
+      list(APPEND bad "${f}: ui/ reaches a host through its HostSession, not the SSH transport: ${hits}")
     endif()
   endforeach()
 endif()

@@ -11,17 +11,14 @@ class QWidget;
 namespace flashdeck {
 class HostSession;
 }
-namespace flashdeck::ssh {
-class HostConnection;
-}
 
 namespace flashdeck::ui {
 
 /**
  * The GUI side of the hosts' sessions the operator asked for: turns each connection's requests
  * (host key, passphrase, password, keyboard-interactive) into window-modal dialogs opened
- * asynchronously, and sends the answers back. Never blocks the event loop. The connection is
- * the session's own, the one every page uses: there is no second one for the host bar.
+ * asynchronously, and sends the answers back to the session. Never blocks the event loop. The
+ * connection is the session's own, the one every page uses: there is no second one for the host bar.
  */
 class ConnectionController final : public QObject
 {
@@ -39,16 +36,15 @@ Q_SIGNALS:
     void stateChanged(const QString &hostName, const flashdeck::ssh::ConnectionState &state);
 
 private:
-    void attach(const QString &hostName, ssh::HostConnection *connection);
-    void askHostKey(const QString &hostName, ssh::HostConnection *connection, const ssh::HostKeyInfo &info);
-    void askPassphrase(const QString &hostName, ssh::HostConnection *connection, const ssh::PassphraseRequest &request);
-    void askPassword(ssh::HostConnection *connection, const ssh::PasswordRequest &request);
-    void askKeyboardInteractive(const QString &hostName, ssh::HostConnection *connection,
-                                const ssh::KbdIntChallenge &challenge);
+    void attach(HostSession *session);
+    void askHostKey(HostSession *session, const ssh::HostKeyInfo &info);
+    void askPassphrase(HostSession *session, const ssh::PassphraseRequest &request);
+    void askPassword(HostSession *session, const ssh::PasswordRequest &request);
+    void askKeyboardInteractive(HostSession *session, const ssh::KbdIntChallenge &challenge);
 
     QPointer<QWidget> m_dialogParent;
-    /** The connections whose prompts this answers (each attached once). */
-    QSet<ssh::HostConnection *> m_attached;
+    /** The sessions whose prompts this answers (each attached once). */
+    QSet<HostSession *> m_attached;
 };
 
 } // namespace flashdeck::ui

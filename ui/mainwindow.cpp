@@ -7,7 +7,6 @@
 #include "backend/fleet/inventory.h"
 #include "backend/logging/logging.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "backend/ssh/sshconfig.h"
 #include "backend/ssh/sshtypes.h"
@@ -530,8 +529,8 @@ void MainWindow::showSelectedHostState()
     }
     // The bar shows the host's one connection, the one every page uses, whether or not the
     // operator pressed Connect (the fleet connects every host in the background).
-    m_stateWatch = connect(&session->connection(), &ssh::HostConnection::stateChanged, m_hostBar, &HostBar::showState);
-    m_hostBar->showState(session->connection().state());
+    m_stateWatch = connect(session, &HostSession::stateChanged, m_hostBar, &HostBar::showState);
+    m_hostBar->showState(session->state());
 }
 
 void MainWindow::onConnectionState(const QString &hostName, const ssh::ConnectionState &state)

@@ -83,6 +83,7 @@ Status DeploySession::start(ssh::Transport &connection)
     }
     m_running = true;
     m_results.clear();
+    m_current = StepRecord{};
     if (!m_secrets.keyringAvailable()) {
         Q_EMIT notice(m_secrets.memoryOnlyReason());
     }
@@ -109,6 +110,11 @@ Status DeploySession::start(ssh::Transport &connection)
             }
             if (r.status != StepStatus::Running) {
                 m_results[r.step] = r;
+                if (m_current.step == r.step) {
+                    m_current = StepRecord{};
+                }
+            } else {
+                m_current = r;
             }
             Q_EMIT stepChanged(r);
         });

@@ -25,7 +25,11 @@ class DeploySession final : public QObject
     Q_OBJECT
 
 public:
-    /** `directory`: deployments/<host>, created if missing. The references outlive the session. */
+    /**
+     * `directory`: deployments/<host>, created if missing. The recipe and profile are copied (the
+     * session may outlive the page that made it: the host's session keeps it); `secrets` and
+     * `redactor` outlive it.
+     */
     DeploySession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
                   DeployOptions options, SecretStore &secrets, Redactor &redactor, QObject *parent = nullptr);
     ~DeploySession() override;
@@ -56,6 +60,8 @@ public:
     DeployRunner *runner() const { return m_runner.get(); }
     /** The last record of every step so far (redacted). */
     const QMap<QString, StepRecord> &results() const { return m_results; }
+    /** The step running now, as it last reported (an empty step id between steps). */
+    const StepRecord &current() const { return m_current; }
 
 Q_SIGNALS:
     void stepChanged(const flashdeck::StepRecord &record);
@@ -72,8 +78,8 @@ private:
 
     QString m_dir;
     QString m_host;
-    const Recipe &m_recipe;
-    const RecipeProfile &m_profile;
+    Recipe m_recipe;
+    RecipeProfile m_profile;
     DeployOptions m_options;
     SecretStore &m_secrets;
     Redactor &m_redactor;
@@ -82,6 +88,7 @@ private:
     QString m_lockNotice; // the lock file could not be taken (not held elsewhere): said at start
     std::unique_ptr<DeployRunner> m_runner;
     QMap<QString, StepRecord> m_results;
+    StepRecord m_current;
     bool m_running = false;
 };
 

@@ -37,7 +37,10 @@ class UpgradeSession final : public QObject
     Q_OBJECT
 
 public:
-    /** `base`: the deployment's options (licence, flags, model source); the pins come from `plan`. */
+    /**
+     * `base`: the deployment's options (licence, flags, model source); the pins come from `plan`.
+     * The recipe and profile are copied (the host's session keeps the upgrade, not the page).
+     */
     UpgradeSession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
                    DeployOptions base, UpgradePlan plan, SecretStore &secrets, Redactor &redactor,
                    QObject *parent = nullptr);
@@ -51,6 +54,8 @@ public:
     void cancel();
     const UpgradePlan &plan() const { return m_plan; }
     bool running() const { return m_running; }
+    /** The phase's deployment run (its steps so far); null before the first phase. */
+    const DeploySession *current() const { return m_session.get(); }
 
 Q_SIGNALS:
     void phaseChanged(flashdeck::UpgradePhase phase);
@@ -68,8 +73,8 @@ private:
 
     QString m_dir;
     QString m_host;
-    const Recipe &m_recipe;
-    const RecipeProfile &m_profile;
+    Recipe m_recipe;
+    RecipeProfile m_profile;
     DeployOptions m_base;
     UpgradePlan m_plan;
     SecretStore &m_secrets;

@@ -11,6 +11,7 @@
 #include "backend/security/secretstore.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 
 namespace flashdeck {
@@ -44,6 +45,31 @@ ssh::HostConnection *FleetWatcher::connection(const QString &host) const
 {
     const auto it = m_watched.find(host);
     return it == m_watched.end() ? nullptr : &it->second->connection();
+}
+
+SecretStore &FleetWatcher::secretStore()
+{
+    if (m_secrets) {
+        return *m_secrets;
+    }
+    if (!m_ownSecrets) {
+        m_ownSecrets = std::make_unique<SecretStore>();
+    }
+    return *m_ownSecrets;
+}
+
+RollingUpgrade::Connect FleetWatcher::upgradeConnector() const
+{
+    return [this](const QString &host, const std::function<void(ssh::Transport &)> &ready,
+                  const std::function<void(const QString &)> &failed) {
+        // The window's own connection to the host: a host that is not up is not upgraded.
+        ssh::HostConnection *c = connection(host);
+        if (c && c->state().phase == ssh::ConnectionPhase::Ready) {
+            ready(*c);
+        } else {
+            failed(QCoreApplication::translate("Fleet", "not connected"));
+        }
+    };
 }
 
 HostSession *FleetWatcher::session(const QString &host) const

@@ -2,6 +2,7 @@
 
 #include "backend/fleet/deploymentrecords.h"
 #include "backend/fleet/hostentry.h"
+#include "backend/fleet/rollingupgrade.h"
 #include "backend/metrics/hoststatus.h"
 
 #include <QObject>
@@ -48,7 +49,10 @@ public:
     QStringList hosts() const { return m_order; }
     const HostEntry *entry(const QString &host) const;
     metrics::HostMonitor *monitor(const QString &host) const;
-    /** The host's one SSH connection, shared by everything that talks to it (logs, chat). */
+    /**
+     * The host's one SSH connection, shared by everything that talks to it (logs, chat). For the
+     * backend and its tests: the window reaches the host through session().
+     */
     ssh::HostConnection *connection(const QString &host) const;
     /** The host's session: its connection, its monitor, and whether its prompts reach the operator. */
     HostSession *session(const QString &host) const;
@@ -56,6 +60,16 @@ public:
     const AppPaths &paths() const { return m_paths; }
     /** The keyring the window shares (null when none was given). */
     SecretStore *secrets() const { return m_secrets; }
+    /**
+     * The keyring the window shares, else (tests without one) the watcher's own: a run the host's
+     * session keeps may outlive the page that started it, never the watcher.
+     */
+    SecretStore &secretStore();
+    /**
+     * How a rolling upgrade reaches each host: its session's connection when it is up, else the
+     * host fails with "not connected" (a host that is not up is not upgraded).
+     */
+    [[nodiscard]] RollingUpgrade::Connect upgradeConnector() const;
     /** New alert thresholds for every host, now and later. */
     void setThresholds(const metrics::AlertThresholds &thresholds);
     const metrics::AlertThresholds &thresholds() const { return m_thresholds; }
@@ -110,6 +124,7 @@ private:
     metrics::AlertThresholds m_thresholds;
     bool m_keepHistory = false;
     SecretStore *m_secrets;
+    std::unique_ptr<SecretStore> m_ownSecrets; // before the sessions: it outlives their runs
     std::map<QString, std::unique_ptr<HostSession>> m_watched;
     /** Manifests written by anyone (a terminal's `undeploy`, another window): every page follows. */
     DeploymentRecords m_records;

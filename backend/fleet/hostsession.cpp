@@ -1,10 +1,15 @@
 #include "backend/fleet/hostsession.h"
 
+#include "backend/chat/chatclient.h"
+#include "backend/deploy/apikeyrecovery.h"
+#include "backend/deploy/deploysession.h"
+#include "backend/deploy/upgradesession.h"
 #include "backend/docker/dockerendpoint.h"
 #include "backend/logging/logging.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/metrics/serversampler.h"
 #include "backend/ssh/hostconnection.h"
 
 #include <spdlog/logger.h>
@@ -20,42 +25,60 @@ HostSession::HostSession(const HostEntry &entry, QObject *parent)
     m_connection = std::make_unique<ssh::HostConnection>(target);
     ssh::HostConnection *conn = m_connection.get();
     connect(conn, &ssh::HostConnection::stateChanged, this, &HostSession::onState);
+    connect(conn, &ssh::HostConnection::stateChanged, this, &HostSession::stateChanged);
+    wirePrompts();
+}
+
+void HostSession::wirePrompts()
+{
+    ssh::HostConnection *conn = m_connection.get();
     // Until the operator asks for this host, nobody is there to answer: refuse, and say so in the
-    // host's state (the next method or identity is tried, then the attempt fails with why).
+    // host's state (the next method or identity is tried, then the attempt fails with why). Once
+    // they asked, the prompt goes to whoever listens to this session (the host bar's dialogs).
     const auto refused = [this] {
         m_refusedThisAttempt = true;
         log::ssh().info("{}: a prompt was refused: nobody asked for this host yet", m_entry.name.toStdString());
     };
-    connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, this, [this, conn, refused](const ssh::HostKeyInfo &) {
+    connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, this, [this, conn, refused](const ssh::HostKeyInfo &i) {
         if (!m_asksOperator) {
             refused();
             conn->answerHostKey(false);
+            return;
         }
+        Q_EMIT hostKeyNeedsDecision(i);
     });
-    connect(conn, &ssh::HostConnection::passphraseNeeded, this, [this, conn, refused](const ssh::PassphraseRequest &) {
+    connect(conn, &ssh::HostConnection::passphraseNeeded, this, [this, conn, refused](const ssh::PassphraseRequest &r) {
         if (!m_asksOperator) {
             refused();
             conn->answerPassphrase(std::nullopt);
+            return;
         }
+        Q_EMIT passphraseNeeded(r);
     });
-    connect(conn, &ssh::HostConnection::passwordNeeded, this, [this, conn, refused](const ssh::PasswordRequest &) {
+    connect(conn, &ssh::HostConnection::passwordNeeded, this, [this, conn, refused](const ssh::PasswordRequest &r) {
         if (!m_asksOperator) {
             refused();
             conn->answerPassword(std::nullopt);
+            return;
         }
+        Q_EMIT passwordNeeded(r);
     });
     connect(conn, &ssh::HostConnection::keyboardInteractiveNeeded, this,
-            [this, conn, refused](const ssh::KbdIntChallenge &) {
+            [this, conn, refused](const ssh::KbdIntChallenge &c) {
                 if (!m_asksOperator) {
                     refused();
                     conn->answerKeyboardInteractive(std::nullopt);
+                    return;
                 }
+                Q_EMIT keyboardInteractiveNeeded(c);
             });
 }
 
 HostSession::~HostSession()
 {
-    // The monitor runs on the connection: it goes first.
+    // The operation and the monitor run on the connection: they go first.
+    m_upgrade.reset();
+    m_deploy.reset();
     if (m_monitor) {
         m_monitor->stop();
     }
@@ -94,6 +117,78 @@ void HostSession::connectWithOperator()
         m_connection->connectToHost();
         return;
     }
+}
+
+ssh::ConnectionState HostSession::state() const
+{
+    return m_connection->state();
+}
+
+void HostSession::answerHostKey(bool accept)
+{
+    m_connection->answerHostKey(accept);
+}
+
+void HostSession::answerPassphrase(std::optional<QString> passphrase)
+{
+    m_connection->answerPassphrase(std::move(passphrase));
+}
+
+void HostSession::answerPassword(std::optional<QString> password)
+{
+    m_connection->answerPassword(std::move(password));
+}
+
+void HostSession::answerKeyboardInteractive(std::optional<QStringList> answers)
+{
+    m_connection->answerKeyboardInteractive(std::move(answers));
+}
+
+chat::ChatClient *HostSession::chatClient(quint16 port, QObject *parent)
+{
+    return new chat::ChatClient(*m_connection, port, parent);
+}
+
+ApiKeyRecovery *HostSession::apiKeyRecovery(const QString &deploymentId, QObject *parent)
+{
+    return new ApiKeyRecovery(*m_connection, deploymentId, parent);
+}
+
+std::unique_ptr<metrics::ServerSampler> HostSession::serverSampler(quint16 port, const QString &apiKey, int periodMs)
+{
+    return std::make_unique<metrics::ServerSampler>(*m_connection, port, apiKey, periodMs);
+}
+
+Status HostSession::startDeploy(std::unique_ptr<DeploySession> run)
+{
+    // The page that asks may be in the last run's finished signal: that run is deleted later.
+    if (m_deploy) {
+        m_deploy.release()->deleteLater();
+    }
+    if (m_upgrade) {
+        m_upgrade.release()->deleteLater();
+    }
+    m_deploy = std::move(run);
+    Q_EMIT operationChanged(); // whoever shows the host follows the run before its first step
+    return m_deploy->start(*m_connection);
+}
+
+Status HostSession::startUpgrade(std::unique_ptr<UpgradeSession> run)
+{
+    if (m_deploy) {
+        m_deploy.release()->deleteLater();
+    }
+    if (m_upgrade) {
+        m_upgrade.release()->deleteLater();
+    }
+    m_upgrade = std::move(run);
+    Q_EMIT operationChanged();
+    return m_upgrade->start(*m_connection);
+}
+
+bool HostSession::operationRunning() const
+{
+    return (m_deploy && m_deploy->running()) || (m_upgrade && m_upgrade->running());
 }
 
 logs::SharedLog *HostSession::logStream()

@@ -1,23 +1,32 @@
 #pragma once
 
+#include "backend/core/result.h"
 #include "backend/fleet/hostentry.h"
 #include "backend/ssh/sshtypes.h"
 
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace flashdeck {
 
+class ApiKeyRecovery;
+class DeploySession;
+class UpgradeSession;
 namespace ssh {
 class HostConnection;
+}
+namespace chat {
+class ChatClient;
 }
 namespace docker {
 class DockerEndpoint;
 }
 namespace metrics {
 class HostMonitor;
-}
+class ServerSampler;
+} // namespace metrics
 namespace logs {
 class LogRules;
 class SharedLog;
@@ -32,8 +41,14 @@ class SharedLog;
  * there to answer them (the fleet connects every host in the background at start), and reach the
  * operator once they ask for the host (connectWithOperator): whoever listens to the connection's
  * prompt signals answers them then. An attempt that refused a prompt is made again once, so a key
- * with a passphrase and no agent is asked for once, and every page works after it (issue 22: two
- * connections per host let the host bar say "connected" while every page failed to log in).
+ * with a passphrase and no agent is asked for once, and every page works after it (two connections
+ * per host once let the host bar say "connected" while every page failed to log in).
+ *
+ * The window sees the host through this class only: its state and prompts (re-emitted here, each
+ * prompt only once the operator asked for the host), the answers, and the parts built on its
+ * transport (chat client, API key recovery, server sampler). The transport itself stays in the
+ * backend. It also holds the host's running operation (a deployment or an upgrade started from the
+ * window), so a page shows it and does not own it: a page made again finds the run here.
  */
 class HostSession final : public QObject
 {
@@ -69,7 +84,49 @@ public:
      */
     void connectWithOperator();
 
+    /** Where the host's one connection stands. */
+    [[nodiscard]] ssh::ConnectionState state() const;
+    /** Answers to the prompt signals below (each answers the connection's pending request). */
+    void answerHostKey(bool accept);
+    void answerPassphrase(std::optional<QString> passphrase);
+    void answerPassword(std::optional<QString> password);
+    void answerKeyboardInteractive(std::optional<QStringList> answers);
+
+    /** A chat client for the server on `port` of the host, through this session's connection. */
+    [[nodiscard]] chat::ChatClient *chatClient(quint16 port, QObject *parent);
+    /** Reads the API key a running deployment was started with (not started yet: call start()). */
+    [[nodiscard]] ApiKeyRecovery *apiKeyRecovery(const QString &deploymentId, QObject *parent);
+    /** Samples the server on `port` (/metrics, /v1/loads) every `periodMs`; not started yet. */
+    [[nodiscard]] std::unique_ptr<metrics::ServerSampler> serverSampler(quint16 port, const QString &apiKey,
+                                                                        int periodMs);
+
+    /**
+     * Keeps `run` as the host's operation and starts it on this session's connection; start()'s
+     * status (refused, nothing run, while another run of the host holds its lock). The operation
+     * before it is let go once control returns to the event loop (it may be in its own signal).
+     */
+    [[nodiscard]] Status startDeploy(std::unique_ptr<DeploySession> run);
+    [[nodiscard]] Status startUpgrade(std::unique_ptr<UpgradeSession> run);
+    /** The host's last deployment run started from the window (null: none, or an upgrade since). */
+    DeploySession *deploy() const { return m_deploy.get(); }
+    /** The host's last upgrade started from the window (null: none, or a deployment since). */
+    UpgradeSession *upgrade() const { return m_upgrade.get(); }
+    /** Whether that deployment or upgrade still runs. */
+    [[nodiscard]] bool operationRunning() const;
+
+Q_SIGNALS:
+    /** Another operation was started (deploy() or upgrade() changed). */
+    void operationChanged();
+    void stateChanged(const flashdeck::ssh::ConnectionState &state);
+    /** The prompts, once the operator asked for the host (before that they are refused here). */
+    void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);
+    void passphraseNeeded(const flashdeck::ssh::PassphraseRequest &request);
+    void passwordNeeded(const flashdeck::ssh::PasswordRequest &request);
+    void keyboardInteractiveNeeded(const flashdeck::ssh::KbdIntChallenge &challenge);
+
 private:
+    void wirePrompts();
+
     void onState(const ssh::ConnectionState &state);
 
     HostEntry m_entry;
@@ -77,6 +134,8 @@ private:
     std::unique_ptr<metrics::HostMonitor> m_monitor;
     std::unique_ptr<logs::LogRules> m_logRules;
     std::unique_ptr<logs::SharedLog> m_log; // after the connection: destroyed before it
+    std::unique_ptr<DeploySession> m_deploy; // runs on the connection: destroyed before it
+    std::unique_ptr<UpgradeSession> m_upgrade;
     bool m_asksOperator = false;
     /** This attempt refused a prompt before the operator was there: try again when it ends. */
     bool m_refusedThisAttempt = false;

@@ -1763,7 +1763,7 @@ Summary sha256: %1
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../ui/connectioncontroller.cpp" line="+64"/>
+        <location filename="../../ui/connectioncontroller.cpp" line="+60"/>
         <source>Key passphrase</source>
         <translation>密钥口令</translation>
     </message>
@@ -1778,7 +1778,7 @@ Summary sha256: %1
         <translation>口令：</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -1793,7 +1793,7 @@ Summary sha256: %1
         <translation>密码：</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Sign in to %1</source>
         <translation>登录到 %1</translation>
     </message>
@@ -2166,7 +2166,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+88"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+252"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+323"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2494,7 +2494,7 @@ Summary sha256: %1
         <translation>POST /v1/chat/completions（Bearer 密钥）</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+15"/>
         <source>content non-empty, reasoning_content empty or null</source>
         <translation>content 非空，reasoning_content 为空或 null</translation>
     </message>
@@ -2504,12 +2504,12 @@ Summary sha256: %1
         <translation>content 非空</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-291"/>
         <source>; then </source>
         <translation>；然后 </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>The server refused the key: restart the deployment.</source>
         <translation>服务器拒绝了密钥：请重启该部署。</translation>
     </message>
@@ -2519,28 +2519,28 @@ Summary sha256: %1
         <translation>服务器拒绝了请求：上面的消息说明了原因（更多内容见服务器日志）。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+46"/>
+        <location line="+3"/>
+        <location line="+319"/>
         <source>Read the server&apos;s log for the error.</source>
         <translation>请在服务器日志中查看错误。</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-295"/>
         <source>content: %1 characters; reasoning_content: %2%3</source>
         <translation>content：%1 个字符；reasoning_content：%2%3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 characters</source>
         <translation>%1 个字符</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>; finish_reason %1</source>
         <translation>；finish_reason %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+269"/>
         <source>the answer ended at the %1-token limit while thinking (%2); asked again with thinking off</source>
         <translation>回答在思考中达到了 %1 个 token 的上限（%2）；已关闭思考重新询问</translation>
     </message>
@@ -3020,12 +3020,12 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+22"/>
-        <location line="+96"/>
+        <location line="+108"/>
         <source>Pin the model revision to its commit</source>
         <translation>将模型 revision 固定到其 commit</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-107"/>
         <source>Pin the revision, then check the ModelScope copy against it file by file</source>
         <translation>固定 revision，然后逐个文件将 ModelScope 副本与之比对</translation>
     </message>
@@ -3035,7 +3035,7 @@ Summary sha256: %1
         <translation>固定模型 revision</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+28"/>
         <source>the Hub answered revision %1 with commit %2</source>
         <translation>Hub 将 revision %1 解析为 commit %2</translation>
     </message>
@@ -3055,22 +3055,22 @@ Summary sha256: %1
         <translation>请检查 commit id（“flashdeck pins HOST”显示主机运行的版本；Hub 上的模型历史列出其他版本）。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>A ModelScope copy is accepted only after comparing it with the pinned Hugging Face revision, which needs the Hub&apos;s file list: give the host access to the Hub (or HF_ENDPOINT to a mirror), or deploy offline from an hf download folder.</source>
         <translation>ModelScope 副本须与固定的 Hugging Face revision 比对后才会被接受，这需要 Hub 的文件列表：请让主机能访问 Hub（或把 HF_ENDPOINT 指向镜像站），或从 hf download 下载的目录离线部署。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Check the host&apos;s access to the Hugging Face Hub, or deploy offline from a pre-downloaded revision.</source>
         <translation>请检查主机访问 Hugging Face Hub 的能力，或从预先下载的 revision 离线部署。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-39"/>
         <source>a 40-hex commit</source>
         <translation>一个 40 位十六进制 commit</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+56"/>
         <source>every file of %1@%2 in the ModelScope folder, same size%3</source>
         <translation>ModelScope 目录中 %1@%2 的每个文件，大小相同%3</translation>
     </message>
@@ -3090,12 +3090,12 @@ Summary sha256: %1
         <translation>请让主机能访问 Hub（校验 ModelScope 副本需要固定 revision 的文件列表），然后再运行。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>The ModelScope copy is not the pinned revision: deploy from the Hub, or from an offline folder of revision %1: %2</source>
         <translation>ModelScope 副本不是固定的 revision：请从 Hub 部署，或从 revision %1 的离线目录部署：%2</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+15"/>
         <source>The offline folder is the pin; hf download records its commit</source>
         <translation>离线目录即是固定值；hf download 会记录它的 commit</translation>
     </message>
@@ -3488,7 +3488,7 @@ Summary sha256: %1
 <context>
     <name>DeployPage</name>
     <message>
-        <location filename="../../ui/pages/deploypage.cpp" line="+55"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+54"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
@@ -3648,7 +3648,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+113"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3728,7 +3728,7 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagesteps.cpp" line="+153"/>
+        <location filename="../../ui/pages/deploypagesteps.cpp" line="+152"/>
         <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
@@ -3748,7 +3748,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagerun.cpp" line="+62"/>
+        <location filename="../../ui/pages/deploypagerun.cpp" line="+61"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -3773,22 +3773,23 @@ Summary sha256: %1
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+65"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Stopped at the failed step: its fix is on the right. Resume when it is done.</source>
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-23"/>
+        <location line="+82"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+14"/>
         <source>The image field says %1 and the command&apos;s image is %2: give one.</source>
         <translation>镜像栏填写的是 %1，而命令中的镜像是 %2：只给出一个。</translation>
     </message>
@@ -3798,7 +3799,7 @@ Summary sha256: %1
         <translation>正在停止：取消正在运行的操作，并报告留在主机上的内容…</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+49"/>
         <source>%1 is not connected: connect it from the host bar, then upgrade again.</source>
         <translation>%1 未连接：请从主机栏连接它，然后再升级。</translation>
     </message>
@@ -3808,7 +3809,7 @@ Summary sha256: %1
         <translation>%1 已在运行这些固定版本。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+35"/>
         <source>Upgrade to %1: failed at %2</source>
         <translation>升级到 %1：失败于“%2”</translation>
     </message>
@@ -3866,7 +3867,7 @@ Summary sha256: %1
         <translation>%1 此次运行期间，无法阻止 %2 的另一次运行。</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+141"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -3874,7 +3875,7 @@ Summary sha256: %1
 <context>
     <name>Docker</name>
     <message>
-        <location filename="../../backend/docker/dockerclient.cpp" line="+121"/>
+        <location filename="../../backend/docker/dockerclient.cpp" line="+125"/>
         <source>the Docker tunnel is closed</source>
         <translation>Docker 隧道已关闭</translation>
     </message>
@@ -3884,7 +3885,7 @@ Summary sha256: %1
         <translation>通过 SSH 隧道没有收到 Docker Engine 的应答：%1。主机上是否已安装并运行 Docker（docker system dial-stdio）？</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>The host&apos;s Docker Engine speaks API %1; Flashdeck needs %2 or newer (Docker 20.10). Upgrade Docker on the host.</source>
         <translation>主机的 Docker Engine 使用 API %1；Flashdeck 需要 %2 或更新版本（Docker 20.10）。请升级主机上的 Docker。</translation>
     </message>
@@ -4174,6 +4175,11 @@ Summary sha256: %1
         <location line="+3"/>
         <source>not started</source>
         <translation>未开始</translation>
+    </message>
+    <message>
+        <location filename="../../backend/fleet/fleetwatcher.cpp" line="+70"/>
+        <source>not connected</source>
+        <translation>未连接</translation>
     </message>
 </context>
 <context>
@@ -5506,7 +5512,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+235"/>
+        <location filename="../../ui/mainwindow.cpp" line="+234"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -6411,7 +6417,7 @@ Text shown: %6, sha256 %5</source>
         <translation>仅在本次运行中保存在内存里，此处没有密钥环（••••••）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>from the running server (••••••)</source>
         <translation>来自正在运行的服务器（••••••）</translation>
     </message>
@@ -8462,7 +8468,7 @@ The key we know for it is at %4.
 <context>
     <name>UpgradePanel</name>
     <message>
-        <location filename="../../ui/fleet/upgradepanel.cpp" line="+31"/>
+        <location filename="../../ui/fleet/upgradepanel.cpp" line="+30"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -8501,13 +8507,8 @@ The key we know for it is at %4.
         <source>This build has no recipe.</source>
         <translation>此版本没有配方。</translation>
     </message>
-    <message>
-        <location line="+15"/>
-        <source>not connected</source>
-        <translation>未连接</translation>
-    </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+17"/>
         <source>&lt;b&gt;Upgrade&lt;/b&gt; — %n host(s), %1 at a time; none starts after one that rolls back</source>
         <translation>
             <numerusform>&lt;b&gt;升级&lt;/b&gt; —— %n 台主机，每次 %1 台；一旦有主机回滚，之后的主机不再开始</numerusform>

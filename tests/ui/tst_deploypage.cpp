@@ -159,6 +159,7 @@ private Q_SLOTS:
     void scenario();
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
     void closingMidRun_asks_stopCleansUp();
+    void pageMadeAgain_showsTheSessionsRun_andStopsIt();
     void licence_anotherHostStartsUnticked_andTheSummaryWraps();
     void profileCard_hubParameterCount_andEachGpuModelsMemory_data();
     void profileCard_hubParameterCount_andEachGpuModelsMemory();
@@ -224,8 +225,8 @@ void TestDeployPage::scenario()
         }
     }
     QCOMPARE(stepRows, DeployRunner::stepIds().size());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        watcher.connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(watcher.session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready,
+                             30000);
 
     // Nothing deployed yet: the log's badges say there is no log, not that a server starts.
     QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("readyBadge"))->text(),
@@ -377,7 +378,7 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("acceptButton")), Qt::LeftButton);
     // The pages' own connection follows once the key is trusted.
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.fleet().connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+        window.fleet().session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
 
     window.showPage(ui::MainWindow::Page::Deploy);
     auto *page = window.findChild<ui::DeployPage *>();
@@ -445,7 +446,7 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
     window.resize(1600, 940);
     window.show();
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.fleet().connection(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+        window.fleet().session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
     window.showPage(ui::MainWindow::Page::Deploy);
     auto *page = window.findChild<ui::DeployPage *>();
     page->setProfile(QStringLiteral("b300x4-balanced"));
@@ -483,6 +484,66 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
                 ->findChild<QLabel *>(QStringLiteral("stepSeen"))
                 ->text()
                 .contains(QLatin1String("Left on the host")));
+}
+
+void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
+{
+    // The host's session keeps the run, not the page: a Deploy page made again while it runs shows
+    // its steps as far as they got, keeps its host, and its Stop stops the one run.
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.resize(1600, 940);
+    window.show();
+    HostSession *session = window.fleet().session(QStringLiteral("gpu-b300"));
+    QVERIFY(session);
+    QTRY_VERIFY_WITH_TIMEOUT(session->state().phase == ssh::ConnectionPhase::Ready, 60000);
+    QVERIFY(!session->operationRunning());
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    QSignalSpy operations(session, &HostSession::operationChanged);
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    page->run();
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QVERIFY(page->licensePanel()->acknowledge());
+    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
+    QCOMPARE(operations.size(), 1);
+    QVERIFY(session->deploy());
+    QVERIFY(session->operationRunning());
+    QVERIFY(!session->upgrade());
+
+    auto again = std::make_unique<ui::DeployPage>(paths, window.fleet(), redactor);
+    QCOMPARE(again->host(), QStringLiteral("gpu-b300"));
+    QVERIFY(again->isRunning());
+    QCOMPARE(again->profile(), QStringLiteral("b300x4-balanced"));
+    const QStringList seen{QStringLiteral("preflight.gpus"), QStringLiteral("pin.image"), QStringLiteral("pull")};
+    for (const QString &step : seen) {
+        QCOMPARE(again->stepStatus(step), page->stepStatus(step));
+    }
+    QCOMPARE(again->stepStatus(QStringLiteral("pull")), StepStatus::Running);
+    QCOMPARE(again->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Pass);
+
+    QSignalSpy ended(again.get(), &ui::DeployPage::runningChanged);
+    again->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!session->operationRunning(), 60000);
+    QTRY_VERIFY(!ended.isEmpty());
+    QCOMPARE(ended.last().at(0).toBool(), false);
+    QVERIFY(!page->isRunning());
+    QVERIFY(!again->isRunning());
+    QCOMPARE(again->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
+    QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
+    again.reset();
+    QVERIFY(session->deploy()); // the session still holds the last run, its page gone
+    QVERIFY(window.close());
 }
 
 void TestDeployPage::licence_anotherHostStartsUnticked_andTheSummaryWraps()
@@ -825,7 +886,7 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.fleet().connection(QStringLiteral("gpu-a"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
+        window.fleet().session(QStringLiteral("gpu-a"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
     auto *run = page->findChild<QPushButton *>(QStringLiteral("deployRun"));
     // The buttons' Tab order is the row's: … Retry step → Upgrade… → Export runbook….
     const QStringList row{QStringLiteral("deployRun"),     QStringLiteral("deployStop"),

@@ -3,6 +3,7 @@
 #include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/ssh/hostconnection.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/buildpaths.h"
@@ -81,8 +82,8 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     Settings settings(paths);
     FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     watcher.setHosts({host.hostEntry(QStringLiteral("gpu-b300"))});
-    QTRY_VERIFY_WITH_TIMEOUT(watcher.connection(QStringLiteral("gpu-b300")) &&
-                                 watcher.connection(QStringLiteral("gpu-b300"))->state().phase ==
+    QTRY_VERIFY_WITH_TIMEOUT(watcher.session(QStringLiteral("gpu-b300")) &&
+                                 watcher.session(QStringLiteral("gpu-b300"))->state().phase ==
                                      ssh::ConnectionPhase::Ready,
                              30000);
 

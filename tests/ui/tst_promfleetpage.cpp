@@ -5,6 +5,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/prometheus/promconfig.h"
 #include "backend/prometheus/promfleetsource.h"
@@ -138,7 +139,7 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
              qPrintable(source->text()));
     QVERIFY(box.findChild<QLabel *>(QStringLiteral("prometheusState"))->text().contains(QLatin1String("2 host")));
     // Prometheus watches it: no SSH session was opened.
-    QCOMPARE(fleet.connection(QStringLiteral("gpu1"))->state().phase, ssh::ConnectionPhase::Disconnected);
+    QCOMPARE(fleet.session(QStringLiteral("gpu1"))->state().phase, ssh::ConnectionPhase::Disconnected);
     QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("fleet-prometheus.png"))));
 
     // The host only Prometheus knows joins the inventory from its row.
@@ -194,8 +195,8 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     QTRY_VERIFY2_WITH_TIMEOUT(source->text().contains(QLatin1String("did not answer")) &&
                                   source->text().contains(QLatin1String("watched over SSH")),
                               qPrintable(source->text()), 60000);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        fleet.connection(QStringLiteral("gpu1"))->state().phase != ssh::ConnectionPhase::Disconnected, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(fleet.session(QStringLiteral("gpu1"))->state().phase != ssh::ConnectionPhase::Disconnected,
+                             30000);
     QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(), 1, 30000);
     QCOMPARE(fleet.status(QStringLiteral("gpu1")).source, QStringLiteral("ssh"));
 

@@ -6,7 +6,6 @@
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/licenseterms.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -85,19 +84,8 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
     }
     SecretStore *secrets = &secretStore();
     const Recipe &recipe = m_recipes->first();
-    auto rolling =
-        std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor,
-                                         [this](const QString &host, std::function<void(ssh::Transport &)> ready,
-                                                std::function<void(const QString &)> failed) {
-                                             // The window's own connection to the host: a host that is not up is not
-                                             // upgraded.
-                                             ssh::HostConnection *c = m_watcher.connection(host);
-                                             if (c && c->state().phase == ssh::ConnectionPhase::Ready) {
-                                                 ready(*c);
-                                             } else {
-                                                 failed(tr("not connected"));
-                                             }
-                                         });
+    // Each host through its session's connection, when it is up (the fleet layer decides).
+    auto rolling = std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor, m_watcher.upgradeConnector());
     for (const QString &host : hosts) {
         Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, host, recipe, *m_terms, target);
         if (!setup) {

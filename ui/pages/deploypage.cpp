@@ -15,7 +15,6 @@
 #include "backend/recipe/profilechoice.h"
 #include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 #include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
@@ -393,6 +392,7 @@ void DeployPage::showHost()
     loadJournal();
     restartLog();
     updateButtons();
+    followOperation();
 }
 
 void DeployPage::syncPort()
@@ -490,7 +490,13 @@ void DeployPage::updateProfileCard()
 
 bool DeployPage::isRunning() const
 {
-    return (m_session && m_session->running()) || (m_upgradeSession && m_upgradeSession->running());
+    const HostSession *session = hostSession();
+    return session && session->operationRunning();
+}
+
+HostSession *DeployPage::hostSession() const
+{
+    return m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
 }
 
 void DeployPage::updateButtons()

@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QPointer>
 #include <QSet>
 #include <QWidget>
 
@@ -34,6 +35,7 @@ class DeploySession;
 class UpgradeSession;
 struct UpgradeTarget;
 class FleetWatcher;
+class HostSession;
 class LicenseTerms;
 class Redactor;
 class SecretStore;
@@ -57,8 +59,10 @@ class StepDetail;
  * profile's card; the plan's steps grouped Pre-flight / Licence / Pin / Pull / Launch / Verify
  * with live status; the selected step's evidence; the licence acknowledgement before Pin; the
  * deployment's log, classified, below. Run, Stop, Resume, Retry step, Export runbook. The run
- * itself is a DeploySession on the host's one SSH connection: nothing blocks this thread, and
- * the view of an earlier run comes back from its journal.
+ * itself is a DeploySession on the host's one SSH connection, kept by the host's HostSession: the
+ * page shows it and does not own it, so a page made again (or coming back to the host) shows the
+ * running run's steps. Nothing blocks this thread, and the view of an earlier run comes back from
+ * its journal.
  */
 class DeployPage final : public QWidget
 {
@@ -150,8 +154,19 @@ private:
      * image, GPUs and port. A failure says why, in words for the notice line.
      */
     [[nodiscard]] Result<RecipeProfile> chosenProfile(const RecipeProfile &listed) const;
-    /** The watcher's secret store, or (tests without one) the page's own. */
+    /** The watcher's secret store, or (tests without one) the watcher's own. */
     SecretStore &secretStore();
+    /** The host's session (null while the host is not watched). */
+    HostSession *hostSession() const;
+    /**
+     * Follows the host's operation (its session's deployment or upgrade): its steps, notices and
+     * end reach this page; one that runs already is shown as far as it got.
+     */
+    void followOperation();
+    /** The steps a running operation has reported so far, as if the page had started it. */
+    void showRunningOperation();
+    /** A deployment run's steps, progress and notices, and how it ended. */
+    void connectDeploy(DeploySession *s);
     /** An upgrade's steps, progress and notices, and each phase (upgrade, then rollback) as it starts. */
     void connectUpgrade(UpgradeSession *s);
     /** How an upgrade ended, in the notice, and the page as it is after it. */
@@ -166,11 +181,10 @@ private:
     std::unique_ptr<LicenseTerms> m_terms;
     std::unique_ptr<Acknowledgements> m_acks;
     std::unique_ptr<logs::LogRules> m_rules;
-    /** The profile as chosen (image, GPUs) for the running session, which holds a reference to it. */
-    std::unique_ptr<RecipeProfile> m_chosen;
-    std::unique_ptr<DeploySession> m_session;
-    std::unique_ptr<UpgradeSession> m_upgradeSession;
-    std::unique_ptr<SecretStore> m_ownSecrets; // when the watcher has none (tests)
+    /** The host's operation this page follows (each is connected once). */
+    QPointer<QObject> m_followed;
+    /** The host's session's operationChanged, while the page shows that host. */
+    QMetaObject::Connection m_sessionWatch;
     bool m_runAfterLicense = false;
     QString m_host;
     QString m_runningStep;

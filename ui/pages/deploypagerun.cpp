@@ -20,7 +20,6 @@
 #include "backend/recipe/recipe.h"
 #include "backend/recipe/recipetexts.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 #include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"
@@ -87,8 +86,8 @@ void DeployPage::run()
         (imageWrong ? m_image : m_gpus)->setFocus();
         return;
     }
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+    const HostSession *host = hostSession();
+    if (!host || host->state().phase != ssh::ConnectionPhase::Ready) {
         m_notice->setText(tr("%1 is not connected: connect it from the host bar (its key and login are checked "
                              "there), then Run again.")
                               .arg(m_host));
@@ -111,8 +110,8 @@ void DeployPage::startSession()
 {
     const Recipe &recipe = m_recipes->first();
     const RecipeProfile *listed = recipe.profile(profile());
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!listed || !connection) {
+    HostSession *host = hostSession();
+    if (!listed || !host) {
         return;
     }
     const Result<RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
@@ -120,13 +119,9 @@ void DeployPage::startSession()
         m_notice->setText(chosen.message());
         return;
     }
-    m_session.reset(); // it holds a reference to the profile it ran
-    m_upgradeSession.reset();
-    m_chosen = std::make_unique<RecipeProfile>(chosen.value());
-    const RecipeProfile *p = m_chosen.get();
-    SecretStore *secrets = &secretStore();
+    const RecipeProfile &p = chosen.value();
     DeployOptions options;
-    options.deploymentId = DeploymentId(m_host, p->id).toString();
+    options.deploymentId = DeploymentId(m_host, p.id).toString();
     options.licenseAcknowledged = m_license->acknowledgedUse();
     options.licenseRecord = m_license->record();
     options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
@@ -136,41 +131,101 @@ void DeployPage::startSession()
         options.imported = imported;
         options.imageDigest = imported->imageDigest; // a docker form's NAME@sha256:…; empty: pinned at pin.image
     }
-    m_session = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, *p, options,
-                                                *secrets, m_redactor);
+    auto run = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, p, options,
+                                               secretStore(), m_redactor);
     // One run of a host at a time: a deploy from a terminal (or another window) keeps this one out.
-    if (const Status claimed = m_session->claim(); !claimed) {
+    if (const Status claimed = run->claim(); !claimed) {
         m_notice->setText(claimed.message());
-        m_session.reset();
         return;
     }
-    connect(m_session.get(), &DeploySession::stepChanged, this, &DeployPage::applyRecord);
-    connect(m_session.get(), &DeploySession::progress, this, &DeployPage::onProgress);
-    connect(m_session.get(), &DeploySession::layersChanged, this, &DeployPage::onLayers);
-    connect(m_session.get(), &DeploySession::notice, m_notice, &QLabel::setText);
-    connect(m_session.get(), &DeploySession::finished, this, [this](bool ok) {
-        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
-        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
-        m_watcher.deploymentChanged(m_host);
-        m_notice->setText(ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.")
-                                   .arg(m_host, m_session->directory())
-                             : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
-        updateProfileCard(); // the pinned image's measured size, from the manifest just written
-        // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
-        m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
-        m_log->setStartExpected(false);
-        Q_EMIT runningChanged(false);
-    });
     resetSteps();
     m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::Unknown); // this run's check decides
     // The badges and the log start over with the run: a new container's start-up is judged on its
     // own lines (a rerun that reuses the running one replays them).
     restartLog();
     m_notice->setText(tr("Running on %1…").arg(m_host));
-    if (const Status started = m_session->start(*connection); !started) {
+    // The host's session keeps the run (this page follows it from its operationChanged).
+    if (const Status started = host->startDeploy(std::move(run)); !started) {
         m_notice->setText(started.message()); // claimed above: only the file itself can fail here
         return;
     }
+    m_log->setStartExpected(true);
+    updateButtons();
+    Q_EMIT runningChanged(true);
+}
+
+void DeployPage::connectDeploy(DeploySession *s)
+{
+    connect(s, &DeploySession::stepChanged, this, &DeployPage::applyRecord);
+    connect(s, &DeploySession::progress, this, &DeployPage::onProgress);
+    connect(s, &DeploySession::layersChanged, this, &DeployPage::onLayers);
+    connect(s, &DeploySession::notice, m_notice, &QLabel::setText);
+    connect(s, &DeploySession::finished, this, [this, s](bool ok) {
+        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
+        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
+        m_watcher.deploymentChanged(m_host);
+        m_notice->setText(
+            ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.").arg(m_host, s->directory())
+               : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
+        updateProfileCard(); // the pinned image's measured size, from the manifest just written
+        // The qmul4 badge: what the check found, or that it does not apply (ROCm, Hopper).
+        m_log->model()->setRecordedQmul4(logs::LogHighlights::recorded(m_paths, m_host));
+        m_log->setStartExpected(false);
+        Q_EMIT runningChanged(false);
+    });
+}
+
+void DeployPage::followOperation()
+{
+    HostSession *session = hostSession();
+    QObject::disconnect(m_sessionWatch);
+    if (!session) {
+        return;
+    }
+    m_sessionWatch = connect(session, &HostSession::operationChanged, this, &DeployPage::followOperation);
+    UpgradeSession *upgrade = session->upgrade();
+    DeploySession *deploy = session->deploy();
+    QObject *operation = upgrade ? static_cast<QObject *>(upgrade) : deploy;
+    if (!operation || operation == m_followed.data()) {
+        return;
+    }
+    m_followed = operation;
+    if (upgrade) {
+        connectUpgrade(upgrade);
+        connectUpgradeFinished(upgrade);
+    } else {
+        connectDeploy(deploy);
+    }
+    // One that is starting (this page's, from its operationChanged) is shown by whoever started it;
+    // one that runs already (the page came back to the host, or was made again) is shown here.
+    if (session->operationRunning()) {
+        showRunningOperation();
+    }
+}
+
+void DeployPage::showRunningOperation()
+{
+    const HostSession *session = hostSession();
+    const DeploySession *run = session->upgrade() ? session->upgrade()->current() : session->deploy();
+    if (run && run->runner()) {
+        // The profile box says what runs, without making it the operator's choice for the host.
+        const QSignalBlocker block(m_profileBox);
+        const int i = m_profileBox->findData(run->runner()->profile().id);
+        if (i >= 0) {
+            m_profileBox->setCurrentIndex(i);
+            updateProfileCard();
+        }
+    }
+    resetSteps();
+    if (run) {
+        for (const StepRecord &r : run->results()) {
+            applyRecord(r);
+        }
+        if (!run->current().step.isEmpty()) {
+            applyRecord(run->current());
+        }
+    }
+    m_notice->setText(tr("Running on %1…").arg(m_host));
     m_log->setStartExpected(true);
     updateButtons();
     Q_EMIT runningChanged(true);
@@ -197,23 +252,18 @@ void DeployPage::stop()
 {
     if (isRunning()) {
         m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
-        if (m_upgradeSession && m_upgradeSession->running()) {
-            m_upgradeSession->cancel();
-        } else {
-            m_session->cancel();
+        HostSession *session = hostSession();
+        if (UpgradeSession *upgrade = session->upgrade(); upgrade && upgrade->running()) {
+            upgrade->cancel();
+        } else if (DeploySession *deploy = session->deploy()) {
+            deploy->cancel();
         }
     }
 }
 
 SecretStore &DeployPage::secretStore()
 {
-    if (SecretStore *shared = m_watcher.secrets()) {
-        return *shared;
-    }
-    if (!m_ownSecrets) {
-        m_ownSecrets = std::make_unique<SecretStore>();
-    }
-    return *m_ownSecrets;
+    return m_watcher.secretStore();
 }
 
 void DeployPage::onLayers(const QStringList &layers)
@@ -248,8 +298,8 @@ void DeployPage::upgrade(const UpgradeTarget &target)
     if (isRunning() || m_recipes->isEmpty() || !m_terms) {
         return;
     }
-    ssh::HostConnection *connection = m_watcher.connection(m_host);
-    if (!connection || connection->state().phase != ssh::ConnectionPhase::Ready) {
+    HostSession *host = hostSession();
+    if (!host || host->state().phase != ssh::ConnectionPhase::Ready) {
         m_notice->setText(tr("%1 is not connected: connect it from the host bar, then upgrade again.").arg(m_host));
         return;
     }
@@ -263,20 +313,14 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
         return;
     }
-    SecretStore *secrets = &secretStore();
-    m_session.reset();
-    m_upgradeSession.reset(); // it holds a reference to the profile it ran
-    m_chosen = std::make_unique<RecipeProfile>(setup.value().profile);
-    setProfile(m_chosen->id);
-    m_upgradeSession =
-        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, *m_chosen,
-                                         setup.value().options, setup.value().plan, *secrets, m_redactor);
-    UpgradeSession *s = m_upgradeSession.get();
-    connectUpgrade(s);
-    connectUpgradeFinished(s);
-    if (const Status started = s->start(*connection); !started) {
+    const UpgradeSetup &prepared = setup.value();
+    setProfile(prepared.profile.id);
+    auto run =
+        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, prepared.profile,
+                                         prepared.options, prepared.plan, secretStore(), m_redactor);
+    // The host's session keeps the upgrade; this page follows it from its operationChanged.
+    if (const Status started = host->startUpgrade(std::move(run)); !started) {
         m_notice->setText(started.message()); // a deployment of the host runs elsewhere: nothing was written
-        m_upgradeSession.reset();
         updateButtons();
         return;
     }

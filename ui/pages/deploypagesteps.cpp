@@ -20,7 +20,6 @@
 #include "backend/recipe/recipe.h"
 #include "backend/recipe/recipetexts.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 #include "ui/deploy/launchcommandbox.h"
 #include "ui/deploy/licensepanel.h"
 #include "ui/deploy/planview.h"

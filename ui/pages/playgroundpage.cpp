@@ -10,9 +10,9 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/settings.h"
 #include "backend/fleet/fleetwatcher.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 #include "ui/playground/apikeylookup.h"
 #include "ui/playground/exchangeview.h"
 #include "ui/playground/loadtestpanel.h"
@@ -293,7 +293,7 @@ void PlaygroundPage::retarget()
         return;
     }
     auto target = chat::chatTargetFor(m_paths, m_host);
-    ssh::HostConnection *conn = m_watcher.connection(m_host);
+    HostSession *host = m_watcher.session(m_host);
     if (!target && m_manualPort == 0) {
         m_target->setText(target.message());
         m_session->setClient(nullptr, QString(), target.message());
@@ -306,22 +306,22 @@ void PlaygroundPage::retarget()
     if (m_manualPort != 0) {
         t.port = m_manualPort;
     }
-    if (!conn) {
+    if (!host) {
         m_target->setText(tr("%1 is not watched yet.").arg(m_host));
         m_session->setClient(nullptr, QString(), tr("%1 is not connected.").arg(m_host));
         updateButtons();
         return;
     }
-    m_client = new chat::ChatClient(*conn, t.port, this);
+    m_client = host->chatClient(t.port, this);
     m_session->setClient(m_client, t.model);
-    m_loadTest->setTarget(m_client, conn, t.port, t.model, QString());
+    m_loadTest->setTarget(m_client, host, t.port, t.model, QString());
     m_loadTest->setProfile(t.profileId);
     const QString where = t.router ? tr("the router on port %1").arg(t.port) : tr("port %1").arg(t.port);
     const QString what = t.profileTitle.isEmpty() ? tr("SGLang server") : t.profileTitle;
     m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));
     if (SecretStore *secrets = m_watcher.secrets(); secrets && !t.deploymentId.isEmpty()) {
         QPointer<PlaygroundPage> self(this);
-        ApiKeyLookup::start(*secrets, *conn, t.deploymentId, *m_client, [self, what, where](const QString &source) {
+        ApiKeyLookup::start(*secrets, *host, t.deploymentId, *m_client, [self, what, where](const QString &source) {
             if (PlaygroundPage *page = self.data()) {
                 page->m_target->setText(
                     tr("%1 · %2 on the host, through the SSH tunnel · API key: %3").arg(what, where, source));

@@ -3,8 +3,8 @@
 #include "backend/chat/chatclient.h"
 #include "backend/core/result.h"
 #include "backend/deploy/apikeyrecovery.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -13,14 +13,14 @@ namespace flashdeck::ui {
 
 // The texts keep PlaygroundPage's translation context: they were the page's, and are translated as such.
 
-void ApiKeyLookup::start(SecretStore &secrets, ssh::HostConnection &connection, const QString &deploymentId,
+void ApiKeyLookup::start(SecretStore &secrets, HostSession &session, const QString &deploymentId,
                          chat::ChatClient &client, const Report &report)
 {
     QPointer<chat::ChatClient> guard(&client);
     QPointer<SecretStore> store(&secrets);
-    ssh::HostConnection *conn = &connection;
+    QPointer<HostSession> host(&session);
     secrets.read(
-        SecretStore::apiKeyKey(deploymentId), [guard, store, deploymentId, conn, report](const Result<QString> &key) {
+        SecretStore::apiKeyKey(deploymentId), [guard, store, deploymentId, host, report](const Result<QString> &key) {
             chat::ChatClient *chatClient = guard.data();
             if (chatClient == nullptr) {
                 return;
@@ -39,15 +39,17 @@ void ApiKeyLookup::start(SecretStore &secrets, ssh::HostConnection &connection, 
             }
             // None in the keyring (a machine without one): the key the running server was
             // started with, read over the host's Docker.
-            recover(*conn, deploymentId, *chatClient, report);
+            if (HostSession *h = host.data()) {
+                recover(*h, deploymentId, *chatClient, report);
+            }
         });
 }
 
-void ApiKeyLookup::recover(ssh::HostConnection &connection, const QString &deploymentId, chat::ChatClient &client,
+void ApiKeyLookup::recover(HostSession &session, const QString &deploymentId, chat::ChatClient &client,
                            const Report &report)
 {
     QPointer<chat::ChatClient> guard(&client);
-    auto *recovery = new ApiKeyRecovery(connection, deploymentId, &client);
+    ApiKeyRecovery *recovery = session.apiKeyRecovery(deploymentId, &client);
     QObject::connect(
         recovery, &ApiKeyRecovery::finished, &client, [recovery, guard, report](const Result<QString> &found) {
             recovery->deleteLater();

@@ -5,13 +5,11 @@
 #include <functional>
 
 namespace flashdeck {
+class HostSession;
 class SecretStore;
 namespace chat {
 class ChatClient;
 } // namespace chat
-namespace ssh {
-class HostConnection;
-} // namespace ssh
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -28,11 +26,11 @@ public:
     /** Where the key came from, in the target line's words ("from the keyring (••••••)", …). */
     using Report = std::function<void(const QString &source)>;
 
-    static void start(SecretStore &secrets, ssh::HostConnection &connection, const QString &deploymentId,
-                      chat::ChatClient &client, const Report &report);
+    static void start(SecretStore &secrets, HostSession &session, const QString &deploymentId, chat::ChatClient &client,
+                      const Report &report);
 
 private:
-    static void recover(ssh::HostConnection &connection, const QString &deploymentId, chat::ChatClient &client,
+    static void recover(HostSession &session, const QString &deploymentId, chat::ChatClient &client,
                         const Report &report);
 };
 

@@ -3,10 +3,10 @@
 #include "backend/chat/chatclient.h"
 #include "backend/chat/loadtest.h"
 #include "backend/core/atomicfile.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/recipe/recipetexts.h"
-#include "backend/ssh/hostconnection.h"
 #include "ui/charts/timechart.h"
 
 #include <QCheckBox>
@@ -119,15 +119,15 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
 
 LoadTestPanel::~LoadTestPanel() = default;
 
-void LoadTestPanel::setTarget(chat::ChatClient *client, ssh::HostConnection *connection, quint16 port,
-                              const QString &model, const QString &apiKey, const QString &unavailable)
+void LoadTestPanel::setTarget(chat::ChatClient *client, HostSession *session, quint16 port, const QString &model,
+                              const QString &apiKey, const QString &unavailable)
 {
     stop();
     if (!client) {
         setProfile(QString()); // no server, no profile (the page sets it with the next target)
     }
     m_client = client;
-    m_connection = connection;
+    m_hostSession = session;
     m_port = port;
     m_model = model;
     m_apiKey = apiKey;
@@ -173,8 +173,8 @@ void LoadTestPanel::start()
     m_tokensSeries = std::make_unique<metrics::TimeSeries>();
     m_kvSeries = std::make_unique<metrics::TimeSeries>();
     m_test = std::make_unique<chat::LoadTest>(*m_client, config);
-    if (m_connection) {
-        m_sampler = std::make_unique<metrics::ServerSampler>(*m_connection, m_port, m_apiKey, 1000);
+    if (HostSession *session = m_hostSession.data()) {
+        m_sampler = session->serverSampler(m_port, m_apiKey, 1000);
         connect(m_sampler.get(), &metrics::ServerSampler::sampled, m_test.get(),
                 [this](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
                     m_test->setServerLoad(s.tokenUsage, s.queued, s.running, s.genThroughput);

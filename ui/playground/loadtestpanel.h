@@ -11,9 +11,7 @@ class QPushButton;
 class QSpinBox;
 
 namespace flashdeck {
-namespace ssh {
-class HostConnection;
-}
+class HostSession;
 namespace metrics {
 class ServerSampler;
 class TimeSeries;
@@ -43,8 +41,8 @@ public:
     explicit LoadTestPanel(QWidget *parent = nullptr);
     ~LoadTestPanel() override;
 
-    /** Where requests go (null: nowhere, with the reason shown). */
-    void setTarget(chat::ChatClient *client, ssh::HostConnection *connection, quint16 port, const QString &model,
+    /** Where requests go (null: nowhere, with the reason shown); `session` samples the server meanwhile. */
+    void setTarget(chat::ChatClient *client, HostSession *session, quint16 port, const QString &model,
                    const QString &apiKey, const QString &unavailable = {});
     void setApiKey(const QString &apiKey) { m_apiKey = apiKey; }
     /** The deployment's profile (empty: unknown): the Low-Latency one is warned of before and after a run. */
@@ -65,7 +63,7 @@ private:
     void exportReport();
 
     QPointer<chat::ChatClient> m_client;
-    QPointer<ssh::HostConnection> m_connection;
+    QPointer<HostSession> m_hostSession;
     quint16 m_port = 0;
     QString m_model;
     QString m_apiKey;
