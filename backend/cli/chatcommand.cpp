@@ -12,9 +12,9 @@
 #include "backend/cli/hostscommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -350,10 +350,10 @@ int runChatCommand(const QStringList &args, CliContext &c)
     const StoredApiKey stored = storedApiKey(target.deploymentId);
     const QByteArray body = chat::buildChatBody(r.turns, r.params, target.model);
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
-        withApiKey(connection, c, QStringLiteral("chat"), target.deploymentId, stored, done,
+    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+        withApiKey(session, c, QStringLiteral("chat"), target.deploymentId, stored, done,
                    [&, done](const QString &apiKey) {
-                       auto *client = new chat::ChatClient(connection, target.port, &connection);
+                       chat::ChatClient *client = session.chatClient(target.port, &session);
                        client->setApiKey(apiKey);
                        chat::ChatCall *call = client->send(body, r.params.thinking);
                        call->setDeadline(r.timeoutMs);

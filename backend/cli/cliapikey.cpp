@@ -3,9 +3,9 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/deploy/apikeyrecovery.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -53,8 +53,8 @@ StoredApiKey storedApiKey(const QString &deploymentId)
                         "SGLANG_API_KEY");
 }
 
-void withApiKey(ssh::HostConnection &connection, CliContext &context, const QString &command,
-                const QString &deploymentId, const StoredApiKey &stored, const std::function<void(int)> &done,
+void withApiKey(HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
+                const StoredApiKey &stored, const std::function<void(int)> &done,
                 const std::function<void(const QString &key)> &go)
 {
     if (!stored.key.isEmpty() || deploymentId.isEmpty()) {
@@ -64,7 +64,7 @@ void withApiKey(ssh::HostConnection &connection, CliContext &context, const QStr
         go(stored.key);
         return;
     }
-    auto *recovery = new ApiKeyRecovery(connection, deploymentId, &connection);
+    ApiKeyRecovery *recovery = session.apiKeyRecovery(deploymentId, &session);
     QObject::connect(
         recovery, &ApiKeyRecovery::finished, recovery,
         [recovery, &context, command, deploymentId, why = stored.whyNone, done, go](const Result<QString> &key) {

@@ -5,9 +5,7 @@
 #include <functional>
 
 namespace flashdeck {
-namespace ssh {
-class HostConnection;
-}
+class HostSession;
 } // namespace flashdeck
 
 namespace flashdeck::cli {
@@ -39,8 +37,8 @@ StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const 
  * fails too it says precisely why on stderr (`command`: "chat", "loadtest") and calls
  * `done(1)`. A recovered key is registered with the log's redactor.
  */
-void withApiKey(ssh::HostConnection &connection, CliContext &context, const QString &command,
-                const QString &deploymentId, const StoredApiKey &stored, const std::function<void(int)> &done,
+void withApiKey(HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
+                const StoredApiKey &stored, const std::function<void(int)> &done,
                 const std::function<void(const QString &key)> &go);
 
 } // namespace flashdeck::cli

@@ -5,8 +5,8 @@
 #include "backend/cli/hostscommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/fleet/hostentry.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -14,39 +14,37 @@
 
 namespace flashdeck::cli {
 
-std::unique_ptr<ssh::HostConnection>
-startOnHost(const HostEntry &host, CliContext &c,
-            const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work,
-            const std::function<void(int)> &finished)
+std::unique_ptr<HostSession> startOnHost(const HostEntry &host, CliContext &c,
+                                         const std::function<void(HostSession &, std::function<void(int)> done)> &work,
+                                         const std::function<void(int)> &finished)
 {
-    ssh::SshTarget target = host.toTarget();
-    target.reconnect = true; // a dropped connection comes back; the work is idempotent
-    auto connection = std::make_unique<ssh::HostConnection>(target);
-    ssh::HostConnection *conn = connection.get();
-    answerAuthPromptsAtTerminal(*conn, c);
+    // The host as the window sees it (one connection, one Docker endpoint, the API key's recovery),
+    // its prompts answered at this terminal; a dropped connection comes back (the work is idempotent).
+    auto session = std::make_unique<HostSession>(host);
+    HostSession *s = session.get();
+    answerAuthPromptsAtTerminal(*s, c);
     auto started = std::make_shared<bool>(false);
     const QString name = host.name;
-    QObject::connect(
-        conn, &ssh::HostConnection::hostKeyNeedsDecision, conn, [&c, conn, name](const ssh::HostKeyInfo &info) {
-            c.err << QCoreApplication::translate("Cli",
-                                                 "The host key of %1 is not known (%2 %3). Check it with 'flashdeck "
-                                                 "hosts check %4 --accept-new-host-key' first.\n")
-                         .arg(info.host, info.keyType, info.fingerprint, name);
-            conn->answerHostKey(false);
-        });
-    QObject::connect(conn, &ssh::HostConnection::stateChanged, conn,
-                     [&c, conn, started, work, finished](const ssh::ConnectionState &st) {
+    QObject::connect(s, &HostSession::hostKeyNeedsDecision, s, [&c, s, name](const ssh::HostKeyInfo &info) {
+        c.err << QCoreApplication::translate("Cli",
+                                             "The host key of %1 is not known (%2 %3). Check it with 'flashdeck "
+                                             "hosts check %4 --accept-new-host-key' first.\n")
+                     .arg(info.host, info.keyType, info.fingerprint, name);
+        s->answerHostKey(false);
+    });
+    QObject::connect(s, &HostSession::stateChanged, s,
+                     [&c, s, started, work, finished](const ssh::ConnectionState &st) {
                          if (st.phase == ssh::ConnectionPhase::Failed && !*started) {
                              *started = true; // once: a failed connection reports one code
                              c.err << st.error.message << '\n';
                              finished(exitCodeFor(st.error.code));
                          } else if (st.phase == ssh::ConnectionPhase::Ready && !*started) {
                              *started = true;
-                             work(*conn, finished);
+                             work(*s, finished);
                          }
                      });
-    conn->connectToHost();
-    return connection;
+    s->connectWithOperator();
+    return session;
 }
 
 std::optional<HostEntry> findHost(CliContext &c, const QString &name, int *exitCode)
@@ -68,11 +66,11 @@ std::optional<HostEntry> findHost(CliContext &c, const QString &name, int *exitC
 }
 
 int runOnHost(const HostEntry &host, CliContext &c,
-              const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work)
+              const std::function<void(HostSession &, std::function<void(int)> done)> &work)
 {
     QEventLoop loop;
     int code = ExitOk;
-    const std::unique_ptr<ssh::HostConnection> connection = startOnHost(host, c, work, [&](int rc) {
+    const std::unique_ptr<HostSession> session = startOnHost(host, c, work, [&](int rc) {
         code = rc;
         loop.quit();
     });

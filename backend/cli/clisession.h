@@ -9,9 +9,7 @@
 #include <optional>
 
 namespace flashdeck {
-namespace ssh {
-class HostConnection;
-}
+class HostSession;
 } // namespace flashdeck
 
 namespace flashdeck::cli {
@@ -28,10 +26,9 @@ struct CliContext;
  * The same without waiting: connects, runs `work`, and calls `finished(code)` once from the
  * event loop (several hosts at a time: a rolling upgrade). Keep the connection until then.
  */
-std::unique_ptr<ssh::HostConnection>
-startOnHost(const HostEntry &host, CliContext &context,
-            const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work,
-            const std::function<void(int)> &finished);
+std::unique_ptr<HostSession> startOnHost(const HostEntry &host, CliContext &context,
+                                         const std::function<void(HostSession &, std::function<void(int)> done)> &work,
+                                         const std::function<void(int)> &finished);
 
 /**
  * The inventory's host named `name`; without it, says why on stderr (an unreadable inventory:
@@ -40,6 +37,6 @@ startOnHost(const HostEntry &host, CliContext &context,
 std::optional<HostEntry> findHost(CliContext &context, const QString &name, int *exitCode);
 
 int runOnHost(const HostEntry &host, CliContext &context,
-              const std::function<void(ssh::HostConnection &, std::function<void(int)> done)> &work);
+              const std::function<void(HostSession &, std::function<void(int)> done)> &work);
 
 } // namespace flashdeck::cli

@@ -7,6 +7,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
 #include "backend/deploy/deploysession.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/recipe/deployment.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
@@ -106,7 +107,8 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
                      [&c, json](const StepRecord &step) { printStep(c, step, json); });
     QObject::connect(&session, &DeploySession::progress, &session,
                      [&c, json](const StepProgress &step) { printProgress(c, step, json); });
-    return runOnHost(r.host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+    return runOnHost(r.host, c, [&](HostSession &onHost, std::function<void(int)> done) {
+        ssh::HostConnection &connection = onHost.connection();
         QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {
                 c.out << (ok ? QCoreApplication::translate("Cli", "Deployed. Journal and manifest: %1\n")

@@ -10,11 +10,11 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
 #include "backend/core/stopsignals.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/serversampler.h"
 #include "backend/recipe/recipetexts.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -229,17 +229,18 @@ int reportFinished(CliContext &c, bool json, const QString &csv, const chat::Loa
 }
 
 /**
- * Starts the test on the ready connection, with the server's own figures sampled beside it;
- * `done` gets the exit code when it has finished. Everything it starts belongs to the connection.
+ * Starts the test on the ready session, with the server's own figures sampled beside it;
+ * `done` gets the exit code when it has finished. Everything it starts belongs to the session.
  */
-void startLoadTest(ssh::HostConnection &connection, CliContext &c, const LoadTestRequest &r, quint16 port,
-                   const QString &apiKey, StopSignals &stopSignals, const std::function<void(int)> &done)
+void startLoadTest(HostSession &session, CliContext &c, const LoadTestRequest &r, quint16 port, const QString &apiKey,
+                   StopSignals &stopSignals, const std::function<void(int)> &done)
 {
-    auto *client = new chat::ChatClient(connection, port, &connection);
+    chat::ChatClient *client = session.chatClient(port, &session);
     client->setApiKey(apiKey);
     auto *test = new chat::LoadTest(*client, r.config, client);
     // The server's side, beside the client's figures: its KV use and queue every second.
-    auto *sampler = new metrics::ServerSampler(connection, port, apiKey, 1000, test);
+    metrics::ServerSampler *sampler = session.serverSampler(port, apiKey, 1000).release();
+    sampler->setParent(test);
     QObject::connect(sampler, &metrics::ServerSampler::sampled, test,
                      [test](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
                          test->setServerLoad(s.tokenUsage, s.queued, s.running, s.genThroughput);
@@ -280,11 +281,10 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         c.err << "flashdeck loadtest: " << warning << '\n'; // before the run, as the report repeats it
     }
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
-        withApiKey(connection, c, QStringLiteral("loadtest"), target.deploymentId, stored, done,
-                   [&, done](const QString &apiKey) {
-                       startLoadTest(connection, c, r, target.port, apiKey, stopSignals, done);
-                   });
+    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+        withApiKey(
+            session, c, QStringLiteral("loadtest"), target.deploymentId, stored, done,
+            [&, done](const QString &apiKey) { startLoadTest(session, c, r, target.port, apiKey, stopSignals, done); });
     });
 }
 

@@ -4,6 +4,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/stopsignals.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/logs/linesplitter.h"
 #include "backend/logs/logfollower.h"
@@ -240,7 +241,8 @@ int followHost(const HostEntry &host, logs::LogFollower::Options options, const 
                LinePrinter &printer, CliContext &c)
 {
     StopSignals stopSignals;
-    return runOnHost(host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+    return runOnHost(host, c, [&](HostSession &session, std::function<void(int)> done) {
+        ssh::HostConnection &connection = session.connection();
         auto *follower = new logs::LogFollower(connection, rules, options, &connection);
         QObject::connect(follower, &logs::LogFollower::recordsArrived, follower,
                          [&printer, &c](const QList<logs::LogRecord> &records) {

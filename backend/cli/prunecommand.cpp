@@ -10,6 +10,7 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
 #include "backend/docker/imageref.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/hostconnection.h"
 
@@ -211,7 +212,8 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         report();
         return ExitOk;
     }
-    return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
+        ssh::HostConnection &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);
         endpoint.whenOpen(

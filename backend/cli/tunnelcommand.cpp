@@ -5,6 +5,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/core/stopsignals.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/tunnelreply.h"
 
@@ -96,7 +97,8 @@ int runTunnelCommand(const QStringList &args, CliContext &c)
 
     const bool json = p.isSet(jsonOpt);
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](ssh::HostConnection &connection, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+        ssh::HostConnection &connection = session.connection();
         // The server listens on the host's loopback (host contract: never on a public address).
         ssh::TunnelReply *tunnel =
             connection.tunnelToPort(QStringLiteral("127.0.0.1"), remotePort, localPort, &connection);

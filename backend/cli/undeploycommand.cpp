@@ -7,6 +7,7 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
 #include "backend/docker/ourcontainers.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
@@ -143,7 +144,8 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     const bool asJson = p.isSet(json);
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
-    return runOnHost(*host, c, [&, u](ssh::HostConnection &connection, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
+        ssh::HostConnection &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);
         const auto removeOurs = [&, u, done](const docker::DockerResponse &list) {

@@ -8,6 +8,7 @@
 #include "backend/core/stopsignals.h"
 #include "backend/deploy/upgradesession.h"
 #include "backend/deploy/upgradesetup.h"
+#include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/fleet/rollingupgrade.h"
 #include "backend/recipe/deployment.h"
@@ -294,15 +295,15 @@ Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, Upg
     return std::nullopt;
 }
 
-/** Each host's connection, opened when its turn comes, closed when it ends (or its code). */
+/** Each host's session, opened when its turn comes, closed when it ends (or its code). */
 struct HostSessions
 {
-    std::map<QString, std::unique_ptr<ssh::HostConnection>> connections;
+    std::map<QString, std::unique_ptr<HostSession>> connections;
     std::map<QString, std::function<void(int)>> release;
     std::map<QString, int> sshCodes;
 };
 
-/** How the rolling upgrade reaches a host when its turn comes: `sessions` keeps the connection. */
+/** How the rolling upgrade reaches a host when its turn comes: `sessions` keeps its session. */
 RollingUpgrade::Connect connectOnTurn(CliContext &c, const Inventory &inventory, HostSessions &sessions)
 {
     return [&c, &inventory, &sessions](const QString &name, std::function<void(ssh::Transport &)> ready,
@@ -310,9 +311,9 @@ RollingUpgrade::Connect connectOnTurn(CliContext &c, const Inventory &inventory,
         const std::optional<HostEntry> entry = inventory.find(name);
         sessions.connections[name] = startOnHost(
             *entry, c,
-            [&release = sessions.release, name, ready](ssh::HostConnection &connection, std::function<void(int)> done) {
+            [&release = sessions.release, name, ready](HostSession &session, std::function<void(int)> done) {
                 release[name] = std::move(done);
-                ready(connection);
+                ready(session.connection());
             },
             [&sshCodes = sessions.sshCodes, &release = sessions.release, name, failed](int code) {
                 if (!release.count(name)) { // never reached: startOnHost said why on stderr
