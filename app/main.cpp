@@ -1,5 +1,6 @@
 // Composition root: builds the services, then runs either the GUI or a CLI command.
 
+#include "backend/applog/logging.h"
 #include "backend/cli/chatcommand.h"
 #include "backend/cli/cliapikey.h"
 #include "backend/cli/democommand.h"
@@ -29,7 +30,6 @@
 #include "backend/demo/demohost.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
-#include "backend/logging/logging.h"
 #include "backend/metrics/hoststatus.h"
 #include "backend/prometheus/promconfig.h"
 #include "backend/security/redactor.h"
@@ -177,7 +177,7 @@ void describe(QCommandLineParser &parser, const MainOptions &o)
 
 /** `flashdeck COMMAND …`: the command's exit code; under --json every error is a JSON object. */
 int runCommand(const QStringList &args, const QStringList &commands, const flashdeck::AppPaths &paths,
-               flashdeck::Redactor &redactor, flashdeck::log::Logging &logging)
+               flashdeck::Redactor &redactor, flashdeck::applog::Logging &logging)
 {
     // Under --json every error is one JSON object on stdout, whichever command said it in
     // words only (an unknown host, a usage error): the taps see whether it printed any.
@@ -256,14 +256,14 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
         return ExitOk;
     }
     if (!role) {
-        flashdeck::log::app().warn("{}", role.message().toStdString());
+        flashdeck::applog::app().warn("{}", role.message().toStdString());
     }
 
     flashdeck::Inventory inventory(paths.inventoryFile());
     if (const flashdeck::Status status = inventory.load(); !status) {
         // Shown, not fatal: the window opens with an empty list and the file is left alone.
         printErr(status.message());
-        flashdeck::log::app().error("{}", status.message().toStdString());
+        flashdeck::applog::app().error("{}", status.message().toStdString());
     }
     // --demo: simulated hosts in the inventory before the window opens; stopped at exit when
     // this run started them (a demo started by `flashdeck demo start` keeps running).
@@ -275,8 +275,8 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
         if (!started) {
             printErr(QCoreApplication::translate("main", "flashdeck: the demo did not start: ") + started.message());
-            flashdeck::log::app().error("demo: {} {}", started.message().toStdString(),
-                                        started.status().detail().toStdString());
+            flashdeck::applog::app().error("demo: {} {}", started.message().toStdString(),
+                                           started.status().detail().toStdString());
             stopDemoAtExit = false;
         }
     }
@@ -322,7 +322,7 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
             printErr(s.message());
         }
     }
-    flashdeck::log::app().info("flashdeck exiting with {}", rc);
+    flashdeck::applog::app().info("flashdeck exiting with {}", rc);
     return rc;
 }
 
@@ -389,20 +389,20 @@ int main(int argc, char **argv)
         return earlyError(args, ExitCheckFailed, error);
     }
     flashdeck::Redactor redactor;
-    flashdeck::log::LogOptions logOptions;
+    flashdeck::applog::LogOptions logOptions;
     logOptions.directory = paths.logDir();
     logOptions.toStderr = parser.isSet(o.logStderrOption) || args.contains(QStringLiteral("--log-stderr"));
     const QString envLevels = qEnvironmentVariable("FLASHDECK_LOG");
     logOptions.levels = envLevels.isEmpty() ? settings.logLevels() : envLevels;
-    flashdeck::log::Logging logging(redactor, logOptions);
+    flashdeck::applog::Logging logging(redactor, logOptions);
     if (!logging.warning().isEmpty()) {
         printErr(QStringLiteral("flashdeck: ") + logging.warning());
     }
     info.logFile = logging.logFile();
     info.logLevels = logOptions.levels;
-    flashdeck::log::app().info("flashdeck {} starting (Qt {}, libssh {}), config in {}", info.version.toStdString(),
-                               info.qtVersion.toStdString(), info.libsshVersion.toStdString(),
-                               paths.configDir().toStdString());
+    flashdeck::applog::app().info("flashdeck {} starting (Qt {}, libssh {}), config in {}", info.version.toStdString(),
+                                  info.qtVersion.toStdString(), info.libsshVersion.toStdString(),
+                                  paths.configDir().toStdString());
 
     const QStringList commands = parser.positionalArguments();
     if (!commands.isEmpty()) {

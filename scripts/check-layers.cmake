@@ -1,6 +1,6 @@
 # The backend's layers, enforced: run by the build (see backend/CMakeLists.txt) and by a ctest.
 #
-#   core ← security ← logging ← ssh ← docker, probe ← recipe ← deploy, logs, chat, metrics
+#   core ← security ← applog ← ssh ← docker, probe ← recipe ← deploy, logs, chat, metrics
 #        ← prometheus ← fleet ← demo ← cli;   ui and app on top, outside backend/.
 #
 # 1. backend/ includes no GUI module (Qt Core and Network only). Plain <QWidget> already fails to
@@ -20,22 +20,22 @@ endif()
 
 set(allowed_core "")
 set(allowed_security "core")
-set(allowed_logging "core;security")
-set(allowed_ssh "core;security;logging")
-set(allowed_docker "core;security;logging;ssh")
-set(allowed_probe "core;security;logging;ssh")
+set(allowed_applog "core;security")
+set(allowed_ssh "core;security;applog")
+set(allowed_docker "core;security;applog;ssh")
+set(allowed_probe "core;security;applog;ssh")
 # A recipe is data: it reads no host (no ssh), it names images (docker) and GPU vendors (probe).
-set(allowed_recipe "core;security;logging;docker;probe")
+set(allowed_recipe "core;security;applog;docker;probe")
 # The deploy checks and the monitor read the server's log through the log rules (logs/): the
 # sibling edges, so that what a log line means is known in one place.
-set(allowed_deploy "core;security;logging;ssh;docker;probe;recipe;logs")
-set(allowed_logs "core;security;logging;ssh;docker;probe;recipe")
-set(allowed_chat "core;security;logging;ssh;docker;probe;recipe")
-set(allowed_metrics "core;security;logging;ssh;docker;probe;recipe;logs")
-set(allowed_prometheus "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics")
-set(allowed_fleet "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus")
-set(allowed_demo "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet")
-set(allowed_cli "core;security;logging;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet;demo")
+set(allowed_deploy "core;security;applog;ssh;docker;probe;recipe;logs")
+set(allowed_logs "core;security;applog;ssh;docker;probe;recipe")
+set(allowed_chat "core;security;applog;ssh;docker;probe;recipe")
+set(allowed_metrics "core;security;applog;ssh;docker;probe;recipe;logs")
+set(allowed_prometheus "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics")
+set(allowed_fleet "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus")
+set(allowed_demo "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet")
+set(allowed_cli "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet;demo")
 
 file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
 set(bad "")

@@ -1,11 +1,11 @@
 #include "ui/mainwindow.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/settings.h"
 #include "backend/core/sharedfilewatcher.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
-#include "backend/logging/logging.h"
 #include "backend/security/redactor.h"
 #include "backend/ssh/runtimeinfo.h"
 #include "backend/ssh/sshconfig.h"
@@ -183,7 +183,7 @@ void MainWindow::wireNavigation()
     });
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         if (const QListWidgetItem *item = m_navigation->item(row)) {
-            log::ui().debug("page {}", item->text().toStdString());
+            applog::ui().debug("page {}", item->text().toStdString());
         }
     });
     for (int i = 0; i < pageCount; ++i) {
@@ -217,7 +217,7 @@ void MainWindow::watchInventory()
         const Result<bool> reloaded = m_inventory.reload();
         if (!reloaded) {
             // Being edited by hand, say: the hosts shown stay until it parses again.
-            log::ui().warn("{}", reloaded.message().toStdString());
+            applog::ui().warn("{}", reloaded.message().toStdString());
             statusBar()->showMessage(reloaded.message(), 15000);
             return;
         }
@@ -513,7 +513,7 @@ void MainWindow::connectSelectedHost()
 {
     // The host's own session, the one every page uses: there is no second connection for the bar.
     if (HostSession *session = m_fleet->session(m_hostSelector->currentData().toString())) {
-        log::ui().info("the operator asked to connect {}", session->entry().name.toStdString());
+        applog::ui().info("the operator asked to connect {}", session->entry().name.toStdString());
         m_controller->connectTo(*session);
     }
 }

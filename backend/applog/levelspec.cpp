@@ -1,8 +1,8 @@
-#include "backend/logging/levelspec.h"
+#include "backend/applog/levelspec.h"
 
 #include <QCoreApplication>
 
-namespace flashdeck::log {
+namespace flashdeck::applog {
 
 namespace {
 
@@ -90,4 +90,4 @@ Result<LevelSpec> parseLevelSpec(const QString &spec)
     return result;
 }
 
-} // namespace flashdeck::log
+} // namespace flashdeck::applog

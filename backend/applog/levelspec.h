@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace flashdeck::log {
+namespace flashdeck::applog {
 
 /** Log levels, as spdlog names them. */
 enum class Level { Trace, Debug, Info, Warn, Error, Critical, Off };
@@ -32,4 +32,4 @@ Result<LevelSpec> parseLevelSpec(const QString &spec);
 
 QString levelName(Level level);
 
-} // namespace flashdeck::log
+} // namespace flashdeck::applog

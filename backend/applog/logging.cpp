@@ -1,7 +1,7 @@
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 
-#include "backend/logging/levelspec.h"
-#include "backend/logging/redactingsink.h"
+#include "backend/applog/levelspec.h"
+#include "backend/applog/redactingsink.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,7 +13,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-namespace flashdeck::log {
+namespace flashdeck::applog {
 
 namespace {
 
@@ -197,4 +197,4 @@ void Logging::flush()
     }
 }
 
-} // namespace flashdeck::log
+} // namespace flashdeck::applog

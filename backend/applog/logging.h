@@ -18,7 +18,7 @@ namespace flashdeck {
 
 class Redactor;
 
-namespace log {
+namespace applog {
 
 /** Per-subsystem loggers. Before Logging is set up they discard everything. */
 spdlog::logger &app();
@@ -72,5 +72,5 @@ private:
     std::shared_ptr<spdlog::sinks::sink> m_gate;
 };
 
-} // namespace log
+} // namespace applog
 } // namespace flashdeck

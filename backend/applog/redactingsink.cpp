@@ -1,8 +1,8 @@
-#include "backend/logging/redactingsink.h"
+#include "backend/applog/redactingsink.h"
 
 #include "backend/security/redactor.h"
 
-namespace flashdeck::log {
+namespace flashdeck::applog {
 
 RedactingSink::RedactingSink(const Redactor &redactor, std::vector<spdlog::sink_ptr> children)
     : m_redactor(redactor)
@@ -42,4 +42,4 @@ void RedactingSink::set_formatter_(std::unique_ptr<spdlog::formatter> formatter)
     }
 }
 
-} // namespace flashdeck::log
+} // namespace flashdeck::applog

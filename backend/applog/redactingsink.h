@@ -9,7 +9,7 @@ namespace flashdeck {
 
 class Redactor;
 
-namespace log {
+namespace applog {
 
 /**
  * The one gate every log line passes: redacts the message, then hands it to the real sinks
@@ -31,5 +31,5 @@ private:
     std::vector<spdlog::sink_ptr> m_children;
 };
 
-} // namespace log
+} // namespace applog
 } // namespace flashdeck

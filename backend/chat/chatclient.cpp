@@ -1,7 +1,7 @@
 #include "backend/chat/chatclient.h"
 
+#include "backend/applog/logging.h"
 #include "backend/chat/chatcall.h"
-#include "backend/logging/logging.h"
 #include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
@@ -77,15 +77,15 @@ void ChatClient::startPending()
             continue;
         }
         c->start(link, m_apiKey);
-        log::chat().debug("a request to the server's port {} started", m_remotePort);
+        applog::chat().debug("a request to the server's port {} started", m_remotePort);
         // A call that fails to connect (the tunnel went away with the connection) opens a new one next time.
         connect(c, &ChatCall::finished, this, [this](const ChatResult &r) {
             // Never the prompt or the reply: how it ended, and the HTTP status.
-            log::chat().info("a request to port {} {} (HTTP {})", m_remotePort,
-                             r.outcome == ChatResult::Outcome::Completed     ? "completed"
-                                 : r.outcome == ChatResult::Outcome::Stopped ? "was stopped"
-                                                                             : "failed",
-                             r.httpStatus);
+            applog::chat().info("a request to port {} {} (HTTP {})", m_remotePort,
+                                r.outcome == ChatResult::Outcome::Completed     ? "completed"
+                                    : r.outcome == ChatResult::Outcome::Stopped ? "was stopped"
+                                                                                : "failed",
+                                r.httpStatus);
             if (r.outcome == ChatResult::Outcome::Failed && r.httpStatus == 0) {
                 dropTunnel();
             }

@@ -1,10 +1,10 @@
 #include "backend/deploy/deploysession.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/atomicfile.h"
 #include "backend/core/heldlock.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/pulledimages.h"
-#include "backend/logging/logging.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/profilechoice.h"
 #include "backend/security/redactor.h"
@@ -103,10 +103,11 @@ Status DeploySession::start(ssh::Transport &connection)
         m_runner = std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
         connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const StepRecord &record) {
             const StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
-            log::deploy().info("{}: {} {}", m_host.toStdString(), r.step.toStdString(),
-                               stepStatusName(r.status).toStdString());
+            applog::deploy().info("{}: {} {}", m_host.toStdString(), r.step.toStdString(),
+                                  stepStatusName(r.status).toStdString());
             if (r.status == StepStatus::Fail || r.status == StepStatus::Warn) {
-                log::deploy().info("{}: {} saw: {}", m_host.toStdString(), r.step.toStdString(), r.seen.toStdString());
+                applog::deploy().info("{}: {} saw: {}", m_host.toStdString(), r.step.toStdString(),
+                                      r.seen.toStdString());
             }
             if (r.status != StepStatus::Running) {
                 m_results[r.step] = r;

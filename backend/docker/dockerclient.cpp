@@ -1,11 +1,11 @@
 #include "backend/docker/dockerclient.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/jsonread.h"
 #include "backend/core/linkreply.h"
 #include "backend/core/localhttpclient.h"
 #include "backend/core/versions.h"
 #include "backend/docker/dockerendpoint.h"
-#include "backend/logging/logging.h"
 
 #include <QCoreApplication>
 #include <QNetworkReply>
@@ -159,7 +159,7 @@ void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, c
 {
     // The path only (never a body: a create carries the launch line and its API key).
     const QString path = pathAndQuery.section(QLatin1Char('?'), 0, 0);
-    log::docker().debug("{} {}", method.toStdString(), path.toStdString());
+    applog::docker().debug("{} {}", method.toStdString(), path.toStdString());
     if (path.endsWith(QLatin1String("/wait")) || path.endsWith(QLatin1String("/stop"))) {
         // These wait for a container (to exit; up to its stop timeout): on a connection of their
         // own, so the shared one never waits for a container.
@@ -175,9 +175,9 @@ void DockerClient::call(const QByteArray &method, const QString &pathAndQuery, c
         method, m_prefix + pathAndQuery, jsonBody,
         [method, pathAndQuery, done = std::move(done)](const DockerResponse &r, const QByteArray &) {
             if (!r.ok()) {
-                log::docker().info("{} {}: {}", method.toStdString(),
-                                   pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(),
-                                   r.message().toStdString());
+                applog::docker().info("{} {}: {}", method.toStdString(),
+                                      pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString(),
+                                      r.message().toStdString());
             }
             done(r);
         },
@@ -221,8 +221,8 @@ void DockerClient::ping(Done done)
 
 QNetworkReply *DockerClient::stream(const QByteArray &method, const QString &pathAndQuery, const QByteArray &jsonBody)
 {
-    log::docker().debug("{} {} (streamed)", method.toStdString(),
-                        pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString());
+    applog::docker().debug("{} {} (streamed)", method.toStdString(),
+                           pathAndQuery.section(QLatin1Char('?'), 0, 0).toStdString());
     return send(method, m_prefix + pathAndQuery, jsonBody);
 }
 

@@ -1,11 +1,11 @@
 #include "backend/fleet/hostsession.h"
 
+#include "backend/applog/logging.h"
 #include "backend/chat/chatclient.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/upgradesession.h"
 #include "backend/docker/dockerendpoint.h"
-#include "backend/logging/logging.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
 #include "backend/metrics/hostmonitor.h"
@@ -37,7 +37,7 @@ void HostSession::wirePrompts()
     // they asked, the prompt goes to whoever listens to this session (the host bar's dialogs).
     const auto refused = [this] {
         m_refusedThisAttempt = true;
-        log::ssh().info("{}: a prompt was refused: nobody asked for this host yet", m_entry.name.toStdString());
+        applog::ssh().info("{}: a prompt was refused: nobody asked for this host yet", m_entry.name.toStdString());
     };
     connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, this, [this, conn, refused](const ssh::HostKeyInfo &i) {
         if (!m_asksOperator) {
@@ -196,7 +196,7 @@ logs::SharedLog *HostSession::logStream()
     if (!m_log) {
         auto rules = logs::LogRules::builtIn();
         if (!rules) {
-            log::ssh().error("{}: {}", m_entry.name.toStdString(), rules.message().toStdString());
+            applog::ssh().error("{}: {}", m_entry.name.toStdString(), rules.message().toStdString());
             return nullptr;
         }
         m_logRules = std::make_unique<logs::LogRules>(rules.value());
@@ -211,7 +211,7 @@ void HostSession::onState(const ssh::ConnectionState &state)
         m_refusedThisAttempt = false;
     } else if (state.phase == ssh::ConnectionPhase::Failed && m_operatorWaiting) {
         m_operatorWaiting = false;
-        log::ssh().info("{}: connecting again, now with the operator there to answer", m_entry.name.toStdString());
+        applog::ssh().info("{}: connecting again, now with the operator there to answer", m_entry.name.toStdString());
         m_connection->connectToHost();
     } else if (state.phase == ssh::ConnectionPhase::Ready) {
         m_operatorWaiting = false;

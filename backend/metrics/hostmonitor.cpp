@@ -1,10 +1,10 @@
 #include "backend/metrics/hostmonitor.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/heldlock.h"
 #include "backend/core/jsonread.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/ourcontainers.h"
-#include "backend/logging/logging.h"
 #include "backend/logs/logrules.h"
 #include "backend/logs/sharedlog.h"
 #include "backend/metrics/containersampler.h"
@@ -135,7 +135,7 @@ void HostMonitor::loadHistory()
     auto loaded = MetricsArchive(m_config.archiveFile).load(now());
     if (!loaded) {
         m_status.historyError = loaded.message();
-        log::metrics().warn("{}: {}", m_hostName.toStdString(), loaded.message().toStdString());
+        applog::metrics().warn("{}: {}", m_hostName.toStdString(), loaded.message().toStdString());
         return;
     }
     m_series = std::move(loaded).value();
@@ -167,7 +167,7 @@ void HostMonitor::saveHistory()
     const QString error = saved ? QString() : saved.message();
     if (error != m_status.historyError) {
         if (!saved) {
-            log::metrics().warn("{}: {}", m_hostName.toStdString(), error.toStdString());
+            applog::metrics().warn("{}: {}", m_hostName.toStdString(), error.toStdString());
         }
         m_status.historyError = error;
         if (m_running) {

@@ -1,6 +1,6 @@
 #include "backend/ssh/authenticator.h"
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/ssh/keyfile.h"
 
 #include <QCoreApplication>
@@ -110,8 +110,8 @@ Authenticator::Progress Authenticator::done(const QString &method)
 {
     m_method = method;
     m_step = Step::Finished;
-    log::ssh().info("authenticated to {} as {} with {}", m_host.toStdString(), m_user.toStdString(),
-                    method.toStdString());
+    applog::ssh().info("authenticated to {} as {} with {}", m_host.toStdString(), m_user.toStdString(),
+                       method.toStdString());
     return Progress::Done;
 }
 
@@ -130,7 +130,7 @@ Authenticator::Progress Authenticator::partial()
     m_passwordAttempt = 1;
     m_kbdIntDone = false;
     m_step = Step::Agent;
-    log::ssh().info("partial authentication; server now offers methods {:#x}", m_methods);
+    applog::ssh().info("partial authentication; server now offers methods {:#x}", m_methods);
     return Progress::Waiting;
 }
 
@@ -236,7 +236,7 @@ Authenticator::Progress Authenticator::stepIdentity()
     }
     ssh_key rawKey = nullptr;
     if (ssh_pki_import_privkey_file(encodedPath.constData(), nullptr, nullptr, nullptr, &rawKey) != SSH_OK) {
-        log::ssh().warn("cannot load identity {}: not a private key libssh can read", label.toStdString());
+        applog::ssh().warn("cannot load identity {}: not a private key libssh can read", label.toStdString());
         ++m_identityIndex;
         return Progress::Waiting;
     }
@@ -251,7 +251,7 @@ Authenticator::Progress Authenticator::answerPassphrase(std::optional<QByteArray
     const QString path = m_identities.value(m_identityIndex);
     const QString label = tildePath(path);
     if (!passphrase) {
-        log::ssh().info("passphrase for {} not given; trying the next method", label.toStdString());
+        applog::ssh().info("passphrase for {} not given; trying the next method", label.toStdString());
         ++m_identityIndex;
         m_passphraseAttempt = 1;
         return advance();

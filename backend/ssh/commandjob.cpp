@@ -1,7 +1,7 @@
 #include "backend/ssh/commandjob.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/shellquote.h"
-#include "backend/logging/logging.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #include "backend/ssh/sessionsetup.h"
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/ssh/cipherpreference.h"
 #include "backend/ssh/keyfile.h"
 #include "backend/ssh/sshconfig.h"
@@ -136,7 +136,8 @@ SessionPtr SessionSetup::create(const SshTarget &target, SshError &error, QStrin
     } else {
         const QByteArray config = QFile::encodeName(expandTilde(target.configFile));
         if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
-            log::ssh().warn("could not parse the SSH config for {}: {}", target.host.toStdString(), ssh_get_error(s));
+            applog::ssh().warn("could not parse the SSH config for {}: {}", target.host.toStdString(),
+                               ssh_get_error(s));
         }
         // The user's config may say `StrictHostKeyChecking no` or point UserKnownHostsFile at
         // /dev/null; libssh then accepts an unknown key without asking. Host-key trust is

@@ -4,7 +4,7 @@
 
 #include "backend/ssh/sessionworker.h"
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/ssh/commandjob.h"
 #include "backend/ssh/knownhosts.h"
 #include "backend/ssh/sessionsetup.h"
@@ -96,11 +96,11 @@ void SessionWorker::start()
     unsigned int port = 22;
     (void)ssh_options_get_port(m_session.get(), &port);
     const QString where = QStringLiteral("%1:%2").arg(m_effectiveHost).arg(port);
-    log::ssh().info("connecting to {} as {} (attempt {})", where.toStdString(), m_effectiveUser.toStdString(),
-                    m_attempt);
+    applog::ssh().info("connecting to {} as {} (attempt {})", where.toStdString(), m_effectiveUser.toStdString(),
+                       m_attempt);
     if (ssh_connect(m_session.get()) != SSH_OK) {
         const SshError e = SessionSetup::connectError(m_session.get(), where);
-        log::ssh().warn("connect to {} failed: {}", where.toStdString(), e.detail.toStdString());
+        applog::ssh().warn("connect to {} failed: {}", where.toStdString(), e.detail.toStdString());
         m_session.reset();
         if (m_wasReady && m_target.reconnect && !m_stopped) {
             connectionLost(e); // keep trying: it was up before
@@ -116,8 +116,8 @@ void SessionWorker::verifyHostKey()
 {
     setPhase(ConnectionPhase::Verifying);
     m_hostKey = KnownHosts::inspect(m_session.get(), SessionSetup::knownHostsPath(m_target));
-    log::ssh().info("host key of {}: {} {} ({})", m_hostKey.host.toStdString(), m_hostKey.keyType.toStdString(),
-                    m_hostKey.fingerprint.toStdString(), static_cast<int>(m_hostKey.state));
+    applog::ssh().info("host key of {}: {} {} ({})", m_hostKey.host.toStdString(), m_hostKey.keyType.toStdString(),
+                       m_hostKey.fingerprint.toStdString(), static_cast<int>(m_hostKey.state));
     switch (m_hostKey.state) {
     case KnownHostState::Ok:
         Q_EMIT hostKeyVerified(m_hostKey);
@@ -153,8 +153,8 @@ void SessionWorker::answerHostKey(bool accept)
         fail({SshErrorCode::HostKeyError, status.message(), status.detail()});
         return;
     }
-    log::ssh().info("host key of {} accepted and written to {}", m_hostKey.host.toStdString(),
-                    SessionSetup::knownHostsPath(m_target).toStdString());
+    applog::ssh().info("host key of {} accepted and written to {}", m_hostKey.host.toStdString(),
+                       SessionSetup::knownHostsPath(m_target).toStdString());
     m_hostKey.state = KnownHostState::Ok;
     Q_EMIT hostKeyVerified(m_hostKey);
     authenticate();
@@ -263,8 +263,8 @@ void SessionWorker::becomeReady()
 
 void SessionWorker::fail(const SshError &error)
 {
-    log::ssh().warn("{}: {} [{}] {}", m_target.host.toStdString(), errorCodeName(error.code).toStdString(),
-                    error.message.toStdString(), error.detail.toStdString());
+    applog::ssh().warn("{}: {} [{}] {}", m_target.host.toStdString(), errorCodeName(error.code).toStdString(),
+                       error.message.toStdString(), error.detail.toStdString());
     teardown();
     for (auto &job : m_queued) {
         Q_EMIT commandFinished(job->id(), job->result(error));
@@ -288,7 +288,7 @@ void SessionWorker::connectionLost(const SshError &error)
     m_state.retryInMs = delay;
     m_state.attempt = m_attempt + 1;
     setPhase(ConnectionPhase::Reconnecting, error);
-    log::ssh().info("{}: reconnecting in {} ms", m_target.host.toStdString(), delay);
+    applog::ssh().info("{}: reconnecting in {} ms", m_target.host.toStdString(), delay);
     m_reconnect->start(delay);
 }
 

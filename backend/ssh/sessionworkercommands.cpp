@@ -1,7 +1,7 @@
 // SessionWorker, the commands: run, queue, cancel, acknowledge output and finish them, and the
 // kills that stop a command's process group on the host (internal commands of their own).
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/ssh/commandjob.h"
 #include "backend/ssh/sessionworker.h"
 
@@ -59,7 +59,7 @@ void SessionWorker::runCommand(quint64 id, const RemoteCommand &command)
 void SessionWorker::startCommand(std::unique_ptr<CommandJob> job)
 {
     const quint64 id = job->id();
-    log::ssh().debug("{}: run #{}: {}", m_target.host.toStdString(), id, job->command().commandLine.toStdString());
+    applog::ssh().debug("{}: run #{}: {}", m_target.host.toStdString(), id, job->command().commandLine.toStdString());
     const SshError error = job->start(m_session.get());
     if (error.isError()) {
         Q_EMIT commandFinished(id, job->result(error));

@@ -1,8 +1,8 @@
 // SessionWorker, the tunnels: make one (its channel opener), keep it, open it with a listener or
 // private (links adopted from socket pairs), and close it.
 
+#include "backend/applog/logging.h"
 #include "backend/core/shellquote.h"
-#include "backend/logging/logging.h"
 #include "backend/ssh/sessionworker.h"
 #include "backend/ssh/tunnelserver.h"
 
@@ -66,9 +66,9 @@ void SessionWorker::keepTunnel(std::unique_ptr<TunnelServer> tunnel)
         : spec.command.toStdString();
     m_tunnels.emplace(id, std::move(tunnel));
     if (port != 0) {
-        log::ssh().debug("{}: tunnel {} to {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, to, port);
+        applog::ssh().debug("{}: tunnel {} to {} listens on 127.0.0.1:{}", m_target.host.toStdString(), id, to, port);
     } else {
-        log::ssh().debug("{}: tunnel {} to {} ready, private (no port)", m_target.host.toStdString(), id, to);
+        applog::ssh().debug("{}: tunnel {} to {} ready, private (no port)", m_target.host.toStdString(), id, to);
     }
     Q_EMIT tunnelReady(id, port);
 }
@@ -79,7 +79,7 @@ void SessionWorker::openTunnel(quint64 id, int kind, const QString &remoteHost, 
     std::unique_ptr<TunnelServer> tunnel = makeTunnel(id, kind, remoteHost, remotePort, command);
     QString error;
     if (!tunnel->listen(localPort, &error)) {
-        log::ssh().warn("{}: tunnel {} cannot listen: {}", m_target.host.toStdString(), id, error.toStdString());
+        applog::ssh().warn("{}: tunnel {} cannot listen: {}", m_target.host.toStdString(), id, error.toStdString());
         Q_EMIT tunnelFailed(id, error);
         return;
     }

@@ -1,6 +1,6 @@
 #include "backend/ssh/tunnelserver.h"
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/ssh/peeruid.h"
 
 #include <QCoreApplication>
@@ -132,11 +132,11 @@ bool TunnelServer::admits(int sock) const
         return true;
     }
     if (owner) {
-        log::ssh().warn("tunnel {}: closed a connection from uid {} (only uid {} may use it)", m_id, owner.value(),
-                        self);
+        applog::ssh().warn("tunnel {}: closed a connection from uid {} (only uid {} may use it)", m_id, owner.value(),
+                           self);
     } else {
-        log::ssh().warn("tunnel {}: closed a connection whose owner is unknown: {} ({})", m_id,
-                        owner.message().toStdString(), owner.status().detail().toStdString());
+        applog::ssh().warn("tunnel {}: closed a connection whose owner is unknown: {} ({})", m_id,
+                           owner.message().toStdString(), owner.status().detail().toStdString());
     }
     return false;
 }
@@ -192,7 +192,7 @@ void TunnelServer::openPending()
         SshError error;
         link->channel = m_opener(m_spec, localPort(), error);
         if (!link->channel) {
-            log::ssh().warn("tunnel {}: {} ({})", m_id, error.message.toStdString(), error.detail.toStdString());
+            applog::ssh().warn("tunnel {}: {} ({})", m_id, error.message.toStdString(), error.detail.toStdString());
             closeLink(*link);
             continue;
         }
@@ -301,7 +301,7 @@ bool TunnelServer::pumpLink(Link &link)
         // The remote command's diagnostics: logged, never mixed into the byte stream.
         const int n = ssh_channel_read_nonblocking(ch, buffer.data(), kChunk, 1);
         if (n > 0) {
-            log::ssh().debug("tunnel {} stderr: {}", m_id, std::string_view(buffer.data(), static_cast<size_t>(n)));
+            applog::ssh().debug("tunnel {} stderr: {}", m_id, std::string_view(buffer.data(), static_cast<size_t>(n)));
             progress = true;
         }
     }

@@ -144,7 +144,7 @@ bool waitForCommandLine(ssh::HostConnection &connection, quint64 id, const QByte
 
 } // namespace flashdeck::test
 
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/security/redactor.h"
 
 namespace flashdeck::test {
@@ -156,10 +156,10 @@ void enableTestLogging()
         return;
     }
     static Redactor redactor;
-    log::LogOptions options;
+    applog::LogOptions options;
     options.toStderr = true;
     options.levels = spec;
-    static log::Logging logging(redactor, options);
+    static applog::Logging logging(redactor, options);
 }
 
 } // namespace flashdeck::test

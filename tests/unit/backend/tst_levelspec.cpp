@@ -1,8 +1,8 @@
-#include "backend/logging/levelspec.h"
+#include "backend/applog/levelspec.h"
 
 #include <QTest>
 
-using namespace flashdeck::log;
+using namespace flashdeck::applog;
 
 class TestLevelSpec : public QObject
 {

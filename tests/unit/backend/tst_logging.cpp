@@ -1,4 +1,4 @@
-#include "backend/logging/logging.h"
+#include "backend/applog/logging.h"
 #include "backend/security/redactor.h"
 
 #include <QFile>
@@ -13,7 +13,7 @@
 #include <sstream>
 
 using flashdeck::Redactor;
-namespace fdlog = flashdeck::log;
+namespace fdlog = flashdeck::applog;
 
 Q_LOGGING_CATEGORY(lcSshTest, "flashdeck.ssh")
 
