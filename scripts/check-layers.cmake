@@ -1,7 +1,7 @@
 # The backend's layers, enforced: run by the build (see backend/CMakeLists.txt) and by a ctest.
 #
 #   core ← security ← applog ← ssh ← docker, probe ← recipe ← deploy, logs, chat, metrics
-#        ← prometheus ← fleet ← demo ← cli;   ui and app on top, outside backend/.
+#        ← prometheus ← fleet ← expose ← demo ← cli;   ui and app on top, outside backend/.
 #
 # 1. backend/ includes no GUI module (Qt Core and Network only). Plain <QWidget> already fails to
 #    compile there; this catches the qualified <QtWidgets/QWidget> form, which the shared Qt
@@ -34,8 +34,10 @@ set(allowed_chat "core;security;applog;ssh;docker;probe;recipe")
 set(allowed_metrics "core;security;applog;ssh;docker;probe;recipe;logs")
 set(allowed_prometheus "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics")
 set(allowed_fleet "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus")
+# The gateway (expose/) writes the Playground's media policy into its script (chat/).
+set(allowed_expose "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet")
 set(allowed_demo "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet")
-set(allowed_cli "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet;demo")
+set(allowed_cli "core;security;applog;ssh;docker;probe;recipe;deploy;logs;chat;metrics;prometheus;fleet;expose;demo")
 
 file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
 set(bad "")

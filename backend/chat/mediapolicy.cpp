@@ -88,6 +88,15 @@ std::optional<QString> MediaPolicy::blockedRange(const QHostAddress &address)
     return std::nullopt;
 }
 
+QList<std::pair<QString, QString>> MediaPolicy::blockedRanges()
+{
+    QList<std::pair<QString, QString>> ranges;
+    for (const Range &r : kBlocked) {
+        ranges.append({QLatin1String(r.cidr), QLatin1String(r.why)});
+    }
+    return ranges;
+}
+
 bool MediaPolicy::hostAllowed(const QString &aceHost) const
 {
     for (QString entry : m_limits.allowedHosts) {

@@ -52,6 +52,8 @@ public:
     [[nodiscard]] Status checkAddress(const QHostAddress &address) const;
     /** Why an address may not be fetched from ("loopback", "private (RFC 1918)", …), or nothing. */
     static std::optional<QString> blockedRange(const QHostAddress &address);
+    /** Every blocked range, as "CIDR" and why: the gateway's script is written from the same table. */
+    static QList<std::pair<QString, QString>> blockedRanges();
     /** Checks fetched or attached bytes: size, type by content, pixels. */
     [[nodiscard]] Result<ImageInfo> checkImage(const QByteArray &bytes) const;
 

@@ -258,7 +258,7 @@
         <translation>不是全局单播 IPv6 地址</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+39"/>
         <source>The URL contains a backslash, a space or a control character; copy it again from the browser&apos;s address bar.</source>
         <translation>URL 含有反斜杠、空格或控制字符；请从浏览器地址栏重新复制。</translation>
     </message>
@@ -4052,6 +4052,197 @@ Summary sha256: %1
     </message>
 </context>
 <context>
+    <name>Expose</name>
+    <message>
+        <location filename="../../backend/expose/cidr.cpp" line="+17"/>
+        <source>--allow %1 is not a network: give an address with its prefix length, as 10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: the gateway checks the connecting address, not a name).</source>
+        <translation>--allow %1 不是网段：请给出地址及其前缀长度，如 10.0.0.0/8、192.168.1.0/24 或 2001:db8::/32（不接受主机名：网关检查的是连接方的地址，而不是名称）。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>--allow %1: the prefix length must be a number from 0 to %2 for this address.</source>
+        <translation>--allow %1：此地址的前缀长度必须是 0 到 %2 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--allow %1 lets every address in, which is no restriction at all. Name the networks your colleagues and services connect from.</source>
+        <translation>--allow %1 允许所有地址接入，等于没有限制。请列出同事和服务连接时所在的网段。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--allow %1 has bits set past its prefix length. Write %2/%3 for the network, or %4/%5 for that one address.</source>
+        <translation>--allow %1 在前缀长度之后仍有置位。网段请写 %2/%3，单个地址请写 %4/%5。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayconfig.cpp" line="+21"/>
+        <source>The gateway cannot use the path %1: it must be absolute, without quotes, $, ; or braces.</source>
+        <translation>网关无法使用路径 %1：它必须是绝对路径，且不含引号、$、; 或花括号。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewaymediahost.cpp" line="+16"/>
+        <source>--media-allow %1: %2</source>
+        <translation>--media-allow %1：%2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>give the host name alone, as images.example.org (no scheme, port or path: only https on port 443 is let through).</source>
+        <translation>只写主机名，如 images.example.org（不带协议、端口或路径：只放行 443 端口上的 https）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>an address is never allowed (it could be the host&apos;s own network); allow the image server&apos;s name.</source>
+        <translation>从不允许地址（它可能属于主机自己的网络）；请允许图片服务器的名称。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not a host name: write it as images.example.org, or *.example.org for every name under example.org.</source>
+        <translation>不是主机名：请写成 images.example.org，或用 *.example.org 表示 example.org 下的所有名称。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a name without a dot is looked up in the host&apos;s own network; allow the image server&apos;s full name.</source>
+        <translation>不带点的名称会在主机自己的网络中解析；请允许图片服务器的完整名称。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayoptions.cpp" line="+24"/>
+        <source>%1 %2 is not a TCP port: give a number from 1 to 65535.</source>
+        <translation>%1 %2 不是 TCP 端口：请给出 1 到 65535 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>--listen %1 is not an address of the host: give one of its IP addresses, or 0.0.0.0 for all of them.</source>
+        <translation>--listen %1 不是主机的地址：请给出它的某个 IP 地址，或用 0.0.0.0 表示全部地址。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The gateway cannot listen on port %1: the server itself uses it on the host&apos;s loopback. Choose another --port.</source>
+        <translation>网关不能监听端口 %1：服务器本身在主机回环地址上使用它。请另选 --port。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+74"/>
+        <source>--rate must let at least one request through (1/s or 1/m and up); a rate of 0 would refuse every request.</source>
+        <translation>--rate 至少要放行一个请求（1/s 或 1/m 起）；速率为 0 会拒绝所有请求。</translation>
+    </message>
+    <message>
+        <location line="-69"/>
+        <source>--burst takes a number from 0 to 100000.</source>
+        <translation>--burst 取 0 到 100000 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--max-concurrent takes a number from 1 to 100000.</source>
+        <translation>--max-concurrent 取 1 到 100000 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--max-body must be between 1k and 256m: the gateway holds each request in memory while it checks the messages&apos; media.</source>
+        <translation>--max-body 必须在 1k 到 256m 之间：网关在检查消息中的媒体时会把整个请求保存在内存中。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+108"/>
+        <source>Timeouts must be between 1 second and 24 hours.</source>
+        <translation>超时必须在 1 秒到 24 小时之间。</translation>
+    </message>
+    <message>
+        <location line="-94"/>
+        <source>Say who may connect with --allow CIDR (repeat it for each network, e.g. --allow 10.20.0.0/16). The deployment page asks for the source networks to be restricted before a model server is opened beyond its host: the API key alone should not be the only thing between the internet and your GPUs.</source>
+        <translation>请用 --allow CIDR 指定谁可以连接（每个网段重复一次，例如 --allow 10.20.0.0/16）。部署页面要求在模型服务器对主机之外开放之前限制来源网段：不应让 API 密钥成为互联网与你的 GPU 之间唯一的屏障。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>--media-allow %1 is not in the form the gateway compares (%2).</source>
+        <translation>--media-allow %1 不是网关比较时使用的形式（%2）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>--rate %1 is not a rate: write requests per second or per minute, as 10/s or 600/m.</source>
+        <translation>--rate %1 不是速率：请写每秒或每分钟的请求数，如 10/s 或 600/m。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>%1 %2 is not a size: write a number with k, m or g (binary units, as nginx reads them), e.g. 32m or 512k.</source>
+        <translation>%1 %2 不是大小：请写数字加 k、m 或 g（按 nginx 的二进制单位），例如 32m 或 512k。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 %2 is far too large.</source>
+        <translation>%1 %2 太大了。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 %2 is not a duration: write seconds, or a number with s, m or h, e.g. 60s or 10m.</source>
+        <translation>%1 %2 不是时长：请写秒数，或数字加 s、m 或 h，例如 60s 或 10m。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 %2: give a whole number from %3 to %4.</source>
+        <translation>%1 %2：请给出 %3 到 %4 之间的整数。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewaypreview.cpp" line="+18"/>
+        <source>a self-signed certificate made on the host; its SHA-256 fingerprint is shown once exposed, for clients to pin</source>
+        <translation>在主机上生成的自签名证书；开放后会显示其 SHA-256 指纹，供客户端固定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>your certificate and key (the key is copied with mode 0600 and never logged)</source>
+        <translation>你的证书和私钥（私钥以 0600 权限复制，从不写入日志）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Listens on %1 (TLS: %2) and passes requests to the server on the host&apos;s loopback, port %3.
+</source>
+        <translation>监听 %1（TLS：%2），并把请求转发给主机回环地址上端口 %3 的服务器。
+</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Who may connect: %1; every other address gets 403. A firewall or security group in front of the host is still worth having.
+The API key stays required: without &quot;Authorization: Bearer KEY&quot; the gateway answers 401 before the server sees the request, and the server checks the key itself.
+</source>
+        <translation>谁可以连接：%1；其他地址一律得到 403。主机前方仍值得配置防火墙或安全组。
+API 密钥仍然必需：没有“Authorization: Bearer KEY”时，网关在服务器看到请求之前就返回 401，服务器本身也会检查密钥。
+</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Limits:
+  rate       %1 per client address, burst %2, then 429 (a chat turn is one request; an agent&apos;s parallel tool calls come in bursts)
+  in flight  %3 requests across all clients, then 503 (more would only wait in the server&apos;s queue)
+  body       %4 MiB, then 413 (the Playground&apos;s largest image, 20 MiB, is about 27 MiB as base64)
+  timeouts   %5 s between reads from a client; %6 s waiting for the server (an answer without streaming can think for minutes)
+</source>
+        <translation>限制：
+  速率      每个客户端地址 %1，突发 %2，超出返回 429（一轮对话是一个请求；智能体的并行工具调用会成批到来）
+  并发      所有客户端合计 %3 个请求，超出返回 503（更多请求只会在服务器队列中等待）
+  请求体    %4 MiB，超出返回 413（调试台允许的最大图片 20 MiB，base64 后约 27 MiB）
+  超时      客户端两次读取之间 %5 秒；等待服务器 %6 秒（不使用流式输出的回答可能要思考数分钟）
+</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>none, so only data: URIs pass</source>
+        <translation>无，因此只放行 data: URI</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refused before the server sees them:
+  media URLs in messages (image_url, video_url, audio_url) other than https on port 443 to an allowed host; allowed hosts: %1. Address literals (private, loopback, link-local or any other), http:, file: and local paths are always refused; data: URIs pass within the body limit
+  any path but /v1/ and /health (404)
+Not logged: API keys, prompts, media or answers (the log has the method, path, status, sizes and time).
+Left to you: the server fetches allowed media URLs itself, so the gateway does not bound their redirects, download time, bytes or pixels; allow only hosts you trust.
+</source>
+        <translation>在服务器看到之前即被拒绝：
+  消息中的媒体 URL（image_url、video_url、audio_url），除非是指向允许主机的 443 端口 https；允许的主机：%1。地址字面量（私有、回环、链路本地或任何其他地址）、http:、file: 和本地路径一律拒绝；data: URI 在请求体上限内放行
+  /v1/ 和 /health 以外的任何路径（404）
+不写入日志：API 密钥、提示词、媒体和回答（日志只有方法、路径、状态码、大小和耗时）。
+仍由你负责：允许的媒体 URL 由服务器自己获取，因此网关不限制其重定向、下载时间、字节数或像素；只允许你信任的主机。
+</translation>
+    </message>
+</context>
+<context>
     <name>Files</name>
     <message>
         <location filename="../../backend/core/lockedfile.cpp" line="+57"/>
@@ -7340,7 +7531,7 @@ Text shown: %6, sha256 %5</source>
         <translation>生成器的参数，按原样（TP %1 × DP %2 × PP %3 = 每个服务器 %4 个 GPU）：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Image: %1 (pinned to its digest at the pin step)</source>
         <translation>镜像：%1（在固定步骤中固定到其摘要）</translation>
     </message>
@@ -8033,38 +8224,38 @@ The key we know for it is at %4.
         <translation>%2 的 SSH 选项 %1 无效。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworker.cpp" line="+308"/>
+        <location filename="../../backend/ssh/sessionworker.cpp" line="+299"/>
         <source>The connection to %1 was lost while the command ran; it did not finish here. Run it again once the host is back.</source>
         <translation>命令运行期间与 %1 的连接断开；它没有在这里完成。主机恢复后请重新运行。</translation>
     </message>
     <message>
         <location filename="../../backend/ssh/hostconnection.cpp" line="+237"/>
         <location filename="../../backend/ssh/sessionworker.cpp" line="+12"/>
-        <location line="+59"/>
+        <location line="+34"/>
         <location line="+5"/>
         <source>Disconnected.</source>
         <translation>已断开。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworker.cpp" line="+17"/>
+        <location filename="../../backend/ssh/sessionworkercommands.cpp" line="+51"/>
         <source>Not connected to %1.</source>
         <translation>未连接到 %1。</translation>
     </message>
     <message>
         <location line="+17"/>
-        <location line="+191"/>
+        <location filename="../../backend/ssh/sessionworkerservice.cpp" line="+54"/>
         <location line="+35"/>
         <source>The connection to %1 was lost.</source>
         <translation>与 %1 的连接已断开。</translation>
     </message>
     <message>
-        <location line="-202"/>
+        <location line="+24"/>
         <location line="+6"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location filename="../../backend/ssh/sessionworkertunnels.cpp" line="+42"/>
         <source>The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing listens there).</source>
         <translation>服务器拒绝转发到 %1:%2（AllowTcpForwarding，或那里没有监听）。</translation>
     </message>
@@ -8074,7 +8265,7 @@ The key we know for it is at %4.
         <translation>服务器拒绝运行隧道命令。</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location filename="../../backend/ssh/sessionworkerservice.cpp" line="-15"/>
         <source>The command did not finish within %1 s and was stopped.</source>
         <translation>命令没有在 %1 秒内完成，已被停止。</translation>
     </message>
