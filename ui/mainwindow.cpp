@@ -200,8 +200,9 @@ void MainWindow::wireNavigation()
     auto *refresh = new QShortcut(QKeySequence::Refresh, this);
     connect(refresh, &QShortcut::activated, this, [this] {
         const QString chosen = m_hostSelector->currentData().toString();
+        // As Connect does: the host's prompts need the window's dialogs listening.
         if (HostSession *session = chosen.isEmpty() ? nullptr : m_fleet->session(chosen)) {
-            session->connectWithOperator();
+            m_controller->connectTo(*session);
         }
     });
 }

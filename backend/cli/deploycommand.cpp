@@ -11,7 +11,7 @@
 #include "backend/recipe/deployment.h"
 #include "backend/security/redactor.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -108,7 +108,7 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
     QObject::connect(&session, &DeploySession::progress, &session,
                      [&c, json](const StepProgress &step) { printProgress(c, step, json); });
     return runOnHost(r.host, c, [&](HostSession &onHost, std::function<void(int)> done) {
-        ssh::HostConnection &connection = onHost.connection();
+        ssh::Transport &connection = onHost.connection();
         QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {
                 c.out << (ok ? QCoreApplication::translate("Cli", "Deployed. Journal and manifest: %1\n")

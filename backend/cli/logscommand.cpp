@@ -12,7 +12,7 @@
 #include "backend/logs/logrules.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/security/redactor.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -242,7 +242,7 @@ int followHost(const HostEntry &host, logs::LogFollower::Options options, const 
 {
     StopSignals stopSignals;
     return runOnHost(host, c, [&](HostSession &session, std::function<void(int)> done) {
-        ssh::HostConnection &connection = session.connection();
+        ssh::Transport &connection = session.connection();
         auto *follower = new logs::LogFollower(connection, rules, options, &connection);
         QObject::connect(follower, &logs::LogFollower::recordsArrived, follower,
                          [&printer, &c](const QList<logs::LogRecord> &records) {

@@ -12,7 +12,7 @@
 #include "backend/docker/imageref.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/recipe/deployment.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -213,7 +213,7 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
-        ssh::HostConnection &connection = session.connection();
+        ssh::Transport &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);
         endpoint.whenOpen(

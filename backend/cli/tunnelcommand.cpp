@@ -6,7 +6,7 @@
 #include "backend/cli/hostscommand.h"
 #include "backend/core/stopsignals.h"
 #include "backend/fleet/hostsession.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 #include "backend/ssh/tunnelreply.h"
 
 #include <QCommandLineParser>
@@ -98,7 +98,7 @@ int runTunnelCommand(const QStringList &args, CliContext &c)
     const bool json = p.isSet(jsonOpt);
     StopSignals stopSignals;
     return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
-        ssh::HostConnection &connection = session.connection();
+        ssh::Transport &connection = session.connection();
         // The server listens on the host's loopback (host contract: never on a public address).
         ssh::TunnelReply *tunnel =
             connection.tunnelToPort(QStringLiteral("127.0.0.1"), remotePort, localPort, &connection);

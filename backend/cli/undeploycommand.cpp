@@ -12,7 +12,7 @@
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -145,7 +145,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     auto u = std::make_shared<Undeploy>();
     SecretStore secrets;
     return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
-        ssh::HostConnection &connection = session.connection();
+        ssh::Transport &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);
         const auto removeOurs = [&, u, done](const docker::DockerResponse &list) {

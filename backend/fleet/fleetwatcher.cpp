@@ -9,7 +9,7 @@
 #include "backend/prometheus/promfleetsource.h"
 #include "backend/recipe/deployment.h"
 #include "backend/security/secretstore.h"
-#include "backend/ssh/hostconnection.h"
+#include "backend/ssh/transport.h"
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -41,7 +41,7 @@ metrics::HostMonitor *FleetWatcher::monitor(const QString &host) const
     return it == m_watched.end() ? nullptr : it->second->monitor();
 }
 
-ssh::HostConnection *FleetWatcher::connection(const QString &host) const
+ssh::Transport *FleetWatcher::connection(const QString &host) const
 {
     const auto it = m_watched.find(host);
     return it == m_watched.end() ? nullptr : &it->second->connection();
@@ -63,7 +63,7 @@ RollingUpgrade::Connect FleetWatcher::upgradeConnector() const
     return [this](const QString &host, const std::function<void(ssh::Transport &)> &ready,
                   const std::function<void(const QString &)> &failed) {
         // The window's own connection to the host: a host that is not up is not upgraded.
-        ssh::HostConnection *c = connection(host);
+        ssh::Transport *c = connection(host);
         if (c && c->state().phase == ssh::ConnectionPhase::Ready) {
             ready(*c);
         } else {
@@ -268,7 +268,7 @@ void FleetWatcher::usePrometheus(const prom::PromConfig &config, const QString &
     m_prometheus = std::make_unique<prom::PromFleetSource>(config, secret, m_paths, m_thresholds);
     m_prometheus->setInventory(knownHosts());
     if (!config.throughHost.isEmpty()) {
-        if (ssh::HostConnection *bastion = connection(config.throughHost)) {
+        if (ssh::Transport *bastion = connection(config.throughHost)) {
             m_prometheus->setThroughHost(bastion);
             bastion->connectToHost();
         }

@@ -18,7 +18,7 @@ class AppPaths;
 class HostSession;
 class SecretStore;
 namespace ssh {
-class HostConnection;
+class Transport;
 }
 namespace metrics {
 class HostMonitor;
@@ -53,7 +53,7 @@ public:
      * The host's one SSH connection, shared by everything that talks to it (logs, chat). For the
      * backend and its tests: the window reaches the host through session().
      */
-    ssh::HostConnection *connection(const QString &host) const;
+    ssh::Transport *connection(const QString &host) const;
     /** The host's session: its connection, its monitor, and whether its prompts reach the operator. */
     HostSession *session(const QString &host) const;
     /** Where the deployments' records live. */

@@ -12,26 +12,41 @@
 #include "backend/metrics/serversampler.h"
 #include "backend/ssh/hostconnection.h"
 
+#include <QCoreApplication>
+
 #include <spdlog/logger.h>
 
 namespace flashdeck {
 
-HostSession::HostSession(const HostEntry &entry, QObject *parent)
-    : QObject(parent)
-    , m_entry(entry)
+namespace {
+
+std::unique_ptr<ssh::Transport> connectionTo(const HostEntry &entry)
 {
     ssh::SshTarget target = entry.toTarget();
     target.reconnect = true;
-    m_connection = std::make_unique<ssh::HostConnection>(target);
-    ssh::HostConnection *conn = m_connection.get();
-    connect(conn, &ssh::HostConnection::stateChanged, this, &HostSession::onState);
-    connect(conn, &ssh::HostConnection::stateChanged, this, &HostSession::stateChanged);
+    return std::make_unique<ssh::HostConnection>(target);
+}
+
+} // namespace
+
+HostSession::HostSession(const HostEntry &entry, QObject *parent)
+    : HostSession(entry, connectionTo(entry), parent)
+{ }
+
+HostSession::HostSession(const HostEntry &entry, std::unique_ptr<ssh::Transport> transport, QObject *parent)
+    : QObject(parent)
+    , m_entry(entry)
+    , m_connection(std::move(transport))
+{
+    ssh::Transport *conn = m_connection.get();
+    connect(conn, &ssh::Transport::stateChanged, this, &HostSession::onState);
+    connect(conn, &ssh::Transport::stateChanged, this, &HostSession::stateChanged);
     wirePrompts();
 }
 
 void HostSession::wirePrompts()
 {
-    ssh::HostConnection *conn = m_connection.get();
+    ssh::Transport *conn = m_connection.get();
     // Until the operator asks for this host, nobody is there to answer: refuse, and say so in the
     // host's state (the next method or identity is tried, then the attempt fails with why). Once
     // they asked, the prompt goes to whoever listens to this session (the host bar's dialogs).
@@ -39,7 +54,7 @@ void HostSession::wirePrompts()
         m_refusedThisAttempt = true;
         applog::ssh().info("{}: a prompt was refused: nobody asked for this host yet", m_entry.name.toStdString());
     };
-    connect(conn, &ssh::HostConnection::hostKeyNeedsDecision, this, [this, conn, refused](const ssh::HostKeyInfo &i) {
+    connect(conn, &ssh::Transport::hostKeyNeedsDecision, this, [this, conn, refused](const ssh::HostKeyInfo &i) {
         if (!m_asksOperator) {
             refused();
             conn->answerHostKey(false);
@@ -47,7 +62,7 @@ void HostSession::wirePrompts()
         }
         Q_EMIT hostKeyNeedsDecision(i);
     });
-    connect(conn, &ssh::HostConnection::passphraseNeeded, this, [this, conn, refused](const ssh::PassphraseRequest &r) {
+    connect(conn, &ssh::Transport::passphraseNeeded, this, [this, conn, refused](const ssh::PassphraseRequest &r) {
         if (!m_asksOperator) {
             refused();
             conn->answerPassphrase(std::nullopt);
@@ -55,7 +70,7 @@ void HostSession::wirePrompts()
         }
         Q_EMIT passphraseNeeded(r);
     });
-    connect(conn, &ssh::HostConnection::passwordNeeded, this, [this, conn, refused](const ssh::PasswordRequest &r) {
+    connect(conn, &ssh::Transport::passwordNeeded, this, [this, conn, refused](const ssh::PasswordRequest &r) {
         if (!m_asksOperator) {
             refused();
             conn->answerPassword(std::nullopt);
@@ -63,7 +78,7 @@ void HostSession::wirePrompts()
         }
         Q_EMIT passwordNeeded(r);
     });
-    connect(conn, &ssh::HostConnection::keyboardInteractiveNeeded, this,
+    connect(conn, &ssh::Transport::keyboardInteractiveNeeded, this,
             [this, conn, refused](const ssh::KbdIntChallenge &c) {
                 if (!m_asksOperator) {
                     refused();
@@ -161,12 +176,8 @@ std::unique_ptr<metrics::ServerSampler> HostSession::serverSampler(quint16 port,
 
 Status HostSession::startDeploy(std::unique_ptr<DeploySession> run)
 {
-    // The page that asks may be in the last run's finished signal: that run is deleted later.
-    if (m_deploy) {
-        m_deploy.release()->deleteLater();
-    }
-    if (m_upgrade) {
-        m_upgrade.release()->deleteLater();
+    if (Status refused = letGoOfLastOperation(); !refused) {
+        return refused;
     }
     m_deploy = std::move(run);
     Q_EMIT operationChanged(); // whoever shows the host follows the run before its first step
@@ -175,15 +186,32 @@ Status HostSession::startDeploy(std::unique_ptr<DeploySession> run)
 
 Status HostSession::startUpgrade(std::unique_ptr<UpgradeSession> run)
 {
+    if (Status refused = letGoOfLastOperation(); !refused) {
+        return refused;
+    }
+    m_upgrade = std::move(run);
+    Q_EMIT operationChanged();
+    return m_upgrade->start(*m_connection);
+}
+
+Status HostSession::letGoOfLastOperation()
+{
+    // One operation at a time: a running one is never dropped under its steps (its lock, its
+    // journal and its containers would be left half-done with nobody watching).
+    if (operationRunning()) {
+        return Status::failure(
+            QCoreApplication::translate(
+                "Fleet", "A deployment or upgrade of %1 is running in this window: wait for it or stop it first.")
+                .arg(m_entry.name));
+    }
+    // The page that asks may be in the last run's finished signal: that run is deleted later.
     if (m_deploy) {
         m_deploy.release()->deleteLater();
     }
     if (m_upgrade) {
         m_upgrade.release()->deleteLater();
     }
-    m_upgrade = std::move(run);
-    Q_EMIT operationChanged();
-    return m_upgrade->start(*m_connection);
+    return Status::ok();
 }
 
 bool HostSession::operationRunning() const

@@ -15,7 +15,7 @@ class ApiKeyRecovery;
 class DeploySession;
 class UpgradeSession;
 namespace ssh {
-class HostConnection;
+class Transport;
 }
 namespace chat {
 class ChatClient;
@@ -56,11 +56,14 @@ class HostSession final : public QObject
     Q_DISABLE_COPY_MOVE(HostSession)
 
 public:
+    /** The host over a real SSH connection (libssh on its own thread), reconnecting when it drops. */
     explicit HostSession(const HostEntry &entry, QObject *parent = nullptr);
+    /** The host over `transport` (a test's scripted one: tests/support/faketransport). */
+    HostSession(const HostEntry &entry, std::unique_ptr<ssh::Transport> transport, QObject *parent = nullptr);
     ~HostSession() override;
 
     const HostEntry &entry() const { return m_entry; }
-    ssh::HostConnection &connection() const { return *m_connection; }
+    ssh::Transport &connection() const { return *m_connection; }
     /**
      * The host's one way to its Docker Engine: one dial-stdio tunnel and one kept-alive call
      * connection that the monitor, the log, the deploy runner and the API key share (every part
@@ -102,8 +105,9 @@ public:
 
     /**
      * Keeps `run` as the host's operation and starts it on this session's connection; start()'s
-     * status (refused, nothing run, while another run of the host holds its lock). The operation
-     * before it is let go once control returns to the event loop (it may be in its own signal).
+     * status (refused, nothing run, while another run of the host holds its lock). Refused while
+     * this session's last operation still runs; a finished one is let go once control returns to
+     * the event loop (it may be in its own signal).
      */
     [[nodiscard]] Status startDeploy(std::unique_ptr<DeploySession> run);
     [[nodiscard]] Status startUpgrade(std::unique_ptr<UpgradeSession> run);
@@ -126,11 +130,13 @@ Q_SIGNALS:
 
 private:
     void wirePrompts();
+    /** Refuses while an operation runs; else lets the last one go (deleted later). */
+    [[nodiscard]] Status letGoOfLastOperation();
 
     void onState(const ssh::ConnectionState &state);
 
     HostEntry m_entry;
-    std::unique_ptr<ssh::HostConnection> m_connection;
+    std::unique_ptr<ssh::Transport> m_connection;
     std::unique_ptr<metrics::HostMonitor> m_monitor;
     std::unique_ptr<logs::LogRules> m_logRules;
     std::unique_ptr<logs::SharedLog> m_log; // after the connection: destroyed before it

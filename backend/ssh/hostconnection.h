@@ -42,14 +42,13 @@ public:
                                             QObject *owner) override;
     [[nodiscard]] TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
 
-    void connectToHost();
+    void connectToHost() override;
     void disconnectFromHost();
 
-    void answerHostKey(bool accept);
-    /** nullopt: the user declined; the next identity or method is tried. */
-    void answerPassphrase(std::optional<QString> passphrase);
-    void answerKeyboardInteractive(std::optional<QStringList> answers);
-    void answerPassword(std::optional<QString> password);
+    void answerHostKey(bool accept) override;
+    void answerPassphrase(std::optional<QString> passphrase) override;
+    void answerKeyboardInteractive(std::optional<QStringList> answers) override;
+    void answerPassword(std::optional<QString> password) override;
 
     /**
      * The id-based forms: every listener of commandOutput/commandFinished/tunnel… sees every id.
@@ -78,10 +77,7 @@ public:
     void closeTunnel(quint64 tunnelId);
 Q_SIGNALS:
     void hostKeyVerified(const flashdeck::ssh::HostKeyInfo &info);
-    void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);
-    void passphraseNeeded(const flashdeck::ssh::PassphraseRequest &request);
-    void keyboardInteractiveNeeded(const flashdeck::ssh::KbdIntChallenge &challenge);
-    void passwordNeeded(const flashdeck::ssh::PasswordRequest &request);
+    // The prompts (hostKeyNeedsDecision, passphraseNeeded, …) are Transport's signals.
     void commandOutput(quint64 id, const QList<QByteArray> &stdoutLines, const QList<QByteArray> &stderrLines);
     void commandFinished(quint64 id, const flashdeck::ssh::CommandResult &result);
     void tunnelReady(quint64 id, quint16 localPort);

@@ -3,6 +3,9 @@
 #include "backend/ssh/sshtypes.h"
 
 #include <QObject>
+#include <QStringList>
+
+#include <optional>
 
 namespace flashdeck::ssh {
 
@@ -55,8 +58,24 @@ public:
     /** A local port whose connections each run `command` on the host, bytes both ways. */
     [[nodiscard]] virtual TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) = 0;
 
+    /**
+     * The login, as a conversation: connectToHost() starts it (again), and a prompt below waits
+     * for its matching answer…() (nobody answering means the login waits). A HostSession drives
+     * it the same way over the real connection and over a test's scripted one.
+     */
+    virtual void connectToHost() = 0;
+    virtual void answerHostKey(bool accept) = 0;
+    /** nullopt: the user declined; the next identity or method is tried. */
+    virtual void answerPassphrase(std::optional<QString> passphrase) = 0;
+    virtual void answerKeyboardInteractive(std::optional<QStringList> answers) = 0;
+    virtual void answerPassword(std::optional<QString> password) = 0;
+
 Q_SIGNALS:
     void stateChanged(const flashdeck::ssh::ConnectionState &state);
+    void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);
+    void passphraseNeeded(const flashdeck::ssh::PassphraseRequest &request);
+    void keyboardInteractiveNeeded(const flashdeck::ssh::KbdIntChallenge &challenge);
+    void passwordNeeded(const flashdeck::ssh::PasswordRequest &request);
 };
 
 } // namespace flashdeck::ssh

@@ -381,14 +381,14 @@
     <message>
         <location line="+4"/>
         <location filename="../../backend/cli/loadtestcommand.cpp" line="+64"/>
-        <location filename="../../backend/cli/tunnelcommand.cpp" line="+63"/>
+        <location filename="../../backend/cli/tunnelcommand.cpp" line="+64"/>
         <source>The server&apos;s port on the host (default: the deployment&apos;s).</source>
         <translation>服务器在主机上的端口（默认：部署记录的端口）。</translation>
     </message>
     <message>
         <location line="+3"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
-        <location filename="../../backend/cli/logscommand.cpp" line="+319"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+321"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
     </message>
@@ -449,11 +449,11 @@
     </message>
     <message>
         <location line="+157"/>
-        <location filename="../../backend/cli/clisession.cpp" line="+62"/>
+        <location filename="../../backend/cli/clisession.cpp" line="+60"/>
         <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+253"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+254"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
@@ -501,7 +501,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/cliprompts.cpp" line="+15"/>
+        <location filename="../../backend/cli/cliprompts.cpp" line="+20"/>
         <source>Passphrase for %1: </source>
         <translation>%1 的口令：</translation>
     </message>
@@ -547,9 +547,9 @@
         <location line="+2"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
-        <location filename="../../backend/cli/prunecommand.cpp" line="+182"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="+183"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+129"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+130"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -788,14 +788,14 @@
         <translation>%1 需要 --operator-flags：%2</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deploycommand.cpp" line="+136"/>
+        <location filename="../../backend/cli/deploycommand.cpp" line="+138"/>
         <source>Resuming: each step checks what is already there; nothing is pulled or started twice.
 </source>
         <translation>继续：每个步骤都会检查已有内容；不会重复拉取或启动。
 </translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+192"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
@@ -817,7 +817,7 @@
 </translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Deployed. Journal and manifest: %1
 </source>
         <translation>已部署。日志记录和清单：%1
@@ -1112,7 +1112,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/logscommand.cpp" line="-133"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="-134"/>
         <source>%1 health and metrics polls folded (--polls shows them)</source>
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
@@ -1124,7 +1124,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>A saved SGLang log to classify.</source>
         <translation>要分类的已保存 SGLang 日志。</translation>
     </message>
@@ -1755,7 +1755,7 @@ Summary sha256: %1
         <translation>输出 {&quot;url&quot;, &quot;local_port&quot;, &quot;remote_port&quot;}。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source> Choose another --local-port, or leave it out for a free port.</source>
         <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
     </message>
@@ -3784,7 +3784,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="-23"/>
-        <location line="+82"/>
+        <location line="+88"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3867,7 +3867,7 @@ Summary sha256: %1
         <translation>%1 此次运行期间，无法阻止 %2 的另一次运行。</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+142"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -4371,6 +4371,11 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <location filename="../../backend/fleet/fleetwatcher.cpp" line="+70"/>
         <source>not connected</source>
         <translation>未连接</translation>
+    </message>
+    <message>
+        <location filename="../../backend/fleet/hostsession.cpp" line="+203"/>
+        <source>A deployment or upgrade of %1 is running in this window: wait for it or stop it first.</source>
+        <translation>%1 的部署或升级正在此窗口中运行：请等它结束或先停止它。</translation>
     </message>
 </context>
 <context>
@@ -5488,7 +5493,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Logging</name>
     <message>
-        <location filename="../../backend/logging/levelspec.cpp" line="+69"/>
+        <location filename="../../backend/applog/levelspec.cpp" line="+69"/>
         <source>Unknown log level &quot;%1&quot; in &quot;%2&quot;. Use one of: %3.</source>
         <translation>“%2”中有未知的日志级别“%1”。请使用以下之一：%3。</translation>
     </message>
@@ -5503,7 +5508,7 @@ Text shown: %6, sha256 %5</source>
         <translation>“%2”中有未知的日志子系统“%1”。已知子系统：%3。</translation>
     </message>
     <message>
-        <location filename="../../backend/logging/logging.cpp" line="+134"/>
+        <location filename="../../backend/applog/logging.cpp" line="+134"/>
         <source>Cannot write the log file %1 (%2); logging to the terminal only.</source>
         <translation>无法写入日志文件 %1（%2）；只记录到终端。</translation>
     </message>
@@ -5703,7 +5708,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+234"/>
+        <location filename="../../ui/mainwindow.cpp" line="+235"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -8706,7 +8711,7 @@ The key we know for it is at %4.
         </translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+26"/>
         <source>connecting…</source>
         <translation>正在连接…</translation>
     </message>

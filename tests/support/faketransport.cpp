@@ -21,6 +21,23 @@ FakeTransport::FakeTransport(QString host, QObject *parent)
 
 FakeTransport::~FakeTransport() = default;
 
+void FakeTransport::connectToHost()
+{
+    ++m_connects;
+    switch (m_state.phase) {
+    case ssh::ConnectionPhase::Disconnected:
+    case ssh::ConnectionPhase::Reconnecting:
+    case ssh::ConnectionPhase::Failed:
+        setPhase(ssh::ConnectionPhase::Ready);
+        return;
+    case ssh::ConnectionPhase::Connecting:
+    case ssh::ConnectionPhase::Verifying:
+    case ssh::ConnectionPhase::Authenticating:
+    case ssh::ConnectionPhase::Ready:
+        return;
+    }
+}
+
 void FakeTransport::setPhase(ssh::ConnectionPhase phase)
 {
     m_state.phase = phase;

@@ -52,6 +52,33 @@ public:
                                                  QObject *owner) override;
     [[nodiscard]] ssh::TunnelReply *tunnelToCommand(const QByteArray &command, QObject *owner) override;
 
+    /**
+     * The login: counted; a transport that is not Ready or on its way becomes Ready (a test
+     * scripts a prompt by emitting passphraseNeeded() etc. itself and reads the answers below).
+     */
+    void connectToHost() override;
+    void answerHostKey(bool accept) override
+    {
+        m_answers.append(accept ? QStringLiteral("host key: accept") : QStringLiteral("host key: refuse"));
+    }
+    void answerPassphrase(std::optional<QString> passphrase) override
+    {
+        m_answers.append(passphrase ? QStringLiteral("passphrase: ") + *passphrase
+                                    : QStringLiteral("passphrase: declined"));
+    }
+    void answerKeyboardInteractive(std::optional<QStringList> answers) override
+    {
+        m_answers.append(answers ? QStringLiteral("keyboard-interactive: ") + answers->join(QLatin1Char(','))
+                                 : QStringLiteral("keyboard-interactive: declined"));
+    }
+    void answerPassword(std::optional<QString> password) override
+    {
+        m_answers.append(password ? QStringLiteral("password: ") + *password : QStringLiteral("password: declined"));
+    }
+    int connects() const { return m_connects; }
+    /** Every answer to a prompt, in order ("passphrase: declined", "host key: accept", …). */
+    const QStringList &answers() const { return m_answers; }
+
     /** Ready by default; a change is signalled (queued) like the real one. */
     void setPhase(ssh::ConnectionPhase phase);
     /**
@@ -104,6 +131,8 @@ private:
 
     ssh::SshTarget m_target;
     ssh::ConnectionState m_state;
+    int m_connects = 0;
+    QStringList m_answers;
     QList<Rule> m_rules;
     QList<Route> m_routes;
     QList<QByteArray> m_commands;

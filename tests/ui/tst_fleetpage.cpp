@@ -284,13 +284,13 @@ void TestFleetPage::passphraseKey_noAgent_asksOnce_everyPageWorks()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 
     // In the background nobody is asked: the host waits for the operator, and says why.
-    ssh::HostConnection *connection = window.fleet().connection(QStringLiteral("gpu-locked"));
+    ssh::Transport *connection = window.fleet().connection(QStringLiteral("gpu-locked"));
     QVERIFY(connection);
     QTRY_COMPARE_WITH_TIMEOUT(connection->state().phase, ssh::ConnectionPhase::Failed, 30000);
     QVERIFY(window.findChildren<ui::CredentialsDialog *>().isEmpty());
 
     int asked = 0;
-    QObject::connect(connection, &ssh::HostConnection::passphraseNeeded, &window, [&asked] { ++asked; });
+    QObject::connect(connection, &ssh::Transport::passphraseNeeded, &window, [&asked] { ++asked; });
     QTest::mouseClick(window.findChild<QToolButton *>(QStringLiteral("connectButton")), Qt::LeftButton);
     ui::CredentialsDialog *dialog = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<ui::CredentialsDialog *>()) != nullptr, 30000);

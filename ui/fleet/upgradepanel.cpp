@@ -82,7 +82,7 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
         *error = running() ? tr("An upgrade is running.") : tr("This build has no recipe.");
         return false;
     }
-    SecretStore *secrets = &secretStore();
+    SecretStore *secrets = &m_watcher.secretStore();
     const Recipe &recipe = m_recipes->first();
     // Each host through its session's connection, when it is up (the fleet layer decides).
     auto rolling = std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor, m_watcher.upgradeConnector());
@@ -104,18 +104,6 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
     show();
     m_rolling->start(maxUnavailable);
     return true;
-}
-
-SecretStore &UpgradePanel::secretStore()
-{
-    SecretStore *secrets = m_watcher.secrets();
-    if (!secrets) {
-        if (!m_ownSecrets) {
-            m_ownSecrets = std::make_unique<SecretStore>();
-        }
-        secrets = m_ownSecrets.get();
-    }
-    return *secrets;
 }
 
 void UpgradePanel::showRows()

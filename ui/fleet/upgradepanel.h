@@ -45,7 +45,6 @@ Q_SIGNALS:
 private:
     void setNow(const QString &host, const QString &text);
     /** The watcher's secret store, or (tests without one) the panel's own. */
-    SecretStore &secretStore();
     /** A row per host of the rolling upgrade: its pins from and to, and where it is. */
     void showRows();
     /** Each host's progress in its row; the panel's end when the whole upgrade ends. */
@@ -56,7 +55,6 @@ private:
     Redactor &m_redactor;
     std::unique_ptr<QList<Recipe>> m_recipes;
     std::unique_ptr<LicenseTerms> m_terms;
-    std::unique_ptr<SecretStore> m_ownSecrets;
     std::unique_ptr<RollingUpgrade> m_rolling;
     QLabel *m_title;
     QTreeWidget *m_rows;

@@ -189,6 +189,12 @@ void DeployPage::followOperation()
     if (!operation || operation == m_followed.data()) {
         return;
     }
+    // The one followed before (another host's, kept by its session) speaks to this page no more:
+    // coming back to it connects it afresh, once.
+    if (QObject *before = m_followed.data()) {
+        QObject::disconnect(before, nullptr, this, nullptr);
+        QObject::disconnect(before, nullptr, m_notice, nullptr);
+    }
     m_followed = operation;
     if (upgrade) {
         connectUpgrade(upgrade);
