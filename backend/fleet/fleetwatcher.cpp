@@ -1,5 +1,6 @@
 #include "backend/fleet/fleetwatcher.h"
 
+#include "backend/applog/logging.h"
 #include "backend/core/apppaths.h"
 #include "backend/deploy/apikeyrecovery.h"
 #include "backend/deploy/deploysession.h"
@@ -13,6 +14,8 @@
 
 #include <QCoreApplication>
 #include <QPointer>
+
+#include <spdlog/logger.h>
 
 namespace flashdeck {
 
@@ -78,6 +81,22 @@ HostSession *FleetWatcher::session(const QString &host) const
     return it == m_watched.end() ? nullptr : it->second.get();
 }
 
+void FleetWatcher::letGo(std::unique_ptr<HostSession> session)
+{
+    if (!session->operationRunning()) {
+        return; // destroyed here: its connection closes
+    }
+    // The host left the inventory (a terminal's `hosts remove`, another window) while this window
+    // deploys or upgrades it: the run goes on to its end (its lock, journal and containers are not
+    // left half-done), unwatched, and its session goes with it.
+    applog::app().info("{} left the inventory during a run: kept until the run ends",
+                       session->entry().name.toStdString());
+    session->setMonitor(nullptr);
+    HostSession *kept = session.release();
+    kept->setParent(this);
+    connect(kept, &HostSession::operationFinished, kept, &QObject::deleteLater);
+}
+
 void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
 {
     QStringList wanted;
@@ -87,6 +106,7 @@ void FleetWatcher::setHosts(const QList<HostEntry> &hosts)
     bool changed = false;
     for (auto it = m_watched.begin(); it != m_watched.end();) {
         if (!wanted.contains(it->first)) {
+            letGo(std::move(it->second));
             it = m_watched.erase(it);
             changed = true;
         } else {

@@ -112,6 +112,8 @@ Q_SIGNALS:
     void prometheusRefreshed();
 
 private:
+    /** A host left the inventory: its session goes now, or when the run it holds ends. */
+    void letGo(std::unique_ptr<HostSession> session);
     void watch(const HostEntry &host);
     void recoverApiKey(HostSession &watched, const QString &deploymentId);
     /** Connects the host now, unless Prometheus watches it (or may, before its first answer). */

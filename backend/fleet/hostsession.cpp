@@ -180,6 +180,7 @@ Status HostSession::startDeploy(std::unique_ptr<DeploySession> run)
         return refused;
     }
     m_deploy = std::move(run);
+    connect(m_deploy.get(), &DeploySession::finished, this, &HostSession::operationFinished);
     Q_EMIT operationChanged(); // whoever shows the host follows the run before its first step
     return m_deploy->start(*m_connection);
 }
@@ -190,6 +191,7 @@ Status HostSession::startUpgrade(std::unique_ptr<UpgradeSession> run)
         return refused;
     }
     m_upgrade = std::move(run);
+    connect(m_upgrade.get(), &UpgradeSession::finished, this, &HostSession::operationFinished);
     Q_EMIT operationChanged();
     return m_upgrade->start(*m_connection);
 }

@@ -121,6 +121,8 @@ public:
 Q_SIGNALS:
     /** Another operation was started (deploy() or upgrade() changed). */
     void operationChanged();
+    /** The operation started last has finished (whatever its outcome). */
+    void operationFinished();
     void stateChanged(const flashdeck::ssh::ConnectionState &state);
     /** The prompts, once the operator asked for the host (before that they are refused here). */
     void hostKeyNeedsDecision(const flashdeck::ssh::HostKeyInfo &info);

@@ -42,6 +42,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -160,6 +161,7 @@ private Q_SLOTS:
     void mainWindow_newHost_acceptKey_acknowledge_deploy();
     void closingMidRun_asks_stopCleansUp();
     void pageMadeAgain_showsTheSessionsRun_andStopsIt();
+    void hostRemovedMidRun_theRunGoesOnToItsEnd();
     void licence_anotherHostStartsUnticked_andTheSummaryWraps();
     void profileCard_hubParameterCount_andEachGpuModelsMemory_data();
     void profileCard_hubParameterCount_andEachGpuModelsMemory();
@@ -543,6 +545,45 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
     QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
     again.reset();
     QVERIFY(session->deploy()); // the session still holds the last run, its page gone
+    QVERIFY(window.close());
+}
+
+void TestDeployPage::hostRemovedMidRun_theRunGoesOnToItsEnd()
+{
+    // The host leaves the inventory (a terminal's `hosts remove`) while the window deploys it: the
+    // run is not dropped under its steps; its session goes once the run has ended.
+    SimHostFixture sim;
+    QString error;
+    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
+    QTemporaryDir root;
+    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
+    QVERIFY(paths.ensureExists());
+    Inventory inventory(paths.inventoryFile());
+    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
+    Settings settings(paths);
+    Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    window.show();
+    QPointer<HostSession> session = window.fleet().session(QStringLiteral("gpu-b300"));
+    QVERIFY(session);
+    QTRY_VERIFY_WITH_TIMEOUT(session->state().phase == ssh::ConnectionPhase::Ready, 60000);
+    window.showPage(ui::MainWindow::Page::Deploy);
+    auto *page = window.findChild<ui::DeployPage *>();
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    page->run();
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    QVERIFY(page->licensePanel()->acknowledge());
+    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
+
+    Inventory terminal(paths.inventoryFile()); // another process's view of the same file
+    QVERIFY(terminal.load().isOk());
+    QVERIFY(terminal.remove(QStringLiteral("gpu-b300")).isOk());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.fleet().session(QStringLiteral("gpu-b300")), 20000);
+    QVERIFY(session); // kept: its run goes on
+    QVERIFY(session->operationRunning());
+    session->deploy()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(session.isNull(), 60000); // gone with its run's end
     QVERIFY(window.close());
 }
 
