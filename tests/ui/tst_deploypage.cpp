@@ -121,6 +121,48 @@ struct WindowFixture
     }
 };
 
+/**
+ * A window deploying "gpu-b300" (a simulated 4 × B300 whose pull takes minutes), the licence
+ * acknowledged, waited on until the pull runs: the page, or null with `error` set.
+ */
+ui::DeployPage *deployUntilPull(WindowFixture &f, SimHostFixture &sim, QString *error)
+{
+    if (!sim.start(QStringLiteral("b300x4"), error, 1.0)) {
+        return nullptr;
+    }
+    if (!f.inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk()) {
+        *error = QStringLiteral("the host could not be added");
+        return nullptr;
+    }
+    ui::DeployPage *page = f.open();
+    HostSession *session = page ? f.window->fleet().session(QStringLiteral("gpu-b300")) : nullptr;
+    if (!session ||
+        !QTest::qWaitFor([session] { return session->state().phase == ssh::ConnectionPhase::Ready; }, 60000)) {
+        *error = QStringLiteral("gpu-b300 was never connected");
+        return nullptr;
+    }
+    if (session->operationRunning()) {
+        *error = QStringLiteral("an operation ran before Run");
+        return nullptr;
+    }
+    QSignalSpy operations(session, &HostSession::operationChanged);
+    page->setProfile(QStringLiteral("b300x4-balanced"));
+    page->run();
+    page->licensePanel()->choose(QStringLiteral("noncommercial"));
+    page->licensePanel()->confirmAll(true);
+    if (!page->licensePanel()->acknowledge() ||
+        !QTest::qWaitFor([page] { return page->stepStatus(QStringLiteral("pull")) == StepStatus::Running; }, 60000)) {
+        *error =
+            QStringLiteral("the pull never ran: ") + page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
+        return nullptr;
+    }
+    if (operations.size() != 1) { // the session holds the one run the page started
+        *error = QStringLiteral("the session's operation changed %1 times").arg(operations.size());
+        return nullptr;
+    }
+    return page;
+}
+
 /** One step's record appended to `host`'s journal, as a run (or the command line) writes it. */
 StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, StepStatus status,
                        const char *title)
@@ -434,29 +476,12 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
 {
     // Closing the window during the pull asks; Cancel keeps it open and running, "Stop the
     // deployment" stops cleanly (the pull step says what is left) and then closes.
+    WindowFixture f;
     SimHostFixture sim;
     QString error;
-    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    window.resize(1600, 940);
-    window.show();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window.fleet().session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready, 60000);
-    window.showPage(ui::MainWindow::Page::Deploy);
-    auto *page = window.findChild<ui::DeployPage *>();
-    page->setProfile(QStringLiteral("b300x4-balanced"));
-    page->run();
-    page->licensePanel()->choose(QStringLiteral("noncommercial"));
-    page->licensePanel()->confirmAll(true);
-    QVERIFY(page->licensePanel()->acknowledge());
-    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
+    ui::DeployPage *page = deployUntilPull(f, sim, &error);
+    QVERIFY2(page, qPrintable(error));
+    ui::MainWindow &window = *f.window;
 
     // Answers the question the window asks, once it is up.
     auto answer = [](const QString &button) {
@@ -492,33 +517,16 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
 {
     // The host's session keeps the run, not the page: a Deploy page made again while it runs shows
     // its steps as far as they got, keeps its host, and its Stop stops the one run.
+    WindowFixture f;
     SimHostFixture sim;
     QString error;
-    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    window.resize(1600, 940);
-    window.show();
+    ui::DeployPage *page = deployUntilPull(f, sim, &error);
+    QVERIFY2(page, qPrintable(error));
+    ui::MainWindow &window = *f.window;
+    const AppPaths &paths = f.paths;
+    Redactor &redactor = f.redactor;
     HostSession *session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
-    QTRY_VERIFY_WITH_TIMEOUT(session->state().phase == ssh::ConnectionPhase::Ready, 60000);
-    QVERIFY(!session->operationRunning());
-    window.showPage(ui::MainWindow::Page::Deploy);
-    auto *page = window.findChild<ui::DeployPage *>();
-    QSignalSpy operations(session, &HostSession::operationChanged);
-    page->setProfile(QStringLiteral("b300x4-balanced"));
-    page->run();
-    page->licensePanel()->choose(QStringLiteral("noncommercial"));
-    page->licensePanel()->confirmAll(true);
-    QVERIFY(page->licensePanel()->acknowledge());
-    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
-    QCOMPARE(operations.size(), 1);
     QVERIFY(session->deploy());
     QVERIFY(session->operationRunning());
     QVERIFY(!session->upgrade());
@@ -552,29 +560,14 @@ void TestDeployPage::hostRemovedMidRun_theRunGoesOnToItsEnd()
 {
     // The host leaves the inventory (a terminal's `hosts remove`) while the window deploys it: the
     // run is not dropped under its steps; its session goes once the run has ended.
+    WindowFixture f;
     SimHostFixture sim;
     QString error;
-    QVERIFY2(sim.start(QStringLiteral("b300x4"), &error, 1.0), qPrintable(error)); // a pull of minutes
-    QTemporaryDir root;
-    const AppPaths paths(root.filePath(QStringLiteral("cfg")));
-    QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(sim.hostEntry(QStringLiteral("gpu-b300"))).isOk());
-    Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
-    window.show();
+    QVERIFY2(deployUntilPull(f, sim, &error), qPrintable(error));
+    ui::MainWindow &window = *f.window;
+    const AppPaths &paths = f.paths;
     QPointer<HostSession> session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
-    QTRY_VERIFY_WITH_TIMEOUT(session->state().phase == ssh::ConnectionPhase::Ready, 60000);
-    window.showPage(ui::MainWindow::Page::Deploy);
-    auto *page = window.findChild<ui::DeployPage *>();
-    page->setProfile(QStringLiteral("b300x4-balanced"));
-    page->run();
-    page->licensePanel()->choose(QStringLiteral("noncommercial"));
-    page->licensePanel()->confirmAll(true);
-    QVERIFY(page->licensePanel()->acknowledge());
-    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("pull")) == StepStatus::Running, 60000);
 
     Inventory terminal(paths.inventoryFile()); // another process's view of the same file
     QVERIFY(terminal.load().isOk());
