@@ -319,14 +319,17 @@ void PlaygroundPage::retarget()
     const QString where = t.router ? tr("the router on port %1").arg(t.port) : tr("port %1").arg(t.port);
     const QString what = t.profileTitle.isEmpty() ? tr("SGLang server") : t.profileTitle;
     m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: looking…").arg(what, where));
-    if (SecretStore *secrets = m_watcher.secrets(); secrets && !t.deploymentId.isEmpty()) {
+    // The window's one secret store (the keyring, or memory where there is none), then the running
+    // server's own key: as the command line finds it.
+    if (!t.deploymentId.isEmpty()) {
         QPointer<PlaygroundPage> self(this);
-        ApiKeyLookup::start(*secrets, *host, t.deploymentId, *m_client, [self, what, where](const QString &source) {
-            if (PlaygroundPage *page = self.data()) {
-                page->m_target->setText(
-                    tr("%1 · %2 on the host, through the SSH tunnel · API key: %3").arg(what, where, source));
-            }
-        });
+        ApiKeyLookup::start(
+            m_watcher.secretStore(), *host, t.deploymentId, *m_client, [self, what, where](const QString &source) {
+                if (PlaygroundPage *page = self.data()) {
+                    page->m_target->setText(
+                        tr("%1 · %2 on the host, through the SSH tunnel · API key: %3").arg(what, where, source));
+                }
+            });
     } else {
         m_target->setText(tr("%1 · %2 on the host, through the SSH tunnel · API key: none").arg(what, where));
     }
