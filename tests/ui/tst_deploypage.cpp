@@ -163,6 +163,16 @@ ui::DeployPage *deployUntilPull(WindowFixture &f, SimHostFixture &sim, QString *
     return page;
 }
 
+/** A window of its own deploying "gpu-b300", stopped in its pull (deployUntilPull): null page on failure. */
+struct PullingRun
+{
+    WindowFixture f;
+    SimHostFixture sim;
+    QString error;
+    ui::DeployPage *page = deployUntilPull(f, sim, &error);
+    ui::MainWindow &window() { return *f.window; }
+};
+
 /** One step's record appended to `host`'s journal, as a run (or the command line) writes it. */
 StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, StepStatus status,
                        const char *title)
@@ -476,12 +486,10 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
 {
     // Closing the window during the pull asks; Cancel keeps it open and running, "Stop the
     // deployment" stops cleanly (the pull step says what is left) and then closes.
-    WindowFixture f;
-    SimHostFixture sim;
-    QString error;
-    ui::DeployPage *page = deployUntilPull(f, sim, &error);
-    QVERIFY2(page, qPrintable(error));
-    ui::MainWindow &window = *f.window;
+    PullingRun run;
+    QVERIFY2(run.page, qPrintable(run.error));
+    ui::DeployPage *page = run.page;
+    ui::MainWindow &window = run.window();
 
     // Answers the question the window asks, once it is up.
     auto answer = [](const QString &button) {
@@ -517,14 +525,12 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
 {
     // The host's session keeps the run, not the page: a Deploy page made again while it runs shows
     // its steps as far as they got, keeps its host, and its Stop stops the one run.
-    WindowFixture f;
-    SimHostFixture sim;
-    QString error;
-    ui::DeployPage *page = deployUntilPull(f, sim, &error);
-    QVERIFY2(page, qPrintable(error));
-    ui::MainWindow &window = *f.window;
-    const AppPaths &paths = f.paths;
-    Redactor &redactor = f.redactor;
+    PullingRun run;
+    QVERIFY2(run.page, qPrintable(run.error));
+    ui::DeployPage *page = run.page;
+    ui::MainWindow &window = run.window();
+    const AppPaths &paths = run.f.paths;
+    Redactor &redactor = run.f.redactor;
     HostSession *session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
     QVERIFY(session->deploy());
@@ -560,12 +566,10 @@ void TestDeployPage::hostRemovedMidRun_theRunGoesOnToItsEnd()
 {
     // The host leaves the inventory (a terminal's `hosts remove`) while the window deploys it: the
     // run is not dropped under its steps; its session goes once the run has ended.
-    WindowFixture f;
-    SimHostFixture sim;
-    QString error;
-    QVERIFY2(deployUntilPull(f, sim, &error), qPrintable(error));
-    ui::MainWindow &window = *f.window;
-    const AppPaths &paths = f.paths;
+    PullingRun run;
+    QVERIFY2(run.page, qPrintable(run.error));
+    ui::MainWindow &window = run.window();
+    const AppPaths &paths = run.f.paths;
     QPointer<HostSession> session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
 
