@@ -1,6 +1,7 @@
 #include "backend/cli/stepprinter.h"
 
 #include "backend/cli/hostscommand.h"
+#include "backend/deploy/deployplan.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -42,7 +43,7 @@ void printStep(CliContext &c, const StepRecord &r, bool json, const QString &hos
     } else {
         const QString prefix = host.isEmpty() ? QString() : host + QStringLiteral(": ");
         // The step's one title, as the window shows it; the record's own for another plan's.
-        const QString title = stepTitle(r.step, r.title);
+        const QString title = DeployPlan::title(r.step, r.title);
         if (r.status == StepStatus::Running) {
             c.out << prefix << "....  " << title << '\n';
         } else {

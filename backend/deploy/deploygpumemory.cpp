@@ -109,9 +109,8 @@ probe::NvidiaDriver amdGpus(const QList<probe::GpuSample> &samples, const QHash<
 
 void DeployRunner::preflightGpuMemory()
 {
-    const QString title = QCoreApplication::translate("Deploy", "The GPUs have room for the server");
     const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
-    begin("preflight.gpumemory", title, {},
+    begin({},
           nvidia
               ? QStringLiteral("nvidia-smi -q -x; docker ps --filter label=io.flashdeck.deployment; ps -eo pid=,ppid=")
               : QStringLiteral("amd-smi metric --json; amd-smi process --json; docker ps --filter "

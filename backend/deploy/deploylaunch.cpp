@@ -141,9 +141,7 @@ AnswerShape shapeOf(const json &j)
 
 void DeployRunner::launch()
 {
-    begin("launch", QCoreApplication::translate("Deploy", "Start the server"),
-          QCoreApplication::translate("Deploy", "The pinned image and revision, listening on the host's loopback only"),
-          QString());
+    begin({}, {});
     m_current.expected = QCoreApplication::translate("Deploy", "the server's containers created and started");
     m_replaced.clear();
     // A rerun talks to a running server with the key it was started with: recover it first.
@@ -320,15 +318,14 @@ void DeployRunner::checkLog(const char *step)
         ? checks::qmul4NotApplicable(m_profile, m_gpuNames, m_gpuArchitectures)
         : QString(); // a Blackwell kernel: ROCm and Hopper hosts skip it with the reason
     if (!notHere.isEmpty()) {
-        skip(step, QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"), notHere);
+        skip(notHere);
         return;
     }
     if (id == QLatin1String("check.dspark") && m_options.imported &&
         !m_options.imported->serverArgs.join(QLatin1Char(' '))
              .contains(QLatin1String("--speculative-algorithm DSPARK"))) {
         // The generator's command decides speculative decoding: no DSpark draft is expected without it.
-        skip(step, QCoreApplication::translate("Deploy", "DSpark draft loaded from the checkpoint"),
-             QCoreApplication::translate("Deploy",
+        skip(QCoreApplication::translate("Deploy",
                                          "the generator's command does not turn on DSpark (--speculative-algorithm "
                                          "DSPARK)"));
         return;
@@ -351,7 +348,7 @@ void DeployRunner::checkLog(const char *step)
     StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, earlier)
         : id == QLatin1String("check.dspark")         ? checks::dspark(m_log)
                                                       : checks::kvPool(m_profile, m_log);
-    begin(step, r.title, r.why, QCoreApplication::translate("Deploy", "the server's log"));
+    begin(r.why, QCoreApplication::translate("Deploy", "the server's log"));
     r.command = m_current.command;
     finish(r);
 }
@@ -363,15 +360,7 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
     const bool image = id == QLatin1String("verify.image");
     const bool thinkingOff = thinkingStep || thinkingOffRetry;
     if (!thinkingOffRetry) {
-        const QString title = image ? QCoreApplication::translate("Deploy", "Image input is answered")
-            : thinkingStep          ? QCoreApplication::translate("Deploy", "Thinking can be turned off")
-                                    : QCoreApplication::translate("Deploy", "Text generation");
-        const QString why = image
-            ? QCoreApplication::translate("Deploy", "A 224 × 224 picture as a base64 PNG data URI")
-            : thinkingStep
-            ? QCoreApplication::translate("Deploy", "With thinking_mode disabled: content, no reasoning_content")
-            : QCoreApplication::translate("Deploy", "A non-empty choices[0].message.content");
-        begin(step, title, why, QCoreApplication::translate("Deploy", "POST /v1/chat/completions (Bearer key)"));
+        begin({}, QCoreApplication::translate("Deploy", "POST /v1/chat/completions (Bearer key)"));
     }
     const json body = verifyRequest(m_recipe, image, thinkingOff);
     auto *reply =

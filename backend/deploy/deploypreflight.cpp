@@ -45,10 +45,7 @@ constexpr const char *kRocmSmiNames = "rocm-smi --showproductname --json";
 
 void DeployRunner::preflightSsh()
 {
-    begin("preflight.ssh", QCoreApplication::translate("Deploy", "SSH connection"),
-          QCoreApplication::translate("Deploy",
-                                      "Everything Flashdeck does on the host goes through this one SSH connection"),
-          QString());
+    begin({}, {});
     StepRecord r = m_current;
     r.status = StepStatus::Pass;
     r.expected = QCoreApplication::translate("Deploy", "an authenticated session with a verified host key");
@@ -116,8 +113,7 @@ void DeployRunner::preflightGpus()
 {
     const bool nvidia = m_profile.vendor == probe::GpuVendor::Nvidia;
     const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : kAmdSmiNames;
-    begin("preflight.gpus", QCoreApplication::translate("Deploy", "GPUs match the profile"), {},
-          QString::fromLatin1(cmd));
+    begin({}, QString::fromLatin1(cmd));
     runCommand(
         cmd, [this](const ssh::CommandResult &res) { gpusRead(res); }, kGpuProbeTimeoutMs);
 }
@@ -224,12 +220,10 @@ QString DeployRunner::layOverHost(const QStringList &names)
 void DeployRunner::preflightDriver()
 {
     if (m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip("preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"),
-             QCoreApplication::translate("Deploy", "ROCm host: no CUDA driver to check"));
+        skip(QCoreApplication::translate("Deploy", "ROCm host: no CUDA driver to check"));
         return;
     }
-    begin("preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"), {},
-          QStringLiteral("nvidia-smi -q -x"));
+    begin({}, QStringLiteral("nvidia-smi -q -x"));
     runCommand(
         "nvidia-smi -q -x",
         [this](const ssh::CommandResult &res) {
@@ -247,10 +241,7 @@ void DeployRunner::preflightDriver()
 
 void DeployRunner::preflightDocker()
 {
-    begin("preflight.docker", QCoreApplication::translate("Deploy", "Docker Engine reachable"),
-          QCoreApplication::translate(
-              "Deploy", "Flashdeck speaks to Docker's Engine API through docker system dial-stdio, over SSH"),
-          QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
+    begin({}, QStringLiteral("docker system dial-stdio; GET /_ping, /info"));
     m_current.expected =
         QCoreApplication::translate("Deploy", "the Engine API answers through docker system dial-stdio");
     // The host's one Docker endpoint: its tunnel and call connection are shared with the
@@ -351,8 +342,7 @@ void DeployRunner::preflightDisk()
 {
     const QByteArray cmd = "mkdir -p ~/.cache/huggingface ~/.cache/minfer && printf '%s\\n' \"$HOME\" && df -B1 "
                            "--output=avail,target ~/.cache/huggingface";
-    begin("preflight.disk", QCoreApplication::translate("Deploy", "Room for the weights and the image"), {},
-          QString::fromUtf8(cmd));
+    begin({}, QString::fromUtf8(cmd));
     runCommand(cmd, [this](const ssh::CommandResult &res) {
         const qsizetype nl = res.stdoutData.indexOf('\n');
         m_hostHome = QString::fromUtf8(res.stdoutData.left(nl)).trimmed();
@@ -371,8 +361,7 @@ void DeployRunner::preflightDisk()
 
 void DeployRunner::preflightPort()
 {
-    begin("preflight.port", QCoreApplication::translate("Deploy", "The service ports are free"), {},
-          QStringLiteral("ss -Hltn"));
+    begin({}, QStringLiteral("ss -Hltn"));
     const QString filter =
         QStringLiteral(R"({"label":["io.flashdeck.deployment=%1"],"status":["running"]})").arg(m_options.deploymentId);
     m_docker->call("GET", QStringLiteral("/containers/json?filters=") + docker::DockerClient::q(filter), {},
@@ -395,12 +384,10 @@ void DeployRunner::preflightPort()
 void DeployRunner::preflightMemory()
 {
     if (m_options.hicacheGbPerRank <= 0) {
-        skip("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"),
-             QCoreApplication::translate("Deploy", "HiCache is off in this deployment"));
+        skip(QCoreApplication::translate("Deploy", "HiCache is off in this deployment"));
         return;
     }
-    begin("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"), {},
-          QStringLiteral("cat /proc/meminfo"));
+    begin({}, QStringLiteral("cat /proc/meminfo"));
     runCommand("cat /proc/meminfo", [this](const ssh::CommandResult &res) {
         const auto memory = probe::parseMeminfo(res.stdoutData);
         if (!memory) {

@@ -35,8 +35,7 @@ void DeployRunner::ready()
     const quint16 port = m_profile.routerPort ? m_profile.routerPort : m_profile.replicas.first().port;
     auto wait = std::make_shared<ReadyWait>();
     wait->stall = ReadyProgress::duration(m_options.stallTimeoutMs);
-    begin("ready", QCoreApplication::translate("Deploy", "The server is ready"),
-          QCoreApplication::translate("Deploy",
+    begin(QCoreApplication::translate("Deploy",
                                       "/health 200 after the ready log line; it waits as long as the start makes "
                                       "progress (a first start downloads %1 GB and compiles kernels) and stops after "
                                       "%2 without any progress")

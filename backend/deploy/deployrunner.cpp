@@ -6,6 +6,7 @@
 #include "backend/core/shellquote.h"
 #include "backend/deploy/checks.h"
 #include "backend/deploy/deployhelpers.h"
+#include "backend/deploy/deployplan.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/readyprogress.h"
 #include "backend/deploy/weightsfolder.h"
@@ -51,46 +52,6 @@ DeployRunner::DeployRunner(ssh::Transport &connection, const Recipe &recipe, con
 }
 
 DeployRunner::~DeployRunner() = default;
-
-const QList<DeployRunner::PlanStep> &DeployRunner::plan()
-{
-    // The plan, in order: each step's id (a contract: the CLI's --json, the journal and the
-    // window use them) beside the code that runs it, so the two cannot drift apart.
-    static const QList<PlanStep> steps{
-        {"preflight.ssh", [](DeployRunner &r) { r.preflightSsh(); }},
-        {"preflight.gpus", [](DeployRunner &r) { r.preflightGpus(); }},
-        {"preflight.driver", [](DeployRunner &r) { r.preflightDriver(); }},
-        {"preflight.docker", [](DeployRunner &r) { r.preflightDocker(); }},
-        {"preflight.gpumemory", [](DeployRunner &r) { r.preflightGpuMemory(); }},
-        {"preflight.disk", [](DeployRunner &r) { r.preflightDisk(); }},
-        {"preflight.port", [](DeployRunner &r) { r.preflightPort(); }},
-        {"preflight.memory", [](DeployRunner &r) { r.preflightMemory(); }},
-        {"preflight.weights", [](DeployRunner &r) { r.preflightWeights(); }},
-        {"license", [](DeployRunner &r) { r.license(); }},
-        {"pin.image", [](DeployRunner &r) { r.pinImage(); }},
-        {"pin.model", [](DeployRunner &r) { r.pinModel(); }},
-        {"pull", [](DeployRunner &r) { r.pull(); }},
-        {"verify.gpus", [](DeployRunner &r) { r.verifyGpus(); }},
-        {"launch", [](DeployRunner &r) { r.launch(); }},
-        {"ready", [](DeployRunner &r) { r.ready(); }},
-        {"check.qmul4", [](DeployRunner &r) { r.checkLog("check.qmul4"); }},
-        {"check.dspark", [](DeployRunner &r) { r.checkLog("check.dspark"); }},
-        {"check.kvpool", [](DeployRunner &r) { r.checkLog("check.kvpool"); }},
-        {"verify.text", [](DeployRunner &r) { r.verifyChat("verify.text"); }},
-        {"verify.thinking", [](DeployRunner &r) { r.verifyChat("verify.thinking"); }},
-        {"verify.image", [](DeployRunner &r) { r.verifyChat("verify.image"); }},
-    };
-    return steps;
-}
-
-QStringList DeployRunner::stepIds()
-{
-    QStringList ids;
-    for (const PlanStep &step : plan()) {
-        ids.append(QString::fromLatin1(step.id));
-    }
-    return ids;
-}
 
 void DeployRunner::start()
 {
@@ -183,9 +144,10 @@ void DeployRunner::reportCancel(const QString &left)
         "Deploy",
         "Resume on the Deploy page, or run the same deploy command with --resume, to continue "
         "from here; 'flashdeck undeploy' removes Flashdeck's containers (and nothing else).");
-    if (r.step.isEmpty()) {
-        r.step = QStringLiteral("preflight.ssh");
-        r.title = QCoreApplication::translate("Deploy", "SSH connection");
+    if (r.step.isEmpty()) { // cancelled before the first step began: that step's record
+        const PlanStep &first = DeployPlan::steps().constFirst();
+        r.step = first.stepId();
+        r.title = first.titleText();
     }
     (void)m_journal.append(r); // best effort: we are stopping either way
     Q_EMIT stepChanged(r);
@@ -197,24 +159,26 @@ void DeployRunner::advance()
     if (m_done || m_cancelling) {
         return;
     }
-    if (m_cancelled || m_next >= plan().size()) {
+    if (m_cancelled || m_next >= DeployPlan::steps().size()) {
         m_done = true;
         Q_EMIT finished(!m_cancelled);
         return;
     }
-    const PlanStep &next = plan().at(m_next++);
+    const PlanStep &next = DeployPlan::steps().at(m_next++);
     QTimer::singleShot(0, this, [this, run = next.run] { run(*this); }); // a fresh stack for every step
 }
 
-void DeployRunner::begin(const char *step, const QString &title, const QString &why, const QString &command)
+void DeployRunner::begin(const QString &why, const QString &command)
 {
-    // Each step begins under its own id, the one the plan gives it.
-    Q_ASSERT(m_next > 0 && qstrcmp(step, plan().at(m_next - 1).id) == 0);
+    // Each step begins under the id and title the plan gives it: one title per step, whatever
+    // the run finds.
+    Q_ASSERT(m_next > 0);
+    const PlanStep &step = DeployPlan::steps().at(m_next - 1);
     m_current = StepRecord{};
     m_percent = -1;
-    m_current.step = QString::fromLatin1(step);
-    m_current.title = title;
-    m_current.why = why;
+    m_current.step = step.stepId();
+    m_current.title = step.titleText();
+    m_current.why = why.isEmpty() ? step.whyText() : why;
     m_current.command = command;
     m_current.status = StepStatus::Running;
     m_current.phase = m_options.phase;
@@ -242,9 +206,7 @@ void DeployRunner::finish(StepRecord r)
     if (r.step.isEmpty()) {
         r.step = m_current.step;
     }
-    if (r.title.isEmpty()) {
-        r.title = m_current.title;
-    }
+    r.title = m_current.title; // the plan's, also over a check's own words
     if (r.why.isEmpty()) {
         r.why = m_current.why;
     }
@@ -298,9 +260,9 @@ void DeployRunner::reportProgress(qint64 done, qint64 total, bool totalKnown, co
     Q_EMIT progress(p);
 }
 
-void DeployRunner::skip(const char *step, const QString &title, const QString &reason)
+void DeployRunner::skip(const QString &reason)
 {
-    begin(step, title, {}, {});
+    begin({}, {});
     StepRecord r = m_current;
     r.status = StepStatus::Skipped;
     r.seen = reason;
@@ -340,10 +302,9 @@ QString DeployRunner::commandProblem(const ssh::CommandResult &result)
 
 void DeployRunner::license()
 {
-    begin("license", QCoreApplication::translate("Deploy", "Licence acknowledged"),
-          QCoreApplication::translate("Deploy", "%1, non-commercial grant; commercial use has conditions")
+    begin(QCoreApplication::translate("Deploy", "%1, non-commercial grant; commercial use has conditions")
               .arg(m_recipe.licenseName),
-          QString());
+          {});
     StepRecord r = m_current;
     r.expected = QCoreApplication::translate("Deploy", "an acknowledgement of the %1 (%2)")
                      .arg(m_recipe.licenseName, m_recipe.licenseVersion);
@@ -372,8 +333,7 @@ void DeployRunner::pinImage()
     if (!m_options.imported && (m_profile.vendor != probe::GpuVendor::Nvidia || m_profile.generatorOnly())) {
         // The page: AMD (and B200, GB200, H200) commands come from SGLang's configuration generator;
         // the B300 flags never run there. Every way in (the CLI refuses earlier) stops here, unpulled.
-        begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
-              QCoreApplication::translate("Deploy", "Pin the image digest"), QString());
+        begin({}, {});
         fail(ImportedLaunch::generatorAdvice(m_profile.title),
              QCoreApplication::translate("Deploy",
                                          "Generate the command with SGLang's configuration generator and give it "
@@ -386,9 +346,7 @@ void DeployRunner::pinImage()
         return;
     }
     const QString image = m_recipe.imageOf(m_profile).reference();
-    begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
-          QCoreApplication::translate("Deploy", "Pin the image digest"),
-          QStringLiteral("GET /distribution/%1/json").arg(image));
+    begin({}, QStringLiteral("GET /distribution/%1/json").arg(image));
     m_docker->call("GET", QStringLiteral("/distribution/%1/json").arg(image), {},
                    [this, image](const docker::DockerResponse &res) {
                        const QString digest = str(res.json().value("Descriptor", json::object()), "digest");
@@ -413,8 +371,7 @@ void DeployRunner::pinImage()
 void DeployRunner::pinChosenDigest()
 {
     const QString pinned = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_options.imageDigest;
-    begin("pin.image", QCoreApplication::translate("Deploy", "Pin the image to its digest"),
-          QCoreApplication::translate("Deploy", "The digest chosen for this host"),
+    begin(QCoreApplication::translate("Deploy", "The digest chosen for this host"),
           QStringLiteral("GET /images/%1/json, else GET /distribution/%1/json").arg(pinned));
     m_current.expected = QCoreApplication::translate("Deploy", "%1 on the host or in the registry").arg(pinned);
     const auto pass = [this, pinned](const QString &where) {
@@ -454,8 +411,7 @@ void DeployRunner::pinChosenDigest()
 void DeployRunner::verifyGpus()
 {
     if (m_profile.vendor != probe::GpuVendor::Nvidia) {
-        skip("verify.gpus", QCoreApplication::translate("Deploy", "The image sees the GPUs"),
-             QCoreApplication::translate("Deploy", "ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
+        skip(QCoreApplication::translate("Deploy", "ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
         return;
     }
     const RecipeReplica &replica = m_profile.replicas.first();
@@ -467,8 +423,7 @@ void DeployRunner::verifyGpus()
     }
     const QString name = QStringLiteral("flashdeck-%1-gpucheck").arg(m_options.deploymentId);
     const QString image = m_recipe.imageOf(m_profile).name + QLatin1Char('@') + m_imageDigest;
-    begin("verify.gpus", QCoreApplication::translate("Deploy", "The image sees the GPUs"),
-          QCoreApplication::translate("Deploy", "Inside the pinned image, nvidia-smi lists %1 × %2")
+    begin(QCoreApplication::translate("Deploy", "Inside the pinned image, nvidia-smi lists %1 × %2")
               .arg(m_profile.tp)
               .arg(m_profile.gpuModel),
           QStringLiteral("docker run --rm --gpus '\"device=%1\"' %2 nvidia-smi -L")

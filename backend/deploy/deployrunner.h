@@ -98,8 +98,8 @@ struct DeployOptions
 };
 
 /**
- * The plan pin → pull → launch → verify (issue 5's step ids, in order) as a state machine on
- * one host connection. Each step records running, then its outcome, in the journal and as a
+ * Runs the plan pin → pull → launch → verify (DeployPlan's steps, in order) on one host
+ * connection. Each step records running, then its outcome, in the journal and as a
  * signal. A failed step stops the plan; a rerun reuses what is there: no second container
  * (label io.flashdeck.deployment), no second pull of a present digest.
  */
@@ -112,8 +112,6 @@ public:
                  Journal &journal, Redactor &redactor, QObject *parent = nullptr);
     ~DeployRunner() override;
 
-    /** The step ids of the plan, in order (a contract: the CLI and the GUI use them). */
-    static QStringList stepIds();
     void start();
     /**
      * Stops the plan: aborts what is in flight (a pull is cancelled on the host, the GPU check's
@@ -153,15 +151,16 @@ Q_SIGNALS:
     void finished(bool ok);
 
 private:
-    struct PlanStep
-    {
-        const char *id;
-        void (*run)(DeployRunner &runner);
-    };
-    static const QList<PlanStep> &plan();
-    void begin(const char *step, const QString &title, const QString &why, const QString &command);
+    friend class DeployPlan; // the plan's steps run the runner's parts
+
+    /**
+     * The plan's next step begins: recorded running under the step's id and title, with `why`
+     * (the step's own when empty) and the command it runs.
+     */
+    void begin(const QString &why, const QString &command);
     void finish(StepRecord record);
-    void skip(const char *step, const QString &title, const QString &reason);
+    /** The step that begins now is skipped, and `reason` says why. */
+    void skip(const QString &reason);
     /**
      * Why a host command did not succeed, for a step's "seen": the transport's message (lost
      * connection, timeout), else the tail of its stderr made safe to show (hostText), else its
@@ -251,7 +250,7 @@ private:
     Journal &m_journal;
     Redactor &m_redactor;
     int m_percent = -1; // the running step's last percent: it never goes back
-    /** The next step of plan() to run. */
+    /** The next step of DeployPlan::steps() to run. */
     qsizetype m_next = 0;
     StepRecord m_current;
     bool m_cancelled = false;

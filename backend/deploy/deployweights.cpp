@@ -41,19 +41,16 @@ QString DeployRunner::hostDestination() const
 
 void DeployRunner::preflightWeights()
 {
-    const QString title = QCoreApplication::translate("Deploy", "The model folder on the host");
     if (m_options.modelSource == QLatin1String("hub")) {
-        skip("preflight.weights", title,
-             QCoreApplication::translate(
-                 "Deploy",
-                 "The weights come from the Hub at the pinned revision: the server downloads them into "
-                 "~/.cache/huggingface."));
+        skip(QCoreApplication::translate(
+            "Deploy",
+            "The weights come from the Hub at the pinned revision: the server downloads them into "
+            "~/.cache/huggingface."));
         return;
     }
     const bool modelscope = m_options.modelSource == QLatin1String("modelscope");
     const QByteArray cmd = WeightsFolder::listingCommand(m_options.modelDir, m_options.verifyChecksums);
     begin(
-        "preflight.weights", title,
         modelscope
             ? QCoreApplication::translate("Deploy", "A ModelScope copy is used only after its files are verified")
             : QCoreApplication::translate("Deploy", "SGLang loads every shard and the dspark/ draft from this folder"),
@@ -137,10 +134,9 @@ void DeployRunner::pinModel()
     const QByteArray base =
         "curl -fsS \"${HF_ENDPOINT:-https://huggingface.co}/api/models/" + m_recipe.modelRepo.toUtf8();
     const QByteArray cmd = base + "/revision/" + wantedRevision().toUtf8() + '"';
-    begin("pin.model", QCoreApplication::translate("Deploy", "Pin the model revision to its commit"),
-          modelscope ? QCoreApplication::translate(
+    begin(modelscope ? QCoreApplication::translate(
                            "Deploy", "Pin the revision, then check the ModelScope copy against it file by file")
-                     : QCoreApplication::translate("Deploy", "Pin the model revision"),
+                     : QString(),
           QString::fromUtf8(cmd));
     runCommand(cmd, [this, modelscope, base](const ssh::CommandResult &res) {
         const json answer =
@@ -245,8 +241,7 @@ void DeployRunner::compareModelScope(const QByteArray &base, const QString &sha)
 
 void DeployRunner::pinModelFromFolder()
 {
-    begin("pin.model", QCoreApplication::translate("Deploy", "Pin the model revision to its commit"),
-          QCoreApplication::translate("Deploy", "The offline folder is the pin; hf download records its commit"),
+    begin(QCoreApplication::translate("Deploy", "The offline folder is the pin; hf download records its commit"),
           QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
     StepRecord r = m_current;
     const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};

@@ -14,13 +14,6 @@ enum class StepStatus { Pending, Running, Pass, Warn, Fail, Skipped, Unknown };
 
 QString stepStatusName(StepStatus status);
 std::optional<StepStatus> stepStatusFromString(const QString &text);
-/**
- * A deployment step's title in the language spoken now, the same before, during and after a
- * run; empty for an id this build does not know. Journals keep ids and what was seen, and a
- * title is translated when shown (a journal written in English reads in Chinese). `otherwise` for
- * an id this build does not know (another plan's step, a newer Flashdeck's journal).
- */
-QString stepTitle(const QString &step, const QString &otherwise = {});
 /** Pass, warn, skipped and unknown let the plan go on; fail stops it. */
 inline bool stepLetsPlanContinue(StepStatus s)
 {

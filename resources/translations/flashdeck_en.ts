@@ -4,7 +4,7 @@
 <context>
     <name>Deploy</name>
     <message numerus="yes">
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+215"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+211"/>
         <source>%n services of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</source>
         <translation>
             <numerusform>%n service of TP %1 (%2) behind the SGLang Router on port %3 (--policy %4)</numerusform>

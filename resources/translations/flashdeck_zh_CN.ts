@@ -1707,7 +1707,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/stepprinter.cpp" line="+54"/>
+        <location filename="../../backend/cli/stepprinter.cpp" line="+55"/>
         <source>fix: </source>
         <translation>修复：</translation>
     </message>
@@ -1977,7 +1977,6 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/checks.cpp" line="+155"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+119"/>
         <source>GPUs match the profile</source>
         <translation>GPU 与配置相符</translation>
     </message>
@@ -1993,8 +1992,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+108"/>
-        <location line="+4"/>
         <source>The driver supports the image&apos;s CUDA runtime</source>
         <translation>驱动支持镜像的 CUDA 运行时</translation>
     </message>
@@ -2015,7 +2012,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
-        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+112"/>
         <source>The GPUs have room for the server</source>
         <translation>GPU 有足够空间运行服务器</translation>
     </message>
@@ -2026,7 +2022,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+7"/>
+        <location filename="../../backend/deploy/deploygpumemory.cpp" line="+118"/>
         <source>%1 % of each GPU of the profile free</source>
         <translation>配置中每块 GPU 空闲 %1 %</translation>
     </message>
@@ -2077,7 +2073,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+123"/>
         <source>Room for the weights and the image</source>
         <translation>权重和镜像所需空间</translation>
     </message>
@@ -2108,7 +2103,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+20"/>
         <source>The service ports are free</source>
         <translation>服务端口空闲</translation>
     </message>
@@ -2139,8 +2133,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="+24"/>
-        <location line="+4"/>
         <source>Host memory for HiCache</source>
         <translation>HiCache 所需的主机内存</translation>
     </message>
@@ -2166,7 +2158,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+88"/>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="+323"/>
         <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
         <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
     </message>
@@ -2262,8 +2253,8 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploygpumemory.cpp" line="+11"/>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-254"/>
-        <location line="+90"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="+144"/>
+        <location line="+88"/>
         <source>Check the NVIDIA driver installation.</source>
         <translation>请检查 NVIDIA 驱动的安装。</translation>
     </message>
@@ -2273,17 +2264,7 @@ Summary sha256: %1
         <translation>给每个服务更多 GPU（为更大的 TP × DP × PP 生成命令并把这些 GPU 交给它），或部署到显存更大的 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploylaunch.cpp" line="-179"/>
-        <source>Start the server</source>
-        <translation>启动服务器</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The pinned image and revision, listening on the host&apos;s loopback only</source>
-        <translation>固定的镜像和 revision，只在主机回环地址上监听</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../../backend/deploy/deploylaunch.cpp" line="+145"/>
         <source>the server&apos;s containers created and started</source>
         <translation>服务器容器已创建并启动</translation>
     </message>
@@ -2349,11 +2330,6 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deployready.cpp" line="+38"/>
-        <source>The server is ready</source>
-        <translation>服务器已就绪</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>/health 200 after the ready log line; it waits as long as the start makes progress (a first start downloads %1 GB and compiles kernels) and stops after %2 without any progress</source>
         <translation>就绪日志行出现后 /health 返回 200；只要启动仍有进展就一直等待（首次启动要下载 %1 GB 并编译内核），连续 %2 没有任何进展则停止</translation>
     </message>
@@ -2435,11 +2411,6 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deploylaunch.cpp" line="+19"/>
-        <source>DSpark draft loaded from the checkpoint</source>
-        <translation>从检查点加载的 DSpark 草稿模型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>the generator&apos;s command does not turn on DSpark (--speculative-algorithm DSPARK)</source>
         <translation>生成器的命令没有开启 DSpark（--speculative-algorithm DSPARK）</translation>
     </message>
@@ -2460,36 +2431,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+12"/>
-        <source>Image input is answered</source>
-        <translation>图片输入有回答</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Thinking can be turned off</source>
-        <translation>可以关闭思考</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Text generation</source>
-        <translation>文本生成</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>A 224 × 224 picture as a base64 PNG data URI</source>
-        <translation>一张 224 × 224 的图片，作为 base64 PNG data URI</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>With thinking_mode disabled: content, no reasoning_content</source>
-        <translation>thinking_mode 关闭时：有 content，没有 reasoning_content</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A non-empty choices[0].message.content</source>
-        <translation>非空的 choices[0].message.content</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>POST /v1/chat/completions (Bearer key)</source>
         <translation>POST /v1/chat/completions（Bearer 密钥）</translation>
     </message>
@@ -2504,7 +2445,7 @@ Summary sha256: %1
         <translation>content 非空</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-280"/>
         <source>; then </source>
         <translation>；然后 </translation>
     </message>
@@ -2520,12 +2461,12 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+3"/>
-        <location line="+319"/>
+        <location line="+308"/>
         <source>Read the server&apos;s log for the error.</source>
         <translation>请在服务器日志中查看错误。</translation>
     </message>
     <message>
-        <location line="-295"/>
+        <location line="-284"/>
         <source>content: %1 characters; reasoning_content: %2%3</source>
         <translation>content：%1 个字符；reasoning_content：%2%3</translation>
     </message>
@@ -2540,7 +2481,7 @@ Summary sha256: %1
         <translation>；finish_reason %1</translation>
     </message>
     <message>
-        <location line="+269"/>
+        <location line="+258"/>
         <source>the answer ended at the %1-token limit while thinking (%2); asked again with thinking off</source>
         <translation>回答在思考中达到了 %1 个 token 的上限（%2）；已关闭思考重新询问</translation>
     </message>
@@ -2555,18 +2496,7 @@ Summary sha256: %1
         <translation>即使关闭思考，回答仍耗尽了 token：请阅读服务器日志，并检查上下文长度和聊天模板。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploypreflight.cpp" line="-190"/>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="+188"/>
-        <source>SSH connection</source>
-        <translation>SSH 连接</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Everything Flashdeck does on the host goes through this one SSH connection</source>
-        <translation>Flashdeck 在主机上的一切操作都通过这一条 SSH 连接</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location filename="../../backend/deploy/deploypreflight.cpp" line="-181"/>
         <source>an authenticated session with a verified host key</source>
         <translation>经过认证且主机密钥已验证的会话</translation>
     </message>
@@ -2591,7 +2521,7 @@ Summary sha256: %1
         <translation>请为该主机的 GPU 选择配置：%1（flashdeck recipes list）。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>Install the NVIDIA driver on the host (nvidia-smi must work).</source>
         <translation>请在主机上安装 NVIDIA 驱动（nvidia-smi 必须可用）。</translation>
     </message>
@@ -2621,22 +2551,12 @@ Summary sha256: %1
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>ROCm host: no CUDA driver to check</source>
         <translation>ROCm 主机：没有 CUDA 驱动需要检查</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Docker Engine reachable</source>
-        <translation>Docker Engine 可达</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Flashdeck speaks to Docker&apos;s Engine API through docker system dial-stdio, over SSH</source>
-        <translation>Flashdeck 通过 SSH 上的 docker system dial-stdio 与 Docker 的 Engine API 通信</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+23"/>
         <location line="+90"/>
         <source>the Engine API answers through docker system dial-stdio</source>
         <translation>Engine API 通过 docker system dial-stdio 应答</translation>
@@ -2693,27 +2613,27 @@ Summary sha256: %1
         <translation>请修复主机上 Docker 报告的问题，然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Check that the home directory on the host is writable.</source>
         <translation>请检查主机上的主目录是否可写。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>in use by this deployment&apos;s running server</source>
         <translation>被本部署正在运行的服务器占用</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>HiCache is off in this deployment</source>
         <translation>本部署未开启 HiCache</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Check that /proc/meminfo is readable on the host.</source>
         <translation>请检查主机上的 /proc/meminfo 是否可读。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="-65"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+84"/>
         <source>nothing: Flashdeck had not reached the host&apos;s Docker Engine yet</source>
         <translation>无：Flashdeck 尚未连到主机的 Docker Engine</translation>
     </message>
@@ -2753,12 +2673,12 @@ Summary sha256: %1
         <translation>在“部署”页点“继续”，或加 --resume 运行同一部署命令，即可从这里继续；“flashdeck undeploy”会删除 Flashdeck 的容器（仅此而已）。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
         <source>Free disk space on this machine, then run again with --resume.</source>
         <translation>请在本机上腾出磁盘空间，然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+108"/>
         <source>it was killed by SIG%1</source>
         <translation>它被 SIG%1 终止</translation>
     </message>
@@ -2769,11 +2689,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+6"/>
-        <source>Licence acknowledged</source>
-        <translation>已确认许可证</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>%1, non-commercial grant; commercial use has conditions</source>
         <translation>%1，授予非商业使用；商业使用附有条件</translation>
     </message>
@@ -2798,20 +2713,7 @@ Summary sha256: %1
         <translation>请阅读 %1（商业使用须展示“Built with MiniMax M3.1-Flash”；年收入超过 2000 万美元需要 MiniMax 的书面授权；禁止任何军事用途），然后加 --accept-license noncommercial|commercial|commercial-authorized 运行（“flashdeck license”显示摘要；摘要变化后会再次询问）。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+14"/>
-        <location line="+27"/>
-        <source>Pin the image to its digest</source>
-        <translation>将镜像固定到其 digest</translation>
-    </message>
-    <message>
-        <location line="-40"/>
-        <location line="+14"/>
-        <source>Pin the image digest</source>
-        <translation>固定镜像 digest</translation>
-    </message>
-    <message>
-        <location line="-12"/>
+        <location line="+18"/>
         <source>Generate the command with SGLang&apos;s configuration generator and give it to the deployment.</source>
         <translation>请用 SGLang 的配置生成器生成命令，并将其交给此次部署。</translation>
     </message>
@@ -2821,7 +2723,7 @@ Summary sha256: %1
         <translation>适用于此硬件的 SGLang 配置生成器命令</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+14"/>
         <source>Check the image name and the host&apos;s access to the registry (docker pull %1 on the host).</source>
         <translation>请检查镜像名以及主机访问镜像仓库的能力（在主机上运行 docker pull %1）。</translation>
     </message>
@@ -2832,7 +2734,7 @@ Summary sha256: %1
         <translation>一个 sha256 digest</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>The digest chosen for this host</source>
         <translation>为该主机选定的 digest</translation>
     </message>
@@ -2862,17 +2764,7 @@ Summary sha256: %1
         <translation>主机和镜像仓库都没有这个 digest：请检查它（“flashdeck pins HOST”显示主机运行的版本）以及主机访问镜像仓库的能力。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deploypull.cpp" line="+30"/>
-        <source>Pull the pinned image</source>
-        <translation>拉取固定的镜像</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pull by digest</source>
-        <translation>按 digest 拉取</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../../backend/deploy/deploypull.cpp" line="+32"/>
         <location line="+109"/>
         <source>RepoDigests contains %1</source>
         <translation>RepoDigests 包含 %1</translation>
@@ -2929,17 +2821,11 @@ Summary sha256: %1
     </message>
     <message>
         <location filename="../../backend/deploy/deployrunner.cpp" line="+11"/>
-        <location line="+13"/>
-        <source>The image sees the GPUs</source>
-        <translation>镜像能看到 GPU</translation>
-    </message>
-    <message>
-        <location line="-12"/>
         <source>ROCm host: the GPU check in the image is NVIDIA&apos;s nvidia-smi</source>
         <translation>ROCm 主机：镜像内的 GPU 检查使用的是 NVIDIA 的 nvidia-smi</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Inside the pinned image, nvidia-smi lists %1 × %2</source>
         <translation>在固定的镜像内，nvidia-smi 列出 %1 × %2</translation>
     </message>
@@ -2959,17 +2845,12 @@ Summary sha256: %1
         <translation>容器看不到该配置所需的 GPU：请检查 NVIDIA 运行时和 GPU 列表。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deployweights.cpp" line="+44"/>
-        <source>The model folder on the host</source>
-        <translation>主机上的模型目录</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location filename="../../backend/deploy/deployweights.cpp" line="+45"/>
         <source>The weights come from the Hub at the pinned revision: the server downloads them into ~/.cache/huggingface.</source>
         <translation>权重按固定的 revision 从 Hub 获取：服务器会将其下载到 ~/.cache/huggingface。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>A ModelScope copy is used only after its files are verified</source>
         <translation>ModelScope 副本须在文件校验通过后才会使用</translation>
     </message>
@@ -3020,22 +2901,11 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+22"/>
-        <location line="+108"/>
-        <source>Pin the model revision to its commit</source>
-        <translation>将模型 revision 固定到其 commit</translation>
-    </message>
-    <message>
-        <location line="-107"/>
         <source>Pin the revision, then check the ModelScope copy against it file by file</source>
         <translation>固定 revision，然后逐个文件将 ModelScope 副本与之比对</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pin the model revision</source>
-        <translation>固定模型 revision</translation>
-    </message>
-    <message>
-        <location line="+28"/>
+        <location line="+30"/>
         <source>the Hub answered revision %1 with commit %2</source>
         <translation>Hub 将 revision %1 解析为 commit %2</translation>
     </message>
@@ -3095,7 +2965,7 @@ Summary sha256: %1
         <translation>ModelScope 副本不是固定的 revision：请从 Hub 部署，或从 revision %1 的离线目录部署：%2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>The offline folder is the pin; hf download records its commit</source>
         <translation>离线目录即是固定值；hf download 会记录它的 commit</translation>
     </message>
@@ -3748,7 +3618,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagerun.cpp" line="+61"/>
+        <location filename="../../ui/pages/deploypagerun.cpp" line="+62"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -4368,12 +4238,12 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>未开始</translation>
     </message>
     <message>
-        <location filename="../../backend/fleet/fleetwatcher.cpp" line="+70"/>
+        <location filename="../../backend/fleet/fleetwatcher.cpp" line="+73"/>
         <source>not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../backend/fleet/hostsession.cpp" line="+203"/>
+        <location filename="../../backend/fleet/hostsession.cpp" line="+205"/>
         <source>A deployment or upgrade of %1 is running in this window: wait for it or stop it first.</source>
         <translation>%1 的部署或升级正在此窗口中运行：请等它结束或先停止它。</translation>
     </message>
@@ -6347,7 +6217,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlanView</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="+79"/>
+        <location filename="../../ui/deploy/planview.cpp" line="+54"/>
         <source>Deployment steps</source>
         <translation>部署步骤</translation>
     </message>
@@ -6396,12 +6266,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+412"/>
+        <location line="+415"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-409"/>
+        <location line="-412"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -6598,7 +6468,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：正在查找…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>%1 · %2 on the host, through the SSH tunnel · API key: %3</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：%3</translation>
     </message>
@@ -6962,41 +6832,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="-60"/>
-        <source>Pre-flight</source>
-        <translation>预检</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Licence</source>
-        <translation>许可证</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Pin</source>
-        <extracomment>The deployment phase that fixes the image digest and model revision (固定), not a UI pin.</extracomment>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Pull</source>
-        <extracomment>The deployment phase that downloads the image (docker pull).</extracomment>
-        <translation>拉取</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Launch</source>
-        <extracomment>The deployment phase that starts the SGLang server.</extracomment>
-        <translation>启动</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verify</source>
-        <extracomment>The deployment phase that sends test requests to the running server.</extracomment>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <location filename="../../ui/deploy/stepdetail.cpp" line="+41"/>
+        <location filename="../../ui/deploy/stepdetail.cpp" line="+42"/>
         <source>Not run yet</source>
         <translation>尚未运行</translation>
     </message>
@@ -8451,14 +8287,58 @@ The key we know for it is at %4.
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../backend/recipe/step.cpp" line="+21"/>
+        <location filename="../../backend/deploy/deployplan.cpp" line="+27"/>
+        <source>Pre-flight</source>
+        <translation>预检</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pin</source>
+        <extracomment>The deployment phase that fixes the image digest and model revision (固定), not a UI pin.</extracomment>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pull</source>
+        <extracomment>The deployment phase that downloads the image (docker pull).</extracomment>
+        <translation>拉取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Launch</source>
+        <extracomment>The deployment phase that starts the SGLang server.</extracomment>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Verify</source>
+        <extracomment>The deployment phase that sends test requests to the running server.</extracomment>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>SSH connection</source>
         <translation>SSH 连接</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Everything Flashdeck does on the host goes through this one SSH connection</source>
+        <translation>Flashdeck 在主机上的一切操作都通过这一条 SSH 连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>GPUs</source>
         <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The profile runs on GPUs of its model, as many as it needs</source>
+        <translation>配置需要在其型号的 GPU 上运行，数量满足其所需</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -8467,98 +8347,168 @@ The key we know for it is at %4.
     </message>
     <message>
         <location line="+1"/>
+        <source>The image&apos;s CUDA runtime needs a driver at least as new</source>
+        <translation>镜像的 CUDA 运行时需要同样新或更新的驱动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Docker Engine and GPU runtime</source>
         <translation>Docker Engine 与 GPU 运行时</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Flashdeck speaks to Docker&apos;s Engine API through docker system dial-stdio, over SSH</source>
+        <translation>Flashdeck 通过 SSH 上的 docker system dial-stdio 与 Docker 的 Engine API 通信</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>GPU memory free for the server</source>
         <translation>服务器所需的空闲显存</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>The server claims a fixed share of each GPU&apos;s memory; another job&apos;s would not fit</source>
+        <translation>服务器会占用每块 GPU 固定比例的显存；其他作业的显存占用会让它放不下</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Free disk for weights and image</source>
         <translation>权重和镜像所需的空闲磁盘</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>The weights and the image are written to the host&apos;s disk</source>
+        <translation>权重和镜像会写入主机的磁盘</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Server port free</source>
         <translation>服务器端口空闲</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>The server listens on the host&apos;s loopback, on ports nothing else holds</source>
+        <translation>服务器监听主机的回环地址，所用端口不能被其他程序占用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Host memory</source>
         <translation>主机内存</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>HiCache keeps KV pages in the host&apos;s memory</source>
+        <translation>HiCache 把 KV 页保存在主机内存中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Model folder (offline weights)</source>
         <translation>模型目录（离线权重）</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>A folder on the host must hold the pinned revision, file by file</source>
+        <translation>主机上的目录必须逐个文件地包含固定的 revision</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Licence acknowledged</source>
         <translation>已确认许可证</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Pin the image to its digest</source>
         <translation>将镜像固定到其 digest</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>A tag can move; a digest names exactly one image</source>
+        <translation>标签可能变动；digest 只对应唯一一个镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Pin the model revision</source>
         <translation>固定模型 revision</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>A branch can move; a commit names exactly one set of weights</source>
+        <translation>分支可能变动；commit 只对应唯一一组权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Pull the pinned image</source>
         <translation>拉取固定的镜像</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Pulled by digest: the host runs the image that was pinned</source>
+        <translation>按 digest 拉取：主机运行的正是已固定的镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>GPUs visible inside a container</source>
         <translation>容器内可见 GPU</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Start SGLang</source>
         <translation>启动 SGLang</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>The pinned image and revision, listening on the host&apos;s loopback only</source>
+        <translation>固定的镜像和 revision，只在主机回环地址上监听</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Ready: weights loaded, health OK</source>
         <translation>就绪：权重已加载，健康检查正常</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>qmul4 fast path</source>
         <translation>qmul4 快速路径</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>DSpark draft loaded</source>
         <translation>DSpark 草稿模型已加载</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>KV pool size</source>
         <translation>KV 池大小</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Text generation</source>
         <translation>文本生成</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>A non-empty choices[0].message.content</source>
+        <translation>非空的 choices[0].message.content</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Thinking off</source>
         <translation>关闭思考</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>With thinking_mode disabled: content, no reasoning_content</source>
+        <translation>thinking_mode 关闭时：有 content，没有 reasoning_content</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Image input</source>
         <translation>图片输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A 224 × 224 picture as a base64 PNG data URI</source>
+        <translation>一张 224 × 224 的图片，作为 base64 PNG data URI</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "backend/core/language.h"
 #include "backend/core/settings.h"
 #include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/deployplan.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
@@ -274,11 +275,11 @@ void TestDeployPage::scenario()
     for (int g = 0; g < tree->topLevelItemCount(); ++g) {
         for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) {
             const QString title = tree->topLevelItem(g)->child(i)->text(0);
-            QVERIFY2(!DeployRunner::stepIds().contains(title), qPrintable(title));
+            QVERIFY2(!DeployPlan::ids().contains(title), qPrintable(title));
             ++stepRows;
         }
     }
-    QCOMPARE(stepRows, DeployRunner::stepIds().size());
+    QCOMPARE(stepRows, DeployPlan::ids().size());
     QTRY_VERIFY_WITH_TIMEOUT(watcher.session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready,
                              30000);
 

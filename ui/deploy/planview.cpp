@@ -1,6 +1,6 @@
 #include "ui/deploy/planview.h"
 
-#include "backend/deploy/deployrunner.h"
+#include "backend/deploy/deployplan.h"
 
 #include <QIcon>
 
@@ -12,35 +12,10 @@ namespace {
 
 constexpr int kStepRole = Qt::UserRole + 1;
 
-/** The plan's groups (issue 6) and the titles shown before a step has run. */
-QString groupOf(const QString &step)
-{
-    if (step.startsWith(QLatin1String("preflight."))) {
-        return QObject::tr("Pre-flight");
-    }
-    if (step == QLatin1String("license")) {
-        return QObject::tr("Licence");
-    }
-    if (step.startsWith(QLatin1String("pin."))) {
-        //: The deployment phase that fixes the image digest and model revision (固定), not a UI pin.
-        return QObject::tr("Pin");
-    }
-    if (step == QLatin1String("pull")) {
-        //: The deployment phase that downloads the image (docker pull).
-        return QObject::tr("Pull");
-    }
-    if (step == QLatin1String("verify.gpus") || step == QLatin1String("launch") || step == QLatin1String("ready")) {
-        //: The deployment phase that starts the SGLang server.
-        return QObject::tr("Launch");
-    }
-    //: The deployment phase that sends test requests to the running server.
-    return QObject::tr("Verify");
-}
-
 /** The one title of a step (translated when shown); the record's own for an id not known here. */
 QString titleOf(const StepRecord &r)
 {
-    return stepTitle(r.step, r.title.isEmpty() ? r.step : r.title);
+    return DeployPlan::title(r.step, r.title.isEmpty() ? r.step : r.title);
 }
 
 QIcon statusIcon(StepStatus s)
@@ -121,8 +96,9 @@ void PlanView::addPlan()
     m_items.clear();
     m_records.clear();
     QHash<QString, QTreeWidgetItem *> groups;
-    for (const QString &id : DeployRunner::stepIds()) {
-        const QString group = groupOf(id);
+    for (const PlanStep &step : DeployPlan::steps()) {
+        const QString id = step.stepId();
+        const QString group = step.groupText();
         QTreeWidgetItem *g = groups.value(group);
         if (!g) {
             g = new QTreeWidgetItem(this, {group});
@@ -135,7 +111,7 @@ void PlanView::addPlan()
         }
         StepRecord r;
         r.step = id;
-        r.title = stepTitle(id);
+        r.title = step.titleText();
         auto *item = new QTreeWidgetItem(g, {titleOf(r)});
         item->setData(0, kStepRole, id);
         item->setToolTip(0, id);

@@ -1,6 +1,7 @@
 #include "ui/deploy/stepdetail.h"
 
 #include "backend/core/format.h"
+#include "backend/deploy/deployplan.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -133,7 +134,7 @@ void StepDetail::show(const StepRecord &r)
 {
     const bool sameStep = r.step == m_record.step;
     m_record = r;
-    const QString title = stepTitle(r.step, r.title); // translated when shown
+    const QString title = DeployPlan::title(r.step, r.title); // translated when shown
     m_title->setText(title.isEmpty() ? tr("Select a step") : title);
     m_status->setText(r.step.isEmpty() ? QString() : statusWords(r.status));
     m_why->setText(r.why.isEmpty() ? fmt::unknown() : r.why);

@@ -4,6 +4,7 @@
 #include "backend/core/atomicfile.h"
 #include "backend/core/format.h"
 #include "backend/deploy/acknowledgements.h"
+#include "backend/deploy/deployplan.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/deploy/journal.h"
 #include "backend/deploy/runbook.h"
@@ -352,7 +353,7 @@ void DeployPage::connectUpgrade(UpgradeSession *s)
             // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
             m_steps->keepAsEarlier(
                 tr("Upgrade to %1: failed at %2")
-                    .arg(UpgradePlan::shortPins(plan.to), stepTitle(plan.failedStep, plan.failedStep)));
+                    .arg(UpgradePlan::shortPins(plan.to), DeployPlan::title(plan.failedStep, plan.failedStep)));
         } else {
             resetSteps();
         }

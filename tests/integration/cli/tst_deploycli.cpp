@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/heldlock.h"
 #include "backend/core/processtree.h"
+#include "backend/deploy/deployplan.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/deploysession.h"
 #include "backend/recipe/deployment.h"
@@ -671,7 +672,7 @@ void TestDeployCli::scenario()
         QVERIFY(r.contains(key)); // the CLI's JSON contract
     }
     if (exitCode == 1) { // the plan stopped at the failed step: nothing after it ran
-        const QStringList plan = flashdeck::DeployRunner::stepIds();
+        const QStringList plan = flashdeck::DeployPlan::ids();
         for (qsizetype i = plan.indexOf(step) + 1; i < plan.size(); ++i) {
             QVERIFY2(!s.contains(plan.at(i)), qPrintable(plan.at(i)));
         }

@@ -68,7 +68,7 @@ void TestLanguage::chinese_translatesEveryLayer_data()
     QTest::addColumn<QString>("expected");
     // A widget's context at run time is moc's qualified class name; lupdate files it bare.
     QTest::newRow("window page") << QByteArray("flashdeck::ui::MainWindow") << QByteArray("Fleet") << "机群";
-    QTest::newRow("deploy step") << QByteArray("Deploy") << QByteArray("Start the server") << "启动服务器";
+    QTest::newRow("deploy step") << QByteArray("Steps") << QByteArray("Start SGLang") << "启动 SGLang";
     QTest::newRow("ssh error") << QByteArray("Ssh") << QByteArray("Not connected to %1.") << "未连接到 %1。";
     QTest::newRow("cli") << QByteArray("Cli") << QByteArray("fix: ") << "修复：";
     // Qt's own words (the buttons of its standard dialogs), from Debian's qt6-translations-l10n.
@@ -93,13 +93,13 @@ void TestLanguage::chinese_uninstalled_speaksEnglishAgain()
     {
         Language language;
         QVERIFY(language.install(UiLanguage::Chinese));
-        QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("启动服务器"));
+        QCOMPARE(QCoreApplication::translate("Steps", "Start SGLang"), QStringLiteral("启动 SGLang"));
         QVERIFY(language.install(UiLanguage::English)); // a second install replaces the first
-        QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("Start the server"));
+        QCOMPARE(QCoreApplication::translate("Steps", "Start SGLang"), QStringLiteral("Start SGLang"));
         QCOMPARE(language.activeName(), QStringLiteral("en"));
         QVERIFY(language.install(UiLanguage::Chinese));
     }
-    QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("Start the server"));
+    QCOMPARE(QCoreApplication::translate("Steps", "Start SGLang"), QStringLiteral("Start SGLang"));
 }
 
 void TestLanguage::english_pluralForms()
@@ -109,7 +109,7 @@ void TestLanguage::english_pluralForms()
     const char *context = "flashdeck::ui::FleetPage";
     QCOMPARE(QCoreApplication::translate(context, "%n host(s)", nullptr, 1), QStringLiteral("1 host"));
     QCOMPARE(QCoreApplication::translate(context, "%n host(s)", nullptr, 3), QStringLiteral("3 hosts"));
-    QCOMPARE(QCoreApplication::translate("Deploy", "Start the server"), QStringLiteral("Start the server"));
+    QCOMPARE(QCoreApplication::translate("Steps", "Start SGLang"), QStringLiteral("Start SGLang"));
 }
 
 void TestLanguage::pseudo_bracketsEveryText()

@@ -2,11 +2,13 @@
 #include "fakehttpserver.h"
 #include "faketransport.h"
 
+#include "backend/deploy/deployplan.h"
 #include "backend/deploy/deployrunner.h"
 #include "backend/deploy/journal.h"
 #include "backend/recipe/recipe.h"
 #include "backend/security/redactor.h"
 
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -57,11 +59,14 @@ private Q_SLOTS:
     void step_data();
     void step();
     void commandsRunOncePerStep();
+    void plan_stepsAreWhole();
+    void records_carryThePlansTitleAndAWhy();
 
 private:
     struct Outcome
     {
         QHash<QString, StepRecord> last;
+        QList<StepRecord> all; // every record, in the order they came
         QStringList order;
         bool ok = false;
         QList<QByteArray> commands;
@@ -189,6 +194,7 @@ TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &prof
             outcome.order.append(r.step);
         }
         outcome.last.insert(r.step, r);
+        outcome.all.append(r);
     });
     QSignalSpy finished(&runner, &DeployRunner::finished);
     runner.start();
@@ -338,10 +344,44 @@ void TestRunnerSteps::commandsRunOncePerStep()
     DeployOptions options;
     options.licenseAcknowledged = QStringLiteral("noncommercial");
     const Outcome o = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options);
-    QCOMPARE(o.order.mid(0, 11), DeployRunner::stepIds().mid(0, 11));
+    QCOMPARE(o.order.mid(0, 11), DeployPlan::ids().mid(0, 11));
     QCOMPARE(o.last.value(QStringLiteral("pin.image")).status, StepStatus::Fail);
     QCOMPARE(o.commands.count("ss -Hltn"), 1);
     QCOMPARE(o.commands.count("cat /proc/meminfo"), 0); // HiCache is off: not asked
+}
+
+void TestRunnerSteps::plan_stepsAreWhole()
+{
+    // The plan's step objects: one id each, and a phase and a title to show before anything ran.
+    QSet<QString> seen;
+    for (const PlanStep &step : DeployPlan::steps()) {
+        QVERIFY2(!seen.contains(step.stepId()), step.id);
+        seen.insert(step.stepId());
+        QVERIFY2(!step.titleText().isEmpty() && !step.groupText().isEmpty(), step.id);
+        QVERIFY(step.run);
+        QCOMPARE(DeployPlan::find(step.stepId()), &step);
+        QCOMPARE(DeployPlan::title(step.stepId(), QStringLiteral("other")), step.titleText());
+    }
+    QCOMPARE(DeployPlan::ids().size(), DeployPlan::steps().size());
+    QCOMPARE(DeployPlan::find(u"upgrade.drain"), nullptr); // a newer plan's step
+    QCOMPARE(DeployPlan::title(QStringLiteral("upgrade.drain"), QStringLiteral("Drain")), QStringLiteral("Drain"));
+}
+
+void TestRunnerSteps::records_carryThePlansTitleAndAWhy()
+{
+    // Every record, running and ended, skipped or not, has its step's one title (the journal's
+    // and the CLI's are the window's) and says why the step is there.
+    DeployOptions options;
+    options.licenseAcknowledged = QStringLiteral("noncommercial");
+    options.hicacheGbPerRank = 8; // preflight.memory runs
+    const QList<StepRecord> records = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options).all;
+    QVERIFY(records.size() >= 20); // preflight, licence and pin.image, each running then ended
+    for (const StepRecord &r : records) {
+        const QByteArray what = (r.step + QLatin1Char(' ') + stepStatusName(r.status)).toUtf8();
+        QVERIFY2(DeployPlan::find(r.step), what.constData());
+        QCOMPARE(r.title, DeployPlan::find(r.step)->titleText());
+        QVERIFY2(!r.why.isEmpty(), what.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRunnerSteps)
