@@ -49,103 +49,100 @@ Result<QString> readLaunchCommand(const QString &path)
     return QString::fromUtf8(text);
 }
 
-/** deploy's options, read by one parser. */
+/**
+ * deploy's options, read by one parser: each is declared with its help where it is a member (one
+ * table, not one long function).
+ */
 struct DeployFlags
 {
-    QCommandLineOption profileOpt, licenseOpt, resumeOpt, jsonOpt, timeoutOpt, stallOpt, hicacheOpt, flagsOpt,
-        modelDirOpt, sourceOpt, checksumOpt, imageOpt, gpusOpt, portOpt, digestOpt, revisionOpt, pinsOpt, launchOpt;
-};
-
-DeployFlags deployFlags()
-{
-    const QCommandLineOption profileOpt(QStringLiteral("profile"),
+    const QCommandLineOption profileOpt{QStringLiteral("profile"),
                                         QCoreApplication::translate("Cli", "Recipe profile."), QStringLiteral("ID"),
-                                        QStringLiteral("b300x4-balanced"));
-    const QCommandLineOption licenseOpt(
+                                        QStringLiteral("b300x4-balanced")};
+    const QCommandLineOption licenseOpt{
         QStringLiteral("accept-license"),
-        QCoreApplication::translate("Cli", "Acknowledge the model licence for this use."), QStringLiteral("USE"));
-    const QCommandLineOption resumeOpt(QStringLiteral("resume"),
-                                       QCoreApplication::translate("Cli", "Continue an earlier deployment."));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"),
-                                     QCoreApplication::translate("Cli", "One JSON object per step transition."));
-    const QCommandLineOption timeoutOpt(
+        QCoreApplication::translate("Cli", "Acknowledge the model licence for this use."), QStringLiteral("USE")};
+    const QCommandLineOption resumeOpt{QStringLiteral("resume"),
+                                       QCoreApplication::translate("Cli", "Continue an earlier deployment.")};
+    const QCommandLineOption jsonOpt{QStringLiteral("json"),
+                                     QCoreApplication::translate("Cli", "One JSON object per step transition.")};
+    const QCommandLineOption timeoutOpt{
         QStringLiteral("ready-timeout"),
         QCoreApplication::translate(
             "Cli",
             "At most this many seconds for the server to be ready (default: no limit; the step waits as "
             "long as the start makes progress)."),
-        QStringLiteral("SECONDS"));
-    const QCommandLineOption stallOpt(
+        QStringLiteral("SECONDS")};
+    const QCommandLineOption stallOpt{
         QStringLiteral("stall-timeout"),
         QCoreApplication::translate(
             "Cli",
             "Fail the Ready step after this many seconds without progress: no weights arriving, no "
             "kernel compiled, no log line (default 900)."),
-        QStringLiteral("SECONDS"), QStringLiteral("900"));
-    const QCommandLineOption hicacheOpt(
+        QStringLiteral("SECONDS"), QStringLiteral("900")};
+    const QCommandLineOption hicacheOpt{
         QStringLiteral("hicache-gb"),
-        QCoreApplication::translate("Cli", "Turn on HiCache with GB of host memory per rank."), QStringLiteral("GB"));
-    const QCommandLineOption flagsOpt(
+        QCoreApplication::translate("Cli", "Turn on HiCache with GB of host memory per rank."), QStringLiteral("GB")};
+    const QCommandLineOption flagsOpt{
         QStringLiteral("operator-flags"),
         QCoreApplication::translate("Cli", "Extra SGLang flags (the Low-Latency profile needs them)."),
-        QStringLiteral("FLAGS"));
-    const QCommandLineOption modelDirOpt(
+        QStringLiteral("FLAGS")};
+    const QCommandLineOption modelDirOpt{
         QStringLiteral("model-dir"),
         QCoreApplication::translate(
             "Cli", "Load the weights from this folder on the host instead of the Hub; it is verified first."),
-        QStringLiteral("DIR"));
-    const QCommandLineOption sourceOpt(
+        QStringLiteral("DIR")};
+    const QCommandLineOption sourceOpt{
         QStringLiteral("model-source"),
         QCoreApplication::translate("Cli",
                                     "hub (default), offline (an hf download folder, the default with "
                                     "--model-dir) or modelscope (a ModelScope download)."),
-        QStringLiteral("SOURCE"));
-    const QCommandLineOption checksumOpt(
+        QStringLiteral("SOURCE")};
+    const QCommandLineOption checksumOpt{
         QStringLiteral("verify-checksums"),
         QCoreApplication::translate("Cli",
                                     "Also compare the sha256 of every shard (reads the whole "
-                                    "checkpoint on the host)."));
-    const QCommandLineOption imageOpt(
+                                    "checkpoint on the host).")};
+    const QCommandLineOption imageOpt{
         QStringLiteral("image"),
         QCoreApplication::translate(
             "Cli",
             "Run this image instead of the profile's (pinned to its digest like the recipe's); the AMD "
             "profile needs it."),
-        QStringLiteral("NAME:TAG"));
-    const QCommandLineOption gpusOpt(
+        QStringLiteral("NAME:TAG")};
+    const QCommandLineOption gpusOpt{
         QStringLiteral("gpus"),
         QCoreApplication::translate(
             "Cli",
             "The GPUs to run on, one per TP rank (services in order), instead of the profile's 0,1,2,3: "
             "when those are busy."),
-        QStringLiteral("LIST"));
-    const QCommandLineOption portOpt(
+        QStringLiteral("LIST")};
+    const QCommandLineOption portOpt{
         QStringLiteral("port"),
         QCoreApplication::translate(
             "Cli",
             "The port the server listens on, on the host's loopback (the router's, for a profile with "
             "one), instead of the profile's 30000; recorded, so chat, status and the runbook use it."),
-        QStringLiteral("N"));
-    const QCommandLineOption digestOpt(
+        QStringLiteral("N")};
+    const QCommandLineOption digestOpt{
         QStringLiteral("image-digest"),
         QCoreApplication::translate(
             "Cli",
             "Run exactly this image digest (on the host already, or in the registry) instead of what the "
             "tag names today."),
-        QStringLiteral("sha256:…"));
-    const QCommandLineOption revisionOpt(
+        QStringLiteral("sha256:…")};
+    const QCommandLineOption revisionOpt{
         QStringLiteral("model-revision"),
         QCoreApplication::translate("Cli",
                                     "Run exactly this model commit (40 hex digits) instead of the recipe's revision."),
-        QStringLiteral("COMMIT"));
-    const QCommandLineOption pinsOpt(
+        QStringLiteral("COMMIT")};
+    const QCommandLineOption pinsOpt{
         QStringLiteral("pins"),
         QCoreApplication::translate(
             "Cli",
             "Deploy exactly what a pins file says ('flashdeck pins lock' writes one): image, digest, "
             "model commit and profile."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption launchOpt(
+        QStringLiteral("FILE")};
+    const QCommandLineOption launchOpt{
         QStringLiteral("launch-command"),
         QCoreApplication::translate(
             "Cli",
@@ -153,10 +150,8 @@ DeployFlags deployFlags()
             "recipe's B300 flags: python3 -m sglang.launch_server …, sglang serve … or docker run … IMAGE …. Its "
             "flags are kept as given; Flashdeck sets the model, its pinned revision, the port, the key and "
             "--enable-metrics. Needed for AMD, B200, GB200 and H200 hosts."),
-        QStringLiteral("FILE"));
-    return {profileOpt, licenseOpt,  resumeOpt, jsonOpt, timeoutOpt, stallOpt,  hicacheOpt,  flagsOpt, modelDirOpt,
-            sourceOpt,  checksumOpt, imageOpt,  gpusOpt, portOpt,    digestOpt, revisionOpt, pinsOpt,  launchOpt};
-}
+        QStringLiteral("FILE")};
+};
 
 int usageError(CliContext &c, const QString &message)
 {
@@ -437,7 +432,7 @@ Stop readDeployRequest(const QStringList &args, CliContext &c, const Acknowledge
 {
     QCommandLineParser p;
     addGlobalOptions(p);
-    const DeployFlags f = deployFlags();
+    const DeployFlags f;
     p.addOptions({f.profileOpt, f.licenseOpt, f.resumeOpt, f.jsonOpt, f.timeoutOpt, f.stallOpt, f.hicacheOpt,
                   f.flagsOpt, f.modelDirOpt, f.sourceOpt, f.checksumOpt, f.imageOpt, f.gpusOpt, f.portOpt, f.digestOpt,
                   f.revisionOpt, f.pinsOpt, f.launchOpt});

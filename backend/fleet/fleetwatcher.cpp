@@ -142,10 +142,12 @@ void FleetWatcher::watch(const HostEntry &host)
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }
     const QString name = host.name;
+    w->setDeployment(Deployment::read(m_paths, host.name));
+    const HostSession &session = *w;
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
     // /metrics is off); a keyring that cannot answer only leaves it out.
-    const Result<Deployment> deployment = Deployment::read(m_paths, host.name);
+    const Result<Deployment> &deployment = session.deployment();
     const QString profile = deployment ? deployment.value().profile : QString();
     const QString deploymentId = deployment ? deployment.value().id().toString() : QString();
     auto begin = [this, name, config, deploymentId](const QString &apiKey) mutable {
@@ -215,14 +217,17 @@ void FleetWatcher::recoverApiKey(HostSession &watched, const QString &deployment
 
 void FleetWatcher::deploymentChanged(const QString &host)
 {
-    Q_EMIT deploymentRecorded(host); // the Playground and anything else that reads the manifest
     const auto it = m_watched.find(host);
+    if (it != m_watched.end()) {
+        it->second->setDeployment(Deployment::read(m_paths, host)); // once, for every page
+    }
+    Q_EMIT deploymentRecorded(host); // the Playground and anything else that reads the manifest
     if (it == m_watched.end() || !it->second->monitor()) {
         return;
     }
     HostSession &watched = *it->second;
     watched.monitor()->reloadDeployment();
-    const Result<Deployment> deployment = Deployment::read(m_paths, host);
+    const Result<Deployment> &deployment = watched.deployment();
     if (!deployment) {
         return;
     }

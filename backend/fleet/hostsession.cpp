@@ -114,6 +114,12 @@ void HostSession::setMonitor(std::unique_ptr<metrics::HostMonitor> monitor)
     m_monitor = std::move(monitor);
 }
 
+void HostSession::setDeployment(Result<Deployment> deployment)
+{
+    m_deployment = std::move(deployment);
+    Q_EMIT deploymentChanged();
+}
+
 void HostSession::connectWithOperator()
 {
     m_asksOperator = true;

@@ -2,6 +2,7 @@
 
 #include "backend/core/result.h"
 #include "backend/fleet/hostentry.h"
+#include "backend/recipe/deployment.h"
 #include "backend/ssh/sshtypes.h"
 
 #include <QObject>
@@ -78,6 +79,15 @@ public:
      */
     logs::SharedLog *logStream();
 
+    /**
+     * The host's deployment as its manifest says now, whoever wrote it (this window, another one, a
+     * terminal): read once per change by the fleet, for every page. Not deployed, or unreadable:
+     * the failure's words.
+     */
+    const Result<Deployment> &deployment() const { return m_deployment; }
+    /** The manifest as read now (FleetWatcher, when the records say it changed). */
+    void setDeployment(Result<Deployment> deployment);
+
     /** Whether prompts reach the operator (true once connectWithOperator was called). */
     bool asksOperator() const { return m_asksOperator; }
     /**
@@ -119,6 +129,8 @@ public:
     [[nodiscard]] bool operationRunning() const;
 
 Q_SIGNALS:
+    /** deployment() is what the manifest says now (made, redone, upgraded, undeployed). */
+    void deploymentChanged();
     /** Another operation was started (deploy() or upgrade() changed). */
     void operationChanged();
     /** The operation started last has finished (whatever its outcome). */
@@ -144,6 +156,7 @@ private:
     std::unique_ptr<logs::SharedLog> m_log; // after the connection: destroyed before it
     std::unique_ptr<DeploySession> m_deploy; // runs on the connection: destroyed before it
     std::unique_ptr<UpgradeSession> m_upgrade;
+    Result<Deployment> m_deployment{Status::failure(QString())};
     bool m_asksOperator = false;
     /** This attempt refused a prompt before the operator was there: try again when it ends. */
     bool m_refusedThisAttempt = false;

@@ -366,7 +366,7 @@ void DeployPage::setHost(const QString &host)
         }
         QString command = m_commandFor.value(host);
         if (!m_commandFor.contains(host) && !host.isEmpty()) {
-            if (const Result<Deployment> d = Deployment::read(m_paths, host)) {
+            if (const Result<Deployment> d = deploymentOf(host)) {
                 command = d.value().launchCommand;
             }
         }
@@ -383,6 +383,12 @@ void DeployPage::setHost(const QString &host)
     m_license->setHost(host);
     m_notice->clear();
     showHost();
+}
+
+Result<Deployment> DeployPage::deploymentOf(const QString &host) const
+{
+    const HostSession *session = host.isEmpty() ? nullptr : m_watcher.session(host);
+    return session ? session->deployment() : Result<Deployment>(Status::failure(QString()));
 }
 
 void DeployPage::showHost()
@@ -402,8 +408,7 @@ void DeployPage::syncPort()
         return;
     }
     // The port the deployment on this host was made with, for this profile; else the profile's.
-    const Result<Deployment> d =
-        m_host.isEmpty() ? Result<Deployment>(Status::failure(QString())) : Deployment::read(m_paths, m_host);
+    const Result<Deployment> d = deploymentOf(m_host);
     m_port->setValue(d && d.value().profile == p->id && d.value().port != 0 ? d.value().port
                                                                             : ProfileChoice::servedPort(*p));
 }
@@ -414,7 +419,7 @@ void DeployPage::followHost()
         return;
     }
     QString id;
-    if (const Result<Deployment> d = Deployment::read(m_paths, m_host)) {
+    if (const Result<Deployment> d = deploymentOf(m_host)) {
         id = d.value().profile; // what runs there
     } else if (const metrics::HostMonitor *monitor = m_watcher.monitor(m_host)) {
         QStringList names;
@@ -478,8 +483,7 @@ void DeployPage::updateProfileCard()
     qint64 imageBytes = r.imageApproxBytes;
     QString imageWord = tr("image about %1 unpacked").arg(fmt::bytes(r.imageApproxBytes));
     if (!m_host.isEmpty()) {
-        if (const auto d = Deployment::read(m_paths, m_host);
-            d && d.value().profile == p->id && d.value().imageBytes > 0) {
+        if (const auto d = deploymentOf(m_host); d && d.value().profile == p->id && d.value().imageBytes > 0) {
             imageBytes = d.value().imageBytes;
             imageWord = tr("the pinned image %1 unpacked").arg(fmt::bytes(imageBytes));
         }

@@ -141,6 +141,13 @@ private:
     void showHost();
     /** The host's record changed on disk (a terminal's deploy, undeploy or upgrade): show it. */
     void onRecordChanged(const QString &host);
+    /**
+     * The host's deployment as its session holds it: its manifest, read once each time anyone
+     * writes it, for every page (a failure for a host the fleet does not hold).
+     */
+    [[nodiscard]] Result<Deployment> deploymentOf(const QString &host) const;
+    /** A run of this page ended: the fleet reads its manifest, and the page shows it as it is. */
+    void recordOwnRun();
     /** Reads the host's manifest into m_record: once per view of it, not per button update. */
     void readRecord();
     void applyRecord(const StepRecord &record);
@@ -190,6 +197,7 @@ private:
     QString m_runningStep;
     /** The host's manifest as the page last showed it; none before a deployment (or unreadable). */
     std::optional<Deployment> m_record;
+    bool m_recordingOwnRun = false; // recordOwnRun(): the records' echo of this page's own run
     /** What was in the generator's box for each host: another host's command is never run here. */
     QHash<QString, QString> m_commandFor;
 

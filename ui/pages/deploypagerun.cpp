@@ -162,9 +162,7 @@ void DeployPage::connectDeploy(DeploySession *s)
     connect(s, &DeploySession::layersChanged, this, &DeployPage::onLayers);
     connect(s, &DeploySession::notice, m_notice, &QLabel::setText);
     connect(s, &DeploySession::finished, this, [this, s](bool ok) {
-        // The Fleet, Metrics and Playground follow what was just deployed, without a restart.
-        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
-        m_watcher.deploymentChanged(m_host);
+        recordOwnRun();
         m_notice->setText(
             ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.").arg(m_host, s->directory())
                : tr("Stopped at the failed step: its fix is on the right. Resume when it is done."));
@@ -283,7 +281,7 @@ void DeployPage::onLayers(const QStringList &layers)
 
 void DeployPage::askUpgrade()
 {
-    const Result<Deployment> d = Deployment::read(m_paths, m_host);
+    const Result<Deployment> d = deploymentOf(m_host);
     const Result<Pins> pins = d ? Pins::of(d.value()) : Result<Pins>(d.status());
     if (!pins) {
         m_notice->setText(pins.message());
@@ -368,8 +366,7 @@ void DeployPage::connectUpgrade(UpgradeSession *s)
 void DeployPage::connectUpgradeFinished(UpgradeSession *s)
 {
     connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
-        readRecord(); // what the page shows now: neither this call nor the watcher's echo reloads it
-        m_watcher.deploymentChanged(m_host);
+        recordOwnRun();
         const UpgradePlan &plan = s->plan();
         switch (outcome) {
         case UpgradeOutcome::Upgraded:
@@ -402,7 +399,7 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
         *error = tr("This build has no recipe.");
         return false;
     }
-    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, Deployment::read(m_paths, m_host));
+    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, deploymentOf(m_host));
     if (!script) {
         *error = script.message();
         return false;

@@ -113,21 +113,32 @@ void DeployPage::readRecord()
     if (m_host.isEmpty()) {
         return;
     }
-    if (Result<Deployment> d = Deployment::read(m_paths, m_host)) {
+    if (Result<Deployment> d = deploymentOf(m_host)) {
         m_record = std::move(d.value());
     }
 }
 
+void DeployPage::recordOwnRun()
+{
+    // The Fleet, Metrics and Playground follow what was just deployed, without a restart; the
+    // session reads the manifest this run wrote, and this page takes it as what it shows: neither
+    // this call nor the records' later echo reloads the page (that would drop the run's steps).
+    m_recordingOwnRun = true;
+    m_watcher.deploymentChanged(m_host);
+    m_recordingOwnRun = false;
+    readRecord();
+}
+
 void DeployPage::onRecordChanged(const QString &host)
 {
-    if (host != m_host || isRunning()) {
+    if (host != m_host || isRunning() || m_recordingOwnRun) {
         return; // another host, or this page's own run (which shows its record when it ends)
     }
     // What the page shows already (its own run's echo): when it finished, when it was undeployed.
     const auto stamp = [](const std::optional<Deployment> &d) {
         return d ? d->finished + QLatin1Char('|') + d->undeployed : QString();
     };
-    const Result<Deployment> now = Deployment::read(m_paths, m_host);
+    const Result<Deployment> now = deploymentOf(m_host);
     if (stamp(now ? std::optional<Deployment>(now.value()) : std::nullopt) == stamp(m_record)) {
         return;
     }
