@@ -6,7 +6,6 @@
 #include <QStringList>
 #include <QTest>
 
-#include <algorithm>
 
 namespace flashdeck::test {
 
@@ -46,8 +45,27 @@ inline int execSharded(QObject &test, int argc, char **argv)
         args.append(QString::fromLocal8Bit(argv[i]));
     }
     const QByteArray spec = qgetenv("FLASHDECK_TEST_SHARD");
-    const bool named =
-        std::any_of(args.cbegin() + 1, args.cend(), [](const QString &a) { return !a.startsWith(QLatin1Char('-')); });
+    // A function named on the command line; the values of QTest's options (-o FILE,FORMAT,
+    // -maxwarnings N, …) are not names (an -o once ran every function in every shard).
+    static const QStringList withValue{QStringLiteral("-o"),
+                                       QStringLiteral("-maxwarnings"),
+                                       QStringLiteral("-eventdelay"),
+                                       QStringLiteral("-keydelay"),
+                                       QStringLiteral("-mousedelay"),
+                                       QStringLiteral("-seed"),
+                                       QStringLiteral("-iterations"),
+                                       QStringLiteral("-median"),
+                                       QStringLiteral("-minimumvalue"),
+                                       QStringLiteral("-minimumtotal"),
+                                       QStringLiteral("-platform")};
+    bool named = false;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (withValue.contains(args.at(i))) {
+            ++i;
+        } else if (!args.at(i).startsWith(QLatin1Char('-'))) {
+            named = true;
+        }
+    }
     if (!spec.isEmpty() && !named) {
         const QList<QByteArray> parts = spec.split('/');
         const int shard = parts.value(0).toInt();

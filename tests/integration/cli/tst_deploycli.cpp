@@ -1249,10 +1249,12 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    // A slower host, so the pull is still running when the connection goes.
+    // A slow registry, so the pull is still running when the connection goes; the rest of the
+    // host at the tests' pace (the whole host slowed down took 44 s).
     const Run demo = run(config.path(),
-                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
-                          QStringLiteral("0.4"), QStringLiteral("--json")});
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
+                          QStringLiteral("slow-registry"), QStringLiteral("--time-factor"), QStringLiteral("0.01"),
+                          QStringLiteral("--json")});
     QCOMPARE(demo.exitCode, 0);
     const qint64 sshd = QJsonDocument::fromJson(demo.out)
                             .object()[QLatin1String("hosts")]
@@ -1313,9 +1315,11 @@ void TestDeployCli::ctrlC_saysWhatIsLeft_andResumeFinishes()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    const Run demo =
-        run(config.path(),
-            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"), QStringLiteral("0.4")});
+    // A long first start (weights and kernels 8 × slower), so Ready still waits when Ctrl+C
+    // comes; the pull and the rest at the tests' pace (the whole host slowed down took 41 s).
+    const Run demo = run(config.path(),
+                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
+                          QStringLiteral("slow-start"), QStringLiteral("--time-factor"), QStringLiteral("0.03")});
     QCOMPARE(demo.exitCode, 0);
     QProcess deploy;
     deploy.start(flashdeck::test::flashdeckBinary(),
