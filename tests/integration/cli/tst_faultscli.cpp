@@ -45,7 +45,14 @@ private:
     /** `flashdeck deploy demo --json` with the licence accepted, running in `process`. */
     static void startDeploy(QProcess &process, const QString &config);
     /** `demo start`; returns the demo host's sshd pid (0 on failure). */
-    static qint64 startDemo(const QString &config, const QString &timeFactor);
+    /** The demo host of `scenario` at `timeFactor`; its sshd's pid (0: it did not start). */
+    static qint64 startDemo(const QString &config, const QString &timeFactor,
+                            const QString &scenario = QStringLiteral("b300x4"));
+    /**
+     * A host slow only where `moment` is: a slow registry for "pull", a slow first start for
+     * "ready" (the whole host slowed down made each of these tests take about 45 s).
+     */
+    static qint64 startDemoSlowAt(const QString &config, const QString &moment);
     /** Every line of the journal is a whole JSON object (a torn last line counts as a loss). */
     static bool journalReadsWhole(const QString &config, QString *why);
     void injected(const QString &what, const QString &outcome);
@@ -61,11 +68,17 @@ void TestFaultsCli::startDeploy(QProcess &process, const QString &config)
                    QStringLiteral("--json"), QStringLiteral("--config-dir"), config});
 }
 
-qint64 TestFaultsCli::startDemo(const QString &config, const QString &timeFactor)
+qint64 TestFaultsCli::startDemoSlowAt(const QString &config, const QString &moment)
+{
+    return moment == QLatin1String("pull") ? startDemo(config, QStringLiteral("0.01"), QStringLiteral("slow-registry"))
+                                           : startDemo(config, QStringLiteral("0.03"), QStringLiteral("slow-start"));
+}
+
+qint64 TestFaultsCli::startDemo(const QString &config, const QString &timeFactor, const QString &scenario)
 {
     const CliRun demo = run(config,
-                            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--time-factor"),
-                             timeFactor, QStringLiteral("--json")});
+                            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"), scenario,
+                             QStringLiteral("--time-factor"), timeFactor, QStringLiteral("--json")});
     if (demo.exitCode != 0) {
         qWarning("demo start: %s", demo.err.constData());
         return 0;
@@ -136,7 +149,7 @@ void TestFaultsCli::deploymentFault()
     QFETCH(QString, fault);
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    const qint64 sshd = startDemo(config.path(), QStringLiteral("0.4"));
+    const qint64 sshd = startDemoSlowAt(config.path(), moment);
     QVERIFY(sshd > 0);
     QProcess deploy;
     startDeploy(deploy, config.path());
@@ -217,7 +230,7 @@ void TestFaultsCli::diskFullWhileWritingTheJournal_stopsClearly_resumeFinishes()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    QVERIFY(startDemo(config.path(), QStringLiteral("0.4")) > 0);
+    QVERIFY(startDemoSlowAt(config.path(), QStringLiteral("pull")) > 0);
     // The deployments folder on a 1 MiB file system of its own, filled once the pull starts.
     flashdeck::test::TmpfsMount disk(config.path() + QStringLiteral("/data/deployments"), 1024);
     QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
