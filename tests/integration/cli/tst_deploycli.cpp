@@ -1249,11 +1249,11 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
 {
     QTemporaryDir config;
     const DemoGuard guard{config.path()};
-    // A slow registry, so the pull is still running when the connection goes; the rest of the
+    // A slow link, so the pull is still running when the connection goes; the rest of the
     // host at the tests' pace (the whole host slowed down took 44 s).
     const Run demo = run(config.path(),
                          {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
-                          QStringLiteral("slow-registry"), QStringLiteral("--time-factor"), QStringLiteral("0.01"),
+                          QStringLiteral("slow-link"), QStringLiteral("--time-factor"), QStringLiteral("0.01"),
                           QStringLiteral("--json")});
     QCOMPARE(demo.exitCode, 0);
     const qint64 sshd = QJsonDocument::fromJson(demo.out)

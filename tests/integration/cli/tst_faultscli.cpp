@@ -49,7 +49,7 @@ private:
     static qint64 startDemo(const QString &config, const QString &timeFactor,
                             const QString &scenario = QStringLiteral("b300x4"));
     /**
-     * A host slow only where `moment` is: a slow registry for "pull", a slow first start for
+     * A host slow only where `moment` is: a slow link for "pull", a slow first start for
      * "ready" (the whole host slowed down made each of these tests take about 45 s).
      */
     static qint64 startDemoSlowAt(const QString &config, const QString &moment);
@@ -70,7 +70,7 @@ void TestFaultsCli::startDeploy(QProcess &process, const QString &config)
 
 qint64 TestFaultsCli::startDemoSlowAt(const QString &config, const QString &moment)
 {
-    return moment == QLatin1String("pull") ? startDemo(config, QStringLiteral("0.01"), QStringLiteral("slow-registry"))
+    return moment == QLatin1String("pull") ? startDemo(config, QStringLiteral("0.01"), QStringLiteral("slow-link"))
                                            : startDemo(config, QStringLiteral("0.03"), QStringLiteral("slow-start"));
 }
 
