@@ -1046,6 +1046,16 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     // The broken nightly from the window: its server dies, the old pins run again, verified.
     page->upgrade(dialog.target());
     QVERIFY(page->isRunning());
+    {
+        // A page made again while it runs says an upgrade runs, and to what (not "Running on").
+        ui::DeployPage again(paths, window.fleet(), redactor);
+        again.setHost(page->host());
+        QVERIFY(again.isRunning());
+        const QString said = again.findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
+        QVERIFY2(said.startsWith(QStringLiteral("Upgrading %1: ").arg(page->host())) ||
+                     said.startsWith(QLatin1String("The upgrade failed at ")),
+                 qPrintable(said));
+    }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
     const QString notice = page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
     QVERIFY2(notice.contains(QLatin1String("The upgrade failed at ready (ImportError: cannot import name")) &&

@@ -33,7 +33,9 @@ class Acknowledgements;
 class AppPaths;
 class DeploySession;
 class UpgradeSession;
+struct UpgradePlan;
 struct UpgradeTarget;
+enum class UpgradePhase;
 class FleetWatcher;
 class HostSession;
 class LicenseTerms;
@@ -146,6 +148,8 @@ private:
      * writes it, for every page (a failure for a host the fleet does not hold).
      */
     [[nodiscard]] Result<Deployment> deploymentOf(const QString &host) const;
+    /** What an upgrade in this phase is doing, for the notice line. */
+    QString upgradeNotice(const UpgradePlan &plan, UpgradePhase phase) const;
     /** A run of this page ended: the fleet reads its manifest, and the page shows it as it is. */
     void recordOwnRun();
     /** Reads the host's manifest into m_record: once per view of it, not per button update. */

@@ -230,7 +230,9 @@ void DeployPage::showRunningOperation()
             applyRecord(run->current());
         }
     }
-    m_notice->setText(tr("Running on %1…").arg(m_host));
+    // An upgrade says which phase runs, as it did when it was started here.
+    m_notice->setText(session->upgrade() ? upgradeNotice(session->upgrade()->plan(), session->upgrade()->plan().phase)
+                                         : tr("Running on %1…").arg(m_host));
     m_log->setStartExpected(true);
     updateButtons();
     Q_EMIT runningChanged(true);
@@ -356,11 +358,16 @@ void DeployPage::connectUpgrade(UpgradeSession *s)
             resetSteps();
         }
         restartLog();
-        m_notice->setText(phase == UpgradePhase::Upgrade
-                              ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
-                              : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
-                                    .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from)));
+        m_notice->setText(upgradeNotice(plan, phase));
     });
+}
+
+QString DeployPage::upgradeNotice(const UpgradePlan &plan, UpgradePhase phase) const
+{
+    return phase == UpgradePhase::Upgrade
+        ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
+        : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
+              .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from));
 }
 
 void DeployPage::connectUpgradeFinished(UpgradeSession *s)
