@@ -1,0 +1,171 @@
+#include "backend/cli/exposerequest.h"
+
+#include "backend/cli/exitcodes.h"
+#include "backend/cli/hostscommand.h"
+#include "backend/expose/cidr.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QTextStream>
+
+namespace flashdeck::cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Cli", text);
+}
+
+struct Opts
+{
+    QCommandLineOption allow{QStringLiteral("allow"), tr("A source network let in (repeat it)."),
+                             QStringLiteral("CIDR")};
+    QCommandLineOption listen{QStringLiteral("listen"), tr("The host's address to listen on (default 0.0.0.0)."),
+                              QStringLiteral("ADDR")};
+    QCommandLineOption port{QStringLiteral("port"), tr("The port to listen on (default 8443)."), QStringLiteral("N")};
+    QCommandLineOption rate{QStringLiteral("rate"), tr("Requests per client address (default 10/s)."),
+                            QStringLiteral("N/s")};
+    QCommandLineOption burst{QStringLiteral("burst"), tr("Requests past the rate served at once (default 20)."),
+                             QStringLiteral("N")};
+    QCommandLineOption maxConcurrent{QStringLiteral("max-concurrent"), tr("Requests in flight (default 64)."),
+                                     QStringLiteral("N")};
+    QCommandLineOption maxBody{QStringLiteral("max-body"), tr("The largest request (default 32m)."),
+                               QStringLiteral("SIZE")};
+    QCommandLineOption mediaAllow{QStringLiteral("media-allow"), tr("An image host remote URLs may name (repeat it)."),
+                                  QStringLiteral("DOMAIN")};
+    QCommandLineOption selfSigned{QStringLiteral("self-signed"), tr("Make a certificate on the host (the default).")};
+    QCommandLineOption tlsCert{QStringLiteral("tls-cert"), tr("Your certificate (PEM)."), QStringLiteral("FILE")};
+    QCommandLineOption tlsKey{QStringLiteral("tls-key"), tr("Its private key (PEM, no passphrase)."),
+                              QStringLiteral("FILE")};
+    QCommandLineOption preview{QStringLiteral("preview"), tr("Print what would be placed; change nothing.")};
+    QCommandLineOption json{QStringLiteral("json"), tr("Print JSON.")};
+};
+
+/** The numbers and sizes; the first that does not parse, as words. */
+Status readLimits(const QCommandLineParser &p, const Opts &o, expose::GatewayOptions &g)
+{
+    using expose::GatewayOptions;
+    if (p.isSet(o.port)) {
+        const auto v = GatewayOptions::parseCount(p.value(o.port), QStringLiteral("--port"), 1, 65535);
+        if (!v) {
+            return v.status();
+        }
+        g.listenPort = v.value();
+    }
+    if (p.isSet(o.rate)) {
+        const auto v = expose::RequestRate::parse(p.value(o.rate));
+        if (!v) {
+            return v.status();
+        }
+        g.rate = v.value();
+    }
+    const std::pair<const QCommandLineOption *, int *> counts[] = {{&o.burst, &g.burst},
+                                                                   {&o.maxConcurrent, &g.maxConcurrent}};
+    for (const auto &[option, field] : counts) {
+        if (p.isSet(*option)) {
+            const auto v = GatewayOptions::parseCount(p.value(*option), QStringLiteral("--") + option->names().first(),
+                                                      0, 1000000);
+            if (!v) {
+                return v.status();
+            }
+            *field = v.value();
+        }
+    }
+    if (p.isSet(o.maxBody)) {
+        const auto v = GatewayOptions::parseSize(p.value(o.maxBody), QStringLiteral("--max-body"));
+        if (!v) {
+            return v.status();
+        }
+        g.maxBodyBytes = v.value();
+    }
+    return Status::ok();
+}
+
+/** --allow, --listen, --media-allow and the certificate's choice. */
+Status readNetworks(const QCommandLineParser &p, const Opts &o, expose::GatewayOptions &g)
+{
+    for (const QString &text : p.values(o.allow)) {
+        const auto cidr = expose::Cidr::parse(text);
+        if (!cidr) {
+            return cidr.status();
+        }
+        g.allow.append(cidr.value());
+    }
+    if (p.isSet(o.listen)) {
+        g.listenAddress = p.value(o.listen);
+    }
+    for (const QString &text : p.values(o.mediaAllow)) {
+        const auto host = expose::GatewayOptions::parseMediaHost(text);
+        if (!host) {
+            return host.status();
+        }
+        g.mediaAllow.append(host.value());
+    }
+    if (p.isSet(o.selfSigned) && (p.isSet(o.tlsCert) || p.isSet(o.tlsKey))) {
+        return Status::failure(tr("--self-signed and --tls-cert/--tls-key exclude each other: choose one."));
+    }
+    if (p.isSet(o.tlsCert) != p.isSet(o.tlsKey)) {
+        return Status::failure(tr("--tls-cert and --tls-key go together: the certificate and its key."));
+    }
+    g.tls = p.isSet(o.tlsCert) ? expose::TlsMode::OperatorCertificate : expose::TlsMode::SelfSigned;
+    return g.validate();
+}
+
+/** Reads a file the operator named; false (said) when it cannot be read. */
+bool readFile(const QString &path, QByteArray *bytes, CliContext &c)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        c.err << tr("Cannot read %1: %2.\n").arg(path, f.errorString());
+        return false;
+    }
+    *bytes = f.readAll();
+    return true;
+}
+
+} // namespace
+
+QString ExposeRequest::usage()
+{
+    return QStringLiteral("Usage: flashdeck expose HOST --allow CIDR… [--listen ADDR] [--port N] [--rate N/s] "
+                          "[--burst N] [--max-concurrent N] [--max-body SIZE] [--media-allow DOMAIN…] "
+                          "[--self-signed | --tls-cert FILE --tls-key FILE] [--preview] [--json]\n");
+}
+
+std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const Opts o;
+    p.addOptions({o.allow, o.listen, o.port, o.rate, o.burst, o.maxConcurrent, o.maxBody, o.mediaAllow, o.selfSigned,
+                  o.tlsCert, o.tlsKey, o.preview, o.json});
+    if (!p.parse(args) || p.positionalArguments().size() != 2) {
+        c.err << "flashdeck expose: " << (p.errorText().isEmpty() ? tr("needs HOST.") : p.errorText()) << '\n'
+              << usage();
+        return ExitUsage;
+    }
+    ExposeRequest r;
+    r.host = p.positionalArguments().at(1);
+    r.preview = p.isSet(o.preview);
+    r.json = p.isSet(o.json);
+    Status s = readLimits(p, o, r.options);
+    if (s) {
+        s = readNetworks(p, o, r.options);
+    }
+    if (!s) {
+        c.err << "flashdeck expose: " << s.message() << '\n' << usage();
+        return ExitUsage;
+    }
+    if (r.options.tls == expose::TlsMode::OperatorCertificate) {
+        r.certificateFile = p.value(o.tlsCert);
+        r.keyFile = p.value(o.tlsKey);
+        if (!readFile(r.certificateFile, &r.certificatePem, c) || !readFile(r.keyFile, &r.keyPem, c)) {
+            return ExitUsage;
+        }
+    }
+    return r;
+}
+
+} // namespace flashdeck::cli
