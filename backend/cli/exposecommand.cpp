@@ -27,11 +27,6 @@ namespace flashdeck::cli {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Cli", text);
-}
-
 void printJson(CliContext &c, const nlohmann::json &j)
 {
     c.out << QString::fromStdString(j.dump()) << '\n';
@@ -58,8 +53,11 @@ int upstreamPort(CliContext &c, const QString &host, bool required)
     if (!required) {
         return 30000;
     }
-    c.err << (d ? tr("The deployment on %1 was undeployed: deploy again, then expose it.").arg(host)
-                : d.message() + QLatin1Char(' ') + tr("Deploy first, then expose the server."))
+    c.err << (d ? QCoreApplication::translate("Cli",
+                                              "The deployment on %1 was undeployed: deploy again, then expose it.")
+                      .arg(host)
+                : d.message() + QLatin1Char(' ') +
+                      QCoreApplication::translate("Cli", "Deploy first, then expose the server."))
           << '\n';
     return 0;
 }
@@ -73,7 +71,7 @@ bool certificateUsable(CliContext &c, const ExposeRequest &r)
     const auto cert = expose::GatewayCertificate::fromPem(r.certificatePem, r.certificateFile);
     const Status s = cert ? cert.value().usableAt(QDateTime::currentDateTimeUtc()) : cert.status();
     if (!s) {
-        c.err << s.message() << ' ' << tr("Nothing was changed.") << '\n';
+        c.err << s.message() << ' ' << QCoreApplication::translate("Cli", "Nothing was changed.") << '\n';
     }
     return s.isOk();
 }
@@ -89,9 +87,9 @@ void printPreview(CliContext &c, const ExposeRequest &r)
         return;
     }
     c.out << text
-          << tr("Image: %1:%2, pinned as %3.\n")
+          << QCoreApplication::translate("Cli", "Image: %1:%2, pinned as %3.\n")
                  .arg(expose::GatewayImage::repository(), expose::GatewayImage::tag(), expose::GatewayImage::pinned())
-          << tr("Preview only: nothing was changed on %1.\n").arg(r.host);
+          << QCoreApplication::translate("Cli", "Preview only: nothing was changed on %1.\n").arg(r.host);
 }
 
 void printExposed(CliContext &c, bool json, const expose::GatewayRecord &g)
@@ -108,17 +106,22 @@ void printExposed(CliContext &c, bool json, const expose::GatewayRecord &g)
         printJson(c, j);
         return;
     }
-    c.out << tr("Exposed %1 at %2 (container %3, %4).\n").arg(g.host, g.url(), g.containerName, g.image)
-          << tr("Allowed networks: %1\n").arg(g.allow.join(QStringLiteral(", ")))
-          << (g.selfSigned ? tr("Self-signed certificate made on the host, valid until %1.\n")
-                           : tr("Your certificate, valid until %1.\n"))
+    c.out << QCoreApplication::translate("Cli", "Exposed %1 at %2 (container %3, %4).\n")
+                 .arg(g.host, g.url(), g.containerName, g.image)
+          << QCoreApplication::translate("Cli", "Allowed networks: %1\n").arg(g.allow.join(QStringLiteral(", ")))
+          << (g.selfSigned
+                  ? QCoreApplication::translate("Cli", "Self-signed certificate made on the host, valid until %1.\n")
+                  : QCoreApplication::translate("Cli", "Your certificate, valid until %1.\n"))
                  .arg(g.certificateExpires)
-          << tr("SHA-256 public-key pin: sha256//%1\n").arg(g.publicKeySha256)
-          << tr("Certificate SHA-256 fingerprint: %1\n").arg(g.certificateSha256)
-          << tr("A colleague in an allowed network checks it with:\n") << "  " << curlLine(g) << '\n';
+          << QCoreApplication::translate("Cli", "SHA-256 public-key pin: sha256//%1\n").arg(g.publicKeySha256)
+          << QCoreApplication::translate("Cli", "Certificate SHA-256 fingerprint: %1\n").arg(g.certificateSha256)
+          << QCoreApplication::translate("Cli", "A colleague in an allowed network checks it with:\n") << "  "
+          << curlLine(g) << '\n';
     if (g.selfSigned) {
-        c.out << tr("(--insecure skips the certificate authority check a self-signed certificate cannot pass; the "
-                    "pin checks the server's key instead.)\n");
+        c.out << QCoreApplication::translate(
+            "Cli",
+            "(--insecure skips the certificate authority check a self-signed certificate cannot pass; the "
+            "pin checks the server's key instead.)\n");
     }
     c.out.flush();
 }
@@ -168,7 +171,10 @@ void place(HostSession &session, CliContext &c, const ExposeRequest &r, const Ho
                     return;
                 }
                 if (const Status s = placed.value().write(c.paths); !s) {
-                    c.err << tr("The gateway runs, but its record could not be written: %1").arg(s.message()) << '\n';
+                    c.err << QCoreApplication::translate("Cli",
+                                                         "The gateway runs, but its record could not be written: %1")
+                                 .arg(s.message())
+                          << '\n';
                 }
                 printExposed(c, r.json, placed.value());
                 done(ExitOk);

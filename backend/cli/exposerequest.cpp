@@ -13,34 +13,42 @@ namespace flashdeck::cli {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Cli", text);
-}
-
 struct Opts
 {
-    QCommandLineOption allow{QStringLiteral("allow"), tr("A source network let in (repeat it)."),
+    QCommandLineOption allow{QStringLiteral("allow"),
+                             QCoreApplication::translate("Cli", "A source network let in (repeat it)."),
                              QStringLiteral("CIDR")};
-    QCommandLineOption listen{QStringLiteral("listen"), tr("The host's address to listen on (default 0.0.0.0)."),
+    QCommandLineOption listen{QStringLiteral("listen"),
+                              QCoreApplication::translate("Cli", "The host's address to listen on (default 0.0.0.0)."),
                               QStringLiteral("ADDR")};
-    QCommandLineOption port{QStringLiteral("port"), tr("The port to listen on (default 8443)."), QStringLiteral("N")};
-    QCommandLineOption rate{QStringLiteral("rate"), tr("Requests per client address (default 10/s)."),
+    QCommandLineOption port{QStringLiteral("port"),
+                            QCoreApplication::translate("Cli", "The port to listen on (default 8443)."),
+                            QStringLiteral("N")};
+    QCommandLineOption rate{QStringLiteral("rate"),
+                            QCoreApplication::translate("Cli", "Requests per client address (default 10/s)."),
                             QStringLiteral("N/s")};
-    QCommandLineOption burst{QStringLiteral("burst"), tr("Requests past the rate served at once (default 20)."),
+    QCommandLineOption burst{QStringLiteral("burst"),
+                             QCoreApplication::translate("Cli", "Requests past the rate served at once (default 20)."),
                              QStringLiteral("N")};
-    QCommandLineOption maxConcurrent{QStringLiteral("max-concurrent"), tr("Requests in flight (default 64)."),
+    QCommandLineOption maxConcurrent{QStringLiteral("max-concurrent"),
+                                     QCoreApplication::translate("Cli", "Requests in flight (default 64)."),
                                      QStringLiteral("N")};
-    QCommandLineOption maxBody{QStringLiteral("max-body"), tr("The largest request (default 32m)."),
+    QCommandLineOption maxBody{QStringLiteral("max-body"),
+                               QCoreApplication::translate("Cli", "The largest request (default 32m)."),
                                QStringLiteral("SIZE")};
-    QCommandLineOption mediaAllow{QStringLiteral("media-allow"), tr("An image host remote URLs may name (repeat it)."),
+    QCommandLineOption mediaAllow{QStringLiteral("media-allow"),
+                                  QCoreApplication::translate("Cli", "An image host remote URLs may name (repeat it)."),
                                   QStringLiteral("DOMAIN")};
-    QCommandLineOption selfSigned{QStringLiteral("self-signed"), tr("Make a certificate on the host (the default).")};
-    QCommandLineOption tlsCert{QStringLiteral("tls-cert"), tr("Your certificate (PEM)."), QStringLiteral("FILE")};
-    QCommandLineOption tlsKey{QStringLiteral("tls-key"), tr("Its private key (PEM, no passphrase)."),
+    QCommandLineOption selfSigned{QStringLiteral("self-signed"),
+                                  QCoreApplication::translate("Cli", "Make a certificate on the host (the default).")};
+    QCommandLineOption tlsCert{QStringLiteral("tls-cert"),
+                               QCoreApplication::translate("Cli", "Your certificate (PEM)."), QStringLiteral("FILE")};
+    QCommandLineOption tlsKey{QStringLiteral("tls-key"),
+                              QCoreApplication::translate("Cli", "Its private key (PEM, no passphrase)."),
                               QStringLiteral("FILE")};
-    QCommandLineOption preview{QStringLiteral("preview"), tr("Print what would be placed; change nothing.")};
-    QCommandLineOption json{QStringLiteral("json"), tr("Print JSON.")};
+    QCommandLineOption preview{QStringLiteral("preview"),
+                               QCoreApplication::translate("Cli", "Print what would be placed; change nothing.")};
+    QCommandLineOption json{QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON.")};
 };
 
 /** The numbers and sizes; the first that does not parse, as words. */
@@ -104,10 +112,12 @@ Status readNetworks(const QCommandLineParser &p, const Opts &o, expose::GatewayO
         g.mediaAllow.append(host.value());
     }
     if (p.isSet(o.selfSigned) && (p.isSet(o.tlsCert) || p.isSet(o.tlsKey))) {
-        return Status::failure(tr("--self-signed and --tls-cert/--tls-key exclude each other: choose one."));
+        return Status::failure(QCoreApplication::translate(
+            "Cli", "--self-signed and --tls-cert/--tls-key exclude each other: choose one."));
     }
     if (p.isSet(o.tlsCert) != p.isSet(o.tlsKey)) {
-        return Status::failure(tr("--tls-cert and --tls-key go together: the certificate and its key."));
+        return Status::failure(
+            QCoreApplication::translate("Cli", "--tls-cert and --tls-key go together: the certificate and its key."));
     }
     g.tls = p.isSet(o.tlsCert) ? expose::TlsMode::OperatorCertificate : expose::TlsMode::SelfSigned;
     return g.validate();
@@ -118,7 +128,7 @@ bool readFile(const QString &path, QByteArray *bytes, CliContext &c)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        c.err << tr("Cannot read %1: %2.\n").arg(path, f.errorString());
+        c.err << QCoreApplication::translate("Cli", "Cannot read %1: %2.\n").arg(path, f.errorString());
         return false;
     }
     *bytes = f.readAll();
@@ -142,7 +152,8 @@ std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, Cl
     p.addOptions({o.allow, o.listen, o.port, o.rate, o.burst, o.maxConcurrent, o.maxBody, o.mediaAllow, o.selfSigned,
                   o.tlsCert, o.tlsKey, o.preview, o.json});
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
-        c.err << "flashdeck expose: " << (p.errorText().isEmpty() ? tr("needs HOST.") : p.errorText()) << '\n'
+        c.err << "flashdeck expose: "
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText()) << '\n'
               << usage();
         return ExitUsage;
     }

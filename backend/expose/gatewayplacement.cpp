@@ -27,11 +27,6 @@ namespace {
 constexpr int kConfirmAttempts = 60;
 constexpr int kConfirmIntervalMs = 250;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Expose", text);
-}
-
 /** What a command that failed said: the transport's words, else its stderr, else its exit code. */
 QString failureOf(const ssh::CommandResult &r)
 {
@@ -39,7 +34,7 @@ QString failureOf(const ssh::CommandResult &r)
         return r.error.message;
     }
     const QString said = QString::fromUtf8(r.stderrData).trimmed();
-    return said.isEmpty() ? tr("exit code %1").arg(r.exitCode.value_or(-1)) : said;
+    return said.isEmpty() ? QCoreApplication::translate("Expose", "exit code %1").arg(r.exitCode.value_or(-1)) : said;
 }
 
 bool isWildcard(const QString &address)
@@ -67,7 +62,8 @@ void GatewayPlacement::start(Done done)
 {
     m_done = std::move(done);
     if (m_plan.options.tls == TlsMode::OperatorCertificate) {
-        auto certificate = GatewayCertificate::fromPem(m_plan.certificatePem, tr("the certificate file"));
+        auto certificate = GatewayCertificate::fromPem(m_plan.certificatePem,
+                                                       QCoreApplication::translate("Expose", "the certificate file"));
         if (!certificate) {
             refuse(certificate.message());
             return;
@@ -109,30 +105,11 @@ QString GatewayPlacement::clientAddress() const
 
 void GatewayPlacement::probe()
 {
-    Q_EMIT progress(tr("Looking at the host: its home, openssl, the ports in use"));
+    Q_EMIT progress(QCoreApplication::translate("Expose", "Looking at the host: its home, openssl, the ports in use"));
     run(GatewayHostFacts::probeCommand(), {}, [this](const ssh::CommandResult &r) {
         m_facts = GatewayHostFacts::parse(r.stdoutData);
         if (r.error.isError() || m_facts.home().isEmpty()) {
-            refuse(tr("Could not look at the host: %1").arg(failureOf(r)));
-            return;
-        }
-        const GatewayOptions &o = m_plan.options;
-        if (!m_facts.hasSocketList()) {
-            refuse(tr("The host has no 'ss' (iproute2), so Flashdeck cannot see whether port %1 is free. Install "
-                      "iproute2 on the host and expose again.")
-                       .arg(o.listenPort));
-            return;
-        }
-        if (const auto held = m_facts.taking(o.listenAddress, o.listenPort)) {
-            refuse(tr("Port %1 is taken on the host (%2 is listening there): the gateway could not listen on "
-                      "%3:%1. Choose another with --port, or free it. Nothing was changed.")
-                       .arg(o.listenPort)
-                       .arg(*held, o.listenAddress));
-            return;
-        }
-        if (!m_facts.hasOpenssl()) {
-            refuse(tr("The host has no openssl, which makes the self-signed certificate and checks your key. "
-                      "Install it (apt-get install openssl) and expose again. Nothing was changed."));
+            refuse(QCoreApplication::translate("Expose", "Could not look at the host: %1").arg(failureOf(r)));
             return;
         }
         m_dir = GatewayContainer::hostDir(m_facts.home());
@@ -146,18 +123,51 @@ void GatewayPlacement::findExisting()
         "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(GatewayContainer::filter()),
         {}, [this](const docker::DockerResponse &list) {
             if (!list.ok()) {
-                refuse(tr("The host's Docker did not list its containers: %1").arg(list.message()));
+                refuse(QCoreApplication::translate("Expose", "The host's Docker did not list its containers: %1")
+                           .arg(list.message()));
                 return;
             }
             const nlohmann::json j = list.json();
             if (j.is_array() && !j.empty()) {
-                refuse(tr("A gateway is already placed on this host. Run 'flashdeck unexpose %1' first, "
-                          "then expose with the options you want.")
+                refuse(QCoreApplication::translate(
+                           "Expose",
+                           "A gateway is already placed on this host. Run 'flashdeck unexpose %1' first, "
+                           "then expose with the options you want.")
                            .arg(m_plan.host));
                 return;
             }
-            checkKey();
+            checkFacts();
         });
+}
+
+void GatewayPlacement::checkFacts()
+{
+    const GatewayOptions &o = m_plan.options;
+    if (!m_facts.hasSocketList()) {
+        refuse(QCoreApplication::translate(
+                   "Expose",
+                   "The host has no 'ss' (iproute2), so Flashdeck cannot see whether port %1 is free. Install "
+                   "iproute2 on the host and expose again.")
+                   .arg(o.listenPort));
+        return;
+    }
+    if (const auto held = m_facts.taking(o.listenAddress, o.listenPort)) {
+        refuse(QCoreApplication::translate(
+                   "Expose",
+                   "Port %1 is taken on the host (%2 is listening there): the gateway could not listen on %3:%1. "
+                   "Choose another with --port, or free it. Nothing was changed.")
+                   .arg(o.listenPort)
+                   .arg(*held, o.listenAddress));
+        return;
+    }
+    if (!m_facts.hasOpenssl()) {
+        refuse(QCoreApplication::translate(
+            "Expose",
+            "The host has no openssl, which makes the self-signed certificate and checks your key. Install "
+            "it (apt-get install openssl) and expose again. Nothing was changed."));
+        return;
+    }
+    checkKey();
 }
 
 void GatewayPlacement::checkKey()
@@ -166,7 +176,8 @@ void GatewayPlacement::checkKey()
         pull();
         return;
     }
-    Q_EMIT progress(tr("Checking that the key matches the certificate (the host's openssl)"));
+    Q_EMIT progress(
+        QCoreApplication::translate("Expose", "Checking that the key matches the certificate (the host's openssl)"));
     // The key goes through stdin and stays in a variable of that shell: nothing is written.
     // Only its public half is printed, hashed as curl hashes a pin.
     const QByteArray check = "k=$(openssl pkey -passin pass: -pubout 2>&1) || { printf '%s\\n' \"$k\" | "
@@ -174,14 +185,18 @@ void GatewayPlacement::checkKey()
                              "-outform DER | openssl dgst -sha256 -binary | openssl base64 -A";
     run(check, m_plan.keyPem, [this](const ssh::CommandResult &r) {
         if (!r.succeeded()) {
-            refuse(tr("The key file cannot be read as an unencrypted private key (%1). nginx needs it without "
-                      "a passphrase. Nothing was changed.")
+            refuse(QCoreApplication::translate(
+                       "Expose",
+                       "The key file cannot be read as an unencrypted private key (%1). nginx needs it without "
+                       "a passphrase. Nothing was changed.")
                        .arg(failureOf(r)));
             return;
         }
         if (QString::fromLatin1(r.stdoutData).trimmed() != m_certificate->publicKeySha256()) {
-            refuse(tr("The key does not match the certificate: its public key is not the certificate's. Give the "
-                      "key the certificate was issued for. Nothing was changed."));
+            refuse(QCoreApplication::translate(
+                "Expose",
+                "The key does not match the certificate: its public key is not the certificate's. Give the "
+                "key the certificate was issued for. Nothing was changed."));
             return;
         }
         pull();
@@ -202,7 +217,7 @@ void GatewayPlacement::pull()
 
 void GatewayPlacement::streamPull()
 {
-    Q_EMIT progress(tr("Pulling %1:%2 by its digest %3")
+    Q_EMIT progress(QCoreApplication::translate("Expose", "Pulling %1:%2 by its digest %3")
                         .arg(GatewayImage::repository(), GatewayImage::tag(), GatewayImage::digest()));
     auto pulled = std::make_shared<docker::PullProgress>();
     QNetworkReply *reply = m_docker.stream("POST",
@@ -228,8 +243,10 @@ void GatewayPlacement::streamPull()
             const QString said = !pulled->error().isEmpty() ? pulled->error()
                 : !res.ok()                                 ? res.message()
                                                             : reply->errorString();
-            refuse(tr("The host's Docker could not pull %1: %2. Check its access to Docker Hub ('docker pull %1' "
-                      "on the host shows the same). Nothing else was changed.")
+            refuse(QCoreApplication::translate(
+                       "Expose",
+                       "The host's Docker could not pull %1: %2. Check its access to Docker Hub ('docker pull %1' "
+                       "on the host shows the same). Nothing else was changed.")
                        .arg(GatewayImage::pinned(), said));
             return;
         }
@@ -239,7 +256,7 @@ void GatewayPlacement::streamPull()
 
 void GatewayPlacement::writeFiles()
 {
-    Q_EMIT progress(tr("Writing the configuration to %1 on the host").arg(m_dir));
+    Q_EMIT progress(QCoreApplication::translate("Expose", "Writing the configuration to %1 on the host").arg(m_dir));
     const auto config = GatewayConfig::generate(m_plan.options);
     if (!config) {
         refuse(config.message());
@@ -251,12 +268,14 @@ void GatewayPlacement::writeFiles()
     const QByteArray script = config.value().script().toUtf8();
     run(conf, config.value().nginxConf().toUtf8(), [this, script](const ssh::CommandResult &r) {
         if (!r.succeeded()) {
-            undo(tr("Could not write the configuration on the host: %1").arg(failureOf(r)));
+            undo(QCoreApplication::translate("Expose", "Could not write the configuration on the host: %1")
+                     .arg(failureOf(r)));
             return;
         }
         run("umask 077 && cat > " + dirArg() + "/gateway.js", script, [this](const ssh::CommandResult &w) {
             if (!w.succeeded()) {
-                undo(tr("Could not write the media check on the host: %1").arg(failureOf(w)));
+                undo(QCoreApplication::translate("Expose", "Could not write the media check on the host: %1")
+                         .arg(failureOf(w)));
                 return;
             }
             m_plan.options.tls == TlsMode::SelfSigned ? makeCertificate() : writeCertificate();
@@ -268,14 +287,15 @@ void GatewayPlacement::writeCertificate()
 {
     run("umask 077 && cat > " + dirArg() + "/tls/cert.pem", m_plan.certificatePem, [this](const ssh::CommandResult &c) {
         if (!c.succeeded()) {
-            undo(tr("Could not copy the certificate to the host: %1").arg(failureOf(c)));
+            undo(QCoreApplication::translate("Expose", "Could not copy the certificate to the host: %1")
+                     .arg(failureOf(c)));
             return;
         }
         // umask 077: the key file is 0600 from its first byte.
         run("umask 077 && cat > " + dirArg() + "/tls/key.pem", m_plan.keyPem, [this](const ssh::CommandResult &k) {
             m_plan.keyPem.fill('\0');
             if (!k.succeeded()) {
-                undo(tr("Could not copy the key to the host: %1").arg(failureOf(k)));
+                undo(QCoreApplication::translate("Expose", "Could not copy the key to the host: %1").arg(failureOf(k)));
                 return;
             }
             createContainer();
@@ -285,7 +305,8 @@ void GatewayPlacement::writeCertificate()
 
 void GatewayPlacement::makeCertificate()
 {
-    Q_EMIT progress(tr("Making a self-signed certificate on the host (its key never leaves it)"));
+    Q_EMIT progress(QCoreApplication::translate(
+        "Expose", "Making a self-signed certificate on the host (its key never leaves it)"));
     const QString address = clientAddress();
     const QString san = QHostAddress(address).isNull() ? QStringLiteral("subjectAltName=DNS:") + address
                                                        : QStringLiteral("subjectAltName=IP:") + address;
@@ -295,9 +316,10 @@ void GatewayPlacement::makeCertificate()
         "cert.pem -days 365 -subj /CN=flashdeck-gateway -addext " +
         shellQuote(san) + " 2>/dev/null && cat cert.pem";
     run(make, {}, [this](const ssh::CommandResult &r) {
-        auto certificate = GatewayCertificate::fromPem(r.stdoutData, tr("the host's new certificate"));
+        auto certificate = GatewayCertificate::fromPem(
+            r.stdoutData, QCoreApplication::translate("Expose", "the host's new certificate"));
         if (!r.succeeded() || !certificate) {
-            undo(tr("The host's openssl could not make a certificate: %1")
+            undo(QCoreApplication::translate("Expose", "The host's openssl could not make a certificate: %1")
                      .arg(r.succeeded() ? certificate.message() : failureOf(r)));
             return;
         }
@@ -308,13 +330,15 @@ void GatewayPlacement::makeCertificate()
 
 void GatewayPlacement::createContainer()
 {
-    Q_EMIT progress(tr("Starting the gateway container %1").arg(GatewayContainer::name(m_plan.host)));
+    Q_EMIT progress(QCoreApplication::translate("Expose", "Starting the gateway container %1")
+                        .arg(GatewayContainer::name(m_plan.host)));
     m_docker.call("POST",
                   QStringLiteral("/containers/create?name=") +
                       docker::DockerClient::q(GatewayContainer::name(m_plan.host)),
                   GatewayContainer::createBody(m_plan.host, m_dir), [this](const docker::DockerResponse &created) {
                       if (!created.ok()) {
-                          undo(tr("dockerd did not create the gateway: %1").arg(created.message()));
+                          undo(QCoreApplication::translate("Expose", "dockerd did not create the gateway: %1")
+                                   .arg(created.message()));
                           return;
                       }
                       m_containerId = QString::fromStdString(jsonread::string(created.json(), "Id"));
@@ -327,7 +351,8 @@ void GatewayPlacement::startContainer()
     m_docker.call("POST", QStringLiteral("/containers/%1/start").arg(m_containerId), {},
                   [this](const docker::DockerResponse &started) {
                       if (!started.ok() && started.status != 304) {
-                          undo(tr("dockerd did not start the gateway: %1").arg(started.message()));
+                          undo(QCoreApplication::translate("Expose", "dockerd did not start the gateway: %1")
+                                   .arg(started.message()));
                           return;
                       }
                       confirm(0);
@@ -352,7 +377,8 @@ void GatewayPlacement::confirm(int attempt)
                           if (now.taking(m_plan.options.listenAddress, m_plan.options.listenPort)) {
                               succeed();
                           } else if (attempt + 1 >= kConfirmAttempts) {
-                              undo(tr("The gateway started but did not listen on port %1 within %2 s.")
+                              undo(QCoreApplication::translate(
+                                       "Expose", "The gateway started but did not listen on port %1 within %2 s.")
                                        .arg(m_plan.options.listenPort)
                                        .arg(kConfirmAttempts * kConfirmIntervalMs / 1000));
                           } else {
@@ -372,8 +398,10 @@ void GatewayPlacement::explainExit(const QString &state)
                       for (const docker::LogLine &l : decoder.feed(logs.body) + decoder.finish()) {
                           lines.append(QString::fromUtf8(l.text).trimmed());
                       }
-                      undo(tr("The gateway stopped right after it started (%1). nginx said:\n%2")
-                               .arg(state.isEmpty() ? tr("gone") : state, lines.join(QLatin1Char('\n'))));
+                      undo(QCoreApplication::translate(
+                               "Expose", "The gateway stopped right after it started (%1). nginx said:\n%2")
+                               .arg(state.isEmpty() ? QCoreApplication::translate("Expose", "gone") : state,
+                                    lines.join(QLatin1Char('\n'))));
                   });
 }
 
@@ -382,7 +410,8 @@ void GatewayPlacement::undo(const QString &why)
     const auto removeFolder = [this, why] {
         run("rm -rf " + dirArg(), {}, [this, why](const ssh::CommandResult &) {
             refuse(why + QLatin1Char('\n') +
-                   tr("The gateway's container and folder were removed again; the server was not touched."));
+                   QCoreApplication::translate(
+                       "Expose", "The gateway's container and folder were removed again; the server was not touched."));
         });
     };
     if (m_containerId.isEmpty()) {

@@ -68,6 +68,7 @@ private:
     void run(const QByteArray &commandLine, const QByteArray &input, const Then &then);
     void probe();
     void findExisting();
+    void checkFacts();
     void checkKey();
     void pull();
     void streamPull();
