@@ -5,11 +5,14 @@
 #include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSslCertificate>
+#include <QSslKey>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,6 +76,7 @@ private Q_SLOTS:
     void refusals_changeNothing_data();
     void refusals_changeNothing();
     void selfSigned_pinnedCurl_thenUnexposeLeavesTheServer();
+    void operatorCertificate_copiedKey0600_pinOfTheirs();
 
 private:
     CliRun flashdeck(QStringList args) const;
@@ -346,6 +350,35 @@ void TestExposeCli::selfSigned_pinnedCurl_thenUnexposeLeavesTheServer()
     QCOMPARE(folder.stdoutData.trimmed(), QByteArray("1"));
     const CliRun statusAfter = flashdeck({QStringLiteral("status"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QVERIFY(statusByHost(statusAfter.out).value(QStringLiteral("gpu"))[QLatin1String("exposed")].isNull());
+}
+
+void TestExposeCli::operatorCertificate_copiedKey0600_pinOfTheirs()
+{
+    QFile cert(m_files.filePath(QStringLiteral("cert.pem")));
+    QVERIFY(cert.open(QIODevice::ReadOnly));
+    const QSslCertificate theirs(cert.readAll());
+    const QString pin = QString::fromLatin1(
+        QCryptographicHash::hash(theirs.publicKey().toDer(), QCryptographicHash::Sha256).toBase64());
+    const CliRun exposed =
+        flashdeck({QStringLiteral("expose"), QStringLiteral("gpu"), QStringLiteral("--allow"),
+                   QStringLiteral("127.0.0.0/8"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1"),
+                   QStringLiteral("--port"), QStringLiteral("9443"), QStringLiteral("--tls-cert"), cert.fileName(),
+                   QStringLiteral("--tls-key"), m_files.filePath(QStringLiteral("key.pem"))});
+    QVERIFY2(exposed.exitCode == 0, QByteArray(exposed.out + exposed.err).constData());
+    QVERIFY2(exposed.out.contains(QByteArray("sha256//" + pin.toLatin1())), exposed.out.constData());
+    // Their certificate chains to no CA here either: the curl line names the pin all the same.
+    QVERIFY2(exposed.out.contains("https://127.0.0.1:9443"), exposed.out.constData());
+    const ssh::CommandResult modes = runAndWait(m_host->connection(),
+                                                "stat -c '%a' ~/.flashdeck/gateway/tls/key.pem; "
+                                                "cmp ~/.flashdeck/gateway/tls/cert.pem " +
+                                                    cert.fileName().toUtf8() + " && echo same",
+                                                30000);
+    QVERIFY2(modes.stdoutData == "600\nsame\n", modes.stdoutData.constData());
+    const quint16 port = m_host->relay(9443);
+    const Ran answered = curl(pin, {QStringLiteral("https://127.0.0.1:%1/v1/models").arg(port)});
+    QVERIFY2(answered.exitCode == 0 && answered.out.endsWith("\n401"),
+             QByteArray(answered.out + answered.err).constData());
+    QCOMPARE(flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu")}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestExposeCli)
