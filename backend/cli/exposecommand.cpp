@@ -2,6 +2,7 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/exposecheck.h"
 #include "backend/cli/exposerequest.h"
 #include "backend/core/apppaths.h"
 #include "backend/docker/dockerclient.h"
@@ -199,6 +200,9 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     const std::optional<HostEntry> host = findHost(c, r.host, &notFound);
     if (!host) {
         return notFound;
+    }
+    if (r.check) {
+        return runExposeCheck(r, *host, c);
     }
     r.options.upstreamPort = upstreamPort(c, r.host, !r.preview);
     if (r.options.upstreamPort == 0) {

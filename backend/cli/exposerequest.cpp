@@ -49,7 +49,28 @@ struct Opts
     QCommandLineOption preview{QStringLiteral("preview"),
                                QCoreApplication::translate("Cli", "Print what would be placed; change nothing.")};
     QCommandLineOption json{QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON.")};
+    QCommandLineOption check{QStringLiteral("check"),
+                             QCoreApplication::translate("Cli", "Check the placed gateway from this machine.")};
+    QCommandLineOption connect{
+        QStringLiteral("connect"),
+        QCoreApplication::translate("Cli", "With --check: reach the gateway here (a NAT, a tunnel)."),
+        QStringLiteral("ADDR:PORT")};
 };
+
+/** "10.0.0.5:8443", "[2001:db8::5]:8443", "gpu.example.org:8443". */
+bool readConnect(const QString &text, ExposeRequest &r)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    const int port = colon > 0 ? text.mid(colon + 1).toInt(&ok) : 0;
+    QString host = colon > 0 ? text.left(colon) : QString();
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']'))) {
+        host = host.mid(1, host.size() - 2);
+    }
+    r.connectHost = host;
+    r.connectPort = port;
+    return ok && port > 0 && port < 65536 && !host.isEmpty();
+}
 
 /** The numbers and sizes; the first that does not parse, as words. */
 Status readLimits(const QCommandLineParser &p, const Opts &o, expose::GatewayOptions &g)
@@ -141,7 +162,8 @@ QString ExposeRequest::usage()
 {
     return QStringLiteral("Usage: flashdeck expose HOST --allow CIDR… [--listen ADDR] [--port N] [--rate N/s] "
                           "[--burst N] [--max-concurrent N] [--max-body SIZE] [--media-allow DOMAIN…] "
-                          "[--self-signed | --tls-cert FILE --tls-key FILE] [--preview] [--json]\n");
+                          "[--self-signed | --tls-cert FILE --tls-key FILE] [--preview] [--json]\n"
+                          "       flashdeck expose HOST --check [--connect ADDR:PORT] [--json]\n");
 }
 
 std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, CliContext &c)
@@ -150,7 +172,7 @@ std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, Cl
     addGlobalOptions(p);
     const Opts o;
     p.addOptions({o.allow, o.listen, o.port, o.rate, o.burst, o.maxConcurrent, o.maxBody, o.mediaAllow, o.selfSigned,
-                  o.tlsCert, o.tlsKey, o.preview, o.json});
+                  o.tlsCert, o.tlsKey, o.preview, o.json, o.check, o.connect});
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
         c.err << "flashdeck expose: "
               << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText()) << '\n'
@@ -161,6 +183,17 @@ std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, Cl
     r.host = p.positionalArguments().at(1);
     r.preview = p.isSet(o.preview);
     r.json = p.isSet(o.json);
+    r.check = p.isSet(o.check);
+    if (r.check) {
+        // The record says what was placed; placement options would mean nothing here.
+        if (p.isSet(o.connect) && !readConnect(p.value(o.connect), r)) {
+            c.err << "flashdeck expose: "
+                  << QCoreApplication::translate("Cli", "--connect takes ADDR:PORT, as 10.0.0.5:8443.") << '\n'
+                  << usage();
+            return ExitUsage;
+        }
+        return r;
+    }
     Status s = readLimits(p, o, r.options);
     if (s) {
         s = readNetworks(p, o, r.options);

@@ -18,6 +18,11 @@ struct ExposeRequest
     QString host;
     expose::GatewayOptions options;
     bool preview = false;
+    /** --check: prove the placed gateway from this machine instead of placing one. */
+    bool check = false;
+    /** --connect ADDR:PORT: where --check reaches the gateway (empty: the recorded address). */
+    QString connectHost;
+    int connectPort = 0;
     bool json = false;
     /** The operator's files (--tls-cert/--tls-key), read here; the key is a secret. */
     QString certificateFile;

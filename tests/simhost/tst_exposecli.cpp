@@ -77,6 +77,8 @@ private Q_SLOTS:
     void refusals_changeNothing();
     void selfSigned_pinnedCurl_thenUnexposeLeavesTheServer();
     void operatorCertificate_copiedKey0600_pinOfTheirs();
+    /** Whatever a test function left: the next one starts from a host that is not exposed. */
+    void cleanup();
 
 private:
     CliRun flashdeck(QStringList args) const;
@@ -328,6 +330,29 @@ void TestExposeCli::selfSigned_pinnedCurl_thenUnexposeLeavesTheServer()
                  media.out.contains("images.example.org is not on this gateway's allowed media hosts"),
              QByteArray(media.out + media.err).constData());
 
+    // expose --check from this machine, reaching the gateway through the relay: every step passes.
+    const CliRun checked =
+        flashdeck({QStringLiteral("expose"), QStringLiteral("gpu"), QStringLiteral("--check"),
+                   QStringLiteral("--connect"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--json")});
+    const QMap<QString, QJsonObject> steps = deploySteps(checked.out);
+    QByteArray failed = checked.err;
+    for (const QJsonObject &step : steps) {
+        failed += step[QLatin1String("status")].toString() == QLatin1String("pass")
+            ? QByteArray()
+            : QJsonDocument(step).toJson(QJsonDocument::Compact) + '\n';
+    }
+    QVERIFY2(checked.exitCode == 0, failed.constData());
+    for (const char *id :
+         {"expose.tls", "expose.nokey", "expose.key", "expose.media", "expose.serverport", "expose.rate"}) {
+        QVERIFY2(steps.value(QLatin1String(id))[QLatin1String("status")].toString() == QLatin1String("pass"),
+                 QByteArray(id + QByteArray(" in ") + checked.out).constData());
+    }
+    // Nothing listening where it is told to look: no gateway with the recorded key there.
+    const CliRun wrong = flashdeck({QStringLiteral("expose"), QStringLiteral("gpu"), QStringLiteral("--check"),
+                                    QStringLiteral("--connect"), QStringLiteral("127.0.0.1:%1").arg(freeLocalPort())});
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.out.contains("FAIL  expose.tls"), wrong.out.constData());
+
     const CliRun status = flashdeck({QStringLiteral("status"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QCOMPARE(statusByHost(status.out).value(QStringLiteral("gpu"))[QLatin1String("exposed")].toObject(), gateway);
 
@@ -379,6 +404,11 @@ void TestExposeCli::operatorCertificate_copiedKey0600_pinOfTheirs()
     QVERIFY2(answered.exitCode == 0 && answered.out.endsWith("\n401"),
              QByteArray(answered.out + answered.err).constData());
     QCOMPARE(flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu")}).exitCode, 0);
+}
+
+void TestExposeCli::cleanup()
+{
+    flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu")});
 }
 
 QTEST_GUILESS_MAIN(TestExposeCli)
