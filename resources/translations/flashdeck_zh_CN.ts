@@ -693,7 +693,7 @@
     </message>
     <message>
         <location line="+299"/>
-        <location filename="../../backend/cli/exposerequest.cpp" line="+105"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+127"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
@@ -1121,7 +1121,7 @@ Summary sha256: %1
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposerequest.cpp" line="-137"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="-159"/>
         <source>A source network let in (repeat it).</source>
         <translation>放行的来源网络（可重复）。</translation>
     </message>
@@ -1181,7 +1181,17 @@ Summary sha256: %1
         <translation>输出将要部署的内容，不做任何更改。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+3"/>
+        <source>Check the placed gateway from this machine.</source>
+        <translation>从本机检查已部署的网关。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>With --check: reach the gateway here (a NAT, a tunnel).</source>
+        <translation>与 --check 一起使用：从此处访问网关（NAT、隧道）。</translation>
+    </message>
+    <message>
+        <location line="+80"/>
         <source>--self-signed and --tls-cert/--tls-key exclude each other: choose one.</source>
         <translation>--self-signed 与 --tls-cert/--tls-key 互斥：请选择其一。</translation>
     </message>
@@ -1197,6 +1207,11 @@ Summary sha256: %1
 </source>
         <translation>无法读取 %1：%2。
 </translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>--connect takes ADDR:PORT, as 10.0.0.5:8443.</source>
+        <translation>--connect 需要 ADDR:PORT，例如 10.0.0.5:8443。</translation>
     </message>
     <message>
         <location filename="../../backend/cli/logscommand.cpp" line="+86"/>
@@ -1840,7 +1855,7 @@ Summary sha256: %1
         <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposecommand.cpp" line="+56"/>
+        <location filename="../../backend/cli/exposecommand.cpp" line="+57"/>
         <source>The deployment on %1 was undeployed: deploy again, then expose it.</source>
         <translation>%1 上的部署已撤除：请重新部署后再开放。</translation>
     </message>
@@ -1942,6 +1957,11 @@ Summary sha256: %1
 </source>
         <translation>已停止并删除网关 %1 及其目录（证书和私钥）；服务器未受影响。
 </translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/exposecheck.cpp" line="+24"/>
+        <source>%1 is not exposed: run &apos;flashdeck expose %1 --allow CIDR&apos; first.</source>
+        <translation>%1 未开放：请先运行 “flashdeck expose %1 --allow CIDR”。</translation>
     </message>
 </context>
 <context>
@@ -4482,6 +4502,91 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <location filename="../../backend/expose/gatewayremoval.cpp" line="+55"/>
         <source>Could not remove the gateway&apos;s folder: %1</source>
         <translation>无法删除网关目录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewaycheck.cpp" line="+104"/>
+        <source>TLS with the recorded key</source>
+        <translation>使用已记录密钥的 TLS</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not the gateway Flashdeck placed (another key answers there, or nothing): check the address and port, or expose again.</source>
+        <translation>%1 不是 Flashdeck 部署的网关（那里是另一个密钥在应答，或没有应答）：请检查地址和端口，或重新开放。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Refused without the API key</source>
+        <translation>无 API 密钥时被拒绝</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The gateway let a request without a key through: expose again.</source>
+        <translation>网关放行了不带密钥的请求：请重新开放。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Served with the API key</source>
+        <translation>带 API 密钥时正常响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This machine&apos;s address is not in the gateway&apos;s --allow list.</source>
+        <translation>本机地址不在网关的 --allow 列表中。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Is the server running (&apos;flashdeck status&apos;)? Is the key the deployment&apos;s?</source>
+        <translation>服务器是否在运行（“flashdeck status”）？密钥是否是该部署的？</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>A remote image URL refused</source>
+        <translation>远程图片 URL 被拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The gateway passed a remote image URL: expose again.</source>
+        <translation>网关放行了远程图片 URL：请重新开放。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>The server&apos;s own port not reachable</source>
+        <translation>服务器自身端口不可访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>port %1 does not serve this deployment</source>
+        <translation>端口 %1 不提供此部署的服务</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with the key: %1; without: %2</source>
+        <translation>带密钥：%1；不带：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server answers on port %1 from outside the host: it must listen on the host&apos;s loopback only (deploy again).</source>
+        <translation>服务器的端口 %1 可从主机外部访问：它必须只监听主机的回环地址（请重新部署）。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>429 past the rate</source>
+        <translation>超过速率时返回 429</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>some of %1 requests at once get 429 (rate %2, burst %3)</source>
+        <translation>同时发送的 %1 个请求中有一部分得到 429（速率 %2，突发 %3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 got 429</source>
+        <translation>%2 个中有 %1 个得到 429</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The gateway did not limit the rate: expose again.</source>
+        <translation>网关没有限制速率：请重新开放。</translation>
     </message>
 </context>
 <context>
