@@ -6,9 +6,6 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QHostAddress>
-#include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QSslConfiguration>
 #include <QSslKey>
 
 #include <memory>
@@ -19,16 +16,10 @@ namespace {
 
 constexpr int kTimeoutMs = 30000;
 
-int statusOf(QNetworkReply *reply)
+/** What an answer was, in a few words: "HTTP 401" or the socket's error. */
+QString seenOf(const GatewayRequest::Answer &a)
 {
-    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-}
-
-/** What a reply was, in a few words: "HTTP 401" or the network's error. */
-QString seenOf(QNetworkReply *reply)
-{
-    const int status = statusOf(reply);
-    return status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
+    return a.status > 0 ? QStringLiteral("HTTP %1").arg(a.status) : a.error;
 }
 
 } // namespace
@@ -39,41 +30,32 @@ GatewayCheck::GatewayCheck(GatewayRecord record, QString apiKey, QString host, i
     , m_key(std::move(apiKey))
     , m_host(std::move(host))
     , m_port(port)
-{
-    // From this machine as a colleague's client would go: no proxy of the environment in between.
-    m_network.setProxy(QNetworkProxy::NoProxy);
-}
+{ }
 
 void GatewayCheck::start()
 {
     checkTls();
 }
 
-QString GatewayCheck::url(const QByteArray &path) const
+QString GatewayCheck::url() const
 {
     const QHostAddress a(m_host);
     const QString host =
         a.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + a.toString() + QLatin1Char(']') : m_host;
-    return QStringLiteral("https://%1:%2%3").arg(host).arg(m_port).arg(QString::fromLatin1(path));
+    return QStringLiteral("https://%1:%2").arg(host).arg(m_port);
 }
 
-void GatewayCheck::send(const QByteArray &path, const QByteArray &body, bool withKey, const Answered &answered)
+void GatewayCheck::send(const QByteArray &path, const QByteArray &body, bool withKey, const Answered &answered,
+                        int port)
 {
-    QNetworkRequest request{QUrl(url(path))};
-    // The certificate is judged by its pin (checkTls), as `curl --pinnedpubkey` does: a
-    // self-signed one chains to no authority this machine trusts.
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    tls.setPeerVerifyMode(QSslSocket::VerifyNone);
-    request.setSslConfiguration(tls);
-    request.setTransferTimeout(kTimeoutMs);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    if (withKey) {
-        request.setRawHeader("Authorization", "Bearer " + m_key.toUtf8());
-    }
-    QNetworkReply *reply = body.isNull() ? m_network.get(request) : m_network.post(request, body);
-    connect(reply, &QNetworkReply::finished, this, [reply, answered] {
-        reply->deleteLater();
-        answered(reply);
+    const QByteArray headers = withKey ? "Authorization: Bearer " + m_key.toUtf8() + "\r\n" : QByteArray();
+    auto *request =
+        new GatewayRequest(m_host, port > 0 ? port : m_port, port == 0,
+                           GatewayRequest::build(body.isNull() ? "GET" : "POST", path, m_host, headers, body),
+                           port > 0 ? 5000 : kTimeoutMs, this);
+    connect(request, &GatewayRequest::finished, this, [request, answered] {
+        request->deleteLater();
+        answered(request->answer());
     });
 }
 
@@ -94,13 +76,13 @@ void GatewayCheck::report(const QString &id, const QString &title, bool pass, co
 
 void GatewayCheck::checkTls()
 {
-    send("/v1/models", QByteArray(), false, [this](QNetworkReply *reply) {
-        const QSslCertificate peer = reply->sslConfiguration().peerCertificate();
+    send("/v1/models", QByteArray(), false, [this](const GatewayRequest::Answer &reply) {
+        const QSslCertificate &peer = reply.peer;
         const QString pin = peer.isNull()
             ? QString()
             : QString::fromLatin1(
                   QCryptographicHash::hash(peer.publicKey().toDer(), QCryptographicHash::Sha256).toBase64());
-        const QString where = url({});
+        const QString where = url();
         report(QStringLiteral("expose.tls"), QCoreApplication::translate("Expose", "TLS with the recorded key"),
                !pin.isEmpty() && pin == m_record.publicKeySha256, QStringLiteral("sha256//") + m_record.publicKeySha256,
                pin.isEmpty() ? seenOf(reply) : QStringLiteral("sha256//") + pin,
@@ -112,7 +94,7 @@ void GatewayCheck::checkTls()
             Q_EMIT finished(false); // nothing else can be judged through an unknown server
             return;
         }
-        const int status = statusOf(reply);
+        const int status = reply.status;
         report(QStringLiteral("expose.nokey"), QCoreApplication::translate("Expose", "Refused without the API key"),
                status == 401, QStringLiteral("HTTP 401"), seenOf(reply),
                QCoreApplication::translate("Expose", "The gateway let a request without a key through: expose again."));
@@ -122,14 +104,14 @@ void GatewayCheck::checkTls()
 
 void GatewayCheck::checkKey()
 {
-    send("/v1/models", QByteArray(), true, [this](QNetworkReply *reply) {
+    send("/v1/models", QByteArray(), true, [this](const GatewayRequest::Answer &reply) {
         report(QStringLiteral("expose.key"), QCoreApplication::translate("Expose", "Served with the API key"),
-               statusOf(reply) == 200, QStringLiteral("HTTP 200"), seenOf(reply),
-               statusOf(reply) == 403 ? QCoreApplication::translate(
-                                            "Expose", "This machine's address is not in the gateway's --allow list.")
-                                      : QCoreApplication::translate("Expose",
-                                                                    "Is the server running ('flashdeck status')? "
-                                                                    "Is the key the deployment's?"));
+               reply.status == 200, QStringLiteral("HTTP 200"), seenOf(reply),
+               reply.status == 403 ? QCoreApplication::translate(
+                                         "Expose", "This machine's address is not in the gateway's --allow list.")
+                                   : QCoreApplication::translate("Expose",
+                                                                 "Is the server running ('flashdeck status')? "
+                                                                 "Is the key the deployment's?"));
         checkMedia();
     });
 }
@@ -140,10 +122,10 @@ void GatewayCheck::checkMedia()
     const QByteArray chat = R"({"model":"default","max_tokens":1,"messages":[{"role":"user","content":[)"
                             R"({"type":"image_url","image_url":{"url":"https://media-check.invalid/flashdeck.png"}},)"
                             R"({"type":"text","text":"?"}]}]})";
-    send("/v1/chat/completions", chat, true, [this](QNetworkReply *reply) {
-        const QByteArray body = reply->readAll();
+    send("/v1/chat/completions", chat, true, [this](const GatewayRequest::Answer &reply) {
+        const QByteArray &body = reply.body;
         report(QStringLiteral("expose.media"), QCoreApplication::translate("Expose", "A remote image URL refused"),
-               statusOf(reply) == 403 && body.contains("media_refused"), QStringLiteral("HTTP 403 media_refused"),
+               reply.status == 403 && body.contains("media_refused"), QStringLiteral("HTTP 403 media_refused"),
                seenOf(reply) + QLatin1Char(' ') + QString::fromUtf8(body.left(200)).trimmed(),
                QCoreApplication::translate("Expose", "The gateway passed a remote image URL: expose again."));
         checkServerPort();
@@ -152,30 +134,17 @@ void GatewayCheck::checkMedia()
 
 void GatewayCheck::checkServerPort()
 {
-    QUrl direct;
-    direct.setScheme(QStringLiteral("http"));
-    direct.setHost(m_host);
-    direct.setPort(m_record.upstreamPort);
-    direct.setPath(QStringLiteral("/v1/models"));
     // This deployment's server answers 200 with its key and 401 without (SGLang checks it); a
     // refusal, silence or another server (no key, or another one) is not this server leaking.
-    const auto ask = [this, direct](bool withKey, const Answered &answered) {
-        QNetworkRequest request(direct);
-        request.setTransferTimeout(5000);
-        if (withKey) {
-            request.setRawHeader("Authorization", "Bearer " + m_key.toUtf8());
-        }
-        QNetworkReply *reply = m_network.get(request);
-        connect(reply, &QNetworkReply::finished, this, [reply, answered] {
-            reply->deleteLater();
-            answered(reply);
-        });
+    const int port = m_record.upstreamPort;
+    const auto ask = [this, port](bool withKey, const Answered &answered) {
+        send("/v1/models", QByteArray(), withKey, answered, port);
     };
-    ask(true, [this, ask](QNetworkReply *keyed) {
-        const int withKey = statusOf(keyed);
+    ask(true, [this, ask](const GatewayRequest::Answer &keyed) {
+        const int withKey = keyed.status;
         const QString seen = seenOf(keyed);
-        ask(false, [this, withKey, seen](QNetworkReply *bare) {
-            const bool ours = withKey == 200 && statusOf(bare) == 401;
+        ask(false, [this, withKey, seen](const GatewayRequest::Answer &bare) {
+            const bool ours = withKey == 200 && bare.status == 401;
             report(QStringLiteral("expose.serverport"),
                    QCoreApplication::translate("Expose", "The server's own port not reachable"), !ours,
                    QCoreApplication::translate("Expose", "port %1 does not serve this deployment")
@@ -202,8 +171,8 @@ void GatewayCheck::checkRate()
     auto pending = std::make_shared<int>(count);
     auto limited = std::make_shared<int>(0);
     for (int i = 0; i < count; ++i) {
-        send("/v1/models", QByteArray(), true, [this, pending, limited, count](QNetworkReply *reply) {
-            *limited += statusOf(reply) == 429 ? 1 : 0;
+        send("/v1/models", QByteArray(), true, [this, pending, limited, count](const GatewayRequest::Answer &reply) {
+            *limited += reply.status == 429 ? 1 : 0;
             if (--*pending > 0) {
                 return;
             }

@@ -1,14 +1,12 @@
 #pragma once
 
 #include "backend/expose/gatewayrecord.h"
+#include "backend/expose/gatewayrequest.h"
 #include "backend/recipe/step.h"
 
-#include <QNetworkAccessManager>
 #include <QObject>
 
 #include <functional>
-
-class QNetworkReply;
 
 namespace flashdeck::expose {
 
@@ -35,8 +33,9 @@ Q_SIGNALS:
     void finished(bool passed);
 
 private:
-    using Answered = std::function<void(QNetworkReply *reply)>;
-    void send(const QByteArray &path, const QByteArray &body, bool withKey, const Answered &answered);
+    using Answered = std::function<void(const GatewayRequest::Answer &answer)>;
+    /** To the gateway (TLS), or with `port` to that port of its address in plain HTTP. */
+    void send(const QByteArray &path, const QByteArray &body, bool withKey, const Answered &answered, int port = 0);
     void report(const QString &id, const QString &title, bool pass, const QString &expected, const QString &seen,
                 const QString &fix = {});
     void checkTls();
@@ -44,13 +43,12 @@ private:
     void checkMedia();
     void checkServerPort();
     void checkRate();
-    QString url(const QByteArray &path) const;
+    QString url() const;
 
     GatewayRecord m_record;
     QString m_key;
     QString m_host;
     int m_port = 0;
-    QNetworkAccessManager m_network;
     bool m_passed = true;
 };
 

@@ -450,7 +450,7 @@
     <message>
         <location line="+157"/>
         <location filename="../../backend/cli/clisession.cpp" line="+60"/>
-        <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="+221"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+254"/>
@@ -590,7 +590,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deployrequest.cpp" line="-187"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="-182"/>
         <source>Cannot read standard input.</source>
         <translation>无法读取标准输入。</translation>
     </message>
@@ -600,7 +600,7 @@
         <translation>无法读取启动命令 %1：%2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
@@ -692,7 +692,7 @@
         <translation>从 FILE（“-”：标准输入）读取 SGLang 配置生成器的命令来启动，而不是配方中的 B300 参数：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …。其参数按原样保留；Flashdeck 设置模型、其固定的修订版本、端口、密钥和 --enable-metrics。AMD、B200、GB200 和 H200 主机需要此项。</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+297"/>
         <location filename="../../backend/cli/exposerequest.cpp" line="+127"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
@@ -3722,7 +3722,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+118"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3747,7 +3747,7 @@ Summary sha256: %1
         <translation>镜像解压后约 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>the pinned image %1 unpacked</source>
         <translation>固定的镜像解压后 %1</translation>
     </message>
@@ -3802,7 +3802,7 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagesteps.cpp" line="+152"/>
+        <location filename="../../ui/pages/deploypagesteps.cpp" line="+163"/>
         <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
@@ -3847,7 +3847,7 @@ Summary sha256: %1
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+63"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
@@ -3857,8 +3857,8 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="-23"/>
-        <location line="+88"/>
+        <location line="-21"/>
+        <location line="+86"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3898,7 +3898,7 @@ Summary sha256: %1
         <translation>升级在 %1 失败（%2）。正在回滚到 %3…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Upgraded %1 to %2, every step verified.</source>
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
@@ -4504,7 +4504,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>无法删除网关目录：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewaycheck.cpp" line="+104"/>
+        <location filename="../../backend/expose/gatewaycheck.cpp" line="+86"/>
         <source>TLS with the recorded key</source>
         <translation>使用已记录密钥的 TLS</translation>
     </message>
@@ -4549,7 +4549,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>网关放行了远程图片 URL：请重新开放。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+19"/>
         <source>The server&apos;s own port not reachable</source>
         <translation>服务器自身端口不可访问</translation>
     </message>
@@ -4587,6 +4587,16 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <location line="+1"/>
         <source>The gateway did not limit the rate: expose again.</source>
         <translation>网关没有限制速率：请重新开放。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayrequest.cpp" line="+23"/>
+        <source>no answer within %1 s</source>
+        <translation>%1 秒内没有应答</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>no HTTP answer</source>
+        <translation>没有 HTTP 应答</translation>
     </message>
 </context>
 <context>
@@ -4720,7 +4730,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../backend/fleet/hostsession.cpp" line="+205"/>
+        <location filename="../../backend/fleet/hostsession.cpp" line="+211"/>
         <source>A deployment or upgrade of %1 is running in this window: wait for it or stop it first.</source>
         <translation>%1 的部署或升级正在此窗口中运行：请等它结束或先停止它。</translation>
     </message>
