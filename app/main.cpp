@@ -6,6 +6,7 @@
 #include "backend/cli/democommand.h"
 #include "backend/cli/deploycommand.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/exposecommand.h"
 #include "backend/cli/hostscommand.h"
 #include "backend/cli/licensecommand.h"
 #include "backend/cli/loadtestcommand.h"
@@ -20,6 +21,7 @@
 #include "backend/cli/terminalprompt.h"
 #include "backend/cli/tunnelcommand.h"
 #include "backend/cli/undeploycommand.h"
+#include "backend/cli/unexposecommand.h"
 #include "backend/cli/upgradecommand.h"
 #include "backend/core/apppaths.h"
 #include "backend/core/buildinfo.h"
@@ -164,12 +166,14 @@ void describe(QCommandLineParser &parser, const MainOptions &o)
     parser.addOptions({o.versionOption, o.configDirOption, o.langOption, o.logStderrOption, o.demoOption});
     parser.addPositionalArgument(
         QStringLiteral("command"),
-        QCoreApplication::translate("main",
-                                    "hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
-                                    "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
-                                    "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
-                                    "license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], "
-                                    "loadtest HOST, demo start|status|stop. Without a command the window opens."),
+        QCoreApplication::translate(
+            "main",
+            "hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook "
+            "HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, "
+            "status [HOST…], prometheus rules|targets, logs HOST|--file PATH, "
+            "license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], "
+            "loadtest HOST, expose HOST --allow CIDR, unexpose HOST, demo start|status|stop. Without a "
+            "command the window opens."),
         QStringLiteral("[command]"));
     // Everything after the command belongs to the command's own parser.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
@@ -215,6 +219,7 @@ int runCommand(const QStringList &args, const QStringList &commands, const flash
         {"upgrade", &flashdeck::cli::runUpgradeCommand},       {"prune", &flashdeck::cli::runPruneCommand},
         {"loadtest", &flashdeck::cli::runLoadTestCommand},     {"pins", &flashdeck::cli::runPinsCommand},
         {"prometheus", &flashdeck::cli::runPrometheusCommand}, {"tunnel", &flashdeck::cli::runTunnelCommand},
+        {"expose", &flashdeck::cli::runExposeCommand},         {"unexpose", &flashdeck::cli::runUnexposeCommand},
     };
     // `flashdeck COMMAND --help` prints the command's own usage — the very text it prints on
     // a usage error, so help, errors and the man page (built from this) cannot drift apart.

@@ -7,7 +7,7 @@ if(NOT DEFINED LANG OR LANG STREQUAL "")
   set(LANG en)
 endif()
 
-set(commands hosts deploy undeploy upgrade prune runbook pins recipes status prometheus logs license chat loadtest demo)
+set(commands hosts deploy undeploy upgrade prune runbook pins recipes status prometheus logs license chat loadtest expose unexpose demo)
 
 function(help_of out)
   execute_process(COMMAND "${PROGRAM}" ${ARGN} --config-dir "${CONFIG_DIR}" --lang "${LANG}"

@@ -6,6 +6,7 @@
 #include "backend/core/format.h"
 #include "backend/core/settings.h"
 #include "backend/core/stopsignals.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/alertseverity.h"
@@ -355,9 +356,21 @@ bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype o
         const metrics::HostStatus s = fleet.status(name);
         // Exporters Prometheus cannot scrape are a warning about them, not a host that is down.
         allUp = allUp && (s.state == metrics::HostState::Up || s.state == metrics::HostState::Unscraped);
+        // What `expose` placed, as recorded (null: not exposed, or no record this machine can read).
+        const auto gateway = expose::GatewayRecord::read(c.paths, name);
+        const bool exposed = gateway && gateway.value().has_value();
         if (json) {
-            c.out << QString::fromStdString(s.toJson().dump()) << '\n';
+            nlohmann::json j = s.toJson();
+            j["exposed"] = exposed ? gateway.value()->statusJson() : nlohmann::json();
+            c.out << QString::fromStdString(j.dump()) << '\n';
             continue;
+        }
+        if (exposed) {
+            const expose::GatewayRecord &g = *gateway.value();
+            notes.append(QCoreApplication::translate("Cli", "%1: exposed at %2 to %3 (pin sha256//%4)")
+                             .arg(s.host, g.url(), g.allow.join(QStringLiteral(", ")), g.publicKeySha256));
+        } else if (!gateway) {
+            notes.append(QStringLiteral("%1: %2").arg(s.host, gateway.message()));
         }
         rows.append(cells(s));
         if (!s.inInventory) {

@@ -450,9 +450,9 @@
     <message>
         <location line="+157"/>
         <location filename="../../backend/cli/clisession.cpp" line="+60"/>
-        <location filename="../../backend/cli/deployrequest.cpp" line="+226"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="+221"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
-        <location filename="../../backend/cli/statuscommand.cpp" line="+269"/>
+        <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+254"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
@@ -545,11 +545,13 @@
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+51"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+183"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+130"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+82"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -588,7 +590,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deployrequest.cpp" line="-187"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="-182"/>
         <source>Cannot read standard input.</source>
         <translation>无法读取标准输入。</translation>
     </message>
@@ -598,7 +600,7 @@
         <translation>无法读取启动命令 %1：%2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
@@ -690,11 +692,13 @@
         <translation>从 FILE（“-”：标准输入）读取 SGLang 配置生成器的命令来启动，而不是配方中的 B300 参数：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …。其参数按原样保留；Flashdeck 设置模型、其固定的修订版本、端口、密钥和 --enable-metrics。AMD、B200、GB200 和 H200 主机需要此项。</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+297"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+127"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+4"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
@@ -1117,14 +1121,100 @@ Summary sha256: %1
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="-159"/>
+        <source>A source network let in (repeat it).</source>
+        <translation>放行的来源网络（可重复）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The host&apos;s address to listen on (default 0.0.0.0).</source>
+        <translation>监听的主机地址（默认 0.0.0.0）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The port to listen on (default 8443).</source>
+        <translation>监听的端口（默认 8443）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Requests per client address (default 10/s).</source>
+        <translation>每个客户端地址的请求速率（默认 10/s）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Requests past the rate served at once (default 20).</source>
+        <translation>超过速率后仍立即处理的请求数（默认 20）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Requests in flight (default 64).</source>
+        <translation>同时处理的请求数（默认 64）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The largest request (default 32m).</source>
+        <translation>单个请求的最大大小（默认 32m）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An image host remote URLs may name (repeat it).</source>
+        <translation>远程 URL 可使用的图片主机（可重复）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Make a certificate on the host (the default).</source>
+        <translation>在主机上生成证书（默认）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your certificate (PEM).</source>
+        <translation>你的证书（PEM）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its private key (PEM, no passphrase).</source>
+        <translation>证书的私钥（PEM，无口令）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Print what would be placed; change nothing.</source>
+        <translation>输出将要部署的内容，不做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check the placed gateway from this machine.</source>
+        <translation>从本机检查已部署的网关。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>With --check: reach the gateway here (a NAT, a tunnel).</source>
+        <translation>与 --check 一起使用：从此处访问网关（NAT、隧道）。</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>--self-signed and --tls-cert/--tls-key exclude each other: choose one.</source>
+        <translation>--self-signed 与 --tls-cert/--tls-key 互斥：请选择其一。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--tls-cert and --tls-key go together: the certificate and its key.</source>
+        <translation>--tls-cert 与 --tls-key 需一起给出：证书及其私钥。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location filename="../../backend/cli/logscommand.cpp" line="+31"/>
         <source>Cannot read %1: %2.
 </source>
         <translation>无法读取 %1：%2。
 </translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+39"/>
+        <source>--connect takes ADDR:PORT, as 10.0.0.5:8443.</source>
+        <translation>--connect 需要 ADDR:PORT，例如 10.0.0.5:8443。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/logscommand.cpp" line="+86"/>
         <source>A saved SGLang log to classify.</source>
         <translation>要分类的已保存 SGLang 日志。</translation>
     </message>
@@ -1574,7 +1664,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+32"/>
+        <source>%1: exposed at %2 to %3 (pin sha256//%4)</source>
+        <translation>%1：已对 %3 开放，地址 %2（固定公钥 sha256//%4）</translation>
+    </message>
+    <message>
+        <location line="+127"/>
         <source>No hosts: the inventory has none and Prometheus named none.
 </source>
         <translation>没有主机：主机清单中没有，Prometheus 也没有给出。
@@ -1758,6 +1853,115 @@ Summary sha256: %1
         <location line="+45"/>
         <source> Choose another --local-port, or leave it out for a free port.</source>
         <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/exposecommand.cpp" line="+57"/>
+        <source>The deployment on %1 was undeployed: deploy again, then expose it.</source>
+        <translation>%1 上的部署已撤除：请重新部署后再开放。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Deploy first, then expose the server.</source>
+        <translation>请先部署，再开放服务器。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Nothing was changed.</source>
+        <translation>未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Image: %1:%2, pinned as %3.
+</source>
+        <translation>镜像：%1:%2，固定为 %3。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Preview only: nothing was changed on %1.
+</source>
+        <translation>仅预览：%1 上未做任何更改。
+</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Exposed %1 at %2 (container %3, %4).
+</source>
+        <translation>已开放 %1，地址 %2（容器 %3，%4）。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allowed networks: %1
+</source>
+        <translation>放行的网络：%1
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Self-signed certificate made on the host, valid until %1.
+</source>
+        <translation>已在主机上生成自签名证书，有效期至 %1。
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your certificate, valid until %1.
+</source>
+        <translation>你的证书，有效期至 %1。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SHA-256 public-key pin: sha256//%1
+</source>
+        <translation>SHA-256 公钥固定值：sha256//%1
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Certificate SHA-256 fingerprint: %1
+</source>
+        <translation>证书 SHA-256 指纹：%1
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A colleague in an allowed network checks it with:
+</source>
+        <translation>放行网络中的同事可以这样检查：
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(--insecure skips the certificate authority check a self-signed certificate cannot pass; the pin checks the server&apos;s key instead.)
+</source>
+        <translation>（--insecure 跳过自签名证书无法通过的证书颁发机构检查；固定公钥会检查服务器的密钥。）
+</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>The gateway runs, but its record could not be written: %1</source>
+        <translation>网关已在运行，但无法写入其记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="-50"/>
+        <source>%1 was not exposed: no gateway there.
+</source>
+        <translation>%1 未开放：那里没有网关。
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped and removed the gateway %1 and its folder (certificate and key); the server was not touched.
+</source>
+        <translation>已停止并删除网关 %1 及其目录（证书和私钥）；服务器未受影响。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/exposecheck.cpp" line="+24"/>
+        <source>%1 is not exposed: run &apos;flashdeck expose %1 --allow CIDR&apos; first.</source>
+        <translation>%1 未开放：请先运行 “flashdeck expose %1 --allow CIDR”。</translation>
     </message>
 </context>
 <context>
@@ -3518,7 +3722,7 @@ Summary sha256: %1
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+118"/>
         <source>Suggested: %1</source>
         <translation>建议：%1</translation>
     </message>
@@ -3543,7 +3747,7 @@ Summary sha256: %1
         <translation>镜像解压后约 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>the pinned image %1 unpacked</source>
         <translation>固定的镜像解压后 %1</translation>
     </message>
@@ -3598,7 +3802,7 @@ Summary sha256: %1
         <translation>&lt;p&gt;&lt;small&gt;上游：&lt;a href=&apos;https://huggingface.co/%1&apos;&gt;模型卡&lt;/a&gt;（权重、参数、许可证）· &lt;a href=&apos;https://docs.sglang.io/&apos;&gt;SGLang 文档&lt;/a&gt;（MiniMax-M3.1 Cookbook：硬件矩阵、配置生成器）· &lt;a href=&apos;https://docs.sglang.io/cookbook/autoregressive/MiniMax/MiniMax-M3&apos;&gt;MiniMax-M3 自托管部署基线&lt;/a&gt;&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagesteps.cpp" line="+152"/>
+        <location filename="../../ui/pages/deploypagesteps.cpp" line="+163"/>
         <source>Undeployed on %1: its containers were stopped and removed. Run deploys it again.</source>
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
@@ -3643,7 +3847,7 @@ Summary sha256: %1
         <translation>请确认 %1 的许可证以继续；确认后运行随即开始。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+63"/>
         <source>Deployed and verified on %1. The journal and manifest are in %2.</source>
         <translation>已在 %1 上部署并验证。日志记录和清单位于 %2。</translation>
     </message>
@@ -3653,8 +3857,8 @@ Summary sha256: %1
         <translation>已在失败的步骤处停止：修复方法见右侧。修复后点“继续”。</translation>
     </message>
     <message>
-        <location line="-23"/>
-        <location line="+88"/>
+        <location line="-21"/>
+        <location line="+86"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3694,7 +3898,7 @@ Summary sha256: %1
         <translation>升级在 %1 失败（%2）。正在回滚到 %3…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Upgraded %1 to %2, every step verified.</source>
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
@@ -4111,6 +4315,289 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
 仍由你负责：允许的媒体 URL 由服务器自己获取，因此网关不限制其重定向、下载时间、字节数或像素；只允许你信任的主机。
 </translation>
     </message>
+    <message>
+        <location filename="../../backend/expose/gatewaycertificate.cpp" line="+18"/>
+        <source>%1 holds no PEM certificate (&quot;-----BEGIN CERTIFICATE-----&quot;).</source>
+        <translation>%1 中没有 PEM 证书（“-----BEGIN CERTIFICATE-----”）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The certificate in %1 has a public key Flashdeck cannot read.</source>
+        <translation>%1 中证书的公钥 Flashdeck 无法读取。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The certificate expired on %1: clients would refuse it. Renew it, or use --self-signed.</source>
+        <translation>证书已于 %1 过期：客户端会拒绝它。请续期，或使用 --self-signed。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The certificate is valid only from %1: clients would refuse it until then (is this machine&apos;s clock right?).</source>
+        <translation>证书要到 %1 才生效：在此之前客户端会拒绝它（本机时钟是否正确？）。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayplacement.cpp" line="+37"/>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>the certificate file</source>
+        <translation>证书文件</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Looking at the host: its home, openssl, the ports in use</source>
+        <translation>正在查看主机：主目录、openssl、已占用的端口</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Could not look at the host: %1</source>
+        <translation>无法查看主机：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location filename="../../backend/expose/gatewayremoval.cpp" line="+29"/>
+        <source>The host&apos;s Docker did not list its containers: %1</source>
+        <translation>主机的 Docker 未能列出其容器：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A gateway is already placed on this host. Run &apos;flashdeck unexpose %1&apos; first, then expose with the options you want.</source>
+        <translation>此主机上已有网关。请先运行 “flashdeck unexpose %1”，再以所需选项开放。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The host has no &apos;ss&apos; (iproute2), so Flashdeck cannot see whether port %1 is free. Install iproute2 on the host and expose again.</source>
+        <translation>主机上没有 “ss”（iproute2），Flashdeck 无法判断端口 %1 是否空闲。请在主机上安装 iproute2 后重新开放。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Port %1 is taken on the host (%2 is listening there): the gateway could not listen on %3:%1. Choose another with --port, or free it. Nothing was changed.</source>
+        <translation>主机上的端口 %1 已被占用（%2 正在监听）：网关无法监听 %3:%1。请用 --port 另选端口，或释放它。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The host has no openssl, which makes the self-signed certificate and checks your key. Install it (apt-get install openssl) and expose again. Nothing was changed.</source>
+        <translation>主机上没有 openssl，它用于生成自签名证书并检查你的私钥。请安装（apt-get install openssl）后重新开放。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Checking that the key matches the certificate (the host&apos;s openssl)</source>
+        <translation>正在检查私钥与证书是否匹配（主机的 openssl）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The key file cannot be read as an unencrypted private key (%1). nginx needs it without a passphrase. Nothing was changed.</source>
+        <translation>私钥文件无法作为未加密的私钥读取（%1）。nginx 需要不带口令的私钥。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The key does not match the certificate: its public key is not the certificate&apos;s. Give the key the certificate was issued for. Nothing was changed.</source>
+        <translation>私钥与证书不匹配：其公钥不是证书中的公钥。请提供签发该证书时所用的私钥。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Pulling %1:%2 by its digest %3</source>
+        <translation>正在按 digest %3 拉取 %1:%2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The host&apos;s Docker could not pull %1: %2. Check its access to Docker Hub (&apos;docker pull %1&apos; on the host shows the same). Nothing else was changed.</source>
+        <translation>主机的 Docker 无法拉取 %1：%2。请检查它对 Docker Hub 的访问（在主机上运行 “docker pull %1” 会看到同样的结果）。其他内容未做更改。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Writing the configuration to %1 on the host</source>
+        <translation>正在将配置写入主机上的 %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Could not write the configuration on the host: %1</source>
+        <translation>无法在主机上写入配置：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Could not write the media check on the host: %1</source>
+        <translation>无法在主机上写入媒体检查脚本：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Could not copy the certificate to the host: %1</source>
+        <translation>无法将证书复制到主机：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Could not copy the key to the host: %1</source>
+        <translation>无法将私钥复制到主机：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Making a self-signed certificate on the host (its key never leaves it)</source>
+        <translation>正在主机上生成自签名证书（其私钥不离开主机）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the host&apos;s new certificate</source>
+        <translation>主机新生成的证书</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The host&apos;s openssl could not make a certificate: %1</source>
+        <translation>主机的 openssl 无法生成证书：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Starting the gateway container %1</source>
+        <translation>正在启动网关容器 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>dockerd did not create the gateway: %1</source>
+        <translation>dockerd 未能创建网关：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>dockerd did not start the gateway: %1</source>
+        <translation>dockerd 未能启动网关：%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The gateway started but did not listen on port %1 within %2 s.</source>
+        <translation>网关已启动，但在 %2 秒内未监听端口 %1。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The gateway stopped right after it started (%1). nginx said:
+%2</source>
+        <translation>网关启动后立即停止（%1）。nginx 输出：
+%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The gateway&apos;s container and folder were removed again; the server was not touched.</source>
+        <translation>网关的容器和目录已再次删除；服务器未受影响。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayrecord.cpp" line="+135"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The gateway record %1 is damaged (%2).</source>
+        <translation>网关记录 %1 已损坏（%2）。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayremoval.cpp" line="+55"/>
+        <source>Could not remove the gateway&apos;s folder: %1</source>
+        <translation>无法删除网关目录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewaycheck.cpp" line="+86"/>
+        <source>TLS with the recorded key</source>
+        <translation>使用已记录密钥的 TLS</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not the gateway Flashdeck placed (another key answers there, or nothing): check the address and port, or expose again.</source>
+        <translation>%1 不是 Flashdeck 部署的网关（那里是另一个密钥在应答，或没有应答）：请检查地址和端口，或重新开放。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Refused without the API key</source>
+        <translation>无 API 密钥时被拒绝</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The gateway let a request without a key through: expose again.</source>
+        <translation>网关放行了不带密钥的请求：请重新开放。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Served with the API key</source>
+        <translation>带 API 密钥时正常响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This machine&apos;s address is not in the gateway&apos;s --allow list.</source>
+        <translation>本机地址不在网关的 --allow 列表中。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Is the server running (&apos;flashdeck status&apos;)? Is the key the deployment&apos;s?</source>
+        <translation>服务器是否在运行（“flashdeck status”）？密钥是否是该部署的？</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>A remote image URL refused</source>
+        <translation>远程图片 URL 被拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The gateway passed a remote image URL: expose again.</source>
+        <translation>网关放行了远程图片 URL：请重新开放。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The server&apos;s own port not reachable</source>
+        <translation>服务器自身端口不可访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>port %1 does not serve this deployment</source>
+        <translation>端口 %1 不提供此部署的服务</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with the key: %1; without: %2</source>
+        <translation>带密钥：%1；不带：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server answers on port %1 from outside the host: it must listen on the host&apos;s loopback only (deploy again).</source>
+        <translation>服务器的端口 %1 可从主机外部访问：它必须只监听主机的回环地址（请重新部署）。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>429 past the rate</source>
+        <translation>超过速率时返回 429</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>some of %1 requests at once get 429 (rate %2, burst %3)</source>
+        <translation>同时发送的 %1 个请求中有一部分得到 429（速率 %2，突发 %3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 got 429</source>
+        <translation>%2 个中有 %1 个得到 429</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The gateway did not limit the rate: expose again.</source>
+        <translation>网关没有限制速率：请重新开放。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayrequest.cpp" line="+23"/>
+        <source>no answer within %1 s</source>
+        <translation>%1 秒内没有应答</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>no HTTP answer</source>
+        <translation>没有 HTTP 应答</translation>
+    </message>
 </context>
 <context>
     <name>Files</name>
@@ -4243,7 +4730,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../backend/fleet/hostsession.cpp" line="+205"/>
+        <location filename="../../backend/fleet/hostsession.cpp" line="+211"/>
         <source>A deployment or upgrade of %1 is running in this window: wait for it or stop it first.</source>
         <translation>%1 的部署或升级正在此窗口中运行：请等它结束或先停止它。</translation>
     </message>
@@ -8687,19 +9174,19 @@ The key we know for it is at %4.
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/main.cpp" line="+85"/>
+        <location filename="../../app/main.cpp" line="+87"/>
         <source>flashdeck: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).
 Run it in a desktop session, under Xvfb (xvfb-run flashdeck), or use a command: flashdeck --help.</source>
         <translation>flashdeck：没有可打开窗口的显示器（未设置 DISPLAY 和 WAYLAND_DISPLAY）。
 请在桌面会话中运行、在 Xvfb 下运行（xvfb-run flashdeck），或使用命令：flashdeck --help。</translation>
     </message>
     <message>
-        <location line="+274"/>
+        <location line="+277"/>
         <source>flashdeck: unknown language &quot;%1&quot;; --lang takes zh_CN, en or system.</source>
         <translation>flashdeck：未知语言“%1”；--lang 取值为 zh_CN、en 或 system。</translation>
     </message>
     <message>
-        <location line="-200"/>
+        <location line="-203"/>
         <source>Flashdeck: deploy, watch and talk to MiniMax-M3.1-Flash on your own GPU servers, over SSH.
 Without a command it opens the window.</source>
         <translation>Flashdeck：通过 SSH 在你自己的 GPU 服务器上部署、监视 MiniMax-M3.1-Flash 并与之对话。
@@ -8731,12 +9218,7 @@ Without a command it opens the window.</source>
         <translation>打开窗口，并在回环地址上运行模拟 GPU 主机（现在启动，退出时停止）。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], loadtest HOST, demo start|status|stop. Without a command the window opens.</source>
-        <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、tunnel HOST [--local-port N]、loadtest HOST、demo start|status|stop。不带命令时打开窗口。</translation>
-    </message>
-    <message>
-        <location line="+207"/>
+        <location line="+226"/>
         <source>
 Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>
@@ -8748,7 +9230,12 @@ Run &apos;flashdeck --help&apos; for usage.</source>
         <translation>未知命令“%1”。运行“flashdeck --help”查看用法。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-74"/>
+        <source>hosts add|list|remove|check, deploy HOST, undeploy HOST, runbook HOST, pins [lock] HOST, upgrade HOST…, prune HOST, recipes list|show, status [HOST…], prometheus rules|targets, logs HOST|--file PATH, license [HOST], chat HOST --prompt TEXT, tunnel HOST [--local-port N], loadtest HOST, expose HOST --allow CIDR, unexpose HOST, demo start|status|stop. Without a command the window opens.</source>
+        <translation>hosts add|list|remove|check、deploy HOST、undeploy HOST、runbook HOST、pins [lock] HOST、upgrade HOST…、prune HOST、recipes list|show、status [HOST…]、prometheus rules|targets、logs HOST|--file PATH、license [HOST]、chat HOST --prompt TEXT、tunnel HOST [--local-port N]、loadtest HOST、expose HOST --allow CIDR、unexpose HOST、demo start|status|stop。不带命令时打开窗口。</translation>
+    </message>
+    <message>
+        <location line="+88"/>
         <source>Flashdeck is already running for this configuration; its window was brought to the front.</source>
         <translation>Flashdeck 已在使用此配置运行；已将其窗口调到最前。</translation>
     </message>

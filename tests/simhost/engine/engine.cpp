@@ -1,6 +1,7 @@
 #include "tests/simhost/engine/engine.h"
 
 #include "tests/simhost/diskuse.h"
+#include "tests/simhost/engine/nginxcontainer.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
@@ -431,6 +433,10 @@ EngineResult Engine::spawn(Container &c)
     const json scenario = this->scenario();
     const std::string path = m_options.simBin + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
     std::vector<std::string> env = strings(c.config.value("Env", json()));
+    std::string imageRepo;
+    for (const auto &image : m_options.registry.images) {
+        imageRepo = image.id == c.imageId ? image.repo : imageRepo;
+    }
     env.push_back("PATH=" + path);
     env.push_back("HOSTNAME=" + c.id.substr(0, 12));
     env.push_back("FLASHDECK_SIM_DIR=" + m_options.simDir);
@@ -551,6 +557,15 @@ EngineResult Engine::spawn(Container &c)
         } else {
             exec = {"/bin/sh", "-c", "echo \"/usr/bin/python3: No module named " + argv[2] + "\" >&2; exit 1"};
         }
+    } else if (imageRepo == "nginx" && !argv.empty() && argv[0] == "nginx") {
+        // The official nginx image: the machine's Debian nginx with the container's configuration.
+        std::string nginx;
+        if (!executableInPath("nginx", "/usr/sbin:/usr/bin", &nginx)) {
+            return {500,
+                    "the simulated host runs the nginx image with the machine's nginx, and it has none: "
+                    "apt-get install nginx-light libnginx-mod-http-js (scripts/bootstrap)"};
+        }
+        exec = nginxLaunch(argv, strings(c.hostConfig.value("Binds", json())), nginx, nginxDir(c.id)).exec;
     } else {
         std::string found;
         if (!executableInPath(argv.at(0), path, &found)) {
@@ -732,8 +747,15 @@ EngineResult Engine::remove(const std::string &ref, bool force)
     return {204, {}};
 }
 
+std::string Engine::nginxDir(const std::string &id) const
+{
+    return m_options.simDir + "/nginx-" + id.substr(0, 12);
+}
+
 void Engine::removeLocked(const std::shared_ptr<Container> &c)
 {
+    std::error_code ec;
+    std::filesystem::remove_all(nginxDir(c->id), ec); // an nginx container's copy of its configuration
     c->status = "removing";
     c->removed = true;
     m_containers.erase(std::remove(m_containers.begin(), m_containers.end(), c), m_containers.end());

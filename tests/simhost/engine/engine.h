@@ -121,6 +121,8 @@ private:
     EngineResult spawn(Container &c); // with m_mutex held
     void supervise(std::shared_ptr<Container> c, int outFd, int errFd);
     void removeLocked(const std::shared_ptr<Container> &c);
+    /** Where an nginx container's configuration copy, pid file and temporary folders live (nginxcontainer.h). */
+    std::string nginxDir(const std::string &id) const;
     /** Writes what the image store and the bound caches hold for the simulated `df` (diskuse.h). */
     void recordDiskUseLocked() const;
     std::string newId();

@@ -1,0 +1,101 @@
+#include "backend/cli/unexposecommand.h"
+
+#include "backend/cli/clisession.h"
+#include "backend/cli/exitcodes.h"
+#include "backend/core/apppaths.h"
+#include "backend/docker/dockerclient.h"
+#include "backend/docker/dockerendpoint.h"
+#include "backend/expose/gatewayrecord.h"
+#include "backend/expose/gatewayremoval.h"
+#include "backend/fleet/hostsession.h"
+#include "backend/ssh/transport.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace flashdeck::cli {
+
+namespace {
+
+void report(CliContext &c, bool json, const QString &host, const QStringList &removed)
+{
+    if (json) {
+        nlohmann::json names = nlohmann::json::array();
+        for (const QString &n : removed) {
+            names.push_back(n.toStdString());
+        }
+        c.out << QString::fromStdString(
+                     nlohmann::json{{"host", host.toStdString()}, {"removed", names}, {"ok", true}}.dump())
+              << '\n';
+    } else if (removed.isEmpty()) {
+        c.out << QCoreApplication::translate("Cli", "%1 was not exposed: no gateway there.\n").arg(host);
+    } else {
+        c.out << QCoreApplication::translate("Cli",
+                                             "Stopped and removed the gateway %1 and its folder (certificate and "
+                                             "key); the server was not touched.\n")
+                     .arg(removed.join(QStringLiteral(", ")));
+    }
+    c.out.flush();
+}
+
+void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json,
+                   const std::function<void(int)> &done)
+{
+    ssh::Transport &connection = session.connection();
+    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
+    endpoint.whenOpen(
+        &connection,
+        [&c, &connection, &endpoint, host, json, done] {
+            auto client = std::make_shared<docker::DockerClient>(endpoint);
+            auto *removal = new expose::GatewayRemoval(connection, *client, &connection);
+            removal->start([&c, removal, client, host, json, done](const Result<QStringList> &removed) {
+                removal->deleteLater();
+                if (!removed) {
+                    c.err << removed.message() << '\n';
+                    done(ExitCheckFailed);
+                    return;
+                }
+                if (const Status s = expose::GatewayRecord::remove(c.paths, host); !s) {
+                    c.err << s.message() << '\n';
+                }
+                report(c, json, host, removed.value());
+                done(ExitOk);
+            });
+        },
+        [&c, done](const QString &message) {
+            c.err << message << '\n';
+            done(ExitCheckFailed);
+        });
+}
+
+} // namespace
+
+int runUnexposeCommand(const QStringList &args, CliContext &c)
+{
+    QCommandLineParser p;
+    addGlobalOptions(p);
+    const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
+    p.addOption(json);
+    if (!p.parse(args) || p.positionalArguments().size() != 2) {
+        c.err << "flashdeck unexpose: "
+              << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText())
+              << "\nUsage: flashdeck unexpose HOST [--json]\n";
+        return ExitUsage;
+    }
+    int notFound = ExitOk;
+    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
+    if (!host) {
+        return notFound;
+    }
+    const bool asJson = p.isSet(json);
+    return runOnHost(*host, c, [&c, &host, asJson](HostSession &session, std::function<void(int)> done) {
+        removeGateway(session, c, host->name, asJson, done);
+    });
+}
+
+} // namespace flashdeck::cli
