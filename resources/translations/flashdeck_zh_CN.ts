@@ -3858,7 +3858,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="-21"/>
-        <location line="+86"/>
+        <location line="+88"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -3888,7 +3888,7 @@ Summary sha256: %1
         <translation>升级到 %1：失败于“%2”</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Upgrading %1: %2…</source>
         <translation>正在升级 %1：%2…</translation>
     </message>
@@ -3898,7 +3898,7 @@ Summary sha256: %1
         <translation>升级在 %1 失败（%2）。正在回滚到 %3…</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Upgraded %1 to %2, every step verified.</source>
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
