@@ -204,6 +204,65 @@ Transfer openSshTransfer(const QStringList &base, const QString &dest, const QSt
     return t;
 }
 
+// One 1 GiB run of each program (a zero: a short read).
+struct Run
+{
+    double ours = 0;
+    double plainOurs = 0; // without the read-ahead (FLASHDECK_BENCH_SSH_READAHEAD_AB=1)
+    Transfer defaults;
+    Transfer sameCipher;
+};
+
+// Every run, the medians and the ratios against the goals, after the machine they ran on.
+void printTunnelRuns(const std::vector<Run> &results, const QString &ourCipher, const QString &gcm, bool readAheadAb)
+{
+    const int runs = static_cast<int>(results.size());
+    const bench::Machine machine = bench::describeMachine(
+        {QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("vaes"), QStringLiteral("vpclmulqdq"),
+         QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512vl")});
+    std::printf("\n1 GiB remote → local through a tunnel, %d runs alternated\n", runs);
+    std::printf("CPU: %s, %u cores; has %s; lacks %s\n", qPrintable(machine.model), machine.cores,
+                qPrintable(machine.features.join(QLatin1Char(' '))),
+                machine.missing.isEmpty() ? "none" : qPrintable(machine.missing.join(QLatin1Char(' '))));
+    std::printf("ciphers, server → client: Flashdeck %s; ssh -L %s; ssh -L -c %s\n", qPrintable(ourCipher),
+                qPrintable(results.empty() ? QString() : results.front().defaults.cipher),
+                qPrintable(results.empty() ? QString() : results.front().sameCipher.cipher));
+    std::printf("%-6s %12s %12s %14s %10s %10s%s\n", "run", "Flashdeck", "ssh -L", "ssh -L -c gcm", "÷ ssh -L",
+                "÷ -c gcm", readAheadAb ? "  no read-ahead" : "");
+    std::vector<double> ours;
+    std::vector<double> defaults;
+    std::vector<double> same;
+    std::vector<double> plainOurs;
+    std::vector<double> ratioDefaults;
+    std::vector<double> ratioSame;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const Run &r = results[i];
+        ours.push_back(r.ours);
+        defaults.push_back(r.defaults.mbps);
+        same.push_back(r.sameCipher.mbps);
+        plainOurs.push_back(r.plainOurs);
+        ratioDefaults.push_back(r.ours / r.defaults.mbps);
+        ratioSame.push_back(r.ours / r.sameCipher.mbps);
+        std::printf("%-6zu %12.0f %12.0f %14.0f %9.2f× %9.2f×", i + 1, r.ours, r.defaults.mbps, r.sameCipher.mbps,
+                    ratioDefaults.back(), ratioSame.back());
+        if (readAheadAb) {
+            std::printf("  %12.0f", r.plainOurs);
+        }
+        const bool shortRead = r.ours <= 0 || r.defaults.mbps <= 0 || r.sameCipher.mbps <= 0;
+        std::printf("%s\n", shortRead ? "  SHORT READ" : "");
+    }
+    std::printf("%-6s %12.0f %12.0f %14.0f %9.2f× %9.2f×", "median", bench::medianOf(ours), bench::medianOf(defaults),
+                bench::medianOf(same), bench::medianOf(ratioDefaults), bench::medianOf(ratioSame));
+    if (readAheadAb) {
+        std::printf("  %12.0f", bench::medianOf(plainOurs));
+    }
+    std::printf("\n(MB/s; ratios are each run's, their median below)\n");
+    std::printf("tunnel vs ssh -L, its defaults:       %.2f× at the median (goal ≥ 1.20×)\n",
+                bench::medianOf(ratioDefaults));
+    std::printf("tunnel vs ssh -L -c %s: %.2f× at the median (goal ≥ 1.00×)\n", qPrintable(gcm),
+                bench::medianOf(ratioSame));
+}
+
 int envRuns(const char *name, int fallback)
 {
     bool ok = false;
@@ -308,25 +367,18 @@ int main(int argc, char **argv)
         ready.wait(10000);
         const Row r = measureTransfer(QString(), static_cast<quint16>(ready.first().at(1).toUInt()));
         c.closeTunnel(id);
-        return r;
+        return r.note.isEmpty() ? r.value : 0.0;
     };
     const QString ourCipher = conn.state().cipher;
     const QString gcm = QStringLiteral("aes128-gcm@openssh.com");
-    struct Run
-    {
-        double ours = 0;
-        double plainOurs = 0;
-        Transfer defaults;
-        Transfer sameCipher;
-    };
     std::vector<Run> results;
     for (int i = 0; i < runs; ++i) {
         Run r;
-        r.ours = flashdeckTransfer(conn).value;
+        r.ours = flashdeckTransfer(conn);
         r.defaults = openSshTransfer(base, dest, QString());
         r.sameCipher = openSshTransfer(base, dest, gcm);
         if (readAheadAb) {
-            r.plainOurs = flashdeckTransfer(plain).value;
+            r.plainOurs = flashdeckTransfer(plain);
         }
         std::fprintf(stderr, "run %d: Flashdeck %.0f, ssh -L %.0f, ssh -L -c %.0f MB/s\n", i + 1, r.ours,
                      r.defaults.mbps, r.sameCipher.mbps);
@@ -342,49 +394,6 @@ int main(int argc, char **argv)
         std::printf("\nper-command latency vs ControlMaster: %.2f× (goal ≤ 1.00×)\n", rows[0].value / rows[2].value);
     }
 
-    const bench::Machine machine = bench::describeMachine(
-        {QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("vaes"), QStringLiteral("vpclmulqdq"),
-         QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512vl")});
-    std::printf("\n1 GiB remote → local through a tunnel, %d runs alternated\n", runs);
-    std::printf("CPU: %s, %u cores; has %s; lacks %s\n", qPrintable(machine.model), machine.cores,
-                qPrintable(machine.features.join(QLatin1Char(' '))),
-                machine.missing.isEmpty() ? "none" : qPrintable(machine.missing.join(QLatin1Char(' '))));
-    std::printf("ciphers, server → client: Flashdeck %s; ssh -L %s; ssh -L -c %s\n", qPrintable(ourCipher),
-                qPrintable(results.empty() ? QString() : results.front().defaults.cipher),
-                qPrintable(results.empty() ? QString() : results.front().sameCipher.cipher));
-    std::printf("%-6s %12s %12s %14s %10s %10s%s\n", "run", "Flashdeck", "ssh -L", "ssh -L -c gcm", "÷ ssh -L",
-                "÷ -c gcm", readAheadAb ? "  no read-ahead" : "");
-    std::vector<double> ours;
-    std::vector<double> defaults;
-    std::vector<double> same;
-    std::vector<double> plainOurs;
-    std::vector<double> ratioDefaults;
-    std::vector<double> ratioSame;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        const Run &r = results[i];
-        ours.push_back(r.ours);
-        defaults.push_back(r.defaults.mbps);
-        same.push_back(r.sameCipher.mbps);
-        plainOurs.push_back(r.plainOurs);
-        ratioDefaults.push_back(r.ours / r.defaults.mbps);
-        ratioSame.push_back(r.ours / r.sameCipher.mbps);
-        std::printf("%-6zu %12.0f %12.0f %14.0f %9.2f× %9.2f×", i + 1, r.ours, r.defaults.mbps, r.sameCipher.mbps,
-                    ratioDefaults.back(), ratioSame.back());
-        if (readAheadAb) {
-            std::printf("  %12.0f", r.plainOurs);
-        }
-        const bool shortRead = r.ours <= 0 || r.defaults.mbps <= 0 || r.sameCipher.mbps <= 0;
-        std::printf("%s\n", shortRead ? "  SHORT READ" : "");
-    }
-    std::printf("%-6s %12.0f %12.0f %14.0f %9.2f× %9.2f×", "median", bench::medianOf(ours), bench::medianOf(defaults),
-                bench::medianOf(same), bench::medianOf(ratioDefaults), bench::medianOf(ratioSame));
-    if (readAheadAb) {
-        std::printf("  %12.0f", bench::medianOf(plainOurs));
-    }
-    std::printf("\n(MB/s; ratios are each run's, their median below)\n");
-    std::printf("tunnel vs ssh -L, its defaults:       %.2f× at the median (goal ≥ 1.20×)\n",
-                bench::medianOf(ratioDefaults));
-    std::printf("tunnel vs ssh -L -c %s: %.2f× at the median (goal ≥ 1.00×)\n", qPrintable(gcm),
-                bench::medianOf(ratioSame));
+    printTunnelRuns(results, ourCipher, gcm, readAheadAb);
     return 0;
 }
