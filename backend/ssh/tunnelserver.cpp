@@ -25,6 +25,10 @@ namespace {
 constexpr int kChunk = 256 * 1024;
 // Stop reading from one side while this much waits for the other.
 constexpr qsizetype kHighWater = 1024 * 1024;
+// Reads in a row of a channel that found nothing decrypted while the session's bytes were held,
+// before the pump returns to the event loop anyway: 128 of libssh's 4 KiB socket reads, twice what the
+// read-ahead holds at once, so a pump never spins on bytes libssh does not take.
+constexpr int kMaxEmptyReads = 128;
 } // namespace
 
 /** Hands over accepted descriptors without wrapping them in QTcpSocket (see the header). */
@@ -260,17 +264,19 @@ TunnelServer::Step TunnelServer::channelToClient(Link &link)
         qsizetype filled = 0;
         bool failed = false;
         bool ended = false;
+        int emptyReads = 0;
         while (filled < kChunk) {
             const int n = ssh_channel_read_nonblocking(ch, m_buffer.data() + filled, uint32_t(kChunk - filled), 0);
             if (n > 0) {
                 filled += n;
+                emptyReads = 0;
                 continue;
             }
             failed = n == SSH_ERROR;
             ended = n == SSH_EOF || (!failed && ssh_channel_is_eof(ch) && ssh_channel_poll(ch, 0) <= 0);
             // Nothing decrypted yet, but the session's bytes are already read (SocketReadAhead):
             // the rest of the packet is a function call away, not a wake-up of the event loop.
-            if (n == 0 && !ended && m_backlog && m_backlog()) {
+            if (n == 0 && !ended && ++emptyReads < kMaxEmptyReads && m_backlog && m_backlog()) {
                 continue;
             }
             break;
