@@ -4,6 +4,7 @@
 #include "backend/applog/logging.h"
 #include "backend/core/shellquote.h"
 #include "backend/ssh/sessionworker.h"
+#include "backend/ssh/socketreadahead.h"
 #include "backend/ssh/tunnelserver.h"
 
 #include <QCoreApplication>
@@ -51,7 +52,9 @@ std::unique_ptr<TunnelServer> SessionWorker::makeTunnel(quint64 id, int kind, co
         }
         return ch;
     };
-    return std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
+    auto tunnel = std::make_unique<TunnelServer>(id, std::move(spec), std::move(opener), this);
+    tunnel->setBacklog([this] { return m_readAhead && m_readAhead->buffered() > 0; });
+    return tunnel;
 }
 
 void SessionWorker::keepTunnel(std::unique_ptr<TunnelServer> tunnel)

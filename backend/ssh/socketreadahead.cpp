@@ -219,9 +219,15 @@ extern "C" __attribute__((visibility("default"))) int poll(pollfd *fds, nfds_t n
     bool askKernel = false;
     for (nfds_t i = 0; i < n; ++i) {
         if ((fds[i].events & POLLIN) && holds(lookup(fds[i].fd))) {
+            // Input alone is reported, even when POLLOUT is asked too. libssh keeps POLLOUT in its
+            // session socket's events for as long as a tunnel flows (socket.c: every write clears
+            // write_wontblock and the next one asks POLLOUT again), so asking the kernel here put
+            // a poll() system call before every 4 KiB libssh takes: 2.3 million per GiB, the
+            // largest cost perf found (docs/PERFORMANCE.md). poll() may report a subset of the
+            // ready events; what libssh has to write waits only until the bytes held here are
+            // consumed (at most kCapacity, microseconds, with no network wait in between), when the
+            // next call asks the kernel again.
             ++held;
-            // Asked for more than input (libssh asks POLLOUT after each write): the kernel knows.
-            askKernel = askKernel || (fds[i].events & ~(POLLIN | POLLRDNORM)) != 0;
         } else {
             askKernel = true;
         }

@@ -19,7 +19,8 @@ namespace flashdeck::ssh {
  *   bytes at once and libssh is handed its 4 KiB from them; a kernel read that brings no more
  *   than libssh asked for means the stream paused, and the buffer is given back;
  * - poll() reports POLLIN for an attached socket with bytes held here, without a system call
- *   when nothing else is asked of the call;
+ *   unless another descriptor is asked about too; POLLOUT on that socket (which libssh asks
+ *   after each of its writes) waits until the bytes held are consumed;
  * - close() of an attached socket (libssh closes it itself on an error or the server's EOF)
  *   detaches it first, so a descriptor given the same number later never sees its bytes.
  *

@@ -25,6 +25,10 @@ namespace {
 constexpr int kChunk = 256 * 1024;
 // Stop reading from one side while this much waits for the other.
 constexpr qsizetype kHighWater = 1024 * 1024;
+// Reads in a row of a channel that found nothing decrypted while the session's bytes were held,
+// before the pump returns to the event loop anyway: 128 of libssh's 4 KiB socket reads, twice what the
+// read-ahead holds at once, so a pump never spins on bytes libssh does not take.
+constexpr int kMaxEmptyReads = 128;
 } // namespace
 
 /** Hands over accepted descriptors without wrapping them in QTcpSocket (see the header). */
@@ -200,36 +204,34 @@ void TunnelServer::openPending()
     }
 }
 
-bool TunnelServer::pumpLink(Link &link)
+TunnelServer::Step TunnelServer::clientToBuffer(Link &link)
 {
-    bool progress = false;
-    ssh_channel ch = link.channel.get();
-    // One buffer for every pump (not a fresh zero-filled array per call: that cost a memset of
-    // the whole chunk on every wake-up).
-    std::vector<char> &buffer = m_buffer;
-    if (buffer.size() != std::size_t(kChunk)) {
-        buffer.resize(kChunk);
-    }
-
-    // Client → buffer, while the buffer is not backed up.
+    // While the buffer is not backed up.
+    Step step = Step::Idle;
     while (!link.localEof && link.toRemote.size() < kHighWater) {
-        const ssize_t n = ::read(link.fd, buffer.data(), buffer.size());
+        const ssize_t n = ::read(link.fd, m_buffer.data(), m_buffer.size());
         if (n > 0) {
-            link.toRemote.append(buffer.data(), n);
-            progress = true;
+            link.toRemote.append(m_buffer.data(), n);
+            step = Step::Moved;
         } else if (n == 0) {
             link.localEof = true; // half-close from the client
-            progress = true;
+            step = Step::Moved;
         } else if (errno == EINTR) {
             continue;
         } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
             break;
         } else {
-            link.done = true; // reset by the client
-            return true;
+            return Step::Ended; // reset by the client
         }
     }
-    // Buffer → channel, no more than the window allows, so a write never blocks.
+    return step;
+}
+
+TunnelServer::Step TunnelServer::bufferToChannel(Link &link)
+{
+    // No more than the window allows, so a write never blocks.
+    ssh_channel ch = link.channel.get();
+    Step step = Step::Idle;
     while (!link.toRemote.isEmpty()) {
         const uint32_t window = ssh_channel_window_size(ch);
         if (window == 0) {
@@ -238,60 +240,69 @@ bool TunnelServer::pumpLink(Link &link)
         const auto n = static_cast<uint32_t>(std::min<qsizetype>({link.toRemote.size(), qsizetype(window), kChunk}));
         const int written = ssh_channel_write(ch, link.toRemote.constData(), n);
         if (written < 0) {
-            link.done = true;
-            return true;
+            return Step::Ended;
         }
         link.toRemote.remove(0, written);
-        progress = true;
+        step = Step::Moved;
     }
     if (link.localEof && !link.eofSent && link.toRemote.isEmpty()) {
         ssh_channel_send_eof(ch);
         link.eofSent = true;
-        progress = true;
+        step = Step::Moved;
     }
+    return step;
+}
 
-    // Channel → client, while the client keeps up. libssh reads the session's socket 4 KiB at a
-    // time (MAX_BUF_SIZE in its socket.c; strace shows recv(…, 4096) per packet batch), so each
-    // read here returns at most a few KiB: gather them into one buffer and hand the client one
-    // large send instead of one per 4 KiB (a system call each, and the kernel's loopback work).
+TunnelServer::Step TunnelServer::channelToClient(Link &link)
+{
+    // While the client keeps up. libssh reads the session's socket 4 KiB at a time (MAX_BUF_SIZE
+    // in its socket.c), so each read here returns at most what one 4 KiB read completed: gather
+    // them into one buffer and hand the client one large send instead of one per packet.
+    ssh_channel ch = link.channel.get();
+    Step step = Step::Idle;
     while (!link.remoteEof && link.toLocal.size() < kHighWater) {
         qsizetype filled = 0;
         bool failed = false;
         bool ended = false;
+        int emptyReads = 0;
         while (filled < kChunk) {
-            const int n = ssh_channel_read_nonblocking(ch, buffer.data() + filled, uint32_t(kChunk - filled), 0);
+            const int n = ssh_channel_read_nonblocking(ch, m_buffer.data() + filled, uint32_t(kChunk - filled), 0);
             if (n > 0) {
                 filled += n;
+                emptyReads = 0;
                 continue;
             }
             failed = n == SSH_ERROR;
             ended = n == SSH_EOF || (!failed && ssh_channel_is_eof(ch) && ssh_channel_poll(ch, 0) <= 0);
+            // Nothing decrypted yet, but the session's bytes are already read (SocketReadAhead):
+            // the rest of the packet is a function call away, not a wake-up of the event loop.
+            if (n == 0 && !ended && ++emptyReads < kMaxEmptyReads && m_backlog && m_backlog()) {
+                continue;
+            }
             break;
         }
         if (filled > 0) {
-            progress = true;
+            step = Step::Moved;
             // Straight to the client when nothing waits before it: one copy fewer, and no
             // buffer to shift afterwards; only what the socket does not take is kept.
             ssize_t sent = 0;
             if (link.toLocal.isEmpty()) {
-                sent = ::send(link.fd, buffer.data(), static_cast<size_t>(filled), MSG_NOSIGNAL);
+                sent = ::send(link.fd, m_buffer.data(), static_cast<size_t>(filled), MSG_NOSIGNAL);
                 if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                    link.done = true; // the client went away
-                    return true;
+                    return Step::Ended; // the client went away
                 }
                 sent = std::max<ssize_t>(sent, 0);
             }
             if (sent < filled) {
-                link.toLocal.append(buffer.data() + sent, filled - sent);
+                link.toLocal.append(m_buffer.data() + sent, filled - sent);
             }
         }
         if (failed) {
-            link.done = true;
-            return true;
+            return Step::Ended;
         }
         if (ended) {
             link.remoteEof = true;
-            progress = true;
+            step = Step::Moved;
         }
         if (filled < kChunk) {
             break; // libssh has nothing more buffered for now
@@ -299,37 +310,62 @@ bool TunnelServer::pumpLink(Link &link)
     }
     if (m_spec.kind == Kind::Stdio) {
         // The remote command's diagnostics: logged, never mixed into the byte stream.
-        const int n = ssh_channel_read_nonblocking(ch, buffer.data(), kChunk, 1);
+        const int n = ssh_channel_read_nonblocking(ch, m_buffer.data(), kChunk, 1);
         if (n > 0) {
-            applog::ssh().debug("tunnel {} stderr: {}", m_id, std::string_view(buffer.data(), static_cast<size_t>(n)));
-            progress = true;
+            applog::ssh().debug("tunnel {} stderr: {}", m_id,
+                                std::string_view(m_buffer.data(), static_cast<size_t>(n)));
+            step = Step::Moved;
         }
     }
-    // Buffer → client.
+    return step;
+}
+
+TunnelServer::Step TunnelServer::bufferToClient(Link &link)
+{
+    Step step = Step::Idle;
     while (!link.toLocal.isEmpty()) {
         const ssize_t n =
             ::send(link.fd, link.toLocal.constData(), static_cast<size_t>(link.toLocal.size()), MSG_NOSIGNAL);
         if (n > 0) {
             link.toLocal.remove(0, n);
-            progress = true;
+            step = Step::Moved;
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             break;
         } else {
-            link.done = true; // the client went away
-            return true;
+            return Step::Ended; // the client went away
         }
     }
     if (link.remoteEof && link.toLocal.isEmpty() && !link.shutdownSent) {
         ::shutdown(link.fd, SHUT_WR); // half-close toward the client
         link.shutdownSent = true;
-        progress = true;
+        step = Step::Moved;
+    }
+    return step;
+}
+
+bool TunnelServer::pumpLink(Link &link)
+{
+    // One buffer for every pump (not a fresh zero-filled array per call: that cost a memset of
+    // the whole chunk on every wake-up).
+    if (m_buffer.size() != std::size_t(kChunk)) {
+        m_buffer.resize(kChunk);
+    }
+    bool progress = false;
+    for (Step (TunnelServer::*direction)(Link &) : {&TunnelServer::clientToBuffer, &TunnelServer::bufferToChannel,
+                                                    &TunnelServer::channelToClient, &TunnelServer::bufferToClient}) {
+        const Step step = (this->*direction)(link);
+        if (step == Step::Ended) {
+            link.done = true;
+            return true;
+        }
+        progress = progress || step == Step::Moved;
     }
     link.readable->setEnabled(!link.localEof && link.toRemote.size() < kHighWater);
     link.writable->setEnabled(!link.toLocal.isEmpty());
 
-    const bool channelGone = ssh_channel_is_closed(ch) && link.toLocal.isEmpty();
+    const bool channelGone = ssh_channel_is_closed(link.channel.get()) && link.toLocal.isEmpty();
     if ((link.eofSent && link.shutdownSent) || channelGone) {
         link.done = true;
         progress = true;

@@ -64,6 +64,12 @@ public:
     /** Moves what can move; true when anything did. */
     bool pump();
     int linkCount() const { return static_cast<int>(m_links.size()); }
+    /**
+     * Whether the session's bytes are already read into this process but not yet decrypted
+     * (SocketReadAhead holds some): then a pump keeps reading its channels instead of returning
+     * to the event loop, where no socket notifier would fire for those bytes anyway.
+     */
+    void setBacklog(std::function<bool()> backlog) { m_backlog = std::move(backlog); }
 
 Q_SIGNALS:
     /** Socket activity: the worker should pump soon. */
@@ -77,7 +83,13 @@ private:
     /** Whether the connecting socket belongs to this process's user (see PeerUid). */
     bool admits(int sock) const;
     void openPending();
+    /** What one direction of a link's pump did: nothing, moved bytes (or an end), or ended the link. */
+    enum class Step { Idle, Moved, Ended };
     bool pumpLink(Link &link);
+    Step clientToBuffer(Link &link);
+    Step bufferToChannel(Link &link);
+    Step channelToClient(Link &link);
+    Step bufferToClient(Link &link);
     void closeLink(Link &link);
 
     quint64 m_id;
@@ -87,6 +99,7 @@ private:
     bool m_ready = false;
     std::vector<std::unique_ptr<Link>> m_links;
     std::vector<char> m_buffer; // the pumps' scratch buffer (kChunk)
+    std::function<bool()> m_backlog;
 };
 
 } // namespace flashdeck::ssh

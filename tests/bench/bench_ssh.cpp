@@ -4,6 +4,7 @@
 
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/socketreadahead.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/support/sshdfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -166,6 +167,154 @@ double runOpenSsh(const QStringList &base, const QString &dest, const QStringLis
     return double(t.nsecsElapsed()) / 1e6 / kCommands;
 }
 
+struct Transfer
+{
+    double mbps = 0; // 0: a short read
+    QString cipher; // server → client, as ssh -v names it
+};
+
+// One `ssh -N -L` process moving 1 GiB (with `-c cipher` unless empty). ssh -L opens its
+// listeners together: a throwaway one is waited on first (that probe connection consumes
+// `warm`), then the real transfer is timed. `-v` tells which cipher the key exchange chose
+// ("debug1: kex: server->client cipher: … MAC: …", OpenSSH's kex.c).
+Transfer openSshTransfer(const QStringList &base, const QString &dest, const QString &cipher)
+{
+    Source warm(1);
+    Source source(kTransferBytes);
+    const quint16 localWarm = freeLocalPort();
+    const quint16 local = freeLocalPort();
+    QProcess fwd;
+    const QStringList chosen = cipher.isEmpty() ? QStringList() : QStringList{QStringLiteral("-c"), cipher};
+    fwd.start(QStringLiteral("ssh"),
+              base + chosen +
+                  QStringList{QStringLiteral("-v"), QStringLiteral("-N"), QStringLiteral("-L"),
+                              QStringLiteral("%1:127.0.0.1:%2").arg(localWarm).arg(warm.port()), QStringLiteral("-L"),
+                              QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()), dest});
+    (void)QTest::qWaitFor([&] { return portOpen(localWarm) || fwd.state() == QProcess::NotRunning; }, 10000);
+    const Row r = measureTransfer(QString(), local);
+    fwd.terminate();
+    fwd.waitForFinished();
+    Transfer t{r.note.isEmpty() ? r.value : 0, QStringLiteral("?")};
+    for (const QByteArray &line : fwd.readAllStandardError().split('\n')) {
+        const int at = line.indexOf("server->client cipher: ");
+        if (at >= 0) {
+            t.cipher = QString::fromUtf8(line.mid(at + 23).split(' ').first());
+        }
+    }
+    return t;
+}
+
+// One 1 GiB run of each program (a zero: a short read).
+struct Run
+{
+    double ours = 0;
+    double plainOurs = 0; // without the read-ahead (FLASHDECK_BENCH_SSH_READAHEAD_AB=1)
+    Transfer defaults;
+    Transfer sameCipher;
+};
+
+// Every run, the medians and the ratios against the goals, after the machine they ran on.
+void printTunnelRuns(const std::vector<Run> &results, const QString &ourCipher, const QString &gcm, bool readAheadAb)
+{
+    const int runs = static_cast<int>(results.size());
+    const bench::Machine machine = bench::describeMachine(
+        {QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("vaes"), QStringLiteral("vpclmulqdq"),
+         QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512vl")});
+    std::printf("\n1 GiB remote → local through a tunnel, %d runs alternated\n", runs);
+    std::printf("CPU: %s, %u cores; has %s; lacks %s\n", qPrintable(machine.model), machine.cores,
+                qPrintable(machine.features.join(QLatin1Char(' '))),
+                machine.missing.isEmpty() ? "none" : qPrintable(machine.missing.join(QLatin1Char(' '))));
+    std::printf("ciphers, server → client: Flashdeck %s; ssh -L %s; ssh -L -c %s\n", qPrintable(ourCipher),
+                qPrintable(results.empty() ? QString() : results.front().defaults.cipher),
+                qPrintable(results.empty() ? QString() : results.front().sameCipher.cipher));
+    std::printf("%-6s %12s %12s %14s %10s %10s%s\n", "run", "Flashdeck", "ssh -L", "ssh -L -c gcm", "÷ ssh -L",
+                "÷ -c gcm", readAheadAb ? "  no read-ahead" : "");
+    std::vector<double> ours;
+    std::vector<double> defaults;
+    std::vector<double> same;
+    std::vector<double> plainOurs;
+    std::vector<double> ratioDefaults;
+    std::vector<double> ratioSame;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const Run &r = results[i];
+        ours.push_back(r.ours);
+        defaults.push_back(r.defaults.mbps);
+        same.push_back(r.sameCipher.mbps);
+        plainOurs.push_back(r.plainOurs);
+        ratioDefaults.push_back(r.ours / r.defaults.mbps);
+        ratioSame.push_back(r.ours / r.sameCipher.mbps);
+        std::printf("%-6zu %12.0f %12.0f %14.0f %9.2f× %9.2f×", i + 1, r.ours, r.defaults.mbps, r.sameCipher.mbps,
+                    ratioDefaults.back(), ratioSame.back());
+        if (readAheadAb) {
+            std::printf("  %12.0f", r.plainOurs);
+        }
+        const bool shortRead = r.ours <= 0 || r.defaults.mbps <= 0 || r.sameCipher.mbps <= 0;
+        std::printf("%s\n", shortRead ? "  SHORT READ" : "");
+    }
+    std::printf("%-6s %12.0f %12.0f %14.0f %9.2f× %9.2f×", "median", bench::medianOf(ours), bench::medianOf(defaults),
+                bench::medianOf(same), bench::medianOf(ratioDefaults), bench::medianOf(ratioSame));
+    if (readAheadAb) {
+        std::printf("  %12.0f", bench::medianOf(plainOurs));
+    }
+    std::printf("\n(MB/s; ratios are each run's, their median below)\n");
+    std::printf("tunnel vs ssh -L, its defaults:       %.2f× at the median (goal ≥ 1.20×)\n",
+                bench::medianOf(ratioDefaults));
+    std::printf("tunnel vs ssh -L -c %s: %.2f× at the median (goal ≥ 1.00×)\n", qPrintable(gcm),
+                bench::medianOf(ratioSame));
+}
+
+int envRuns(const char *name, int fallback)
+{
+    bool ok = false;
+    const int v = qEnvironmentVariableIntValue(name, &ok);
+    return ok && v > 0 ? v : fallback;
+}
+
+// 200 sequential `true`: Flashdeck on its live connection, OpenSSH anew each time, OpenSSH through
+// a ControlMaster. Appends three rows; false when a command failed.
+bool commandLatency(ssh::HostConnection &conn, const QStringList &base, const QString &dest, const QString &home,
+                    std::vector<Row> &rows)
+{
+    for (int i = 0; i < 5; ++i) {
+        (void)runAndWait(conn, "true"); // warm-up
+    }
+    // Wait on the signal itself: QTest::qWaitFor polls every 10 ms, which would swamp the
+    // figure we want.
+    QEventLoop loop;
+    bool ok = true;
+    QObject::connect(&conn, &ssh::HostConnection::commandFinished, &loop, [&](quint64, const ssh::CommandResult &r) {
+        ok = ok && r.succeeded();
+        loop.quit();
+    });
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < kCommands && ok; ++i) {
+        conn.run("true");
+        loop.exec();
+    }
+    if (!ok) {
+        std::fprintf(stderr, "command failed\n");
+        return false;
+    }
+    rows.push_back({QStringLiteral("200 × `true`: Flashdeck, one connection"),
+                    double(t.nsecsElapsed()) / 1e6 / kCommands, QStringLiteral("ms/cmd"),
+                    QStringLiteral("channel per command")});
+    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ssh, new connection each"), runOpenSsh(base, dest, {}),
+                    QStringLiteral("ms/cmd"), QStringLiteral("handshake + auth each time")});
+    const QString control = home + QStringLiteral("/cm.sock");
+    QProcess master;
+    master.start(QStringLiteral("ssh"),
+                 base + QStringList{QStringLiteral("-M"), QStringLiteral("-S"), control, QStringLiteral("-N"), dest});
+    (void)QTest::qWaitFor([&] { return QFile::exists(control); }, 10000);
+    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ControlMaster"),
+                    runOpenSsh(base, dest, {QStringLiteral("-S"), control}), QStringLiteral("ms/cmd"),
+                    QStringLiteral("multiplexed, a process per command")});
+    master.terminate();
+    master.waitForFinished();
+
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -191,118 +340,60 @@ int main(int argc, char **argv)
     std::vector<Row> rows;
     std::fprintf(stderr, "running benchmarks against sshd on port %u…\n", sshd.port());
 
-    // 1. Per-command latency: 200 sequential `true`.
-    for (int i = 0; i < 5; ++i) {
-        (void)runAndWait(conn, "true"); // warm-up
-    }
-    // Wait on the signal itself: QTest::qWaitFor polls every 10 ms, which would swamp the
-    // figure we want.
-    QEventLoop loop;
-    bool ok = true;
-    QObject::connect(&conn, &ssh::HostConnection::commandFinished, &loop, [&](quint64, const ssh::CommandResult &r) {
-        ok = ok && r.succeeded();
-        loop.quit();
-    });
-    QElapsedTimer t;
-    t.start();
-    for (int i = 0; i < kCommands && ok; ++i) {
-        conn.run("true");
-        loop.exec();
-    }
-    if (!ok) {
-        std::fprintf(stderr, "command failed\n");
+    // 1. Per-command latency: 200 sequential `true` (FLASHDECK_BENCH_SSH_COMMANDS=0: the tunnel alone).
+    if (qEnvironmentVariable("FLASHDECK_BENCH_SSH_COMMANDS") != QStringLiteral("0") &&
+        !commandLatency(conn, base, dest, home.path(), rows)) {
         return 1;
     }
-    rows.push_back({QStringLiteral("200 × `true`: Flashdeck, one connection"),
-                    double(t.nsecsElapsed()) / 1e6 / kCommands, QStringLiteral("ms/cmd"),
-                    QStringLiteral("channel per command")});
-    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ssh, new connection each"), runOpenSsh(base, dest, {}),
-                    QStringLiteral("ms/cmd"), QStringLiteral("handshake + auth each time")});
-    const QString control = home.path() + QStringLiteral("/cm.sock");
-    QProcess master;
-    master.start(QStringLiteral("ssh"),
-                 base + QStringList{QStringLiteral("-M"), QStringLiteral("-S"), control, QStringLiteral("-N"), dest});
-    (void)QTest::qWaitFor([&] { return QFile::exists(control); }, 10000);
-    rows.push_back({QStringLiteral("200 × `true`: OpenSSH ControlMaster"),
-                    runOpenSsh(base, dest, {QStringLiteral("-S"), control}), QStringLiteral("ms/cmd"),
-                    QStringLiteral("multiplexed, a process per command")});
-    master.terminate();
-    master.waitForFinished();
 
-    // 2. Tunnel throughput, remote → local, 1 GiB. Flashdeck's transport as it ships, and the
-    // same with libssh reading its socket alone (4 KiB per recv, a poll before each): what the
-    // read-ahead is worth on this machine. Alternated (off, on, off, on) on two connections of
-    // their own, since a later transfer in one process ran up to 20 % slower than an earlier one
-    // whichever it was; each figure is the mean of its two (OpenSSH's are single runs, not the best
-    // of several, so nothing here is picked in our favour).
+    // 2. Tunnel throughput, remote → local, 1 GiB: Flashdeck's port tunnel, `ssh -L` with its
+    // defaults (the tool a user would use instead) and `ssh -L -c aes128-gcm@openssh.com` (the
+    // same cipher as Flashdeck where it chose that one: tells the cipher from the code). The
+    // programs take turns run by run, so a noisy moment of this shared machine falls on all of
+    // them alike, and every run is printed before the medians.
+    const int runs = envRuns("FLASHDECK_BENCH_TUNNEL_RUNS", 5);
+    const bool readAheadAb = qEnvironmentVariableIntValue("FLASHDECK_BENCH_SSH_READAHEAD_AB") == 1;
     ssh::SocketReadAhead::setEnabled(false);
     ssh::HostConnection plain(targetFor(sshd, knownHosts, key));
     ssh::SocketReadAhead::setEnabled(true); // a socket is attached as its session becomes ready
-    if (connectAndWait(plain).phase != ssh::ConnectionPhase::Ready) {
+    if (readAheadAb && connectAndWait(plain).phase != ssh::ConnectionPhase::Ready) {
         std::fprintf(stderr, "cannot connect\n");
         return 1;
     }
-    const auto tunnelTransfer = [](ssh::HostConnection &c) {
+    const auto flashdeckTransfer = [](ssh::HostConnection &c) {
         Source source(kTransferBytes);
         QSignalSpy ready(&c, &ssh::HostConnection::tunnelReady);
-        c.openPortTunnel(QStringLiteral("127.0.0.1"), source.port());
+        const quint64 id = c.openPortTunnel(QStringLiteral("127.0.0.1"), source.port());
         ready.wait(10000);
-        return measureTransfer(QString(), static_cast<quint16>(ready.first().at(1).toUInt()));
+        const Row r = measureTransfer(QString(), static_cast<quint16>(ready.first().at(1).toUInt()));
+        c.closeTunnel(id);
+        return r.note.isEmpty() ? r.value : 0.0;
     };
-    Row tunnel{QStringLiteral("1 GiB through a tunnel: Flashdeck"), 0, QStringLiteral("MB/s"),
-               QStringLiteral("cipher %1").arg(conn.state().cipher)};
-    double withoutReadAhead = 0;
-    for (int round = 0; round < 2; ++round) {
-        withoutReadAhead += tunnelTransfer(plain).value / 2;
-        const Row r = tunnelTransfer(conn);
-        tunnel.value += r.value / 2;
-        if (!r.note.isEmpty()) {
-            tunnel.note = r.note; // a short read shows
+    const QString ourCipher = conn.state().cipher;
+    const QString gcm = QStringLiteral("aes128-gcm@openssh.com");
+    std::vector<Run> results;
+    for (int i = 0; i < runs; ++i) {
+        Run r;
+        r.ours = flashdeckTransfer(conn);
+        r.defaults = openSshTransfer(base, dest, QString());
+        r.sameCipher = openSshTransfer(base, dest, gcm);
+        if (readAheadAb) {
+            r.plainOurs = flashdeckTransfer(plain);
         }
-    }
-    rows.push_back(tunnel);
-    // OpenSSH with its defaults (chacha20-poly1305 first), then with the cipher Flashdeck chose:
-    // the first is the tool a user would use instead, the second tells the cipher from the code.
-    for (const QString &cipher : {QString(), conn.state().cipher}) {
-        // ssh -L opens its listeners together: wait on a throwaway one (that probe
-        // connection consumes `warm`), then time the real transfer.
-        Source warm(1);
-        Source source(kTransferBytes);
-        const quint16 localWarm = freeLocalPort();
-        const quint16 local = freeLocalPort();
-        QProcess fwd;
-        const QStringList chosen = cipher.isEmpty()
-            ? QStringList()
-            : QStringList{QStringLiteral("-c"), cipher.section(QLatin1Char(' '), 0, 0)};
-        fwd.start(QStringLiteral("ssh"),
-                  base + chosen +
-                      QStringList{QStringLiteral("-N"), QStringLiteral("-L"),
-                                  QStringLiteral("%1:127.0.0.1:%2").arg(localWarm).arg(warm.port()),
-                                  QStringLiteral("-L"), QStringLiteral("%1:127.0.0.1:%2").arg(local).arg(source.port()),
-                                  dest});
-        (void)QTest::qWaitFor([&] { return portOpen(localWarm) || fwd.state() == QProcess::NotRunning; }, 10000);
-        rows.push_back(measureTransfer(cipher.isEmpty()
-                                           ? QStringLiteral("1 GiB through a tunnel: OpenSSH ssh -L")
-                                           : QStringLiteral("1 GiB through a tunnel: ssh -L -c (the same)"),
-                                       local));
-        rows.back().note = cipher.isEmpty() ? QStringLiteral("its defaults") : QStringLiteral("cipher %1").arg(cipher);
-        fwd.terminate();
-        fwd.waitForFinished();
+        std::fprintf(stderr, "run %d: Flashdeck %.0f, ssh -L %.0f, ssh -L -c %.0f MB/s\n", i + 1, r.ours,
+                     r.defaults.mbps, r.sameCipher.mbps);
+        results.push_back(r);
     }
 
-    std::printf("\n%-52s %12s  %-7s %s\n", "benchmark", "result", "unit", "note");
-    std::printf("%s\n", QByteArray(100, '-').constData());
-    for (const Row &r : rows) {
-        std::printf("%-52s %12.2f  %-7s %s\n", qPrintable(r.what), r.value, qPrintable(r.unit), qPrintable(r.note));
+    if (!rows.empty()) {
+        std::printf("\n%-52s %12s  %-7s %s\n", "benchmark", "result", "unit", "note");
+        std::printf("%s\n", QByteArray(100, '-').constData());
+        for (const Row &r : rows) {
+            std::printf("%-52s %12.2f  %-7s %s\n", qPrintable(r.what), r.value, qPrintable(r.unit), qPrintable(r.note));
+        }
+        std::printf("\nper-command latency vs ControlMaster: %.2f× (goal ≤ 1.00×)\n", rows[0].value / rows[2].value);
     }
-    const double ours = rows[0].value;
-    const double cm = rows[2].value;
-    const double tunOurs = rows[3].value;
-    const double tunSsh = rows[4].value;
-    std::printf("\nper-command latency vs ControlMaster: %.2f× (goal ≤ 1.00×)\n", ours / cm);
-    std::printf("tunnel throughput vs ssh -L:          %.2f× (goal ≥ 1.20×)\n", tunOurs / tunSsh);
-    std::printf("the same vs ssh -L with our cipher:   %.2f×\n", tunOurs / rows[5].value);
-    std::printf("Flashdeck without read-ahead:         %.2f MB/s, %.2f× ssh -L (read-ahead: %.2f×)\n", withoutReadAhead,
-                withoutReadAhead / tunSsh, tunOurs / withoutReadAhead);
+
+    printTunnelRuns(results, ourCipher, gcm, readAheadAb);
     return 0;
 }
