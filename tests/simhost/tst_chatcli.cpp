@@ -122,18 +122,10 @@ CliRun TestChatCli::chat(QStringList extra, const QString &key)
     QStringList args{QStringLiteral("chat"), QStringLiteral("gpu"), QStringLiteral("--port"), QString::number(m_port)};
     args += extra;
     args << QStringLiteral("--config-dir") << m_config.path();
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SGLANG_API_KEY"), key);
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
-    p.setProcessEnvironment(env);
-    p.start(flashdeck::test::flashdeckBinary(), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return runFlashdeckIn(env, args, 120000);
 }
 
 void TestChatCli::streamed_reasoningThenAnswer_json()

@@ -101,7 +101,6 @@ private:
 CliRun TestExposeCli::flashdeck(QStringList args) const
 {
     args << QStringLiteral("--config-dir") << m_config.path();
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
@@ -109,14 +108,7 @@ CliRun TestExposeCli::flashdeck(QStringList args) const
     for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
         env.remove(QString::fromLatin1(name));
     }
-    p.setProcessEnvironment(env);
-    p.start(flashdeck::test::flashdeckBinary(), args);
-    if (!p.waitForFinished(240000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return runFlashdeckIn(env, args, 240000);
 }
 
 QJsonDocument TestExposeCli::dockerGet(const QString &path) const

@@ -32,6 +32,20 @@ enum class Session { Inherited, Headless };
  */
 enum class Wait { Blocked, Serving };
 
+/** Runs `flashdeck ARGS` in the environment `env` to the end, blocked (killed after `timeoutMs`). */
+inline CliRun runFlashdeckIn(const QProcessEnvironment &env, const QStringList &args, int timeoutMs)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(flashdeck::test::flashdeckBinary(), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
 /**
  * Runs `flashdeck ARGS --config-dir CONFIG` to the end (killed after `timeoutMs`). Headless: no
  * session bus and no display, as over SSH or on a server: no keyring can answer.
