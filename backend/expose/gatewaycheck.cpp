@@ -3,10 +3,8 @@
 #include "backend/expose/gatewayoptions.h"
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QHostAddress>
-#include <QSslKey>
 
 #include <memory>
 
@@ -48,11 +46,15 @@ QString GatewayCheck::url() const
 void GatewayCheck::send(const QByteArray &path, const QByteArray &body, bool withKey, const Answered &answered,
                         int port)
 {
-    const QByteArray headers = withKey ? "Authorization: Bearer " + m_key.toUtf8() + "\r\n" : QByteArray();
+    // The key goes only over TLS, to the recorded key, checked on every connection: never in
+    // clear to the server's own port, never to a peer only the first request met.
+    const bool tls = port == 0;
+    Q_ASSERT(tls || !withKey);
+    const QByteArray headers = withKey && tls ? "Authorization: Bearer " + m_key.toUtf8() + "\r\n" : QByteArray();
     auto *request =
-        new GatewayRequest(m_host, port > 0 ? port : m_port, port == 0,
+        new GatewayRequest(m_host, tls ? m_port : port, tls,
                            GatewayRequest::build(body.isNull() ? "GET" : "POST", path, m_host, headers, body),
-                           port > 0 ? 5000 : kTimeoutMs, this);
+                           tls ? kTimeoutMs : 5000, withKey ? m_record.publicKeySha256 : QString(), this);
     connect(request, &GatewayRequest::finished, this, [request, answered] {
         request->deleteLater();
         answered(request->answer());
@@ -77,11 +79,7 @@ void GatewayCheck::report(const QString &id, const QString &title, bool pass, co
 void GatewayCheck::checkTls()
 {
     send("/v1/models", QByteArray(), false, [this](const GatewayRequest::Answer &reply) {
-        const QSslCertificate &peer = reply.peer;
-        const QString pin = peer.isNull()
-            ? QString()
-            : QString::fromLatin1(
-                  QCryptographicHash::hash(peer.publicKey().toDer(), QCryptographicHash::Sha256).toBase64());
+        const QString pin = GatewayRequest::pinOf(reply.peer);
         const QString where = url();
         report(QStringLiteral("expose.tls"), QCoreApplication::translate("Expose", "TLS with the recorded key"),
                !pin.isEmpty() && pin == m_record.publicKeySha256, QStringLiteral("sha256//") + m_record.publicKeySha256,
@@ -134,29 +132,43 @@ void GatewayCheck::checkMedia()
 
 void GatewayCheck::checkServerPort()
 {
-    // This deployment's server answers 200 with its key and 401 without (SGLang checks it); a
-    // refusal, silence or another server (no key, or another one) is not this server leaking.
+    // Asked without the key (it never goes in clear): any HTTP answer on the server's port from
+    // here is a server listening beyond the host's loopback. Through --connect (a tunnel, a NAT)
+    // that port would be this machine's or the relay's, which says nothing of the host.
     const int port = m_record.upstreamPort;
-    const auto ask = [this, port](bool withKey, const Answered &answered) {
-        send("/v1/models", QByteArray(), withKey, answered, port);
-    };
-    ask(true, [this, ask](const GatewayRequest::Answer &keyed) {
-        const int withKey = keyed.status;
-        const QString seen = seenOf(keyed);
-        ask(false, [this, withKey, seen](const GatewayRequest::Answer &bare) {
-            const bool ours = withKey == 200 && bare.status == 401;
-            report(QStringLiteral("expose.serverport"),
-                   QCoreApplication::translate("Expose", "The server's own port not reachable"), !ours,
-                   QCoreApplication::translate("Expose", "port %1 does not serve this deployment")
-                       .arg(m_record.upstreamPort),
-                   QCoreApplication::translate("Expose", "with the key: %1; without: %2").arg(seen, seenOf(bare)),
+    const QString title = QCoreApplication::translate("Expose", "The server's own port not reachable");
+    if (m_host != m_record.address || m_port != m_record.port) {
+        StepRecord r;
+        r.step = QStringLiteral("expose.serverport");
+        r.status = StepStatus::Skipped;
+        r.title = title;
+        r.seen = QCoreApplication::translate("Expose",
+                                             "the gateway was reached through %1:%2, not at the host's %3:%4: the "
+                                             "server's port %5 is judged only from there")
+                     .arg(m_host)
+                     .arg(m_port)
+                     .arg(m_record.address)
+                     .arg(m_record.port)
+                     .arg(port);
+        r.at = QDateTime::currentDateTimeUtc();
+        Q_EMIT step(r);
+        checkRate();
+        return;
+    }
+    send(
+        "/v1/models", QByteArray(), false,
+        [this, port, title](const GatewayRequest::Answer &bare) {
+            report(QStringLiteral("expose.serverport"), title, bare.status == 0,
+                   QCoreApplication::translate("Expose", "no HTTP answer on port %1").arg(port), seenOf(bare),
                    QCoreApplication::translate("Expose",
-                                               "The server answers on port %1 from outside the host: it must listen "
-                                               "on the host's loopback only (deploy again).")
-                       .arg(m_record.upstreamPort));
+                                               "Something answers HTTP on port %1 of %2 from outside the host: the "
+                                               "server must listen on the host's loopback only (deploy again), or "
+                                               "a firewall must close the port.")
+                       .arg(port)
+                       .arg(m_record.address));
             checkRate();
-        });
-    });
+        },
+        port);
 }
 
 void GatewayCheck::checkRate()

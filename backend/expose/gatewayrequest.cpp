@@ -1,11 +1,13 @@
 #include "backend/expose/gatewayrequest.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QNetworkProxy>
+#include <QSslKey>
 
 namespace flashdeck::expose {
 
-GatewayRequest::GatewayRequest(const QString &host, int port, bool tls, QByteArray request, int timeoutMs,
+GatewayRequest::GatewayRequest(const QString &host, int port, bool tls, QByteArray request, int timeoutMs, QString pin,
                                QObject *parent)
     : QObject(parent)
     , m_request(std::move(request))
@@ -24,8 +26,15 @@ GatewayRequest::GatewayRequest(const QString &host, int port, bool tls, QByteArr
     });
     m_timeout.start(timeoutMs);
     if (tls) {
-        connect(&m_socket, &QSslSocket::encrypted, this, [this] {
+        connect(&m_socket, &QSslSocket::encrypted, this, [this, pin] {
             m_answer.peer = m_socket.peerCertificate();
+            if (!pin.isEmpty() && pinOf(m_answer.peer) != pin) {
+                end(QCoreApplication::translate("Expose",
+                                                "another key answered (sha256//%1), not the recorded one: "
+                                                "nothing was sent")
+                        .arg(pinOf(m_answer.peer)));
+                return;
+            }
             m_socket.write(m_request);
         });
         m_socket.connectToHostEncrypted(host, quint16(port));
@@ -33,6 +42,14 @@ GatewayRequest::GatewayRequest(const QString &host, int port, bool tls, QByteArr
         connect(&m_socket, &QSslSocket::connected, this, [this] { m_socket.write(m_request); });
         m_socket.connectToHost(host, quint16(port));
     }
+}
+
+QString GatewayRequest::pinOf(const QSslCertificate &certificate)
+{
+    return certificate.isNull()
+        ? QString()
+        : QString::fromLatin1(
+              QCryptographicHash::hash(certificate.publicKey().toDer(), QCryptographicHash::Sha256).toBase64());
 }
 
 QByteArray GatewayRequest::build(const QByteArray &method, const QByteArray &path, const QString &host,

@@ -29,8 +29,15 @@ public:
         QSslCertificate peer; // TLS only
     };
 
-    GatewayRequest(const QString &host, int port, bool tls, QByteArray request, int timeoutMs,
+    /**
+     * Over TLS when `tls`; then, with a `pin`, the request (which may carry the API key) is written
+     * only to a peer whose public key has that pin, on this connection, and never otherwise: a
+     * pin checked on one connection says nothing of the next.
+     */
+    GatewayRequest(const QString &host, int port, bool tls, QByteArray request, int timeoutMs, QString pin = {},
                    QObject *parent = nullptr);
+    /** A certificate's public-key pin as curl's --pinnedpubkey takes it: base64 of SHA-256 of the SPKI. */
+    static QString pinOf(const QSslCertificate &certificate);
     /** "GET /v1/models HTTP/1.1" with Host, Connection: close, the headers and the body. */
     static QByteArray build(const QByteArray &method, const QByteArray &path, const QString &host,
                             const QByteArray &headers, const QByteArray &body);

@@ -260,7 +260,12 @@ TunnelServer::Step TunnelServer::channelToClient(Link &link)
     // them into one buffer and hand the client one large send instead of one per packet.
     ssh_channel ch = link.channel.get();
     Step step = Step::Idle;
-    while (!link.remoteEof && link.toLocal.size() < kHighWater) {
+    // At most kHighWater per pump: with the read-ahead refilling as fast as the network delivers,
+    // one busy link would otherwise keep the session's thread (its other links, the Docker
+    // endpoint, the log, commands and their timeouts) until the transfer ends. Having moved bytes,
+    // the pump is queued again at once.
+    qsizetype budget = kHighWater;
+    while (!link.remoteEof && link.toLocal.size() < kHighWater && budget > 0) {
         qsizetype filled = 0;
         bool failed = false;
         bool ended = false;
@@ -283,6 +288,7 @@ TunnelServer::Step TunnelServer::channelToClient(Link &link)
         }
         if (filled > 0) {
             step = Step::Moved;
+            budget -= filled;
             // Straight to the client when nothing waits before it: one copy fewer, and no
             // buffer to shift afterwards; only what the socket does not take is kept.
             ssize_t sent = 0;

@@ -268,14 +268,15 @@ void TestChatCli::noServer_saysWhatToDo()
 
 void TestChatCli::serverKilledMidAnswer_partialKept_clearError()
 {
-    // A server of its own that streams a token every 0.1 s, so the kill lands mid-answer (the
-    // answer comes after 70–110 tokens of thought: at half a second each, this test took 41 s).
+    // A server of its own that streams a token every half second, so the kill lands mid-answer,
+    // and thinks only 20 words first (at 140–220 words of thought this test took 41 s).
     QFile scenario(m_host->simDir() + QStringLiteral("/scenario.json"));
     QVERIFY(scenario.open(QIODevice::ReadOnly));
     const QByteArray original = scenario.readAll();
     scenario.close();
     QJsonObject sc = QJsonDocument::fromJson(original).object();
-    sc[QLatin1String("faults")] = QJsonObject{{QLatin1String("token_seconds"), 0.1}};
+    sc[QLatin1String("faults")] =
+        QJsonObject{{QLatin1String("token_seconds"), 0.5}, {QLatin1String("reasoning_words"), 20}};
     QVERIFY(scenario.open(QIODevice::WriteOnly | QIODevice::Truncate));
     scenario.write(QJsonDocument(sc).toJson());
     scenario.close();
