@@ -4,6 +4,7 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/exposecheck.h"
 #include "backend/cli/exposerequest.h"
+#include "backend/cli/hostlock.h"
 #include "backend/core/apppaths.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
@@ -172,10 +173,15 @@ void place(HostSession &session, CliContext &c, const ExposeRequest &r, const Ho
                     return;
                 }
                 if (const Status s = placed.value().write(c.paths); !s) {
-                    c.err << QCoreApplication::translate("Cli",
-                                                         "The gateway runs, but its record could not be written: %1")
-                                 .arg(s.message())
-                          << '\n';
+                    // Running, but status would say "not exposed" and unexpose would not find it.
+                    sayFailure(c, r.json, r.host,
+                               QCoreApplication::translate("Cli",
+                                                           "The gateway runs, but its record could not be written: "
+                                                           "%1. Free the space, then 'flashdeck unexpose %2' and "
+                                                           "expose again.")
+                                   .arg(s.message(), r.host));
+                    done(ExitCheckFailed);
+                    return;
                 }
                 printExposed(c, r.json, placed.value());
                 done(ExitOk);
@@ -213,6 +219,13 @@ int runExposeCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     if (!certificateUsable(c, r)) {
+        return ExitCheckFailed;
+    }
+    // One change of the host at a time: two exposes, or an expose beside a deploy, would remove
+    // each other's gateway folder.
+    const Result<std::unique_ptr<HeldLock>> held = claimHost(c.paths, host->name);
+    if (!held) {
+        sayFailure(c, r.json, r.host, held.message());
         return ExitCheckFailed;
     }
     const int code = runOnHost(*host, c, [&c, &r, &host](HostSession &session, std::function<void(int)> done) {

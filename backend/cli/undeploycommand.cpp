@@ -7,6 +7,7 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
 #include "backend/docker/ourcontainers.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/recipe/deployment.h"
@@ -139,6 +140,17 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
     const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
         return notFound;
+    }
+    // An exposed server's gateway would pass requests on to whatever listens on its port next.
+    if (const auto gateway = expose::GatewayRecord::read(c.paths, host->name); gateway && gateway.value()) {
+        c.err << QCoreApplication::translate("Cli",
+                                             "%1 is open to the team at %2: run 'flashdeck unexpose %1' first, so "
+                                             "its gateway does not pass requests to whatever listens on port %3 "
+                                             "next.")
+                     .arg(host->name, gateway.value()->url())
+                     .arg(gateway.value()->upstreamPort)
+              << '\n';
+        return ExitCheckFailed;
     }
     const QStringList ids = Recipe::deploymentIds(host->name);
     const bool asJson = p.isSet(json);

@@ -2,6 +2,7 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
+#include "backend/cli/hostlock.h"
 #include "backend/core/apppaths.h"
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
@@ -93,6 +94,11 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
         return notFound;
     }
     const bool asJson = p.isSet(json);
+    const Result<std::unique_ptr<HeldLock>> held = claimHost(c.paths, host->name);
+    if (!held) {
+        c.err << held.message() << '\n';
+        return ExitCheckFailed;
+    }
     return runOnHost(*host, c, [&c, &host, asJson](HostSession &session, std::function<void(int)> done) {
         removeGateway(session, c, host->name, asJson, done);
     });

@@ -550,8 +550,8 @@
         <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+183"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+130"/>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="+82"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+131"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+83"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -1826,6 +1826,11 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
+        <location line="+63"/>
+        <source>%1 is open to the team at %2: run &apos;flashdeck unexpose %1&apos; first, so its gateway does not pass requests to whatever listens on port %3 next.</source>
+        <translation>%1 已在 %2 向团队开放：请先运行“flashdeck unexpose %1”，以免其网关把请求转给之后监听端口 %3 的任何程序。</translation>
+    </message>
+    <message>
         <location filename="../../backend/cli/tunnelcommand.cpp" line="-33"/>
         <source>--%1 takes a port number (1 to 65535).
 </source>
@@ -1855,7 +1860,7 @@ Summary sha256: %1
         <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposecommand.cpp" line="+57"/>
+        <location filename="../../backend/cli/exposecommand.cpp" line="+58"/>
         <source>The deployment on %1 was undeployed: deploy again, then expose it.</source>
         <translation>%1 上的部署已撤除：请重新部署后再开放。</translation>
     </message>
@@ -1940,9 +1945,9 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+53"/>
-        <source>The gateway runs, but its record could not be written: %1</source>
-        <translation>网关已在运行，但无法写入其记录：%1</translation>
+        <location line="+55"/>
+        <source>The gateway runs, but its record could not be written: %1. Free the space, then &apos;flashdeck unexpose %2&apos; and expose again.</source>
+        <translation>网关已在运行，但无法写入其记录：%1。请释放空间，然后运行“flashdeck unexpose %2”并重新开放。</translation>
     </message>
     <message>
         <location filename="../../backend/cli/unexposecommand.cpp" line="-50"/>
@@ -4504,7 +4509,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>无法删除网关目录：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewaycheck.cpp" line="+86"/>
+        <location filename="../../backend/expose/gatewaycheck.cpp" line="+84"/>
         <source>TLS with the recorded key</source>
         <translation>使用已记录密钥的 TLS</translation>
     </message>
@@ -4549,27 +4554,27 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>网关放行了远程图片 URL：请重新开放。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+11"/>
         <source>The server&apos;s own port not reachable</source>
         <translation>服务器自身端口不可访问</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>the gateway was reached through %1:%2, not at the host&apos;s %3:%4: the server&apos;s port %5 is judged only from there</source>
+        <translation>网关是经由 %1:%2 访问的，而不是主机的 %3:%4：服务器端口 %5 只能从那里判断</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>no HTTP answer on port %1</source>
+        <translation>端口 %1 上没有 HTTP 应答</translation>
+    </message>
+    <message>
         <location line="+1"/>
-        <source>port %1 does not serve this deployment</source>
-        <translation>端口 %1 不提供此部署的服务</translation>
+        <source>Something answers HTTP on port %1 of %2 from outside the host: the server must listen on the host&apos;s loopback only (deploy again), or a firewall must close the port.</source>
+        <translation>从主机外部访问 %2 的端口 %1 时有程序以 HTTP 应答：服务器必须只监听主机的回环地址（请重新部署），或由防火墙关闭该端口。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>with the key: %1; without: %2</source>
-        <translation>带密钥：%1；不带：%2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The server answers on port %1 from outside the host: it must listen on the host&apos;s loopback only (deploy again).</source>
-        <translation>服务器的端口 %1 可从主机外部访问：它必须只监听主机的回环地址（请重新部署）。</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>429 past the rate</source>
         <translation>超过速率时返回 429</translation>
     </message>
@@ -4589,12 +4594,17 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>网关没有限制速率：请重新开放。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayrequest.cpp" line="+23"/>
+        <location filename="../../backend/expose/gatewayrequest.cpp" line="+25"/>
         <source>no answer within %1 s</source>
         <translation>%1 秒内没有应答</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+7"/>
+        <source>another key answered (sha256//%1), not the recorded one: nothing was sent</source>
+        <translation>应答的是另一个密钥（sha256//%1），而不是记录的那个：未发送任何内容</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>no HTTP answer</source>
         <translation>没有 HTTP 应答</translation>
     </message>
@@ -8583,7 +8593,7 @@ The key we know for it is at %4.
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionworkertunnels.cpp" line="+42"/>
+        <location filename="../../backend/ssh/sessionworkertunnels.cpp" line="+43"/>
         <source>The server refused to forward to %1:%2 (AllowTcpForwarding, or nothing listens there).</source>
         <translation>服务器拒绝转发到 %1:%2（AllowTcpForwarding，或那里没有监听）。</translation>
     </message>
@@ -8653,7 +8663,7 @@ The key we know for it is at %4.
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/tunnelserver.cpp" line="+79"/>
+        <location filename="../../backend/ssh/tunnelserver.cpp" line="+83"/>
         <source>Port %1 of 127.0.0.1 is taken: another program listens there.</source>
         <translation>127.0.0.1 的端口 %1 已被占用：另一个程序正在监听。</translation>
     </message>

@@ -350,6 +350,11 @@ void TestExposeCli::selfSigned_pinnedCurl_thenUnexposeLeavesTheServer()
 
     const CliRun status = flashdeck({QStringLiteral("status"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QCOMPARE(statusByHost(status.out).value(QStringLiteral("gpu"))[QLatin1String("exposed")].toObject(), gateway);
+    // Undeploying an exposed server is refused: its gateway would serve whatever takes the port next.
+    const CliRun undeploy = flashdeck({QStringLiteral("undeploy"), QStringLiteral("gpu")});
+    QCOMPARE(undeploy.exitCode, 1);
+    QVERIFY2(undeploy.err.contains("flashdeck unexpose gpu"), undeploy.err.constData());
+    QCOMPARE(serverStarted(), startedBefore);
 
     const CliRun unexposed = flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QVERIFY2(unexposed.exitCode == 0, unexposed.err.constData());
