@@ -6,7 +6,6 @@
 #include <QStringList>
 #include <QTest>
 
-
 namespace flashdeck::test {
 
 /**

@@ -1251,10 +1251,10 @@ void TestDeployCli::interruptedPull_resumesWithoutStartingOver()
     const DemoGuard guard{config.path()};
     // A slow link, so the pull is still running when the connection goes; the rest of the
     // host at the tests' pace (the whole host slowed down took 44 s).
-    const Run demo = run(config.path(),
-                         {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"),
-                          QStringLiteral("slow-link"), QStringLiteral("--time-factor"), QStringLiteral("0.01"),
-                          QStringLiteral("--json")});
+    const Run demo =
+        run(config.path(),
+            {QStringLiteral("demo"), QStringLiteral("start"), QStringLiteral("--scenario"), QStringLiteral("slow-link"),
+             QStringLiteral("--time-factor"), QStringLiteral("0.01"), QStringLiteral("--json")});
     QCOMPARE(demo.exitCode, 0);
     const qint64 sshd = QJsonDocument::fromJson(demo.out)
                             .object()[QLatin1String("hosts")]
