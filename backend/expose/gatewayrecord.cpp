@@ -151,12 +151,20 @@ Status GatewayRecord::write(const AppPaths &paths) const
 
 Status GatewayRecord::remove(const AppPaths &paths, const QString &host)
 {
-    QFile f(file(paths, host));
-    if (f.exists() && !f.remove()) {
-        return Status::failure(
-            QCoreApplication::translate("Expose", "Cannot remove %1: %2").arg(f.fileName(), f.errorString()));
+    // Under the lock its writers take, so a removal never crosses a write of the same record.
+    const QString path = file(paths, host);
+    if (!QFile::exists(path)) {
+        return Status::ok();
     }
-    return Status::ok();
+    Status removed = Status::ok();
+    const Status locked = LockedFile(path).whileLocked([&path, &removed] {
+        QFile f(path);
+        if (f.exists() && !f.remove()) {
+            removed = Status::failure(
+                QCoreApplication::translate("Expose", "Cannot remove %1: %2").arg(f.fileName(), f.errorString()));
+        }
+    });
+    return locked ? removed : locked;
 }
 
 } // namespace flashdeck::expose
