@@ -215,10 +215,14 @@ extern "C" __attribute__((visibility("default"))) ssize_t recv(int fd, void *buf
 extern "C" __attribute__((visibility("default"))) int poll(pollfd *fds, nfds_t n, int timeout)
 {
     using namespace flashdeck::ssh;
+    // Polls answered from held bytes alone while POLLOUT was asked, on this thread.
+    thread_local unsigned outputDeferred = 0;
     nfds_t held = 0;
     bool askKernel = false;
+    bool outputAsked = false;
     for (nfds_t i = 0; i < n; ++i) {
         if ((fds[i].events & POLLIN) && holds(lookup(fds[i].fd))) {
+            outputAsked = outputAsked || (fds[i].events & POLLOUT) != 0;
             // Input alone is reported, even when POLLOUT is asked too. libssh keeps POLLOUT in its
             // session socket's events for as long as a tunnel flows (socket.c: every write clears
             // write_wontblock and the next one asks POLLOUT again), so asking the kernel here put
@@ -233,7 +237,14 @@ extern "C" __attribute__((visibility("default"))) int poll(pollfd *fds, nfds_t n
         }
     }
     if (held == 0) {
+        outputDeferred = 0;
         return nextPoll(fds, n, timeout);
+    }
+    // Bounded: every 16th such answer asks the kernel too, so what libssh has to write (a
+    // channel's close, a window adjust) never waits behind a stream that keeps bytes held here (a
+    // link's close once lingered 30 s under load in CI). A 16th of the poll() calls saved.
+    if (outputAsked && ++outputDeferred % 16 == 0) {
+        askKernel = true;
     }
     // Bytes are held here, so nothing waits: ask the kernel about the rest without blocking.
     int ready = askKernel ? nextPoll(fds, n, 0) : 0;
