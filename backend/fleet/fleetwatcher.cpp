@@ -135,7 +135,6 @@ void FleetWatcher::watch(const HostEntry &host)
     // the host bar, where the dialogs are (HostSession::connectWithOperator).
     auto w = std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
-    config.manifestFile = Deployment::manifestFile(m_paths, host.name);
     config.upgradeLock = UpgradePlan::lockOf(Deployment::directory(m_paths, host.name));
     config.deployLock = DeploySession::lockOf(Deployment::directory(m_paths, host.name));
     if (m_keepHistory) {
@@ -158,6 +157,9 @@ void FleetWatcher::watch(const HostEntry &host)
         config.apiKey = apiKey;
         config.thresholds = m_thresholds; // the current ones, even if they changed while we waited
         HostSession &watched = *it->second;
+        if (watched.deployment()) {
+            config.deployment = watched.deployment().value(); // as it is now, not when the key was asked
+        }
         config.log = watched.logStream(); // the pages' stream: one `docker logs` per host
         watched.setMonitor(std::make_unique<metrics::HostMonitor>(name, watched.connection(), config));
         connect(watched.monitor(), &metrics::HostMonitor::statusChanged, this,
@@ -226,8 +228,8 @@ void FleetWatcher::deploymentChanged(const QString &host)
         return;
     }
     HostSession &watched = *it->second;
-    watched.monitor()->reloadDeployment();
     const Result<Deployment> &deployment = watched.deployment();
+    watched.monitor()->reloadDeployment(deployment ? std::optional<Deployment>(deployment.value()) : std::nullopt);
     if (!deployment) {
         return;
     }

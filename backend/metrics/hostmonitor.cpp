@@ -115,7 +115,7 @@ HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorCo
         changed();
     });
     connect(&m_conn, &ssh::Transport::stateChanged, this, &HostMonitor::onConnection);
-    readManifest();
+    applyDeployment();
     if (m_config.serverPort != 0) {
         m_serverPort = m_config.serverPort; // the operator's one server: no others
         m_otherPorts.clear();
@@ -181,17 +181,12 @@ HostMonitor::~HostMonitor()
     stop();
 }
 
-void HostMonitor::readManifest()
+void HostMonitor::applyDeployment()
 {
-    QFile f(m_config.manifestFile);
-    if (m_config.manifestFile.isEmpty() || !f.open(QIODevice::ReadOnly)) {
+    if (!m_config.deployment) {
         return; // no deployment by Flashdeck here: GPUs, disk and any Flashdeck container only
     }
-    const Result<Deployment> deployment = Deployment::fromJson(f.readAll());
-    if (!deployment) {
-        return;
-    }
-    const Deployment &d = deployment.value();
+    const Deployment &d = *m_config.deployment;
     m_status.applyDeployment(d);
     if (const auto recipes = Recipe::builtIn()) {
         for (const Recipe &r : recipes.value()) {
@@ -349,12 +344,16 @@ void HostMonitor::startServerSampler()
     m_server->start();
 }
 
-void HostMonitor::reloadDeployment()
+void HostMonitor::reloadDeployment(const std::optional<Deployment> &deployment)
 {
     // A deployment made (or redone) while Flashdeck runs: its profile, port and pins, and a
-    // sampler for its server, without restarting the monitor (its history stays).
+    // sampler for its server, without restarting the monitor (its history stays). None (the
+    // manifest unreadable or gone): what was known stays, as it did when the file was read here.
+    if (deployment) {
+        m_config.deployment = deployment;
+    }
     const quint16 before = m_serverPort;
-    readManifest();
+    applyDeployment();
     if (m_config.serverPort != 0) {
         m_serverPort = m_config.serverPort; // the operator's one server: no others
         m_otherPorts.clear();

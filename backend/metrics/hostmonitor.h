@@ -2,12 +2,14 @@
 
 #include "backend/metrics/hoststatus.h"
 #include "backend/probe/gpuvendor.h"
+#include "backend/recipe/deployment.h"
 
 #include <QHash>
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -38,8 +40,12 @@ struct MonitorConfig
     int serverPeriodMs = 2000;
     int dockerPeriodMs = 5000;
     int diskPeriodMs = 60000;
-    /** deployments/<host>/manifest.json: the profile (vendor, port), pins and checks; may be absent. */
-    QString manifestFile;
+    /**
+     * The host's deployment as its HostSession holds it (the profile: vendor, port; pins, checks);
+     * none where Flashdeck deployed nothing. The monitor never reads the manifest itself: the
+     * session is the one reader, and tells the monitor of a change (reloadDeployment).
+     */
+    std::optional<Deployment> deployment;
     /** deployments/<host>/upgrade.lock: held while an upgrade or rollback of the host runs. */
     QString upgradeLock;
     /** deployments/<host>/deploy.lock: held while a deployment of the host runs. */
@@ -98,14 +104,14 @@ public:
     void setThresholds(const AlertThresholds &thresholds);
     /** The server's API key, known late (the keyring had none; read from the running container). */
     void setApiKey(const QString &apiKey);
-    /** Reads the deployment's manifest again (one made or redone meanwhile) and samples its server. */
-    void reloadDeployment();
+    /** The host's deployment as it is now (one made or redone meanwhile); samples its server. */
+    void reloadDeployment(const std::optional<Deployment> &deployment);
 
 Q_SIGNALS:
     void statusChanged();
 
 private:
-    void readManifest();
+    void applyDeployment();
     void onConnection(const ssh::ConnectionState &state);
     void detectVendorAndStart();
     void applyServerHealth();
