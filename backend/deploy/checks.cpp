@@ -31,11 +31,11 @@ StepRecord withBuiltInRules(const char *step, Check check)
     return check(rules.value());
 }
 
-StepRecord make(const char *step, const QString &title, const QString &why)
+/** A check's record: its id and why. Its title is the plan's, which the runner gives every record. */
+StepRecord make(const char *step, const QString &why)
 {
     StepRecord r;
     r.step = QString::fromLatin1(step);
-    r.title = title;
     r.why = why;
     return r;
 }
@@ -152,7 +152,7 @@ void judgeGpu(int index, const probe::NvidiaGpu &gpu, double memFraction, const 
 StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 {
     StepRecord r = make(
-        "preflight.gpus", QCoreApplication::translate("Deploy", "GPUs match the profile"),
+        "preflight.gpus",
         QCoreApplication::translate("Deploy", "The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
     r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
     int matching = 0;
@@ -180,7 +180,7 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
 StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
 {
     StepRecord r = make(
-        "preflight.driver", QCoreApplication::translate("Deploy", "The driver supports the image's CUDA runtime"),
+        "preflight.driver",
         QCoreApplication::translate("Deploy", "The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
     r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
     r.seen = QCoreApplication::translate("Deploy", "driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
@@ -203,7 +203,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
                      const QSet<int> &ownGpus)
 {
     StepRecord r = make(
-        "preflight.gpumemory", QCoreApplication::translate("Deploy", "The GPUs have room for the server"),
+        "preflight.gpumemory",
         QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
             .arg(profile.memFractionStatic));
     r.expected = QCoreApplication::translate("Deploy", "%1 % of each GPU of the profile free")
@@ -255,7 +255,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
 
 StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
-    StepRecord r = make("preflight.disk", QCoreApplication::translate("Deploy", "Room for the weights and the image"),
+    StepRecord r = make("preflight.disk",
                         QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
                             .arg(fmt::gbExact(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
@@ -278,8 +278,8 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
 
 StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
 {
-    StepRecord r = make("preflight.port", QCoreApplication::translate("Deploy", "The service ports are free"),
-                        QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
+    StepRecord r =
+        make("preflight.port", QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
     QList<quint16> wanted;
     for (const RecipeReplica &rep : profile.replicas) {
         wanted.append(rep.port);
@@ -321,8 +321,7 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
 
 StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
 {
-    StepRecord r = make("preflight.memory", QCoreApplication::translate("Deploy", "Host memory for HiCache"),
-                        QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
+    StepRecord r = make("preflight.memory", QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
     r.expected = QCoreApplication::translate("Deploy", "≥ %1 available (%2 GB × %3 ranks)")
@@ -423,7 +422,7 @@ StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules, const st
 StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlier)
 {
     StepRecord r = make(
-        "check.qmul4", QCoreApplication::translate("Deploy", "NVFP4 KV decode uses the fast qmul4 kernel"),
+        "check.qmul4",
         QCoreApplication::translate("Deploy",
                                     "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
                                     "silently takes a slow path"));
@@ -476,7 +475,7 @@ StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 StepRecord dspark(const StartLog &log)
 {
     StepRecord r =
-        make("check.dspark", QCoreApplication::translate("Deploy", "The DSpark draft model is loaded"),
+        make("check.dspark",
              QCoreApplication::translate("Deploy",
                                          "--speculative-algorithm DSPARK loads the draft from the checkpoint's "
                                          "dspark/ subfolder"));
@@ -504,7 +503,7 @@ StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const 
 StepRecord kvPool(const RecipeProfile &profile, const StartLog &log)
 {
     StepRecord r = make(
-        "check.kvpool", QCoreApplication::translate("Deploy", "KV pool size"),
+        "check.kvpool",
         QCoreApplication::translate("Deploy", "The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
     qint64 seen = 0;

@@ -42,7 +42,7 @@ const QList<PlanStep> &DeployPlan::steps()
         {"preflight.gpus", preflight, QT_TRANSLATE_NOOP("Steps", "GPUs"),
          QT_TRANSLATE_NOOP("Steps", "The profile runs on GPUs of its model, as many as it needs"),
          [](DeployRunner &r) { r.preflightGpus(); }},
-        {"preflight.driver", preflight, QT_TRANSLATE_NOOP("Steps", "Driver supports the CUDA 13.4 runtime"),
+        {"preflight.driver", preflight, QT_TRANSLATE_NOOP("Steps", "Driver supports the image's CUDA runtime"),
          QT_TRANSLATE_NOOP("Steps", "The image's CUDA runtime needs a driver at least as new"),
          [](DeployRunner &r) { r.preflightDriver(); }},
         {"preflight.docker", preflight, QT_TRANSLATE_NOOP("Steps", "Docker Engine and GPU runtime"),

@@ -154,7 +154,7 @@ void DeploySession::cancel()
 
 Result<Deployment> DeploySession::readManifest() const
 {
-    QFile f(m_dir + QStringLiteral("/manifest.json"));
+    QFile f(Deployment::manifestIn(m_dir));
     if (!f.open(QIODevice::ReadOnly)) {
         return Status::failure(f.errorString());
     }
@@ -173,7 +173,7 @@ void DeploySession::writeManifest(bool ok)
     }
     // A run that failed before it started anything leaves the host running what the manifest
     // already says: keep it (the journal has the failure), or `pins` would name pins never run.
-    const QString path = m_dir + QStringLiteral("/manifest.json");
+    const QString path = Deployment::manifestIn(m_dir);
     if (!ok && !m_runner->launchedContainers() && QFile::exists(path)) {
         return;
     }

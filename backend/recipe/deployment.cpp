@@ -64,7 +64,12 @@ QString Deployment::directory(const AppPaths &paths, const QString &host)
 
 QString Deployment::manifestFile(const AppPaths &paths, const QString &host)
 {
-    return directory(paths, host) + QStringLiteral("/manifest.json");
+    return manifestIn(directory(paths, host));
+}
+
+QString Deployment::manifestIn(const QString &directory)
+{
+    return directory + QStringLiteral("/manifest.json");
 }
 
 bool Deployment::exists(const AppPaths &paths, const QString &host)

@@ -125,6 +125,8 @@ struct Deployment
     /** deployments/<host>: the manifest, the journal and the API key file of the host's deployment. */
     static QString directory(const AppPaths &paths, const QString &host);
     static QString manifestFile(const AppPaths &paths, const QString &host);
+    /** The manifest's file in a host's deployment directory (the one place its name is written). */
+    static QString manifestIn(const QString &directory);
     static bool exists(const AppPaths &paths, const QString &host);
     /**
      * The host's deployment. Fails with "Flashdeck has not deployed to HOST" when there is no

@@ -2185,12 +2185,7 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+155"/>
-        <source>GPUs match the profile</source>
-        <translation>GPU 与配置相符</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+156"/>
         <source>The profile needs %1 × %2</source>
         <translation>该配置需要 %1 × %2</translation>
     </message>
@@ -2200,12 +2195,7 @@ Summary sha256: %1
         <translation>为该主机的 GPU 选择配置（flashdeck recipes list），或部署到具有 %1 × %2 的主机上。</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>The driver supports the image&apos;s CUDA runtime</source>
-        <translation>驱动支持镜像的 CUDA 运行时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>The pinned image needs the CUDA %1 runtime</source>
         <translation>固定的镜像需要 CUDA %1 运行时</translation>
     </message>
@@ -2220,12 +2210,7 @@ Summary sha256: %1
         <translation>请安装 CUDA 版本为 %1 或更新的 NVIDIA 驱动（nvidia-smi 右上角显示），重启后再运行。</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>The GPUs have room for the server</source>
-        <translation>GPU 有足够空间运行服务器</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>The server takes --mem-fraction-static %1 of each whole card at start</source>
         <translation>服务器启动时占用每张整卡的 --mem-fraction-static %1</translation>
     </message>
@@ -2281,12 +2266,7 @@ Summary sha256: %1
         <translation>其他进程不属于 Flashdeck：在主机上查明它们属于谁（ps -o user,etime,cmd -p PID），停止它们或等待其结束，然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Room for the weights and the image</source>
-        <translation>权重和镜像所需空间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+12"/>
         <source>About %1 of weights, plus the image and caches</source>
         <translation>约 %1 的权重，加上镜像和缓存</translation>
     </message>
@@ -2311,12 +2291,7 @@ Summary sha256: %1
         <translation>请在 %2 上再腾出 %1，或将 Hugging Face 缓存指向更大的磁盘。</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>The service ports are free</source>
-        <translation>服务端口空闲</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+10"/>
         <source>The server publishes on the host&apos;s loopback</source>
         <translation>服务器只在主机回环地址上发布</translation>
     </message>
@@ -2342,11 +2317,6 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+13"/>
-        <source>Host memory for HiCache</source>
-        <translation>HiCache 所需的主机内存</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>--hicache-size counts per rank</source>
         <translation>--hicache-size 按每个 rank 计算</translation>
     </message>
@@ -2366,12 +2336,7 @@ Summary sha256: %1
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
-        <location line="+88"/>
-        <source>NVFP4 KV decode uses the fast qmul4 kernel</source>
-        <translation>NVFP4 KV 解码使用快速的 qmul4 内核</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+89"/>
         <source>Any other backend means the image&apos;s CUDA Toolkit is older than 13.4 and decode silently takes a slow path</source>
         <translation>任何其他后端都意味着镜像的 CUDA Toolkit 低于 13.4，解码会悄悄走慢速路径</translation>
     </message>
@@ -2401,12 +2366,7 @@ Summary sha256: %1
         <translation>服务器发现镜像中的 CUDA Toolkit 低于 13.4，已回退到 %1：解码变慢。请运行固定的镜像或用 CUDA 13.4 及以上构建的镜像，然后重启；更新驱动不会改变镜像中的 toolkit。</translation>
     </message>
     <message>
-        <location line="+70"/>
-        <source>The DSpark draft model is loaded</source>
-        <translation>DSpark 草稿模型已加载</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+71"/>
         <source>--speculative-algorithm DSPARK loads the draft from the checkpoint&apos;s dspark/ subfolder</source>
         <translation>--speculative-algorithm DSPARK 从检查点的 dspark/ 子目录加载草稿模型</translation>
     </message>
@@ -2426,12 +2386,7 @@ Summary sha256: %1
         <translation>投机解码未开启：请检查固定的 revision 中有 dspark/ 目录，且启动参数含 --speculative-algorithm DSPARK。</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>KV pool size</source>
-        <translation>KV 池大小</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+16"/>
         <source>The profile expects about %1 tokens</source>
         <translation>该配置预期约 %1 个 token</translation>
     </message>
@@ -4499,7 +4454,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>网关记录 %1 已损坏（%2）。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
         <source>Cannot remove %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
@@ -6328,7 +6283,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 已有 %2 秒没有给出读数（工具卡住，或主机过载）</translation>
     </message>
     <message>
-        <location line="+309"/>
+        <location line="+308"/>
         <source>neither nvidia-smi nor amd-smi/rocm-smi is on the host&apos;s PATH</source>
         <translation>主机的 PATH 中既没有 nvidia-smi 也没有 amd-smi/rocm-smi</translation>
     </message>
@@ -7377,7 +7332,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>Recipe</name>
     <message>
-        <location filename="../../backend/recipe/deployment.cpp" line="+79"/>
+        <location filename="../../backend/recipe/deployment.cpp" line="+84"/>
         <location line="+131"/>
         <source>Flashdeck has not deployed to %1.</source>
         <translation>Flashdeck 尚未部署到 %1。</translation>
@@ -8839,8 +8794,8 @@ The key we know for it is at %4.
     </message>
     <message>
         <location line="+2"/>
-        <source>Driver supports the CUDA 13.4 runtime</source>
-        <translation>驱动支持 CUDA 13.4 运行时</translation>
+        <source>Driver supports the image&apos;s CUDA runtime</source>
+        <translation>驱动支持镜像的 CUDA 运行时</translation>
     </message>
     <message>
         <location line="+1"/>
