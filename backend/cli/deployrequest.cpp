@@ -24,6 +24,7 @@ namespace {
 const QString kUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
+    "                        [--probe-timeout SECONDS]\n"
     "                        [--hicache-gb GB] [--operator-flags \"FLAGS\"] [--image NAME:TAG] [--gpus LIST]\n"
     "                        [--port N] [--image-digest sha256:… --model-revision COMMIT | --pins FILE]\n"
     "                        [--model-dir DIR [--model-source offline|modelscope] [--verify-checksums]]\n"
@@ -79,6 +80,11 @@ struct DeployFlags
             "Fail the Ready step after this many seconds without progress: no weights arriving, no "
             "kernel compiled, no log line (default 900)."),
         QStringLiteral("SECONDS"), QStringLiteral("900")};
+    const QCommandLineOption probeOpt{
+        QStringLiteral("probe-timeout"),
+        QCoreApplication::translate(
+            "Cli", "Fail a GPU step when nvidia-smi or amd-smi on the host takes longer than this (default 30)."),
+        QStringLiteral("SECONDS"), QStringLiteral("30")};
     const QCommandLineOption hicacheOpt{
         QStringLiteral("hicache-gb"),
         QCoreApplication::translate("Cli", "Turn on HiCache with GB of host memory per rank."), QStringLiteral("GB")};
@@ -347,6 +353,10 @@ Stop readRunOptions(const QCommandLineParser &p, const DeployFlags &f, CliContex
     if (!number || options.stallTimeoutMs < 1000 || options.stallTimeoutMs > 24 * 3600 * 1000) {
         return usageError(c, QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
+    options.gpuProbeTimeoutMs = p.value(f.probeOpt).toInt(&number) * 1000;
+    if (!number || options.gpuProbeTimeoutMs < 1000 || options.gpuProbeTimeoutMs > 3600 * 1000) {
+        return usageError(c, QCoreApplication::translate("Cli", "--probe-timeout takes seconds, from 1 to 3600."));
+    }
     options.hicacheGbPerRank = p.value(f.hicacheOpt).toInt();
     options.operatorFlags = p.value(f.flagsOpt).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     options.modelDir = p.value(f.modelDirOpt);
@@ -433,9 +443,9 @@ Stop readDeployRequest(const QStringList &args, CliContext &c, const Acknowledge
     QCommandLineParser p;
     addGlobalOptions(p);
     const DeployFlags f;
-    p.addOptions({f.profileOpt, f.licenseOpt, f.resumeOpt, f.jsonOpt, f.timeoutOpt, f.stallOpt, f.hicacheOpt,
-                  f.flagsOpt, f.modelDirOpt, f.sourceOpt, f.checksumOpt, f.imageOpt, f.gpusOpt, f.portOpt, f.digestOpt,
-                  f.revisionOpt, f.pinsOpt, f.launchOpt});
+    p.addOptions({f.profileOpt, f.licenseOpt, f.resumeOpt, f.jsonOpt, f.timeoutOpt, f.stallOpt, f.probeOpt,
+                  f.hicacheOpt, f.flagsOpt, f.modelDirOpt, f.sourceOpt, f.checksumOpt, f.imageOpt, f.gpusOpt, f.portOpt,
+                  f.digestOpt, f.revisionOpt, f.pinsOpt, f.launchOpt});
     if (!p.parse(args)) {
         return usageError(c, p.errorText());
     }

@@ -22,10 +22,4 @@ inline QString str(const nlohmann::json &j, const char *key)
                                                                   : QString();
 }
 
-/**
- * nvidia-smi -q -x / amd-smi take seconds even on 8 GPUs; a tool that hangs or never stops
- * printing is stopped here with a clear step error instead of holding the deployment.
- */
-constexpr int kGpuProbeTimeoutMs = 30000;
-
 } // namespace flashdeck::deployhelpers

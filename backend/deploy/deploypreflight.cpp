@@ -106,7 +106,7 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
                       .arg(fitting.join(QStringLiteral(", ")));
             finish(r);
         },
-        kGpuProbeTimeoutMs);
+        m_options.gpuProbeTimeoutMs);
 }
 
 void DeployRunner::preflightGpus()
@@ -115,7 +115,7 @@ void DeployRunner::preflightGpus()
     const QByteArray cmd = nvidia ? "nvidia-smi -q -x" : kAmdSmiNames;
     begin({}, QString::fromLatin1(cmd));
     runCommand(
-        cmd, [this](const ssh::CommandResult &res) { gpusRead(res); }, kGpuProbeTimeoutMs);
+        cmd, [this](const ssh::CommandResult &res) { gpusRead(res); }, m_options.gpuProbeTimeoutMs);
 }
 
 void DeployRunner::gpusRead(const ssh::CommandResult &res)
@@ -126,7 +126,7 @@ void DeployRunner::gpusRead(const ssh::CommandResult &res)
         // No amd-smi on the host: rocm-smi (deprecated, still common) names the cards too.
         m_current.command = QString::fromLatin1(kRocmSmiNames);
         runCommand(
-            kRocmSmiNames, [this](const ssh::CommandResult &r) { gpusRead(r); }, kGpuProbeTimeoutMs);
+            kRocmSmiNames, [this](const ssh::CommandResult &r) { gpusRead(r); }, m_options.gpuProbeTimeoutMs);
         return;
     }
     if (!res.succeeded()) {
@@ -236,7 +236,7 @@ void DeployRunner::preflightDriver()
             r.command = m_current.command;
             finish(r);
         },
-        kGpuProbeTimeoutMs);
+        m_options.gpuProbeTimeoutMs);
 }
 
 void DeployRunner::preflightDocker()

@@ -55,6 +55,12 @@ struct DeployOptions
     int readyTimeoutMs = 0;
     /** The Ready step fails after this long with no progress: no cache growth, no log output. */
     int stallTimeoutMs = 15 * 60 * 1000;
+    /**
+     * How long nvidia-smi or amd-smi may take on the host before its step fails. They take
+     * seconds even on 8 GPUs; a tool that hangs or never stops printing (a lost GPU, a driver in
+     * a bad state) is stopped with a clear step error instead of holding the deployment.
+     */
+    int gpuProbeTimeoutMs = 30000;
     /** How often the Ready step measures the host's weights and kernel caches. */
     int cachePollMs = 3000;
     int healthPollMs = 2000;

@@ -450,7 +450,7 @@
     <message>
         <location line="+157"/>
         <location filename="../../backend/cli/clisession.cpp" line="+60"/>
-        <location filename="../../backend/cli/deployrequest.cpp" line="+221"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="+227"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+254"/>
@@ -590,7 +590,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/deployrequest.cpp" line="-182"/>
+        <location filename="../../backend/cli/deployrequest.cpp" line="-187"/>
         <source>Cannot read standard input.</source>
         <translation>无法读取标准输入。</translation>
     </message>
@@ -633,6 +633,11 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>Fail a GPU step when nvidia-smi or amd-smi on the host takes longer than this (default 30).</source>
+        <translation>主机上的 nvidia-smi 或 amd-smi 运行超过此秒数时，GPU 步骤失败（默认 30）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Turn on HiCache with GB of host memory per rank.</source>
         <translation>开启 HiCache，每个 rank 使用 GB 的主机内存。</translation>
     </message>
@@ -692,7 +697,12 @@
         <translation>从 FILE（“-”：标准输入）读取 SGLang 配置生成器的命令来启动，而不是配方中的 B300 参数：python3 -m sglang.launch_server …、sglang serve … 或 docker run … IMAGE …。其参数按原样保留；Flashdeck 设置模型、其固定的修订版本、端口、密钥和 --enable-metrics。AMD、B200、GB200 和 H200 主机需要此项。</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+205"/>
+        <source>--probe-timeout takes seconds, from 1 to 3600.</source>
+        <translation>--probe-timeout 取秒数，1 到 3600。</translation>
+    </message>
+    <message>
+        <location line="+96"/>
         <location filename="../../backend/cli/exposerequest.cpp" line="+127"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
@@ -704,7 +714,7 @@
         <translation>需要 HOST。</translation>
     </message>
     <message>
-        <location line="-256"/>
+        <location line="-260"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="-145"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
@@ -740,7 +750,7 @@
         <translation>%1 请用 --image %2 确认，或提供你自己构建的、可服务 %3 的 ROCm 版 SGLang。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+95"/>
         <source>--accept-license takes %1.</source>
         <translation>--accept-license 取值为 %1。</translation>
     </message>
@@ -750,7 +760,7 @@
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-124"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+15"/>
         <source>--ready-timeout takes seconds (0: no limit).</source>
         <translation>--ready-timeout 取秒数（0：不限）。</translation>
@@ -762,7 +772,7 @@
         <translation>--stall-timeout 取秒数，1 到 86400。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+20"/>
         <source>The command&apos;s image digest %1 is not sha256: and 64 hex digits.</source>
         <translation>命令中的镜像摘要 %1 不是 sha256: 加 64 位十六进制数字。</translation>
     </message>
