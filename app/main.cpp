@@ -272,11 +272,11 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
     }
     // --demo: simulated hosts in the inventory before the window opens; stopped at exit when
     // this run started them (a demo started by `flashdeck demo start` keeps running).
-    flashdeck::DemoHosts demo(paths, flashdeck::DemoResources::locate());
+    flashdeck::demo::DemoHosts demo(paths, flashdeck::demo::DemoResources::locate());
     bool stopDemoAtExit = false;
     if (demoAsked) {
         stopDemoAtExit = demo.running().isEmpty();
-        const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
+        const flashdeck::Result<QList<flashdeck::demo::DemoHostInfo>> started =
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
         if (!started) {
             printErr(QCoreApplication::translate("main", "flashdeck: the demo did not start: ") + started.message());
@@ -301,7 +301,7 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
     flashdeck::ui::MainWindow window(paths, settings, inventory, info, &fleet, &redactor);
     window.setDemoHandler([&] {
         const bool wasRunning = !demo.running().isEmpty();
-        const flashdeck::Result<QList<flashdeck::DemoHostInfo>> started =
+        const flashdeck::Result<QList<flashdeck::demo::DemoHostInfo>> started =
             demo.start(inventory, QStringLiteral("b300x4"), 0.5);
         if (!started) {
             printErr(QCoreApplication::translate("main", "flashdeck: the demo did not start: ") + started.message());

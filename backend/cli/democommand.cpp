@@ -27,11 +27,11 @@ int usage(CliContext &c, const QString &message)
     return ExitUsage;
 }
 
-void printHosts(CliContext &c, const QList<DemoHostInfo> &hosts, bool json)
+void printHosts(CliContext &c, const QList<demo::DemoHostInfo> &hosts, bool json)
 {
     if (json) {
         nlohmann::json list = nlohmann::json::array();
-        for (const DemoHostInfo &h : hosts) {
+        for (const demo::DemoHostInfo &h : hosts) {
             list.push_back(h);
         }
         c.out << QString::fromStdString(nlohmann::json{{"hosts", list}}.dump()) << '\n';
@@ -39,13 +39,13 @@ void printHosts(CliContext &c, const QList<DemoHostInfo> &hosts, bool json)
         return;
     }
     c.out << QCoreApplication::translate("Cli", "Simulated hosts on loopback (nothing here is a real GPU server):\n");
-    for (const DemoHostInfo &h : hosts) {
+    for (const demo::DemoHostInfo &h : hosts) {
         c.out
             << "  " << h.name.leftJustified(10) << ' ' << h.description.leftJustified(34) << ' '
             << QCoreApplication::translate("Cli", "scenario %1, %2@127.0.0.1:%3\n").arg(h.scenario, h.user).arg(h.port);
     }
     c.out << QCoreApplication::translate("Cli", "Connect with OpenSSH:\n");
-    for (const DemoHostInfo &h : hosts) {
+    for (const demo::DemoHostInfo &h : hosts) {
         c.out << "  " << h.sshCommand() << '\n';
     }
     c.out << QCoreApplication::translate(
@@ -96,9 +96,9 @@ int runDemoCommand(const QStringList &args, CliContext &c)
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    DemoHosts demo(c.paths, DemoResources::locate());
+    demo::DemoHosts demo(c.paths, demo::DemoResources::locate());
     if (verb == QLatin1String("status")) {
-        const QList<DemoHostInfo> hosts = demo.running();
+        const QList<demo::DemoHostInfo> hosts = demo.running();
         if (hosts.isEmpty() && !p.isSet(json)) {
             c.out << QCoreApplication::translate("Cli", "No demo is running. Start one with 'flashdeck demo start'.\n");
             return ExitOk;
@@ -117,7 +117,7 @@ int runDemoCommand(const QStringList &args, CliContext &c)
         }
         return ExitOk;
     }
-    const Result<QList<DemoHostInfo>> started = demo.start(inventory, p.value(scenario), timeFactor, hostCount);
+    const Result<QList<demo::DemoHostInfo>> started = demo.start(inventory, p.value(scenario), timeFactor, hostCount);
     if (!started) {
         c.err << started.message() << '\n';
         if (!started.status().detail().isEmpty()) {

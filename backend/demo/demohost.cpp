@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <unistd.h>
 
-namespace flashdeck {
+namespace flashdeck::demo {
 
 namespace {
 
@@ -511,4 +511,4 @@ Status DemoHosts::stop(Inventory &inventory)
     return saved;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::demo

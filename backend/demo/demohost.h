@@ -8,9 +8,11 @@
 #include <nlohmann/json_fwd.hpp>
 
 namespace flashdeck {
-
 class AppPaths;
 class Inventory;
+} // namespace flashdeck
+
+namespace flashdeck::demo {
 
 /** One running simulated host of the demo. */
 struct DemoHostInfo
@@ -98,4 +100,4 @@ private:
     DemoResources m_resources;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::demo
