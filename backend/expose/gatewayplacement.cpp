@@ -90,7 +90,30 @@ void GatewayPlacement::run(const QByteArray &commandLine, const QByteArray &inpu
 
 void GatewayPlacement::refuse(const QString &why)
 {
+    if (std::exchange(m_ended, true)) {
+        return;
+    }
     m_done(Status::failure(why));
+}
+
+void GatewayPlacement::cancel()
+{
+    if (m_ended || m_cancelled) {
+        return;
+    }
+    m_cancelled = true;
+    if (m_pull) {
+        m_pull->abort(); // its finished() ends in stopIfCancelled()
+    }
+}
+
+bool GatewayPlacement::stopIfCancelled()
+{
+    if (!m_cancelled) {
+        return false;
+    }
+    undo(QCoreApplication::translate("Expose", "Cancelled."));
+    return true;
 }
 
 QByteArray GatewayPlacement::dirArg() const
@@ -119,6 +142,9 @@ void GatewayPlacement::probe()
 
 void GatewayPlacement::findExisting()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call(
         "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(GatewayContainer::filter()),
         {}, [this](const docker::DockerResponse &list) {
@@ -142,6 +168,9 @@ void GatewayPlacement::findExisting()
 
 void GatewayPlacement::checkFacts()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     const GatewayOptions &o = m_plan.options;
     if (!m_facts.hasSocketList()) {
         refuse(QCoreApplication::translate(
@@ -172,6 +201,9 @@ void GatewayPlacement::checkFacts()
 
 void GatewayPlacement::checkKey()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     if (m_plan.options.tls != TlsMode::OperatorCertificate) {
         pull();
         return;
@@ -205,6 +237,9 @@ void GatewayPlacement::checkKey()
 
 void GatewayPlacement::pull()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("GET", QStringLiteral("/images/%1/json").arg(GatewayImage::pinned()), {},
                   [this](const docker::DockerResponse &present) {
                       if (present.ok()) {
@@ -217,6 +252,9 @@ void GatewayPlacement::pull()
 
 void GatewayPlacement::streamPull()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate("Expose", "Pulling %1:%2 by its digest %3")
                         .arg(GatewayImage::repository(), GatewayImage::tag(), GatewayImage::digest()));
     auto pulled = std::make_shared<docker::PullProgress>();
@@ -224,6 +262,7 @@ void GatewayPlacement::streamPull()
                                            QStringLiteral("/images/create?fromImage=%1&tag=%2")
                                                .arg(docker::DockerClient::q(GatewayImage::qualifiedName()),
                                                     docker::DockerClient::q(GatewayImage::digest())));
+    m_pull = reply;
     const auto streaming = [reply] {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         return status >= 200 && status < 300;
@@ -239,6 +278,9 @@ void GatewayPlacement::streamPull()
         }
         const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
         reply->deleteLater();
+        if (stopIfCancelled()) {
+            return;
+        }
         if (!res.ok() || !pulled->error().isEmpty() || pulled->digest().isEmpty()) {
             const QString said = !pulled->error().isEmpty() ? pulled->error()
                 : !res.ok()                                 ? res.message()
@@ -256,6 +298,10 @@ void GatewayPlacement::streamPull()
 
 void GatewayPlacement::writeFiles()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
+    m_changed = true;
     Q_EMIT progress(QCoreApplication::translate("Expose", "Writing the configuration to %1 on the host").arg(m_dir));
     const auto config = GatewayConfig::generate(m_plan.options);
     if (!config) {
@@ -285,6 +331,9 @@ void GatewayPlacement::writeFiles()
 
 void GatewayPlacement::writeCertificate()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     run("umask 077 && cat > " + dirArg() + "/tls/cert.pem", m_plan.certificatePem, [this](const ssh::CommandResult &c) {
         if (!c.succeeded()) {
             undo(QCoreApplication::translate("Expose", "Could not copy the certificate to the host: %1")
@@ -305,6 +354,9 @@ void GatewayPlacement::writeCertificate()
 
 void GatewayPlacement::makeCertificate()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate(
         "Expose", "Making a self-signed certificate on the host (its key never leaves it)"));
     const QString address = clientAddress();
@@ -330,6 +382,9 @@ void GatewayPlacement::makeCertificate()
 
 void GatewayPlacement::createContainer()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate("Expose", "Starting the gateway container %1")
                         .arg(GatewayContainer::name(m_plan.host)));
     m_docker.call("POST",
@@ -348,6 +403,9 @@ void GatewayPlacement::createContainer()
 
 void GatewayPlacement::startContainer()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("POST", QStringLiteral("/containers/%1/start").arg(m_containerId), {},
                   [this](const docker::DockerResponse &started) {
                       if (!started.ok() && started.status != 304) {
@@ -361,6 +419,9 @@ void GatewayPlacement::startContainer()
 
 void GatewayPlacement::confirm(int attempt)
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("GET", QStringLiteral("/containers/%1/json").arg(m_containerId), {},
                   [this, attempt](const docker::DockerResponse &inspected) {
                       const nlohmann::json j = inspected.json();
@@ -407,23 +468,58 @@ void GatewayPlacement::explainExit(const QString &state)
 
 void GatewayPlacement::undo(const QString &why)
 {
-    const auto removeFolder = [this, why] {
-        run("rm -rf " + dirArg(), {}, [this, why](const ssh::CommandResult &) {
-            refuse(why + QLatin1Char('\n') +
-                   QCoreApplication::translate(
-                       "Expose", "The gateway's container and folder were removed again; the server was not touched."));
-        });
-    };
+    if (m_ended) {
+        return;
+    }
+    m_cancelled = false; // undone once: the steps in flight end here
+    if (!m_changed) {
+        refuse(why + QLatin1Char('\n') +
+               QCoreApplication::translate("Expose", "Nothing had been placed on the host yet: nothing was changed."));
+        return;
+    }
     if (m_containerId.isEmpty()) {
-        removeFolder();
+        undoFolder(why, {});
         return;
     }
     m_docker.call("DELETE", QStringLiteral("/containers/%1?force=1").arg(m_containerId), {},
-                  [removeFolder](const docker::DockerResponse &) { removeFolder(); });
+                  [this, why](const docker::DockerResponse &removed) {
+                      // 404: dockerd had already removed it (a container that exited and was auto-removed).
+                      undoFolder(why, removed.ok() || removed.status == 404 ? QString() : removed.message());
+                  });
+}
+
+void GatewayPlacement::undoFolder(const QString &why, const QString &containerProblem)
+{
+    run("rm -rf " + dirArg(), {}, [this, why, containerProblem](const ssh::CommandResult &r) {
+        const QString folderProblem = r.succeeded() ? QString() : failureOf(r);
+        QString undone;
+        if (containerProblem.isEmpty() && folderProblem.isEmpty()) {
+            undone = QCoreApplication::translate(
+                "Expose", "The gateway's container and folder were removed again; the server was not touched.");
+        } else {
+            QStringList left;
+            if (!containerProblem.isEmpty()) {
+                left << QCoreApplication::translate("Expose", "The gateway's container %1 could not be removed: %2")
+                            .arg(GatewayContainer::name(m_plan.host), containerProblem);
+            }
+            if (!folderProblem.isEmpty()) {
+                left << QCoreApplication::translate("Expose", "The folder %1 could not be removed: %2")
+                            .arg(m_dir, folderProblem);
+            }
+            undone = left.join(QLatin1Char('\n')) + QLatin1Char('\n') +
+                QCoreApplication::translate(
+                    "Expose", "Run 'flashdeck unexpose %1' to remove what is left; the server was not touched.")
+                    .arg(m_plan.host);
+        }
+        refuse(why + QLatin1Char('\n') + undone);
+    });
 }
 
 void GatewayPlacement::succeed()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     const GatewayOptions &o = m_plan.options;
     GatewayRecord r;
     r.host = m_plan.host;
@@ -447,6 +543,7 @@ void GatewayPlacement::succeed()
     r.maxBodyBytes = o.maxBodyBytes;
     r.mediaAllow = o.mediaAllow;
     r.exposedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    m_ended = true;
     m_done(r);
 }
 
