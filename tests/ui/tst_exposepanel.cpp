@@ -30,7 +30,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
+#include <sys/types.h>
 
 using namespace flashdeck;
 using namespace flashdeck::test;
@@ -63,12 +65,15 @@ private Q_SLOTS:
     void expose_checkGreen_copy_thenUnexpose();
     void cancelWhilePlacing_removesWhatWasPlaced();
     void terminalExposeAndUnexpose_panelFollows();
+    /** The command line's half of cancelling (the same placement): Ctrl+C undoes what was placed. */
+    void terminalCtrlC_undoesWhatWasPlaced();
     void cleanup();
     void cleanupTestCase();
 
 private:
     /** `flashdeck ARGS` as the operator's terminal runs it, while this window keeps serving its loop. */
     CliRun flashdeck(QStringList args);
+    QProcessEnvironment terminalEnvironment() const;
     /** The host's gateway containers' names (dockerd, relayed). */
     QStringList gatewayContainers() const;
     /** Whether the gateway's folder is on the host. */
@@ -92,9 +97,8 @@ private:
     quint16 m_relay = 0;
 };
 
-CliRun TestExposePanel::flashdeck(QStringList args)
+QProcessEnvironment TestExposePanel::terminalEnvironment() const
 {
-    args << QStringLiteral("--config-dir") << m_config.path();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), m_host->clientHome());
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
@@ -102,8 +106,14 @@ CliRun TestExposePanel::flashdeck(QStringList args)
     for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
         env.remove(QString::fromLatin1(name));
     }
+    return env;
+}
+
+CliRun TestExposePanel::flashdeck(QStringList args)
+{
+    args << QStringLiteral("--config-dir") << m_config.path();
     QProcess p;
-    p.setProcessEnvironment(env);
+    p.setProcessEnvironment(terminalEnvironment());
     p.start(flashdeckBinary(), args);
     QSignalSpy finished(&p, &QProcess::finished);
     if (!finished.wait(240000)) {
@@ -296,6 +306,37 @@ void TestExposePanel::terminalExposeAndUnexpose_panelFollows()
     QVERIFY2(unexposed.exitCode == 0, unexposed.err.constData());
     QTRY_VERIFY_WITH_TIMEOUT(!panel()->record().has_value(), 2000);
     QVERIFY(child<QPushButton>("exposeRun")->isEnabled());
+}
+
+void TestExposePanel::terminalCtrlC_undoesWhatWasPlaced()
+{
+    QProcess p;
+    p.setProcessEnvironment(terminalEnvironment());
+    QByteArray out;
+    bool interrupted = false;
+    connect(&p, &QProcess::readyReadStandardOutput, &p, [&] {
+        out += p.readAllStandardOutput();
+        if (!interrupted && out.contains("Writing the configuration")) {
+            interrupted = true;
+            ::kill(pid_t(p.processId()), SIGINT); // the operator's Ctrl+C
+        }
+    });
+    QSignalSpy finished(&p, &QProcess::finished);
+    p.start(flashdeckBinary(),
+            {QStringLiteral("expose"), QStringLiteral("gpu"), QStringLiteral("--allow"), QStringLiteral("127.0.0.0/8"),
+             QStringLiteral("--config-dir"), m_config.path()});
+    QVERIFY(finished.wait(240000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(interrupted, out.constData());
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(err.contains(QLatin1String("Cancelling: removing what was placed")) &&
+                 err.contains(QLatin1String("Cancelled.")) &&
+                 err.contains(QLatin1String("container and folder were removed again")),
+             qPrintable(err));
+    QVERIFY(!recordFile());
+    QVERIFY(gatewayContainers().isEmpty());
+    QVERIFY(!gatewayFolder());
+    QVERIFY(!panel()->record());
 }
 
 void TestExposePanel::cleanup()
