@@ -17,6 +17,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -42,8 +43,9 @@ namespace {
 QString shotPath(const QString &name)
 {
     const QString dir = qEnvironmentVariable("FLASHDECK_SCREENSHOT_DIR", QDir::tempPath());
-    QDir().mkpath(dir);
-    return QDir(dir).filePath(name);
+    const QString path = QDir(dir).filePath(name);
+    QDir().mkpath(QFileInfo(path).path());
+    return path;
 }
 
 } // namespace
@@ -67,6 +69,8 @@ private Q_SLOTS:
     void terminalExposeAndUnexpose_panelFollows();
     /** The command line's half of cancelling (the same placement): Ctrl+C undoes what was placed. */
     void terminalCtrlC_undoesWhatWasPlaced();
+    /** In Chinese the panel's words still fit a 1366 × 768 screen (docs/screenshots/zh_CN/). */
+    void chinese_panelFits_andIsCaptured();
     void cleanup();
     void cleanupTestCase();
 
@@ -337,6 +341,22 @@ void TestExposePanel::terminalCtrlC_undoesWhatWasPlaced()
     QVERIFY(gatewayContainers().isEmpty());
     QVERIFY(!gatewayFolder());
     QVERIFY(!panel()->record());
+}
+
+void TestExposePanel::chinese_panelFits_andIsCaptured()
+{
+    Language chinese;
+    QVERIFY(chinese.install(UiLanguage::Chinese));
+    ui::ExposePanel zh(*m_paths, *m_watcher, QStringLiteral("gpu"));
+    zh.findChild<QLineEdit *>(QStringLiteral("exposeAllow"))->setText(QStringLiteral("10.20.0.0/16"));
+    zh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&zh));
+    QVERIFY(zh.windowTitle().contains(QStringLiteral("向团队开放")));
+    QVERIFY2(
+        zh.minimumSizeHint().width() <= 1366 && zh.minimumSizeHint().height() <= 740,
+        qPrintable(QStringLiteral("%1 × %2").arg(zh.minimumSizeHint().width()).arg(zh.minimumSizeHint().height())));
+    QVERIFY(zh.width() <= 1366 && zh.height() <= 740);
+    zh.grab().save(shotPath(QStringLiteral("zh_CN/expose-preview.png")));
 }
 
 void TestExposePanel::cleanup()
