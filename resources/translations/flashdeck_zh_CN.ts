@@ -4164,26 +4164,6 @@ Summary sha256: %1
 <context>
     <name>Expose</name>
     <message>
-        <location filename="../../backend/expose/cidr.cpp" line="+17"/>
-        <source>--allow %1 is not a network: give an address with its prefix length, as 10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: the gateway checks the connecting address, not a name).</source>
-        <translation>--allow %1 不是网段：请给出地址及其前缀长度，如 10.0.0.0/8、192.168.1.0/24 或 2001:db8::/32（不接受主机名：网关检查的是连接方的地址，而不是名称）。</translation>
-    </message>
-    <message>
-        <location line="+40"/>
-        <source>--allow %1: the prefix length must be a number from 0 to %2 for this address.</source>
-        <translation>--allow %1：此地址的前缀长度必须是 0 到 %2 之间的数字。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>--allow %1 lets every address in, which is no restriction at all. Name the networks your colleagues and services connect from.</source>
-        <translation>--allow %1 允许所有地址接入，等于没有限制。请列出同事和服务连接时所在的网段。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>--allow %1 has bits set past its prefix length. Write %2/%3 for the network, or %4/%5 for that one address.</source>
-        <translation>--allow %1 在前缀长度之后仍有置位。网段请写 %2/%3，单个地址请写 %4/%5。</translation>
-    </message>
-    <message>
         <location filename="../../backend/expose/gatewayconfig.cpp" line="+21"/>
         <source>The gateway cannot use the path %1: it must be absolute, without quotes, $, ; or braces.</source>
         <translation>网关无法使用路径 %1：它必须是绝对路径，且不含引号、$、; 或花括号。</translation>
@@ -4683,6 +4663,26 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <source>The host has no deployment whose API key the check could send: %1</source>
         <translation>主机上没有可供检查发送其 API 密钥的部署：%1</translation>
     </message>
+    <message>
+        <location filename="../../backend/expose/cidr.cpp" line="+17"/>
+        <source>%1 %2 is not a network: give an address with its prefix length, as 10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: the gateway checks the connecting address, not a name).</source>
+        <translation>%1 %2 不是网段：请给出地址及其前缀长度，如 10.0.0.0/8、192.168.1.0/24 或 2001:db8::/32（不接受主机名：网关检查的是连接方的地址，而不是名称）。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>%1 %2: the prefix length must be a number from 0 to %3 for this address.</source>
+        <translation>%1 %2：此地址的前缀长度必须是 0 到 %3 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 %2 lets every address in, which is no restriction at all. Name the networks your colleagues and services connect from.</source>
+        <translation>%1 %2 允许所有地址接入，等于没有限制。请列出同事和服务连接时所在的网段。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 %2 has bits set past its prefix length. Write %3/%4 for the network, or %5/%6 for that one address.</source>
+        <translation>%1 %2 在前缀长度之后仍有置位。网段请写 %3/%4，单个地址请写 %5/%6。</translation>
+    </message>
 </context>
 <context>
     <name>ExposePanel</name>
@@ -4933,7 +4933,12 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>填写同事和服务发起连接的网络（如 10.20.0.0/16）：网关只放行它们。部署页面要求在模型服务器可从主机之外访问之前限制来源网络。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+5"/>
+        <source>Allowed network</source>
+        <translation>放行的网络</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Largest body</source>
         <translation>最大请求体</translation>
     </message>

@@ -367,7 +367,7 @@ Result<expose::GatewayOptions> ExposePanel::options() const
                "is reachable beyond its host."));
     }
     for (const QString &text : networks) {
-        const auto cidr = expose::Cidr::parse(text);
+        const auto cidr = expose::Cidr::parse(text, tr("Allowed network"));
         if (!cidr) {
             return cidr.status();
         }
