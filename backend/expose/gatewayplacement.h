@@ -77,6 +77,8 @@ Q_SIGNALS:
 
 private:
     using Then = std::function<void(const ssh::CommandResult &)>;
+    /** What a command that failed said: the transport's words, else its stderr, else its exit code. */
+    static QString failureOf(const ssh::CommandResult &r);
     void run(const QByteArray &commandLine, const QByteArray &input, const Then &then);
     void probe();
     void findExisting();

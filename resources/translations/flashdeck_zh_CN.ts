@@ -4352,17 +4352,17 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>证书要到 %1 才生效：在此之前客户端会拒绝它（本机时钟是否正确？）。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayplacement.cpp" line="+37"/>
+        <location filename="../../backend/expose/gatewayplacement.cpp" line="+44"/>
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+21"/>
         <source>the certificate file</source>
         <translation>证书文件</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+45"/>
         <source>Looking at the host: its home, openssl, the ports in use</source>
         <translation>正在查看主机：主目录、openssl、已占用的端口</translation>
     </message>
@@ -4495,7 +4495,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>已消失</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+60"/>
         <source>The gateway&apos;s container and folder were removed again; the server was not touched.</source>
         <translation>网关的容器和目录已再次删除；服务器未受影响。</translation>
     </message>
@@ -4643,13 +4643,13 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
     </message>
     <message>
         <location line="-83"/>
-        <location filename="../../backend/expose/gatewayplacement.cpp" line="-395"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="-45"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../backend/expose/gatewayplacement.cpp" line="+362"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+12"/>
         <source>Nothing had been placed on the host yet: nothing was changed.</source>
         <translation>尚未在主机上放置任何内容：未做任何更改。</translation>
     </message>
@@ -4717,7 +4717,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>超过速率时返回 429</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+21"/>
         <source>Open %1 to the team</source>
         <translation>向团队开放 %1</translation>
     </message>
@@ -4928,7 +4928,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../../ui/expose/exposepanelfields.cpp" line="+32"/>
         <source>Name the networks your colleagues and services connect from (as 10.20.0.0/16): the gateway lets only them in. The deployment page asks for the source networks to be restricted before a model server is reachable beyond its host.</source>
         <translation>填写同事和服务发起连接的网络（如 10.20.0.0/16）：网关只放行它们。部署页面要求在模型服务器可从主机之外访问之前限制来源网络。</translation>
     </message>
@@ -4948,12 +4948,12 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>请选择你的证书及其私钥，或让主机生成自签名证书。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location filename="../../ui/expose/exposepanel.cpp" line="+17"/>
         <source>The preview appears once the fields above say who may connect and how.</source>
         <translation>当上面的字段说明了谁可以连接以及如何连接后，这里会显示预览。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+53"/>
         <source>Expected: %1
 Seen: %2</source>
         <translation>预期：%1
