@@ -94,6 +94,7 @@ screenshots: build-dev
 	$(SHOT_ENV) build/dev/tests/ui/tst_fleetpage >/dev/null
 	$(SHOT_ENV) build/dev/tests/ui/tst_logspage >/dev/null
 	$(SHOT_ENV) build/dev/tests/ui/tst_deploypage >/dev/null
+	$(SHOT_ENV) build/dev/tests/ui/tst_exposepanel >/dev/null
 	$(SHOT_ENV) build/dev/tests/ui/tst_playgroundpage >/dev/null
 	$(SHOT_ENV) build/dev/tests/ui/tst_translation chinese_everyPageFits_andIsCaptured >/dev/null
 	@ls docs/screenshots/*.png docs/screenshots/zh_CN/*.png

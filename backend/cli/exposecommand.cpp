@@ -4,26 +4,22 @@
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/exposecheck.h"
 #include "backend/cli/exposerequest.h"
-#include "backend/cli/hostlock.h"
 #include "backend/core/apppaths.h"
-#include "backend/docker/dockerclient.h"
-#include "backend/docker/dockerendpoint.h"
-#include "backend/expose/gatewaycertificate.h"
+#include "backend/core/stopsignals.h"
 #include "backend/expose/gatewayimage.h"
-#include "backend/expose/gatewayplacement.h"
+#include "backend/expose/gatewayoperation.h"
 #include "backend/expose/gatewaypreview.h"
 #include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/hostsession.h"
-#include "backend/recipe/deployment.h"
-#include "backend/ssh/transport.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <unistd.h>
+#include <utility>
 
 namespace flashdeck::cli {
 
@@ -33,49 +29,6 @@ void printJson(CliContext &c, const nlohmann::json &j)
 {
     c.out << QString::fromStdString(j.dump()) << '\n';
     c.out.flush();
-}
-
-/** The curl line a colleague in an allowed network runs; the pin checks the key. */
-QString curlLine(const expose::GatewayRecord &r)
-{
-    // A self-signed certificate chains to no CA curl trusts: --insecure skips that check and the
-    // pin replaces it (curl checks --pinnedpubkey with --insecure too).
-    return QStringLiteral(
-               "curl %1--pinnedpubkey 'sha256//%2' -H \"Authorization: Bearer $SGLANG_API_KEY\" %3/v1/models")
-        .arg(r.selfSigned ? QStringLiteral("--insecure ") : QString(), r.publicKeySha256, r.url());
-}
-
-/** The server's port on the host's loopback, from the deployment's manifest; 0 (said) when none. */
-int upstreamPort(CliContext &c, const QString &host, bool required)
-{
-    const Result<Deployment> d = Deployment::read(c.paths, host);
-    if (d && !d.value().isUndeployed()) {
-        return d.value().port > 0 ? d.value().port : 30000;
-    }
-    if (!required) {
-        return 30000;
-    }
-    c.err << (d ? QCoreApplication::translate("Cli",
-                                              "The deployment on %1 was undeployed: deploy again, then expose it.")
-                      .arg(host)
-                : d.message() + QLatin1Char(' ') +
-                      QCoreApplication::translate("Cli", "Deploy first, then expose the server."))
-          << '\n';
-    return 0;
-}
-
-/** The operator's certificate must be one clients accept now: checked before connecting. */
-bool certificateUsable(CliContext &c, const ExposeRequest &r)
-{
-    if (r.options.tls != expose::TlsMode::OperatorCertificate) {
-        return true;
-    }
-    const auto cert = expose::GatewayCertificate::fromPem(r.certificatePem, r.certificateFile);
-    const Status s = cert ? cert.value().usableAt(QDateTime::currentDateTimeUtc()) : cert.status();
-    if (!s) {
-        c.err << s.message() << ' ' << QCoreApplication::translate("Cli", "Nothing was changed.") << '\n';
-    }
-    return s.isOk();
 }
 
 void printPreview(CliContext &c, const ExposeRequest &r)
@@ -104,7 +57,7 @@ void printExposed(CliContext &c, bool json, const expose::GatewayRecord &g)
                          {"certificate_expires", g.certificateExpires.toStdString()},
                          {"image", g.image.toStdString()},
                          {"container", g.containerName.toStdString()},
-                         {"curl", curlLine(g).toStdString()}};
+                         {"curl", g.curlLine().toStdString()}};
         printJson(c, j);
         return;
     }
@@ -118,7 +71,7 @@ void printExposed(CliContext &c, bool json, const expose::GatewayRecord &g)
           << QCoreApplication::translate("Cli", "SHA-256 public-key pin: sha256//%1\n").arg(g.publicKeySha256)
           << QCoreApplication::translate("Cli", "Certificate SHA-256 fingerprint: %1\n").arg(g.certificateSha256)
           << QCoreApplication::translate("Cli", "A colleague in an allowed network checks it with:\n") << "  "
-          << curlLine(g) << '\n';
+          << g.curlLine() << '\n';
     if (g.selfSigned) {
         c.out << QCoreApplication::translate(
             "Cli",
@@ -140,57 +93,56 @@ void sayFailure(CliContext &c, bool json, const QString &host, const QString &wh
 
 namespace {
 
-/** The placement on the connected host; `done` gets the exit code once it has ended. */
-void place(HostSession &session, CliContext &c, const ExposeRequest &r, const HostEntry &host,
-           const std::function<void(int)> &done)
+/**
+ * The placement on the connected host, holding the host's run lock; `done` gets the exit code
+ * once it has ended. A stop signal cancels it: what was placed is removed again, and said.
+ */
+void place(HostSession &session, CliContext &c, const ExposeRequest &r, expose::GatewayPlan plan,
+           expose::GatewayOperation::Claim claim, StopSignals &stop, const std::function<void(int)> &done)
 {
-    ssh::Transport &connection = session.connection();
-    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
-    endpoint.whenOpen(
-        &connection,
-        [&c, &r, &host, &connection, &endpoint, done] {
-            auto client = std::make_shared<docker::DockerClient>(endpoint);
-            expose::GatewayPlan plan;
-            plan.host = host.name;
-            plan.hostAddress = host.address;
-            plan.options = r.options;
-            plan.certificatePem = r.certificatePem;
-            plan.keyPem = r.keyPem;
-            auto *placement = new expose::GatewayPlacement(connection, *client, std::move(plan), &connection);
-            QObject::connect(placement, &expose::GatewayPlacement::progress, placement, [&c, &r](const QString &w) {
-                if (r.json) {
-                    printJson(c, {{"host", r.host.toStdString()}, {"progress", w.toStdString()}});
-                } else {
-                    c.out << "  " << w << '\n';
-                    c.out.flush();
-                }
-            });
-            placement->start([&c, &r, placement, client, done](const Result<expose::GatewayRecord> &placed) {
-                placement->deleteLater();
-                if (!placed) {
-                    sayFailure(c, r.json, r.host, placed.message());
-                    done(ExitCheckFailed);
-                    return;
-                }
-                if (const Status s = placed.value().write(c.paths); !s) {
-                    // Running, but status would say "not exposed" and unexpose would not find it.
-                    sayFailure(c, r.json, r.host,
-                               QCoreApplication::translate("Cli",
-                                                           "The gateway runs, but its record could not be written: "
-                                                           "%1. Free the space, then 'flashdeck unexpose %2' and "
-                                                           "expose again.")
-                                   .arg(s.message(), r.host));
-                    done(ExitCheckFailed);
-                    return;
-                }
-                printExposed(c, r.json, placed.value());
-                done(ExitOk);
-            });
-        },
-        [&c, &r, done](const QString &message) {
-            sayFailure(c, r.json, r.host, message);
-            done(ExitCheckFailed);
-        });
+    auto *operation = new expose::GatewayOperation(c.paths, session, &session);
+    QObject::connect(operation, &expose::GatewayOperation::progress, operation, [&c, &r](const QString &w) {
+        if (r.json) {
+            printJson(c, {{"host", r.host.toStdString()}, {"progress", w.toStdString()}});
+        } else {
+            c.out << "  " << w << '\n';
+            c.out.flush();
+        }
+    });
+    QObject::connect(operation, &expose::GatewayOperation::exposed, operation,
+                     [&c, &r, operation, done](const Result<expose::GatewayRecord> &placed) {
+                         operation->deleteLater();
+                         if (!placed) {
+                             sayFailure(c, r.json, r.host, placed.message());
+                             done(ExitCheckFailed);
+                             return;
+                         }
+                         printExposed(c, r.json, placed.value());
+                         done(ExitOk);
+                     });
+    QObject::connect(&stop, &StopSignals::stopRequested, operation, [&c, &r, &stop, operation](int) {
+        if (stop.count() > 1) {
+            c.out.flush();
+            c.err << "flashdeck expose: "
+                  << QCoreApplication::translate("Cli",
+                                                 "stopped without waiting: what was placed may be left; 'flashdeck "
+                                                 "unexpose %1' removes it.\n")
+                         .arg(r.host);
+            c.err.flush();
+            ::_exit(130);
+        }
+        if (!r.json) {
+            c.err << QCoreApplication::translate(
+                "Cli", "Cancelling: removing what was placed (Ctrl+C again to quit at once)…\n");
+            c.err.flush();
+        }
+        operation->cancel();
+    });
+    if (const Status s = operation->expose(std::move(plan), std::move(claim)); !s) {
+        operation->deleteLater();
+        sayFailure(c, r.json, r.host, s.message());
+        done(ExitCheckFailed);
+    }
 }
 
 } // namespace
@@ -210,28 +162,51 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     if (r.check) {
         return runExposeCheck(r, *host, c);
     }
-    r.options.upstreamPort = upstreamPort(c, r.host, !r.preview);
-    if (r.options.upstreamPort == 0) {
+    const Result<int> upstream = expose::GatewayOperation::upstreamPort(c.paths, r.host);
+    if (!upstream && !r.preview) {
+        c.err << upstream.message() << '\n';
         return ExitCheckFailed;
     }
+    r.options.upstreamPort = upstream ? upstream.value() : 30000;
     if (r.preview) {
         printPreview(c, r);
         return ExitOk;
     }
-    if (!certificateUsable(c, r)) {
+    expose::GatewayPlan plan;
+    plan.host = host->name;
+    plan.hostAddress = host->address;
+    plan.options = r.options;
+    plan.certificatePem = r.certificatePem;
+    plan.keyPem = std::exchange(r.keyPem, {});
+    if (const Status usable = expose::GatewayOperation::certificateUsable(plan, r.certificateFile); !usable) {
+        plan.keyPem.fill('\0');
+        c.err << usable.message() << '\n';
         return ExitCheckFailed;
     }
     // One change of the host at a time: two exposes, or an expose beside a deploy, would remove
     // each other's gateway folder.
-    const Result<std::unique_ptr<HeldLock>> held = claimHost(c.paths, host->name);
+    Result<expose::GatewayOperation::Claim> held = expose::GatewayOperation::claim(c.paths, host->name);
     if (!held) {
+        plan.keyPem.fill('\0');
         sayFailure(c, r.json, r.host, held.message());
         return ExitCheckFailed;
     }
-    const int code = runOnHost(*host, c, [&c, &r, &host](HostSession &session, std::function<void(int)> done) {
-        place(session, c, r, *host, done);
+    // Ctrl+C (or SIGTERM) before the host is reached: nothing was placed, nothing to undo.
+    StopSignals stop;
+    QMetaObject::Connection early = QObject::connect(&stop, &StopSignals::stopRequested, &stop, [&c](int) {
+        c.out.flush();
+        c.err << "flashdeck expose: "
+              << QCoreApplication::translate("Cli", "stopped before anything was placed on the host.\n");
+        c.err.flush();
+        ::_exit(130);
     });
-    r.keyPem.fill('\0');
+    auto shared = std::make_shared<expose::GatewayPlan>(std::move(plan));
+    auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
+    const int code = runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+        QObject::disconnect(early);
+        place(session, c, r, std::move(*shared), std::move(*claim), stop, done);
+    });
+    shared->keyPem.fill('\0');
     return code;
 }
 

@@ -2,14 +2,9 @@
 
 #include "backend/cli/clisession.h"
 #include "backend/cli/exitcodes.h"
-#include "backend/cli/hostlock.h"
 #include "backend/core/apppaths.h"
-#include "backend/docker/dockerclient.h"
-#include "backend/docker/dockerendpoint.h"
-#include "backend/expose/gatewayrecord.h"
-#include "backend/expose/gatewayremoval.h"
+#include "backend/expose/gatewayoperation.h"
 #include "backend/fleet/hostsession.h"
-#include "backend/ssh/transport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -45,33 +40,29 @@ void report(CliContext &c, bool json, const QString &host, const QStringList &re
 }
 
 void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json,
-                   const std::function<void(int)> &done)
+                   expose::GatewayOperation::Claim claim, const std::function<void(int)> &done)
 {
-    ssh::Transport &connection = session.connection();
-    docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
-    endpoint.whenOpen(
-        &connection,
-        [&c, &connection, &endpoint, host, json, done] {
-            auto client = std::make_shared<docker::DockerClient>(endpoint);
-            auto *removal = new expose::GatewayRemoval(connection, *client, &connection);
-            removal->start([&c, removal, client, host, json, done](const Result<QStringList> &removed) {
-                removal->deleteLater();
-                if (!removed) {
-                    c.err << removed.message() << '\n';
-                    done(ExitCheckFailed);
-                    return;
-                }
-                if (const Status s = expose::GatewayRecord::remove(c.paths, host); !s) {
-                    c.err << s.message() << '\n';
-                }
-                report(c, json, host, removed.value());
-                done(ExitOk);
-            });
-        },
-        [&c, done](const QString &message) {
-            c.err << message << '\n';
-            done(ExitCheckFailed);
+    auto *operation = new expose::GatewayOperation(c.paths, session, &session);
+    QObject::connect(
+        operation, &expose::GatewayOperation::unexposed, operation,
+        [&c, operation, host, json, done](const Result<QStringList> &removed, const QString &recordProblem) {
+            operation->deleteLater();
+            if (!removed) {
+                c.err << removed.message() << '\n';
+                done(ExitCheckFailed);
+                return;
+            }
+            if (!recordProblem.isEmpty()) {
+                c.err << recordProblem << '\n';
+            }
+            report(c, json, host, removed.value());
+            done(ExitOk);
         });
+    if (const Status s = operation->unexpose(std::move(claim)); !s) {
+        operation->deleteLater();
+        c.err << s.message() << '\n';
+        done(ExitCheckFailed);
+    }
 }
 
 } // namespace
@@ -94,13 +85,14 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
         return notFound;
     }
     const bool asJson = p.isSet(json);
-    const Result<std::unique_ptr<HeldLock>> held = claimHost(c.paths, host->name);
+    Result<expose::GatewayOperation::Claim> held = expose::GatewayOperation::claim(c.paths, host->name);
     if (!held) {
         c.err << held.message() << '\n';
         return ExitCheckFailed;
     }
-    return runOnHost(*host, c, [&c, &host, asJson](HostSession &session, std::function<void(int)> done) {
-        removeGateway(session, c, host->name, asJson, done);
+    auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
+    return runOnHost(*host, c, [&c, &host, asJson, claim](HostSession &session, std::function<void(int)> done) {
+        removeGateway(session, c, host->name, asJson, std::move(*claim), done);
     });
 }
 

@@ -11,14 +11,14 @@ Cidr::Cidr(QHostAddress address, int prefix)
 
 namespace {
 
-Status notACidr(const QString &text)
+Status notACidr(const QString &named, const QString &text)
 {
     return Status::failure(
         QCoreApplication::translate("Expose",
-                                    "--allow %1 is not a network: give an address with its prefix length, as "
+                                    "%1 %2 is not a network: give an address with its prefix length, as "
                                     "10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: "
                                     "the gateway checks the connecting address, not a name).")
-            .arg(text));
+            .arg(named, text));
 }
 
 /** The address with every bit past `prefix` cleared. */
@@ -38,14 +38,14 @@ QHostAddress networkOf(const QHostAddress &address, int prefix)
 
 } // namespace
 
-Result<Cidr> Cidr::parse(const QString &input)
+Result<Cidr> Cidr::parse(const QString &input, const QString &named)
 {
     const QString text = input.trimmed();
     const qsizetype slash = text.indexOf(QLatin1Char('/'));
     const QString addressPart = slash < 0 ? text : text.left(slash);
     QHostAddress address;
     if (addressPart.contains(QLatin1Char('%')) || !address.setAddress(addressPart)) {
-        return notACidr(input);
+        return notACidr(named, input);
     }
     const int bits = address.protocol() == QAbstractSocket::IPv4Protocol ? 32 : 128;
     int prefix = bits;
@@ -55,26 +55,26 @@ Result<Cidr> Cidr::parse(const QString &input)
         prefix = prefixPart.toInt(&ok);
         if (!ok || prefixPart.startsWith(QLatin1Char('+')) || prefix < 0 || prefix > bits) {
             return Status::failure(QCoreApplication::translate("Expose",
-                                                               "--allow %1: the prefix length must be a number "
-                                                               "from 0 to %2 for this address.")
-                                       .arg(input)
+                                                               "%1 %2: the prefix length must be a number "
+                                                               "from 0 to %3 for this address.")
+                                       .arg(named, input)
                                        .arg(bits));
         }
     }
     if (prefix == 0) {
         return Status::failure(
             QCoreApplication::translate("Expose",
-                                        "--allow %1 lets every address in, which is no restriction at all. "
+                                        "%1 %2 lets every address in, which is no restriction at all. "
                                         "Name the networks your colleagues and services connect from.")
-                .arg(input));
+                .arg(named, input));
     }
     const QHostAddress network = networkOf(address, prefix);
     if (network != address) {
         return Status::failure(
             QCoreApplication::translate("Expose",
-                                        "--allow %1 has bits set past its prefix length. Write %2/%3 for the "
-                                        "network, or %4/%5 for that one address.")
-                .arg(input, network.toString())
+                                        "%1 %2 has bits set past its prefix length. Write %3/%4 for the "
+                                        "network, or %5/%6 for that one address.")
+                .arg(named, input, network.toString())
                 .arg(prefix)
                 .arg(address.toString())
                 .arg(bits));

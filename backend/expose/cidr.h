@@ -14,8 +14,11 @@ namespace flashdeck::expose {
 class Cidr final
 {
 public:
-    /** "10.0.0.0/8", "2001:db8::/32", "192.0.2.7"; refuses anything else with words that say why. */
-    [[nodiscard]] static Result<Cidr> parse(const QString &text);
+    /**
+     * "10.0.0.0/8", "2001:db8::/32", "192.0.2.7"; refuses anything else with words that say why,
+     * naming the text as `named` does ("--allow" on the command line, the window's field).
+     */
+    [[nodiscard]] static Result<Cidr> parse(const QString &text, const QString &named = QStringLiteral("--allow"));
 
     const QHostAddress &address() const { return m_address; }
     int prefixLength() const { return m_prefix; }

@@ -27,16 +27,6 @@ namespace {
 constexpr int kConfirmAttempts = 60;
 constexpr int kConfirmIntervalMs = 250;
 
-/** What a command that failed said: the transport's words, else its stderr, else its exit code. */
-QString failureOf(const ssh::CommandResult &r)
-{
-    if (r.error.isError()) {
-        return r.error.message;
-    }
-    const QString said = QString::fromUtf8(r.stderrData).trimmed();
-    return said.isEmpty() ? QCoreApplication::translate("Expose", "exit code %1").arg(r.exitCode.value_or(-1)) : said;
-}
-
 bool isWildcard(const QString &address)
 {
     const QHostAddress a(address);
@@ -44,6 +34,15 @@ bool isWildcard(const QString &address)
 }
 
 } // namespace
+
+QString GatewayPlacement::failureOf(const ssh::CommandResult &r)
+{
+    if (r.error.isError()) {
+        return r.error.message;
+    }
+    const QString said = QString::fromUtf8(r.stderrData).trimmed();
+    return said.isEmpty() ? QCoreApplication::translate("Expose", "exit code %1").arg(r.exitCode.value_or(-1)) : said;
+}
 
 GatewayPlacement::GatewayPlacement(ssh::Transport &transport, docker::DockerClient &docker, GatewayPlan plan,
                                    QObject *parent)
@@ -90,6 +89,9 @@ void GatewayPlacement::run(const QByteArray &commandLine, const QByteArray &inpu
 
 void GatewayPlacement::refuse(const QString &why)
 {
+    if (std::exchange(m_ended, true)) {
+        return;
+    }
     m_done(Status::failure(why));
 }
 
@@ -119,6 +121,9 @@ void GatewayPlacement::probe()
 
 void GatewayPlacement::findExisting()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call(
         "GET", QStringLiteral("/containers/json?all=1&filters=") + docker::DockerClient::q(GatewayContainer::filter()),
         {}, [this](const docker::DockerResponse &list) {
@@ -142,6 +147,9 @@ void GatewayPlacement::findExisting()
 
 void GatewayPlacement::checkFacts()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     const GatewayOptions &o = m_plan.options;
     if (!m_facts.hasSocketList()) {
         refuse(QCoreApplication::translate(
@@ -172,6 +180,9 @@ void GatewayPlacement::checkFacts()
 
 void GatewayPlacement::checkKey()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     if (m_plan.options.tls != TlsMode::OperatorCertificate) {
         pull();
         return;
@@ -205,6 +216,9 @@ void GatewayPlacement::checkKey()
 
 void GatewayPlacement::pull()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("GET", QStringLiteral("/images/%1/json").arg(GatewayImage::pinned()), {},
                   [this](const docker::DockerResponse &present) {
                       if (present.ok()) {
@@ -217,6 +231,9 @@ void GatewayPlacement::pull()
 
 void GatewayPlacement::streamPull()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate("Expose", "Pulling %1:%2 by its digest %3")
                         .arg(GatewayImage::repository(), GatewayImage::tag(), GatewayImage::digest()));
     auto pulled = std::make_shared<docker::PullProgress>();
@@ -224,6 +241,7 @@ void GatewayPlacement::streamPull()
                                            QStringLiteral("/images/create?fromImage=%1&tag=%2")
                                                .arg(docker::DockerClient::q(GatewayImage::qualifiedName()),
                                                     docker::DockerClient::q(GatewayImage::digest())));
+    m_pull = reply;
     const auto streaming = [reply] {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         return status >= 200 && status < 300;
@@ -239,6 +257,9 @@ void GatewayPlacement::streamPull()
         }
         const docker::DockerResponse res = docker::DockerClient::responseOf(reply);
         reply->deleteLater();
+        if (stopIfCancelled()) {
+            return;
+        }
         if (!res.ok() || !pulled->error().isEmpty() || pulled->digest().isEmpty()) {
             const QString said = !pulled->error().isEmpty() ? pulled->error()
                 : !res.ok()                                 ? res.message()
@@ -256,6 +277,10 @@ void GatewayPlacement::streamPull()
 
 void GatewayPlacement::writeFiles()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
+    m_changed = true;
     Q_EMIT progress(QCoreApplication::translate("Expose", "Writing the configuration to %1 on the host").arg(m_dir));
     const auto config = GatewayConfig::generate(m_plan.options);
     if (!config) {
@@ -285,6 +310,9 @@ void GatewayPlacement::writeFiles()
 
 void GatewayPlacement::writeCertificate()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     run("umask 077 && cat > " + dirArg() + "/tls/cert.pem", m_plan.certificatePem, [this](const ssh::CommandResult &c) {
         if (!c.succeeded()) {
             undo(QCoreApplication::translate("Expose", "Could not copy the certificate to the host: %1")
@@ -305,6 +333,9 @@ void GatewayPlacement::writeCertificate()
 
 void GatewayPlacement::makeCertificate()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate(
         "Expose", "Making a self-signed certificate on the host (its key never leaves it)"));
     const QString address = clientAddress();
@@ -330,6 +361,9 @@ void GatewayPlacement::makeCertificate()
 
 void GatewayPlacement::createContainer()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     Q_EMIT progress(QCoreApplication::translate("Expose", "Starting the gateway container %1")
                         .arg(GatewayContainer::name(m_plan.host)));
     m_docker.call("POST",
@@ -348,6 +382,9 @@ void GatewayPlacement::createContainer()
 
 void GatewayPlacement::startContainer()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("POST", QStringLiteral("/containers/%1/start").arg(m_containerId), {},
                   [this](const docker::DockerResponse &started) {
                       if (!started.ok() && started.status != 304) {
@@ -361,6 +398,9 @@ void GatewayPlacement::startContainer()
 
 void GatewayPlacement::confirm(int attempt)
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     m_docker.call("GET", QStringLiteral("/containers/%1/json").arg(m_containerId), {},
                   [this, attempt](const docker::DockerResponse &inspected) {
                       const nlohmann::json j = inspected.json();
@@ -405,25 +445,11 @@ void GatewayPlacement::explainExit(const QString &state)
                   });
 }
 
-void GatewayPlacement::undo(const QString &why)
-{
-    const auto removeFolder = [this, why] {
-        run("rm -rf " + dirArg(), {}, [this, why](const ssh::CommandResult &) {
-            refuse(why + QLatin1Char('\n') +
-                   QCoreApplication::translate(
-                       "Expose", "The gateway's container and folder were removed again; the server was not touched."));
-        });
-    };
-    if (m_containerId.isEmpty()) {
-        removeFolder();
-        return;
-    }
-    m_docker.call("DELETE", QStringLiteral("/containers/%1?force=1").arg(m_containerId), {},
-                  [removeFolder](const docker::DockerResponse &) { removeFolder(); });
-}
-
 void GatewayPlacement::succeed()
 {
+    if (stopIfCancelled()) {
+        return;
+    }
     const GatewayOptions &o = m_plan.options;
     GatewayRecord r;
     r.host = m_plan.host;
@@ -447,6 +473,7 @@ void GatewayPlacement::succeed()
     r.maxBodyBytes = o.maxBodyBytes;
     r.mediaAllow = o.mediaAllow;
     r.exposedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    m_ended = true;
     m_done(r);
 }
 

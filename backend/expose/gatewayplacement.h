@@ -7,9 +7,12 @@
 #include "backend/expose/gatewayrecord.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <functional>
 #include <optional>
+
+class QNetworkReply;
 
 namespace flashdeck::ssh {
 class Transport;
@@ -45,6 +48,9 @@ struct GatewayPlan
  * the self-signed certificate made there by the host's openssl, the container (host network,
  * the folder read-only), started and watched until it listens. A failure after the folder was
  * written removes the container and the folder again; the image stays, as a deploy's does.
+ *
+ * cancel() stops it between two steps (a pull in flight is aborted): what was placed is removed
+ * again the same way, and the result says what was undone, or what could not be.
  */
 class GatewayPlacement final : public QObject
 {
@@ -58,6 +64,12 @@ public:
     ~GatewayPlacement() override;
 
     void start(Done done);
+    /**
+     * Stops at the next step and removes what was placed (the container, the folder): the result
+     * is then a failure saying it was cancelled and what was undone. Nothing once it has ended.
+     */
+    void cancel();
+    bool isCancelled() const { return m_cancelled; }
 
 Q_SIGNALS:
     /** One line for the operator: what is being done now. */
@@ -65,6 +77,8 @@ Q_SIGNALS:
 
 private:
     using Then = std::function<void(const ssh::CommandResult &)>;
+    /** What a command that failed said: the transport's words, else its stderr, else its exit code. */
+    static QString failureOf(const ssh::CommandResult &r);
     void run(const QByteArray &commandLine, const QByteArray &input, const Then &then);
     void probe();
     void findExisting();
@@ -82,6 +96,10 @@ private:
     void succeed();
     void refuse(const QString &why);
     void undo(const QString &why);
+    /** Removes the folder once the container is gone (`containerProblem`: why it is not, or empty). */
+    void undoFolder(const QString &why, const QString &containerProblem);
+    /** True (the undo started) when cancel() was called: each step asks before it changes anything. */
+    bool stopIfCancelled();
     QByteArray dirArg() const;
     QString clientAddress() const;
 
@@ -93,6 +111,10 @@ private:
     QString m_dir;
     QString m_containerId;
     std::optional<GatewayCertificate> m_certificate;
+    QPointer<QNetworkReply> m_pull;
+    bool m_cancelled = false;
+    bool m_changed = false; // the folder was (being) written: undo has something to remove
+    bool m_ended = false;
 };
 
 } // namespace flashdeck::expose

@@ -58,6 +58,15 @@ QString GatewayRecord::url() const
         .arg(port);
 }
 
+QString GatewayRecord::curlLine() const
+{
+    // A self-signed certificate chains to no CA curl trusts: --insecure skips that check and the
+    // pin replaces it (curl checks --pinnedpubkey with --insecure too).
+    return QStringLiteral(
+               "curl %1--pinnedpubkey 'sha256//%2' -H \"Authorization: Bearer $SGLANG_API_KEY\" %3/v1/models")
+        .arg(selfSigned ? QStringLiteral("--insecure ") : QString(), publicKeySha256, url());
+}
+
 nlohmann::json GatewayRecord::statusJson() const
 {
     return {{"url", s(url())}, {"sha256", s(publicKeySha256)}, {"allow", list(allow)}};

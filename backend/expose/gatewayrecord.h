@@ -49,6 +49,11 @@ struct GatewayRecord
 
     /** "https://ADDRESS:PORT" (IPv6 in brackets). */
     QString url() const;
+    /**
+     * The curl line a colleague in an allowed network runs: the pin checks the key ($SGLANG_API_KEY
+     * stays a variable: the key is never printed).
+     */
+    QString curlLine() const;
     /** What `status --json` prints as "exposed": url, sha256, allow. */
     nlohmann::json statusJson() const;
 

@@ -551,7 +551,7 @@
         <location filename="../../backend/cli/prunecommand.cpp" line="+183"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+131"/>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="+83"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+74"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -1870,22 +1870,22 @@ Summary sha256: %1
         <translation> 请换一个 --local-port，或不指定以使用空闲端口。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposecommand.cpp" line="+58"/>
+        <location filename="../../backend/expose/gatewayoperation.cpp" line="+39"/>
         <source>The deployment on %1 was undeployed: deploy again, then expose it.</source>
         <translation>%1 上的部署已撤除：请重新部署后再开放。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Deploy first, then expose the server.</source>
         <translation>请先部署，再开放服务器。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Nothing was changed.</source>
         <translation>未做任何更改。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../../backend/cli/exposecommand.cpp" line="+45"/>
         <source>Image: %1:%2, pinned as %3.
 </source>
         <translation>镜像：%1:%2，固定为 %3。
@@ -1955,12 +1955,33 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+51"/>
+        <source>stopped without waiting: what was placed may be left; &apos;flashdeck unexpose %1&apos; removes it.
+</source>
+        <translation>未等待即停止：已放置的内容可能留在主机上；“flashdeck unexpose %1”可将其删除。
+</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cancelling: removing what was placed (Ctrl+C again to quit at once)…
+</source>
+        <translation>正在取消：删除已放置的内容（再按一次 Ctrl+C 立即退出）…
+</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>stopped before anything was placed on the host.
+</source>
+        <translation>在主机上放置任何内容之前已停止。
+</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayoperation.cpp" line="+70"/>
         <source>The gateway runs, but its record could not be written: %1. Free the space, then &apos;flashdeck unexpose %2&apos; and expose again.</source>
         <translation>网关已在运行，但无法写入其记录：%1。请释放空间，然后运行“flashdeck unexpose %2”并重新开放。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="-50"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="-46"/>
         <source>%1 was not exposed: no gateway there.
 </source>
         <translation>%1 未开放：那里没有网关。
@@ -3567,7 +3588,17 @@ Summary sha256: %1
         <translation>升级…</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+1"/>
+        <source>Open to the team…</source>
+        <translation>向团队开放…</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>Put a TLS gateway in front of the server: allowed networks, the API key, limits</source>
+        <translation>在服务器前放置 TLS 网关：放行的网络、API 密钥、限制</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Host and profile</source>
         <translation>主机与配置</translation>
     </message>
@@ -3652,7 +3683,7 @@ Summary sha256: %1
         <translation>日志（实时，已分类）</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+153"/>
         <source>Export runbook</source>
         <translation>导出 runbook</translation>
     </message>
@@ -3792,7 +3823,7 @@ Summary sha256: %1
         <translation>未选择主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/deploypagerun.cpp" line="+62"/>
+        <location filename="../../ui/pages/deploypagerun.cpp" line="+63"/>
         <source>Pick a host and a profile first.</source>
         <translation>请先选择主机和配置。</translation>
     </message>
@@ -4098,26 +4129,6 @@ Summary sha256: %1
 <context>
     <name>Expose</name>
     <message>
-        <location filename="../../backend/expose/cidr.cpp" line="+17"/>
-        <source>--allow %1 is not a network: give an address with its prefix length, as 10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: the gateway checks the connecting address, not a name).</source>
-        <translation>--allow %1 不是网段：请给出地址及其前缀长度，如 10.0.0.0/8、192.168.1.0/24 或 2001:db8::/32（不接受主机名：网关检查的是连接方的地址，而不是名称）。</translation>
-    </message>
-    <message>
-        <location line="+40"/>
-        <source>--allow %1: the prefix length must be a number from 0 to %2 for this address.</source>
-        <translation>--allow %1：此地址的前缀长度必须是 0 到 %2 之间的数字。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>--allow %1 lets every address in, which is no restriction at all. Name the networks your colleagues and services connect from.</source>
-        <translation>--allow %1 允许所有地址接入，等于没有限制。请列出同事和服务连接时所在的网段。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>--allow %1 has bits set past its prefix length. Write %2/%3 for the network, or %4/%5 for that one address.</source>
-        <translation>--allow %1 在前缀长度之后仍有置位。网段请写 %2/%3，单个地址请写 %4/%5。</translation>
-    </message>
-    <message>
         <location filename="../../backend/expose/gatewayconfig.cpp" line="+21"/>
         <source>The gateway cannot use the path %1: it must be absolute, without quotes, $, ; or braces.</source>
         <translation>网关无法使用路径 %1：它必须是绝对路径，且不含引号、$、; 或花括号。</translation>
@@ -4306,17 +4317,17 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>证书要到 %1 才生效：在此之前客户端会拒绝它（本机时钟是否正确？）。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayplacement.cpp" line="+37"/>
+        <location filename="../../backend/expose/gatewayplacement.cpp" line="+44"/>
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+21"/>
         <source>the certificate file</source>
         <translation>证书文件</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+45"/>
         <source>Looking at the host: its home, openssl, the ports in use</source>
         <translation>正在查看主机：主目录、openssl、已占用的端口</translation>
     </message>
@@ -4326,7 +4337,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>无法查看主机：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <location filename="../../backend/expose/gatewayremoval.cpp" line="+29"/>
         <source>The host&apos;s Docker did not list its containers: %1</source>
         <translation>主机的 Docker 未能列出其容器：%1</translation>
@@ -4337,7 +4348,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>此主机上已有网关。请先运行 “flashdeck unexpose %1”，再以所需选项开放。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>The host has no &apos;ss&apos; (iproute2), so Flashdeck cannot see whether port %1 is free. Install iproute2 on the host and expose again.</source>
         <translation>主机上没有 “ss”（iproute2），Flashdeck 无法判断端口 %1 是否空闲。请在主机上安装 iproute2 后重新开放。</translation>
     </message>
@@ -4352,7 +4363,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>主机上没有 openssl，它用于生成自签名证书并检查你的私钥。请安装（apt-get install openssl）后重新开放。未做任何更改。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>Checking that the key matches the certificate (the host&apos;s openssl)</source>
         <translation>正在检查私钥与证书是否匹配（主机的 openssl）</translation>
     </message>
@@ -4367,17 +4378,17 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>私钥与证书不匹配：其公钥不是证书中的公钥。请提供签发该证书时所用的私钥。未做任何更改。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+30"/>
         <source>Pulling %1:%2 by its digest %3</source>
         <translation>正在按 digest %3 拉取 %1:%2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>The host&apos;s Docker could not pull %1: %2. Check its access to Docker Hub (&apos;docker pull %1&apos; on the host shows the same). Nothing else was changed.</source>
         <translation>主机的 Docker 无法拉取 %1：%2。请检查它对 Docker Hub 的访问（在主机上运行 “docker pull %1” 会看到同样的结果）。其他内容未做更改。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>Writing the configuration to %1 on the host</source>
         <translation>正在将配置写入主机上的 %1</translation>
     </message>
@@ -4392,7 +4403,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>无法在主机上写入媒体检查脚本：%1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Could not copy the certificate to the host: %1</source>
         <translation>无法将证书复制到主机：%1</translation>
     </message>
@@ -4402,7 +4413,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>无法将私钥复制到主机：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Making a self-signed certificate on the host (its key never leaves it)</source>
         <translation>正在主机上生成自签名证书（其私钥不离开主机）</translation>
     </message>
@@ -4417,7 +4428,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>主机的 openssl 无法生成证书：%1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Starting the gateway container %1</source>
         <translation>正在启动网关容器 %1</translation>
     </message>
@@ -4427,12 +4438,12 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>dockerd 未能创建网关：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>dockerd did not start the gateway: %1</source>
         <translation>dockerd 未能启动网关：%1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>The gateway started but did not listen on port %1 within %2 s.</source>
         <translation>网关已启动，但在 %2 秒内未监听端口 %1。</translation>
     </message>
@@ -4449,12 +4460,27 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>已消失</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+60"/>
         <source>The gateway&apos;s container and folder were removed again; the server was not touched.</source>
         <translation>网关的容器和目录已再次删除；服务器未受影响。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayrecord.cpp" line="+135"/>
+        <location line="+5"/>
+        <source>The gateway&apos;s container %1 could not be removed: %2</source>
+        <translation>无法删除网关容器 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The folder %1 could not be removed: %2</source>
+        <translation>无法删除目录 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Run &apos;flashdeck unexpose %1&apos; to remove what is left; the server was not touched.</source>
+        <translation>运行“flashdeck unexpose %1”删除剩余内容；服务器未受影响。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayrecord.cpp" line="+144"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -4572,6 +4598,441 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <location line="+49"/>
         <source>no HTTP answer</source>
         <translation>没有 HTTP 应答</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/gatewayoperation.cpp" line="-41"/>
+        <location line="+67"/>
+        <location line="+36"/>
+        <source>Wait for the gateway&apos;s last change to end.</source>
+        <translation>请等待网关的上一次更改结束。</translation>
+    </message>
+    <message>
+        <location line="-83"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="-45"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+12"/>
+        <source>Nothing had been placed on the host yet: nothing was changed.</source>
+        <translation>尚未在主机上放置任何内容：未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Stopping and removing the gateway</source>
+        <translation>正在停止并删除网关</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>The host has no deployment whose API key the check could send: %1</source>
+        <translation>主机上没有可供检查发送其 API 密钥的部署：%1</translation>
+    </message>
+    <message>
+        <location filename="../../backend/expose/cidr.cpp" line="+17"/>
+        <source>%1 %2 is not a network: give an address with its prefix length, as 10.0.0.0/8, 192.168.1.0/24 or 2001:db8::/32 (a host name is not accepted: the gateway checks the connecting address, not a name).</source>
+        <translation>%1 %2 不是网段：请给出地址及其前缀长度，如 10.0.0.0/8、192.168.1.0/24 或 2001:db8::/32（不接受主机名：网关检查的是连接方的地址，而不是名称）。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>%1 %2: the prefix length must be a number from 0 to %3 for this address.</source>
+        <translation>%1 %2：此地址的前缀长度必须是 0 到 %3 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 %2 lets every address in, which is no restriction at all. Name the networks your colleagues and services connect from.</source>
+        <translation>%1 %2 允许所有地址接入，等于没有限制。请列出同事和服务连接时所在的网段。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 %2 has bits set past its prefix length. Write %3/%4 for the network, or %5/%6 for that one address.</source>
+        <translation>%1 %2 在前缀长度之后仍有置位。网段请写 %3/%4，单个地址请写 %5/%6。</translation>
+    </message>
+</context>
+<context>
+    <name>ExposePanel</name>
+    <message>
+        <location filename="../../ui/expose/exposepanel.cpp" line="+38"/>
+        <source>TLS with the recorded key</source>
+        <translation>使用已记录密钥的 TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused without the API key</source>
+        <translation>无 API 密钥时被拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Served with the API key</source>
+        <translation>带 API 密钥时正常响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A remote image URL refused</source>
+        <translation>远程图片 URL 被拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server&apos;s own port not reachable</source>
+        <translation>服务器自身端口不可访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>429 past the rate</source>
+        <translation>超过速率时返回 429</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Open %1 to the team</source>
+        <translation>向团队开放 %1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Who may connect, and how</source>
+        <translation>谁可以连接，以及如何连接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>10.20.0.0/16, 192.168.1.0/24</source>
+        <translation>10.20.0.0/16, 192.168.1.0/24</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allowed &amp;networks:</source>
+        <translation>放行的网络(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Required. Only these source networks reach the gateway; every other address gets 403. Without them anyone who can reach the host&apos;s port could use the server.</source>
+        <translation>必填。只有这些来源网络能访问网关；其他地址一律得到 403。若不填写，任何能访问主机端口的人都能使用服务器。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Listen on:</source>
+        <translation>监听地址(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>bur&amp;st</source>
+        <translation>突发(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Rate per client:</source>
+        <translation>每客户端速率(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>largest &amp;body</source>
+        <translation>最大请求体(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>In fligh&amp;t at most:</source>
+        <translation>最多并发(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none: remote image URLs refused (e.g. images.example.org, *.example.org)</source>
+        <translation>无：拒绝远程图片 URL（例如 images.example.org、*.example.org）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Media hosts:</source>
+        <translation>媒体主机(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>TLS:</source>
+        <translation>TLS：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>ADDR:PORT, through a NAT or a tunnel (optional)</source>
+        <translation>地址:端口，经由 NAT 或隧道（可选）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check &amp;at:</source>
+        <translation>检查地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Self-signed, made on the &amp;host (its key never leaves it)</source>
+        <translation>自签名，在主机上生成(&amp;H)（私钥不离开主机）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Your certificate and key:</source>
+        <translation>你的证书和私钥(&amp;Y)：</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>PEM, without a passphrase; copied 0600, never logged</source>
+        <translation>PEM，不带口令；以 0600 复制，从不记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cert&amp;ificate:</source>
+        <translation>证书(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Key:</source>
+        <translation>私钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>What will be placed</source>
+        <translation>将要放置的内容</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Exposed</source>
+        <translation>已开放</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Public-key pin:</source>
+        <translation>公钥固定值：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A colleague runs:</source>
+        <translation>同事运行：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Checked from this machine</source>
+        <translation>从本机检查</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Seen</source>
+        <translation>实际</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Expose</source>
+        <translation>开放(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check a&amp;gain</source>
+        <translation>再次检查(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Unexpose</source>
+        <translation>取消开放(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Stop placing the gateway and remove what was placed (Escape)</source>
+        <translation>停止放置网关并删除已放置的内容（Esc）</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Choose the certificate (PEM)</source>
+        <translation>选择证书（PEM）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose the certificate&apos;s private key (PEM)</source>
+        <translation>选择证书的私钥（PEM）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The curl line was copied. It names $SGLANG_API_KEY: the key itself is never shown here.</source>
+        <translation>已复制 curl 命令。其中使用 $SGLANG_API_KEY：密钥本身从不在此显示。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/expose/exposepanelfields.cpp" line="+32"/>
+        <source>Name the networks your colleagues and services connect from (as 10.20.0.0/16): the gateway lets only them in. The deployment page asks for the source networks to be restricted before a model server is reachable beyond its host.</source>
+        <translation>填写同事和服务发起连接的网络（如 10.20.0.0/16）：网关只放行它们。部署页面要求在模型服务器可从主机之外访问之前限制来源网络。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Allowed network</source>
+        <translation>放行的网络</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Largest body</source>
+        <translation>最大请求体</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Choose your certificate and its key, or let the host make a self-signed one.</source>
+        <translation>请选择你的证书及其私钥，或让主机生成自签名证书。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/expose/exposepanel.cpp" line="+17"/>
+        <source>The preview appears once the fields above say who may connect and how.</source>
+        <translation>当上面的字段说明了谁可以连接以及如何连接后，这里会显示预览。</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Expected: %1
+Seen: %2</source>
+        <translation>预期：%1
+实际：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/expose/exposepanelrun.cpp" line="+25"/>
+        <source>Cannot read the %1 %2: %3.</source>
+        <translation>无法读取%1 %2：%3。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>certificate</source>
+        <translation>证书</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>%1 is not connected: connect it from the host bar, then expose it.</source>
+        <translation>%1 未连接：请从主机栏连接后再开放。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Placing the gateway on %1…</source>
+        <translation>正在 %1 上放置网关…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cancelling: removing what was placed…</source>
+        <translation>正在取消：删除已放置的内容…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Not exposed.</source>
+        <translation>未开放。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exposed at %1. Checking it from this machine…</source>
+        <translation>已在 %1 开放。正在从本机检查…</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Still exposed.</source>
+        <translation>仍处于开放状态。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 was not exposed: no gateway there.</source>
+        <translation>%1 未开放：那里没有网关。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped and removed the gateway %1 and its folder (certificate and key); the server was not touched.</source>
+        <translation>已停止并删除网关 %1 及其目录（证书和私钥）；服务器未受影响。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Check at takes ADDR:PORT, as 10.0.0.5:8443.</source>
+        <translation>检查地址的格式为 地址:端口，如 10.0.0.5:8443。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not checked.</source>
+        <translation>未检查。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every check passed: the gateway is what the deployment page asks of an exposed server.</source>
+        <translation>所有检查均通过：网关符合部署页面对开放服务器的要求。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A check failed: its line says what was expected and what was seen.</source>
+        <translation>有检查未通过：该行说明了预期与实际结果。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Exposed at %1 (its record was written elsewhere: a terminal or another window).</source>
+        <translation>已在 %1 开放（其记录由别处写入：终端或另一个窗口）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not exposed (its record was removed elsewhere: a terminal or another window).</source>
+        <translation>未开放（其记录已在别处删除：终端或另一个窗口）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Self-signed certificate made on the host, valid until %1.</source>
+        <translation>在主机上生成的自签名证书，有效期至 %1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your certificate, valid until %1.</source>
+        <translation>你的证书，有效期至 %1。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Certificate SHA-256 fingerprint: %1</source>
+        <translation>证书 SHA-256 指纹：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allowed networks: %1</source>
+        <translation>放行的网络：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Container %1, %2</source>
+        <translation>容器 %1，%2</translation>
     </message>
 </context>
 <context>

@@ -64,6 +64,7 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_retry(new QPushButton(tr("Retry step"), this))
     , m_export(new QPushButton(tr("Export runbook…"), this))
     , m_upgrade(new QPushButton(tr("Upgrade…"), this))
+    , m_openToTeam(new QPushButton(tr("Open to the team…"), this))
     , m_notice(new QLabel(this))
     , m_right(new QStackedWidget(this))
     , m_detail(new StepDetail(this))
@@ -129,7 +130,13 @@ QWidget *DeployPage::buildLeft(QWidget *parent, QPushButton *&addHost)
     m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notice->setMinimumHeight(m_notice->fontMetrics().lineSpacing() * 3);
     m_notice->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    leftLayout->addWidget(m_notice);
+    // The deployed server, opened to colleagues through a gateway: beside what the page says.
+    auto *noticeRow = new QHBoxLayout;
+    noticeRow->addWidget(m_notice, 1);
+    m_openToTeam->setObjectName(QStringLiteral("deployOpenToTeam"));
+    m_openToTeam->setToolTip(tr("Put a TLS gateway in front of the server: allowed networks, the API key, limits"));
+    noticeRow->addWidget(m_openToTeam, 0, Qt::AlignTop);
+    leftLayout->addLayout(noticeRow);
     return left;
 }
 
@@ -291,6 +298,7 @@ void DeployPage::wire(QPushButton *addHost)
     connect(m_retry, &QPushButton::clicked, this, &DeployPage::run);
     connect(m_stop, &QPushButton::clicked, this, &DeployPage::stop);
     connect(m_upgrade, &QPushButton::clicked, this, &DeployPage::askUpgrade);
+    connect(m_openToTeam, &QPushButton::clicked, this, &DeployPage::openToTeam);
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export runbook"),
                                                           QStringLiteral("flashdeck-%1-runbook.sh").arg(m_host),
@@ -517,6 +525,7 @@ void DeployPage::updateButtons()
     m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
     // Nothing to upgrade once undeployed (the containers are gone): Run deploys it again.
     m_upgrade->setEnabled(!running && m_record && !m_record->isUndeployed());
+    m_openToTeam->setEnabled(!running && m_record && !m_record->isUndeployed());
     m_hostBox->setEnabled(!running);
     m_profileBox->setEnabled(!running);
     m_image->setEnabled(!running);

@@ -51,6 +51,7 @@ struct LogRecord;
 
 namespace flashdeck::ui {
 
+class ExposePanel;
 class LaunchCommandBox;
 class LicensePanel;
 class LogPanel;
@@ -90,6 +91,11 @@ public:
     void upgrade(const UpgradeTarget &target);
     /** Asks for the pins in an UpgradeDialog, then upgrade(). */
     void askUpgrade();
+    /**
+     * "Open to the team": the host's gateway panel (made for the page's host, or the one already
+     * open for it), shown; null while the page has no host.
+     */
+    ExposePanel *openToTeam();
     /** Writes the runbook of the last pinned deployment; false with `error` when there is none. */
     bool exportRunbook(const QString &path, QString *error) const;
 
@@ -224,6 +230,8 @@ private:
     QPushButton *m_retry;
     QPushButton *m_export;
     QPushButton *m_upgrade;
+    QPushButton *m_openToTeam;
+    QPointer<ExposePanel> m_exposePanel;
     QLabel *m_notice;
     QStackedWidget *m_right;
     QSplitter *m_rightSplit = nullptr;

@@ -26,6 +26,7 @@
 #include "ui/deploy/planview.h"
 #include "ui/deploy/stepdetail.h"
 #include "ui/deploy/upgradedialog.h"
+#include "ui/expose/exposepanel.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 #include "ui/pages/deploypage.h"
@@ -417,6 +418,28 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
     }
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
     return true;
+}
+
+ExposePanel *DeployPage::openToTeam()
+{
+    if (m_host.isEmpty()) {
+        return nullptr;
+    }
+    // One panel per host: another host's is let go unless it still works (then it stays hidden).
+    if (m_exposePanel && m_exposePanel->host() != m_host) {
+        m_exposePanel->hide();
+        if (!m_exposePanel->isRunning()) {
+            m_exposePanel->deleteLater();
+        }
+        m_exposePanel = nullptr;
+    }
+    if (!m_exposePanel) {
+        m_exposePanel = new ExposePanel(m_paths, m_watcher, m_host, this);
+    }
+    m_exposePanel->show();
+    m_exposePanel->raise();
+    m_exposePanel->activateWindow();
+    return m_exposePanel;
 }
 
 } // namespace flashdeck::ui

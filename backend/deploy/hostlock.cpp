@@ -1,11 +1,11 @@
-#include "backend/cli/hostlock.h"
+#include "backend/deploy/hostlock.h"
 
 #include "backend/deploy/deploysession.h"
 #include "backend/recipe/deployment.h"
 
 #include <QDir>
 
-namespace flashdeck::cli {
+namespace flashdeck {
 
 Result<std::unique_ptr<HeldLock>> claimHost(const AppPaths &paths, const QString &host)
 {
@@ -21,4 +21,4 @@ Result<std::unique_ptr<HeldLock>> claimHost(const AppPaths &paths, const QString
     return held;
 }
 
-} // namespace flashdeck::cli
+} // namespace flashdeck
