@@ -44,20 +44,33 @@ void report(CliContext &c, bool json, const QString &host, const QStringList &re
     c.out.flush();
 }
 
-void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json,
+/** Why unexpose failed: on stderr, and with --json as one object like expose's ({"host","ok":false,"error"}). */
+void sayFailure(CliContext &c, bool json, const QString &host, const QString &why)
+{
+    if (json) {
+        c.out << QString::fromStdString(
+                     nlohmann::json{{"host", host.toStdString()}, {"ok", false}, {"error", why.toStdString()}}.dump())
+              << '\n';
+        c.out.flush();
+    }
+    c.err << why << '\n';
+}
+
+void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json, bool &answered,
                    const std::function<void(int)> &done)
 {
     ssh::Transport &connection = session.connection();
     docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
     endpoint.whenOpen(
         &connection,
-        [&c, &connection, &endpoint, host, json, done] {
+        [&c, &connection, &endpoint, &answered, host, json, done] {
             auto client = std::make_shared<docker::DockerClient>(endpoint);
             auto *removal = new expose::GatewayRemoval(connection, *client, &connection);
-            removal->start([&c, removal, client, host, json, done](const Result<QStringList> &removed) {
+            removal->start([&c, &answered, removal, client, host, json, done](const Result<QStringList> &removed) {
                 removal->deleteLater();
+                answered = true;
                 if (!removed) {
-                    c.err << removed.message() << '\n';
+                    sayFailure(c, json, host, removed.message());
                     done(ExitCheckFailed);
                     return;
                 }
@@ -68,8 +81,9 @@ void removeGateway(HostSession &session, CliContext &c, const QString &host, boo
                 done(ExitOk);
             });
         },
-        [&c, done](const QString &message) {
-            c.err << message << '\n';
+        [&c, &answered, host, json, done](const QString &message) {
+            answered = true;
+            sayFailure(c, json, host, message);
             done(ExitCheckFailed);
         });
 }
@@ -96,12 +110,27 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
     const bool asJson = p.isSet(json);
     const Result<std::unique_ptr<HeldLock>> held = claimHost(c.paths, host->name);
     if (!held) {
-        c.err << held.message() << '\n';
+        sayFailure(c, asJson, host->name, held.message());
         return ExitCheckFailed;
     }
-    return runOnHost(*host, c, [&c, &host, asJson](HostSession &session, std::function<void(int)> done) {
-        removeGateway(session, c, host->name, asJson, done);
-    });
+    bool answered = false;
+    const int code =
+        runOnHost(*host, c, [&c, &host, asJson, &answered](HostSession &session, std::function<void(int)> done) {
+            removeGateway(session, c, host->name, asJson, answered, done);
+        });
+    if (asJson && !answered && code != ExitOk) {
+        // The host was not reached: the words are on stderr already; the object says so too.
+        c.out << QString::fromStdString(nlohmann::json{
+                     {"host", host->name.toStdString()},
+                     {"ok", false},
+                     {"error",
+                      QCoreApplication::translate("Cli", "Could not reach %1 (exit code %2).")
+                          .arg(host->name)
+                          .arg(code)
+                          .toStdString()}}.dump())
+              << '\n';
+    }
+    return code;
 }
 
 } // namespace flashdeck::cli
