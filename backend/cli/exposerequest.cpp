@@ -2,11 +2,15 @@
 
 #include "backend/cli/exitcodes.h"
 #include "backend/cli/hostscommand.h"
+#include "backend/core/apppaths.h"
 #include "backend/expose/cidr.h"
+#include "backend/expose/gatewaycertificate.h"
+#include "backend/fleet/inventory.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QHostAddress>
 #include <QTextStream>
 
 namespace flashdeck::cli {
@@ -156,6 +160,33 @@ bool readFile(const QString &path, QByteArray *bytes, CliContext &c)
     return true;
 }
 
+/**
+ * The operator's certificate must name the address the gateway's URL uses (the listen address,
+ * or the host's when it listens on all): else clients that check the name refuse it. A warning,
+ * not a refusal: a name the inventory does not know may still be the right one.
+ */
+void warnNameMismatch(const ExposeRequest &r, CliContext &c)
+{
+    const auto cert = expose::GatewayCertificate::fromPem(r.certificatePem, r.certificateFile);
+    if (!cert) {
+        return; // refused with its words before anything connects
+    }
+    QString address = r.options.listenAddress;
+    const QHostAddress listen(address);
+    if (listen == QHostAddress(QHostAddress::AnyIPv4) || listen == QHostAddress(QHostAddress::AnyIPv6)) {
+        Inventory inventory(c.paths.inventoryFile());
+        const std::optional<HostEntry> entry = inventory.load() ? inventory.find(r.host) : std::nullopt;
+        if (!entry) {
+            return; // an unknown host is refused next, in words
+        }
+        address = entry->address;
+    }
+    if (const QString words = cert.value().nameMismatch(address); !words.isEmpty()) {
+        c.err << words << '\n';
+        c.err.flush();
+    }
+}
+
 } // namespace
 
 QString ExposeRequest::usage()
@@ -208,6 +239,7 @@ std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, Cl
         if (!readFile(r.certificateFile, &r.certificatePem, c) || !readFile(r.keyFile, &r.keyPem, c)) {
             return ExitUsage;
         }
+        warnNameMismatch(r, c);
     }
     return r;
 }

@@ -1,6 +1,8 @@
 #include "backend/cli/pinscommand.h"
 
 #include "backend/cli/exitcodes.h"
+#include "backend/expose/gatewaymanifest.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/pins.h"
 
@@ -71,8 +73,14 @@ int runPinsCommand(const QStringList &args, CliContext &c)
         c.out << QCoreApplication::translate("Cli", "Pins of %1 written to %2.\n").arg(host, p.value(outputOpt));
         return ExitOk;
     }
+    // The gateway `expose` placed, beside the server's pins: null when none, {"error"} when unreadable.
+    const auto gateway = expose::GatewayRecord::read(c.paths, host);
     if (p.isSet(jsonOpt)) {
-        c.out << QString::fromStdString(pins.value().toJson().dump()) << '\n';
+        nlohmann::json j = pins.value().toJson();
+        j["gateway"] = !gateway           ? nlohmann::json{{"error", gateway.message().toStdString()}}
+            : gateway.value().has_value() ? expose::GatewayManifest::toJson(*gateway.value())
+                                          : nlohmann::json();
+        c.out << QString::fromStdString(j.dump()) << '\n';
         return ExitOk;
     }
     const Pins &v = pins.value();
@@ -83,6 +91,14 @@ int runPinsCommand(const QStringList &args, CliContext &c)
           << "model revision  " << v.modelRevision << '\n'
           << "launch sha256   " << (v.launchSha256.isEmpty() ? QStringLiteral("–") : v.launchSha256) << '\n'
           << "deployed at     " << (v.deployedAt.isEmpty() ? QStringLiteral("–") : v.deployedAt) << '\n';
+    if (!gateway) {
+        c.out << "gateway         " << gateway.message() << '\n';
+    } else if (gateway.value()) {
+        const expose::GatewayRecord &g = *gateway.value();
+        c.out << "gateway image   " << expose::GatewayManifest::image(g) << '\n'
+              << "gateway         " << g.url() << " -> 127.0.0.1:" << g.upstreamPort << ", "
+              << expose::GatewayManifest::tlsMode(g) << ", allow " << g.allow.join(QStringLiteral(" ")) << '\n';
+    }
     if (!v.launchCommand.isEmpty()) {
         c.out << QCoreApplication::translate("Cli", "launch command  SGLang's configuration generator's, as given:\n")
               << v.launchCommand << '\n';

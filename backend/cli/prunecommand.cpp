@@ -10,6 +10,8 @@
 #include "backend/docker/dockerclient.h"
 #include "backend/docker/dockerendpoint.h"
 #include "backend/docker/imageref.h"
+#include "backend/expose/gatewayimage.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/recipe/deployment.h"
 #include "backend/ssh/transport.h"
@@ -37,6 +39,8 @@ struct Prune
     QSet<QString> usedIds; // image ids some container (any state) was created from
     QSet<QString> pinned; // name@digest the deployment or an unfinished upgrade needs
     QSet<QString> planned; // those of them an unfinished upgrade needs
+    QSet<QString> gateway; // those of them the host's gateway (flashdeck expose) runs
+    QString unrecorded; // Flashdeck's gateway image, looked for though no pull of it was recorded
     bool dryRun = false;
     json removed = json::array();
     json kept = json::array();
@@ -57,6 +61,10 @@ void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std:
     u->docker->call(
         "GET", QStringLiteral("/images/%1/json").arg(image.reference), {},
         [u, image, keep, &record, finished](const docker::DockerResponse &inspect) {
+            if (image.reference == u->unrecorded && !inspect.ok()) { // not on the host: nothing to say
+                pruneNext(u, record, finished);
+                return;
+            }
             if (inspect.status == 404) { // removed by someone else: nothing to free, nothing to remember
                 (void)record.forget(image.reference);
                 keep(image.reference, QCoreApplication::translate("Cli", "no longer on the host"));
@@ -76,6 +84,8 @@ void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std:
                 keep(image.reference,
                      u->planned.contains(image.reference)
                          ? QCoreApplication::translate("Cli", "an unfinished upgrade needs it (its rollback)")
+                         : u->gateway.contains(image.reference)
+                         ? QCoreApplication::translate("Cli", "Flashdeck's gateway (flashdeck expose) runs it")
                          : QCoreApplication::translate("Cli", "the deployment runs it"));
                 pruneNext(u, record, finished);
                 return;
@@ -136,6 +146,31 @@ void pinWhatMustStay(const AppPaths &paths, const QString &host, const QString &
         pin(plan.value()->from.image, plan.value()->from.imageDigest, true);
         pin(plan.value()->to.image, plan.value()->to.imageDigest, true);
     }
+    // The gateway's image while it is exposed; a record that cannot be read may name a running
+    // gateway too: its image stays then as well.
+    const auto gateway = expose::GatewayRecord::read(paths, host);
+    if (!gateway || gateway.value()) {
+        const QString image =
+            gateway && !gateway.value()->image.isEmpty() ? gateway.value()->image : expose::GatewayImage::pinned();
+        u.pinned.insert(image);
+        u.gateway.insert(image);
+    }
+}
+
+/**
+ * Flashdeck's gateway image is Flashdeck's whoever pulled it (expose pulls it by the digest
+ * Flashdeck pins): looked at too, kept while a gateway runs it, else removed like the others.
+ */
+void addGatewayImage(Prune &u)
+{
+    const QString pinned = expose::GatewayImage::pinned();
+    for (const PulledImages::Image &i : u.todo) {
+        if (i.reference == pinned) {
+            return;
+        }
+    }
+    u.todo.append({pinned, 0, {}});
+    u.unrecorded = pinned;
 }
 
 /** What went (or would), what was kept and why, and the space freed: as words or one JSON object. */
@@ -206,6 +241,7 @@ int runPruneCommand(const QStringList &args, CliContext &c)
     u->todo = pulled.value();
     u->dryRun = p.isSet(dryRunOpt);
     pinWhatMustStay(c.paths, host->name, dir, *u);
+    addGatewayImage(*u);
     const bool asJson = p.isSet(jsonOpt);
     const auto report = [&c, &host, u, asJson] { printPrune(c, asJson, host->name, *u); };
     if (u->todo.isEmpty()) {

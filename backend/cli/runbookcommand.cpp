@@ -4,6 +4,8 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/atomicfile.h"
 #include "backend/deploy/runbook.h"
+#include "backend/expose/gatewaymanifest.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/recipe.h"
 
@@ -15,6 +17,22 @@
 #include <nlohmann/json.hpp>
 
 namespace flashdeck::cli {
+
+namespace {
+
+/** The host's gateway part of the runbook; none when it is not exposed, said on stderr when unreadable. */
+QString gatewayPart(CliContext &c, const QString &host)
+{
+    const auto gateway = expose::GatewayRecord::read(c.paths, host);
+    if (!gateway) {
+        c.err << gateway.message() << ' ' << QCoreApplication::translate("Cli", "The runbook leaves the gateway out.")
+              << '\n';
+        return {};
+    }
+    return gateway.value() ? expose::GatewayManifest::runbookSection(*gateway.value()) : QString();
+}
+
+} // namespace
 
 int runRunbookCommand(const QStringList &args, CliContext &c)
 {
@@ -44,11 +62,12 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         c.err << script.message() << '\n';
         return ExitCheckFailed;
     }
+    const QString text = script.value() + gatewayPart(c, host);
     if (!p.isSet(outputOpt)) {
-        c.out << script.value();
+        c.out << text;
         return ExitOk;
     }
-    if (const Status s = writeFileAtomically(p.value(outputOpt), script.value().toUtf8()); !s) {
+    if (const Status s = writeFileAtomically(p.value(outputOpt), text.toUtf8()); !s) {
         c.err << QCoreApplication::translate("Cli", "Cannot write %1: %2.\n").arg(p.value(outputOpt), s.message());
         return ExitCheckFailed;
     }

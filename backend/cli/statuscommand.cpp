@@ -346,6 +346,15 @@ void usePrometheus(FleetWatcher &fleet, const StatusRequest &r, CliContext &c)
     }
 }
 
+/** A gateway record that cannot be read: whether the host is exposed is unknown, and how to settle it. */
+QString unreadableGateway(const QString &host, const QString &why)
+{
+    return QCoreApplication::translate("Cli",
+                                       "%1 Whether %2 is exposed is unknown: a gateway may still run there. "
+                                       "'flashdeck unexpose %2' removes whatever gateway is there and the record.")
+        .arg(why, host);
+}
+
 /** Prints every host once, as a table with notes or one JSON object each; false when one is not up. */
 bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json, CliContext &c)
 {
@@ -356,12 +365,15 @@ bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype o
         const metrics::HostStatus s = fleet.status(name);
         // Exporters Prometheus cannot scrape are a warning about them, not a host that is down.
         allUp = allUp && (s.state == metrics::HostState::Up || s.state == metrics::HostState::Unscraped);
-        // What `expose` placed, as recorded (null: not exposed, or no record this machine can read).
+        // What `expose` placed, as recorded: null only when no record is there. A record this
+        // machine cannot read is {"error": words}: a gateway may well run, so never "not exposed".
         const auto gateway = expose::GatewayRecord::read(c.paths, name);
         const bool exposed = gateway && gateway.value().has_value();
         if (json) {
             nlohmann::json j = s.toJson();
-            j["exposed"] = exposed ? gateway.value()->statusJson() : nlohmann::json();
+            j["exposed"] = exposed ? gateway.value()->statusJson()
+                : gateway          ? nlohmann::json()
+                          : nlohmann::json{{"error", unreadableGateway(s.host, gateway.message()).toStdString()}};
             c.out << QString::fromStdString(j.dump()) << '\n';
             continue;
         }
@@ -370,7 +382,7 @@ bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype o
             notes.append(QCoreApplication::translate("Cli", "%1: exposed at %2 to %3 (pin sha256//%4)")
                              .arg(s.host, g.url(), g.allow.join(QStringLiteral(", ")), g.publicKeySha256));
         } else if (!gateway) {
-            notes.append(QStringLiteral("%1: %2").arg(s.host, gateway.message()));
+            notes.append(QStringLiteral("%1: %2").arg(s.host, unreadableGateway(s.host, gateway.message())));
         }
         rows.append(cells(s));
         if (!s.inInventory) {

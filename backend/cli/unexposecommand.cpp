@@ -39,16 +39,29 @@ void report(CliContext &c, bool json, const QString &host, const QStringList &re
     c.out.flush();
 }
 
-void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json,
+/** Why unexpose failed: on stderr, and with --json as one object like expose's ({"host","ok":false,"error"}). */
+void sayFailure(CliContext &c, bool json, const QString &host, const QString &why)
+{
+    if (json) {
+        c.out << QString::fromStdString(
+                     nlohmann::json{{"host", host.toStdString()}, {"ok", false}, {"error", why.toStdString()}}.dump())
+              << '\n';
+        c.out.flush();
+    }
+    c.err << why << '\n';
+}
+
+void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json, bool &answered,
                    expose::GatewayOperation::Claim claim, const std::function<void(int)> &done)
 {
     auto *operation = new expose::GatewayOperation(c.paths, session, &session);
     QObject::connect(
         operation, &expose::GatewayOperation::unexposed, operation,
-        [&c, operation, host, json, done](const Result<QStringList> &removed, const QString &recordProblem) {
+        [&c, &answered, operation, host, json, done](const Result<QStringList> &removed, const QString &recordProblem) {
             operation->deleteLater();
+            answered = true;
             if (!removed) {
-                c.err << removed.message() << '\n';
+                sayFailure(c, json, host, removed.message());
                 done(ExitCheckFailed);
                 return;
             }
@@ -60,7 +73,8 @@ void removeGateway(HostSession &session, CliContext &c, const QString &host, boo
         });
     if (const Status s = operation->unexpose(std::move(claim)); !s) {
         operation->deleteLater();
-        c.err << s.message() << '\n';
+        answered = true;
+        sayFailure(c, json, host, s.message());
         done(ExitCheckFailed);
     }
 }
@@ -87,13 +101,28 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
     const bool asJson = p.isSet(json);
     Result<expose::GatewayOperation::Claim> held = expose::GatewayOperation::claim(c.paths, host->name);
     if (!held) {
-        c.err << held.message() << '\n';
+        sayFailure(c, asJson, host->name, held.message());
         return ExitCheckFailed;
     }
     auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
-    return runOnHost(*host, c, [&c, &host, asJson, claim](HostSession &session, std::function<void(int)> done) {
-        removeGateway(session, c, host->name, asJson, std::move(*claim), done);
-    });
+    bool answered = false;
+    const int code =
+        runOnHost(*host, c, [&c, &host, asJson, &answered, claim](HostSession &session, std::function<void(int)> done) {
+            removeGateway(session, c, host->name, asJson, answered, std::move(*claim), done);
+        });
+    if (asJson && !answered && code != ExitOk) {
+        // The host was not reached: the words are on stderr already; the object says so too.
+        c.out << QString::fromStdString(nlohmann::json{
+                     {"host", host->name.toStdString()},
+                     {"ok", false},
+                     {"error",
+                      QCoreApplication::translate("Cli", "Could not reach %1 (exit code %2).")
+                          .arg(host->name)
+                          .arg(code)
+                          .toStdString()}}.dump())
+              << '\n';
+    }
+    return code;
 }
 
 } // namespace flashdeck::cli

@@ -8,6 +8,8 @@
 #include "backend/core/stopsignals.h"
 #include "backend/deploy/upgradesession.h"
 #include "backend/deploy/upgradesetup.h"
+#include "backend/expose/gatewaymanifest.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/fleet/inventory.h"
 #include "backend/fleet/rollingupgrade.h"
@@ -208,6 +210,39 @@ void printAsItGoes(CliContext &c, RollingUpgrade &rolling, bool json, bool sever
     });
 }
 
+/**
+ * The host's gateway (flashdeck expose) after its upgrade: it runs on beside the new server and
+ * proxies to the same loopback port, which an upgrade keeps; said, and checked against the new
+ * manifest. Null when the host is not exposed. A port that moved anyway is said with the fix.
+ */
+nlohmann::json gatewayAfter(CliContext &c, const QString &host, bool json)
+{
+    const auto gateway = expose::GatewayRecord::read(c.paths, host);
+    if (!gateway || !gateway.value()) {
+        return gateway ? nlohmann::json() : nlohmann::json{{"error", gateway.message().toStdString()}};
+    }
+    const expose::GatewayRecord &g = *gateway.value();
+    const Result<Deployment> d = Deployment::read(c.paths, host);
+    const int port = d && d.value().port > 0 ? d.value().port : g.upstreamPort;
+    const bool kept = port == g.upstreamPort;
+    if (!json) {
+        c.out << (kept ? QCoreApplication::translate("Cli",
+                                                     "%1: the gateway at %2 is kept and proxies to the server "
+                                                     "on 127.0.0.1:%3 ('flashdeck expose %1 --check' proves it).\n")
+                             .arg(host, g.url())
+                             .arg(port)
+                       : QCoreApplication::translate("Cli",
+                                                     "%1: the server now listens on 127.0.0.1:%3, the gateway at %2 "
+                                                     "still sends to %4: place it again with 'flashdeck unexpose "
+                                                     "%1' and then: %5\n")
+                             .arg(host, g.url())
+                             .arg(port)
+                             .arg(g.upstreamPort)
+                             .arg(expose::GatewayManifest::exposeCommand(g)));
+    }
+    return {{"url", g.url().toStdString()}, {"upstream_port", g.upstreamPort}, {"kept", kept}};
+}
+
 /** The summary: every host, what it ran, what it was to run, how it went; the exit code. */
 int printSummary(CliContext &c, const RollingUpgrade &rolling, const std::map<QString, int> &sshCodes, bool json)
 {
@@ -219,7 +254,8 @@ int printSummary(CliContext &c, const RollingUpgrade &rolling, const std::map<QS
         summary.push_back({{"host", h.name.toStdString()},
                            {"from", h.setup.plan.from.toJson()},
                            {"to", h.setup.plan.to.toJson()},
-                           {"result", result.toStdString()}});
+                           {"result", result.toStdString()},
+                           {"gateway", gatewayAfter(c, h.name, json)}});
         rows.append(QStringLiteral("%1  %2  %3  %4")
                         .arg(h.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
                              UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));

@@ -1,8 +1,12 @@
 #include "backend/expose/gatewaycertificate.h"
 
+#include "backend/core/shellquote.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QHostAddress>
 #include <QSslKey>
+#include <QStringList>
 
 namespace flashdeck::expose {
 
@@ -54,6 +58,63 @@ Status GatewayCertificate::usableAt(const QDateTime &now) const
                                    .arg(m_certificate.effectiveDate().toUTC().toString(Qt::ISODate)));
     }
     return Status::ok();
+}
+
+namespace {
+
+/** A DNS entry naming `host`: equal, or "*.rest" for exactly one more label (RFC 6125). */
+bool dnsMatches(const QString &entry, const QString &host)
+{
+    const QString e = entry.toLower();
+    const QString h = host.toLower();
+    if (!e.startsWith(QLatin1String("*."))) {
+        return e == h;
+    }
+    const qsizetype dot = h.indexOf(QLatin1Char('.'));
+    return dot > 0 && h.mid(dot) == e.mid(1);
+}
+
+} // namespace
+
+QString GatewayCertificate::nameMismatch(const QString &address) const
+{
+    const auto names = m_certificate.subjectAlternativeNames();
+    const QHostAddress ip(address);
+    QStringList named;
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (it.key() == QSsl::AlternativeNameEntryType::IpAddressEntry) {
+            if (!ip.isNull() && QHostAddress(it.value()).isEqual(ip)) {
+                return {};
+            }
+        } else if (it.key() == QSsl::AlternativeNameEntryType::DnsEntry) {
+            if (ip.isNull() && dnsMatches(it.value(), address)) {
+                return {};
+            }
+        } else {
+            continue;
+        }
+        named.append(it.value());
+    }
+    return QCoreApplication::translate(
+               "Expose",
+               "Warning: the certificate's subjectAltName names %1, not %2, the address in the gateway's URL. "
+               "Browsers, curl and the OpenAI clients check that name and will reject the connection (curl: "
+               "\"no alternative certificate subject name matches\"). Get a certificate for %2, or expose with "
+               "--listen set to an address it names; a client that cannot wait can pin the key (--pinnedpubkey) "
+               "and skip the name check (curl --insecure).")
+        .arg(named.isEmpty() ? QCoreApplication::translate("Expose", "nothing") : named.join(QStringLiteral(", ")),
+             address);
+}
+
+QByteArray GatewayCertificate::selfSignedCommand(const QByteArray &quotedDir, const QString &address)
+{
+    const QString san = QHostAddress(address).isNull() ? QStringLiteral("subjectAltName=DNS:") + address
+                                                       : QStringLiteral("subjectAltName=IP:") + address;
+    // An EC P-256 key (what browsers and curl prefer to a 2048-bit RSA one), made where it is used.
+    return "umask 077 && cd " + quotedDir +
+        "/tls && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout key.pem -out "
+        "cert.pem -days 365 -subj /CN=flashdeck-gateway -addext " +
+        shellQuote(san) + " && cat cert.pem";
 }
 
 } // namespace flashdeck::expose

@@ -31,6 +31,19 @@ public:
     /** Refuses a certificate that has expired or is not valid yet at `now`, saying when. */
     [[nodiscard]] Status usableAt(const QDateTime &now) const;
     const QSslCertificate &certificate() const { return m_certificate; }
+    /**
+     * Empty when a subjectAltName names `address` (an IP entry for an address, a DNS entry,
+     * "*.example.org" for one label, for a name); else the warning: what clients that check the
+     * name will do, and what to do about it.
+     */
+    QString nameMismatch(const QString &address) const;
+
+    /**
+     * The host's shell command (run in `dir`'s tls folder) that makes the self-signed certificate
+     * and key for `address` and prints the certificate. openssl's stderr is left to the command's
+     * stderr: when it fails, its own words are the error, not an exit code.
+     */
+    static QByteArray selfSignedCommand(const QByteArray &quotedDir, const QString &address);
 
 private:
     explicit GatewayCertificate(QSslCertificate certificate);

@@ -338,14 +338,8 @@ void GatewayPlacement::makeCertificate()
     }
     Q_EMIT progress(QCoreApplication::translate(
         "Expose", "Making a self-signed certificate on the host (its key never leaves it)"));
-    const QString address = clientAddress();
-    const QString san = QHostAddress(address).isNull() ? QStringLiteral("subjectAltName=DNS:") + address
-                                                       : QStringLiteral("subjectAltName=IP:") + address;
-    // An EC P-256 key (what browsers and curl prefer to a 2048-bit RSA one), made where it is used.
-    const QByteArray make = "umask 077 && cd " + dirArg() +
-        "/tls && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout key.pem -out "
-        "cert.pem -days 365 -subj /CN=flashdeck-gateway -addext " +
-        shellQuote(san) + " 2>/dev/null && cat cert.pem";
+    // openssl's stderr stays: when it fails, its words are the error (failureOf).
+    const QByteArray make = GatewayCertificate::selfSignedCommand(dirArg(), clientAddress());
     run(make, {}, [this](const ssh::CommandResult &r) {
         auto certificate = GatewayCertificate::fromPem(
             r.stdoutData, QCoreApplication::translate("Expose", "the host's new certificate"));

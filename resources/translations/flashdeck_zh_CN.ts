@@ -453,7 +453,7 @@
         <location filename="../../backend/cli/deployrequest.cpp" line="+227"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+254"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+290"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
@@ -545,13 +545,13 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/exposerequest.cpp" line="+51"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+55"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
-        <location filename="../../backend/cli/pinscommand.cpp" line="+37"/>
-        <location filename="../../backend/cli/prunecommand.cpp" line="+183"/>
+        <location filename="../../backend/cli/pinscommand.cpp" line="+39"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="+218"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+131"/>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="+74"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+88"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -601,7 +601,7 @@
     </message>
     <message>
         <location line="+14"/>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="+24"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="+42"/>
         <source>Recipe profile.</source>
         <translation>配方配置。</translation>
     </message>
@@ -617,7 +617,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-168"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-202"/>
         <source>One JSON object per step transition.</source>
         <translation>每次步骤状态变化输出一个 JSON 对象。</translation>
     </message>
@@ -703,19 +703,19 @@
     </message>
     <message>
         <location line="+96"/>
-        <location filename="../../backend/cli/exposerequest.cpp" line="+127"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+154"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
         <location filename="../../backend/cli/unexposecommand.cpp" line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+198"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+232"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
     </message>
     <message>
         <location line="-260"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-145"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-179"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
@@ -810,7 +810,7 @@
     </message>
     <message>
         <location line="-61"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+192"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+226"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
         <translation>未等待即停止；请加 --resume 再次运行。
@@ -1131,7 +1131,7 @@ Summary sha256: %1
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposerequest.cpp" line="-159"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="-186"/>
         <source>A source network let in (repeat it).</source>
         <translation>放行的来源网络（可重复）。</translation>
     </message>
@@ -1219,7 +1219,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+66"/>
         <source>--connect takes ADDR:PORT, as 10.0.0.5:8443.</source>
         <translation>--connect 需要 ADDR:PORT，例如 10.0.0.5:8443。</translation>
     </message>
@@ -1294,7 +1294,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="+21"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="+22"/>
         <source>Cannot write %1: %2.
 </source>
         <translation>无法写入 %1：%2。
@@ -1308,7 +1308,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+30"/>
         <source>launch command  SGLang&apos;s configuration generator&apos;s, as given:
 </source>
         <translation>启动命令  SGLang 配置生成器的命令，按原样：
@@ -1388,7 +1388,7 @@ Summary sha256: %1
         <translation>抓取目标</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/prunecommand.cpp" line="-127"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="-154"/>
         <source>no longer on the host</source>
         <translation>已不在主机上</translation>
     </message>
@@ -1398,7 +1398,7 @@ Summary sha256: %1
         <translation>未完成的升级需要它（用于回滚）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>the deployment runs it</source>
         <translation>部署正在运行它</translation>
     </message>
@@ -1408,7 +1408,7 @@ Summary sha256: %1
         <translation>有容器在使用它</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+126"/>
         <source>Say what would go; remove nothing.</source>
         <translation>说明会删除什么；不删除任何东西。</translation>
     </message>
@@ -1420,7 +1420,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-103"/>
+        <source>Flashdeck&apos;s gateway (flashdeck expose) runs it</source>
+        <translation>Flashdeck 的网关（flashdeck expose）正在使用它</translation>
+    </message>
+    <message>
+        <location line="+104"/>
         <source>removed %1 (%2)
 </source>
         <translation>已删除 %1（%2）
@@ -1498,12 +1503,17 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="-26"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="-43"/>
+        <source>The runbook leaves the gateway out.</source>
+        <translation>运行手册未包含网关。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Write the script to FILE.</source>
         <translation>将脚本写入 FILE。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Runbook written to %1. Run it on the host with FLASHDECK_API_KEY set.
 </source>
         <translation>runbook 已写入 %1。请在主机上设置 FLASHDECK_API_KEY 后运行。
@@ -1674,7 +1684,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+14"/>
+        <source>%1 Whether %2 is exposed is unknown: a gateway may still run there. &apos;flashdeck unexpose %2&apos; removes whatever gateway is there and the record.</source>
+        <translation>%1 无法确定 %2 是否已开放：那里可能仍有网关在运行。“flashdeck unexpose %2”会删除那里的任何网关及其记录。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>%1: exposed at %2 to %3 (pin sha256//%4)</source>
         <translation>%1：已对 %3 开放，地址 %2（固定公钥 sha256//%4）</translation>
     </message>
@@ -1708,7 +1723,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-302"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-336"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1779,12 +1794,26 @@ Summary sha256: %1
         <translation>--max-unavailable 取主机数，至少为 1。</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+77"/>
+        <source>%1: the gateway at %2 is kept and proxies to the server on 127.0.0.1:%3 (&apos;flashdeck expose %1 --check&apos; proves it).
+</source>
+        <translation>%1：%2 上的网关已保留，并转发到 127.0.0.1:%3 上的服务器（“flashdeck expose %1 --check”可验证）。
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: the server now listens on 127.0.0.1:%3, the gateway at %2 still sends to %4: place it again with &apos;flashdeck unexpose %1&apos; and then: %5
+</source>
+        <translation>%1：服务器现在监听 127.0.0.1:%3，而 %2 上的网关仍转发到 %4：请先运行“flashdeck unexpose %1”，再运行：%5
+</translation>
+    </message>
+    <message>
+        <location line="+123"/>
         <source>SSH exit code %1</source>
         <translation>SSH 退出码 %1</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-162"/>
         <source>%1: rolling back to %2 (stopped)
 </source>
         <translation>%1：正在回滚到 %2（已停止）
@@ -1798,7 +1827,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+194"/>
         <source>Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit at once)…
 </source>
         <translation>正在取消：正在运行的步骤会停止，升级记录保留以便 --resume（再按一次 Ctrl+C 立即退出）…
@@ -1981,7 +2010,7 @@ Summary sha256: %1
         <translation>网关已在运行，但无法写入其记录：%1。请释放空间，然后运行“flashdeck unexpose %2”并重新开放。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="-46"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="-60"/>
         <source>%1 was not exposed: no gateway there.
 </source>
         <translation>%1 未开放：那里没有网关。
@@ -1995,9 +2024,19 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
+        <location line="+85"/>
+        <source>Could not reach %1 (exit code %2).</source>
+        <translation>无法连接 %1（退出码 %2）。</translation>
+    </message>
+    <message>
         <location filename="../../backend/cli/exposecheck.cpp" line="+24"/>
         <source>%1 is not exposed: run &apos;flashdeck expose %1 --allow CIDR&apos; first.</source>
         <translation>%1 未开放：请先运行 “flashdeck expose %1 --allow CIDR”。</translation>
+    </message>
+    <message>
+        <location filename="../../backend/deploy/hostlock.cpp" line="+20"/>
+        <source>Another command is changing %1 right now (a deploy, an upgrade, an expose or an unexpose, from a window or a terminal): this one changed nothing. Wait for it to end, then run this again.</source>
+        <translation>另一个命令正在更改 %1（来自窗口或终端的部署、升级、expose 或 unexpose）：本命令未做任何更改。请等它结束后再运行。</translation>
     </message>
 </context>
 <context>
@@ -4297,7 +4336,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
 </translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewaycertificate.cpp" line="+18"/>
+        <location filename="../../backend/expose/gatewaycertificate.cpp" line="+22"/>
         <source>%1 holds no PEM certificate (&quot;-----BEGIN CERTIFICATE-----&quot;).</source>
         <translation>%1 中没有 PEM 证书（“-----BEGIN CERTIFICATE-----”）。</translation>
     </message>
@@ -4315,6 +4354,16 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <location line="+6"/>
         <source>The certificate is valid only from %1: clients would refuse it until then (is this machine&apos;s clock right?).</source>
         <translation>证书要到 %1 才生效：在此之前客户端会拒绝它（本机时钟是否正确？）。</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Warning: the certificate&apos;s subjectAltName names %1, not %2, the address in the gateway&apos;s URL. Browsers, curl and the OpenAI clients check that name and will reject the connection (curl: &quot;no alternative certificate subject name matches&quot;). Get a certificate for %2, or expose with --listen set to an address it names; a client that cannot wait can pin the key (--pinnedpubkey) and skip the name check (curl --insecure).</source>
+        <translation>警告：证书的 subjectAltName 列出的是 %1，而不是网关 URL 使用的地址 %2。浏览器、curl 和 OpenAI 客户端会检查该名称并拒绝连接（curl：“no alternative certificate subject name matches”）。请为 %2 申请证书，或用 --listen 设为证书所列的地址再开放；等不及的客户端可以固定公钥（--pinnedpubkey）并跳过名称检查（curl --insecure）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>nothing</source>
+        <translation>（无）</translation>
     </message>
     <message>
         <location filename="../../backend/expose/gatewayplacement.cpp" line="+44"/>

@@ -391,6 +391,10 @@ void TestExposeCli::operatorCertificate_copiedKey0600_pinOfTheirs()
                    QStringLiteral("--tls-key"), m_files.filePath(QStringLiteral("key.pem"))});
     QVERIFY2(exposed.exitCode == 0, QByteArray(exposed.out + exposed.err).constData());
     QVERIFY2(exposed.out.contains(QByteArray("sha256//" + pin.toLatin1())), exposed.out.constData());
+    // Their certificate names no address (no subjectAltName): clients checking the name would refuse it.
+    QVERIFY2(exposed.err.contains("subjectAltName names nothing, not 127.0.0.1") &&
+                 exposed.err.contains("will reject the connection"),
+             exposed.err.constData());
     // Their certificate chains to no CA here either: the curl line names the pin all the same.
     QVERIFY2(exposed.out.contains("https://127.0.0.1:9443"), exposed.out.constData());
     const ssh::CommandResult modes = runAndWait(m_host->connection(),
