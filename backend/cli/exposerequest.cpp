@@ -40,6 +40,16 @@ struct Opts
     QCommandLineOption maxBody{QStringLiteral("max-body"),
                                QCoreApplication::translate("Cli", "The largest request (default 32m)."),
                                QStringLiteral("SIZE")};
+    QCommandLineOption clientTimeout{
+        QStringLiteral("client-timeout"),
+        QCoreApplication::translate("Cli", "The longest pause between two reads from a client (default 60s)."),
+        QStringLiteral("SECONDS")};
+    QCommandLineOption upstreamTimeout{
+        QStringLiteral("upstream-timeout"),
+        QCoreApplication::translate("Cli",
+                                    "The longest wait for the server between two reads (default 600s: an answer "
+                                    "without streaming can think for minutes)."),
+        QStringLiteral("SECONDS")};
     QCommandLineOption mediaAllow{QStringLiteral("media-allow"),
                                   QCoreApplication::translate("Cli", "An image host remote URLs may name (repeat it)."),
                                   QStringLiteral("DOMAIN")};
@@ -112,6 +122,18 @@ Status readLimits(const QCommandLineParser &p, const Opts &o, expose::GatewayOpt
             return v.status();
         }
         g.maxBodyBytes = v.value();
+    }
+    const std::pair<const QCommandLineOption *, int *> timeouts[] = {{&o.clientTimeout, &g.clientTimeoutSeconds},
+                                                                     {&o.upstreamTimeout, &g.upstreamTimeoutSeconds}};
+    for (const auto &[option, field] : timeouts) {
+        if (p.isSet(*option)) {
+            const auto v =
+                GatewayOptions::parseSeconds(p.value(*option), QStringLiteral("--") + option->names().first());
+            if (!v) {
+                return v.status();
+            }
+            *field = v.value();
+        }
     }
     return Status::ok();
 }
@@ -191,10 +213,12 @@ void warnNameMismatch(const ExposeRequest &r, CliContext &c)
 
 QString ExposeRequest::usage()
 {
-    return QStringLiteral("Usage: flashdeck expose HOST --allow CIDR… [--listen ADDR] [--port N] [--rate N/s] "
-                          "[--burst N] [--max-concurrent N] [--max-body SIZE] [--media-allow DOMAIN…] "
-                          "[--self-signed | --tls-cert FILE --tls-key FILE] [--preview] [--json]\n"
-                          "       flashdeck expose HOST --check [--connect ADDR:PORT] [--json]\n");
+    return QStringLiteral(
+        "Usage: flashdeck expose HOST --allow CIDR… [--listen ADDR] [--port N] [--rate N/s] "
+        "[--burst N] [--max-concurrent N] [--max-body SIZE] [--client-timeout S] [--upstream-timeout S] "
+        "[--media-allow DOMAIN…] "
+        "[--self-signed | --tls-cert FILE --tls-key FILE] [--preview] [--json]\n"
+        "       flashdeck expose HOST --check [--connect ADDR:PORT] [--json]\n");
 }
 
 std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, CliContext &c)
@@ -202,8 +226,9 @@ std::variant<ExposeRequest, int> ExposeRequest::read(const QStringList &args, Cl
     QCommandLineParser p;
     addGlobalOptions(p);
     const Opts o;
-    p.addOptions({o.allow, o.listen, o.port, o.rate, o.burst, o.maxConcurrent, o.maxBody, o.mediaAllow, o.selfSigned,
-                  o.tlsCert, o.tlsKey, o.preview, o.json, o.check, o.connect});
+    p.addOptions({o.allow, o.listen, o.port, o.rate, o.burst, o.maxConcurrent, o.maxBody, o.clientTimeout,
+                  o.upstreamTimeout, o.mediaAllow, o.selfSigned, o.tlsCert, o.tlsKey, o.preview, o.json, o.check,
+                  o.connect});
     if (!p.parse(args) || p.positionalArguments().size() != 2) {
         c.err << "flashdeck expose: "
               << (p.errorText().isEmpty() ? QCoreApplication::translate("Cli", "needs HOST.") : p.errorText()) << '\n'

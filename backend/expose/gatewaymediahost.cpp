@@ -11,15 +11,16 @@ namespace flashdeck::expose {
 
 namespace {
 
-Status refused(const QString &input, const char *why)
+Status refused(const QString &input, Wording wording, const char *why)
 {
-    return Status::failure(QCoreApplication::translate("Expose", "--media-allow %1: %2")
-                               .arg(input, QCoreApplication::translate("Expose", why)));
+    return Status::failure(
+        QCoreApplication::translate("Expose", "%1 %2: %3")
+            .arg(settingName(GatewaySetting::MediaAllow, wording), input, QCoreApplication::translate("Expose", why)));
 }
 
 } // namespace
 
-Result<QString> GatewayOptions::parseMediaHost(const QString &input)
+Result<QString> GatewayOptions::parseMediaHost(const QString &input, Wording wording)
 {
     QString entry = input.trimmed().toLower();
     if (entry.endsWith(QLatin1Char('.'))) {
@@ -27,7 +28,7 @@ Result<QString> GatewayOptions::parseMediaHost(const QString &input)
     }
     if (entry.contains(QLatin1String("://")) || entry.contains(QLatin1Char('/')) || entry.contains(QLatin1Char('@')) ||
         entry.contains(QLatin1Char(':'))) {
-        return refused(input,
+        return refused(input, wording,
                        QT_TRANSLATE_NOOP("Expose",
                                          "give the host name alone, as images.example.org (no scheme, "
                                          "port or path: only https on port 443 is let through)."));
@@ -37,7 +38,7 @@ Result<QString> GatewayOptions::parseMediaHost(const QString &input)
     // The same test as the Playground's: anything inet_aton would read as an address.
     static const QRegularExpression numeric(QStringLiteral("^(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+))*$"));
     if (!QHostAddress(name).isNull() || numeric.match(name).hasMatch()) {
-        return refused(input,
+        return refused(input, wording,
                        QT_TRANSLATE_NOOP("Expose",
                                          "an address is never allowed (it could be the host's own "
                                          "network); allow the image server's name."));
@@ -46,13 +47,13 @@ Result<QString> GatewayOptions::parseMediaHost(const QString &input)
     static const QRegularExpression hostName(
         QStringLiteral("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$"));
     if (ace.isEmpty() || ace.size() > 253 || !hostName.match(ace).hasMatch()) {
-        return refused(input,
+        return refused(input, wording,
                        QT_TRANSLATE_NOOP("Expose",
                                          "not a host name: write it as images.example.org, or "
                                          "*.example.org for every name under example.org."));
     }
     if (!subdomains && !ace.contains(QLatin1Char('.'))) {
-        return refused(input,
+        return refused(input, wording,
                        QT_TRANSLATE_NOOP("Expose",
                                          "a name without a dot is looked up in the host's own network; "
                                          "allow the image server's full name."));

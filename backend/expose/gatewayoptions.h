@@ -15,6 +15,15 @@ enum class TlsMode {
     SelfSigned, // --self-signed: made on the host; its SHA-256 fingerprint is shown and pinned
 };
 
+/** Who reads a refusal: the command line names its options (--port), the window its fields. */
+enum class Wording { CommandLine, Window };
+
+/** The settings a refusal can name. */
+enum class GatewaySetting { Listen, Port, UpstreamPort, Rate, Burst, MaxConcurrent, MaxBody, MediaAllow };
+
+/** The name a refusal gives a setting: "--port" on the command line, "port" in the window. */
+QString settingName(GatewaySetting setting, Wording wording);
+
 /** Requests per second or per minute, as nginx's limit_req_zone takes them. */
 struct RequestRate
 {
@@ -22,8 +31,8 @@ struct RequestRate
     int count = 0;
     Per per = Per::Second;
 
-    /** "10/s", "600/m", "10r/s" (nginx's own spelling). */
-    [[nodiscard]] static Result<RequestRate> parse(const QString &text);
+    /** "10/s", "600/m", "10r/s" (nginx's own spelling); a refusal names the setting as `wording` does. */
+    [[nodiscard]] static Result<RequestRate> parse(const QString &text, Wording wording = Wording::CommandLine);
     QString toString() const; // "10/s"
     QString toNginx() const; // "10r/s"
     bool operator==(const RequestRate &) const = default;
@@ -61,7 +70,10 @@ struct GatewayOptions
     int upstreamTimeoutSeconds = 600;
     /** Image hosts (ASCII, lower case, "*.example.org" for its subdomains) remote URLs may name. */
     QStringList mediaAllow;
+    /** How refusals (here and the placement's) name the settings. */
+    Wording wording = Wording::CommandLine;
 
+    QString nameOf(GatewaySetting setting) const { return settingName(setting, wording); }
     /** Refuses what nginx would refuse or what would expose more than the operator meant. */
     [[nodiscard]] Status validate() const;
 
@@ -70,7 +82,7 @@ struct GatewayOptions
     /** "60", "60s", "10m", "1h": whole seconds. */
     [[nodiscard]] static Result<int> parseSeconds(const QString &text, const QString &option);
     /** "images.example.org", "*.example.org": the ACE, lower-case form the gateway compares. */
-    [[nodiscard]] static Result<QString> parseMediaHost(const QString &text);
+    [[nodiscard]] static Result<QString> parseMediaHost(const QString &text, Wording wording = Wording::CommandLine);
     /** A whole number in [min, max], or words naming the option. */
     [[nodiscard]] static Result<int> parseCount(const QString &text, const QString &option, int min, int max);
 };

@@ -163,9 +163,9 @@ void GatewayPlacement::checkFacts()
         refuse(QCoreApplication::translate(
                    "Expose",
                    "Port %1 is taken on the host (%2 is listening there): the gateway could not listen on %3:%1. "
-                   "Choose another with --port, or free it. Nothing was changed.")
+                   "Choose another %4, or free it. Nothing was changed.")
                    .arg(o.listenPort)
-                   .arg(*held, o.listenAddress));
+                   .arg(*held, o.listenAddress, o.nameOf(GatewaySetting::Port)));
         return;
     }
     if (!m_facts.hasOpenssl()) {

@@ -15,7 +15,7 @@
 <context>
     <name>FleetPage</name>
     <message numerus="yes">
-        <location filename="../../ui/pages/fleetpage.cpp" line="+242"/>
+        <location filename="../../ui/pages/fleetpage.cpp" line="+243"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n host</numerusform>

@@ -545,7 +545,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/exposerequest.cpp" line="+55"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+65"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+39"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+218"/>
@@ -703,7 +703,7 @@
     </message>
     <message>
         <location line="+96"/>
-        <location filename="../../backend/cli/exposerequest.cpp" line="+154"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="+169"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
@@ -1131,7 +1131,7 @@ Summary sha256: %1
         <translation>已折叠 %1 条健康与指标轮询（--polls 可显示）</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/exposerequest.cpp" line="-186"/>
+        <location filename="../../backend/cli/exposerequest.cpp" line="-211"/>
         <source>A source network let in (repeat it).</source>
         <translation>放行的来源网络（可重复）。</translation>
     </message>
@@ -1166,7 +1166,17 @@ Summary sha256: %1
         <translation>单个请求的最大大小（默认 32m）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The longest pause between two reads from a client (default 60s).</source>
+        <translation>两次读取客户端数据之间允许的最长间隔（默认 60s）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The longest wait for the server between two reads (default 600s: an answer without streaming can think for minutes).</source>
+        <translation>两次读取服务器数据之间允许的最长等待（默认 600s：不流式输出的回答可能要思考几分钟）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>An image host remote URLs may name (repeat it).</source>
         <translation>远程 URL 可使用的图片主机（可重复）。</translation>
     </message>
@@ -1201,7 +1211,7 @@ Summary sha256: %1
         <translation>与 --check 一起使用：从此处访问网关（NAT、隧道）。</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+92"/>
         <source>--self-signed and --tls-cert/--tls-key exclude each other: choose one.</source>
         <translation>--self-signed 与 --tls-cert/--tls-key 互斥：请选择其一。</translation>
     </message>
@@ -1219,7 +1229,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+69"/>
         <source>--connect takes ADDR:PORT, as 10.0.0.5:8443.</source>
         <translation>--connect 需要 ADDR:PORT，例如 10.0.0.5:8443。</translation>
     </message>
@@ -4042,7 +4052,7 @@ Summary sha256: %1
 <context>
     <name>DockerState</name>
     <message>
-        <location filename="../../ui/fleet/fleetmodel.cpp" line="+21"/>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+22"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -4173,9 +4183,9 @@ Summary sha256: %1
         <translation>网关无法使用路径 %1：它必须是绝对路径，且不含引号、$、; 或花括号。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewaymediahost.cpp" line="+16"/>
-        <source>--media-allow %1: %2</source>
-        <translation>--media-allow %1：%2</translation>
+        <location filename="../../backend/expose/gatewaymediahost.cpp" line="+17"/>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -4203,59 +4213,103 @@ Summary sha256: %1
         <translation>%1 %2 不是 TCP 端口：请给出 1 到 65535 之间的数字。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>--listen %1 is not an address of the host: give one of its IP addresses, or 0.0.0.0 for all of them.</source>
-        <translation>--listen %1 不是主机的地址：请给出它的某个 IP 地址，或用 0.0.0.0 表示全部地址。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>The gateway cannot listen on port %1: the server itself uses it on the host&apos;s loopback. Choose another --port.</source>
-        <translation>网关不能监听端口 %1：服务器本身在主机回环地址上使用它。请另选 --port。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <location line="+74"/>
-        <source>--rate must let at least one request through (1/s or 1/m and up); a rate of 0 would refuse every request.</source>
-        <translation>--rate 至少要放行一个请求（1/s 或 1/m 起）；速率为 0 会拒绝所有请求。</translation>
-    </message>
-    <message>
-        <location line="-69"/>
-        <source>--burst takes a number from 0 to 100000.</source>
-        <translation>--burst 取 0 到 100000 之间的数字。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>--max-concurrent takes a number from 1 to 100000.</source>
-        <translation>--max-concurrent 取 1 到 100000 之间的数字。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>--max-body must be between 1k and 256m: the gateway holds each request in memory while it checks the messages&apos; media.</source>
-        <translation>--max-body 必须在 1k 到 256m 之间：网关在检查消息中的媒体时会把整个请求保存在内存中。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <location line="+108"/>
+        <location line="+62"/>
+        <location line="+157"/>
         <source>Timeouts must be between 1 second and 24 hours.</source>
         <translation>超时必须在 1 秒到 24 小时之间。</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-135"/>
         <source>Say who may connect with --allow CIDR (repeat it for each network, e.g. --allow 10.20.0.0/16). The deployment page asks for the source networks to be restricted before a model server is opened beyond its host: the API key alone should not be the only thing between the internet and your GPUs.</source>
         <translation>请用 --allow CIDR 指定谁可以连接（每个网段重复一次，例如 --allow 10.20.0.0/16）。部署页面要求在模型服务器对主机之外开放之前限制来源网段：不应让 API 密钥成为互联网与你的 GPU 之间唯一的屏障。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>--media-allow %1 is not in the form the gateway compares (%2).</source>
-        <translation>--media-allow %1 不是网关比较时使用的形式（%2）。</translation>
+        <location line="-77"/>
+        <source>%1 must let at least one request through (1/s or 1/m and up); a rate of 0 would refuse every request.</source>
+        <translation>%1 必须至少放行一个请求（1/s 或 1/m 及以上）；速率为 0 会拒绝所有请求。</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>--rate %1 is not a rate: write requests per second or per minute, as 10/s or 600/m.</source>
-        <translation>--rate %1 不是速率：请写每秒或每分钟的请求数，如 10/s 或 600/m。</translation>
+        <location line="+11"/>
+        <source>%1 %2 is not an address of the host: give one of its IP addresses, or 0.0.0.0 for all of them.</source>
+        <translation>%1 %2 不是该主机的地址：请填写主机的某个 IP 地址，或用 0.0.0.0 表示全部地址。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+13"/>
+        <source>The gateway cannot listen on port %1: the server itself uses it on the host&apos;s loopback. Choose another %2.</source>
+        <translation>网关不能监听端口 %1：服务器本身在主机回环地址上使用它。请另选一个%2。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 takes a number from 0 to 100000.</source>
+        <translation>%1 取 0 到 100000 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 takes a number from 1 to 100000.</source>
+        <translation>%1 取 1 到 100000 之间的数字。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 must be between 1k and 256m: the gateway holds each request in memory while it checks the messages&apos; media.</source>
+        <translation>%1 必须在 1k 到 256m 之间：网关在检查消息中的媒体时会把每个请求保存在内存中。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Name the networks your colleagues and services connect from (as 10.20.0.0/16): the gateway lets only them in. The deployment page asks for the source networks to be restricted before a model server is reachable beyond its host.</source>
+        <translation>填写同事和服务发起连接的网络（如 10.20.0.0/16）：网关只放行它们。部署页面要求在模型服务器可从主机之外访问之前限制来源网络。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 %2 is not in the form the gateway compares (%3).</source>
+        <translation>%1 %2 不是网关比较时使用的形式（%3）。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>the listen address</source>
+        <translation>监听地址</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the server&apos;s port</source>
+        <translation>服务器端口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the rate per client</source>
+        <translation>每个客户端的速率</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the burst</source>
+        <translation>突发量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in flight at most</source>
+        <translation>最大并发数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the largest body</source>
+        <translation>最大请求体</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the media host</source>
+        <translation>媒体主机</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 %2 is not a rate: write requests per second or per minute, as 10/s or 600/m.</source>
+        <translation>%1 %2 不是速率：请写每秒或每分钟的请求数，如 10/s 或 600/m。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>%1 %2 is not a size: write a number with k, m or g (binary units, as nginx reads them), e.g. 32m or 512k.</source>
         <translation>%1 %2 不是大小：请写数字加 k、m 或 g（按 nginx 的二进制单位），例如 32m 或 512k。</translation>
     </message>
@@ -4403,8 +4457,8 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
     </message>
     <message>
         <location line="+8"/>
-        <source>Port %1 is taken on the host (%2 is listening there): the gateway could not listen on %3:%1. Choose another with --port, or free it. Nothing was changed.</source>
-        <translation>主机上的端口 %1 已被占用（%2 正在监听）：网关无法监听 %3:%1。请用 --port 另选端口，或释放它。未做任何更改。</translation>
+        <source>Port %1 is taken on the host (%2 is listening there): the gateway could not listen on %3:%1. Choose another %4, or free it. Nothing was changed.</source>
+        <translation>主机上的端口 %1 已被占用（%2 正在监听）：网关无法监听 %3:%1。请另选一个%4，或释放该端口。未做任何改动。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -4467,7 +4521,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>正在主机上生成自签名证书（其私钥不离开主机）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+6"/>
         <source>the host&apos;s new certificate</source>
         <translation>主机新生成的证书</translation>
     </message>
@@ -4942,12 +4996,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/expose/exposepanelfields.cpp" line="+32"/>
-        <source>Name the networks your colleagues and services connect from (as 10.20.0.0/16): the gateway lets only them in. The deployment page asks for the source networks to be restricted before a model server is reachable beyond its host.</source>
-        <translation>填写同事和服务发起连接的网络（如 10.20.0.0/16）：网关只放行它们。部署页面要求在模型服务器可从主机之外访问之前限制来源网络。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location filename="../../ui/expose/exposepanelfields.cpp" line="+33"/>
         <source>Allowed network</source>
         <translation>放行的网络</translation>
     </message>
@@ -5223,7 +5272,7 @@ Seen: %2</source>
 <context>
     <name>FleetModel</name>
     <message>
-        <location filename="../../ui/fleet/fleetmodel.cpp" line="+123"/>
+        <location filename="../../ui/fleet/fleetmodel.cpp" line="+132"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -5252,6 +5301,12 @@ Seen: %2</source>
         <location line="+2"/>
         <source>Health</source>
         <translation>健康</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Team</source>
+        <extracomment>Column: whether the server is open to colleagues through Flashdeck&apos;s gateway.</extracomment>
+        <translation>团队</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5354,12 +5409,12 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+122"/>
+        <location line="+148"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-132"/>
         <source>%1 — Docker: %2</source>
         <extracomment>A container&apos;s name, then its status in Docker&apos;s own words (&quot;Up 2 seconds&quot;).</extracomment>
         <translation>%1 —— Docker：%2</translation>
@@ -5371,6 +5426,31 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+26"/>
+        <source>open :%1</source>
+        <extracomment>The server is reachable only from the host itself (and through Flashdeck&apos;s SSH tunnels).</extracomment>
+        <translation>开放 :%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>loopback</source>
+        <translation>仅本机</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open to the team at %1 through Flashdeck&apos;s gateway
+Allowed networks: %2
+Public-key pin: sha256//%3</source>
+        <translation>经 Flashdeck 网关向团队开放：%1
+允许的网络：%2
+公钥固定值：sha256//%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server listens on the host&apos;s loopback only. Deploy page → Open to the team… lets colleagues in through a TLS gateway.</source>
+        <translation>服务器只监听主机的回环地址。部署页 → 向团队开放… 可让同事经 TLS 网关访问。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>%1 of %2</source>
         <translation>%2 中的 %1</translation>
     </message>
@@ -5428,7 +5508,7 @@ Model revision %3</source>
         <translation>每台主机一行：状态、GPU、固定版本、服务器健康与负载</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
@@ -5543,7 +5623,7 @@ Model revision %3</source>
         <translation>所有主机均无告警</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>Upgrade…</source>
         <translation>升级…</translation>
     </message>

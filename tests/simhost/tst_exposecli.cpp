@@ -235,6 +235,12 @@ void TestExposeCli::refusals_changeNothing_data()
     QTest::newRow("allow a host name") << QStringList{allow, QStringLiteral("office.example.org")} << 2
                                        << QStringLiteral("--allow office.example.org");
     QTest::newRow("no allow") << QStringList{} << 2 << QStringLiteral("Say who may connect with --allow CIDR");
+    QTest::newRow("upstream timeout 0") << QStringList{allow, net, QStringLiteral("--upstream-timeout"),
+                                                       QStringLiteral("0")}
+                                        << 2 << QStringLiteral("Timeouts must be between 1 second and 24 hours");
+    QTest::newRow("client timeout not a duration")
+        << QStringList{allow, net, QStringLiteral("--client-timeout"), QStringLiteral("soon")} << 2
+        << QStringLiteral("--client-timeout soon is not a duration");
     // The simulated dockerd holds the host's 127.0.0.1:2375, as a real one started with -H tcp:// does.
     QTest::newRow("port taken") << QStringList{allow, net, QStringLiteral("--port"), QStringLiteral("2375")} << 1
                                 << QStringLiteral("Port 2375 is taken on the host (127.0.0.1:2375 is listening there)");

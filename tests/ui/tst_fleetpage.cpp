@@ -1,6 +1,7 @@
 #include "backend/core/apppaths.h"
 #include "backend/core/format.h"
 #include "backend/core/settings.h"
+#include "backend/expose/gatewayrecord.h"
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/inventory.h"
 #include "backend/metrics/hostmonitor.h"
@@ -30,6 +31,7 @@
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -73,7 +75,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void liveFleet_modelAndPage();
     void passphraseKey_noAgent_asksOnce_everyPageWorks();
-    void recordsChangedOutside_pinsColumnFollows();
+    void recordsChangedOutside_pinsColumnFollows(); // and the Team column
     void containerMark_data();
     void containerMark();
 };
@@ -362,6 +364,38 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins),
                               QStringLiteral("5f1d0a6 · 62cbc27 · drift"), 10000);
     QVERIFY(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins, Qt::ToolTipRole).contains(after));
+
+    // `flashdeck expose gpu-a --allow 10.20.0.0/16` in a terminal: the row says it is open, and how.
+    QCOMPARE(cell(view, QStringLiteral("gpu-a"), FleetModel::Team), QStringLiteral("loopback"));
+    expose::GatewayRecord gateway;
+    gateway.host = QStringLiteral("gpu-a");
+    gateway.address = QStringLiteral("10.20.0.5");
+    gateway.port = 8443;
+    gateway.listenAddress = QStringLiteral("0.0.0.0");
+    gateway.upstreamPort = 30000;
+    gateway.allow = {QStringLiteral("10.20.0.0/16")};
+    gateway.publicKeySha256 = QStringLiteral("AnYpq5UF7LhysCPcPI+ykU+agBdTVBt6Xmeij/NMMMQ=");
+    gateway.selfSigned = true;
+    gateway.image = QStringLiteral("nginx@sha256:eaa7e36decc3421fc04478c586dfea0d931cebe47d5bc0b15d758a32ba51126f");
+    gateway.containerName = QStringLiteral("flashdeck-gpu-a-gateway");
+    QVERIFY(gateway.write(paths).isOk());
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Team), QStringLiteral("open :8443"),
+                              10000);
+    const QString how = cell(view, QStringLiteral("gpu-a"), FleetModel::Team, Qt::ToolTipRole);
+    QVERIFY2(how.contains(QLatin1String("https://10.20.0.5:8443")) && how.contains(QLatin1String("10.20.0.0/16")) &&
+                 how.contains(gateway.publicKeySha256),
+             qPrintable(how));
+    // A record this machine cannot read: whether it is exposed is unknown, never "loopback".
+    {
+        QSaveFile damaged(expose::GatewayRecord::file(paths, QStringLiteral("gpu-a"))); // replaced, as writers do
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        QVERIFY(damaged.write("{\"host\": ") > 0);
+        QVERIFY(damaged.commit());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Team), fmt::unknown(), 10000);
+    // `flashdeck unexpose gpu-a`.
+    QVERIFY(expose::GatewayRecord::remove(paths, QStringLiteral("gpu-a")).isOk());
+    QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Team), QStringLiteral("loopback"), 10000);
 
     // `flashdeck undeploy gpu-a`: nothing runs, so nothing is pinned or drifts.
     QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());

@@ -26,13 +26,9 @@ Result<expose::GatewayOptions> ExposePanel::options() const
 {
     using expose::GatewayOptions;
     GatewayOptions o;
+    o.wording = expose::Wording::Window; // its refusals name this panel's fields, not the command's options
+    // None at all: validate() below says why the panel needs them.
     const QStringList networks = listOf(m_allow->text());
-    if (networks.isEmpty()) {
-        return Status::failure(
-            tr("Name the networks your colleagues and services connect from (as 10.20.0.0/16): the gateway lets only "
-               "them in. The deployment page asks for the source networks to be restricted before a model server "
-               "is reachable beyond its host."));
-    }
     for (const QString &text : networks) {
         const auto cidr = expose::Cidr::parse(text, tr("Allowed network"));
         if (!cidr) {
@@ -42,7 +38,7 @@ Result<expose::GatewayOptions> ExposePanel::options() const
     }
     o.listenAddress = m_listen->text().trimmed();
     o.listenPort = m_port->value();
-    const auto rate = expose::RequestRate::parse(m_rate->text().trimmed());
+    const auto rate = expose::RequestRate::parse(m_rate->text().trimmed(), o.wording);
     if (!rate) {
         return rate.status();
     }
@@ -55,7 +51,7 @@ Result<expose::GatewayOptions> ExposePanel::options() const
     }
     o.maxBodyBytes = body.value();
     for (const QString &text : listOf(m_media->text())) {
-        const auto host = GatewayOptions::parseMediaHost(text);
+        const auto host = GatewayOptions::parseMediaHost(text, o.wording);
         if (!host) {
             return host.status();
         }

@@ -4,6 +4,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/metrics/alertseverity.h"
 #include "backend/metrics/hostmonitor.h"
+#include "ui/fleet/teamaccess.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -49,8 +50,15 @@ int severityRank(const QString &s)
 FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
     : QAbstractTableModel(parent)
     , m_watcher(watcher)
+    , m_team(new TeamAccess(watcher.paths(), this))
     , m_clock(new QTimer(this))
 {
+    connect(m_team, &TeamAccess::changed, this, [this](const QString &host) {
+        const int row = int(m_hosts.indexOf(host));
+        if (row >= 0) {
+            Q_EMIT dataChanged(index(row, Team), index(row, Team));
+        }
+    });
     connect(&m_watcher, &FleetWatcher::hostsChanged, this, &FleetModel::reset);
     connect(&m_watcher, &FleetWatcher::statusChanged, this, &FleetModel::hostChanged);
     // A Prometheus refresh changes every host it watches at once: one change for the whole table
@@ -68,11 +76,13 @@ FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
     });
     m_clock->start();
     m_hosts = m_watcher.fleetHosts();
+    m_team->setHosts(m_hosts);
 }
 
 void FleetModel::reset()
 {
     const QStringList now = m_watcher.fleetHosts();
+    m_team->setHosts(now);
     // Hosts added or removed (from the command line, say) while the others keep their order: rows
     // come and go one by one, and the table keeps its selection and scroll position. A reset
     // cleared the operator's selection every time a host was added elsewhere.
@@ -159,6 +169,9 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Container");
     case Health:
         return tr("Health");
+    case Team:
+        //: Column: whether the server is open to colleagues through Flashdeck's gateway.
+        return tr("Team");
     case KvUse:
         return tr("KV use");
     case Queue:
@@ -340,6 +353,32 @@ QVariant healthData(const HostStatus &s, int role)
     return {};
 }
 
+QVariant teamData(const TeamAccess::State &team, int role)
+{
+    if (!team) {
+        if (role == Qt::DisplayRole) {
+            return fmt::unknown();
+        }
+        return role == Qt::ToolTipRole ? QVariant(team.message()) : QVariant();
+    }
+    const std::optional<expose::GatewayRecord> &g = team.value();
+    if (role == Qt::DisplayRole) {
+        //: The server is reachable only from the host itself (and through Flashdeck's SSH tunnels).
+        return g ? FleetModel::tr("open :%1").arg(g->port) : FleetModel::tr("loopback");
+    }
+    if (role == Qt::ToolTipRole) {
+        return g ? FleetModel::tr("Open to the team at %1 through Flashdeck's gateway\nAllowed networks: %2\n"
+                                  "Public-key pin: sha256//%3")
+                       .arg(g->url(), g->allow.join(QStringLiteral(", ")), g->publicKeySha256)
+                 : FleetModel::tr("The server listens on the host's loopback only. Deploy page → Open to the team… "
+                                  "lets colleagues in through a TLS gateway.");
+    }
+    if (role == FleetModel::SortRole) {
+        return g ? g->url() : QString();
+    }
+    return {};
+}
+
 /** The server's figures: KV use, queue, throughput, errors (sparklines from the SSH monitor). */
 QVariant serverData(int column, const HostStatus &s, const metrics::HostMonitor *monitor, int role)
 {
@@ -473,6 +512,8 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
         return containerData(s, role);
     case Health:
         return healthData(s, role);
+    case Team:
+        return teamData(m_team->of(host), role);
     case KvUse:
     case Queue:
     case Throughput:

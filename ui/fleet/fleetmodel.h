@@ -14,6 +14,8 @@ struct HostStatus;
 
 namespace flashdeck::ui {
 
+class TeamAccess;
+
 /**
  * One row per watched host (the Fleet page): state, GPUs, the deployment's pins, container, health, KV use, queue,
  * throughput, errors, GPU memory, disk, last update, alerts. Display text comes from the one
@@ -31,6 +33,7 @@ public:
         Pins, // the deployment's pins (its profile in the tooltip)
         Container,
         Health,
+        Team, // whether and how the host is open to the team (its gateway)
         KvUse,
         Queue,
         Throughput,
@@ -64,6 +67,7 @@ private:
     void hostChanged(const QString &host);
 
     FleetWatcher &m_watcher;
+    TeamAccess *m_team;
     QStringList m_hosts;
     QTimer *m_clock; // "updated 3 s ago" ages by itself
 };

@@ -142,10 +142,11 @@ void FleetPage::buildTable()
     // add up to about 1 120 px with "Updated" hidden (the last, Alerts, takes the rest); longer texts are elided (the
     // tooltip and the Metrics page have them whole), and the header's context menu hides or shows any column.
     const QList<std::pair<int, int>> widths{
-        {FleetModel::State, 70},      {FleetModel::Host, 124},   {FleetModel::Gpus, 100},      {FleetModel::Pins, 148},
-        {FleetModel::Container, 64},  {FleetModel::Health, 106}, {FleetModel::KvUse, 96},      {FleetModel::Queue, 46},
-        {FleetModel::Throughput, 96}, {FleetModel::Errors, 42},  {FleetModel::GpuMemory, 126}, {FleetModel::Disk, 68},
-        {FleetModel::Updated, 70},    {FleetModel::Alerts, 60}};
+        {FleetModel::State, 70},      {FleetModel::Host, 124},     {FleetModel::Gpus, 100},
+        {FleetModel::Pins, 148},      {FleetModel::Container, 64}, {FleetModel::Health, 106},
+        {FleetModel::Team, 76},       {FleetModel::KvUse, 96},     {FleetModel::Queue, 46},
+        {FleetModel::Throughput, 96}, {FleetModel::Errors, 42},    {FleetModel::GpuMemory, 126},
+        {FleetModel::Disk, 68},       {FleetModel::Updated, 70},   {FleetModel::Alerts, 60}};
     for (const auto &[column, width] : widths) {
         m_table->setColumnWidth(column, width);
     }
@@ -342,8 +343,9 @@ void FleetPage::refreshAlerts()
 
 QString FleetPage::columnKey(int column)
 {
-    static const char *const keys[] = {"state", "host",       "gpus",   "pins",       "container", "health",  "kv",
-                                       "queue", "throughput", "errors", "gpu-memory", "disk",      "updated", "alerts"};
+    static const char *const keys[] = {"state",  "host",       "gpus", "pins",    "container",
+                                       "health", "team",       "kv",   "queue",   "throughput",
+                                       "errors", "gpu-memory", "disk", "updated", "alerts"};
     return column >= 0 && column < int(std::size(keys)) ? QString::fromLatin1(keys[column]) : QString();
 }
 

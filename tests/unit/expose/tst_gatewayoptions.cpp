@@ -162,6 +162,9 @@ void TestGatewayOptions::rate()
     if (nginx.isEmpty()) {
         QVERIFY(!parsed);
         QVERIFY2(parsed.message().contains(QLatin1String("--rate")), qPrintable(parsed.message()));
+        const auto inWindow = RequestRate::parse(input, flashdeck::expose::Wording::Window);
+        QVERIFY(!inWindow);
+        QVERIFY2(!inWindow.message().contains(QLatin1String("--")), qPrintable(inWindow.message()));
     } else {
         QVERIFY2(parsed, qPrintable(parsed.message()));
         QCOMPARE(parsed.value().toNginx(), nginx);
@@ -374,6 +377,11 @@ void TestGatewayOptions::validate()
         QVERIFY2(s.message().contains(words), qPrintable(s.message()));
         QVERIFY(!config); // nothing is written from options that do not pass
         QCOMPARE(config.message(), s.message());
+        // The window's panel has fields, not options: its refusal names none of the command's.
+        o.wording = flashdeck::expose::Wording::Window;
+        const flashdeck::Status inWindow = o.validate();
+        QVERIFY(!inWindow);
+        QVERIFY2(!inWindow.message().contains(QLatin1String("--")), qPrintable(inWindow.message()));
     }
 }
 
