@@ -560,6 +560,10 @@ void MainWindow::updateStatus()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_deployPage && m_deployPage->exposeRunning()) {
+        // A gateway half placed would stay on the host without a record: its undo runs first.
+        m_deployPage->cancelExposes(30000);
+    }
     if (m_deployPage && m_deployPage->isRunning()) {
         // Issue 6: closing mid-run asks whether to stop, or to leave the deployment on the host.
         QMessageBox ask(QMessageBox::Question, tr("A deployment is running"),

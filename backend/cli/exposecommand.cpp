@@ -164,7 +164,7 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     }
     const Result<int> upstream = expose::GatewayOperation::upstreamPort(c.paths, r.host);
     if (!upstream && !r.preview) {
-        c.err << upstream.message() << '\n';
+        sayFailure(c, r.json, r.host, upstream.message());
         return ExitCheckFailed;
     }
     r.options.upstreamPort = upstream ? upstream.value() : 30000;
@@ -180,7 +180,7 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     plan.keyPem = std::exchange(r.keyPem, {});
     if (const Status usable = expose::GatewayOperation::certificateUsable(plan, r.certificateFile); !usable) {
         plan.keyPem.fill('\0');
-        c.err << usable.message() << '\n';
+        sayFailure(c, r.json, r.host, usable.message());
         return ExitCheckFailed;
     }
     // One change of the host at a time: two exposes, or an expose beside a deploy, would remove
@@ -193,20 +193,34 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     }
     // Ctrl+C (or SIGTERM) before the host is reached: nothing was placed, nothing to undo.
     StopSignals stop;
-    QMetaObject::Connection early = QObject::connect(&stop, &StopSignals::stopRequested, &stop, [&c](int) {
+    QMetaObject::Connection early = QObject::connect(&stop, &StopSignals::stopRequested, &stop, [&c, &r](int) {
+        sayFailure(c, r.json, r.host,
+                   QStringLiteral("flashdeck expose: ") +
+                       QCoreApplication::translate("Cli", "stopped before anything was placed on the host."));
         c.out.flush();
-        c.err << "flashdeck expose: "
-              << QCoreApplication::translate("Cli", "stopped before anything was placed on the host.\n");
         c.err.flush();
         ::_exit(130);
     });
     auto shared = std::make_shared<expose::GatewayPlan>(std::move(plan));
     auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
+    bool reached = false;
     const int code = runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+        reached = true;
         QObject::disconnect(early);
         place(session, c, r, std::move(*shared), std::move(*claim), stop, done);
     });
     shared->keyPem.fill('\0');
+    if (r.json && !reached && code != ExitOk) {
+        // The host was not reached: its words are on stderr already; the object says so too.
+        printJson(c,
+                  {{"host", r.host.toStdString()},
+                   {"ok", false},
+                   {"error",
+                    QCoreApplication::translate("Cli", "Could not reach %1 (exit code %2).")
+                        .arg(r.host)
+                        .arg(code)
+                        .toStdString()}});
+    }
     return code;
 }
 

@@ -66,7 +66,13 @@ void removeGateway(HostSession &session, CliContext &c, const QString &host, boo
                 return;
             }
             if (!recordProblem.isEmpty()) {
-                c.err << recordProblem << '\n';
+                // The gateway is gone, but status and the window would still read it as open.
+                sayFailure(c, json, host,
+                           QCoreApplication::translate(
+                               "Cli", "The gateway on %1 was removed, but its record here could not be: %2")
+                               .arg(host, recordProblem));
+                done(ExitCheckFailed);
+                return;
             }
             report(c, json, host, removed.value());
             done(ExitOk);

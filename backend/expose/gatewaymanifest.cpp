@@ -3,6 +3,7 @@
 #include "backend/core/shellquote.h"
 #include "backend/expose/gatewaycontainer.h"
 #include "backend/expose/gatewayimage.h"
+#include "backend/expose/gatewayoptions.h"
 #include "backend/expose/gatewayrecord.h"
 
 #include <QStringList>
@@ -65,6 +66,8 @@ nlohmann::json GatewayManifest::toJson(const GatewayRecord &r)
             {"burst", r.burst},
             {"max_concurrent", r.maxConcurrent},
             {"max_body_bytes", r.maxBodyBytes},
+            {"client_timeout_seconds", r.clientTimeoutSeconds},
+            {"upstream_timeout_seconds", r.upstreamTimeoutSeconds},
             {"media_allow", list(r.mediaAllow)},
             {"tls", s(tlsMode(r))},
             {"sha256", s(r.publicKeySha256)},
@@ -95,6 +98,13 @@ QString GatewayManifest::exposeCommand(const GatewayRecord &r)
     }
     if (r.maxBodyBytes > 0) {
         args << QStringLiteral("--max-body") << QString::number(r.maxBodyBytes);
+    }
+    const GatewayOptions defaults;
+    if (r.clientTimeoutSeconds > 0 && r.clientTimeoutSeconds != defaults.clientTimeoutSeconds) {
+        args << QStringLiteral("--client-timeout") << QString::number(r.clientTimeoutSeconds);
+    }
+    if (r.upstreamTimeoutSeconds > 0 && r.upstreamTimeoutSeconds != defaults.upstreamTimeoutSeconds) {
+        args << QStringLiteral("--upstream-timeout") << QString::number(r.upstreamTimeoutSeconds);
     }
     for (const QString &m : r.mediaAllow) {
         args << QStringLiteral("--media-allow") << q(m);

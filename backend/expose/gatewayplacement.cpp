@@ -465,6 +465,8 @@ void GatewayPlacement::succeed()
     r.burst = o.burst;
     r.maxConcurrent = o.maxConcurrent;
     r.maxBodyBytes = o.maxBodyBytes;
+    r.clientTimeoutSeconds = o.clientTimeoutSeconds;
+    r.upstreamTimeoutSeconds = o.upstreamTimeoutSeconds;
     r.mediaAllow = o.mediaAllow;
     r.exposedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     m_ended = true;

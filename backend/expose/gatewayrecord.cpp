@@ -96,6 +96,8 @@ QByteArray GatewayRecord::toJson() const
                            {"burst", burst},
                            {"max_concurrent", maxConcurrent},
                            {"max_body_bytes", maxBodyBytes},
+                           {"client_timeout_seconds", clientTimeoutSeconds},
+                           {"upstream_timeout_seconds", upstreamTimeoutSeconds},
                            {"media_allow", list(mediaAllow)},
                            {"exposed_at", s(exposedAt)}};
     return QByteArray::fromStdString(j.dump(2)) + '\n';
@@ -125,6 +127,8 @@ Result<GatewayRecord> GatewayRecord::fromJson(const QByteArray &bytes)
     r.burst = int(jsonread::integer(j, "burst", 0, 1 << 30).value_or(0));
     r.maxConcurrent = int(jsonread::integer(j, "max_concurrent", 0, 1 << 30).value_or(0));
     r.maxBodyBytes = jsonread::integer(j, "max_body_bytes", 0, qint64(1) << 50).value_or(0);
+    r.clientTimeoutSeconds = int(jsonread::integer(j, "client_timeout_seconds", 0, 1 << 30).value_or(0));
+    r.upstreamTimeoutSeconds = int(jsonread::integer(j, "upstream_timeout_seconds", 0, 1 << 30).value_or(0));
     r.mediaAllow = listOf(j, "media_allow");
     r.exposedAt = q(j, "exposed_at");
     if (r.port == 0 || r.address.isEmpty()) {

@@ -44,6 +44,9 @@ struct GatewayRecord
     int burst = 0;
     int maxConcurrent = 0;
     qint64 maxBodyBytes = 0;
+    /** Between two reads from a client, and from the server (0: a record older than these fields). */
+    int clientTimeoutSeconds = 0;
+    int upstreamTimeoutSeconds = 0;
     QStringList mediaAllow;
     QString exposedAt; // UTC, ISO 8601
 

@@ -551,7 +551,7 @@
         <location filename="../../backend/cli/prunecommand.cpp" line="+218"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+131"/>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="+88"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+94"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
     </message>
@@ -2009,10 +2009,8 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+64"/>
-        <source>stopped before anything was placed on the host.
-</source>
-        <translation>在主机上放置任何内容之前已停止。
-</translation>
+        <source>stopped before anything was placed on the host.</source>
+        <translation>在主机上放置任何东西之前已停止。</translation>
     </message>
     <message>
         <location filename="../../backend/expose/gatewayoperation.cpp" line="+70"/>
@@ -2020,7 +2018,7 @@ Summary sha256: %1
         <translation>网关已在运行，但无法写入其记录：%1。请释放空间，然后运行“flashdeck unexpose %2”并重新开放。</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/unexposecommand.cpp" line="-60"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="-66"/>
         <source>%1 was not exposed: no gateway there.
 </source>
         <translation>%1 未开放：那里没有网关。
@@ -2034,7 +2032,13 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+37"/>
+        <source>The gateway on %1 was removed, but its record here could not be: %2</source>
+        <translation>%1 上的网关已移除，但本机上的记录无法移除：%2</translation>
+    </message>
+    <message>
+        <location filename="../../backend/cli/exposecommand.cpp" line="+20"/>
+        <location filename="../../backend/cli/unexposecommand.cpp" line="+54"/>
         <source>Could not reach %1 (exit code %2).</source>
         <translation>无法连接 %1（退出码 %2）。</translation>
     </message>
@@ -4583,7 +4587,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>运行“flashdeck unexpose %1”删除剩余内容；服务器未受影响。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayrecord.cpp" line="+144"/>
+        <location filename="../../backend/expose/gatewayrecord.cpp" line="+148"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -4790,7 +4794,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>向团队开放 %1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+67"/>
         <source>Who may connect, and how</source>
         <translation>谁可以连接，以及如何连接</translation>
     </message>
@@ -5023,12 +5027,12 @@ Seen: %2</source>
 实际：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/expose/exposepanelrun.cpp" line="+25"/>
+        <location filename="../../ui/expose/exposepanelrun.cpp" line="+27"/>
         <source>Cannot read the %1 %2: %3.</source>
         <translation>无法读取%1 %2：%3。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+45"/>
         <source>certificate</source>
         <translation>证书</translation>
     </message>
@@ -5048,7 +5052,7 @@ Seen: %2</source>
         <translation>正在 %1 上放置网关…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+29"/>
         <source>Cancelling: removing what was placed…</source>
         <translation>正在取消：删除已放置的内容…</translation>
     </message>
@@ -5409,12 +5413,12 @@ Model revision %3</source>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+148"/>
+        <location line="+151"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-132"/>
+        <location line="-135"/>
         <source>%1 — Docker: %2</source>
         <extracomment>A container&apos;s name, then its status in Docker&apos;s own words (&quot;Up 2 seconds&quot;).</extracomment>
         <translation>%1 —— Docker：%2</translation>
@@ -5425,7 +5429,7 @@ Model revision %3</source>
         <translation>无部署</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>open :%1</source>
         <extracomment>The server is reachable only from the host itself (and through Flashdeck&apos;s SSH tunnels).</extracomment>
         <translation>开放 :%1</translation>
@@ -6757,7 +6761,7 @@ Text shown: %6, sha256 %5</source>
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>A deployment is running</source>
         <translation>有部署正在运行</translation>
     </message>

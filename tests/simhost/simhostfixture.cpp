@@ -1,5 +1,7 @@
 #include "tests/simhost/simhostfixture.h"
 
+#include "backend/core/apppaths.h"
+#include "backend/fleet/inventory.h"
 #include "tests/support/buildpaths.h"
 #include "tests/support/sshtesthelpers.h"
 
@@ -193,6 +195,16 @@ HostEntry SimHostFixture::hostEntry(const QString &name) const
     e.knownHostsFile = t.knownHostsFile;
     e.simulated = true;
     return e;
+}
+
+bool SimHostFixture::addToInventory(const QString &configDir, const QString &name) const
+{
+    const AppPaths paths(configDir);
+    if (!paths.ensureExists()) {
+        return false;
+    }
+    Inventory inventory(paths.inventoryFile());
+    return inventory.add(hostEntry(name)).isOk() && inventory.save().isOk();
 }
 
 int SimHostFixture::engineCount(const char *what)

@@ -102,10 +102,7 @@ void TestChatCli::initTestCase()
     m_host = std::make_unique<SimHostFixture>();
     QString error;
     QVERIFY2(m_host->start(QStringLiteral("b300x4"), &error), qPrintable(error));
-    const AppPaths paths(m_config.path());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(m_host->hostEntry(QStringLiteral("gpu"))).isOk());
-    QVERIFY(inventory.save().isOk());
+    QVERIFY(m_host->addToInventory(m_config.path(), QStringLiteral("gpu")));
     m_port = freeLocalPort();
     QVERIFY2(startServer(&error, m_port, &m_server), qPrintable(error));
 }

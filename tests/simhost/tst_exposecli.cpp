@@ -101,13 +101,7 @@ private:
 CliRun TestExposeCli::flashdeck(QStringList args) const
 {
     args << QStringLiteral("--config-dir") << m_config.path();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HOME"), m_host->clientHome());
-    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-    env.insert(QStringLiteral("LANGUAGE"), QString());
-    for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
-        env.remove(QString::fromLatin1(name));
-    }
+    const QProcessEnvironment env = headlessTerminal(m_host->clientHome());
     return runFlashdeckIn(env, args, 240000);
 }
 
@@ -211,10 +205,7 @@ void TestExposeCli::initTestCase()
     m_host = std::make_unique<SimHostFixture>();
     QString error;
     QVERIFY2(m_host->start(QStringLiteral("b300x4"), &error), qPrintable(error));
-    const AppPaths paths(m_config.path());
-    Inventory inventory(paths.inventoryFile());
-    QVERIFY(inventory.add(m_host->hostEntry(QStringLiteral("gpu"))).isOk());
-    QVERIFY(inventory.save().isOk());
+    QVERIFY(m_host->addToInventory(m_config.path(), QStringLiteral("gpu")));
     const CliRun deployed =
         flashdeck({QStringLiteral("deploy"), QStringLiteral("gpu"), QStringLiteral("--accept-license"),
                    QStringLiteral("noncommercial"), QStringLiteral("--ready-timeout"), QStringLiteral("120")});

@@ -103,14 +103,7 @@ private:
 
 QProcessEnvironment TestExposePanel::terminalEnvironment() const
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HOME"), m_host->clientHome());
-    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-    env.insert(QStringLiteral("LANGUAGE"), QString());
-    for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
-        env.remove(QString::fromLatin1(name));
-    }
-    return env;
+    return headlessTerminal(m_host->clientHome());
 }
 
 CliRun TestExposePanel::flashdeck(QStringList args)

@@ -104,7 +104,27 @@ ExposePanel::ExposePanel(const AppPaths &paths, FleetWatcher &watcher, const QSt
     refreshPreview();
 }
 
-ExposePanel::~ExposePanel() = default;
+ExposePanel::~ExposePanel()
+{
+    // The operation is the session's child: it may outlive the panel. Nothing of it reaches the
+    // panel once the panel goes (its members are gone before QObject's destructor would cut the
+    // connections); a placement still running is cancelled, and the operation goes once idle.
+    expose::GatewayOperation *op = m_operation;
+    if (op == nullptr) {
+        return;
+    }
+    op->disconnect(this);
+    if (!op->isRunning()) {
+        op->deleteLater();
+        return;
+    }
+    QObject::connect(op, &expose::GatewayOperation::phaseChanged, op, [op](expose::GatewayPhase phase) {
+        if (phase == expose::GatewayPhase::Idle) {
+            op->deleteLater();
+        }
+    });
+    op->cancel();
+}
 
 QWidget *ExposePanel::buildForm()
 {

@@ -65,6 +65,8 @@ public:
     void checkNow();
     /** Cancels a placement (what Cancel and Escape do while it runs). */
     void cancelNow();
+    /** Cancels a placement and waits, at most `ms`, until what it placed is removed. */
+    void cancelAndWait(int ms);
 
 public Q_SLOTS:
     void reject() override;

@@ -5,6 +5,7 @@
 #include "backend/fleet/hostsession.h"
 #include "ui/expose/exposepanel.h"
 
+#include <QEventLoop>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QStackedWidget>
+#include <QTimer>
 
 namespace flashdeck::ui {
 
@@ -45,18 +47,6 @@ expose::GatewayOperation *ExposePanel::operation()
     }
     // The session's child: a placement on its connection never outlives it.
     auto *op = new expose::GatewayOperation(m_paths, *session, session);
-    connect(this, &QObject::destroyed, op, [op] {
-        if (!op->isRunning()) {
-            op->deleteLater();
-        } else { // the panel went mid-run: the run ends on its own, then goes
-            QObject::connect(op, &expose::GatewayOperation::phaseChanged, op, [op](expose::GatewayPhase phase) {
-                if (phase == expose::GatewayPhase::Idle) {
-                    op->deleteLater();
-                }
-            });
-            op->cancel();
-        }
-    });
     connect(op, &expose::GatewayOperation::progress, this, [this](const QString &words) { say(words); });
     connect(op, &expose::GatewayOperation::exposed, this, &ExposePanel::onExposed);
     connect(op, &expose::GatewayOperation::unexposed, this, &ExposePanel::onUnexposed);
@@ -133,6 +123,25 @@ void ExposePanel::exposeNow()
         say({}, s.message());
     }
     refreshPreview();
+}
+
+/** Cancels a placement and waits (at most `ms`) for its undo: the window closes on a clean host. */
+void ExposePanel::cancelAndWait(int ms)
+{
+    if (!isRunning()) {
+        return;
+    }
+    cancelNow();
+    QEventLoop wait;
+    connect(m_operation, &expose::GatewayOperation::phaseChanged, &wait, [&wait](expose::GatewayPhase phase) {
+        if (phase == expose::GatewayPhase::Idle) {
+            wait.quit();
+        }
+    });
+    QTimer::singleShot(ms, &wait, &QEventLoop::quit); // never hang the close on a dead host
+    if (isRunning()) {
+        wait.exec();
+    }
 }
 
 void ExposePanel::cancelNow()

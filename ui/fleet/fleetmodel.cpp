@@ -353,7 +353,7 @@ QVariant healthData(const HostStatus &s, int role)
     return {};
 }
 
-QVariant teamData(const TeamAccess::State &team, int role)
+QVariant teamData(const TeamAccess::State &team, const HostStatus &s, int role)
 {
     if (!team) {
         if (role == Qt::DisplayRole) {
@@ -362,6 +362,9 @@ QVariant teamData(const TeamAccess::State &team, int role)
         return role == Qt::ToolTipRole ? QVariant(team.message()) : QVariant();
     }
     const std::optional<expose::GatewayRecord> &g = team.value();
+    if (!g && (s.profile.isEmpty() || s.undeployed)) {
+        return role == Qt::DisplayRole ? QVariant(fmt::unknown()) : QVariant(); // no server to open
+    }
     if (role == Qt::DisplayRole) {
         //: The server is reachable only from the host itself (and through Flashdeck's SSH tunnels).
         return g ? FleetModel::tr("open :%1").arg(g->port) : FleetModel::tr("loopback");
@@ -513,7 +516,7 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     case Health:
         return healthData(s, role);
     case Team:
-        return teamData(m_team->of(host), role);
+        return teamData(m_team->of(host), s, role);
     case KvUse:
     case Queue:
     case Throughput:

@@ -84,6 +84,10 @@ public:
     void run();
     void stop();
     bool isRunning() const;
+    /** Whether an "Open to the team" panel of any host is placing or removing a gateway. */
+    bool exposeRunning() const;
+    /** Cancels every gateway placement under way and waits (at most `ms` each) for its undo. */
+    void cancelExposes(int ms);
     /**
      * Moves the host's deployment to other pins (UpgradeSession): the same steps in this view,
      * then, on a failure, the rollback's; the notice says which phase runs and how it ended.
@@ -231,7 +235,8 @@ private:
     QPushButton *m_export;
     QPushButton *m_upgrade;
     QPushButton *m_openToTeam;
-    QPointer<ExposePanel> m_exposePanel;
+    /** One panel per host, kept while it works (a placement's outcome is shown when its host is back). */
+    QHash<QString, QPointer<ExposePanel>> m_exposePanels;
     QLabel *m_notice;
     QStackedWidget *m_right;
     QSplitter *m_rightSplit = nullptr;

@@ -425,21 +425,45 @@ ExposePanel *DeployPage::openToTeam()
     if (m_host.isEmpty()) {
         return nullptr;
     }
-    // One panel per host: another host's is let go unless it still works (then it stays hidden).
-    if (m_exposePanel && m_exposePanel->host() != m_host) {
-        m_exposePanel->hide();
-        if (!m_exposePanel->isRunning()) {
-            m_exposePanel->deleteLater();
+    // One panel per host: another host's is hidden, and kept while it works.
+    for (auto it = m_exposePanels.begin(); it != m_exposePanels.end();) {
+        ExposePanel *other = it.value();
+        if (other == nullptr) {
+            it = m_exposePanels.erase(it);
+            continue;
         }
-        m_exposePanel = nullptr;
+        if (it.key() != m_host) {
+            other->hide();
+        }
+        ++it;
     }
-    if (!m_exposePanel) {
-        m_exposePanel = new ExposePanel(m_paths, m_watcher, m_host, this);
+    QPointer<ExposePanel> &panel = m_exposePanels[m_host];
+    if (!panel) {
+        panel = new ExposePanel(m_paths, m_watcher, m_host, this);
     }
-    m_exposePanel->show();
-    m_exposePanel->raise();
-    m_exposePanel->activateWindow();
-    return m_exposePanel;
+    panel->show();
+    panel->raise();
+    panel->activateWindow();
+    return panel;
+}
+
+bool DeployPage::exposeRunning() const
+{
+    for (const QPointer<ExposePanel> &panel : m_exposePanels) {
+        if (panel && panel->isRunning()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void DeployPage::cancelExposes(int ms)
+{
+    for (const QPointer<ExposePanel> &panel : std::as_const(m_exposePanels)) {
+        if (panel) {
+            panel->cancelAndWait(ms);
+        }
+    }
 }
 
 } // namespace flashdeck::ui

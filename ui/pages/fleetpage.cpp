@@ -139,13 +139,13 @@ void FleetPage::buildTable()
     m_table->setItemDelegateForColumn(FleetModel::Throughput, spark);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 14);
     // What matters fits a 1366 px screen without sideways scrolling (issue 23): the widths below
-    // add up to about 1 120 px with "Updated" hidden (the last, Alerts, takes the rest); longer texts are elided (the
+    // add up to about 1 150 px with "Updated" hidden (the last, Alerts, takes the rest); longer texts are elided (the
     // tooltip and the Metrics page have them whole), and the header's context menu hides or shows any column.
     const QList<std::pair<int, int>> widths{
-        {FleetModel::State, 70},      {FleetModel::Host, 124},     {FleetModel::Gpus, 100},
-        {FleetModel::Pins, 148},      {FleetModel::Container, 64}, {FleetModel::Health, 106},
-        {FleetModel::Team, 76},       {FleetModel::KvUse, 96},     {FleetModel::Queue, 46},
-        {FleetModel::Throughput, 96}, {FleetModel::Errors, 42},    {FleetModel::GpuMemory, 126},
+        {FleetModel::State, 70},      {FleetModel::Host, 120},     {FleetModel::Gpus, 96},
+        {FleetModel::Pins, 132},      {FleetModel::Container, 58}, {FleetModel::Health, 100},
+        {FleetModel::Team, 70},       {FleetModel::KvUse, 84},     {FleetModel::Queue, 46},
+        {FleetModel::Throughput, 88}, {FleetModel::Errors, 42},    {FleetModel::GpuMemory, 112},
         {FleetModel::Disk, 68},       {FleetModel::Updated, 70},   {FleetModel::Alerts, 60}};
     for (const auto &[column, width] : widths) {
         m_table->setColumnWidth(column, width);

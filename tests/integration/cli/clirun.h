@@ -32,6 +32,22 @@ enum class Session { Inherited, Headless };
  */
 enum class Wait { Blocked, Serving };
 
+/**
+ * A terminal on a headless machine whose home is `home` (its known_hosts and keys): no session
+ * bus, no display (no keyring can answer), no key in the environment, messages in C.UTF-8.
+ */
+inline QProcessEnvironment headlessTerminal(const QString &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home);
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("LANGUAGE"), QString());
+    for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SGLANG_API_KEY"}) {
+        env.remove(QString::fromLatin1(name));
+    }
+    return env;
+}
+
 /** Runs `flashdeck ARGS` in the environment `env` to the end, blocked (killed after `timeoutMs`). */
 inline CliRun runFlashdeckIn(const QProcessEnvironment &env, const QStringList &args, int timeoutMs)
 {

@@ -70,6 +70,18 @@ void TestGatewayManifest::exposeCommand()
                             "--port 9443 --rate 10/s --burst 20 --max-concurrent 64 --max-body 33554432 "
                             "--media-allow '*.example.org' ") +
                  tail);
+    // Timeouts other than the defaults are recorded and placed again with the gateway.
+    GatewayRecord slow = record(selfSigned);
+    slow.clientTimeoutSeconds = 30;
+    slow.upstreamTimeoutSeconds = 1200;
+    const auto again = GatewayRecord::fromJson(slow.toJson());
+    QVERIFY2(again, qPrintable(again.message()));
+    QCOMPARE(again.value().clientTimeoutSeconds, 30);
+    QCOMPARE(again.value().upstreamTimeoutSeconds, 1200);
+    const QString command = GatewayManifest::exposeCommand(again.value());
+    QVERIFY2(command.contains(QLatin1String("--max-body 33554432 --client-timeout 30 --upstream-timeout 1200 "
+                                            "--media-allow")),
+             qPrintable(command));
 }
 
 void TestGatewayManifest::json_imageAndConfiguration()
