@@ -143,7 +143,7 @@ void FleetPage::buildTable()
     // tooltip and the Metrics page have them whole), and the header's context menu hides or shows any column.
     const QList<std::pair<int, int>> widths{
         {FleetModel::State, 70},      {FleetModel::Host, 120},     {FleetModel::Gpus, 96},
-        {FleetModel::Pins, 132},      {FleetModel::Container, 58}, {FleetModel::Health, 100},
+        {FleetModel::Pins, 126},      {FleetModel::Container, 64}, {FleetModel::Health, 100},
         {FleetModel::Team, 70},       {FleetModel::KvUse, 84},     {FleetModel::Queue, 46},
         {FleetModel::Throughput, 88}, {FleetModel::Errors, 42},    {FleetModel::GpuMemory, 112},
         {FleetModel::Disk, 68},       {FleetModel::Updated, 70},   {FleetModel::Alerts, 60}};
