@@ -61,6 +61,16 @@ Result<GatewayOperation::Claim> GatewayOperation::claim(const AppPaths &paths, c
     return claimHost(paths, host);
 }
 
+GatewayPhase GatewayOperation::phase() const
+{
+    return m_phase;
+}
+
+bool GatewayOperation::isRunning() const
+{
+    return m_phase != GatewayPhase::Idle;
+}
+
 void GatewayOperation::setPhase(GatewayPhase phase)
 {
     if (m_phase != phase) {

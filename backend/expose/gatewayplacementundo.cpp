@@ -15,8 +15,9 @@ void GatewayPlacement::cancel()
         return;
     }
     m_cancelled = true;
-    if (m_pull) {
-        m_pull->abort(); // its finished() ends in stopIfCancelled()
+    // One raw pointer read: GCC's -O3 null-dereference check does not trust a QPointer read twice.
+    if (QNetworkReply *pull = m_pull.data()) {
+        pull->abort(); // its finished() ends in stopIfCancelled()
     }
 }
 
