@@ -1,5 +1,6 @@
 #include "backend/expose/gatewayrecordwatch.h"
 
+#include "backend/core/apppaths.h"
 #include "backend/expose/gatewayrecord.h"
 #include "backend/recipe/deployment.h"
 
@@ -16,49 +17,83 @@ constexpr int kSettleMs = 100;
 GatewayRecordWatch::GatewayRecordWatch(const AppPaths &paths, QObject *parent)
     : QObject(parent)
     , m_paths(paths)
+    , m_root(paths.dataDir() + QStringLiteral("/deployments"))
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
     connect(&m_settle, &QTimer::timeout, this, &GatewayRecordWatch::settle);
-    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { m_settle.start(); });
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &folder) {
+        m_changedFolders.insert(folder);
+        m_settle.start();
+    });
 }
 
-void GatewayRecordWatch::setHost(const QString &host)
+void GatewayRecordWatch::setHosts(const QStringList &hosts)
 {
-    if (host == m_host) {
-        return;
+    for (auto it = m_seen.begin(); it != m_seen.end();) {
+        it = hosts.contains(it.key()) ? std::next(it) : m_seen.erase(it);
     }
-    if (!m_watcher.directories().isEmpty()) {
-        m_watcher.removePaths(m_watcher.directories());
+    for (const QString &host : hosts) {
+        if (!m_seen.contains(host)) {
+            m_seen.insert(host, recordBytes(host));
+        }
     }
-    m_settle.stop();
-    m_host = host;
-    m_seen = recordBytes();
-    if (host.isEmpty()) {
-        return;
+    watchFolders();
+}
+
+void GatewayRecordWatch::watchFolders()
+{
+    // Only folders that exist: the deployments folder says when a host's own appears (a first
+    // deploy or expose from a terminal), and the next settle watches it.
+    QStringList wanted;
+    if (!m_seen.isEmpty() && QDir(m_root).exists()) {
+        wanted.append(m_root);
     }
-    // The folder is where a terminal's expose will write: it must exist to be watched.
-    const QString folder = Deployment::directory(m_paths, host);
-    QDir().mkpath(folder);
-    m_watcher.addPath(folder);
+    for (auto it = m_seen.cbegin(); it != m_seen.cend(); ++it) {
+        const QString folder = Deployment::directory(m_paths, it.key());
+        if (QDir(folder).exists()) {
+            wanted.append(folder);
+        }
+    }
+    const QStringList watched = m_watcher.directories();
+    for (const QString &folder : watched) {
+        if (!wanted.contains(folder)) {
+            m_watcher.removePath(folder);
+        }
+    }
+    for (const QString &folder : std::as_const(wanted)) {
+        if (!watched.contains(folder)) {
+            m_watcher.addPath(folder);
+        }
+    }
 }
 
 void GatewayRecordWatch::settle()
 {
-    QByteArray now = recordBytes();
-    if (now == m_seen) {
-        return;
+    // A host's folder changed: its record may have. The deployments folder: a host's folder came
+    // or went, so every host is read again (once).
+    const QSet<QString> folders = std::exchange(m_changedFolders, {});
+    const bool all = folders.contains(m_root);
+    watchFolders();
+    QStringList differ;
+    for (auto it = m_seen.begin(); it != m_seen.end(); ++it) {
+        if (!all && !folders.contains(Deployment::directory(m_paths, it.key()))) {
+            continue;
+        }
+        QByteArray now = recordBytes(it.key());
+        if (now != it.value()) {
+            it.value() = std::move(now);
+            differ.append(it.key());
+        }
     }
-    m_seen = std::move(now);
-    Q_EMIT changed();
+    for (const QString &host : std::as_const(differ)) { // after the loop: a slot may change the hosts
+        Q_EMIT changed(host);
+    }
 }
 
-QByteArray GatewayRecordWatch::recordBytes() const
+QByteArray GatewayRecordWatch::recordBytes(const QString &host) const
 {
-    if (m_host.isEmpty()) {
-        return {};
-    }
-    QFile f(GatewayRecord::file(m_paths, m_host));
+    QFile f(GatewayRecord::file(m_paths, host));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

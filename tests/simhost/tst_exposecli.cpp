@@ -48,16 +48,6 @@ Ran runTool(const QString &program, const QStringList &args, const QByteArray &i
             p.readAllStandardError()};
 }
 
-QJsonObject lastObject(const QByteArray &lines)
-{
-    QJsonObject last;
-    for (const QByteArray &l : lines.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(l).object();
-        last = o.isEmpty() ? last : o;
-    }
-    return last;
-}
-
 } // namespace
 
 /**
@@ -283,7 +273,7 @@ void TestExposeCli::selfSigned_pinnedCurl_thenUnexposeLeavesTheServer()
         flashdeck({QStringLiteral("expose"), QStringLiteral("gpu"), QStringLiteral("--allow"),
                    QStringLiteral("127.0.0.0/8"), QStringLiteral("--self-signed"), QStringLiteral("--json")});
     QVERIFY2(exposed.exitCode == 0, qPrintable(QString::fromUtf8(exposed.out + exposed.err)));
-    const QJsonObject result = lastObject(exposed.out);
+    const QJsonObject result = lastJsonObject(exposed.out);
     const QJsonObject gateway = result[QLatin1String("exposed")].toObject();
     const QString pin = gateway[QLatin1String("sha256")].toString();
     QCOMPARE(gateway[QLatin1String("url")].toString(), QStringLiteral("https://127.0.0.1:8443"));
@@ -355,7 +345,7 @@ void TestExposeCli::selfSigned_pinnedCurl_thenUnexposeLeavesTheServer()
 
     const CliRun unexposed = flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QVERIFY2(unexposed.exitCode == 0, unexposed.err.constData());
-    QCOMPARE(lastObject(unexposed.out)[QLatin1String("removed")].toArray(),
+    QCOMPARE(lastJsonObject(unexposed.out)[QLatin1String("removed")].toArray(),
              QJsonArray{QStringLiteral("flashdeck-gpu-gateway")});
     const Ran after =
         runTool(QStringLiteral("curl"), QStringList{QStringLiteral("-sS"), QStringLiteral("-H"), bearer, direct});

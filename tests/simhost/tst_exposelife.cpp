@@ -25,16 +25,6 @@ namespace {
 /** The simulated registry's other build of the server image (tests/simhost/registry.json). */
 const QString kEarlier = QStringLiteral("sha256:f2980cb6934c079e09e1da073703389ba9cdc94781c5ba26b7db32d9ceb4820b");
 
-QJsonObject lastObject(const QByteArray &lines)
-{
-    QJsonObject last;
-    for (const QByteArray &l : lines.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(l).object();
-        last = o.isEmpty() ? last : o;
-    }
-    return last;
-}
-
 /** The images a prune --json answer names in `list` ("removed" or "kept"), with their reasons. */
 QMap<QString, QString> pruned(const QByteArray &out, const char *list)
 {
@@ -153,7 +143,7 @@ void TestExposeLife::upgrade_keepsTheGateway_pinsRunbookPrune()
                                       QStringLiteral("--self-signed"), QStringLiteral("--json")});
     QVERIFY2(exposed.exitCode == 0, QByteArray(exposed.out + exposed.err).constData());
     const QString pin =
-        lastObject(exposed.out)[QLatin1String("exposed")].toObject()[QLatin1String("sha256")].toString();
+        lastJsonObject(exposed.out)[QLatin1String("exposed")].toObject()[QLatin1String("sha256")].toString();
     const quint16 relayed = m_host->relay(8443);
     QVERIFY(relayed != 0);
 
@@ -162,7 +152,7 @@ void TestExposeLife::upgrade_keepsTheGateway_pinsRunbookPrune()
         flashdeck({QStringLiteral("upgrade"), QStringLiteral("gpu"), QStringLiteral("--image-digest"), kEarlier,
                    QStringLiteral("--ready-timeout"), QStringLiteral("120"), QStringLiteral("--json")});
     QVERIFY2(up.exitCode == 0, QByteArray(up.out.right(3000) + up.err).constData());
-    const QJsonObject row = lastObject(up.out)[QLatin1String("summary")].toArray().first().toObject();
+    const QJsonObject row = lastJsonObject(up.out)[QLatin1String("summary")].toArray().first().toObject();
     QCOMPARE(row[QLatin1String("result")].toString(), QStringLiteral("upgraded"));
     QCOMPARE(row[QLatin1String("gateway")][QLatin1String("kept")].toBool(), true);
     QCOMPARE(row[QLatin1String("gateway")][QLatin1String("url")].toString(), QStringLiteral("https://127.0.0.1:8443"));
@@ -242,7 +232,7 @@ void TestExposeLife::damagedRecord_saidNotNull()
     // unexpose settles it: whatever gateway is there goes, and the record with it.
     const CliRun unexposed = flashdeck({QStringLiteral("unexpose"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QVERIFY2(unexposed.exitCode == 0, unexposed.err.constData());
-    QCOMPARE(lastObject(unexposed.out)[QLatin1String("ok")].toBool(), true);
+    QCOMPARE(lastJsonObject(unexposed.out)[QLatin1String("ok")].toBool(), true);
     QVERIFY(!QFile::exists(recordFile()));
 }
 
@@ -270,11 +260,11 @@ void TestExposeLife::twoExposesAtOnce_oneWins()
     QVERIFY2(refusal.contains("Another command is changing gpu right now") ||
                  refusal.contains("A gateway is already placed on this host"),
              refusal.constData());
-    const QJsonObject loserJson = lastObject(outs.at(loser));
+    const QJsonObject loserJson = lastJsonObject(outs.at(loser));
     QCOMPARE(loserJson[QLatin1String("ok")].toBool(true), false);
     QVERIFY(!loserJson[QLatin1String("error")].toString().isEmpty());
     // The host and the record agree: one gateway, the winner's.
-    const QJsonObject winner = lastObject(outs.at(1 - loser))[QLatin1String("exposed")].toObject();
+    const QJsonObject winner = lastJsonObject(outs.at(1 - loser))[QLatin1String("exposed")].toObject();
     QCOMPARE(containers(QStringLiteral("io.flashdeck.gateway")), QStringList{QStringLiteral("/flashdeck-gpu-gateway")});
     const CliRun status = flashdeck({QStringLiteral("status"), QStringLiteral("gpu"), QStringLiteral("--json")});
     QCOMPARE(statusByHost(status.out).value(QStringLiteral("gpu"))[QLatin1String("exposed")].toObject(), winner);
@@ -294,7 +284,7 @@ void TestExposeLife::unexposeJson_failureIsAnObject()
     QVERIFY(inventory.save().isOk());
     const CliRun refused = flashdeck({QStringLiteral("unexpose"), QStringLiteral("gone"), QStringLiteral("--json")});
     QVERIFY(refused.exitCode != 0);
-    const QJsonObject o = lastObject(refused.out);
+    const QJsonObject o = lastJsonObject(refused.out);
     QCOMPARE(o[QLatin1String("host")].toString(), QStringLiteral("gone"));
     QCOMPARE(o[QLatin1String("ok")].toBool(true), false);
     QVERIFY2(!o[QLatin1String("error")].toString().isEmpty() && !refused.err.isEmpty(),

@@ -3,11 +3,8 @@
 #include "backend/core/result.h"
 #include "backend/expose/gatewayrecord.h"
 
-#include <QFileSystemWatcher>
 #include <QObject>
-#include <QSet>
 #include <QStringList>
-#include <QTimer>
 
 #include <map>
 #include <optional>
@@ -16,15 +13,16 @@ namespace flashdeck {
 class AppPaths;
 } // namespace flashdeck
 
+namespace flashdeck::expose {
+class GatewayRecordWatch;
+} // namespace flashdeck::expose
+
 namespace flashdeck::ui {
 
 /**
  * Whether and how each host of the fleet is open to the team: its gateway record, read once and
- * again whenever anyone (this window, another, `flashdeck expose`/`unexpose` in a terminal)
- * replaces or removes it, so the Fleet row follows without reading a file per paint. One file
- * watcher for the whole fleet (an inotify instance per host would run out on a large one): it
- * watches the deployments folder and each host's folder in it, where records are renamed into
- * place; a burst of changes settles for 100 ms.
+ * again whenever GatewayRecordWatch says anyone replaced or removed it, so the Fleet row follows
+ * without reading a file per paint.
  */
 class TeamAccess final : public QObject
 {
@@ -46,22 +44,9 @@ Q_SIGNALS:
     void changed(const QString &host);
 
 private:
-    struct Followed
-    {
-        QByteArray bytes; // the record as last read; empty: none
-        State state;
-    };
-
-    void watchFolders();
-    void settle();
-    QByteArray recordBytes(const QString &host) const;
-
     const AppPaths &m_paths;
-    QString m_root; // dataDir()/deployments
-    QFileSystemWatcher m_watcher;
-    QTimer m_settle;
-    QSet<QString> m_changedFolders; // since the last settle
-    std::map<QString, Followed> m_hosts;
+    expose::GatewayRecordWatch *m_watch;
+    std::map<QString, State> m_states;
     const State m_notFollowed{std::optional<expose::GatewayRecord>()};
 };
 

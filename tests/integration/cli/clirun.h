@@ -101,6 +101,17 @@ inline CliRun runFlashdeck(const QString &config, QStringList args, int timeoutM
 }
 
 /** `flashdeck status --json` output: each host's object, by host name. */
+/** The last JSON object of a stream of lines (a command's --json output); empty when none. */
+inline QJsonObject lastJsonObject(const QByteArray &jsonLines)
+{
+    QJsonObject last;
+    for (const QByteArray &line : jsonLines.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        last = o.isEmpty() ? last : o;
+    }
+    return last;
+}
+
 inline QMap<QString, QJsonObject> statusByHost(const QByteArray &jsonLines)
 {
     QMap<QString, QJsonObject> out;
