@@ -18,10 +18,14 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
                                         "Deploy first, or give the server's port on the host (--port).")
                 .arg(host));
     }
-    const Result<Deployment> deployment = Deployment::read(paths, host);
+    return chatTargetOf(host, Deployment::read(paths, host),
+                        QCoreApplication::translate("Chat", " Or give the server's port on the host (--port)."));
+}
+
+Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment, const QString &otherwise)
+{
     if (!deployment) {
-        return Status::failure(deployment.message() +
-                               QCoreApplication::translate("Chat", " Or give the server's port on the host (--port)."));
+        return Status::failure(deployment.message() + otherwise);
     }
     const QString profileId = deployment.value().profile;
     const QString recipeId = deployment.value().recipe;
@@ -53,11 +57,11 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
             return t;
         }
     }
-    return Status::failure(
-        QCoreApplication::translate("Chat",
-                                    "%1 was deployed with profile \"%2\", which this Flashdeck does not know. "
-                                    "Give the server's port on the host (--port).")
-            .arg(host, profileId));
+    return Status::failure(QCoreApplication::translate("Chat",
+                                                       "%1 was deployed with profile \"%2\", which this Flashdeck "
+                                                       "does not know.")
+                               .arg(host, profileId) +
+                           otherwise);
 }
 
 } // namespace flashdeck::chat

@@ -6,7 +6,8 @@
 
 namespace flashdeck {
 class AppPaths;
-}
+class Deployment;
+} // namespace flashdeck
 
 namespace flashdeck::chat {
 
@@ -29,5 +30,13 @@ struct ChatTarget
  * port instead.
  */
 [[nodiscard]] Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host);
+
+/**
+ * The target of `host`'s deployment as a front end already holds it (the window's host session
+ * reads the manifest once for every page). A failure to read it is returned with `otherwise`
+ * after it: what this front end offers instead (the command line's --port).
+ */
+[[nodiscard]] Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment,
+                                              const QString &otherwise);
 
 } // namespace flashdeck::chat

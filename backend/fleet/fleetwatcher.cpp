@@ -221,9 +221,9 @@ void FleetWatcher::deploymentChanged(const QString &host)
 {
     const auto it = m_watched.find(host);
     if (it != m_watched.end()) {
-        it->second->setDeployment(Deployment::read(m_paths, host)); // once, for every page
+        // Read once, for every page: each listens to its host's session (deploymentChanged).
+        it->second->setDeployment(Deployment::read(m_paths, host));
     }
-    Q_EMIT deploymentRecorded(host); // the Playground and anything else that reads the manifest
     if (it == m_watched.end() || !it->second->monitor()) {
         return;
     }

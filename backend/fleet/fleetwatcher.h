@@ -105,8 +105,6 @@ public:
 Q_SIGNALS:
     void hostsChanged();
     void statusChanged(const QString &host);
-    /** A deployment on `host` was made or redone: its manifest (Deployment) says what runs now. */
-    void deploymentRecorded(const QString &host);
     /** A Prometheus refresh ended, well or not (prometheus()->error() says which), or the source went back to SSH
      * (prometheus() is null). */
     void prometheusRefreshed();

@@ -213,14 +213,14 @@
         <translation>Flashdeck 尚未部署到 %1，因此不知道它的服务器。请先部署，或给出服务器在主机上的端口（--port）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source> Or give the server&apos;s port on the host (--port).</source>
         <translation> 或给出服务器在主机上的端口（--port）。</translation>
     </message>
     <message>
-        <location line="+33"/>
-        <source>%1 was deployed with profile &quot;%2&quot;, which this Flashdeck does not know. Give the server&apos;s port on the host (--port).</source>
-        <translation>%1 使用配置“%2”部署，此版本的 Flashdeck 不认识该配置。请给出服务器在主机上的端口（--port）。</translation>
+        <location line="+38"/>
+        <source>%1 was deployed with profile &quot;%2&quot;, which this Flashdeck does not know.</source>
+        <translation>%1 以配置“%2”部署，此 Flashdeck 不认识该配置。</translation>
     </message>
     <message>
         <location filename="../../backend/chat/imageprobe.cpp" line="+31"/>
@@ -2013,7 +2013,7 @@ Summary sha256: %1
         <translation>在主机上放置任何东西之前已停止。</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayoperation.cpp" line="+70"/>
+        <location filename="../../backend/expose/gatewayoperation.cpp" line="+80"/>
         <source>The gateway runs, but its record could not be written: %1. Free the space, then &apos;flashdeck unexpose %2&apos; and expose again.</source>
         <translation>网关已在运行，但无法写入其记录：%1。请释放空间，然后运行“flashdeck unexpose %2”并重新开放。</translation>
     </message>
@@ -3761,7 +3761,7 @@ Summary sha256: %1
         <translation>已由 %2 确认用于%1用途</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>%1 · SIMULATED</source>
         <translation>%1 · 模拟</translation>
     </message>
@@ -3912,7 +3912,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="-21"/>
-        <location line="+88"/>
+        <location line="+95"/>
         <source>Running on %1…</source>
         <translation>正在 %1 上运行…</translation>
     </message>
@@ -4567,7 +4567,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>已消失</translation>
     </message>
     <message>
-        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+60"/>
+        <location filename="../../backend/expose/gatewayplacementundo.cpp" line="+61"/>
         <source>The gateway&apos;s container and folder were removed again; the server was not touched.</source>
         <translation>网关的容器和目录已再次删除；服务器未受影响。</translation>
     </message>
@@ -7281,7 +7281,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../ui/pages/playgroundpage.cpp" line="+89"/>
+        <location filename="../../ui/pages/playgroundpage.cpp" line="+84"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
@@ -7322,12 +7322,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+415"/>
+        <location line="+439"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-412"/>
+        <location line="-436"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -7473,7 +7473,7 @@ Text shown: %6, sha256 %5</source>
         <translation>还没有回复。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+50"/>
         <source>Playground</source>
         <translation>调试台</translation>
     </message>
@@ -7494,7 +7494,12 @@ Text shown: %6, sha256 %5</source>
         <translation>请先在上方栏中选择一台主机。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+9"/>
+        <source>Flashdeck has not deployed to %1, so it does not know its server. Deploy first, on the Deploy page.</source>
+        <translation>Flashdeck 尚未部署到 %1，因此不知道它的服务器。请先在“部署”页面部署。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%1 is not watched yet.</source>
         <translation>尚未监视 %1。</translation>
     </message>

@@ -331,7 +331,6 @@ void DeployPage::wire(QPushButton *addHost)
         }
     });
     connect(m_profileBox, &QComboBox::activated, this, [this] { m_profileChosenFor.insert(m_host); });
-    connect(&m_watcher, &FleetWatcher::deploymentRecorded, this, &DeployPage::onRecordChanged);
 }
 
 void DeployPage::rebuildHosts()

@@ -151,8 +151,11 @@ private:
     void loadJournal();
     /** The host's journal and record, its profile, port and log: what setHost() and a change on disk show. */
     void showHost();
-    /** The host's record changed on disk (a terminal's deploy, undeploy or upgrade): show it. */
-    void onRecordChanged(const QString &host);
+    /**
+     * The host's session holds a new deployment (a terminal's deploy, undeploy or upgrade, another
+     * window's, or this page's own run): show it.
+     */
+    void onRecordChanged();
     /**
      * The host's deployment as its session holds it: its manifest, read once each time anyone
      * writes it, for every page (a failure for a host the fleet does not hold).
@@ -204,8 +207,11 @@ private:
     std::unique_ptr<logs::LogRules> m_rules;
     /** The host's operation this page follows (each is connected once). */
     QPointer<QObject> m_followed;
-    /** The host's session's operationChanged, while the page shows that host. */
+    /** The host's session's operationChanged and deploymentChanged, while the page shows that host. */
     QMetaObject::Connection m_sessionWatch;
+    QMetaObject::Connection m_recordWatch;
+    /** The session those two are connected to (a host made again has a new one). */
+    QPointer<HostSession> m_watchedSession;
     bool m_runAfterLicense = false;
     QString m_host;
     QString m_runningStep;

@@ -178,11 +178,18 @@ void DeployPage::connectDeploy(DeploySession *s)
 void DeployPage::followOperation()
 {
     HostSession *session = hostSession();
-    QObject::disconnect(m_sessionWatch);
-    if (!session) {
-        return;
+    if (session != m_watchedSession.data() || !session) {
+        // The page listens to its host's session alone: what it runs, and its deployment, whoever
+        // wrote it (the fleet reads the records and gives each session its own).
+        QObject::disconnect(m_sessionWatch);
+        QObject::disconnect(m_recordWatch);
+        m_watchedSession = session;
+        if (!session) {
+            return;
+        }
+        m_sessionWatch = connect(session, &HostSession::operationChanged, this, &DeployPage::followOperation);
+        m_recordWatch = connect(session, &HostSession::deploymentChanged, this, &DeployPage::onRecordChanged);
     }
-    m_sessionWatch = connect(session, &HostSession::operationChanged, this, &DeployPage::followOperation);
     UpgradeSession *upgrade = session->upgrade();
     DeploySession *deploy = session->deploy();
     QObject *operation = upgrade ? static_cast<QObject *>(upgrade) : deploy;

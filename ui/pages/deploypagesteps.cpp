@@ -129,10 +129,10 @@ void DeployPage::recordOwnRun()
     readRecord();
 }
 
-void DeployPage::onRecordChanged(const QString &host)
+void DeployPage::onRecordChanged()
 {
-    if (host != m_host || isRunning() || m_recordingOwnRun) {
-        return; // another host, or this page's own run (which shows its record when it ends)
+    if (isRunning() || m_recordingOwnRun) {
+        return; // this page's own run (which shows its record when it ends)
     }
     // What the page shows already (its own run's echo): when it finished, when it was undeployed.
     const auto stamp = [](const std::optional<Deployment> &d) {

@@ -12,6 +12,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/fleet/hostsession.h"
 #include "backend/metrics/hostmonitor.h"
+#include "backend/recipe/deployment.h"
 #include "backend/security/secretstore.h"
 #include "ui/playground/apikeylookup.h"
 #include "ui/playground/exchangeview.h"
@@ -57,12 +58,6 @@ PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Set
     connect(m_session.get(), &chat::ChatSession::reset, this, &PlaygroundPage::rebuildExchanges);
     connect(m_session.get(), &chat::ChatSession::exchangeChanged, this, &PlaygroundPage::updateExchange);
     connect(m_session.get(), &chat::ChatSession::replyFinished, this, &PlaygroundPage::onReplyFinished);
-    // A deployment made in the window (or redone) is the server to talk to, without a restart.
-    connect(&m_watcher, &FleetWatcher::deploymentRecorded, this, [this](const QString &host) {
-        if (host == m_host && m_manualPort == 0) {
-            retarget();
-        }
-    });
     retarget();
 }
 
@@ -277,6 +272,24 @@ void PlaygroundPage::setManualPort(quint16 port)
     retarget();
 }
 
+void PlaygroundPage::followSession(HostSession *session)
+{
+    if (session == m_watchedSession.data()) {
+        return;
+    }
+    // A deployment made or redone, in the window or from a terminal, is the server to talk to,
+    // without a restart: the host's session says so, once it has read the new record.
+    QObject::disconnect(m_recordWatch);
+    m_watchedSession = session;
+    if (session) {
+        m_recordWatch = connect(session, &HostSession::deploymentChanged, this, [this] {
+            if (m_manualPort == 0) {
+                retarget();
+            }
+        });
+    }
+}
+
 void PlaygroundPage::retarget()
 {
     m_session->setClient(nullptr, QString());
@@ -292,8 +305,14 @@ void PlaygroundPage::retarget()
         updateButtons();
         return;
     }
-    auto target = chat::chatTargetFor(m_paths, m_host);
     HostSession *host = m_watcher.session(m_host);
+    followSession(host);
+    // The host's deployment as its session read it; a host never deployed to says what to do here.
+    auto target = !host || !Deployment::exists(m_paths, m_host)
+        ? Result<chat::ChatTarget>(Status::failure(
+              tr("Flashdeck has not deployed to %1, so it does not know its server. Deploy first, on the Deploy page.")
+                  .arg(m_host)))
+        : chat::chatTargetOf(m_host, host->deployment(), QString()); // a damaged record says "Deploy again"
     if (!target && m_manualPort == 0) {
         m_target->setText(target.message());
         m_session->setClient(nullptr, QString(), target.message());

@@ -4,6 +4,7 @@
 #include "backend/core/result.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -23,6 +24,7 @@ class QVBoxLayout;
 namespace flashdeck {
 class AppPaths;
 class FleetWatcher;
+class HostSession;
 class Settings;
 namespace chat {
 class ChatClient;
@@ -80,6 +82,8 @@ private:
     QGroupBox *buildParameters(QWidget *right);
     QGroupBox *buildLastReply(QWidget *right);
     void retarget();
+    /** Listens to the deployment of `session` (the current host's) alone. */
+    void followSession(HostSession *session);
     void rebuildExchanges();
     void updateExchange(int index);
     void onReplyFinished(int index, const chat::ChatResult &result);
@@ -95,6 +99,8 @@ private:
     FleetWatcher &m_watcher;
     Settings &m_settings;
     QString m_host;
+    QPointer<HostSession> m_watchedSession;
+    QMetaObject::Connection m_recordWatch;
     quint16 m_manualPort = 0;
     QString m_apiKey;
     std::unique_ptr<chat::ChatSession> m_session;
