@@ -1,12 +1,14 @@
 // Log pipeline benchmarks (`make bench`, issue 6): lines classified into the ring buffer per
 // second against `grep -E` with the same patterns on the same file (default 1 GiB of real SGLang
 // lines, FLASHDECK_BENCH_LOG_MB to change), and the GUI event loop's latency while 50 000 lines
-// a second stream into the Logs page's view. Prints a table; figures go to docs/PERFORMANCE.md.
-// Nothing here asserts a time.
+// a second stream into the Logs page's view. Prints every run, the medians (of five by default,
+// FLASHDECK_BENCH_LOG_RUNS), the CPU and the features the classifier chooses by; figures go to
+// docs/PERFORMANCE.md, one row per machine. Nothing here asserts a time.
 
 #include "backend/logs/linesplitter.h"
 #include "backend/logs/logbuffer.h"
 #include "backend/logs/logrules.h"
+#include "tests/bench/benchmachine.h"
 #include "ui/logs/logmodel.h"
 #include "ui/logs/logpanel.h"
 
@@ -120,8 +122,6 @@ int main(int argc, char **argv)
         return double(t.nsecsElapsed()) / 1e9;
     };
     const logs::LogRules portable = rules.value().withoutVectorScan();
-    const double oursS = pipeline(rules.value());
-    const double portableS = pipeline(portable);
 
     // 2. grep -E with the same patterns, counting matches (its fastest output).
     QStringList grepArgs{QStringLiteral("-E"), QStringLiteral("-c")};
@@ -131,19 +131,42 @@ int main(int argc, char **argv)
         }
     }
     grepArgs << path;
-    QProcess grep;
-    QElapsedTimer t;
-    t.start();
-    grep.start(QStringLiteral("grep"), grepArgs);
-    grep.waitForFinished(-1);
-    const double grepS = double(t.nsecsElapsed()) / 1e9;
+    const auto grepRun = [&grepArgs] {
+        QProcess grep;
+        QElapsedTimer t;
+        t.start();
+        grep.start(QStringLiteral("grep"), grepArgs);
+        grep.waitForFinished(-1);
+        return double(t.nsecsElapsed()) / 1e9;
+    };
 
-    std::printf("%-58s %14s %14s\n", "log pipeline (issue 6)", "Flashdeck", "grep -E");
+    // The three take turns, run by run, so that a machine busy for a moment costs each alike.
+    const int runs = qEnvironmentVariableIntValue("FLASHDECK_BENCH_LOG_RUNS") > 0
+        ? qEnvironmentVariableIntValue("FLASHDECK_BENCH_LOG_RUNS")
+        : 5;
+    const bench::Machine machine = bench::describeMachine(
+        {QStringLiteral("sse4_2"), QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512bw")});
+    std::printf("CPU: %s, %u cores; has %s%s%s\n", qPrintable(machine.model), machine.cores,
+                qPrintable(machine.features.join(QLatin1Char(' '))), machine.missing.isEmpty() ? "" : "; lacks ",
+                qPrintable(machine.missing.join(QLatin1Char(' '))));
+    std::printf("classifier: %s\n\n", rules.value().usesVectorScan() ? "vector (AVX2)" : "portable");
+    std::printf("%-6s %12s %12s %12s %10s %10s\n", "run", "Flashdeck", "portable", "grep -E", "ratio", "portable");
+    std::vector<double> ours, portables, greps;
+    for (int run = 1; run <= runs; ++run) {
+        ours.push_back(pipeline(rules.value()));
+        portables.push_back(pipeline(portable));
+        greps.push_back(grepRun());
+        std::printf("%-6d %12.2f %12.2f %12.2f %9.2fx %9.2fx\n", run, ours.back(), portables.back(), greps.back(),
+                    greps.back() / ours.back(), greps.back() / portables.back());
+    }
+    const double oursS = bench::medianOf(ours);
+    const double portableS = bench::medianOf(portables);
+    const double grepS = bench::medianOf(greps);
+    std::printf("\n%-58s %14s %14s\n", "log pipeline, medians", "Flashdeck", "grep -E");
     std::printf("%-58s %14.2f %14.2f\n", qPrintable(QStringLiteral("%1 MiB, %2 lines: seconds").arg(mb).arg(lines)),
                 oursS, grepS);
     std::printf("%-58s %14.0f %14.0f\n", "lines per second", double(lines) / oursS, double(lines) / grepS);
     std::printf("%-58s %14.2f\n", "ratio (goal >= 1.5)", grepS / oursS);
-    std::printf("%-58s %14s\n", "classifier", rules.value().usesVectorScan() ? "vector (AVX2)" : "portable");
     std::printf("%-58s %14.2f\n", "the same, portable matcher only: seconds", portableS);
     std::printf("%-58s %14.2f\n", "its ratio", grepS / portableS);
 
