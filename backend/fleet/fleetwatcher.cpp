@@ -133,7 +133,8 @@ void FleetWatcher::watch(const HostEntry &host)
 {
     // The host's one session: its prompts are refused until the operator asks for the host from
     // the host bar, where the dialogs are (HostSession::connectWithOperator).
-    auto w = std::make_unique<HostSession>(host);
+    auto w = m_makeTransport ? std::make_unique<HostSession>(host, m_makeTransport(host))
+                             : std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
     config.upgradeLock = UpgradePlan::lockOf(Deployment::directory(m_paths, host.name));
     config.deployLock = DeploySession::lockOf(Deployment::directory(m_paths, host.name));

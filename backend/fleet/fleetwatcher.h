@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -40,9 +41,19 @@ class FleetWatcher final : public QObject
     Q_OBJECT
 
 public:
+    /** Makes a host's one connection (a test's scripted one, say: tests/support/faketransport). */
+    using TransportMaker = std::function<std::unique_ptr<ssh::Transport>(const HostEntry &host)>;
+
     FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, SecretStore *secrets,
                  QObject *parent = nullptr);
     ~FleetWatcher() override;
+
+    /**
+     * How each host watched from now on is reached: by default (or given none) a real SSH
+     * connection that reconnects when it drops. Set it before setHosts(); hosts already watched
+     * keep their connection.
+     */
+    void setTransportMaker(TransportMaker maker) { m_makeTransport = std::move(maker); }
 
     /** Starts watching new hosts and stops watching those no longer listed. */
     void setHosts(const QList<HostEntry> &hosts);
@@ -125,6 +136,7 @@ private:
     bool m_keepHistory = false;
     SecretStore *m_secrets;
     std::unique_ptr<SecretStore> m_ownSecrets; // before the sessions: it outlives their runs
+    TransportMaker m_makeTransport; // empty: the real connection
     std::map<QString, std::unique_ptr<HostSession>> m_watched;
     /** Manifests written by anyone (a terminal's `undeploy`, another window): every page follows. */
     DeploymentRecords m_records;

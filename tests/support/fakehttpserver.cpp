@@ -2,6 +2,7 @@
 
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 
 namespace flashdeck::testing {
 
@@ -112,6 +113,37 @@ void FakeHttpServer::endStreams()
     }
 }
 
+void FakeHttpServer::streamPaced(QTcpSocket *socket, const Response &response)
+{
+    // -> QByteArray: with QT_USE_QSTRINGBUILDER an auto return type is the builder, which would
+    // outlive the temporary it refers to.
+    const auto chunk = [](const QByteArray &bytes) -> QByteArray {
+        return QByteArray::number(bytes.size(), 16) + "\r\n" + bytes + "\r\n";
+    };
+    if (!response.body.isEmpty()) {
+        socket->write(chunk(response.body));
+    }
+    auto *timer = new QTimer(socket); // goes with the socket: a client that left stops it
+    timer->setInterval(response.paceMs);
+    connect(
+        timer, &QTimer::timeout, socket,
+        [this, socket, timer, chunk, paced = response.paced, hold = response.holdOpen, next = qsizetype(0)]() mutable {
+            if (next < paced.size()) {
+                socket->write(chunk(paced[next++]));
+                return;
+            }
+            timer->stop();
+            if (hold) {
+                m_streams.append(socket);
+                connect(socket, &QObject::destroyed, this, [this, socket] { m_streams.removeAll(socket); });
+                return;
+            }
+            socket->write("0\r\n\r\n");
+            socket->disconnectFromHost();
+        });
+    timer->start();
+}
+
 void FakeHttpServer::serve(QTcpSocket *socket)
 {
     // Requests may arrive together (keep-alive): answer each whole one in the buffer.
@@ -153,6 +185,11 @@ void FakeHttpServer::serve(QTcpSocket *socket)
         head += "Content-Type: " + response.contentType + "\r\n";
         for (const auto &[name, value] : std::as_const(response.headers)) {
             head += name + ": " + value + "\r\n";
+        }
+        if (!response.paced.isEmpty()) {
+            socket->write(head + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+            streamPaced(socket, response);
+            return;
         }
         if (response.holdOpen) {
             head += "Connection: close\r\n\r\n"; // the body runs until the server closes

@@ -37,6 +37,14 @@ public:
         bool closeAfter = false;
         /** Send the body and keep the connection open, with no Content-Length (a live stream). */
         bool holdOpen = false;
+        /**
+         * A paced stream: the body is chunked (Transfer-Encoding: chunked), these chunks follow
+         * it one every `paceMs`, then the last chunk ends it and the connection closes; with
+         * holdOpen, the connection stays open after them instead (a server that went quiet)
+         * until the client goes or endStreams() (push() writes to it as given: frame a chunk).
+         */
+        QList<QByteArray> paced;
+        int paceMs = 0;
     };
     using Handler = std::function<Response(const Request &)>;
 
@@ -67,6 +75,8 @@ private:
         Handler handler;
     };
     void serve(QTcpSocket *socket);
+    /** Writes `response` (paced) to `socket`: its chunks, then the end or the hold. */
+    void streamPaced(QTcpSocket *socket, const Response &response);
 
     QTcpServer *m_server;
     QList<Route> m_routes;
