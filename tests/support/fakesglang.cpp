@@ -1,5 +1,7 @@
 #include "fakesglang.h"
 
+#include "tests/simhost/sglang/streamchunk.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -37,17 +39,7 @@ void split(std::vector<Delta> &into, const char *field, const std::string &text)
 
 QByteArray sseEvent(const std::string &id, const json &delta, const json &finishReason)
 {
-    const json chunk{{"id", id},
-                     {"object", "chat.completion.chunk"},
-                     {"model", "MiniMaxAI/MiniMax-M3.1-Flash"},
-                     {"choices",
-                      json::array({{{"index", 0},
-                                    {"delta", delta},
-                                    {"logprobs", nullptr},
-                                    {"finish_reason", finishReason},
-                                    {"matched_stop", nullptr}}})},
-                     {"usage", nullptr}};
-    return "data: " + QByteArray::fromStdString(chunk.dump()) + "\n\n";
+    return QByteArray::fromStdString(sim::streamChunk(id, "MiniMaxAI/MiniMax-M3.1-Flash", delta, finishReason));
 }
 
 /** The prompt's characters, as the server counts them for usage (about 4 a token). */

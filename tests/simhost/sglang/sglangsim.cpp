@@ -6,6 +6,7 @@
 #include "tests/simhost/sglang/sglangsim.h"
 
 #include "tests/simhost/sglang/hubdownload.h"
+#include "tests/simhost/sglang/streamchunk.h"
 #include "tests/simhost/sglang/visionprocessor.h"
 
 #include <httplib.h>
@@ -624,20 +625,8 @@ int runSglangSim(const SglangArgs &a, const SglangSimOptions &o)
         // first delta, the text deltas, a last choice chunk with finish_reason, then usage when asked.
         std::vector<std::string> events;
         auto event = [&](const json &delta, const json &finishReason) {
-            events.push_back("data: " +
-                             json{{"id", id},
-                                  {"object", "chat.completion.chunk"},
-                                  {"created", static_cast<std::int64_t>(::time(nullptr))},
-                                  {"model", a.modelName()},
-                                  {"choices",
-                                   json::array({{{"index", 0},
-                                                 {"delta", delta},
-                                                 {"logprobs", nullptr},
-                                                 {"finish_reason", finishReason},
-                                                 {"matched_stop", nullptr}}})},
-                                  {"usage", nullptr}}
-                                 .dump() +
-                             "\n\n");
+            events.push_back(
+                sim::streamChunk(id, a.modelName(), delta, finishReason, static_cast<std::int64_t>(::time(nullptr))));
         };
         event({{"role", "assistant"}, {"content", ""}, {"reasoning_content", nullptr}}, nullptr);
         for (const auto &d : deltas) {
