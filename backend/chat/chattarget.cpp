@@ -19,7 +19,7 @@ Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
                 .arg(host));
     }
     return chatTargetOf(host, Deployment::read(paths, host),
-                        QCoreApplication::translate("Chat", " Or give the server's port on the host (--port)."));
+                        QCoreApplication::translate("Chat", " Give the server's port on the host (--port) instead."));
 }
 
 Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment, const QString &otherwise)

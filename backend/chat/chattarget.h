@@ -33,8 +33,9 @@ struct ChatTarget
 
 /**
  * The target of `host`'s deployment as a front end already holds it (the window's host session
- * reads the manifest once for every page). A failure to read it is returned with `otherwise`
- * after it: what this front end offers instead (the command line's --port).
+ * reads the manifest once for every page). A deployment that could not be read, or whose profile
+ * this Flashdeck does not know, fails with `otherwise` after the reason: what this front end
+ * offers instead (the command line's --port, the window's Deploy page).
  */
 [[nodiscard]] Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment,
                                               const QString &otherwise);

@@ -214,8 +214,8 @@
     </message>
     <message>
         <location line="+6"/>
-        <source> Or give the server&apos;s port on the host (--port).</source>
-        <translation> 或给出服务器在主机上的端口（--port）。</translation>
+        <source> Give the server&apos;s port on the host (--port) instead.</source>
+        <translation> 或者改为指定主机上服务器的端口（--port）。</translation>
     </message>
     <message>
         <location line="+38"/>
@@ -3771,7 +3771,7 @@ Summary sha256: %1
         <translation>还没有主机：请添加一台</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>A deployment is running on %1: stop it before switching hosts.</source>
         <translation>%1 上正在运行部署：切换主机前请先停止。</translation>
     </message>
@@ -7281,7 +7281,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../ui/pages/playgroundpage.cpp" line="+84"/>
+        <location filename="../../ui/pages/playgroundpage.cpp" line="+90"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
@@ -7322,12 +7322,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+439"/>
+        <location line="+440"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-436"/>
+        <location line="-437"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -7499,12 +7499,18 @@ Text shown: %6, sha256 %5</source>
         <translation>Flashdeck 尚未部署到 %1，因此不知道它的服务器。请先在“部署”页面部署。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+2"/>
+        <location line="+15"/>
         <source>%1 is not watched yet.</source>
         <translation>尚未监视 %1。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-14"/>
+        <source> Deploy it again from the Deploy page.</source>
+        <translation> 请在“部署”页面重新部署。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 is not connected.</source>
         <translation>%1 未连接。</translation>
     </message>

@@ -350,6 +350,8 @@ void DeployPage::rebuildHosts()
     if (m_hostBox->currentData().toString() != m_host) {
         setHost(m_hostBox->currentData().toString());
     }
+    // The same name may have a new session (the host left the inventory and came back): follow it.
+    followOperation();
     updateButtons();
 }
 

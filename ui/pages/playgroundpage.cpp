@@ -58,6 +58,12 @@ PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Set
     connect(m_session.get(), &chat::ChatSession::reset, this, &PlaygroundPage::rebuildExchanges);
     connect(m_session.get(), &chat::ChatSession::exchangeChanged, this, &PlaygroundPage::updateExchange);
     connect(m_session.get(), &chat::ChatSession::replyFinished, this, &PlaygroundPage::onReplyFinished);
+    // A host that left the inventory and came back has a new session under the same name.
+    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+        if (!m_host.isEmpty() && m_watcher.session(m_host) != m_watchedSession.data() && m_manualPort == 0) {
+            retarget();
+        }
+    });
     retarget();
 }
 
@@ -308,11 +314,12 @@ void PlaygroundPage::retarget()
     HostSession *host = m_watcher.session(m_host);
     followSession(host);
     // The host's deployment as its session read it; a host never deployed to says what to do here.
-    auto target = !host || !Deployment::exists(m_paths, m_host)
+    auto target = !Deployment::exists(m_paths, m_host)
         ? Result<chat::ChatTarget>(Status::failure(
               tr("Flashdeck has not deployed to %1, so it does not know its server. Deploy first, on the Deploy page.")
                   .arg(m_host)))
-        : chat::chatTargetOf(m_host, host->deployment(), QString()); // a damaged record says "Deploy again"
+        : !host ? Result<chat::ChatTarget>(Status::failure(tr("%1 is not watched yet.").arg(m_host)))
+                : chat::chatTargetOf(m_host, host->deployment(), tr(" Deploy it again from the Deploy page."));
     if (!target && m_manualPort == 0) {
         m_target->setText(target.message());
         m_session->setClient(nullptr, QString(), target.message());
