@@ -181,7 +181,7 @@ void describe(QCommandLineParser &parser, const MainOptions &o)
 
 /** `flashdeck COMMAND …`: the command's exit code; under --json every error is a JSON object. */
 int runCommand(const QStringList &args, const QStringList &commands, const flashdeck::AppPaths &paths,
-               flashdeck::Redactor &redactor, flashdeck::applog::Logging &logging)
+               flashdeck::security::Redactor &redactor, flashdeck::applog::Logging &logging)
 {
     // Under --json every error is one JSON object on stdout, whichever command said it in
     // words only (an unknown host, a usage error): the taps see whether it printed any.
@@ -248,7 +248,7 @@ int runCommand(const QStringList &args, const QStringList &commands, const flash
 
 /** The window, with the fleet watched (over SSH, or the operator's Prometheus) and the demo if asked. */
 int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Settings &settings,
-              const flashdeck::RuntimeInfo &info, flashdeck::Redactor &redactor)
+              const flashdeck::ssh::RuntimeInfo &info, flashdeck::security::Redactor &redactor)
 {
     // One window per user and configuration: a second start brings the first to the front.
     flashdeck::SingleInstance instance(flashdeck::SingleInstance::keyFor(paths.configDir()));
@@ -264,7 +264,7 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
         flashdeck::applog::app().warn("{}", role.message().toStdString());
     }
 
-    flashdeck::Inventory inventory(paths.inventoryFile());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
     if (const flashdeck::Status status = inventory.load(); !status) {
         // Shown, not fatal: the window opens with an empty list and the file is left alone.
         printErr(status.message());
@@ -285,8 +285,8 @@ int runWindow(bool demoAsked, const flashdeck::AppPaths &paths, flashdeck::Setti
             stopDemoAtExit = false;
         }
     }
-    flashdeck::SecretStore secrets;
-    flashdeck::FleetWatcher fleet(paths, flashdeck::metrics::AlertThresholds::fromSettings(settings), &secrets);
+    flashdeck::security::SecretStore secrets;
+    flashdeck::fleet::FleetWatcher fleet(paths, flashdeck::metrics::AlertThresholds::fromSettings(settings), &secrets);
     fleet.setKeepHistory(settings.keepMetricsHistory());
     // The operator's Prometheus, when it is the fleet's source: set before the window lists the
     // hosts, so that the hosts it knows are not all connected over SSH first.
@@ -383,7 +383,7 @@ int main(int argc, char **argv)
         QTextStream(stdout) << parser.helpText();
         return ExitOk;
     }
-    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
+    flashdeck::ssh::RuntimeInfo info = flashdeck::ssh::RuntimeInfo::current();
     if (parser.isSet(o.versionOption)) {
         QTextStream(stdout) << info.versionText();
         return ExitOk;
@@ -393,7 +393,7 @@ int main(int argc, char **argv)
     if (!paths.ensureExists(&error)) {
         return earlyError(args, ExitCheckFailed, error);
     }
-    flashdeck::Redactor redactor;
+    flashdeck::security::Redactor redactor;
     flashdeck::applog::LogOptions logOptions;
     logOptions.directory = paths.logDir();
     logOptions.toStderr = parser.isSet(o.logStderrOption) || args.contains(QStringLiteral("--log-stderr"));

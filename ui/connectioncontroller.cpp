@@ -15,7 +15,7 @@ ConnectionController::ConnectionController(QWidget *dialogParent)
 
 ConnectionController::~ConnectionController() = default;
 
-void ConnectionController::connectTo(HostSession &session)
+void ConnectionController::connectTo(fleet::HostSession &session)
 {
     attach(&session);
     session.connectWithOperator();
@@ -23,7 +23,7 @@ void ConnectionController::connectTo(HostSession &session)
     Q_EMIT stateChanged(session.entry().name, session.state());
 }
 
-void ConnectionController::attach(HostSession *s)
+void ConnectionController::attach(fleet::HostSession *s)
 {
     if (m_attached.contains(s)) {
         return;
@@ -31,39 +31,41 @@ void ConnectionController::attach(HostSession *s)
     m_attached.insert(s);
     const QString hostName = s->entry().name;
     connect(s, &QObject::destroyed, this, [this, s] { m_attached.remove(s); });
-    connect(s, &HostSession::stateChanged, this,
+    connect(s, &fleet::HostSession::stateChanged, this,
             [this, hostName](const ssh::ConnectionState &state) { Q_EMIT stateChanged(hostName, state); });
-    connect(s, &HostSession::hostKeyNeedsDecision, this, [this, s](const ssh::HostKeyInfo &i) { askHostKey(s, i); });
-    connect(s, &HostSession::passphraseNeeded, this,
+    connect(s, &fleet::HostSession::hostKeyNeedsDecision, this,
+            [this, s](const ssh::HostKeyInfo &i) { askHostKey(s, i); });
+    connect(s, &fleet::HostSession::passphraseNeeded, this,
             [this, s](const ssh::PassphraseRequest &r) { askPassphrase(s, r); });
-    connect(s, &HostSession::passwordNeeded, this, [this, s](const ssh::PasswordRequest &r) { askPassword(s, r); });
-    connect(s, &HostSession::keyboardInteractiveNeeded, this,
+    connect(s, &fleet::HostSession::passwordNeeded, this,
+            [this, s](const ssh::PasswordRequest &r) { askPassword(s, r); });
+    connect(s, &fleet::HostSession::keyboardInteractiveNeeded, this,
             [this, s](const ssh::KbdIntChallenge &r) { askKeyboardInteractive(s, r); });
 }
 
-void ConnectionController::askHostKey(HostSession *session, const ssh::HostKeyInfo &info)
+void ConnectionController::askHostKey(fleet::HostSession *session, const ssh::HostKeyInfo &info)
 {
     auto *dialog = new HostKeyDialog(session->entry().name, info, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<HostSession> target = session;
+    QPointer<fleet::HostSession> target = session;
     connect(dialog, &QDialog::finished, this, [target](int result) {
-        if (HostSession *s = target.data()) {
+        if (fleet::HostSession *s = target.data()) {
             s->answerHostKey(result == QDialog::Accepted);
         }
     });
     dialog->open();
 }
 
-void ConnectionController::askPassphrase(HostSession *session, const ssh::PassphraseRequest &request)
+void ConnectionController::askPassphrase(fleet::HostSession *session, const ssh::PassphraseRequest &request)
 {
     auto *dialog = new CredentialsDialog(
         tr("Key passphrase"),
         tr("The key %1 is protected by a passphrase (for %2).").arg(request.identityFile, session->entry().name),
         request.previousError, {{tr("Passphrase:"), false}}, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<HostSession> target = session;
+    QPointer<fleet::HostSession> target = session;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
-        HostSession *s = target.data();
+        fleet::HostSession *s = target.data();
         if (!s) {
             return;
         }
@@ -73,14 +75,14 @@ void ConnectionController::askPassphrase(HostSession *session, const ssh::Passph
     dialog->open();
 }
 
-void ConnectionController::askPassword(HostSession *session, const ssh::PasswordRequest &request)
+void ConnectionController::askPassword(fleet::HostSession *session, const ssh::PasswordRequest &request)
 {
     auto *dialog = new CredentialsDialog(tr("Password"), tr("Password for %1@%2.").arg(request.user, request.host),
                                          request.previousError, {{tr("Password:"), false}}, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<HostSession> target = session;
+    QPointer<fleet::HostSession> target = session;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
-        HostSession *s = target.data();
+        fleet::HostSession *s = target.data();
         if (!s) {
             return;
         }
@@ -90,7 +92,7 @@ void ConnectionController::askPassword(HostSession *session, const ssh::Password
     dialog->open();
 }
 
-void ConnectionController::askKeyboardInteractive(HostSession *session, const ssh::KbdIntChallenge &challenge)
+void ConnectionController::askKeyboardInteractive(fleet::HostSession *session, const ssh::KbdIntChallenge &challenge)
 {
     QList<CredentialsDialog::Prompt> prompts;
     for (const ssh::KbdIntPrompt &p : challenge.prompts) {
@@ -103,9 +105,9 @@ void ConnectionController::askKeyboardInteractive(HostSession *session, const ss
     auto *dialog =
         new CredentialsDialog(tr("Sign in to %1").arg(session->entry().name), message, {}, prompts, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<HostSession> target = session;
+    QPointer<fleet::HostSession> target = session;
     connect(dialog, &QDialog::finished, this, [dialog, target](int result) {
-        HostSession *s = target.data();
+        fleet::HostSession *s = target.data();
         if (!s) {
             return;
         }

@@ -9,8 +9,10 @@
 class QWidget;
 
 namespace flashdeck {
+namespace fleet {
 class HostSession;
-}
+} // namespace fleet
+} // namespace flashdeck
 
 namespace flashdeck::ui {
 
@@ -30,21 +32,21 @@ public:
     ~ConnectionController() override;
 
     /** The operator asks for this host: its prompts open dialogs from now on, and it connects. */
-    void connectTo(HostSession &session);
+    void connectTo(fleet::HostSession &session);
 
 Q_SIGNALS:
     void stateChanged(const QString &hostName, const flashdeck::ssh::ConnectionState &state);
 
 private:
-    void attach(HostSession *session);
-    void askHostKey(HostSession *session, const ssh::HostKeyInfo &info);
-    void askPassphrase(HostSession *session, const ssh::PassphraseRequest &request);
-    void askPassword(HostSession *session, const ssh::PasswordRequest &request);
-    void askKeyboardInteractive(HostSession *session, const ssh::KbdIntChallenge &challenge);
+    void attach(fleet::HostSession *session);
+    void askHostKey(fleet::HostSession *session, const ssh::HostKeyInfo &info);
+    void askPassphrase(fleet::HostSession *session, const ssh::PassphraseRequest &request);
+    void askPassword(fleet::HostSession *session, const ssh::PasswordRequest &request);
+    void askKeyboardInteractive(fleet::HostSession *session, const ssh::KbdIntChallenge &challenge);
 
     QPointer<QWidget> m_dialogParent;
     /** The sessions whose prompts this answers (each attached once). */
-    QSet<HostSession *> m_attached;
+    QSet<fleet::HostSession *> m_attached;
 };
 
 } // namespace flashdeck::ui

@@ -66,10 +66,10 @@ HostBar::HostBar(QWidget *parent)
     layout->addWidget(settingsButton);
 }
 
-void HostBar::setHosts(const QList<HostEntry> &hosts, const QString &select)
+void HostBar::setHosts(const QList<fleet::HostEntry> &hosts, const QString &select)
 {
     m_selector->clear();
-    for (const HostEntry &h : hosts) {
+    for (const fleet::HostEntry &h : hosts) {
         QString label = h.name + QStringLiteral("  ·  ") + h.sshSpec();
         if (h.simulated) {
             label += QCoreApplication::translate("MainWindow", "  [SIMULATED]");

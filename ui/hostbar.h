@@ -8,7 +8,9 @@ class QLabel;
 class QToolButton;
 
 namespace flashdeck {
+namespace fleet {
 struct HostEntry;
+} // namespace fleet
 namespace ssh {
 struct ConnectionState;
 } // namespace ssh
@@ -31,7 +33,7 @@ public:
     /** The window's one host selector: every page follows it. */
     QComboBox *selector() const { return m_selector; }
     /** Lists `hosts` and chooses `select` (else the first); the caller blocks the selector's signals. */
-    void setHosts(const QList<HostEntry> &hosts, const QString &select);
+    void setHosts(const QList<fleet::HostEntry> &hosts, const QString &select);
     /** No session for the chosen host (or no host at all): nothing to show a state of. */
     void showNoConnection();
     /** The chosen host's connection, as its one connection reports it. */

@@ -69,16 +69,17 @@ QString iconPath(MainWindow::Page page)
 
 } // namespace
 
-MainWindow::MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-                       FleetWatcher *fleet, Redactor *redactor, QWidget *parent)
+MainWindow::MainWindow(const AppPaths &paths, Settings &settings, fleet::Inventory &inventory,
+                       const ssh::RuntimeInfo &info, fleet::FleetWatcher *fleet, security::Redactor *redactor,
+                       QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_inventory(inventory)
-    , m_ownFleet(fleet
-                     ? nullptr
-                     : std::make_unique<FleetWatcher>(paths, metrics::AlertThresholds::fromSettings(settings), nullptr))
+    , m_ownFleet(fleet ? nullptr
+                       : std::make_unique<fleet::FleetWatcher>(paths, metrics::AlertThresholds::fromSettings(settings),
+                                                               nullptr))
     , m_fleet(fleet ? fleet : m_ownFleet.get())
-    , m_ownRedactor(redactor ? nullptr : std::make_unique<Redactor>())
+    , m_ownRedactor(redactor ? nullptr : std::make_unique<security::Redactor>())
     , m_redactor(redactor ? redactor : m_ownRedactor.get())
     , m_sshConfigPath(ssh::SshConfig::defaultPath())
     , m_controller(new ConnectionController(this))
@@ -156,7 +157,7 @@ QWidget *MainWindow::buildSidebar(QWidget *central)
     return sidebar;
 }
 
-QWidget *MainWindow::buildMainArea(QWidget *central, const AppPaths &paths, const RuntimeInfo &info)
+QWidget *MainWindow::buildMainArea(QWidget *central, const AppPaths &paths, const ssh::RuntimeInfo &info)
 {
     auto *right = new QWidget(central);
     auto *rightLayout = new QVBoxLayout(right);
@@ -201,7 +202,7 @@ void MainWindow::wireNavigation()
     connect(refresh, &QShortcut::activated, this, [this] {
         const QString chosen = m_hostSelector->currentData().toString();
         // As Connect does: the host's prompts need the window's dialogs listening.
-        if (HostSession *session = chosen.isEmpty() ? nullptr : m_fleet->session(chosen)) {
+        if (fleet::HostSession *session = chosen.isEmpty() ? nullptr : m_fleet->session(chosen)) {
             m_controller->connectTo(*session);
         }
     });
@@ -287,7 +288,7 @@ QWidget *MainWindow::buildHostBar()
     return m_hostBar;
 }
 
-void MainWindow::buildPages(const AppPaths &paths, const RuntimeInfo &info)
+void MainWindow::buildPages(const AppPaths &paths, const ssh::RuntimeInfo &info)
 {
     m_notifier = new AlertNotifier(*m_fleet, this);
     m_notifier->setEnabled(m_settings.alertNotifications());
@@ -388,7 +389,7 @@ QWidget *MainWindow::buildFleetPage(const AppPaths &paths)
     return fleet;
 }
 
-QWidget *MainWindow::buildSettingsPage(const AppPaths &paths, const RuntimeInfo &info)
+QWidget *MainWindow::buildSettingsPage(const AppPaths &paths, const ssh::RuntimeInfo &info)
 {
     auto *settingsPage = new SettingsPage(paths, info, m_settings, *m_fleet, *m_notifier, m_pages);
     connect(settingsPage, &SettingsPage::logLinesChanged, this, [this](qsizetype lines) {
@@ -486,7 +487,7 @@ void MainWindow::reloadHosts(const QString &select)
 void MainWindow::addHost(const QString &known)
 {
     QStringList names;
-    for (const HostEntry &h : m_inventory.hosts()) {
+    for (const fleet::HostEntry &h : m_inventory.hosts()) {
         names.append(h.name);
     }
     auto *dialog = new AddHostDialog(names, m_sshConfigPath, this);
@@ -495,10 +496,10 @@ void MainWindow::addHost(const QString &known)
         dialog->prefill(known, known); // Prometheus names hosts by their address, mostly
     }
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const HostEntry host = dialog->host();
+        const fleet::HostEntry host = dialog->host();
         // Added to the file as it is now: hosts added elsewhere meanwhile (the command line) stay,
         // and show here with it. The list this window held was written whole before (issue 40).
-        if (const Result<QList<HostEntry>> added = m_inventory.add(host); !added) {
+        if (const Result<QList<fleet::HostEntry>> added = m_inventory.add(host); !added) {
             inventoryChanged(); // what the file holds now, the host that took the name too
             QMessageBox::warning(this, tr("Could not add the host"), added.message());
             return;
@@ -513,7 +514,7 @@ void MainWindow::addHost(const QString &known)
 void MainWindow::connectSelectedHost()
 {
     // The host's own session, the one every page uses: there is no second connection for the bar.
-    if (HostSession *session = m_fleet->session(m_hostSelector->currentData().toString())) {
+    if (fleet::HostSession *session = m_fleet->session(m_hostSelector->currentData().toString())) {
         applog::ui().info("the operator asked to connect {}", session->entry().name.toStdString());
         m_controller->connectTo(*session);
     }
@@ -522,7 +523,7 @@ void MainWindow::connectSelectedHost()
 void MainWindow::showSelectedHostState()
 {
     const QString name = m_hostSelector->currentData().toString();
-    HostSession *session = m_fleet->session(name);
+    fleet::HostSession *session = m_fleet->session(name);
     QObject::disconnect(m_stateWatch);
     if (!session) {
         m_hostBar->showNoConnection();
@@ -530,7 +531,7 @@ void MainWindow::showSelectedHostState()
     }
     // The bar shows the host's one connection, the one every page uses, whether or not the
     // operator pressed Connect (the fleet connects every host in the background).
-    m_stateWatch = connect(session, &HostSession::stateChanged, m_hostBar, &HostBar::showState);
+    m_stateWatch = connect(session, &fleet::HostSession::stateChanged, m_hostBar, &HostBar::showState);
     m_hostBar->showState(session->state());
 }
 

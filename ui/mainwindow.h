@@ -13,14 +13,18 @@ class QStackedWidget;
 
 namespace flashdeck {
 class AppPaths;
+class Settings;
+namespace fleet {
 class FleetWatcher;
 class Inventory;
+} // namespace fleet
+namespace security {
 class Redactor;
-class Settings;
-struct RuntimeInfo;
+} // namespace security
 namespace ssh {
+struct RuntimeInfo;
 struct ConnectionState;
-}
+} // namespace ssh
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -45,8 +49,8 @@ public:
 
     /** `fleet` watches the inventory's hosts for the Fleet page; null: the window makes its own. */
     /** `redactor`: the process's, which the log sinks use (deployments register their keys in it). */
-    MainWindow(const AppPaths &paths, Settings &settings, Inventory &inventory, const RuntimeInfo &info,
-               FleetWatcher *fleet = nullptr, Redactor *redactor = nullptr, QWidget *parent = nullptr);
+    MainWindow(const AppPaths &paths, Settings &settings, fleet::Inventory &inventory, const ssh::RuntimeInfo &info,
+               fleet::FleetWatcher *fleet = nullptr, security::Redactor *redactor = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     void showPage(Page page);
@@ -62,7 +66,7 @@ public:
     void setDemoHandler(std::function<void()> handler) { m_demoHandler = std::move(handler); }
     /** The inventory changed outside the window (the demo started): show it. */
     void inventoryChanged();
-    FleetWatcher &fleet() const { return *m_fleet; }
+    fleet::FleetWatcher &fleet() const { return *m_fleet; }
 
     /** The page, built now if it was not yet (pages other than the first are built after the first paint). */
     QWidget *ensurePage(Page page);
@@ -78,16 +82,16 @@ private:
     QWidget *buildSidebar(QWidget *central);
     void buildNavigation();
     /** The host bar, then the pages. */
-    QWidget *buildMainArea(QWidget *central, const AppPaths &paths, const RuntimeInfo &info);
+    QWidget *buildMainArea(QWidget *central, const AppPaths &paths, const ssh::RuntimeInfo &info);
     QWidget *buildHostBar();
-    void buildPages(const AppPaths &paths, const RuntimeInfo &info);
+    void buildPages(const AppPaths &paths, const ssh::RuntimeInfo &info);
     /** The navigation list and the keys: Ctrl+1…6, Quit, Refresh. */
     void wireNavigation();
     /** The host a page starts from when it is built. */
     QString hostForNewPage() const;
     QWidget *buildFleetPage(const AppPaths &paths);
     /** The Settings page, in the scroll area that keeps it within a small screen. */
-    QWidget *buildSettingsPage(const AppPaths &paths, const RuntimeInfo &info);
+    QWidget *buildSettingsPage(const AppPaths &paths, const ssh::RuntimeInfo &info);
     /** After the first paint: the pages not built yet, one per turn of the event loop. */
     void buildRemainingPages();
     void updateStatus();
@@ -98,11 +102,11 @@ private:
     void onConnectionState(const QString &hostName, const ssh::ConnectionState &state);
 
     Settings &m_settings;
-    Inventory &m_inventory;
-    std::unique_ptr<FleetWatcher> m_ownFleet;
-    FleetWatcher *m_fleet = nullptr;
-    std::unique_ptr<Redactor> m_ownRedactor;
-    Redactor *m_redactor = nullptr;
+    fleet::Inventory &m_inventory;
+    std::unique_ptr<fleet::FleetWatcher> m_ownFleet;
+    fleet::FleetWatcher *m_fleet = nullptr;
+    std::unique_ptr<security::Redactor> m_ownRedactor;
+    security::Redactor *m_redactor = nullptr;
     DeployPage *m_deployPage = nullptr;
     std::function<void()> m_demoHandler;
     AlertNotifier *m_notifier = nullptr;

@@ -119,7 +119,7 @@ spdlog::logger &qt()
     return named("qt");
 }
 
-Logging::Logging(const Redactor &redactor, LogOptions options)
+Logging::Logging(const security::Redactor &redactor, LogOptions options)
 {
     std::vector<spdlog::sink_ptr> sinks = std::move(options.extraSinks);
     if (!options.directory.isEmpty()) {

@@ -11,12 +11,14 @@ namespace spdlog {
 class logger;
 namespace sinks {
 class sink;
-}
+} // namespace sinks
 } // namespace spdlog
 
 namespace flashdeck {
 
+namespace security {
 class Redactor;
+} // namespace security
 
 namespace applog {
 
@@ -52,7 +54,7 @@ struct LogOptions
 class Logging final
 {
 public:
-    Logging(const Redactor &redactor, LogOptions options);
+    Logging(const security::Redactor &redactor, LogOptions options);
     ~Logging();
     Logging(const Logging &) = delete;
     Logging &operator=(const Logging &) = delete;

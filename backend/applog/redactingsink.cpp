@@ -4,7 +4,7 @@
 
 namespace flashdeck::applog {
 
-RedactingSink::RedactingSink(const Redactor &redactor, std::vector<spdlog::sink_ptr> children)
+RedactingSink::RedactingSink(const security::Redactor &redactor, std::vector<spdlog::sink_ptr> children)
     : m_redactor(redactor)
     , m_children(std::move(children))
 { }

@@ -7,7 +7,9 @@
 
 namespace flashdeck {
 
+namespace security {
 class Redactor;
+} // namespace security
 
 namespace applog {
 
@@ -18,7 +20,7 @@ namespace applog {
 class RedactingSink final : public spdlog::sinks::base_sink<std::mutex>
 {
 public:
-    RedactingSink(const Redactor &redactor, std::vector<spdlog::sink_ptr> children);
+    RedactingSink(const security::Redactor &redactor, std::vector<spdlog::sink_ptr> children);
 
 protected:
     void sink_it_(const spdlog::details::log_msg &msg) override;
@@ -27,7 +29,7 @@ protected:
     void set_formatter_(std::unique_ptr<spdlog::formatter> formatter) override;
 
 private:
-    const Redactor &m_redactor;
+    const security::Redactor &m_redactor;
     std::vector<spdlog::sink_ptr> m_children;
 };
 

@@ -11,41 +11,42 @@ namespace flashdeck::chat {
 
 Result<ChatTarget> chatTargetFor(const AppPaths &paths, const QString &host)
 {
-    if (!Deployment::exists(paths, host)) {
+    if (!recipe::Deployment::exists(paths, host)) {
         return Status::failure(
             QCoreApplication::translate("Chat",
                                         "Flashdeck has not deployed to %1, so it does not know its server. "
                                         "Deploy first, or give the server's port on the host (--port).")
                 .arg(host));
     }
-    return chatTargetOf(host, Deployment::read(paths, host),
+    return chatTargetOf(host, recipe::Deployment::read(paths, host),
                         QCoreApplication::translate("Chat", " Give the server's port on the host (--port) instead."));
 }
 
-Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment, const QString &otherwise)
+Result<ChatTarget> chatTargetOf(const QString &host, const Result<recipe::Deployment> &deployment,
+                                const QString &otherwise)
 {
     if (!deployment) {
         return Status::failure(deployment.message() + otherwise);
     }
     const QString profileId = deployment.value().profile;
     const QString recipeId = deployment.value().recipe;
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     if (!recipes) {
         return recipes.status();
     }
-    for (const Recipe &r : recipes.value()) {
+    for (const recipe::Recipe &r : recipes.value()) {
         if (!recipeId.isEmpty() && r.id != recipeId) {
             continue;
         }
-        if (const RecipeProfile *p = r.profile(profileId)) {
+        if (const recipe::RecipeProfile *p = r.profile(profileId)) {
             ChatTarget t;
             t.host = host;
-            t.deploymentId = DeploymentId(host, profileId).toString();
+            t.deploymentId = recipe::DeploymentId(host, profileId).toString();
             t.profileTitle = p->title;
             t.profileId = p->id;
             t.model = r.modelRepo;
             // A node's services behind the Router count too: the profile as it was laid out.
-            const Result<RecipeProfile> laid = ProfileChoice::asDeployed(r, deployment.value());
+            const Result<recipe::RecipeProfile> laid = recipe::ProfileChoice::asDeployed(r, deployment.value());
             t.router = laid ? laid.value().routerPort != 0 : p->routerPort != 0;
             // The port it was deployed with (deploy --port), else the profile's.
             t.port = deployment.value().port != 0

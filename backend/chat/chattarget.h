@@ -6,7 +6,9 @@
 
 namespace flashdeck {
 class AppPaths;
+namespace recipe {
 class Deployment;
+} // namespace recipe
 } // namespace flashdeck
 
 namespace flashdeck::chat {
@@ -37,7 +39,7 @@ struct ChatTarget
  * this Flashdeck does not know, fails with `otherwise` after the reason: what this front end
  * offers instead (the command line's --port, the window's Deploy page).
  */
-[[nodiscard]] Result<ChatTarget> chatTargetOf(const QString &host, const Result<Deployment> &deployment,
+[[nodiscard]] Result<ChatTarget> chatTargetOf(const QString &host, const Result<recipe::Deployment> &deployment,
                                               const QString &otherwise);
 
 } // namespace flashdeck::chat

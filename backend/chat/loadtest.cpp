@@ -300,7 +300,7 @@ QByteArray LoadTestReport::toJson() const
 QStringList LoadTestReport::notes() const
 {
     QStringList out;
-    if (const QString warning = recipetexts::loadTestProfileWarning(config.profileId); !warning.isEmpty()) {
+    if (const QString warning = recipe::texts::loadTestProfileWarning(config.profileId); !warning.isEmpty()) {
         out.append(warning);
     }
     if (shortReplies > 0) {
@@ -317,7 +317,7 @@ QStringList LoadTestReport::notes() const
         "tokens/s counts, on this side, the completion tokens of the finished requests over the "
         "wall time; the server's figure is SGLang's own generation throughput (every request "
         "it decodes, averaged while the test ran)."));
-    out.append(recipetexts::publishedFiguresNote());
+    out.append(recipe::texts::publishedFiguresNote());
     return out;
 }
 

@@ -319,12 +319,12 @@ int runChatCommand(const QStringList &args, CliContext &c)
     if (const Stop stop = readTurns(p, f, c, r)) {
         return *stop;
     }
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    const std::optional<HostEntry> host = inventory.find(positional.first());
+    const std::optional<fleet::HostEntry> host = inventory.find(positional.first());
     if (!host) {
         c.err << QCoreApplication::translate("Cli",
                                              "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
@@ -350,7 +350,7 @@ int runChatCommand(const QStringList &args, CliContext &c)
     const StoredApiKey stored = storedApiKey(target.deploymentId);
     const QByteArray body = chat::buildChatBody(r.turns, r.params, target.model);
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         withApiKey(session, c, QStringLiteral("chat"), target.deploymentId, stored, done,
                    [&, done](const QString &apiKey) {
                        chat::ChatClient *client = session.chatClient(target.port, &session);

@@ -16,7 +16,7 @@ namespace flashdeck::cli {
 StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const char *envVar)
 {
     StoredApiKey stored;
-    SecretStore secrets;
+    security::SecretStore secrets;
     if (!keyringKey.isEmpty()) {
         QEventLoop wait;
         bool answered = false;
@@ -49,11 +49,11 @@ StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const 
 
 StoredApiKey storedApiKey(const QString &deploymentId)
 {
-    return storedSecret(deploymentId.isEmpty() ? QString() : SecretStore::apiKeyKey(deploymentId), deploymentId,
-                        "SGLANG_API_KEY");
+    return storedSecret(deploymentId.isEmpty() ? QString() : security::SecretStore::apiKeyKey(deploymentId),
+                        deploymentId, "SGLANG_API_KEY");
 }
 
-void withApiKey(HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
+void withApiKey(fleet::HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
                 const StoredApiKey &stored, const std::function<void(int)> &done,
                 const std::function<void(const QString &key)> &go)
 {
@@ -64,9 +64,9 @@ void withApiKey(HostSession &session, CliContext &context, const QString &comman
         go(stored.key);
         return;
     }
-    ApiKeyRecovery *recovery = session.apiKeyRecovery(deploymentId, &session);
+    deploy::ApiKeyRecovery *recovery = session.apiKeyRecovery(deploymentId, &session);
     QObject::connect(
-        recovery, &ApiKeyRecovery::finished, recovery,
+        recovery, &deploy::ApiKeyRecovery::finished, recovery,
         [recovery, &context, command, deploymentId, why = stored.whyNone, done, go](const Result<QString> &key) {
             recovery->deleteLater();
             if (!key) {

@@ -5,7 +5,9 @@
 #include <functional>
 
 namespace flashdeck {
+namespace fleet {
 class HostSession;
+} // namespace fleet
 } // namespace flashdeck
 
 namespace flashdeck::cli {
@@ -37,7 +39,7 @@ StoredApiKey storedSecret(const QString &keyringKey, const QString &what, const 
  * fails too it says precisely why on stderr (`command`: "chat", "loadtest") and calls
  * `done(1)`. A recovered key is registered with the log's redactor.
  */
-void withApiKey(HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
+void withApiKey(fleet::HostSession &session, CliContext &context, const QString &command, const QString &deploymentId,
                 const StoredApiKey &stored, const std::function<void(int)> &done,
                 const std::function<void(const QString &key)> &go);
 

@@ -43,7 +43,7 @@ void answerAtTerminal(PromptSource &connection, CliContext &c)
 
 } // namespace
 
-void answerAuthPromptsAtTerminal(HostSession &session, CliContext &c)
+void answerAuthPromptsAtTerminal(fleet::HostSession &session, CliContext &c)
 {
     answerAtTerminal(session, c);
 }

@@ -9,7 +9,9 @@
 #include <optional>
 
 namespace flashdeck {
+namespace fleet {
 class HostSession;
+} // namespace fleet
 } // namespace flashdeck
 
 namespace flashdeck::cli {
@@ -26,17 +28,18 @@ struct CliContext;
  * The same without waiting: connects, runs `work`, and calls `finished(code)` once from the
  * event loop (several hosts at a time: a rolling upgrade). Keep the connection until then.
  */
-std::unique_ptr<HostSession> startOnHost(const HostEntry &host, CliContext &context,
-                                         const std::function<void(HostSession &, std::function<void(int)> done)> &work,
-                                         const std::function<void(int)> &finished);
+std::unique_ptr<fleet::HostSession>
+startOnHost(const fleet::HostEntry &host, CliContext &context,
+            const std::function<void(fleet::HostSession &, std::function<void(int)> done)> &work,
+            const std::function<void(int)> &finished);
 
 /**
  * The inventory's host named `name`; without it, says why on stderr (an unreadable inventory:
  * `exitCode` 1; no such host: 2) and returns nullopt.
  */
-std::optional<HostEntry> findHost(CliContext &context, const QString &name, int *exitCode);
+std::optional<fleet::HostEntry> findHost(CliContext &context, const QString &name, int *exitCode);
 
-int runOnHost(const HostEntry &host, CliContext &context,
-              const std::function<void(HostSession &, std::function<void(int)> done)> &work);
+int runOnHost(const fleet::HostEntry &host, CliContext &context,
+              const std::function<void(fleet::HostSession &, std::function<void(int)> done)> &work);
 
 } // namespace flashdeck::cli

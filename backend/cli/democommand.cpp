@@ -91,7 +91,7 @@ int runDemoCommand(const QStringList &args, CliContext &c)
     if (!ok || hostCount < 1 || hostCount > 8) {
         return usage(c, QCoreApplication::translate("Cli", "--hosts takes a number from 1 to 8."));
     }
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;

@@ -27,7 +27,7 @@ namespace flashdeck::cli {
 namespace {
 
 /** The preview of an imported command as one --json line. */
-nlohmann::json previewJson(const ImportedLaunch &launch)
+nlohmann::json previewJson(const recipe::ImportedLaunch &launch)
 {
     const auto list = [](const QStringList &l) {
         nlohmann::json a = nlohmann::json::array();
@@ -37,7 +37,7 @@ nlohmann::json previewJson(const ImportedLaunch &launch)
         return a;
     };
     nlohmann::json owned = nlohmann::json::array();
-    for (const OwnedFlag &o : launch.owned) {
+    for (const recipe::OwnedFlag &o : launch.owned) {
         owned.push_back(
             {{"flag", o.flag.toStdString()}, {"value", o.value.toStdString()}, {"why", o.why.toStdString()}});
     }
@@ -54,14 +54,14 @@ nlohmann::json previewJson(const ImportedLaunch &launch)
 }
 
 /** The deployment itself, on the host's connection: steps printed as they change, Ctrl+C cancels. */
-int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
+int runDeployment(CliContext &c, DeployRequest &r, deploy::Acknowledgements &acks)
 {
-    const QString dir = Deployment::directory(c.paths, r.host.name);
+    const QString dir = recipe::Deployment::directory(c.paths, r.host.name);
     const bool json = r.json;
-    Redactor localRedactor;
-    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    SecretStore secrets;
-    DeploySession session(dir, r.host.name, r.recipe, r.profile, r.options, secrets, redactor);
+    security::Redactor localRedactor;
+    security::Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
+    security::SecretStore secrets;
+    deploy::DeploySession session(dir, r.host.name, r.recipe, r.profile, r.options, secrets, redactor);
     // One run of a host at a time, whichever window or terminal: refused before connecting.
     if (const Status claimed = session.claim(); !claimed) {
         c.err << "flashdeck deploy: " << claimed.message() << '\n';
@@ -86,13 +86,13 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
         }
         session.cancel();
     });
-    QObject::connect(&session, &DeploySession::notice, &session, [&c](const QString &text) {
+    QObject::connect(&session, &deploy::DeploySession::notice, &session, [&c](const QString &text) {
         c.err << text << '\n';
         c.err.flush();
     });
-    QObject::connect(&session, &DeploySession::stepChanged, &session, [&](const StepRecord &step) {
-        if (r.license.pending && step.step == QLatin1String("license") && step.status == StepStatus::Pass) {
-            const Acknowledgement ack = *std::exchange(r.license.pending, std::nullopt);
+    QObject::connect(&session, &deploy::DeploySession::stepChanged, &session, [&](const recipe::StepRecord &step) {
+        if (r.license.pending && step.step == QLatin1String("license") && step.status == recipe::StepStatus::Pass) {
+            const deploy::Acknowledgement ack = *std::exchange(r.license.pending, std::nullopt);
             if (Status s = acks.record(ack); !s) {
                 c.err << s.message() << '\n';
             } else if (!json) {
@@ -103,13 +103,13 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
             }
         }
     });
-    QObject::connect(&session, &DeploySession::stepChanged, &session,
-                     [&c, json](const StepRecord &step) { printStep(c, step, json); });
-    QObject::connect(&session, &DeploySession::progress, &session,
-                     [&c, json](const StepProgress &step) { printProgress(c, step, json); });
-    return runOnHost(r.host, c, [&](HostSession &onHost, std::function<void(int)> done) {
+    QObject::connect(&session, &deploy::DeploySession::stepChanged, &session,
+                     [&c, json](const recipe::StepRecord &step) { printStep(c, step, json); });
+    QObject::connect(&session, &deploy::DeploySession::progress, &session,
+                     [&c, json](const recipe::StepProgress &step) { printProgress(c, step, json); });
+    return runOnHost(r.host, c, [&](fleet::HostSession &onHost, std::function<void(int)> done) {
         ssh::Transport &connection = onHost.connection();
-        QObject::connect(&session, &DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
+        QObject::connect(&session, &deploy::DeploySession::finished, &connection, [&c, &dir, json, done](bool ok) {
             if (!json) {
                 c.out << (ok ? QCoreApplication::translate("Cli", "Deployed. Journal and manifest: %1\n")
                              : QCoreApplication::translate("Cli", "Stopped at the failed step. Journal: %1\n"))
@@ -128,12 +128,12 @@ int runDeployment(CliContext &c, DeployRequest &r, Acknowledgements &acks)
 
 int runDeployCommand(const QStringList &args, CliContext &c)
 {
-    Acknowledgements acks(c.paths.acknowledgementsFile());
+    deploy::Acknowledgements acks(c.paths.acknowledgementsFile());
     DeployRequest r;
     if (const Stop stop = readDeployRequest(args, c, acks, r)) {
         return *stop;
     }
-    QDir().mkpath(Deployment::directory(c.paths, r.host.name));
+    QDir().mkpath(recipe::Deployment::directory(c.paths, r.host.name));
     if (!r.json && r.resume) {
         c.out << QCoreApplication::translate(
             "Cli", "Resuming: each step checks what is already there; nothing is pulled or started twice.\n");

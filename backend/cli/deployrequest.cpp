@@ -195,7 +195,7 @@ Stop readPins(const QCommandLineParser &p, const DeployFlags &f, CliContext &c, 
                                             "--pins gives the digest and the commit: leave out --image-digest and "
                                             "--model-revision."));
         }
-        Result<Pins> read = Pins::readFrom(p.value(f.pinsOpt));
+        Result<recipe::Pins> read = recipe::Pins::readFrom(p.value(f.pinsOpt));
         if (!read) {
             c.err << read.message() << '\n';
             return ExitUsage;
@@ -217,12 +217,12 @@ Stop readPins(const QCommandLineParser &p, const DeployFlags &f, CliContext &c, 
 Stop findHostAndProfile(const QCommandLineParser &p, const DeployFlags &f, CliContext &c, const QString &hostName,
                         DeployRequest &r)
 {
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    const std::optional<HostEntry> host = inventory.find(hostName);
+    const std::optional<fleet::HostEntry> host = inventory.find(hostName);
     if (!host) {
         c.err << QCoreApplication::translate("Cli",
                                              "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
@@ -230,7 +230,7 @@ Stop findHostAndProfile(const QCommandLineParser &p, const DeployFlags &f, CliCo
         return ExitUsage;
     }
     r.host = *host;
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     if (!recipes) {
         c.err << recipes.message() << '\n';
         return ExitCheckFailed;
@@ -243,11 +243,11 @@ Stop findHostAndProfile(const QCommandLineParser &p, const DeployFlags &f, CliCo
     if (!p.isSet(f.profileOpt)) {
         if (r.pinsFile && !r.pinsFile->profile.isEmpty()) {
             profileId = r.pinsFile->profile;
-        } else if (const Result<Deployment> d = Deployment::read(c.paths, r.host.name)) {
+        } else if (const Result<recipe::Deployment> d = recipe::Deployment::read(c.paths, r.host.name)) {
             profileId = d.value().profile;
         }
     }
-    const RecipeProfile *listed = r.recipe.profile(profileId);
+    const recipe::RecipeProfile *listed = r.recipe.profile(profileId);
     if (!listed) {
         return usageError(
             c, QCoreApplication::translate("Cli", "no profile \"%1\" (see 'flashdeck recipes list').").arg(profileId));
@@ -291,14 +291,14 @@ Stop chooseLaunch(const QCommandLineParser &p, const DeployFlags &f, CliContext 
     // profile once its image is settled (it names one the operator confirms).
     const bool needsGenerator = r.listed.generatorOnly() || r.listed.vendor == probe::GpuVendor::Amd;
     if (launchText.trimmed().isEmpty() && r.listed.generatorOnly()) {
-        return refusal(c, r.json, "generator-command-needed", ImportedLaunch::generatorAdvice(r.listed.title));
+        return refusal(c, r.json, "generator-command-needed", recipe::ImportedLaunch::generatorAdvice(r.listed.title));
     }
-    RecipeProfile base = r.listed;
+    recipe::RecipeProfile base = r.listed;
     if (!launchText.trimmed().isEmpty()) {
         const QString revision = r.pinsFile ? r.pinsFile->modelRevision
             : p.isSet(f.revisionOpt)        ? p.value(f.revisionOpt)
                                             : r.recipe.modelRevision;
-        Result<std::pair<ImportedLaunch, RecipeProfile>> made = ImportedLaunch::forProfile(
+        Result<std::pair<recipe::ImportedLaunch, recipe::RecipeProfile>> made = recipe::ImportedLaunch::forProfile(
             r.recipe, r.listed, launchText, p.value(f.gpusOpt), r.port, revision, p.isSet(f.modelDirOpt));
         if (!made) {
             return refusal(c, r.json, "launch-command-refused",
@@ -321,8 +321,8 @@ Stop chooseLaunch(const QCommandLineParser &p, const DeployFlags &f, CliContext 
             r.image = r.imported->image;
         }
     }
-    const ProfileChoice choice{r.image, p.value(f.gpusOpt), r.port};
-    const Result<RecipeProfile> chosen = choice.apply(r.recipe, base);
+    const recipe::ProfileChoice choice{r.image, p.value(f.gpusOpt), r.port};
+    const Result<recipe::RecipeProfile> chosen = choice.apply(r.recipe, base);
     if (!chosen) {
         return usageError(c,
                           r.listed.imageConfirm && !p.isSet(f.imageOpt)
@@ -334,7 +334,7 @@ Stop chooseLaunch(const QCommandLineParser &p, const DeployFlags &f, CliContext 
                               : chosen.message());
     }
     if (launchText.trimmed().isEmpty() && needsGenerator) {
-        return refusal(c, r.json, "generator-command-needed", ImportedLaunch::generatorAdvice(r.listed.title));
+        return refusal(c, r.json, "generator-command-needed", recipe::ImportedLaunch::generatorAdvice(r.listed.title));
     }
     r.profile = chosen.value();
     return std::nullopt;
@@ -342,7 +342,7 @@ Stop chooseLaunch(const QCommandLineParser &p, const DeployFlags &f, CliContext 
 
 /** The runner's options from the rest of the command line (timeouts, weights, pins), checked. */
 Stop readRunOptions(const QCommandLineParser &p, const DeployFlags &f, CliContext &c, const DeployRequest &r,
-                    DeployOptions &options)
+                    deploy::DeployOptions &options)
 {
     bool number = true;
     options.readyTimeoutMs = p.isSet(f.timeoutOpt) ? p.value(f.timeoutOpt).toInt(&number) * 1000 : 0;
@@ -369,7 +369,7 @@ Stop readRunOptions(const QCommandLineParser &p, const DeployFlags &f, CliContex
     options.imported = r.imported;
     options.gpusChosen = p.isSet(f.gpusOpt);
     if (r.imported && !r.imported->imageDigest.isEmpty() && options.imageDigest.isEmpty()) {
-        if (!Pins::isImageDigest(r.imported->imageDigest)) {
+        if (!recipe::Pins::isImageDigest(r.imported->imageDigest)) {
             return refusal(c, r.json, "launch-command-refused",
                            QCoreApplication::translate("Cli",
                                                        "The command's image digest %1 is not sha256: and 64 hex "
@@ -407,10 +407,10 @@ Stop readRunOptions(const QCommandLineParser &p, const DeployFlags &f, CliContex
 }
 
 Stop readLicense(const QCommandLineParser &p, const DeployFlags &f, CliContext &c, DeployRequest &r,
-                 const Acknowledgements &acks)
+                 const deploy::Acknowledgements &acks)
 {
     // F40: an acknowledgement of the licence summary, exactly as shown (its hash), for this host.
-    const auto terms = LicenseTerms::builtIn();
+    const auto terms = recipe::LicenseTerms::builtIn();
     if (!terms) {
         c.err << terms.message() << '\n';
         return ExitCheckFailed;
@@ -424,7 +424,8 @@ Stop readLicense(const QCommandLineParser &p, const DeployFlags &f, CliContext &
                               QCoreApplication::translate("Cli", "--accept-license takes %1.")
                                   .arg(r.recipe.licenseUses.join(QLatin1Char('|'))));
         }
-        state.pending = Acknowledgements::make(r.host.name, state.terms, p.value(f.licenseOpt), QStringLiteral("cli"));
+        state.pending =
+            deploy::Acknowledgements::make(r.host.name, state.terms, p.value(f.licenseOpt), QStringLiteral("cli"));
     }
     const auto acknowledged = acks.find(r.host.name, state.terms);
     if (!acknowledged) {
@@ -438,7 +439,7 @@ Stop readLicense(const QCommandLineParser &p, const DeployFlags &f, CliContext &
 
 } // namespace
 
-Stop readDeployRequest(const QStringList &args, CliContext &c, const Acknowledgements &acks, DeployRequest &r)
+Stop readDeployRequest(const QStringList &args, CliContext &c, const deploy::Acknowledgements &acks, DeployRequest &r)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
@@ -467,8 +468,8 @@ Stop readDeployRequest(const QStringList &args, CliContext &c, const Acknowledge
     if (const Stop stop = readLicense(p, f, c, r, acks)) {
         return stop;
     }
-    r.options.deploymentId = DeploymentId(r.host.name, r.profile.id).toString();
-    if (const std::optional<Acknowledgement> &a = r.license.pending ? r.license.pending : r.license.recorded) {
+    r.options.deploymentId = recipe::DeploymentId(r.host.name, r.profile.id).toString();
+    if (const std::optional<deploy::Acknowledgement> &a = r.license.pending ? r.license.pending : r.license.recorded) {
         r.options.licenseAcknowledged = a->use;
         r.options.licenseRecord =
             QCoreApplication::translate("Cli", "%1 at %2, summary sha256 %3").arg(a->user, a->at, a->summarySha256);

@@ -19,11 +19,11 @@ struct CliContext;
 /** The licence summary and the acknowledgements file: one recorded, or one to record (F40). */
 struct LicenseState
 {
-    LicenseTerms terms;
+    recipe::LicenseTerms terms;
     /** --accept-license, recorded when the plan reaches the licence step on the host. */
-    std::optional<Acknowledgement> pending;
+    std::optional<deploy::Acknowledgement> pending;
     /** What the host has on record already. */
-    std::optional<Acknowledgement> recorded;
+    std::optional<deploy::Acknowledgement> recorded;
 };
 
 /** What `flashdeck deploy`'s command line asks for, read and checked. */
@@ -31,16 +31,16 @@ struct DeployRequest
 {
     bool json = false;
     bool resume = false;
-    std::optional<Pins> pinsFile;
-    HostEntry host;
-    Recipe recipe;
-    RecipeProfile listed; // the profile the operator named (or the default)
-    RecipeProfile profile; // what runs: the generator's command and the choices applied to it
+    std::optional<recipe::Pins> pinsFile;
+    fleet::HostEntry host;
+    recipe::Recipe recipe;
+    recipe::RecipeProfile listed; // the profile the operator named (or the default)
+    recipe::RecipeProfile profile; // what runs: the generator's command and the choices applied to it
     quint16 port = 0;
     QString image;
-    std::optional<ImportedLaunch> imported;
+    std::optional<recipe::ImportedLaunch> imported;
     LicenseState license;
-    DeployOptions options;
+    deploy::DeployOptions options;
 };
 
 /** The exit code where the command stops; none: go on. */
@@ -52,7 +52,7 @@ using Stop = std::optional<int>;
  * (from `acks`) and the runner's options. Where one fails it is said (on stderr, or as --json's
  * error object with its code) and the exit code returned.
  */
-[[nodiscard]] Stop readDeployRequest(const QStringList &args, CliContext &context, const Acknowledgements &acks,
+[[nodiscard]] Stop readDeployRequest(const QStringList &args, CliContext &context, const deploy::Acknowledgements &acks,
                                      DeployRequest &request);
 
 } // namespace flashdeck::cli

@@ -17,7 +17,7 @@
 
 namespace flashdeck::cli {
 
-int runExposeCheck(const ExposeRequest &r, const HostEntry &host, CliContext &c)
+int runExposeCheck(const ExposeRequest &r, const fleet::HostEntry &host, CliContext &c)
 {
     const auto record = expose::GatewayRecord::read(c.paths, host.name);
     if (!record || !record.value()) {
@@ -30,17 +30,18 @@ int runExposeCheck(const ExposeRequest &r, const HostEntry &host, CliContext &c)
         return ExitCheckFailed;
     }
     const expose::GatewayRecord gateway = *record.value();
-    const Result<Deployment> deployment = Deployment::read(c.paths, host.name);
+    const Result<recipe::Deployment> deployment = recipe::Deployment::read(c.paths, host.name);
     const QString id = deployment ? deployment.value().id().toString() : QString();
     const StoredApiKey stored = storedApiKey(id);
     const QString address = r.connectHost.isEmpty() ? gateway.address : r.connectHost;
     const int port = r.connectPort > 0 ? r.connectPort : gateway.port;
-    return runOnHost(host, c, [&](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         withApiKey(session, c, QStringLiteral("expose"), id, stored, done, [&, done](const QString &key) {
             auto *check = new expose::GatewayCheck(gateway, key, address, port, &session);
-            QObject::connect(check, &expose::GatewayCheck::step, check, [&c, &r, &host](const StepRecord &step) {
-                printStep(c, step, r.json, r.json ? host.name : QString());
-            });
+            QObject::connect(check, &expose::GatewayCheck::step, check,
+                             [&c, &r, &host](const recipe::StepRecord &step) {
+                                 printStep(c, step, r.json, r.json ? host.name : QString());
+                             });
             QObject::connect(check, &expose::GatewayCheck::finished, check, [&c, check, done](bool passed) {
                 c.out.flush();
                 check->deleteLater();

@@ -13,6 +13,6 @@ struct ExposeRequest;
  * $SGLANG_API_KEY, else read from its container over SSH: the key only, never a check). Exit 0
  * when every step passed, 1 otherwise.
  */
-int runExposeCheck(const ExposeRequest &request, const HostEntry &host, CliContext &context);
+int runExposeCheck(const ExposeRequest &request, const fleet::HostEntry &host, CliContext &context);
 
 } // namespace flashdeck::cli

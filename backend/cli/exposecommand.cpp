@@ -97,7 +97,7 @@ namespace {
  * The placement on the connected host, holding the host's run lock; `done` gets the exit code
  * once it has ended. A stop signal cancels it: what was placed is removed again, and said.
  */
-void place(HostSession &session, CliContext &c, const ExposeRequest &r, expose::GatewayPlan plan,
+void place(fleet::HostSession &session, CliContext &c, const ExposeRequest &r, expose::GatewayPlan plan,
            expose::GatewayOperation::Claim claim, StopSignals &stop, const std::function<void(int)> &done)
 {
     auto *operation = new expose::GatewayOperation(c.paths, session, &session);
@@ -155,7 +155,7 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     }
     ExposeRequest &r = std::get<ExposeRequest>(read);
     int notFound = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, r.host, &notFound);
+    const std::optional<fleet::HostEntry> host = findHost(c, r.host, &notFound);
     if (!host) {
         return notFound;
     }
@@ -204,7 +204,7 @@ int runExposeCommand(const QStringList &args, CliContext &c)
     auto shared = std::make_shared<expose::GatewayPlan>(std::move(plan));
     auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
     bool reached = false;
-    const int code = runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+    const int code = runOnHost(*host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         reached = true;
         QObject::disconnect(early);
         place(session, c, r, std::move(*shared), std::move(*claim), stop, done);

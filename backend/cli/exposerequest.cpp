@@ -196,8 +196,8 @@ void warnNameMismatch(const ExposeRequest &r, CliContext &c)
     QString address = r.options.listenAddress;
     const QHostAddress listen(address);
     if (listen == QHostAddress(QHostAddress::AnyIPv4) || listen == QHostAddress(QHostAddress::AnyIPv6)) {
-        Inventory inventory(c.paths.inventoryFile());
-        const std::optional<HostEntry> entry = inventory.load() ? inventory.find(r.host) : std::nullopt;
+        fleet::Inventory inventory(c.paths.inventoryFile());
+        const std::optional<fleet::HostEntry> entry = inventory.load() ? inventory.find(r.host) : std::nullopt;
         if (!entry) {
             return; // an unknown host is refused next, in words
         }

@@ -53,9 +53,9 @@ int usage(CliContext &c, const QString &message)
     return ExitUsage;
 }
 
-Result<Inventory> loadInventory(CliContext &c)
+Result<fleet::Inventory> loadInventory(CliContext &c)
 {
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         return s;
     }
@@ -84,11 +84,11 @@ int cmdAdd(const QStringList &args, CliContext &c)
     if (pos.size() != 2 || !p.isSet(ssh)) {
         return usage(c, QCoreApplication::translate("Cli", "'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
     }
-    Result<HostEntry> entry = HostEntry::fromSshSpec(pos.at(1), p.value(ssh));
+    Result<fleet::HostEntry> entry = fleet::HostEntry::fromSshSpec(pos.at(1), p.value(ssh));
     if (!entry) {
         return usage(c, entry.message());
     }
-    HostEntry host = entry.value();
+    fleet::HostEntry host = entry.value();
     host.identityFile = p.value(identity);
     host.knownHostsFile = p.value(knownHosts);
     host.vendorHint = p.value(vendor).toLower();
@@ -98,8 +98,8 @@ int cmdAdd(const QStringList &args, CliContext &c)
         return usage(c, QCoreApplication::translate("Cli", "--vendor must be nvidia or amd."));
     }
     // Added to the file as it is now, under its lock: hosts other processes add meanwhile stay.
-    Inventory inventory(c.paths.inventoryFile());
-    if (Result<QList<HostEntry>> added = inventory.add(host); !added) {
+    fleet::Inventory inventory(c.paths.inventoryFile());
+    if (Result<QList<fleet::HostEntry>> added = inventory.add(host); !added) {
         c.err << added.message() << '\n';
         // A name taken (also by someone else meanwhile) is the caller's to change: a usage error,
         // as it was; a file that cannot be read or written is not.
@@ -123,14 +123,14 @@ int cmdList(const QStringList &args, CliContext &c)
     if (p.positionalArguments().size() != 1) {
         return usage(c, QCoreApplication::translate("Cli", "'hosts list' takes no arguments."));
     }
-    Result<Inventory> inventory = loadInventory(c);
+    Result<fleet::Inventory> inventory = loadInventory(c);
     if (!inventory) {
         c.err << inventory.message() << '\n';
         return ExitCheckFailed;
     }
-    const QList<HostEntry> &hosts = inventory.value().hosts();
+    const QList<fleet::HostEntry> &hosts = inventory.value().hosts();
     if (p.isSet(json)) {
-        for (const HostEntry &h : hosts) {
+        for (const fleet::HostEntry &h : hosts) {
             printJson(c.out, nlohmann::json(h));
         }
         return ExitOk;
@@ -141,11 +141,11 @@ int cmdList(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     qsizetype width = 4;
-    for (const HostEntry &h : hosts) {
+    for (const fleet::HostEntry &h : hosts) {
         width = std::max(width, h.name.size());
     }
     c.out << QStringLiteral("NAME").leftJustified(width + 2) << "SSH\n";
-    for (const HostEntry &h : hosts) {
+    for (const fleet::HostEntry &h : hosts) {
         c.out << h.name.leftJustified(width + 2) << h.sshSpec()
               << (h.simulated ? QStringLiteral("  [SIMULATED]") : QString()) << '\n';
     }
@@ -163,8 +163,8 @@ int cmdRemove(const QStringList &args, CliContext &c)
     if (pos.size() != 2) {
         return usage(c, QCoreApplication::translate("Cli", "'hosts remove' needs NAME."));
     }
-    Inventory inventory(c.paths.inventoryFile());
-    if (Result<QList<HostEntry>> removed = inventory.remove(pos.at(1)); !removed) {
+    fleet::Inventory inventory(c.paths.inventoryFile());
+    if (Result<QList<fleet::HostEntry>> removed = inventory.remove(pos.at(1)); !removed) {
         c.err << removed.message() << '\n';
         return ExitCheckFailed;
     }
@@ -278,7 +278,7 @@ ssh::SshError checkVerdict(CheckReport &report, const QString &user, int &code)
     return error;
 }
 
-void printCheckJson(CliContext &c, const HostEntry &host, const CheckReport &report, int code,
+void printCheckJson(CliContext &c, const fleet::HostEntry &host, const CheckReport &report, int code,
                     const ssh::SshError &error)
 {
     nlohmann::json j{{"host", s(host.name)},
@@ -345,12 +345,12 @@ int cmdCheck(const QStringList &args, CliContext &c)
     if (pos.size() != 2) {
         return usage(c, QCoreApplication::translate("Cli", "'hosts check' needs NAME."));
     }
-    Result<Inventory> inventory = loadInventory(c);
+    Result<fleet::Inventory> inventory = loadInventory(c);
     if (!inventory) {
         c.err << inventory.message() << '\n';
         return ExitCheckFailed;
     }
-    const std::optional<HostEntry> host = inventory.value().find(pos.at(1));
+    const std::optional<fleet::HostEntry> host = inventory.value().find(pos.at(1));
     if (!host) {
         c.err << QCoreApplication::translate("Cli",
                                              "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")

@@ -10,7 +10,9 @@ class QTextStream;
 
 namespace flashdeck {
 class AppPaths;
+namespace security {
 class Redactor;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::cli {
@@ -23,7 +25,7 @@ struct CliContext
     QTextStream &err;
     std::function<std::optional<QString>(const QString &prompt, bool echo)> prompt;
     /** The log's redactor: secrets a command creates (API keys) are registered here. */
-    Redactor *redactor = nullptr;
+    security::Redactor *redactor = nullptr;
 };
 
 /**

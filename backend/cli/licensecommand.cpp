@@ -16,11 +16,11 @@ namespace flashdeck::cli {
 namespace {
 
 /** The terms, and (with `host`) that host's acknowledgement of them, as one JSON object. */
-void printLicenseJson(CliContext &c, const LicenseTerms &t, const QString &host,
-                      const std::optional<Acknowledgement> &ack)
+void printLicenseJson(CliContext &c, const recipe::LicenseTerms &t, const QString &host,
+                      const std::optional<deploy::Acknowledgement> &ack)
 {
     nlohmann::json uses = nlohmann::json::array();
-    for (const LicenseTerms::Use &u : t.uses()) {
+    for (const recipe::LicenseTerms::Use &u : t.uses()) {
         uses.push_back({{"id", u.id.toStdString()}, {"label", u.label.toStdString()}});
     }
     nlohmann::json summary = nlohmann::json::array();
@@ -53,8 +53,8 @@ void printLicenseJson(CliContext &c, const LicenseTerms &t, const QString &host,
 }
 
 /** The same in words. */
-void printLicenseWords(CliContext &c, const LicenseTerms &t, const QString &host,
-                       const std::optional<Acknowledgement> &ack)
+void printLicenseWords(CliContext &c, const recipe::LicenseTerms &t, const QString &host,
+                       const std::optional<deploy::Acknowledgement> &ack)
 {
     c.out << QCoreApplication::translate("Cli", "%1 — Flashdeck's summary (not legal advice)\n\n").arg(t.name());
     for (const QString &s : t.summary()) {
@@ -63,7 +63,7 @@ void printLicenseWords(CliContext &c, const LicenseTerms &t, const QString &host
     c.out << QCoreApplication::translate("Cli",
                                          "Full licence: %1\n\nUses (flashdeck deploy HOST --accept-license USE):\n")
                  .arg(t.fullTextUrl());
-    for (const LicenseTerms::Use &u : t.uses()) {
+    for (const recipe::LicenseTerms::Use &u : t.uses()) {
         c.out << "  " << u.id.leftJustified(22) << ' ' << u.label << '\n';
     }
     c.out << QCoreApplication::translate("Cli", "\nAccepting also confirms:\n");
@@ -95,16 +95,16 @@ int runLicenseCommand(const QStringList &args, CliContext &c)
               << "\nUsage: flashdeck license [HOST] [--json]\n";
         return ExitUsage;
     }
-    const auto terms = LicenseTerms::builtIn();
+    const auto terms = recipe::LicenseTerms::builtIn();
     if (!terms) {
         c.err << terms.message() << '\n';
         return ExitCheckFailed;
     }
-    const LicenseTerms &t = terms.value();
+    const recipe::LicenseTerms &t = terms.value();
     const QString host = p.positionalArguments().value(1);
-    std::optional<Acknowledgement> ack;
+    std::optional<deploy::Acknowledgement> ack;
     if (!host.isEmpty()) {
-        const auto found = Acknowledgements(c.paths.acknowledgementsFile()).find(host, t);
+        const auto found = deploy::Acknowledgements(c.paths.acknowledgementsFile()).find(host, t);
         if (!found) {
             c.err << found.message() << '\n';
             return ExitCheckFailed;

@@ -141,7 +141,7 @@ Stop readRequest(const QStringList &args, CliContext &c, LoadTestRequest &r)
 }
 
 /** The server to load: the deployment's, or (--port) any on the host; its model goes into the config. */
-Stop resolveTarget(CliContext &c, const HostEntry &host, LoadTestRequest &r, chat::ChatTarget &target)
+Stop resolveTarget(CliContext &c, const fleet::HostEntry &host, LoadTestRequest &r, chat::ChatTarget &target)
 {
     if (auto t = chat::chatTargetFor(c.paths, host.name)) {
         target = t.value();
@@ -232,8 +232,8 @@ int reportFinished(CliContext &c, bool json, const QString &csv, const chat::Loa
  * Starts the test on the ready session, with the server's own figures sampled beside it;
  * `done` gets the exit code when it has finished. Everything it starts belongs to the session.
  */
-void startLoadTest(HostSession &session, CliContext &c, const LoadTestRequest &r, quint16 port, const QString &apiKey,
-                   StopSignals &stopSignals, const std::function<void(int)> &done)
+void startLoadTest(fleet::HostSession &session, CliContext &c, const LoadTestRequest &r, quint16 port,
+                   const QString &apiKey, StopSignals &stopSignals, const std::function<void(int)> &done)
 {
     chat::ChatClient *client = session.chatClient(port, &session);
     client->setApiKey(apiKey);
@@ -266,7 +266,7 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
         return *stop;
     }
     int code = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, r.hostName, &code);
+    const std::optional<fleet::HostEntry> host = findHost(c, r.hostName, &code);
     if (!host) {
         return code;
     }
@@ -277,11 +277,11 @@ int runLoadTestCommand(const QStringList &args, CliContext &c)
     // The key: the deployment's from the keyring, else $SGLANG_API_KEY, else (on the host) the
     // one its running server was started with.
     const StoredApiKey stored = storedApiKey(target.deploymentId);
-    if (const QString warning = recipetexts::loadTestProfileWarning(r.config.profileId); !warning.isEmpty()) {
+    if (const QString warning = recipe::texts::loadTestProfileWarning(r.config.profileId); !warning.isEmpty()) {
         c.err << "flashdeck loadtest: " << warning << '\n'; // before the run, as the report repeats it
     }
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         withApiKey(
             session, c, QStringLiteral("loadtest"), target.deploymentId, stored, done,
             [&, done](const QString &apiKey) { startLoadTest(session, c, r, target.port, apiKey, stopSignals, done); });

@@ -191,7 +191,7 @@ public:
     }
 
 private:
-    const Redactor &m_redactor() const { return m_c.redactor ? *m_c.redactor : m_ownRedactor; }
+    const security::Redactor &m_redactor() const { return m_c.redactor ? *m_c.redactor : m_ownRedactor; }
 
     CliContext &m_c;
     const logs::LogRules &m_rules;
@@ -201,7 +201,7 @@ private:
     bool m_polls;
     int m_pollRule;
     qint64 m_foldedPolls = 0;
-    Redactor m_ownRedactor;
+    security::Redactor m_ownRedactor;
     logs::LogHighlights m_highlights;
     logs::LogHighlights::Qmul4 m_recorded = logs::LogHighlights::Qmul4::Unknown;
     static constexpr std::size_t kBlock = 1 << 20;
@@ -237,11 +237,11 @@ int classifyFile(const QString &path, const logs::LogRules &rules, LinePrinter &
     return ExitOk;
 }
 
-int followHost(const HostEntry &host, logs::LogFollower::Options options, const logs::LogRules &rules,
+int followHost(const fleet::HostEntry &host, logs::LogFollower::Options options, const logs::LogRules &rules,
                LinePrinter &printer, CliContext &c)
 {
     StopSignals stopSignals;
-    return runOnHost(host, c, [&](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         ssh::Transport &connection = session.connection();
         auto *follower = new logs::LogFollower(connection, rules, options, &connection);
         QObject::connect(follower, &logs::LogFollower::recordsArrived, follower,
@@ -351,12 +351,12 @@ int runLogsCommand(const QStringList &args, CliContext &c)
     if (fromFile) {
         return classifyFile(p.value(fileOpt), rules.value(), printer, c);
     }
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    const std::optional<HostEntry> host = inventory.find(positional.first());
+    const std::optional<fleet::HostEntry> host = inventory.find(positional.first());
     if (!host) {
         c.err << QCoreApplication::translate("Cli", "No host named \"%1\" in the inventory.\n").arg(positional.first());
         return ExitUsage;

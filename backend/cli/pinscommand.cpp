@@ -15,14 +15,14 @@ namespace flashdeck::cli {
 
 QString pinOptionsProblem(const QString &imageDigest, const QString &modelRevision)
 {
-    if (!imageDigest.isEmpty() && !Pins::isImageDigest(imageDigest)) {
+    if (!imageDigest.isEmpty() && !recipe::Pins::isImageDigest(imageDigest)) {
         return QCoreApplication::translate(
                    "Cli",
                    "--image-digest takes sha256: and 64 hex digits, not \"%1\" ('flashdeck pins HOST' "
                    "prints a host's).")
             .arg(imageDigest);
     }
-    if (!modelRevision.isEmpty() && !Pins::isModelRevision(modelRevision)) {
+    if (!modelRevision.isEmpty() && !recipe::Pins::isModelRevision(modelRevision)) {
         return QCoreApplication::translate(
                    "Cli",
                    "--model-revision takes a full commit id (40 hex digits), not \"%1\" ('flashdeck pins "
@@ -55,12 +55,12 @@ int runPinsCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     const QString host = pos.last();
-    const Result<Deployment> deployment = Deployment::read(c.paths, host);
+    const Result<recipe::Deployment> deployment = recipe::Deployment::read(c.paths, host);
     if (!deployment) {
         c.err << deployment.message() << '\n';
         return ExitCheckFailed;
     }
-    const Result<Pins> pins = Pins::of(deployment.value());
+    const Result<recipe::Pins> pins = recipe::Pins::of(deployment.value());
     if (!pins) {
         c.err << pins.message() << '\n';
         return ExitCheckFailed;
@@ -83,7 +83,7 @@ int runPinsCommand(const QStringList &args, CliContext &c)
         c.out << QString::fromStdString(j.dump()) << '\n';
         return ExitOk;
     }
-    const Pins &v = pins.value();
+    const recipe::Pins &v = pins.value();
     c.out << "host            " << v.host << '\n'
           << "profile         " << v.profile << '\n'
           << "image           " << v.image << '\n'

@@ -80,14 +80,14 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
         return emit(c, output, prom::alertingRules(metrics::AlertThresholds::fromSettings(settings), label).toUtf8(),
                     QCoreApplication::translate("Cli", "The alerting rules"));
     }
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
     QList<prom::TargetHost> targets;
-    for (const HostEntry &h : inventory.hosts()) {
-        if (const Result<Deployment> d = Deployment::read(c.paths, h.name)) {
+    for (const fleet::HostEntry &h : inventory.hosts()) {
+        if (const Result<recipe::Deployment> d = recipe::Deployment::read(c.paths, h.name)) {
             targets.append({h.name, h.address, d.value()});
         }
     }

@@ -35,7 +35,7 @@ using nlohmann::json;
 struct Prune
 {
     std::unique_ptr<docker::DockerClient> docker;
-    QList<PulledImages::Image> todo;
+    QList<deploy::PulledImages::Image> todo;
     QSet<QString> usedIds; // image ids some container (any state) was created from
     QSet<QString> pinned; // name@digest the deployment or an unfinished upgrade needs
     QSet<QString> planned; // those of them an unfinished upgrade needs
@@ -48,13 +48,13 @@ struct Prune
     bool failed = false;
 };
 
-void pruneNext(const std::shared_ptr<Prune> &u, PulledImages &record, const std::function<void()> &finished)
+void pruneNext(const std::shared_ptr<Prune> &u, deploy::PulledImages &record, const std::function<void()> &finished)
 {
     if (u->todo.isEmpty()) {
         finished();
         return;
     }
-    const PulledImages::Image image = u->todo.takeFirst();
+    const deploy::PulledImages::Image image = u->todo.takeFirst();
     const auto keep = [u](const QString &ref, const QString &why) {
         u->kept.push_back({{"image", ref.toStdString()}, {"reason", why.toStdString()}});
     };
@@ -139,10 +139,10 @@ void pinWhatMustStay(const AppPaths &paths, const QString &host, const QString &
     };
     // An undeployed deployment runs nothing: its image is free to go (a container still using it
     // keeps it anyway, below).
-    if (const Result<Deployment> d = Deployment::read(paths, host); d && !d.value().isUndeployed()) {
+    if (const Result<recipe::Deployment> d = recipe::Deployment::read(paths, host); d && !d.value().isUndeployed()) {
         pin(d.value().image, d.value().imageDigest, false);
     }
-    if (const auto plan = UpgradePlan::read(UpgradePlan::fileOf(dir)); plan && plan.value()) {
+    if (const auto plan = deploy::UpgradePlan::read(deploy::UpgradePlan::fileOf(dir)); plan && plan.value()) {
         pin(plan.value()->from.image, plan.value()->from.imageDigest, true);
         pin(plan.value()->to.image, plan.value()->to.imageDigest, true);
     }
@@ -164,7 +164,7 @@ void pinWhatMustStay(const AppPaths &paths, const QString &host, const QString &
 void addGatewayImage(Prune &u)
 {
     const QString pinned = expose::GatewayImage::pinned();
-    for (const PulledImages::Image &i : u.todo) {
+    for (const deploy::PulledImages::Image &i : u.todo) {
         if (i.reference == pinned) {
             return;
         }
@@ -226,13 +226,13 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     int notFound = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
+    const std::optional<fleet::HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
         return notFound;
     }
-    const QString dir = Deployment::directory(c.paths, host->name);
-    PulledImages record(PulledImages::fileOf(dir));
-    const Result<QList<PulledImages::Image>> pulled = record.read();
+    const QString dir = recipe::Deployment::directory(c.paths, host->name);
+    deploy::PulledImages record(deploy::PulledImages::fileOf(dir));
+    const Result<QList<deploy::PulledImages::Image>> pulled = record.read();
     if (!pulled) {
         c.err << pulled.message() << '\n';
         return ExitCheckFailed;
@@ -248,7 +248,7 @@ int runPruneCommand(const QStringList &args, CliContext &c)
         report();
         return ExitOk;
     }
-    return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&, u](fleet::HostSession &session, std::function<void(int)> done) {
         ssh::Transport &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);

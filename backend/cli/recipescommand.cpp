@@ -22,10 +22,10 @@ std::string s(const QString &v)
     return v.toStdString();
 }
 
-nlohmann::json profileJson(const RecipeProfile &p)
+nlohmann::json profileJson(const recipe::RecipeProfile &p)
 {
     nlohmann::json replicas = nlohmann::json::array();
-    for (const RecipeReplica &r : p.replicas) {
+    for (const recipe::RecipeReplica &r : p.replicas) {
         replicas.push_back({{"gpus", r.gpus}, {"port", r.port}});
     }
     nlohmann::json env = nlohmann::json::object();
@@ -73,23 +73,23 @@ nlohmann::json profileJson(const RecipeProfile &p)
 }
 
 /** `recipes show --json`: the profile and what the recipe says of every profile (scope, parameters, GPU memory). */
-nlohmann::json showJson(const Recipe &r, const RecipeProfile &p)
+nlohmann::json showJson(const recipe::Recipe &r, const recipe::RecipeProfile &p)
 {
     nlohmann::json j = profileJson(p);
     nlohmann::json memory = nlohmann::json::object();
-    for (const RecipeProfile &other : r.profiles) {
+    for (const recipe::RecipeProfile &other : r.profiles) {
         if (other.gpuMemoryGb > 0) {
             memory[s(other.gpuModel)] = other.gpuMemoryGb;
         }
     }
     j.update({{"recipe", s(r.id)},
               {"scope_note", s(r.scopeNote)},
-              {"parameters_note", s(recipetexts::hubParameterCount())},
+              {"parameters_note", s(recipe::texts::hubParameterCount())},
               {"gpu_memory_gb_by_model", memory}});
     return j;
 }
 
-void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
+void printProfile(QTextStream &out, const recipe::Recipe &r, const recipe::RecipeProfile &p)
 {
     out << p.title << "  (" << p.id << ", " << p.status << ")\n";
     out << "  recipe     " << r.id << ": " << r.modelRepo << ", image " << r.imageOf(p).reference() << '\n';
@@ -99,10 +99,10 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
                    .arg(p.imageSource);
     }
     // The page's per-GPU memory of every GPU model it names, and why the Hub's count is not the model's.
-    if (const QString memory = recipetexts::gpuMemoryByModel(r); !memory.isEmpty()) {
+    if (const QString memory = recipe::texts::gpuMemoryByModel(r); !memory.isEmpty()) {
         out << "  GPU memory " << QCoreApplication::translate("Cli", "per GPU: %1\n").arg(memory);
     }
-    out << "  parameters " << recipetexts::hubParameterCount() << '\n';
+    out << "  parameters " << recipe::texts::hubParameterCount() << '\n';
     if (p.generatorOnly()) {
         out << "  " << p.note << '\n';
         if (!r.scopeNote.isEmpty()) {
@@ -115,7 +115,7 @@ void printProfile(QTextStream &out, const Recipe &r, const RecipeProfile &p)
         << probe::gpuVendorName(p.vendor) << "), TP " << p.tp
         << QCoreApplication::translate("Cli",
                                        "; the GPU list is yours to change (deploy --gpus) when those are busy\n");
-    for (const RecipeReplica &rep : p.replicas) {
+    for (const recipe::RecipeReplica &rep : p.replicas) {
         QStringList gpus;
         for (const int g : rep.gpus) {
             gpus.append(QString::number(g));
@@ -162,16 +162,16 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
     if (!((verb == QLatin1String("list") && pos.size() == 2) || (verb == QLatin1String("show") && pos.size() == 3))) {
         return usage(QCoreApplication::translate("Cli", "expected list, or show ID."));
     }
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     if (!recipes) {
         c.err << recipes.message() << '\n';
         return ExitCheckFailed;
     }
     if (verb == QLatin1String("list")) {
-        for (const Recipe &r : recipes.value()) {
+        for (const recipe::Recipe &r : recipes.value()) {
             if (p.isSet(json)) {
                 nlohmann::json profiles = nlohmann::json::array();
-                for (const RecipeProfile &pr : r.profiles) {
+                for (const recipe::RecipeProfile &pr : r.profiles) {
                     profiles.push_back(profileJson(pr));
                 }
                 c.out << QString::fromStdString(nlohmann::json{
@@ -185,7 +185,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
                 continue;
             }
             c.out << r.id << "  " << r.title << "  [" << r.status << "]\n";
-            for (const RecipeProfile &pr : r.profiles) {
+            for (const recipe::RecipeProfile &pr : r.profiles) {
                 c.out << "  " << pr.id.leftJustified(26) << ' ' << pr.title.leftJustified(56) << ' ' << pr.status
                       << '\n';
             }
@@ -193,8 +193,8 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
         return ExitOk;
     }
     const QString id = pos.at(2);
-    for (const Recipe &r : recipes.value()) {
-        for (const RecipeProfile &pr : r.profiles) {
+    for (const recipe::Recipe &r : recipes.value()) {
+        for (const recipe::RecipeProfile &pr : r.profiles) {
             if (pr.id == id || (r.id == id && &pr == &r.profiles.first())) {
                 if (p.isSet(json)) {
                     c.out << QString::fromStdString(showJson(r, pr).dump()) << '\n';

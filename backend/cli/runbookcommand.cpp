@@ -51,13 +51,14 @@ int runRunbookCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     const QString host = p.positionalArguments().at(1);
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     if (!recipes) {
         c.err << recipes.message() << '\n';
         return ExitCheckFailed;
     }
-    const Result<QString> script = runbookFromManifest(recipes.value().first(), host, Deployment::read(c.paths, host),
-                                                       p.isSet(profileOpt) ? p.value(profileOpt) : QString());
+    const Result<QString> script =
+        deploy::runbookFromManifest(recipes.value().first(), host, recipe::Deployment::read(c.paths, host),
+                                    p.isSet(profileOpt) ? p.value(profileOpt) : QString());
     if (!script) {
         c.err << script.message() << '\n';
         return ExitCheckFailed;

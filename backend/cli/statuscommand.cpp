@@ -160,8 +160,8 @@ struct StatusRequest
     int intervalMs = 2000;
     int timeoutMs = 30000;
     QStringList names; // the hosts named; empty: every one
-    QList<HostEntry> hosts;
-    std::optional<HostEntry> through; // carries the tunnel to a Prometheus reached through a host
+    QList<fleet::HostEntry> hosts;
+    std::optional<fleet::HostEntry> through; // carries the tunnel to a Prometheus reached through a host
     prom::PromConfig prom;
     std::optional<QString> pinsFile; // --pins
     metrics::AlertThresholds thresholds;
@@ -259,13 +259,13 @@ int readThresholds(StatusRequest &r, CliContext &c)
 /** The hosts asked for, from the inventory; an exit code when one is not there (said on stderr). */
 int findHosts(StatusRequest &r, CliContext &c)
 {
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
     for (const QString &name : std::as_const(r.names)) {
-        const std::optional<HostEntry> h = inventory.find(name);
+        const std::optional<fleet::HostEntry> h = inventory.find(name);
         if (!h) {
             c.err << QCoreApplication::translate(
                          "Cli", "No host named \"%1\" in the inventory (see 'flashdeck hosts list').\n")
@@ -307,7 +307,7 @@ int checkThrough(const StatusRequest &r, CliContext &c)
  * The operator's Prometheus, when it is the source: the hosts it knows come from it, the others
  * over SSH as always; when it cannot answer in time, every inventory host over SSH (said on stderr).
  */
-void usePrometheus(FleetWatcher &fleet, const StatusRequest &r, CliContext &c)
+void usePrometheus(fleet::FleetWatcher &fleet, const StatusRequest &r, CliContext &c)
 {
     const StoredApiKey secret = r.prom.auth == prom::PromAuth::None
         ? StoredApiKey{}
@@ -326,7 +326,7 @@ void usePrometheus(FleetWatcher &fleet, const StatusRequest &r, CliContext &c)
     }
     QEventLoop first;
     QTimer::singleShot(r.timeoutMs + r.prom.timeoutMs, &first, &QEventLoop::quit);
-    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, &QEventLoop::quit);
+    QObject::connect(&fleet, &fleet::FleetWatcher::prometheusRefreshed, &first, &QEventLoop::quit);
     fleet.usePrometheus(r.prom, secret.key, r.intervalMs);
     if (!fleet.prometheus()->answered()) {
         first.exec();
@@ -356,7 +356,7 @@ QString unreadableGateway(const QString &host, const QString &why)
 }
 
 /** Prints every host once, as a table with notes or one JSON object each; false when one is not up. */
-bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json, CliContext &c)
+bool printHosts(const fleet::FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json, CliContext &c)
 {
     bool allUp = true;
     QList<QStringList> rows;
@@ -420,8 +420,8 @@ bool printHosts(const FleetWatcher &fleet, const QStringList &order, qsizetype o
  * Waits for every SSH host's first answers (or the timeout), prints, and with --watch prints
  * again each interval until Ctrl+C. The exit code of the last print.
  */
-int printUntilDone(FleetWatcher &fleet, const StatusRequest &r, const QStringList &order,
-                   const QList<HostEntry> &overSsh, CliContext &c)
+int printUntilDone(fleet::FleetWatcher &fleet, const StatusRequest &r, const QStringList &order,
+                   const QList<fleet::HostEntry> &overSsh, CliContext &c)
 {
     const auto print = [&] { return printHosts(fleet, order, overSsh.size(), r.json, c) ? ExitOk : ExitCheckFailed; };
     QEventLoop loop;
@@ -438,7 +438,7 @@ int printUntilDone(FleetWatcher &fleet, const StatusRequest &r, const QStringLis
     QObject::connect(&watchTimer, &QTimer::timeout, &loop, [&] { rc = print(); });
     // --watch: Prometheus is asked again each interval; a refresh that fails is said on stderr, and
     // the hosts it watched are watched over SSH until it answers again.
-    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &loop, [&] {
+    QObject::connect(&fleet, &fleet::FleetWatcher::prometheusRefreshed, &loop, [&] {
         if (printedOnce && fleet.prometheus() && !fleet.prometheus()->error().isEmpty()) {
             c.err << fleet.prometheus()->error() << ' '
                   << QCoreApplication::translate("Cli", "Watching over SSH until it answers.\n");
@@ -446,7 +446,7 @@ int printUntilDone(FleetWatcher &fleet, const StatusRequest &r, const QStringLis
     });
     QObject::connect(&check, &QTimer::timeout, &loop, [&] {
         bool settled = true;
-        for (const HostEntry &h : overSsh) {
+        for (const fleet::HostEntry &h : overSsh) {
             const metrics::HostMonitor *m = fleet.monitor(h.name);
             settled = settled && m && m->settled();
         }
@@ -485,19 +485,19 @@ int runStatusCommand(const QStringList &args, CliContext &c)
     }
     // The same watcher as the Fleet page: one connection and one monitor per host, never a prompt
     // (host keys are accepted with `hosts check`), the deployment's API key from the keyring.
-    SecretStore secrets;
-    QList<HostEntry> watched = r.hosts;
+    security::SecretStore secrets;
+    QList<fleet::HostEntry> watched = r.hosts;
     if (r.through && !r.names.isEmpty() && !r.names.contains(r.through->name)) {
         watched.append(*r.through); // its session carries the tunnel to Prometheus
     }
-    FleetWatcher fleet(c.paths, r.thresholds, &secrets);
+    fleet::FleetWatcher fleet(c.paths, r.thresholds, &secrets);
     fleet.setHosts(watched);
     if (r.prom.source == prom::FleetSource::Prometheus) {
         usePrometheus(fleet, r, c);
     }
-    QList<HostEntry> overSsh;
+    QList<fleet::HostEntry> overSsh;
     QStringList order;
-    for (const HostEntry &h : std::as_const(r.hosts)) {
+    for (const fleet::HostEntry &h : std::as_const(r.hosts)) {
         order.append(h.name);
         if (!fleet.watchedByPrometheus(h.name)) {
             overSsh.append(h);

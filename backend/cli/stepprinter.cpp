@@ -12,18 +12,18 @@ namespace flashdeck::cli {
 
 namespace {
 
-const char *mark(StepStatus s)
+const char *mark(recipe::StepStatus s)
 {
     switch (s) {
-    case StepStatus::Pass:
+    case recipe::StepStatus::Pass:
         return "PASS";
-    case StepStatus::Warn:
+    case recipe::StepStatus::Warn:
         return "WARN";
-    case StepStatus::Fail:
+    case recipe::StepStatus::Fail:
         return "FAIL";
-    case StepStatus::Skipped:
+    case recipe::StepStatus::Skipped:
         return "SKIP";
-    case StepStatus::Unknown:
+    case recipe::StepStatus::Unknown:
         return "UNKNOWN";
     default:
         return "....";
@@ -32,7 +32,7 @@ const char *mark(StepStatus s)
 
 } // namespace
 
-void printStep(CliContext &c, const StepRecord &r, bool json, const QString &host)
+void printStep(CliContext &c, const recipe::StepRecord &r, bool json, const QString &host)
 {
     if (json) {
         nlohmann::json j = r;
@@ -43,17 +43,17 @@ void printStep(CliContext &c, const StepRecord &r, bool json, const QString &hos
     } else {
         const QString prefix = host.isEmpty() ? QString() : host + QStringLiteral(": ");
         // The step's one title, as the window shows it; the record's own for another plan's.
-        const QString title = DeployPlan::title(r.step, r.title);
-        if (r.status == StepStatus::Running) {
+        const QString title = deploy::DeployPlan::title(r.step, r.title);
+        if (r.status == recipe::StepStatus::Running) {
             c.out << prefix << "....  " << title << '\n';
         } else {
             c.out << prefix << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << title
                   << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
                   << '\n';
-            if (!r.fix.isEmpty() && r.status != StepStatus::Pass) {
+            if (!r.fix.isEmpty() && r.status != recipe::StepStatus::Pass) {
                 c.out << prefix << "      "
-                      << (r.status == StepStatus::Fail ? QCoreApplication::translate("Cli", "fix: ")
-                                                       : QCoreApplication::translate("Cli", "note: "))
+                      << (r.status == recipe::StepStatus::Fail ? QCoreApplication::translate("Cli", "fix: ")
+                                                               : QCoreApplication::translate("Cli", "note: "))
                       << r.fix << '\n';
             }
         }
@@ -61,7 +61,7 @@ void printStep(CliContext &c, const StepRecord &r, bool json, const QString &hos
     c.out.flush();
 }
 
-void printProgress(CliContext &c, const StepProgress &step, bool json, const QString &host)
+void printProgress(CliContext &c, const recipe::StepProgress &step, bool json, const QString &host)
 {
     if (!json) {
         return;

@@ -82,7 +82,7 @@ int runTunnelCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     int code = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, positional.first(), &code);
+    const std::optional<fleet::HostEntry> host = findHost(c, positional.first(), &code);
     if (!host) {
         return code;
     }
@@ -97,7 +97,7 @@ int runTunnelCommand(const QStringList &args, CliContext &c)
 
     const bool json = p.isSet(jsonOpt);
     StopSignals stopSignals;
-    return runOnHost(*host, c, [&](HostSession &session, std::function<void(int)> done) {
+    return runOnHost(*host, c, [&](fleet::HostSession &session, std::function<void(int)> done) {
         ssh::Transport &connection = session.connection();
         // The server listens on the host's loopback (host contract: never on a public address).
         ssh::TunnelReply *tunnel =

@@ -65,7 +65,7 @@ void report(CliContext &c, bool json, const QString &host, const Undeploy &u)
     // Every window and command reading the manifest says it is undeployed (the Deploy page no
     // longer shows the last run's green steps).
     if (u.error.isEmpty()) {
-        if (const Status s = Deployment::recordUndeployed(c.paths, host, QDateTime::currentDateTimeUtc()); !s) {
+        if (const Status s = recipe::Deployment::recordUndeployed(c.paths, host, QDateTime::currentDateTimeUtc()); !s) {
             c.err << s.message() << '\n';
         }
     }
@@ -89,7 +89,8 @@ void report(CliContext &c, bool json, const QString &host, const Undeploy &u)
 }
 
 /** The keys of servers that no longer exist are worth nothing: forget them, then `done`. */
-void forgetKeys(CliContext &c, SecretStore &secrets, const QStringList &ids, const std::function<void(int)> &done)
+void forgetKeys(CliContext &c, security::SecretStore &secrets, const QStringList &ids,
+                const std::function<void(int)> &done)
 {
     if (ids.isEmpty()) {
         done(ExitOk);
@@ -97,7 +98,7 @@ void forgetKeys(CliContext &c, SecretStore &secrets, const QStringList &ids, con
     }
     auto pending = std::make_shared<qsizetype>(ids.size());
     for (const QString &id : ids) {
-        secrets.remove(SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
+        secrets.remove(security::SecretStore::apiKeyKey(id), [&c, pending, done](const Status &s) {
             if (!s) {
                 c.err << s.message() << '\n';
             }
@@ -137,7 +138,7 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     int notFound = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
+    const std::optional<fleet::HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
         return notFound;
     }
@@ -152,11 +153,11 @@ int runUndeployCommand(const QStringList &args, CliContext &c)
               << '\n';
         return ExitCheckFailed;
     }
-    const QStringList ids = Recipe::deploymentIds(host->name);
+    const QStringList ids = recipe::Recipe::deploymentIds(host->name);
     const bool asJson = p.isSet(json);
     auto u = std::make_shared<Undeploy>();
-    SecretStore secrets;
-    return runOnHost(*host, c, [&, u](HostSession &session, std::function<void(int)> done) {
+    security::SecretStore secrets;
+    return runOnHost(*host, c, [&, u](fleet::HostSession &session, std::function<void(int)> done) {
         ssh::Transport &connection = session.connection();
         docker::DockerEndpoint &endpoint = docker::DockerEndpoint::of(connection);
         u->docker = std::make_unique<docker::DockerClient>(endpoint);

@@ -51,7 +51,7 @@ void sayFailure(CliContext &c, bool json, const QString &host, const QString &wh
     c.err << why << '\n';
 }
 
-void removeGateway(HostSession &session, CliContext &c, const QString &host, bool json, bool &answered,
+void removeGateway(fleet::HostSession &session, CliContext &c, const QString &host, bool json, bool &answered,
                    expose::GatewayOperation::Claim claim, const std::function<void(int)> &done)
 {
     auto *operation = new expose::GatewayOperation(c.paths, session, &session);
@@ -100,7 +100,7 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
         return ExitUsage;
     }
     int notFound = ExitOk;
-    const std::optional<HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
+    const std::optional<fleet::HostEntry> host = findHost(c, p.positionalArguments().at(1), &notFound);
     if (!host) {
         return notFound;
     }
@@ -112,8 +112,8 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
     }
     auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());
     bool answered = false;
-    const int code =
-        runOnHost(*host, c, [&c, &host, asJson, &answered, claim](HostSession &session, std::function<void(int)> done) {
+    const int code = runOnHost(
+        *host, c, [&c, &host, asJson, &answered, claim](fleet::HostSession &session, std::function<void(int)> done) {
             removeGateway(session, c, host->name, asJson, answered, std::move(*claim), done);
         });
     if (asJson && !answered && code != ExitOk) {

@@ -41,27 +41,27 @@ const QString kUsage = QStringLiteral(
     "       flashdeck upgrade HOST [HOST…] --resume [--json]");
 
 /** What the human form says when a host's upgrade ends. */
-QString outcomeWords(const QString &host, UpgradeOutcome outcome, const UpgradePlan &plan)
+QString outcomeWords(const QString &host, deploy::UpgradeOutcome outcome, const deploy::UpgradePlan &plan)
 {
     switch (outcome) {
-    case UpgradeOutcome::Upgraded:
-        return QStringLiteral("%1 upgraded to %2.\n").arg(host, UpgradePlan::shortPins(plan.to));
-    case UpgradeOutcome::RolledBack:
+    case deploy::UpgradeOutcome::Upgraded:
+        return QStringLiteral("%1 upgraded to %2.\n").arg(host, deploy::UpgradePlan::shortPins(plan.to));
+    case deploy::UpgradeOutcome::RolledBack:
         return QCoreApplication::translate(
                    "Cli", "%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.\n")
-            .arg(host, plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from));
-    case UpgradeOutcome::RollbackFailed:
+            .arg(host, plan.failedStep, plan.failedSeen, deploy::UpgradePlan::shortPins(plan.from));
+    case deploy::UpgradeOutcome::RollbackFailed:
         return QCoreApplication::translate(
                    "Cli",
                    "%1: the upgrade failed at %2 and the rollback to %3 failed too (above). The host needs "
                    "you: fix what the failed step says, then 'flashdeck upgrade %1 --resume' retries the "
                    "rollback.\n")
-            .arg(host, plan.failedStep, UpgradePlan::shortPins(plan.from));
-    case UpgradeOutcome::Stopped:
+            .arg(host, plan.failedStep, deploy::UpgradePlan::shortPins(plan.from));
+    case deploy::UpgradeOutcome::Stopped:
         break;
     }
     return QCoreApplication::translate("Cli", "%1: stopped; 'flashdeck upgrade %1 --resume' continues the %2.\n")
-        .arg(host, upgradePhaseName(plan.phase));
+        .arg(host, deploy::upgradePhaseName(plan.phase));
 }
 
 /** upgrade's options, read by one parser. */
@@ -119,7 +119,7 @@ struct UpgradeRequest
     int maxUnavailable = 1;
     int readyTimeoutMs = 0;
     int stallTimeoutMs = 0;
-    std::optional<Pins> pinsFile;
+    std::optional<recipe::Pins> pinsFile;
 };
 
 /** The exit code where the command stops; none: go on. */
@@ -160,7 +160,7 @@ Stop readRequest(const QCommandLineParser &p, const UpgradeFlags &f, CliContext 
         return usageError(c, QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
     if (p.isSet(f.pinsOpt)) {
-        Result<Pins> read = Pins::readFrom(p.value(f.pinsOpt));
+        Result<recipe::Pins> read = recipe::Pins::readFrom(p.value(f.pinsOpt));
         if (!read) {
             c.err << read.message() << '\n';
             return ExitUsage;
@@ -171,40 +171,43 @@ Stop readRequest(const QCommandLineParser &p, const UpgradeFlags &f, CliContext 
 }
 
 /** The hosts' turns, phases, steps and notices as they come (JSON lines, or words). */
-void printAsItGoes(CliContext &c, RollingUpgrade &rolling, bool json, bool several)
+void printAsItGoes(CliContext &c, fleet::RollingUpgrade &rolling, bool json, bool several)
 {
     const auto tag = [several, json](const QString &host) { return several || json ? host : QString(); };
-    QObject::connect(&rolling, &RollingUpgrade::hostStarted, &rolling,
-                     [&c, json](const QString &host, const UpgradePlan &plan) {
+    QObject::connect(&rolling, &fleet::RollingUpgrade::hostStarted, &rolling,
+                     [&c, json](const QString &host, const deploy::UpgradePlan &plan) {
                          if (!json) {
                              c.out << "== " << host << ": upgrade " << plan.summary() << '\n';
                              c.out.flush();
                          }
                      });
-    QObject::connect(&rolling, &RollingUpgrade::phaseChanged, &rolling,
-                     [&c, json](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
-                         if (json) {
-                             c.out << QString::fromStdString(nlohmann::json{
-                                          {"phase", upgradePhaseName(phase).toStdString()},
-                                          {"host",
-                                           host.toStdString()}}.dump())
-                                   << '\n';
-                         } else if (phase == UpgradePhase::Rollback) {
-                             c.out << "== "
-                                   << (plan.failedStep.isEmpty()
-                                           ? QCoreApplication::translate("Cli", "%1: rolling back to %2 (stopped)\n")
-                                                 .arg(host, UpgradePlan::shortPins(plan.from))
-                                           : QCoreApplication::translate("Cli", "%1: rolling back to %2 (%3 failed)\n")
-                                                 .arg(host, UpgradePlan::shortPins(plan.from), plan.failedStep));
-                         }
-                         c.out.flush();
-                     });
-    QObject::connect(&rolling, &RollingUpgrade::stepChanged, &rolling,
-                     [&c, json, tag](const QString &host, const StepRecord &r) { printStep(c, r, json, tag(host)); });
     QObject::connect(
-        &rolling, &RollingUpgrade::progress, &rolling,
-        [&c, json, tag](const QString &host, const StepProgress &pr) { printProgress(c, pr, json, tag(host)); });
-    QObject::connect(&rolling, &RollingUpgrade::notice, &rolling, [&c](const QString &, const QString &text) {
+        &rolling, &fleet::RollingUpgrade::phaseChanged, &rolling,
+        [&c, json](const QString &host, deploy::UpgradePhase phase, const deploy::UpgradePlan &plan) {
+            if (json) {
+                c.out << QString::fromStdString(nlohmann::json{
+                             {"phase", deploy::upgradePhaseName(phase).toStdString()},
+                             {"host",
+                              host.toStdString()}}.dump())
+                      << '\n';
+            } else if (phase == deploy::UpgradePhase::Rollback) {
+                c.out << "== "
+                      << (plan.failedStep.isEmpty()
+                              ? QCoreApplication::translate("Cli", "%1: rolling back to %2 (stopped)\n")
+                                    .arg(host, deploy::UpgradePlan::shortPins(plan.from))
+                              : QCoreApplication::translate("Cli", "%1: rolling back to %2 (%3 failed)\n")
+                                    .arg(host, deploy::UpgradePlan::shortPins(plan.from), plan.failedStep));
+            }
+            c.out.flush();
+        });
+    QObject::connect(
+        &rolling, &fleet::RollingUpgrade::stepChanged, &rolling,
+        [&c, json, tag](const QString &host, const recipe::StepRecord &r) { printStep(c, r, json, tag(host)); });
+    QObject::connect(&rolling, &fleet::RollingUpgrade::progress, &rolling,
+                     [&c, json, tag](const QString &host, const recipe::StepProgress &pr) {
+                         printProgress(c, pr, json, tag(host));
+                     });
+    QObject::connect(&rolling, &fleet::RollingUpgrade::notice, &rolling, [&c](const QString &, const QString &text) {
         c.err << text << '\n';
         c.err.flush();
     });
@@ -222,7 +225,7 @@ nlohmann::json gatewayAfter(CliContext &c, const QString &host, bool json)
         return gateway ? nlohmann::json() : nlohmann::json{{"error", gateway.message().toStdString()}};
     }
     const expose::GatewayRecord &g = *gateway.value();
-    const Result<Deployment> d = Deployment::read(c.paths, host);
+    const Result<recipe::Deployment> d = recipe::Deployment::read(c.paths, host);
     const int port = d && d.value().port > 0 ? d.value().port : g.upstreamPort;
     const bool kept = port == g.upstreamPort;
     if (!json) {
@@ -244,21 +247,22 @@ nlohmann::json gatewayAfter(CliContext &c, const QString &host, bool json)
 }
 
 /** The summary: every host, what it ran, what it was to run, how it went; the exit code. */
-int printSummary(CliContext &c, const RollingUpgrade &rolling, const std::map<QString, int> &sshCodes, bool json)
+int printSummary(CliContext &c, const fleet::RollingUpgrade &rolling, const std::map<QString, int> &sshCodes, bool json)
 {
     int code = rolling.allUpgraded() ? int(ExitOk) : int(ExitCheckFailed);
     nlohmann::json summary = nlohmann::json::array();
     QStringList rows;
-    for (const RollingUpgrade::Host &h : rolling.hosts()) {
-        const QString result = RollingUpgrade::resultOf(h);
+    for (const fleet::RollingUpgrade::Host &h : rolling.hosts()) {
+        const QString result = fleet::RollingUpgrade::resultOf(h);
         summary.push_back({{"host", h.name.toStdString()},
                            {"from", h.setup.plan.from.toJson()},
                            {"to", h.setup.plan.to.toJson()},
                            {"result", result.toStdString()},
                            {"gateway", gatewayAfter(c, h.name, json)}});
         rows.append(QStringLiteral("%1  %2  %3  %4")
-                        .arg(h.name.leftJustified(16), UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
-                             UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
+                        .arg(h.name.leftJustified(16),
+                             deploy::UpgradePlan::shortPins(h.setup.plan.from).leftJustified(34),
+                             deploy::UpgradePlan::shortPins(h.setup.plan.to).leftJustified(34), result));
         if (const auto ssh = sshCodes.find(h.name);
             ssh != sshCodes.end() && code == ExitCheckFailed && rolling.hosts().size() == 1) {
             code = ssh->second; // one host that could not be reached: its SSH code
@@ -282,8 +286,9 @@ int printSummary(CliContext &c, const RollingUpgrade &rolling, const std::map<QS
  * Every host checked and planned before any starts: a typo in the fifth name must not leave four
  * upgraded and the rest not.
  */
-Stop addHosts(CliContext &c, const Inventory &inventory, const Recipe &recipe, const LicenseTerms &terms,
-              const UpgradeRequest &r, const UpgradeTarget &target, RollingUpgrade &rolling)
+Stop addHosts(CliContext &c, const fleet::Inventory &inventory, const recipe::Recipe &recipe,
+              const recipe::LicenseTerms &terms, const UpgradeRequest &r, const deploy::UpgradeTarget &target,
+              fleet::RollingUpgrade &rolling)
 {
     for (const QString &name : r.names) {
         if (!inventory.find(name)) {
@@ -292,21 +297,21 @@ Stop addHosts(CliContext &c, const Inventory &inventory, const Recipe &recipe, c
                          .arg(name);
             return ExitUsage;
         }
-        Result<UpgradeSetup> setup = UpgradeSetup::prepare(c.paths, name, recipe, terms, target);
+        Result<deploy::UpgradeSetup> setup = deploy::UpgradeSetup::prepare(c.paths, name, recipe, terms, target);
         if (!setup) {
             c.err << setup.message() << '\n';
             return ExitCheckFailed;
         }
         setup.value().options.readyTimeoutMs = r.readyTimeoutMs;
         setup.value().options.stallTimeoutMs = r.stallTimeoutMs;
-        rolling.add(name, Deployment::directory(c.paths, name), std::move(setup).value());
+        rolling.add(name, recipe::Deployment::directory(c.paths, name), std::move(setup).value());
     }
 
     return std::nullopt;
 }
 
 /** The command line read and checked: the hosts, the pins to move to (or --resume), the pace. */
-Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, UpgradeTarget &target)
+Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, deploy::UpgradeTarget &target)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
@@ -334,20 +339,20 @@ Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, Upg
 /** Each host's session, opened when its turn comes, closed when it ends (or its code). */
 struct HostSessions
 {
-    std::map<QString, std::unique_ptr<HostSession>> connections;
+    std::map<QString, std::unique_ptr<fleet::HostSession>> connections;
     std::map<QString, std::function<void(int)>> release;
     std::map<QString, int> sshCodes;
 };
 
 /** How the rolling upgrade reaches a host when its turn comes: `sessions` keeps its session. */
-RollingUpgrade::Connect connectOnTurn(CliContext &c, const Inventory &inventory, HostSessions &sessions)
+fleet::RollingUpgrade::Connect connectOnTurn(CliContext &c, const fleet::Inventory &inventory, HostSessions &sessions)
 {
     return [&c, &inventory, &sessions](const QString &name, std::function<void(ssh::Transport &)> ready,
                                        std::function<void(const QString &)> failed) {
-        const std::optional<HostEntry> entry = inventory.find(name);
+        const std::optional<fleet::HostEntry> entry = inventory.find(name);
         sessions.connections[name] = startOnHost(
             *entry, c,
-            [&release = sessions.release, name, ready](HostSession &session, std::function<void(int)> done) {
+            [&release = sessions.release, name, ready](fleet::HostSession &session, std::function<void(int)> done) {
                 release[name] = std::move(done);
                 ready(session.connection());
             },
@@ -364,21 +369,21 @@ RollingUpgrade::Connect connectOnTurn(CliContext &c, const Inventory &inventory,
  * Runs the upgrade, `maxUnavailable` hosts at a time, to its end (Ctrl+C cancels it and keeps it
  * for --resume; twice quits at once), then prints the summary; returns the exit code.
  */
-int runToTheEnd(CliContext &c, RollingUpgrade &rolling, HostSessions &sessions, bool json, int maxUnavailable)
+int runToTheEnd(CliContext &c, fleet::RollingUpgrade &rolling, HostSessions &sessions, bool json, int maxUnavailable)
 {
-    QObject::connect(
-        &rolling, &RollingUpgrade::hostFinished, &rolling,
-        [&c, &sessions, json](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
-            if (outcome && !json) {
-                c.out << outcomeWords(host, *outcome, plan);
-                c.out.flush();
-            }
-            if (const auto done = sessions.release.find(host); done != sessions.release.end()) {
-                done->second(outcome == UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
-            }
-        });
+    QObject::connect(&rolling, &fleet::RollingUpgrade::hostFinished, &rolling,
+                     [&c, &sessions, json](const QString &host, std::optional<deploy::UpgradeOutcome> outcome,
+                                           const deploy::UpgradePlan &plan) {
+                         if (outcome && !json) {
+                             c.out << outcomeWords(host, *outcome, plan);
+                             c.out.flush();
+                         }
+                         if (const auto done = sessions.release.find(host); done != sessions.release.end()) {
+                             done->second(outcome == deploy::UpgradeOutcome::Upgraded ? ExitOk : ExitCheckFailed);
+                         }
+                     });
     QEventLoop loop;
-    QObject::connect(&rolling, &RollingUpgrade::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&rolling, &fleet::RollingUpgrade::finished, &loop, &QEventLoop::quit);
     StopSignals stopSignals;
     QObject::connect(&stopSignals, &StopSignals::stopRequested, &loop, [&](int) {
         if (stopSignals.count() > 1) {
@@ -406,28 +411,28 @@ int runToTheEnd(CliContext &c, RollingUpgrade &rolling, HostSessions &sessions, 
 int runUpgradeCommand(const QStringList &args, CliContext &c)
 {
     UpgradeRequest r;
-    UpgradeTarget target;
+    deploy::UpgradeTarget target;
     if (const Stop stop = parseRequest(args, c, r, target)) {
         return *stop;
     }
-    Inventory inventory(c.paths.inventoryFile());
+    fleet::Inventory inventory(c.paths.inventoryFile());
     if (Status s = inventory.load(); !s) {
         c.err << s.message() << '\n';
         return ExitCheckFailed;
     }
-    const auto recipes = Recipe::builtIn();
-    const auto terms = LicenseTerms::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
+    const auto terms = recipe::LicenseTerms::builtIn();
     if (!recipes || !terms) {
         c.err << (!recipes ? recipes.message() : terms.message()) << '\n';
         return ExitCheckFailed;
     }
-    const Recipe recipe = recipes.value().first();
+    const recipe::Recipe recipe = recipes.value().first();
 
-    Redactor localRedactor;
-    Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
-    SecretStore secrets;
+    security::Redactor localRedactor;
+    security::Redactor &redactor = c.redactor ? *c.redactor : localRedactor;
+    security::SecretStore secrets;
     HostSessions sessions;
-    RollingUpgrade rolling(recipe, secrets, redactor, connectOnTurn(c, inventory, sessions));
+    fleet::RollingUpgrade rolling(recipe, secrets, redactor, connectOnTurn(c, inventory, sessions));
     if (const Stop stop = addHosts(c, inventory, recipe, terms.value(), r, target, rolling)) {
         return *stop;
     }

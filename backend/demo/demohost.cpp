@@ -410,7 +410,7 @@ Status DemoHosts::startSshd(DemoHostInfo &h, const QString &home, const QString 
     return Status::ok();
 }
 
-Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString &scenario, double timeFactor,
+Result<QList<DemoHostInfo>> DemoHosts::start(fleet::Inventory &inventory, const QString &scenario, double timeFactor,
                                              int hostCount)
 {
     if (const QList<DemoHostInfo> already = running(); !already.isEmpty()) {
@@ -445,9 +445,9 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
     if (Status s = saveState(hosts); !s) {
         return s;
     }
-    QList<HostEntry> entries;
+    QList<fleet::HostEntry> entries;
     for (const DemoHostInfo &h : hosts) {
-        HostEntry entry;
+        fleet::HostEntry entry;
         entry.name = h.name;
         entry.address = QStringLiteral("127.0.0.1");
         entry.port = h.port;
@@ -462,10 +462,10 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
         entries.append(entry);
     }
     // One change to the file as it is now: the operator's own hosts, added meanwhile, stay.
-    const auto added = inventory.change([&entries](QList<HostEntry> &list) {
-        for (const HostEntry &entry : entries) {
-            const auto it =
-                std::find_if(list.begin(), list.end(), [&entry](const HostEntry &h) { return h.name == entry.name; });
+    const auto added = inventory.change([&entries](QList<fleet::HostEntry> &list) {
+        for (const fleet::HostEntry &entry : entries) {
+            const auto it = std::find_if(list.begin(), list.end(),
+                                         [&entry](const fleet::HostEntry &h) { return h.name == entry.name; });
             if (it != list.end()) {
                 *it = entry;
             } else {
@@ -480,7 +480,7 @@ Result<QList<DemoHostInfo>> DemoHosts::start(Inventory &inventory, const QString
     return hosts;
 }
 
-Status DemoHosts::stop(Inventory &inventory)
+Status DemoHosts::stop(fleet::Inventory &inventory)
 {
     const QByteArray data = readAll(stateFile());
     const nlohmann::json j = nlohmann::json::parse(data.constData(), data.constData() + data.size(), nullptr, false);
@@ -496,9 +496,9 @@ Status DemoHosts::stop(Inventory &inventory)
             clean = stopProcessTree(h.namespacePid, 3000) && clean;
         }
     }
-    const auto removed = inventory.change([&names](QList<HostEntry> &list) {
+    const auto removed = inventory.change([&names](QList<fleet::HostEntry> &list) {
         // Never a real host that happens to be called "demo".
-        list.removeIf([&names](const HostEntry &h) { return h.simulated && names.contains(h.name); });
+        list.removeIf([&names](const fleet::HostEntry &h) { return h.simulated && names.contains(h.name); });
         return Status::ok();
     });
     const Status saved = removed ? Status::ok() : removed.status();

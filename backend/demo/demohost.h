@@ -9,7 +9,9 @@
 
 namespace flashdeck {
 class AppPaths;
+namespace fleet {
 class Inventory;
+} // namespace fleet
 } // namespace flashdeck
 
 namespace flashdeck::demo {
@@ -77,10 +79,10 @@ public:
      * AMD already), and adds them to `inventory` (saved). A demo already running is returned
      * as it is. `timeFactor` scales every simulated duration (1 = the pace of a real host).
      */
-    [[nodiscard]] Result<QList<DemoHostInfo>> start(Inventory &inventory, const QString &scenario, double timeFactor,
-                                                    int hostCount = 1);
+    [[nodiscard]] Result<QList<DemoHostInfo>> start(fleet::Inventory &inventory, const QString &scenario,
+                                                    double timeFactor, int hostCount = 1);
     /** Stops every demo process and removes the demo hosts from `inventory` (saved). */
-    [[nodiscard]] Status stop(Inventory &inventory);
+    [[nodiscard]] Status stop(fleet::Inventory &inventory);
 
 private:
     QString stateDir() const;

@@ -12,7 +12,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 
@@ -43,7 +43,7 @@ QString Acknowledgements::currentUser()
     return qEnvironmentVariable("USER", QStringLiteral("uid %1").arg(getuid()));
 }
 
-Acknowledgement Acknowledgements::make(const QString &host, const LicenseTerms &terms, const QString &use,
+Acknowledgement Acknowledgements::make(const QString &host, const recipe::LicenseTerms &terms, const QString &use,
                                        const QString &via)
 {
     Acknowledgement a;
@@ -98,7 +98,8 @@ Result<QList<Acknowledgement>> Acknowledgements::parse(const QByteArray &data) c
     return out;
 }
 
-Result<std::optional<Acknowledgement>> Acknowledgements::find(const QString &host, const LicenseTerms &terms) const
+Result<std::optional<Acknowledgement>> Acknowledgements::find(const QString &host,
+                                                              const recipe::LicenseTerms &terms) const
 {
     const auto all = load();
     if (!all) {
@@ -143,4 +144,4 @@ Status Acknowledgements::record(const Acknowledgement &ack)
     return Status::ok();
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -9,7 +9,13 @@
 
 namespace flashdeck {
 
+namespace recipe {
 class LicenseTerms;
+} // namespace recipe
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
 
 /** One operator's acknowledgement of a licence for one host (F40). */
 struct Acknowledgement
@@ -39,7 +45,8 @@ public:
      * The acknowledgement of `terms`, as shown now (in any of its shipped languages), for `host`;
      * none when the text changed.
      */
-    [[nodiscard]] Result<std::optional<Acknowledgement>> find(const QString &host, const LicenseTerms &terms) const;
+    [[nodiscard]] Result<std::optional<Acknowledgement>> find(const QString &host,
+                                                              const recipe::LicenseTerms &terms) const;
     /**
      * Adds or replaces the host's acknowledgement of that licence, in the file as it is now (under
      * its lock, written atomically): other processes' records stay. A file that does not parse is
@@ -47,7 +54,8 @@ public:
      */
     [[nodiscard]] Status record(const Acknowledgement &ack);
     /** A new acknowledgement of `terms` by the current OS user, now. */
-    static Acknowledgement make(const QString &host, const LicenseTerms &terms, const QString &use, const QString &via);
+    static Acknowledgement make(const QString &host, const recipe::LicenseTerms &terms, const QString &use,
+                                const QString &via);
     /** The OS user running Flashdeck (getpwuid, then $USER). */
     static QString currentUser();
 
@@ -60,4 +68,4 @@ private:
     QString m_file;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 using nlohmann::json;
 
@@ -102,4 +102,4 @@ void ApiKeyRecovery::done(const Result<QString> &key)
     Q_EMIT finished(key);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

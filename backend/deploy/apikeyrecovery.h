@@ -19,6 +19,10 @@ namespace ssh {
 class Transport;
 } // namespace ssh
 
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
+
 /** The key a container was started with (`--api-key` in its inspected Args), or empty. */
 QString apiKeyOfContainer(const nlohmann::json &inspect);
 
@@ -54,4 +58,4 @@ private:
     bool m_done = false;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

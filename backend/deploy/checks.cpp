@@ -12,19 +12,19 @@
 
 #include <algorithm>
 
-namespace flashdeck::checks {
+namespace flashdeck::deploy::checks {
 
 namespace {
 
 /** Runs `check` with the rules built into Flashdeck; a build without them says so in the step. */
 template<typename Check>
-StepRecord withBuiltInRules(const char *step, Check check)
+recipe::StepRecord withBuiltInRules(const char *step, Check check)
 {
     const Result<logs::LogRules> rules = logs::LogRules::builtIn();
     if (!rules) {
-        StepRecord r;
+        recipe::StepRecord r;
         r.step = QString::fromLatin1(step);
-        r.status = StepStatus::Unknown;
+        r.status = recipe::StepStatus::Unknown;
         r.seen = rules.message();
         return r;
     }
@@ -32,9 +32,9 @@ StepRecord withBuiltInRules(const char *step, Check check)
 }
 
 /** A check's record: its id and why. Its title is the plan's, which the runner gives every record. */
-StepRecord make(const char *step, const QString &why)
+recipe::StepRecord make(const char *step, const QString &why)
 {
-    StepRecord r;
+    recipe::StepRecord r;
     r.step = QString::fromLatin1(step);
     r.why = why;
     return r;
@@ -149,9 +149,9 @@ void judgeGpu(int index, const probe::NvidiaGpu &gpu, double memFraction, const 
 
 } // namespace
 
-StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
+recipe::StepRecord gpus(const recipe::RecipeProfile &profile, const QStringList &names)
 {
-    StepRecord r = make(
+    recipe::StepRecord r = make(
         "preflight.gpus",
         QCoreApplication::translate("Deploy", "The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
     r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
@@ -164,9 +164,9 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
     r.seen = names.isEmpty() ? QStringLiteral("no GPU")
                              : QStringLiteral("%1 × %2").arg(names.size()).arg(distinct.join(QStringLiteral(", ")));
     if (matching >= profile.gpuCount) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
     } else {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         r.fix = QCoreApplication::translate(
                     "Deploy",
                     "Choose the profile for this host's GPUs (flashdeck recipes list), or deploy on a host "
@@ -177,17 +177,17 @@ StepRecord gpus(const RecipeProfile &profile, const QStringList &names)
     return r;
 }
 
-StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
+recipe::StepRecord driver(const recipe::Recipe &recipe, const probe::NvidiaDriver &d)
 {
-    StepRecord r = make(
+    recipe::StepRecord r = make(
         "preflight.driver",
         QCoreApplication::translate("Deploy", "The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
     r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
     r.seen = QCoreApplication::translate("Deploy", "driver %1, CUDA %2").arg(d.driverVersion, d.cudaVersion);
     if (probe::compareVersions(d.cudaVersion, recipe.cudaRuntime) >= 0) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
     } else {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         // Only what the driver causes: the server cannot start the image's CUDA runtime. The
         // qmul4 fallback is the image's CUDA Toolkit's doing, never the driver's (the page, F20).
         r.fix = QCoreApplication::translate("Deploy",
@@ -198,11 +198,11 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &d)
     return r;
 }
 
-StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d, const QHash<qint64, QString> &owners,
-                     const QString &deploymentId, const QString &host, const QList<probe::RocmSmiProcess> &unplaced,
-                     const QSet<int> &ownGpus)
+recipe::StepRecord gpuMemory(const recipe::RecipeProfile &profile, const probe::NvidiaDriver &d,
+                             const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host,
+                             const QList<probe::RocmSmiProcess> &unplaced, const QSet<int> &ownGpus)
 {
-    StepRecord r = make(
+    recipe::StepRecord r = make(
         "preflight.gpumemory",
         QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
             .arg(profile.memFractionStatic));
@@ -211,7 +211,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
     const ProcessOwners o{owners, deploymentId, unplaced, ownGpus};
     MemoryFindings f;
     f.somewhere = unplacedHolders(o);
-    for (const RecipeReplica &replica : profile.replicas) {
+    for (const recipe::RecipeReplica &replica : profile.replicas) {
         for (const int index : replica.gpus) {
             if (index < 0 || index >= d.gpus.size()) {
                 continue; // preflight.gpus judged the count
@@ -220,7 +220,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
         }
     }
     if (f.tight.isEmpty()) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "every GPU of the profile has the %1 the server takes free")
                      .arg(gib(f.needed));
         if (!f.unlistedOwn.isEmpty()) {
@@ -233,7 +233,7 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
         }
         return r;
     }
-    r.status = StepStatus::Fail;
+    r.status = recipe::StepStatus::Fail;
     r.seen = f.tight.join(QStringLiteral("; "));
     QStringList fix;
     if (!f.flashdeck.isEmpty()) {
@@ -253,11 +253,11 @@ StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &d,
     return r;
 }
 
-StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
+recipe::StepRecord disk(const recipe::Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
-    StepRecord r = make("preflight.disk",
-                        QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
-                            .arg(fmt::gbExact(recipe.weightsBytes)));
+    recipe::StepRecord r = make("preflight.disk",
+                                QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
+                                    .arg(fmt::gbExact(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     r.expected = weightsOnHost
         ? QCoreApplication::translate("Deploy", "≥ %1 free for the image (the weights are already on the host)")
@@ -266,9 +266,9 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
               .arg(fmt::gbExact(need), fmt::gbExact(recipe.weightsBytes), fmt::gbExact(recipe.imageApproxBytes));
     r.seen = QCoreApplication::translate("Deploy", "%1 free on %2").arg(fmt::gbExact(free.availBytes), free.mountPoint);
     if (free.availBytes >= need) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
     } else {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         r.fix = QCoreApplication::translate("Deploy",
                                             "Free %1 more on %2, or point the Hugging Face cache at a larger disk.")
                     .arg(fmt::gbExact(need - free.availBytes), free.mountPoint);
@@ -276,12 +276,12 @@ StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsO
     return r;
 }
 
-StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
+recipe::StepRecord ports(const recipe::RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
 {
-    StepRecord r =
+    recipe::StepRecord r =
         make("preflight.port", QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
     QList<quint16> wanted;
-    for (const RecipeReplica &rep : profile.replicas) {
+    for (const recipe::RecipeReplica &rep : profile.replicas) {
         wanted.append(rep.port);
     }
     if (profile.routerPort) {
@@ -299,7 +299,7 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
     r.seen = taken.isEmpty()
         ? QCoreApplication::translate("Deploy", "all free")
         : QCoreApplication::translate("Deploy", "in use: %1").arg(taken.join(QStringLiteral(", ")));
-    r.status = taken.isEmpty() ? StepStatus::Pass : StepStatus::Fail;
+    r.status = taken.isEmpty() ? recipe::StepStatus::Pass : recipe::StepStatus::Fail;
     if (!taken.isEmpty()) {
         // A free port to offer: the first one above the profile's that nothing listens on.
         quint16 freePort = 0;
@@ -319,9 +319,10 @@ StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocke
     return r;
 }
 
-StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
+recipe::StepRecord hostMemory(const recipe::RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
 {
-    StepRecord r = make("preflight.memory", QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
+    recipe::StepRecord r =
+        make("preflight.memory", QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
     r.expected = QCoreApplication::translate("Deploy", "≥ %1 available (%2 GB × %3 ranks)")
@@ -331,9 +332,9 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
     r.seen = QCoreApplication::translate("Deploy", "%1 available of %2")
                  .arg(fmt::gbExact(memory.availableBytes), fmt::gbExact(memory.totalBytes));
     if (memory.availableBytes >= need) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
     } else {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         r.fix = QCoreApplication::translate("Deploy",
                                             "Lower --hicache-size to at most %1 GB per rank, or free host memory.")
                     .arg(memory.availableBytes / 1000000000LL / std::max<qsizetype>(1, ranks));
@@ -341,7 +342,8 @@ StepRecord hostMemory(const RecipeProfile &profile, int gbPerRank, const probe::
     return r;
 }
 
-QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuNames, const QStringList &architectures)
+QString qmul4NotApplicable(const recipe::RecipeProfile &profile, const QStringList &gpuNames,
+                           const QStringList &architectures)
 {
     if (profile.vendor != probe::GpuVendor::Nvidia) {
         return QCoreApplication::translate("Deploy",
@@ -373,7 +375,7 @@ QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuN
         .arg(names.join(QStringLiteral(", ")));
 }
 
-std::optional<KernelVerdict> qmul4Printed(const StartLog &log)
+std::optional<recipe::KernelVerdict> qmul4Printed(const StartLog &log)
 {
     // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
     // name is read from the line only to say which slow path it took.
@@ -386,7 +388,7 @@ std::optional<KernelVerdict> qmul4Printed(const StartLog &log)
         return std::nullopt;
     }
     const QString &l = log.lines().at(at);
-    KernelVerdict v;
+    recipe::KernelVerdict v;
     v.line = l.trimmed();
     v.backend = log.ruleAt(at) == ok ? QStringLiteral("qmul4") : backend.match(l).captured(1);
     if (v.backend.isEmpty()) {
@@ -395,7 +397,7 @@ std::optional<KernelVerdict> qmul4Printed(const StartLog &log)
     return v;
 }
 
-std::optional<KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
+std::optional<recipe::KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
 {
     return qmul4Printed(StartLog(lines, rules));
 }
@@ -414,22 +416,23 @@ QString fallbackFix(const QString &backend)
 
 } // namespace
 
-StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules, const std::optional<KernelVerdict> &earlier)
+recipe::StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules,
+                         const std::optional<recipe::KernelVerdict> &earlier)
 {
     return qmul4(StartLog(lines, rules), earlier);
 }
 
-StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlier)
+recipe::StepRecord qmul4(const StartLog &log, const std::optional<recipe::KernelVerdict> &earlier)
 {
-    StepRecord r = make(
+    recipe::StepRecord r = make(
         "check.qmul4",
         QCoreApplication::translate("Deploy",
                                     "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
                                     "silently takes a slow path"));
     r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
-    if (const std::optional<KernelVerdict> printed = qmul4Printed(log)) {
+    if (const std::optional<recipe::KernelVerdict> printed = qmul4Printed(log)) {
         r.seen = printed->line;
-        r.status = printed->fastPath() ? StepStatus::Pass : StepStatus::Warn;
+        r.status = printed->fastPath() ? recipe::StepStatus::Pass : recipe::StepStatus::Warn;
         if (!printed->fastPath()) {
             r.fix = fallbackFix(printed->backend);
         }
@@ -442,14 +445,14 @@ StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlie
         const QString date = QDateTime::fromString(earlier->seenAt, Qt::ISODate).date().toString(Qt::ISODate);
         if (earlier->fastPath()) {
             // Not this start's observation: informative, never a pass.
-            r.status = StepStatus::Skipped;
+            r.status = recipe::StepStatus::Skipped;
             r.seen = QCoreApplication::translate("Deploy",
                                                  "qmul4 seen on %1 at the first start of this image and revision; "
                                                  "not printed by this start")
                          .arg(date);
         } else {
             // The same image digest has the same toolkit: its fallback stands.
-            r.status = StepStatus::Warn;
+            r.status = recipe::StepStatus::Warn;
             r.seen = QCoreApplication::translate("Deploy",
                                                  "backend=%1 seen on %2 at the first start of this image and "
                                                  "revision; not printed by this start")
@@ -458,7 +461,7 @@ StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlie
         }
         return r;
     }
-    r.status = StepStatus::Unknown;
+    r.status = recipe::StepStatus::Unknown;
     r.seen = QCoreApplication::translate("Deploy", "not printed by this start");
     r.fix = QCoreApplication::translate(
         "Deploy",
@@ -467,14 +470,14 @@ StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlie
     return r;
 }
 
-StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
+recipe::StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
 {
     return dspark(StartLog(lines, rules));
 }
 
-StepRecord dspark(const StartLog &log)
+recipe::StepRecord dspark(const StartLog &log)
 {
-    StepRecord r =
+    recipe::StepRecord r =
         make("check.dspark",
              QCoreApplication::translate("Deploy",
                                          "--speculative-algorithm DSPARK loads the draft from the checkpoint's "
@@ -482,11 +485,11 @@ StepRecord dspark(const StartLog &log)
     r.expected = QCoreApplication::translate("Deploy", "a DSpark draft line");
     // The page's wording and the real variants.
     if (const qsizetype at = log.first(log.rules().indexOf(QStringLiteral("dspark-ok"))); at >= 0) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
         r.seen = log.lines().at(at).trimmed();
         return r;
     }
-    r.status = StepStatus::Warn;
+    r.status = recipe::StepStatus::Warn;
     r.seen = QCoreApplication::translate("Deploy", "no DSpark line in the log");
     r.fix = QCoreApplication::translate(
         "Deploy",
@@ -495,14 +498,14 @@ StepRecord dspark(const StartLog &log)
     return r;
 }
 
-StepRecord kvPool(const RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
 {
     return kvPool(profile, StartLog(lines, rules));
 }
 
-StepRecord kvPool(const RecipeProfile &profile, const StartLog &log)
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const StartLog &log)
 {
-    StepRecord r = make(
+    recipe::StepRecord r = make(
         "check.kvpool",
         QCoreApplication::translate("Deploy", "The profile expects about %1 tokens").arg(profile.kvTokensExpected));
     static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
@@ -517,34 +520,34 @@ StepRecord kvPool(const RecipeProfile &profile, const StartLog &log)
         ? QCoreApplication::translate("Deploy", "≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
         : QCoreApplication::translate("Deploy", "no published figure");
     if (seen == 0) {
-        r.status = StepStatus::Unknown;
+        r.status = recipe::StepStatus::Unknown;
         r.seen = QCoreApplication::translate("Deploy", "the log names no KV pool size");
         return r;
     }
     r.seen = QCoreApplication::translate("Deploy", "%1 tokens").arg(seen);
     if (profile.kvTokensExpected == 0 || qAbs(seen - profile.kvTokensExpected) * 100 <= profile.kvTokensExpected * 15) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
     } else {
-        r.status = StepStatus::Warn;
+        r.status = recipe::StepStatus::Warn;
         r.fix = QCoreApplication::translate("Deploy",
                                             "Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).");
     }
     return r;
 }
 
-StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, bool specificOnly)
+recipe::StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, bool specificOnly)
 {
     return launchFailure(StartLog(lines, rules), specificOnly);
 }
 
-StepRecord launchFailure(const StartLog &log, bool specificOnly)
+recipe::StepRecord launchFailure(const StartLog &log, bool specificOnly)
 {
     // The log rules of severity "error", in their order: the most specific come first, and the
     // generic crash lines last (a traceback starts with "Scheduler hit an exception" and names
     // its cause a few lines later). Where each matched first is known: no line is read again.
     const logs::LogRules &rules = log.rules();
     const QStringList &lines = log.lines();
-    StepRecord r;
+    recipe::StepRecord r;
     for (int i = 0; i < rules.rules().size(); ++i) {
         const logs::LogRule &rule = rules.rules().at(i);
         if (rule.severity != QLatin1String("error") || (specificOnly && rule.id == QLatin1String("crash"))) {
@@ -552,7 +555,7 @@ StepRecord launchFailure(const StartLog &log, bool specificOnly)
         }
         const qsizetype at = log.first(i);
         if (at >= 0) {
-            r.status = StepStatus::Fail;
+            r.status = recipe::StepStatus::Fail;
             r.seen = lines.at(at).trimmed();
             if (rule.id == QLatin1String("crash")) {
                 // A traceback's first line says only that there is one: its exception line (a
@@ -573,27 +576,27 @@ StepRecord launchFailure(const StartLog &log, bool specificOnly)
     return r;
 }
 
-StepRecord qmul4(const QStringList &logLines, const std::optional<KernelVerdict> &earlier)
+recipe::StepRecord qmul4(const QStringList &logLines, const std::optional<recipe::KernelVerdict> &earlier)
 {
     return withBuiltInRules("check.qmul4",
                             [&](const logs::LogRules &rules) { return qmul4(logLines, rules, earlier); });
 }
 
-StepRecord dspark(const QStringList &logLines)
+recipe::StepRecord dspark(const QStringList &logLines)
 {
     return withBuiltInRules("check.dspark", [&](const logs::LogRules &rules) { return dspark(logLines, rules); });
 }
 
-StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines)
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines)
 {
     return withBuiltInRules("check.kvpool",
                             [&](const logs::LogRules &rules) { return kvPool(profile, logLines, rules); });
 }
 
-StepRecord launchFailure(const QStringList &logLines, bool specificOnly)
+recipe::StepRecord launchFailure(const QStringList &logLines, bool specificOnly)
 {
     return withBuiltInRules("ready",
                             [&](const logs::LogRules &rules) { return launchFailure(logLines, rules, specificOnly); });
 }
 
-} // namespace flashdeck::checks
+} // namespace flashdeck::deploy::checks

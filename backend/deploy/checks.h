@@ -13,12 +13,10 @@
 #include <optional>
 
 namespace flashdeck {
+
 namespace logs {
 class LogRules;
-}
-
-struct Recipe;
-struct RecipeProfile;
+} // namespace logs
 namespace probe {
 struct NvidiaDriver;
 struct GpuSample;
@@ -26,6 +24,14 @@ struct DiskFree;
 struct ListeningSocket;
 struct HostMemory;
 } // namespace probe
+namespace recipe {
+struct Recipe;
+struct RecipeProfile;
+} // namespace recipe
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
 
 /**
  * The judgements of the plan, as pure functions of what the host answered, so each one is
@@ -34,8 +40,8 @@ struct HostMemory;
  */
 namespace checks {
 
-StepRecord gpus(const RecipeProfile &profile, const QStringList &gpuNames);
-StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
+recipe::StepRecord gpus(const recipe::RecipeProfile &profile, const QStringList &gpuNames);
+recipe::StepRecord driver(const recipe::Recipe &recipe, const probe::NvidiaDriver &driver);
 /**
  * Each GPU of the profile has the memory the server takes at start: its --mem-fraction-static
  * of the whole card (SGLang sizes weights and KV pool from it and stops with "Not enough memory"
@@ -48,14 +54,15 @@ StepRecord driver(const Recipe &recipe, const probe::NvidiaDriver &driver);
  * server was given (-1: all); where the tool lists no process for their memory (inside a
  * container, some VMs), that memory is the server's own, which a rerun reuses.
  */
-StepRecord gpuMemory(const RecipeProfile &profile, const probe::NvidiaDriver &driver,
-                     const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host,
-                     const QList<probe::RocmSmiProcess> &unplaced = {}, const QSet<int> &ownGpus = {});
+recipe::StepRecord gpuMemory(const recipe::RecipeProfile &profile, const probe::NvidiaDriver &driver,
+                             const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host,
+                             const QList<probe::RocmSmiProcess> &unplaced = {}, const QSet<int> &ownGpus = {});
 /** F13; `weightsOnHost`: an offline folder holds them (F27), only the image needs room. */
-StepRecord disk(const Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost = false);
-StepRecord ports(const RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
+recipe::StepRecord disk(const recipe::Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost = false);
+recipe::StepRecord ports(const recipe::RecipeProfile &profile, const QList<probe::ListeningSocket> &listening);
 /** F36: host memory for HiCache: --hicache-size counts per rank, for every rank of every service. */
-StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const probe::HostMemory &memory);
+recipe::StepRecord hostMemory(const recipe::RecipeProfile &profile, int hicacheGbPerRank,
+                              const probe::HostMemory &memory);
 // The log checks read lines through the log rules (resources/logrules/log-rules.json): which line
 // says what is known there alone, as the Logs page's highlights know it (issue 22). The overloads
 // without rules use the built-in ones.
@@ -66,36 +73,39 @@ StepRecord hostMemory(const RecipeProfile &profile, int hicacheGbPerRank, const 
  * earlier architecture (Hopper: H100, H200) prints it: the check is skipped with the reason.
  * `architectures`: nvidia-smi's product_architecture of each GPU (pre-flight), else the names.
  */
-QString qmul4NotApplicable(const RecipeProfile &profile, const QStringList &gpuNames, const QStringList &architectures);
+QString qmul4NotApplicable(const recipe::RecipeProfile &profile, const QStringList &gpuNames,
+                           const QStringList &architectures);
 /** The `nvfp4_to_fp8 backend=…` line this start printed (its backend and the line); none when it printed none. */
-std::optional<KernelVerdict> qmul4Printed(const StartLog &log);
-std::optional<KernelVerdict> qmul4Printed(const QStringList &logLines, const logs::LogRules &rules);
+std::optional<recipe::KernelVerdict> qmul4Printed(const StartLog &log);
+std::optional<recipe::KernelVerdict> qmul4Printed(const QStringList &logLines, const logs::LogRules &rules);
 /**
  * F20: qmul4 passes, another backend warns loudly. No line at all is no guess: what `earlier` (a
  * start of the same image digest and model revision) printed, and when (skipped for qmul4, a
  * warning for a fallback), else "not printed by this start" (unknown).
  */
-StepRecord qmul4(const StartLog &log, const std::optional<KernelVerdict> &earlier = std::nullopt);
-StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules,
-                 const std::optional<KernelVerdict> &earlier = std::nullopt);
-StepRecord qmul4(const QStringList &logLines, const std::optional<KernelVerdict> &earlier = std::nullopt);
+recipe::StepRecord qmul4(const StartLog &log, const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
+recipe::StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules,
+                         const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
+recipe::StepRecord qmul4(const QStringList &logLines,
+                         const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
 /** F18: the seed's wording or the real variants (rule dspark-ok). */
-StepRecord dspark(const StartLog &log);
-StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
-StepRecord dspark(const QStringList &logLines);
+recipe::StepRecord dspark(const StartLog &log);
+recipe::StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
+recipe::StepRecord dspark(const QStringList &logLines);
 /** F09/F10: the KV pool the log reports (rule kv-pool) against the profile's expectation (±15 %). */
-StepRecord kvPool(const RecipeProfile &profile, const StartLog &log);
-StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines, const logs::LogRules &rules);
-StepRecord kvPool(const RecipeProfile &profile, const QStringList &logLines);
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const StartLog &log);
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines,
+                          const logs::LogRules &rules);
+recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines);
 /**
  * The launch's failure lines (the rules of severity "error") in `logLines`, with the rule's
  * meaning and fix; empty when none. `specificOnly`: ignore the generic crash lines (a traceback
  * names its cause a few lines later, so a log read while it streams must not stop at its first
  * line).
  */
-StepRecord launchFailure(const StartLog &log, bool specificOnly = false);
-StepRecord launchFailure(const QStringList &logLines, const logs::LogRules &rules, bool specificOnly = false);
-StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
+recipe::StepRecord launchFailure(const StartLog &log, bool specificOnly = false);
+recipe::StepRecord launchFailure(const QStringList &logLines, const logs::LogRules &rules, bool specificOnly = false);
+recipe::StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
 
 } // namespace checks
-} // namespace flashdeck
+} // namespace flashdeck::deploy

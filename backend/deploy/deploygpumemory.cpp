@@ -19,7 +19,7 @@
 
 #include <memory>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 using nlohmann::json;
 
@@ -226,8 +226,8 @@ void DeployRunner::judgeGpuMemory(const probe::NvidiaDriver &gpus, const QList<p
                                    if (host.endsWith(QLatin1Char('-') + m_profile.id)) {
                                        host.chop(m_profile.id.size() + 1);
                                    }
-                                   StepRecord r = checks::gpuMemory(m_profile, gpus, owners, m_options.deploymentId,
-                                                                    host, unplaced, *ownGpus);
+                                   recipe::StepRecord r = checks::gpuMemory(
+                                       m_profile, gpus, owners, m_options.deploymentId, host, unplaced, *ownGpus);
                                    judgeWeightsFit(gpus, r);
                                    r.command = m_current.command;
                                    finish(r);
@@ -260,7 +260,7 @@ void DeployRunner::judgeGpuMemory(const probe::NvidiaDriver &gpus, const QList<p
                    });
 }
 
-void DeployRunner::judgeWeightsFit(const probe::NvidiaDriver &gpus, StepRecord &r) const
+void DeployRunner::judgeWeightsFit(const probe::NvidiaDriver &gpus, recipe::StepRecord &r) const
 {
     // Each service holds all the weights in its static memory: checked from the GPUs' totals
     // before the pull, so an impossible layout stops now, not after a 252 GB download.
@@ -272,8 +272,8 @@ void DeployRunner::judgeWeightsFit(const probe::NvidiaDriver &gpus, StepRecord &
         r.seen += QStringLiteral("; ") + fit.words;
         return;
     }
-    const bool wasFailing = r.status == StepStatus::Fail;
-    r.status = StepStatus::Fail;
+    const bool wasFailing = r.status == recipe::StepStatus::Fail;
+    r.status = recipe::StepStatus::Fail;
     r.seen = wasFailing ? fit.words + QStringLiteral("; ") + r.seen : fit.words;
     const QString more = QCoreApplication::translate(
         "Deploy",
@@ -282,4 +282,4 @@ void DeployRunner::judgeWeightsFit(const probe::NvidiaDriver &gpus, StepRecord &
     r.fix = wasFailing && !r.fix.isEmpty() ? more + QLatin1Char(' ') + r.fix : more;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 // Small words the deploy runner's files share (deployrunner.cpp, deploypreflight.cpp).
-namespace flashdeck::deployhelpers {
+namespace flashdeck::deploy::helpers {
 
 /** dockerd's own words for a failed call, attributed; a transport failure as it is. */
 inline QString dockerSaid(const docker::DockerResponse &r)
@@ -22,4 +22,4 @@ inline QString str(const nlohmann::json &j, const char *key)
                                                                   : QString();
 }
 
-} // namespace flashdeck::deployhelpers
+} // namespace flashdeck::deploy::helpers

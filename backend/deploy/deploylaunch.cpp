@@ -25,7 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 
@@ -67,7 +67,7 @@ QString serverMessage(const json &j, const QByteArray &raw)
 }
 
 /** The verify step's request: one short question (or a picture), thinking off when asked. */
-json verifyRequest(const Recipe &recipe, bool image, bool thinkingOff)
+json verifyRequest(const recipe::Recipe &recipe, bool image, bool thinkingOff)
 {
     json content = "Reply with one short sentence about GPUs.";
     if (image) {
@@ -88,10 +88,10 @@ json verifyRequest(const Recipe &recipe, bool image, bool thinkingOff)
 }
 
 /** A refused or unreadable answer: what the server said (never model output) and what to do. */
-void refused(StepRecord &r, int status, const json &j, const QByteArray &data, const QString &transportError,
+void refused(recipe::StepRecord &r, int status, const json &j, const QByteArray &data, const QString &transportError,
              const QString &firstTry)
 {
-    r.status = StepStatus::Fail;
+    r.status = recipe::StepStatus::Fail;
     // The server's own words for a refusal (never model output: an error body holds none).
     const QString said = status >= 400 ? serverMessage(j, data) : QString();
     r.seen = (status ? QStringLiteral("HTTP %1").arg(status) : transportError) +
@@ -155,10 +155,10 @@ void DeployRunner::launch()
                            }
                        }
                        if (m_options.apiKey.isEmpty()) {
-                           m_options.apiKey = generateApiKey();
+                           m_options.apiKey = recipe::generateApiKey();
                        }
                        m_redactor.addSecret(m_options.apiKey);
-                       LaunchInputs in;
+                       recipe::LaunchInputs in;
                        in.deploymentId = m_options.deploymentId;
                        in.imageDigest = m_imageDigest;
                        in.modelSha = m_modelSha;
@@ -172,28 +172,28 @@ void DeployRunner::launch()
                        if (m_options.hicacheGbPerRank > 0) {
                            in.hicacheGbPerRank = m_options.hicacheGbPerRank;
                        }
-                       const Result<QList<ContainerSpec>> specs = buildLaunch(m_recipe, m_profile, in);
+                       const Result<QList<recipe::ContainerSpec>> specs = recipe::buildLaunch(m_recipe, m_profile, in);
                        if (!specs) {
                            fail(specs.message(),
                                 QCoreApplication::translate("Deploy", "Fix the profile or the inputs and run again."));
                            return;
                        }
                        QStringList lines;
-                       for (const ContainerSpec &spec : specs.value()) {
+                       for (const recipe::ContainerSpec &spec : specs.value()) {
                            lines.append(spec.dockerRunLine());
                        }
                        m_launchLine = lines.join(QLatin1Char('\n'));
                        m_current.command = m_launchLine;
-                       launchNext(std::make_shared<QList<ContainerSpec>>(specs.value()), 0, {}, {});
+                       launchNext(std::make_shared<QList<recipe::ContainerSpec>>(specs.value()), 0, {}, {});
                    });
 }
 
-void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started,
+void DeployRunner::launchNext(std::shared_ptr<QList<recipe::ContainerSpec>> specs, int index, QStringList started,
                               QStringList reused)
 {
     if (index == specs->size()) {
-        StepRecord r = m_current;
-        r.status = StepStatus::Pass;
+        recipe::StepRecord r = m_current;
+        r.status = recipe::StepStatus::Pass;
         r.expected =
             QCoreApplication::translate("Deploy", "%1 container(s) labelled io.flashdeck.deployment=%2 running")
                 .arg(specs->size())
@@ -212,7 +212,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
         }
         r.seen = seen.join(QStringLiteral("; "));
         if (!m_profile.verified()) { // F12: say so, every time it runs
-            r.status = StepStatus::Warn;
+            r.status = recipe::StepStatus::Warn;
             r.fix = QCoreApplication::translate(
                         "Deploy",
                         "This profile is not verified upstream: validate it with your own load before relying "
@@ -222,7 +222,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
         finish(r);
         return;
     }
-    const ContainerSpec spec = specs->at(index);
+    const recipe::ContainerSpec spec = specs->at(index);
     auto next = [this, specs, index](QStringList s, QStringList r) { launchNext(specs, index + 1, s, r); };
     m_docker->call(
         "GET", QStringLiteral("/containers/%1/json").arg(spec.name), {},
@@ -277,7 +277,7 @@ void DeployRunner::launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int i
         });
 }
 
-void DeployRunner::createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started)
+void DeployRunner::createAndStart(const recipe::ContainerSpec &spec, std::function<void(const QString &)> started)
 {
     m_docker->call(
         "POST", QStringLiteral("/containers/create?name=") + spec.name,
@@ -339,15 +339,15 @@ void DeployRunner::checkLog(const char *step)
             m_qmul4Seen->modelSha = m_modelSha;
         }
     }
-    std::optional<KernelVerdict> earlier;
-    for (const KernelVerdict &v : m_options.qmul4Verdicts) {
+    std::optional<recipe::KernelVerdict> earlier;
+    for (const recipe::KernelVerdict &v : m_options.qmul4Verdicts) {
         if (v.of(m_imageDigest, m_modelSha)) {
             earlier = v;
         }
     }
-    StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, earlier)
-        : id == QLatin1String("check.dspark")         ? checks::dspark(m_log)
-                                                      : checks::kvPool(m_profile, m_log);
+    recipe::StepRecord r = id == QLatin1String("check.qmul4") ? checks::qmul4(m_log, earlier)
+        : id == QLatin1String("check.dspark")                 ? checks::dspark(m_log)
+                                                              : checks::kvPool(m_profile, m_log);
     begin(r.why, QCoreApplication::translate("Deploy", "the server's log"));
     r.command = m_current.command;
     finish(r);
@@ -373,7 +373,7 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray data = reply->readAll(); // read once: the error's words are in it too
         const json j = jsonread::parse(data.constData(), data.constData() + data.size());
-        StepRecord r = m_current;
+        recipe::StepRecord r = m_current;
         r.expected = thinkingStep
             ? QCoreApplication::translate("Deploy", "content non-empty, reasoning_content empty or null")
             : QCoreApplication::translate("Deploy", "content non-empty");
@@ -399,8 +399,8 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
             return;
         }
         r.seen = firstTry.isEmpty() ? shape : firstTry + QStringLiteral(": ") + shape;
-        r.status = hasContent && (!thinkingStep || noReasoning) ? StepStatus::Pass : StepStatus::Fail;
-        if (r.status == StepStatus::Fail) {
+        r.status = hasContent && (!thinkingStep || noReasoning) ? recipe::StepStatus::Pass : recipe::StepStatus::Fail;
+        if (r.status == recipe::StepStatus::Fail) {
             r.fix = thinkingStep
                 ? QCoreApplication::translate("Deploy",
                                               "Check the reasoning parser (--reasoning-parser minimax-m3) and the "
@@ -416,4 +416,4 @@ void DeployRunner::verifyChat(const char *step, bool thinkingOffRetry, const QSt
     });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -4,7 +4,7 @@
 
 #include <QCoreApplication>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 QString PlanStep::groupText() const
 {
@@ -127,4 +127,4 @@ QString DeployPlan::title(const QString &id, const QString &otherwise)
     return step ? step->titleText() : otherwise;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

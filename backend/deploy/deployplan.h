@@ -4,7 +4,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 class DeployRunner;
 
@@ -46,4 +46,4 @@ public:
     static QString title(const QString &id, const QString &otherwise = {});
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

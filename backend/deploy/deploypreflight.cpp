@@ -29,11 +29,11 @@
 
 #include <algorithm>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 // The pre-flight steps: what the host must have before anything is pulled or started.
 
-using namespace deployhelpers;
+using namespace helpers;
 using nlohmann::json;
 
 namespace {
@@ -46,8 +46,8 @@ constexpr const char *kRocmSmiNames = "rocm-smi --showproductname --json";
 void DeployRunner::preflightSsh()
 {
     begin({}, {});
-    StepRecord r = m_current;
-    r.status = StepStatus::Pass;
+    recipe::StepRecord r = m_current;
+    r.status = recipe::StepStatus::Pass;
     r.expected = QCoreApplication::translate("Deploy", "an authenticated session with a verified host key");
     r.seen = QCoreApplication::translate("Deploy", "connected");
     finish(r);
@@ -87,13 +87,13 @@ void DeployRunner::failOrOtherVendor(const QString &seen, const QString &fix)
                 return;
             }
             QStringList fitting;
-            for (const RecipeProfile &p : m_recipe.profiles) {
+            for (const recipe::RecipeProfile &p : m_recipe.profiles) {
                 if (p.vendor != m_profile.vendor && !p.generatorOnly() && p.gpuCount <= count) {
                     fitting.append(p.id);
                 }
             }
-            StepRecord r = m_current;
-            r.status = StepStatus::Fail;
+            recipe::StepRecord r = m_current;
+            r.status = recipe::StepStatus::Fail;
             r.expected = QStringLiteral("%1 × %2").arg(m_profile.gpuCount).arg(m_profile.gpuModel);
             r.seen = QCoreApplication::translate("Deploy", "the profile needs %1 × %2; the host has %3")
                          .arg(m_profile.gpuCount)
@@ -164,9 +164,9 @@ void DeployRunner::gpusRead(const ssh::CommandResult &res)
         }
     }
     m_gpuNames = names;
-    StepRecord r = checks::gpus(m_profile, names);
+    recipe::StepRecord r = checks::gpus(m_profile, names);
     r.command = m_current.command;
-    if (r.status == StepStatus::Pass) {
+    if (r.status == recipe::StepStatus::Pass) {
         if (const QString laid = layOverHost(names); !laid.isEmpty()) {
             r.seen += QStringLiteral("; ") + laid;
         }
@@ -186,7 +186,7 @@ QString DeployRunner::layOverHost(const QStringList &names)
     while (ofModel < names.size() && names.at(ofModel).contains(m_profile.gpuModel, Qt::CaseInsensitive)) {
         ++ofModel;
     }
-    const int services = ProfileChoice::servicesOn(m_profile, ofModel);
+    const int services = recipe::ProfileChoice::servicesOn(m_profile, ofModel);
     if (services < 2) {
         return {};
     }
@@ -195,14 +195,14 @@ QString DeployRunner::layOverHost(const QStringList &names)
         gpus.append(g);
     }
     // The operator's --port is the entry point's, the Router's; the services keep the recipe's.
-    const RecipeProfile *listed = m_recipe.profile(m_profile.id);
+    const recipe::RecipeProfile *listed = m_recipe.profile(m_profile.id);
     const quint16 given = m_profile.replicas.first().port;
     const quint16 recipePort = listed && !listed->replicas.isEmpty() ? listed->replicas.first().port : given;
-    RecipeProfile base = m_profile;
+    recipe::RecipeProfile base = m_profile;
     base.replicas.first().port = recipePort;
-    m_profile = ProfileChoice::overGpus(base, gpus, given != recipePort ? given : 0);
+    m_profile = recipe::ProfileChoice::overGpus(base, gpus, given != recipePort ? given : 0);
     QStringList parts;
-    for (const RecipeReplica &replica : m_profile.replicas) {
+    for (const recipe::RecipeReplica &replica : m_profile.replicas) {
         parts.append(QCoreApplication::translate("Deploy", "GPUs %1-%2 on port %3")
                          .arg(replica.gpus.first())
                          .arg(replica.gpus.last())
@@ -232,7 +232,7 @@ void DeployRunner::preflightDriver()
                 fail(d.message(), QCoreApplication::translate("Deploy", "Check the NVIDIA driver installation."));
                 return;
             }
-            StepRecord r = checks::driver(m_recipe, d.value());
+            recipe::StepRecord r = checks::driver(m_recipe, d.value());
             r.command = m_current.command;
             finish(r);
         },
@@ -266,7 +266,7 @@ void DeployRunner::preflightDocker()
                 m_docker->call("GET", QStringLiteral("/info"), {}, [this](const docker::DockerResponse &info) {
                     const json j = info.json();
                     const bool nvidiaRuntime = j.is_object() && j.value("Runtimes", json::object()).contains("nvidia");
-                    StepRecord r = m_current;
+                    recipe::StepRecord r = m_current;
                     r.expected = m_profile.vendor == probe::GpuVendor::Nvidia
                         ? QCoreApplication::translate("Deploy", "Docker with the nvidia runtime")
                         : QStringLiteral("Docker");
@@ -275,11 +275,11 @@ void DeployRunner::preflightDocker()
                             .arg(str(j, "ServerVersion"), m_docker->apiPrefix().mid(2),
                                  nvidiaRuntime ? QCoreApplication::translate("Deploy", ", nvidia runtime") : QString());
                     if (m_profile.vendor == probe::GpuVendor::Nvidia && !nvidiaRuntime) {
-                        r.status = StepStatus::Fail;
+                        r.status = recipe::StepStatus::Fail;
                         r.fix = QCoreApplication::translate(
                             "Deploy", "Install the NVIDIA Container Toolkit on the host and restart Docker.");
                     } else {
-                        r.status = StepStatus::Pass;
+                        r.status = recipe::StepStatus::Pass;
                     }
                     finish(r);
                 });
@@ -352,8 +352,8 @@ void DeployRunner::preflightDisk()
                  QCoreApplication::translate("Deploy", "Check that the home directory on the host is writable."));
             return;
         }
-        StepRecord r = checks::disk(m_recipe, free.value(),
-                                    m_options.modelSource != QLatin1String("hub") || m_options.weightsOnHost);
+        recipe::StepRecord r = checks::disk(m_recipe, free.value(),
+                                            m_options.modelSource != QLatin1String("hub") || m_options.weightsOnHost);
         r.command = m_current.command;
         finish(r);
     });
@@ -368,10 +368,10 @@ void DeployRunner::preflightPort()
                    [this](const docker::DockerResponse &ours) {
                        const bool running = ours.ok() && ours.json().is_array() && !ours.json().empty();
                        runCommand("ss -Hltn", [this, running](const ssh::CommandResult &res) {
-                           StepRecord r = checks::ports(m_profile, probe::parseSsListening(res.stdoutData));
+                           recipe::StepRecord r = checks::ports(m_profile, probe::parseSsListening(res.stdoutData));
                            r.command = m_current.command;
-                           if (r.status == StepStatus::Fail && running) {
-                               r.status = StepStatus::Pass; // our own server from an earlier run holds them
+                           if (r.status == recipe::StepStatus::Fail && running) {
+                               r.status = recipe::StepStatus::Pass; // our own server from an earlier run holds them
                                r.seen =
                                    QCoreApplication::translate("Deploy", "in use by this deployment's running server");
                                r.fix.clear(); // nothing to do (a unit test found the failure's advice left on)
@@ -395,10 +395,10 @@ void DeployRunner::preflightMemory()
                  QCoreApplication::translate("Deploy", "Check that /proc/meminfo is readable on the host."));
             return;
         }
-        StepRecord r = checks::hostMemory(m_profile, m_options.hicacheGbPerRank, memory.value());
+        recipe::StepRecord r = checks::hostMemory(m_profile, m_options.hicacheGbPerRank, memory.value());
         r.command = m_current.command;
         finish(r);
     });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

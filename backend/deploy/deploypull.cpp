@@ -18,9 +18,9 @@
 // The pull step of DeployRunner: by digest, its progress as dockerd streams it, and the pin
 // checked in RepoDigests afterwards.
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
-using namespace deployhelpers;
+using namespace helpers;
 using nlohmann::json;
 
 void DeployRunner::pull()
@@ -137,13 +137,13 @@ void DeployRunner::verifyPulled(const QString &pinned, bool pulled, const QStrin
             m_imageBytes = res.json().is_object()
                 ? jsonread::integer(res.json(), "Size", 1, std::numeric_limits<qint64>::max()).value_or(0)
                 : 0;
-            StepRecord r = m_current;
+            recipe::StepRecord r = m_current;
             r.expected = QCoreApplication::translate("Deploy", "RepoDigests contains %1").arg(pinned); // = expectedPull
             r.seen = has
                 ? (pulled ? QCoreApplication::translate("Deploy", "pulled %1; RepoDigests has the pin").arg(how)
                           : QCoreApplication::translate("Deploy", "already present; not pulled again"))
                 : QStringLiteral("RepoDigests: %1").arg(QString::fromStdString(digests.dump()));
-            r.status = has ? StepStatus::Pass : StepStatus::Fail;
+            r.status = has ? recipe::StepStatus::Pass : recipe::StepStatus::Fail;
             m_pulled = has && pulled;
             if (!has) {
                 r.fix = QCoreApplication::translate("Deploy", "Remove the image on the host and pull again.");
@@ -152,4 +152,4 @@ void DeployRunner::verifyPulled(const QString &pinned, bool pulled, const QStrin
         });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -18,7 +18,7 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 /** What the Ready step has seen so far; settled once, by whichever part ends it first. */
 struct DeployRunner::ReadyWait
@@ -59,7 +59,7 @@ void DeployRunner::ready()
     watchStall(wait);
 }
 
-void DeployRunner::settleReady(ReadyWait &wait, const StepRecord &r)
+void DeployRunner::settleReady(ReadyWait &wait, const recipe::StepRecord &r)
 {
     if (wait.settled) {
         return;
@@ -85,8 +85,8 @@ void DeployRunner::settleReady(ReadyWait &wait, const StepRecord &r)
 void DeployRunner::passIfReady(ReadyWait &wait)
 {
     if (wait.seenReady && wait.healthy) {
-        StepRecord r = m_current;
-        r.status = StepStatus::Pass;
+        recipe::StepRecord r = m_current;
+        r.status = recipe::StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "/health 200; ready line seen; ") +
             m_readyProgress->summary(m_readyClock.elapsed());
         settleReady(wait, r);
@@ -125,10 +125,10 @@ void DeployRunner::followStartLog(const std::shared_ptr<ReadyWait> &wait)
         }
         // Only a named cause stops the wait here; a bare crash is judged when the container ends.
         // Where each rule matched is kept as the lines come: this costs no re-reading.
-        const StepRecord failure = checks::launchFailure(m_log, true);
-        if (failure.status == StepStatus::Fail) {
-            StepRecord r = m_current;
-            r.status = StepStatus::Fail;
+        const recipe::StepRecord failure = checks::launchFailure(m_log, true);
+        if (failure.status == recipe::StepStatus::Fail) {
+            recipe::StepRecord r = m_current;
+            r.status = recipe::StepStatus::Fail;
             r.seen = failure.seen;
             r.fix = failure.fix;
             settleReady(*wait, r);
@@ -138,11 +138,11 @@ void DeployRunner::followStartLog(const std::shared_ptr<ReadyWait> &wait)
         // The follow ends when the container stops: before ready, that is a failed launch.
         // Unless it ended because the SSH link went (an error, or the connection is not up):
         // then nothing says the server stopped, and saying so would be a lie (issue 9).
-        StepRecord r = m_current;
-        r.status = StepStatus::Fail;
-        const StepRecord failure = checks::launchFailure(m_log);
+        recipe::StepRecord r = m_current;
+        r.status = recipe::StepStatus::Fail;
+        const recipe::StepRecord failure = checks::launchFailure(m_log);
         if ((m_logStream->error() != QNetworkReply::NoError || m_conn.state().phase != ssh::ConnectionPhase::Ready) &&
-            failure.status != StepStatus::Fail) {
+            failure.status != recipe::StepStatus::Fail) {
             r.seen = QCoreApplication::translate("Deploy",
                                                  "the connection to the host was lost while waiting for the server "
                                                  "(%1); the server may still be starting — nothing seen says it "
@@ -152,7 +152,7 @@ void DeployRunner::followStartLog(const std::shared_ptr<ReadyWait> &wait)
                                                 "Once the host is reachable again, run again with --resume: a server "
                                                 "that is running is not started twice.");
         } else {
-            r.seen = failure.status == StepStatus::Fail
+            r.seen = failure.status == recipe::StepStatus::Fail
                 ? failure.seen
                 : QCoreApplication::translate("Deploy", "the server exited; last lines:\n") + lastLinesOf(8);
             r.fix = failure.fix.isEmpty()
@@ -188,8 +188,8 @@ void DeployRunner::pollHealth(const std::shared_ptr<ReadyWait> &wait, quint16 po
             m_readyTimer->start();
         },
         [this, wait](const QString &message) {
-            StepRecord r = m_current;
-            r.status = StepStatus::Fail;
+            recipe::StepRecord r = m_current;
+            r.status = recipe::StepStatus::Fail;
             r.seen = QCoreApplication::translate("Deploy", "no tunnel to the server's port: %1").arg(message);
             r.fix = QCoreApplication::translate("Deploy",
                                                 "Check the SSH connection to the host, then run again with --resume.");
@@ -255,8 +255,8 @@ void DeployRunner::watchStall(const std::shared_ptr<ReadyWait> &wait)
         if (now - m_readyProgress->lastProgressMs() < m_options.stallTimeoutMs) {
             return;
         }
-        StepRecord r = m_current;
-        r.status = StepStatus::Fail;
+        recipe::StepRecord r = m_current;
+        r.status = recipe::StepStatus::Fail;
         r.seen = QCoreApplication::translate("Deploy", "no progress for %1: %2; last lines:\n%3")
                      .arg(wait->stall, m_readyProgress->lastSeen(now), lastLinesOf(4));
         r.fix = m_readyProgress->phase() <= ReadyProgress::Phase::Downloading && m_readyProgress->total() > 0
@@ -275,8 +275,8 @@ void DeployRunner::watchStall(const std::shared_ptr<ReadyWait> &wait)
     m_stallTimer->start();
     if (m_options.readyTimeoutMs > 0) {
         QTimer::singleShot(m_options.readyTimeoutMs, this, [this, wait] {
-            StepRecord r = m_current;
-            r.status = StepStatus::Fail;
+            recipe::StepRecord r = m_current;
+            r.status = recipe::StepStatus::Fail;
             r.seen = QCoreApplication::translate("Deploy", "not ready after %1 s (%2); last lines:\n%3")
                          .arg(m_options.readyTimeoutMs / 1000)
                          .arg(m_readyProgress->lastSeen(m_readyClock.elapsed()), lastLinesOf(8));
@@ -295,4 +295,4 @@ QString DeployRunner::lastLinesOf(int n) const
     return m_log.lastLines(n);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

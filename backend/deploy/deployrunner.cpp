@@ -29,13 +29,14 @@
 
 #include <limits>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
-using namespace deployhelpers;
+using namespace helpers;
 using nlohmann::json;
 
-DeployRunner::DeployRunner(ssh::Transport &connection, const Recipe &recipe, const RecipeProfile &profile,
-                           DeployOptions options, Journal &journal, Redactor &redactor, QObject *parent)
+DeployRunner::DeployRunner(ssh::Transport &connection, const recipe::Recipe &recipe,
+                           const recipe::RecipeProfile &profile, DeployOptions options, Journal &journal,
+                           security::Redactor &redactor, QObject *parent)
     : QObject(parent)
     , m_conn(connection)
     , m_recipe(recipe)
@@ -127,8 +128,8 @@ void DeployRunner::reportCancel(const QString &left)
         return;
     }
     m_done = true;
-    StepRecord r = m_current;
-    r.status = StepStatus::Fail;
+    recipe::StepRecord r = m_current;
+    r.status = recipe::StepStatus::Fail;
     r.at = QDateTime::currentDateTimeUtc();
     QString seen =
         QCoreApplication::translate("Deploy", "cancelled by the operator during this step. Left on the host: %1.")
@@ -174,13 +175,13 @@ void DeployRunner::begin(const QString &why, const QString &command)
     // the run finds.
     Q_ASSERT(m_next > 0);
     const PlanStep &step = DeployPlan::steps().at(m_next - 1);
-    m_current = StepRecord{};
+    m_current = recipe::StepRecord{};
     m_percent = -1;
     m_current.step = step.stepId();
     m_current.title = step.titleText();
     m_current.why = why.isEmpty() ? step.whyText() : why;
     m_current.command = command;
-    m_current.status = StepStatus::Running;
+    m_current.status = recipe::StepStatus::Running;
     m_current.phase = m_options.phase;
     m_current.at = QDateTime::currentDateTimeUtc();
     if (const Status s = m_journal.append(m_current); !s) {
@@ -192,7 +193,7 @@ void DeployRunner::begin(const QString &why, const QString &command)
     Q_EMIT stepChanged(m_current);
 }
 
-void DeployRunner::finish(StepRecord r)
+void DeployRunner::finish(recipe::StepRecord r)
 {
     if (m_cancelling) {
         return; // an outcome that arrived after the cancel: reportCancel records the step
@@ -223,7 +224,7 @@ void DeployRunner::finish(StepRecord r)
     // last step's is reported with the manifest.
     (void)m_journal.append(r);
     Q_EMIT stepChanged(r);
-    if (stepLetsPlanContinue(r.status)) {
+    if (recipe::stepLetsPlanContinue(r.status)) {
         advance();
     } else if (!m_done) {
         m_done = true;
@@ -233,8 +234,8 @@ void DeployRunner::finish(StepRecord r)
 
 void DeployRunner::fail(const QString &seen, const QString &fix, const QString &expected)
 {
-    StepRecord r = m_current;
-    r.status = StepStatus::Fail;
+    recipe::StepRecord r = m_current;
+    r.status = recipe::StepStatus::Fail;
     r.seen = seen;
     r.fix = fix;
     if (!expected.isEmpty()) {
@@ -245,7 +246,7 @@ void DeployRunner::fail(const QString &seen, const QString &fix, const QString &
 
 void DeployRunner::reportProgress(qint64 done, qint64 total, bool totalKnown, const QString &text)
 {
-    StepProgress p;
+    recipe::StepProgress p;
     p.step = m_current.step;
     p.done = done;
     p.total = std::max(done, total);
@@ -263,8 +264,8 @@ void DeployRunner::reportProgress(qint64 done, qint64 total, bool totalKnown, co
 void DeployRunner::skip(const QString &reason)
 {
     begin({}, {});
-    StepRecord r = m_current;
-    r.status = StepStatus::Skipped;
+    recipe::StepRecord r = m_current;
+    r.status = recipe::StepStatus::Skipped;
     r.seen = reason;
     finish(r);
 }
@@ -305,17 +306,17 @@ void DeployRunner::license()
     begin(QCoreApplication::translate("Deploy", "%1, non-commercial grant; commercial use has conditions")
               .arg(m_recipe.licenseName),
           {});
-    StepRecord r = m_current;
+    recipe::StepRecord r = m_current;
     r.expected = QCoreApplication::translate("Deploy", "an acknowledgement of the %1 (%2)")
                      .arg(m_recipe.licenseName, m_recipe.licenseVersion);
     if (m_recipe.licenseUses.contains(m_options.licenseAcknowledged)) {
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "acknowledged for %1 use").arg(m_options.licenseAcknowledged);
         if (!m_options.licenseRecord.isEmpty()) {
             r.seen += QStringLiteral(" by ") + m_options.licenseRecord;
         }
     } else {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         r.seen = QCoreApplication::translate("Deploy", "no acknowledgement for this host and licence version");
         r.fix = QCoreApplication::translate(
                     "Deploy",
@@ -334,7 +335,7 @@ void DeployRunner::pinImage()
         // The page: AMD (and B200, GB200, H200) commands come from SGLang's configuration generator;
         // the B300 flags never run there. Every way in (the CLI refuses earlier) stops here, unpulled.
         begin({}, {});
-        fail(ImportedLaunch::generatorAdvice(m_profile.title),
+        fail(recipe::ImportedLaunch::generatorAdvice(m_profile.title),
              QCoreApplication::translate("Deploy",
                                          "Generate the command with SGLang's configuration generator and give it "
                                          "to the deployment."),
@@ -360,8 +361,8 @@ void DeployRunner::pinImage()
                            return;
                        }
                        m_imageDigest = digest;
-                       StepRecord r = m_current;
-                       r.status = StepStatus::Pass;
+                       recipe::StepRecord r = m_current;
+                       r.status = recipe::StepStatus::Pass;
                        r.expected = QCoreApplication::translate("Deploy", "a sha256 digest");
                        r.seen = image + QLatin1Char('@') + digest;
                        finish(r);
@@ -376,8 +377,8 @@ void DeployRunner::pinChosenDigest()
     m_current.expected = QCoreApplication::translate("Deploy", "%1 on the host or in the registry").arg(pinned);
     const auto pass = [this, pinned](const QString &where) {
         m_imageDigest = m_options.imageDigest;
-        StepRecord r = m_current;
-        r.status = StepStatus::Pass;
+        recipe::StepRecord r = m_current;
+        r.status = recipe::StepStatus::Pass;
         r.seen = QStringLiteral("%1 (%2)").arg(pinned, where);
         finish(r);
     };
@@ -414,7 +415,7 @@ void DeployRunner::verifyGpus()
         skip(QCoreApplication::translate("Deploy", "ROCm host: the GPU check in the image is NVIDIA's nvidia-smi"));
         return;
     }
-    const RecipeReplica &replica = m_profile.replicas.first();
+    const recipe::RecipeReplica &replica = m_profile.replicas.first();
     QStringList ids;
     json idsJson = json::array();
     for (const int g : replica.gpus) {
@@ -473,12 +474,13 @@ void DeployRunner::verifyGpus()
                                             }
                                             m_docker->call("DELETE", QStringLiteral("/containers/%1").arg(name), {},
                                                            [](const docker::DockerResponse &) {});
-                                            StepRecord r = m_current;
+                                            recipe::StepRecord r = m_current;
                                             r.expected =
                                                 QStringLiteral("%1 × %2").arg(m_profile.tp).arg(m_profile.gpuModel);
                                             r.seen = seen.join(QLatin1Char('\n'));
-                                            r.status = count == m_profile.tp ? StepStatus::Pass : StepStatus::Fail;
-                                            if (r.status == StepStatus::Fail) {
+                                            r.status = count == m_profile.tp ? recipe::StepStatus::Pass
+                                                                             : recipe::StepStatus::Fail;
+                                            if (r.status == recipe::StepStatus::Fail) {
                                                 r.fix = QCoreApplication::translate(
                                                     "Deploy",
                                                     "The container does not see the GPUs the "
@@ -493,4 +495,4 @@ void DeployRunner::verifyGpus()
         });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

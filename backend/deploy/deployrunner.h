@@ -20,14 +20,6 @@ class QTimer;
 
 namespace flashdeck {
 
-class Journal;
-class Redactor;
-class ReadyProgress;
-class WeightsFolder;
-namespace ssh {
-class Transport;
-struct CommandResult;
-} // namespace ssh
 namespace docker {
 class DockerClient;
 class LogFrameDecoder;
@@ -38,6 +30,21 @@ namespace probe {
 struct NvidiaDriver;
 struct RocmSmiProcess;
 } // namespace probe
+namespace security {
+class Redactor;
+} // namespace security
+namespace ssh {
+class Transport;
+struct CommandResult;
+} // namespace ssh
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
+
+class Journal;
+class ReadyProgress;
+class WeightsFolder;
 
 struct DeployOptions
 {
@@ -90,12 +97,12 @@ struct DeployOptions
     /** The host has the weights of the pinned revision already (an upgrade of the image alone). */
     bool weightsOnHost = false;
     /** What earlier starts printed for qmul4, from the manifest: said when this start prints nothing. */
-    QList<KernelVerdict> qmul4Verdicts;
+    QList<recipe::KernelVerdict> qmul4Verdicts;
     /**
      * SGLang's configuration generator's command (deploy --launch-command): its server arguments
      * replace the profile's B300 flags; Flashdeck sets the model, the pin, the port and the key.
      */
-    std::optional<ImportedLaunch> imported;
+    std::optional<recipe::ImportedLaunch> imported;
     /**
      * The operator chose the GPUs (--gpus, the window's list): the profile runs on exactly those.
      * Otherwise a profile with a node layout spreads over every GPU of its model the host has.
@@ -114,8 +121,8 @@ class DeployRunner final : public QObject
     Q_OBJECT
 
 public:
-    DeployRunner(ssh::Transport &connection, const Recipe &recipe, const RecipeProfile &profile, DeployOptions options,
-                 Journal &journal, Redactor &redactor, QObject *parent = nullptr);
+    DeployRunner(ssh::Transport &connection, const recipe::Recipe &recipe, const recipe::RecipeProfile &profile,
+                 DeployOptions options, Journal &journal, security::Redactor &redactor, QObject *parent = nullptr);
     ~DeployRunner() override;
 
     void start();
@@ -127,7 +134,7 @@ public:
     void cancel();
 
     /** The profile as it runs: laid over the host's GPUs once preflight.gpus read them. */
-    const RecipeProfile &profile() const { return m_profile; }
+    const recipe::RecipeProfile &profile() const { return m_profile; }
     QString imageDigest() const { return m_imageDigest; }
     /** The pinned image's size on the host (its Docker's "Size") once pulled or found; 0 before. */
     qint64 imageBytes() const { return m_imageBytes; }
@@ -137,7 +144,7 @@ public:
     bool launchedContainers() const { return m_launched; }
     QString modelSha() const { return m_modelSha; }
     /** The qmul4 line this run's start printed, with its pins and time; none when it printed none. */
-    const std::optional<KernelVerdict> &qmul4Seen() const { return m_qmul4Seen; }
+    const std::optional<recipe::KernelVerdict> &qmul4Seen() const { return m_qmul4Seen; }
     /** The host user's $HOME (the cache mounts hang off it). */
     QString hostHome() const { return m_hostHome; }
     /** The server's API key once the launch knows it (generated, stored or recovered). Secret. */
@@ -148,9 +155,9 @@ public:
     QString launchLine() const { return m_launchLine; }
 
 Q_SIGNALS:
-    void stepChanged(const flashdeck::StepRecord &record);
+    void stepChanged(const flashdeck::recipe::StepRecord &record);
     /** A long step's progress; its percent never goes back (StepProgress). */
-    void progress(const flashdeck::StepProgress &progress);
+    void progress(const flashdeck::recipe::StepProgress &progress);
     /** The pull's layers, one line each (PullProgress::layerLines), as they change. */
     void layersChanged(const QStringList &layers);
     void logLine(const QString &line);
@@ -164,7 +171,7 @@ private:
      * (the step's own when empty) and the command it runs.
      */
     void begin(const QString &why, const QString &command);
-    void finish(StepRecord record);
+    void finish(recipe::StepRecord record);
     /** The step that begins now is skipped, and `reason` says why. */
     void skip(const QString &reason);
     /**
@@ -188,7 +195,7 @@ private:
     /** A profile with a node layout over every GPU of its model on the host; what it did, in words. */
     QString layOverHost(const QStringList &names);
     /** Fails `r` when the weights cannot fit a service's static memory; else says what is left for KV. */
-    void judgeWeightsFit(const probe::NvidiaDriver &gpus, StepRecord &r) const;
+    void judgeWeightsFit(const probe::NvidiaDriver &gpus, recipe::StepRecord &r) const;
     /** The profile's GPU tool failed: a mismatch when the other vendor's tool finds GPUs, else `seen`. */
     void failOrOtherVendor(const QString &seen, const QString &fix);
     void preflightDriver();
@@ -222,9 +229,10 @@ private:
     void verifyPulled(const QString &pinned, bool pulled, const QString &how);
     void verifyGpus();
     void launch();
-    void launchNext(std::shared_ptr<QList<ContainerSpec>> specs, int index, QStringList started, QStringList reused);
+    void launchNext(std::shared_ptr<QList<recipe::ContainerSpec>> specs, int index, QStringList started,
+                    QStringList reused);
     /** Creates and starts one container; `started` gets "name on 127.0.0.1:port". */
-    void createAndStart(const ContainerSpec &spec, std::function<void(const QString &)> started);
+    void createAndStart(const recipe::ContainerSpec &spec, std::function<void(const QString &)> started);
     void ready();
     // The Ready step's parts (deployready.cpp), sharing what it has seen.
     struct ReadyWait;
@@ -232,7 +240,7 @@ private:
     void pollHealth(const std::shared_ptr<ReadyWait> &wait, quint16 port);
     void measureCaches();
     void watchStall(const std::shared_ptr<ReadyWait> &wait);
-    void settleReady(ReadyWait &wait, const StepRecord &r);
+    void settleReady(ReadyWait &wait, const recipe::StepRecord &r);
     void passIfReady(ReadyWait &wait);
     void publishReadyProgress();
     void checkLog(const char *step);
@@ -250,15 +258,15 @@ private:
     QString hostDestination() const;
 
     ssh::Transport &m_conn;
-    const Recipe &m_recipe;
-    RecipeProfile m_profile;
+    const recipe::Recipe &m_recipe;
+    recipe::RecipeProfile m_profile;
     DeployOptions m_options;
     Journal &m_journal;
-    Redactor &m_redactor;
+    security::Redactor &m_redactor;
     int m_percent = -1; // the running step's last percent: it never goes back
     /** The next step of DeployPlan::steps() to run. */
     qsizetype m_next = 0;
-    StepRecord m_current;
+    recipe::StepRecord m_current;
     bool m_cancelled = false;
     bool m_cancelling = false; // the operator cancelled: late outcomes are dropped
     bool m_done = false;
@@ -272,7 +280,7 @@ private:
     QString m_modelSha;
     std::unique_ptr<WeightsFolder> m_folder; // the offline or ModelScope folder, once listed
     QString m_launchLine;
-    std::optional<KernelVerdict> m_qmul4Seen;
+    std::optional<recipe::KernelVerdict> m_qmul4Seen;
     QStringList m_gpuNames; // as preflight.gpus read them, one per GPU
     QStringList m_gpuArchitectures; // nvidia-smi's product_architecture, one per GPU
     QStringList m_containerIds;
@@ -290,4 +298,4 @@ private:
     std::unique_ptr<docker::LogFrameDecoder> m_decoder;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -17,10 +17,11 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/logger.h>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
-DeploySession::DeploySession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
-                             DeployOptions options, SecretStore &secrets, Redactor &redactor, QObject *parent)
+DeploySession::DeploySession(QString directory, QString hostName, const recipe::Recipe &recipe,
+                             const recipe::RecipeProfile &profile, DeployOptions options,
+                             security::SecretStore &secrets, security::Redactor &redactor, QObject *parent)
     : QObject(parent)
     , m_dir(std::move(directory))
     , m_host(std::move(hostName))
@@ -83,65 +84,68 @@ Status DeploySession::start(ssh::Transport &connection)
     }
     m_running = true;
     m_results.clear();
-    m_current = StepRecord{};
+    m_current = recipe::StepRecord{};
     if (!m_secrets.keyringAvailable()) {
         Q_EMIT notice(m_secrets.memoryOnlyReason());
     }
     // The server's API key lives in the system keyring (or, without one, in memory for this run;
     // a rerun then recovers it from the running container).
-    m_secrets.read(SecretStore::apiKeyKey(m_options.deploymentId), [this, &connection](const Result<QString> &stored) {
-        if (!stored) {
-            Q_EMIT notice(stored.message());
-        } else if (!stored.value().isEmpty()) {
-            m_options.apiKey = stored.value();
-            m_redactor.addSecret(stored.value());
-        }
-        // What earlier starts printed for qmul4 (a start may print nothing): from the manifest.
-        if (const Result<Deployment> before = readManifest()) {
-            m_options.qmul4Verdicts = before.value().qmul4Verdicts;
-        }
-        m_runner = std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
-        connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const StepRecord &record) {
-            const StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
-            applog::deploy().info("{}: {} {}", m_host.toStdString(), r.step.toStdString(),
-                                  stepStatusName(r.status).toStdString());
-            if (r.status == StepStatus::Fail || r.status == StepStatus::Warn) {
-                applog::deploy().info("{}: {} saw: {}", m_host.toStdString(), r.step.toStdString(),
-                                      r.seen.toStdString());
+    m_secrets.read(
+        security::SecretStore::apiKeyKey(m_options.deploymentId), [this, &connection](const Result<QString> &stored) {
+            if (!stored) {
+                Q_EMIT notice(stored.message());
+            } else if (!stored.value().isEmpty()) {
+                m_options.apiKey = stored.value();
+                m_redactor.addSecret(stored.value());
             }
-            if (r.status != StepStatus::Running) {
-                m_results[r.step] = r;
-                if (m_current.step == r.step) {
-                    m_current = StepRecord{};
+            // What earlier starts printed for qmul4 (a start may print nothing): from the manifest.
+            if (const Result<recipe::Deployment> before = readManifest()) {
+                m_options.qmul4Verdicts = before.value().qmul4Verdicts;
+            }
+            m_runner =
+                std::make_unique<DeployRunner>(connection, m_recipe, m_profile, m_options, *m_journal, m_redactor);
+            connect(m_runner.get(), &DeployRunner::stepChanged, this, [this](const recipe::StepRecord &record) {
+                const recipe::StepRecord r = m_journal->redacted(record); // what leaves is as careful as the journal
+                applog::deploy().info("{}: {} {}", m_host.toStdString(), r.step.toStdString(),
+                                      recipe::stepStatusName(r.status).toStdString());
+                if (r.status == recipe::StepStatus::Fail || r.status == recipe::StepStatus::Warn) {
+                    applog::deploy().info("{}: {} saw: {}", m_host.toStdString(), r.step.toStdString(),
+                                          r.seen.toStdString());
                 }
-            } else {
-                m_current = r;
-            }
-            Q_EMIT stepChanged(r);
-        });
-        connect(m_runner.get(), &DeployRunner::progress, this, &DeploySession::progress);
-        connect(m_runner.get(), &DeployRunner::layersChanged, this, &DeploySession::layersChanged);
-        connect(m_runner.get(), &DeployRunner::finished, this, [this](bool ok) {
-            writeManifest(ok);
-            const QString key = m_runner->apiKey();
-            if (key.isEmpty()) {
-                m_running = false;
-                m_held.reset();
-                Q_EMIT finished(ok);
-                return;
-            }
-            m_redactor.addSecret(key);
-            m_secrets.write(SecretStore::apiKeyKey(m_options.deploymentId), key, [this, ok](const Status &written) {
-                if (!written) {
-                    Q_EMIT notice(written.message());
+                if (r.status != recipe::StepStatus::Running) {
+                    m_results[r.step] = r;
+                    if (m_current.step == r.step) {
+                        m_current = recipe::StepRecord{};
+                    }
+                } else {
+                    m_current = r;
                 }
-                m_running = false;
-                m_held.reset();
-                Q_EMIT finished(ok);
+                Q_EMIT stepChanged(r);
             });
+            connect(m_runner.get(), &DeployRunner::progress, this, &DeploySession::progress);
+            connect(m_runner.get(), &DeployRunner::layersChanged, this, &DeploySession::layersChanged);
+            connect(m_runner.get(), &DeployRunner::finished, this, [this](bool ok) {
+                writeManifest(ok);
+                const QString key = m_runner->apiKey();
+                if (key.isEmpty()) {
+                    m_running = false;
+                    m_held.reset();
+                    Q_EMIT finished(ok);
+                    return;
+                }
+                m_redactor.addSecret(key);
+                m_secrets.write(security::SecretStore::apiKeyKey(m_options.deploymentId), key,
+                                [this, ok](const Status &written) {
+                                    if (!written) {
+                                        Q_EMIT notice(written.message());
+                                    }
+                                    m_running = false;
+                                    m_held.reset();
+                                    Q_EMIT finished(ok);
+                                });
+            });
+            m_runner->start();
         });
-        m_runner->start();
-    });
     return Status::ok();
 }
 
@@ -152,13 +156,13 @@ void DeploySession::cancel()
     }
 }
 
-Result<Deployment> DeploySession::readManifest() const
+Result<recipe::Deployment> DeploySession::readManifest() const
 {
-    QFile f(Deployment::manifestIn(m_dir));
+    QFile f(recipe::Deployment::manifestIn(m_dir));
     if (!f.open(QIODevice::ReadOnly)) {
         return Status::failure(f.errorString());
     }
-    return Deployment::fromJson(f.readAll());
+    return recipe::Deployment::fromJson(f.readAll());
 }
 
 void DeploySession::writeManifest(bool ok)
@@ -173,19 +177,19 @@ void DeploySession::writeManifest(bool ok)
     }
     // A run that failed before it started anything leaves the host running what the manifest
     // already says: keep it (the journal has the failure), or `pins` would name pins never run.
-    const QString path = Deployment::manifestIn(m_dir);
+    const QString path = recipe::Deployment::manifestIn(m_dir);
     if (!ok && !m_runner->launchedContainers() && QFile::exists(path)) {
         return;
     }
-    Deployment d;
+    recipe::Deployment d;
     d.host = m_host;
     d.profile = m_profile.id;
     // What the operator chose on top of the profile (the runbook runs the same).
     // The layout as it ran: a node layout spreads over the host's GPUs at preflight.gpus.
-    const RecipeProfile &ran = m_runner->profile();
+    const recipe::RecipeProfile &ran = m_runner->profile();
     d.image = m_recipe.imageOf(ran).reference();
-    d.gpus = ProfileChoice::gpuList(ran);
-    d.port = ProfileChoice::servedPort(ran);
+    d.gpus = recipe::ProfileChoice::gpuList(ran);
+    d.port = recipe::ProfileChoice::servedPort(ran);
     d.recipe = m_recipe.id;
     d.imageDigest = m_runner->imageDigest();
     d.imageBytes = m_runner->imageBytes();
@@ -199,8 +203,9 @@ void DeploySession::writeManifest(bool ok)
     d.hicacheGbPerRank = m_options.hicacheGbPerRank;
     d.operatorFlags = m_options.operatorFlags;
     d.launchCommand = m_options.imported ? m_options.imported->text : QString();
-    d.qmul4Verdicts = m_runner->qmul4Seen() ? Deployment::withVerdict(m_options.qmul4Verdicts, *m_runner->qmul4Seen())
-                                            : m_options.qmul4Verdicts;
+    d.qmul4Verdicts = m_runner->qmul4Seen()
+        ? recipe::Deployment::withVerdict(m_options.qmul4Verdicts, *m_runner->qmul4Seen())
+        : m_options.qmul4Verdicts;
     d.ok = ok;
     d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     if (const Status s = d.writeTo(path); !s) {
@@ -209,4 +214,4 @@ void DeploySession::writeManifest(bool ok)
     }
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -10,9 +10,16 @@
 namespace flashdeck {
 
 class HeldLock;
-class Journal;
+namespace security {
 class Redactor;
 class SecretStore;
+} // namespace security
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
+
+class Journal;
 
 /**
  * One deployment run of one host and profile, as the CLI and the Deploy page both drive it:
@@ -30,8 +37,9 @@ public:
      * session may outlive the page that made it: the host's session keeps it); `secrets` and
      * `redactor` outlive it.
      */
-    DeploySession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
-                  DeployOptions options, SecretStore &secrets, Redactor &redactor, QObject *parent = nullptr);
+    DeploySession(QString directory, QString hostName, const recipe::Recipe &recipe,
+                  const recipe::RecipeProfile &profile, DeployOptions options, security::SecretStore &secrets,
+                  security::Redactor &redactor, QObject *parent = nullptr);
     ~DeploySession() override;
 
     /**
@@ -59,13 +67,13 @@ public:
     const DeployOptions &options() const { return m_options; }
     DeployRunner *runner() const { return m_runner.get(); }
     /** The last record of every step so far (redacted). */
-    const QMap<QString, StepRecord> &results() const { return m_results; }
+    const QMap<QString, recipe::StepRecord> &results() const { return m_results; }
     /** The step running now, as it last reported (an empty step id between steps). */
-    const StepRecord &current() const { return m_current; }
+    const recipe::StepRecord &current() const { return m_current; }
 
 Q_SIGNALS:
-    void stepChanged(const flashdeck::StepRecord &record);
-    void progress(const flashdeck::StepProgress &progress);
+    void stepChanged(const flashdeck::recipe::StepRecord &record);
+    void progress(const flashdeck::recipe::StepProgress &progress);
     void layersChanged(const QStringList &layers);
     /** Something the operator should read that is not a step (keyring unavailable, key not stored). */
     void notice(const QString &text);
@@ -74,22 +82,22 @@ Q_SIGNALS:
 private:
     void writeManifest(bool ok);
     /** The manifest of the host's deployment as it was before this run (none: a first run). */
-    [[nodiscard]] Result<Deployment> readManifest() const;
+    [[nodiscard]] Result<recipe::Deployment> readManifest() const;
 
     QString m_dir;
     QString m_host;
-    Recipe m_recipe;
-    RecipeProfile m_profile;
+    recipe::Recipe m_recipe;
+    recipe::RecipeProfile m_profile;
     DeployOptions m_options;
-    SecretStore &m_secrets;
-    Redactor &m_redactor;
+    security::SecretStore &m_secrets;
+    security::Redactor &m_redactor;
     std::unique_ptr<Journal> m_journal;
     std::unique_ptr<HeldLock> m_held; // while it runs: one run of a host at a time
     QString m_lockNotice; // the lock file could not be taken (not held elsewhere): said at start
     std::unique_ptr<DeployRunner> m_runner;
-    QMap<QString, StepRecord> m_results;
-    StepRecord m_current;
+    QMap<QString, recipe::StepRecord> m_results;
+    recipe::StepRecord m_current;
     bool m_running = false;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

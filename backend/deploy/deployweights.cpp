@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 
@@ -74,21 +74,21 @@ void DeployRunner::preflightWeights()
                 return;
             }
             const WeightsFolder::Verdict v = folder->verify(m_recipe.draftSubfolder);
-            StepRecord r = m_current;
+            recipe::StepRecord r = m_current;
             r.expected = QCoreApplication::translate(
                              "Deploy",
                              "config.json, every shard model.safetensors.index.json names, complete, and "
                              "the %1/ draft")
                              .arg(m_recipe.draftSubfolder);
             if (!folder->exists()) {
-                r.status = StepStatus::Fail;
+                r.status = recipe::StepStatus::Fail;
                 r.seen = QCoreApplication::translate("Deploy", "%1: there is no folder there (or it cannot be entered)")
                              .arg(m_options.modelDir);
             } else if (!v.ok()) {
-                r.status = StepStatus::Fail;
+                r.status = recipe::StepStatus::Fail;
                 r.seen = QStringLiteral("%1: %2").arg(folder->resolvedPath(), v.problems.join(QStringLiteral("; ")));
             } else {
-                r.status = StepStatus::Pass;
+                r.status = recipe::StepStatus::Pass;
                 QStringList seen{
                     QCoreApplication::translate("Deploy", "%1: %2 shards and the %3/ draft, complete; %4 in %5 files")
                         .arg(folder->resolvedPath())
@@ -106,7 +106,7 @@ void DeployRunner::preflightWeights()
                 seen += notes;
                 r.seen = seen.join(QStringLiteral("; "));
             }
-            if (r.status == StepStatus::Fail) {
+            if (r.status == recipe::StepStatus::Fail) {
                 const QStringList commands = modelscope
                     ? QStringList{WeightsFolder::modelscopeCommand(m_recipe.modelscopeMirror, m_options.modelDir)}
                     : WeightsFolder::offlineCommands(m_recipe.modelRepo,
@@ -149,8 +149,8 @@ void DeployRunner::pinModel()
         }
         m_modelSha = sha;
         if (!modelscope) {
-            StepRecord r = m_current;
-            r.status = StepStatus::Pass;
+            recipe::StepRecord r = m_current;
+            r.status = recipe::StepStatus::Pass;
             r.expected = QCoreApplication::translate("Deploy", "a 40-hex commit");
             r.seen = QStringLiteral("%1@%2 → %3").arg(m_recipe.modelRepo, wantedRevision(), sha);
             finish(r);
@@ -205,7 +205,7 @@ void DeployRunner::compareModelScope(const QByteArray &base, const QString &sha)
     const QByteArray tree = base + "/tree/" + sha.toUtf8() + "?recursive=true\"";
     m_current.command += QLatin1Char('\n') + QString::fromUtf8(tree);
     runCommand(tree, [this, sha](const ssh::CommandResult &listing) {
-        StepRecord r = m_current;
+        recipe::StepRecord r = m_current;
         r.expected =
             QCoreApplication::translate("Deploy", "every file of %1@%2 in the ModelScope folder, same size%3")
                 .arg(m_recipe.modelRepo, sha,
@@ -222,7 +222,7 @@ void DeployRunner::compareModelScope(const QByteArray &base, const QString &sha)
         }
         WeightsFolder::Verdict v;
         m_folder->compareWithTree(listing.stdoutData, &v);
-        r.status = v.ok() ? StepStatus::Pass : StepStatus::Fail;
+        r.status = v.ok() ? recipe::StepStatus::Pass : recipe::StepStatus::Fail;
         r.seen = QStringLiteral("%1 → %2; %3")
                      .arg(wantedRevision(), sha, (v.ok() ? v.notes : v.problems).join(QStringLiteral("; ")));
         if (!v.ok()) {
@@ -243,13 +243,13 @@ void DeployRunner::pinModelFromFolder()
 {
     begin(QCoreApplication::translate("Deploy", "The offline folder is the pin; hf download records its commit"),
           QStringLiteral("head -n 1 .cache/huggingface/download/*.metadata (in the folder)"));
-    StepRecord r = m_current;
+    recipe::StepRecord r = m_current;
     const WeightsFolder::Verdict v = m_folder ? m_folder->verify(m_recipe.draftSubfolder) : WeightsFolder::Verdict{};
     const bool pinnedSha = wantedRevision().size() == 40;
     r.expected = pinnedSha ? QStringLiteral("revision %1").arg(wantedRevision())
                            : QCoreApplication::translate("Deploy", "one 40-hex commit recorded by hf download");
     if (v.revision.isEmpty()) {
-        r.status = StepStatus::Warn;
+        r.status = recipe::StepStatus::Warn;
         r.seen = QCoreApplication::translate(
             "Deploy", "the folder does not record which revision it holds (no hf download metadata)");
         r.fix = QCoreApplication::translate("Deploy", "To pin it, download with the revision into the folder: %1")
@@ -257,16 +257,16 @@ void DeployRunner::pinModelFromFolder()
                                                         hostDestination())
                              .at(1));
     } else if (pinnedSha && v.revision != wantedRevision()) {
-        r.status = StepStatus::Fail;
+        r.status = recipe::StepStatus::Fail;
         r.seen = QCoreApplication::translate("Deploy", "the folder holds revision %1").arg(v.revision);
         r.fix = QCoreApplication::translate("Deploy", "Download revision %1 into the folder.").arg(wantedRevision());
     } else {
         m_modelSha = v.revision;
-        r.status = StepStatus::Pass;
+        r.status = recipe::StepStatus::Pass;
         r.seen = QCoreApplication::translate("Deploy", "%1 holds %2@%3 (hf download metadata)")
                      .arg(m_folder->resolvedPath(), m_recipe.modelRepo, v.revision);
     }
     finish(r);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -6,11 +6,11 @@
 #include <QCoreApplication>
 #include <QDir>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 Result<std::unique_ptr<HeldLock>> claimHost(const AppPaths &paths, const QString &host)
 {
-    const QString directory = Deployment::directory(paths, host);
+    const QString directory = recipe::Deployment::directory(paths, host);
     QDir().mkpath(directory);
     auto held = std::make_unique<HeldLock>(DeploySession::lockOf(directory));
     if (const Status s = held->acquire(); !s) {
@@ -29,4 +29,4 @@ Result<std::unique_ptr<HeldLock>> claimHost(const AppPaths &paths, const QString
     return held;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

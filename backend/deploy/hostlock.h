@@ -11,6 +11,10 @@ namespace flashdeck {
 
 class AppPaths;
 
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
+
 /**
  * Takes the host's run lock (the deploy lock every deploy, upgrade and expose of the host holds,
  * from any window or terminal) for a command that changes the host; refused, in words, while
@@ -19,4 +23,4 @@ class AppPaths;
  */
 [[nodiscard]] Result<std::unique_ptr<HeldLock>> claimHost(const AppPaths &paths, const QString &host);
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -14,25 +14,25 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
-Journal::Journal(QString path, const Redactor &redactor)
+Journal::Journal(QString path, const security::Redactor &redactor)
     : m_path(std::move(path))
     , m_redactor(redactor)
 { }
 
-StepRecord Journal::redacted(const StepRecord &record) const
+recipe::StepRecord Journal::redacted(const recipe::StepRecord &record) const
 {
-    StepRecord clean = record;
+    recipe::StepRecord clean = record;
     for (QString *field : {&clean.title, &clean.why, &clean.command, &clean.expected, &clean.seen, &clean.fix}) {
         *field = m_redactor.redact(*field);
     }
     return clean;
 }
 
-Status Journal::append(const StepRecord &record)
+Status Journal::append(const recipe::StepRecord &record)
 {
-    const StepRecord clean = redacted(record);
+    const recipe::StepRecord clean = redacted(record);
     const QByteArray line = QByteArray::fromStdString(nlohmann::json(clean).dump()) + '\n';
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     // O_APPEND and one write(): concurrent readers never see half a line, except after a crash.
@@ -83,17 +83,17 @@ Status Journal::append(const StepRecord &record)
     return Status::ok();
 }
 
-Result<QList<StepRecord>> Journal::read(QString *warning) const
+Result<QList<recipe::StepRecord>> Journal::read(QString *warning) const
 {
     QFile file(m_path);
     if (!file.exists()) {
-        return QList<StepRecord>{};
+        return QList<recipe::StepRecord>{};
     }
     if (!file.open(QIODevice::ReadOnly)) {
         return Status::failure(
             QCoreApplication::translate("Deploy", "Cannot read the journal %1: %2.").arg(m_path, file.errorString()));
     }
-    QList<StepRecord> records;
+    QList<recipe::StepRecord> records;
     const QList<QByteArray> lines = file.readAll().split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
         if (lines.at(i).trimmed().isEmpty()) {
@@ -116,20 +116,20 @@ Result<QList<StepRecord>> Journal::read(QString *warning) const
                                        .arg(m_path)
                                        .arg(i + 1));
         }
-        records.append(j.get<StepRecord>());
+        records.append(j.get<recipe::StepRecord>());
     }
     return records;
 }
 
-Result<QList<StepRecord>> Journal::latest() const
+Result<QList<recipe::StepRecord>> Journal::latest() const
 {
-    Result<QList<StepRecord>> all = read();
+    Result<QList<recipe::StepRecord>> all = read();
     if (!all) {
         return all;
     }
-    QList<StepRecord> out;
-    for (const StepRecord &r : all.value()) {
-        auto it = std::find_if(out.begin(), out.end(), [&r](const StepRecord &o) { return o.step == r.step; });
+    QList<recipe::StepRecord> out;
+    for (const recipe::StepRecord &r : all.value()) {
+        auto it = std::find_if(out.begin(), out.end(), [&r](const recipe::StepRecord &o) { return o.step == r.step; });
         if (it == out.end()) {
             out.append(r);
         } else {
@@ -139,4 +139,4 @@ Result<QList<StepRecord>> Journal::latest() const
     return out;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -8,7 +8,13 @@
 
 namespace flashdeck {
 
+namespace security {
 class Redactor;
+} // namespace security
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
 
 /**
  * `deployments/<host>/journal.jsonl`: every step transition, one JSON object per line,
@@ -18,21 +24,21 @@ class Redactor;
 class Journal final
 {
 public:
-    Journal(QString path, const Redactor &redactor);
+    Journal(QString path, const security::Redactor &redactor);
 
     /** `record` with every text field through the redactor (what the journal writes). */
-    StepRecord redacted(const StepRecord &record) const;
+    recipe::StepRecord redacted(const recipe::StepRecord &record) const;
     /** Appends `record` (redacted); fails with a message naming the file (full disk, rights). */
-    [[nodiscard]] Status append(const StepRecord &record);
+    [[nodiscard]] Status append(const recipe::StepRecord &record);
     /** Every record so far; `warning` gets a note when a torn last line was skipped. */
-    [[nodiscard]] Result<QList<StepRecord>> read(QString *warning = nullptr) const;
+    [[nodiscard]] Result<QList<recipe::StepRecord>> read(QString *warning = nullptr) const;
     /** The latest status of each step, in first-seen order. */
-    [[nodiscard]] Result<QList<StepRecord>> latest() const;
+    [[nodiscard]] Result<QList<recipe::StepRecord>> latest() const;
     const QString &path() const { return m_path; }
 
 private:
     QString m_path;
-    const Redactor &m_redactor;
+    const security::Redactor &m_redactor;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -10,7 +10,7 @@
 
 #include <limits>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 PulledImages::PulledImages(QString path)
     : m_path(std::move(path))
@@ -95,4 +95,4 @@ Status PulledImages::change(const std::function<void(QList<Image> &)> &edit) con
     });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

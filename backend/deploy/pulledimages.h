@@ -7,7 +7,7 @@
 
 #include <functional>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 /**
  * The images Flashdeck pulled onto one host (`deployments/<host>/pulled-images.json`): what
@@ -41,4 +41,4 @@ private:
     QString m_path;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace { } // namespace
 
@@ -159,4 +159,4 @@ QString ReadyProgress::lastSeen(qint64 nowMs) const
     return s;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

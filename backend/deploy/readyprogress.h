@@ -3,7 +3,7 @@
 #include <QString>
 #include <QtGlobal>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 /**
  * What the Ready step knows of a first start while it waits (F17: 252 GB downloaded, kernels
@@ -61,4 +61,4 @@ private:
     Phase m_phase = Phase::Starting;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

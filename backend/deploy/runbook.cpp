@@ -8,7 +8,7 @@
 
 #include <QDateTime>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 QString q(const QString &s)
@@ -31,7 +31,7 @@ QString greps(const logs::LogRules &rules, std::initializer_list<const char *> i
 }
 
 /** What the script says when its start prints no qmul4 line: never a guess at why (issue 41). */
-QString qmul4NotPrinted(const std::optional<KernelVerdict> &earlier)
+QString qmul4NotPrinted(const std::optional<recipe::KernelVerdict> &earlier)
 {
     if (!earlier) {
         return QStringLiteral("unknown: not printed by this start");
@@ -42,23 +42,24 @@ QString qmul4NotPrinted(const std::optional<KernelVerdict> &earlier)
 }
 
 /** The launch of the runbook's pins, as buildLaunch takes it (with the generator's command, if any). */
-Result<LaunchInputs> launchInputs(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+Result<recipe::LaunchInputs> launchInputs(const recipe::Recipe &recipe, const recipe::RecipeProfile &profile,
+                                          const RunbookInputs &in)
 {
-    LaunchInputs launch;
+    recipe::LaunchInputs launch;
     launch.deploymentId = in.deploymentId;
     launch.imageDigest = in.imageDigest;
     launch.modelSha = in.modelSha;
-    launch.apiKey = generateApiKey(); // only to pass the checks: the script uses $FLASHDECK_API_KEY
+    launch.apiKey = recipe::generateApiKey(); // only to pass the checks: the script uses $FLASHDECK_API_KEY
     launch.hostHome = in.hostHome;
     launch.offlineModelDir = in.modelDir;
     if (!in.launchCommand.isEmpty()) {
-        ImportContext context;
+        recipe::ImportContext context;
         context.vendor = profile.vendor;
         context.gpusPerService = int(profile.replicas.first().gpus.size());
         context.gpusFrom = QStringLiteral("the deployment");
         context.port = profile.replicas.first().port;
         context.offline = !in.modelDir.isEmpty();
-        const Result<ImportedLaunch> imported = ImportedLaunch::make(in.launchCommand, recipe, context);
+        const Result<recipe::ImportedLaunch> imported = recipe::ImportedLaunch::make(in.launchCommand, recipe, context);
         if (!imported) {
             return imported.status();
         }
@@ -68,8 +69,8 @@ Result<LaunchInputs> launchInputs(const Recipe &recipe, const RecipeProfile &pro
 }
 
 /** The launch with the pins as the script's variables, so an upgrade runs the same line with others. */
-QString pinnedRunLine(const ContainerSpec &spec, const Recipe &recipe, const RecipeProfile &profile,
-                      const RunbookInputs &in)
+QString pinnedRunLine(const recipe::ContainerSpec &spec, const recipe::Recipe &recipe,
+                      const recipe::RecipeProfile &profile, const RunbookInputs &in)
 {
     QString line = spec.dockerRunLine();
     line.replace(QLatin1Char(' ') + q(recipe.imageOf(profile).reference() + QLatin1Char('@') + in.imageDigest) +
@@ -83,7 +84,8 @@ QString pinnedRunLine(const ContainerSpec &spec, const Recipe &recipe, const Rec
 }
 
 /** The comments that say what the script is, its pins and how to run it. */
-void appendHeader(QStringList &s, const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+void appendHeader(QStringList &s, const recipe::Recipe &recipe, const recipe::RecipeProfile &profile,
+                  const RunbookInputs &in)
 {
     s << QStringLiteral("#!/bin/sh")
       << QStringLiteral("# Flashdeck runbook: %1, profile %2 (%3), host %4.")
@@ -134,7 +136,7 @@ void appendSetup(QStringList &s, const RunbookInputs &in, const QString &image, 
 }
 
 /** preflight.driver and preflight.disk. */
-void appendPreflight(QStringList &s, const Recipe &recipe, bool offline)
+void appendPreflight(QStringList &s, const recipe::Recipe &recipe, bool offline)
 {
     const qint64 needBytes = (offline ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     s << QStringLiteral("step 'preflight.driver: the driver supports CUDA %1 or newer'").arg(recipe.cudaRuntime)
@@ -159,7 +161,7 @@ void appendPreflight(QStringList &s, const Recipe &recipe, bool offline)
 }
 
 /** pin.model: the offline folder's files and revision, or the revision on the Hub. */
-void appendModelPin(QStringList &s, const Recipe &recipe, const RunbookInputs &in)
+void appendModelPin(QStringList &s, const recipe::Recipe &recipe, const RunbookInputs &in)
 {
     if (!in.modelDir.isEmpty()) {
         // F27: the folder is the pin; hf download recorded the commit of every file it wrote.
@@ -186,7 +188,7 @@ void appendModelPin(QStringList &s, const Recipe &recipe, const RunbookInputs &i
 }
 
 /** pull, verify.gpus, launch and ready: the pinned image runs and answers. */
-void appendLaunch(QStringList &s, const RecipeProfile &profile, const QString &runLine)
+void appendLaunch(QStringList &s, const recipe::RecipeProfile &profile, const QString &runLine)
 {
     QStringList gpuIds;
     for (const int g : profile.replicas.first().gpus) {
@@ -216,7 +218,8 @@ void appendLaunch(QStringList &s, const RecipeProfile &profile, const QString &r
 }
 
 /** check.qmul4, check.dspark and check.kvpool: the log lines Flashdeck's own checks read. */
-void appendLogChecks(QStringList &s, const logs::LogRules &rules, const RecipeProfile &profile, const RunbookInputs &in)
+void appendLogChecks(QStringList &s, const logs::LogRules &rules, const recipe::RecipeProfile &profile,
+                     const RunbookInputs &in)
 {
     s << QStringLiteral("step 'check.qmul4: expected nvfp4_to_fp8 backend=qmul4'")
       << QStringLiteral("docker logs \"$NAME\" 2>&1 | grep -F %1 || echo %2")
@@ -231,7 +234,7 @@ void appendLogChecks(QStringList &s, const logs::LogRules &rules, const RecipePr
 }
 
 /** verify.text and verify.thinking: the chat API answers with the key, thinking on and off. */
-void appendVerify(QStringList &s, const Recipe &recipe)
+void appendVerify(QStringList &s, const recipe::Recipe &recipe)
 {
     // A reasoning model thinks first: a budget it finishes its thought in (64 ended inside it).
     const QString body = QStringLiteral(
@@ -255,7 +258,8 @@ void appendVerify(QStringList &s, const Recipe &recipe)
 
 } // namespace
 
-Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile, const RunbookInputs &in)
+Result<QString> buildRunbook(const recipe::Recipe &recipe, const recipe::RecipeProfile &profile,
+                             const RunbookInputs &in)
 {
     const Result<logs::LogRules> rules = logs::LogRules::builtIn();
     if (!rules) {
@@ -265,15 +269,15 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
         return Status::failure(
             QStringLiteral("The runbook covers single-service NVIDIA profiles; %1 is not one yet.").arg(profile.id));
     }
-    const Result<LaunchInputs> launch = launchInputs(recipe, profile, in);
+    const Result<recipe::LaunchInputs> launch = launchInputs(recipe, profile, in);
     if (!launch) {
         return launch.status();
     }
-    const Result<QList<ContainerSpec>> specs = buildLaunch(recipe, profile, launch.value());
+    const Result<QList<recipe::ContainerSpec>> specs = recipe::buildLaunch(recipe, profile, launch.value());
     if (!specs) {
         return specs.status();
     }
-    const ContainerSpec &spec = specs.value().first();
+    const recipe::ContainerSpec &spec = specs.value().first();
     const QString image = recipe.imageOf(profile).name + QLatin1Char('@') + in.imageDigest;
     QStringList s;
     appendHeader(s, recipe, profile, in);
@@ -286,23 +290,23 @@ Result<QString> buildRunbook(const Recipe &recipe, const RecipeProfile &profile,
     return QString(s.join(QLatin1Char('\n')) + QLatin1Char('\n'));
 }
 
-Result<QString> runbookFromManifest(const Recipe &recipe, const QString &hostName, const Result<Deployment> &deployment,
-                                    const QString &profileId)
+Result<QString> runbookFromManifest(const recipe::Recipe &recipe, const QString &hostName,
+                                    const Result<recipe::Deployment> &deployment, const QString &profileId)
 {
-    const Deployment d = deployment ? deployment.value() : Deployment();
+    const recipe::Deployment d = deployment ? deployment.value() : recipe::Deployment();
     // An offline folder without hf download metadata has no sha (pin.model warned): it is the pin.
     if (d.imageDigest.isEmpty() || (d.modelSha.isEmpty() && d.modelDir.isEmpty()) || d.hostHome.isEmpty()) {
         return Status::failure(QStringLiteral("No pinned deployment of %1 yet: deploy it first (the runbook "
                                               "reproduces its pins).")
                                    .arg(hostName));
     }
-    const Result<RecipeProfile> ran = ProfileChoice::asDeployed(recipe, d, profileId);
+    const Result<recipe::RecipeProfile> ran = recipe::ProfileChoice::asDeployed(recipe, d, profileId);
     if (!ran) {
         return ran.status();
     }
     return buildRunbook(recipe, ran.value(),
-                        {hostName, DeploymentId(hostName, ran.value().id).toString(), d.imageDigest, d.modelSha,
+                        {hostName, recipe::DeploymentId(hostName, ran.value().id).toString(), d.imageDigest, d.modelSha,
                          d.hostHome, d.modelDir, d.launchCommand, d.qmul4VerdictOf(d.imageDigest, d.modelSha)});
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

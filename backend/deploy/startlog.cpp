@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 StartLog::StartLog(const logs::LogRules &rules)
     : m_rules(&rules)
@@ -42,4 +42,4 @@ QString StartLog::lastLines(int n) const
     return m_lines.mid(std::max<qsizetype>(0, m_lines.size() - n)).join(QLatin1Char('\n'));
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

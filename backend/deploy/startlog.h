@@ -6,9 +6,14 @@
 #include <QStringList>
 
 namespace flashdeck {
+
 namespace logs {
 class LogRules;
 }
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
 
 /**
  * A server's log as the ready wait and the checks read it: each line classified once by the log
@@ -47,4 +52,4 @@ private:
     QHash<int, QList<qsizetype>> m_matches;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

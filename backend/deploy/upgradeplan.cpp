@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 QString upgradePhaseName(UpgradePhase phase)
 {
@@ -46,8 +46,8 @@ Result<std::optional<UpgradePlan>> UpgradePlan::read(const QString &file)
     if (!j.is_object()) {
         return damaged(QCoreApplication::translate("Deploy", "not JSON"));
     }
-    Result<Pins> from = Pins::fromJson(j.value("from", nlohmann::json()));
-    Result<Pins> to = Pins::fromJson(j.value("to", nlohmann::json()));
+    Result<recipe::Pins> from = recipe::Pins::fromJson(j.value("from", nlohmann::json()));
+    Result<recipe::Pins> to = recipe::Pins::fromJson(j.value("to", nlohmann::json()));
     if (!from || !to) {
         return damaged(!from ? from.message() : to.message());
     }
@@ -75,9 +75,10 @@ Status UpgradePlan::write(const QString &file) const
         .update([&bytes](const std::optional<QByteArray> &) { return LockedFile::Edit::replaceWith(bytes); });
 }
 
-QString UpgradePlan::shortPins(const Pins &pins)
+QString UpgradePlan::shortPins(const recipe::Pins &pins)
 {
-    return Pins::shortDigest(pins.imageDigest) + QStringLiteral(" / ") + Pins::shortRevision(pins.modelRevision);
+    return recipe::Pins::shortDigest(pins.imageDigest) + QStringLiteral(" / ") +
+        recipe::Pins::shortRevision(pins.modelRevision);
 }
 
 QString UpgradePlan::summary() const
@@ -85,4 +86,4 @@ QString UpgradePlan::summary() const
     return shortPins(from) + QStringLiteral(" → ") + shortPins(to);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

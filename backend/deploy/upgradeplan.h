@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 /** Which plan of an upgrade runs: the new pins, or the old ones again after a failure. */
 enum class UpgradePhase { Upgrade, Rollback };
@@ -22,8 +22,8 @@ QString upgradePhaseName(UpgradePhase phase);
  */
 struct UpgradePlan
 {
-    Pins from;
-    Pins to;
+    recipe::Pins from;
+    recipe::Pins to;
     UpgradePhase phase = UpgradePhase::Upgrade;
     /** What made it roll back: the failed step and what it saw (empty while upgrading). */
     QString failedStep;
@@ -42,7 +42,7 @@ struct UpgradePlan
     /** "sha256:0a1b2c3d4e5f / 62cbc27f7e9e → sha256:… / …": from and to, short. */
     QString summary() const;
     /** The short form of a pin pair: "sha256:0a1b2c3d4e5f / 62cbc27f7e9e". */
-    static QString shortPins(const Pins &pins);
+    static QString shortPins(const recipe::Pins &pins);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

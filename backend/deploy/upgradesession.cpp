@@ -6,7 +6,7 @@
 #include <QFile>
 #include <QTimer>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 QString upgradeOutcomeName(UpgradeOutcome outcome)
 {
@@ -23,9 +23,9 @@ QString upgradeOutcomeName(UpgradeOutcome outcome)
     return QStringLiteral("stopped");
 }
 
-UpgradeSession::UpgradeSession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
-                               DeployOptions base, UpgradePlan plan, SecretStore &secrets, Redactor &redactor,
-                               QObject *parent)
+UpgradeSession::UpgradeSession(QString directory, QString hostName, const recipe::Recipe &recipe,
+                               const recipe::RecipeProfile &profile, DeployOptions base, UpgradePlan plan,
+                               security::SecretStore &secrets, security::Redactor &redactor, QObject *parent)
     : QObject(parent)
     , m_dir(std::move(directory))
     , m_host(std::move(hostName))
@@ -46,7 +46,7 @@ UpgradeSession::~UpgradeSession() = default;
 DeployOptions UpgradeSession::optionsFor(UpgradePhase phase) const
 {
     DeployOptions o = m_base;
-    const Pins &pins = phase == UpgradePhase::Upgrade ? m_plan.to : m_plan.from;
+    const recipe::Pins &pins = phase == UpgradePhase::Upgrade ? m_plan.to : m_plan.from;
     o.imageDigest = pins.imageDigest;
     o.modelRevision = pins.modelRevision;
     o.replaceRunning = true; // the other pins' server goes at the launch step, not before
@@ -87,12 +87,12 @@ void UpgradeSession::runPhase()
                           .arg(UpgradePlan::fileOf(m_dir), s.message()));
     }
     Q_EMIT phaseChanged(m_plan.phase);
-    m_failed = StepRecord{};
+    m_failed = recipe::StepRecord{};
     m_finishedSession = std::move(m_session);
     m_session = std::make_unique<DeploySession>(m_dir, m_host, m_recipe, m_profile, optionsFor(m_plan.phase), m_secrets,
                                                 m_redactor);
-    connect(m_session.get(), &DeploySession::stepChanged, this, [this](const StepRecord &r) {
-        if (r.status == StepStatus::Fail) {
+    connect(m_session.get(), &DeploySession::stepChanged, this, [this](const recipe::StepRecord &r) {
+        if (r.status == recipe::StepStatus::Fail) {
             m_failed = r;
         }
         Q_EMIT stepChanged(r);
@@ -152,4 +152,4 @@ void UpgradeSession::cancel()
     }
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

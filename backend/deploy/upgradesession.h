@@ -10,9 +10,16 @@
 
 namespace flashdeck {
 
-class DeploySession;
+namespace security {
 class Redactor;
 class SecretStore;
+} // namespace security
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
+
+class DeploySession;
 
 /** How an upgrade ended. */
 enum class UpgradeOutcome {
@@ -41,9 +48,9 @@ public:
      * `base`: the deployment's options (licence, flags, model source); the pins come from `plan`.
      * The recipe and profile are copied (the host's session keeps the upgrade, not the page).
      */
-    UpgradeSession(QString directory, QString hostName, const Recipe &recipe, const RecipeProfile &profile,
-                   DeployOptions base, UpgradePlan plan, SecretStore &secrets, Redactor &redactor,
-                   QObject *parent = nullptr);
+    UpgradeSession(QString directory, QString hostName, const recipe::Recipe &recipe,
+                   const recipe::RecipeProfile &profile, DeployOptions base, UpgradePlan plan,
+                   security::SecretStore &secrets, security::Redactor &redactor, QObject *parent = nullptr);
     ~UpgradeSession() override;
 
     /**
@@ -58,12 +65,12 @@ public:
     const DeploySession *current() const { return m_session.get(); }
 
 Q_SIGNALS:
-    void phaseChanged(flashdeck::UpgradePhase phase);
-    void stepChanged(const flashdeck::StepRecord &record);
-    void progress(const flashdeck::StepProgress &progress);
+    void phaseChanged(flashdeck::deploy::UpgradePhase phase);
+    void stepChanged(const flashdeck::recipe::StepRecord &record);
+    void progress(const flashdeck::recipe::StepProgress &progress);
     void layersChanged(const QStringList &layers);
     void notice(const QString &text);
-    void finished(flashdeck::UpgradeOutcome outcome);
+    void finished(flashdeck::deploy::UpgradeOutcome outcome);
 
 private:
     void runPhase();
@@ -73,19 +80,19 @@ private:
 
     QString m_dir;
     QString m_host;
-    Recipe m_recipe;
-    RecipeProfile m_profile;
+    recipe::Recipe m_recipe;
+    recipe::RecipeProfile m_profile;
     DeployOptions m_base;
     UpgradePlan m_plan;
-    SecretStore &m_secrets;
-    Redactor &m_redactor;
+    security::SecretStore &m_secrets;
+    security::Redactor &m_redactor;
     ssh::Transport *m_connection = nullptr;
     std::unique_ptr<DeploySession> m_session;
     std::unique_ptr<DeploySession> m_finishedSession; // kept until the next phase's start: it is in its own signal
-    StepRecord m_failed; // the phase's failed step
+    recipe::StepRecord m_failed; // the phase's failed step
     bool m_cancelled = false;
     bool m_running = false;
     std::unique_ptr<HeldLock> m_held; // while it runs: the fleet's monitors read a planned outage
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -8,14 +8,14 @@
 
 #include <QCoreApplication>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 
 /** The pins an upgrade goes to: the running ones with what the target changes, not yet deployed. */
-Pins targetPins(const Pins &from, const UpgradeTarget &target)
+recipe::Pins targetPins(const recipe::Pins &from, const UpgradeTarget &target)
 {
-    Pins to = from;
+    recipe::Pins to = from;
     if (target.pinsFile) {
         to.imageDigest = target.pinsFile->imageDigest;
         to.modelRevision = target.pinsFile->modelRevision;
@@ -32,7 +32,7 @@ Pins targetPins(const Pins &from, const UpgradeTarget &target)
 }
 
 /** A new upgrade's plan, from the deployment's pins to the target's; refused while another is interrupted. */
-Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const Deployment &d,
+Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const recipe::Deployment &d,
                const QString &host, const UpgradeTarget &target)
 {
     if (recorded) {
@@ -42,7 +42,7 @@ Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, 
                                         "'flashdeck upgrade %1 --resume' first.")
                 .arg(host, recorded->summary(), upgradePhaseName(recorded->phase)));
     }
-    const Result<Pins> from = Pins::of(d);
+    const Result<recipe::Pins> from = recipe::Pins::of(d);
     if (!from) {
         return from.status();
     }
@@ -60,7 +60,7 @@ Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, 
                                         "profile: undeploy and deploy --pins to change it.")
                 .arg(target.pinsFile->profile, host, d.profile));
     }
-    const Pins to = targetPins(from.value(), target);
+    const recipe::Pins to = targetPins(from.value(), target);
     setup.plan.from = from.value();
     setup.plan.to = to;
     setup.unchanged = to.imageDigest == from.value().imageDigest && to.modelRevision == from.value().modelRevision;
@@ -68,7 +68,7 @@ Status planNew(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, 
 }
 
 /** The plan: the interrupted one to resume, or a new one. */
-Status planUpgrade(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const Deployment &d,
+Status planUpgrade(UpgradeSetup &setup, const std::optional<UpgradePlan> &recorded, const recipe::Deployment &d,
                    const QString &host, const UpgradeTarget &target)
 {
     if (!target.resume) {
@@ -85,15 +85,16 @@ Status planUpgrade(UpgradeSetup &setup, const std::optional<UpgradePlan> &record
 }
 
 /** The generator's command the deployment runs, imported again as it was: an upgrade changes the pins only. */
-Status reimportLaunch(DeployOptions &o, const UpgradeSetup &setup, const Deployment &d, const Recipe &recipe)
+Status reimportLaunch(DeployOptions &o, const UpgradeSetup &setup, const recipe::Deployment &d,
+                      const recipe::Recipe &recipe)
 {
-    ImportContext context;
+    recipe::ImportContext context;
     context.vendor = setup.profile.vendor;
     context.gpusPerService = int(setup.profile.replicas.first().gpus.size());
     context.gpusFrom = QCoreApplication::translate("Deploy", "the deployment");
     context.port = setup.profile.replicas.first().port;
     context.offline = o.modelSource != QLatin1String("hub");
-    const Result<ImportedLaunch> imported = ImportedLaunch::make(d.launchCommand, recipe, context);
+    const Result<recipe::ImportedLaunch> imported = recipe::ImportedLaunch::make(d.launchCommand, recipe, context);
     if (!imported) {
         return Status::failure(
             QCoreApplication::translate("Deploy", "The generator's command the deployment runs is refused now: %1")
@@ -104,11 +105,11 @@ Status reimportLaunch(DeployOptions &o, const UpgradeSetup &setup, const Deploym
 }
 
 /** The deploy options the upgrade runs with: the deployment's own, and the acknowledged license. */
-Status fillOptions(UpgradeSetup &setup, const Deployment &d, const QString &host, const Acknowledgement &ack,
-                   const Recipe &recipe)
+Status fillOptions(UpgradeSetup &setup, const recipe::Deployment &d, const QString &host, const Acknowledgement &ack,
+                   const recipe::Recipe &recipe)
 {
     DeployOptions &o = setup.options;
-    o.deploymentId = DeploymentId(host, setup.profile.id).toString();
+    o.deploymentId = recipe::DeploymentId(host, setup.profile.id).toString();
     o.licenseAcknowledged = ack.use;
     o.licenseRecord =
         QCoreApplication::translate("Deploy", "%1 at %2, summary sha256 %3").arg(ack.user, ack.at, ack.summarySha256);
@@ -125,18 +126,18 @@ Status fillOptions(UpgradeSetup &setup, const Deployment &d, const QString &host
 
 } // namespace
 
-Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString &host, const Recipe &recipe,
-                                           const LicenseTerms &terms, const UpgradeTarget &target)
+Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString &host, const recipe::Recipe &recipe,
+                                           const recipe::LicenseTerms &terms, const UpgradeTarget &target)
 {
-    const Result<Deployment> deployment = Deployment::read(paths, host);
+    const Result<recipe::Deployment> deployment = recipe::Deployment::read(paths, host);
     if (!deployment) {
         return Status::failure(
             deployment.message() +
             QCoreApplication::translate("Deploy", " An upgrade starts from a deployment: 'flashdeck deploy %1' first.")
                 .arg(host));
     }
-    const Deployment &d = deployment.value();
-    const QString dir = Deployment::directory(paths, host);
+    const recipe::Deployment &d = deployment.value();
+    const QString dir = recipe::Deployment::directory(paths, host);
     const Result<std::optional<UpgradePlan>> recorded = UpgradePlan::read(UpgradePlan::fileOf(dir));
     if (!recorded) {
         return recorded.status();
@@ -145,7 +146,7 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
     if (Status planned = planUpgrade(setup, recorded.value(), d, host, target); !planned) {
         return planned;
     }
-    const Result<RecipeProfile> profile = ProfileChoice::asDeployed(recipe, d);
+    const Result<recipe::RecipeProfile> profile = recipe::ProfileChoice::asDeployed(recipe, d);
     if (!profile) {
         return profile.status();
     }
@@ -169,4 +170,4 @@ Result<UpgradeSetup> UpgradeSetup::prepare(const AppPaths &paths, const QString 
     return setup;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

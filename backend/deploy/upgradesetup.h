@@ -9,13 +9,19 @@
 namespace flashdeck {
 
 class AppPaths;
+namespace recipe {
 class LicenseTerms;
+} // namespace recipe
+
+} // namespace flashdeck
+
+namespace flashdeck::deploy {
 
 /** What to move a host to: a pins file's digest and commit, or either alone; or resume. */
 struct UpgradeTarget
 {
     bool resume = false; // continue the recorded upgrade (the rest is ignored)
-    std::optional<Pins> pinsFile;
+    std::optional<recipe::Pins> pinsFile;
     QString imageDigest;
     QString modelRevision;
 };
@@ -27,7 +33,7 @@ struct UpgradeTarget
  */
 struct UpgradeSetup
 {
-    RecipeProfile profile;
+    recipe::RecipeProfile profile;
     DeployOptions options;
     UpgradePlan plan;
     bool unchanged = false; // the host runs these pins already: nothing to do
@@ -37,8 +43,9 @@ struct UpgradeSetup
      * resuming) or there is none to resume, the pins file is for another profile, or no
      * acknowledgement of the licence is recorded for the host.
      */
-    [[nodiscard]] static Result<UpgradeSetup> prepare(const AppPaths &paths, const QString &host, const Recipe &recipe,
-                                                      const LicenseTerms &terms, const UpgradeTarget &target);
+    [[nodiscard]] static Result<UpgradeSetup> prepare(const AppPaths &paths, const QString &host,
+                                                      const recipe::Recipe &recipe, const recipe::LicenseTerms &terms,
+                                                      const UpgradeTarget &target);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace flashdeck::checks {
+namespace flashdeck::deploy::checks {
 
 namespace { } // namespace
 
-WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &driver, qint64 weightsBytes)
+WeightsFit weightsFit(const recipe::RecipeProfile &profile, const probe::NvidiaDriver &driver, qint64 weightsBytes)
 {
     WeightsFit fit;
     if (weightsBytes <= 0 || profile.memFractionStatic <= 0 || profile.replicas.isEmpty()) {
@@ -21,7 +21,7 @@ WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &d
     double smallest = -1;
     qint64 perGpu = 0;
     int ranks = 0;
-    for (const RecipeReplica &replica : profile.replicas) {
+    for (const recipe::RecipeReplica &replica : profile.replicas) {
         double total = 0;
         qint64 least = 0;
         for (const int index : replica.gpus) {
@@ -60,4 +60,4 @@ WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &d
     return fit;
 }
 
-} // namespace flashdeck::checks
+} // namespace flashdeck::deploy::checks

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace flashdeck::checks {
+namespace flashdeck::deploy::checks {
 
 /** Whether the weights fit a service's static memory, and the KV pool that leaves, in words. */
 struct WeightsFit
@@ -22,6 +22,6 @@ struct WeightsFit
  * say so only after the image pull and the weights download. Judged from the GPUs' total memory
  * as the tool reports it (`driver`: nvidia-smi's, or amd-smi's in the same shape).
  */
-WeightsFit weightsFit(const RecipeProfile &profile, const probe::NvidiaDriver &driver, qint64 weightsBytes);
+WeightsFit weightsFit(const recipe::RecipeProfile &profile, const probe::NvidiaDriver &driver, qint64 weightsBytes);
 
-} // namespace flashdeck::checks
+} // namespace flashdeck::deploy::checks

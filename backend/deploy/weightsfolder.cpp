@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 namespace {
 
@@ -589,4 +589,4 @@ QString WeightsFolder::modelscopeCommand(const QString &mirror, const QString &h
                               mirror, QStringLiteral("--local_dir"), hostDir}));
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

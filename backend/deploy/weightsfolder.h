@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::deploy {
 
 /**
  * A model folder on the host, as one listing command saw it: used for an offline copy (F27)
@@ -83,4 +83,4 @@ private:
     QHash<QString, QString> m_sha256;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::deploy

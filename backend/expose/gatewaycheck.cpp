@@ -64,9 +64,9 @@ void GatewayCheck::send(const QByteArray &path, const QByteArray &body, bool wit
 void GatewayCheck::report(const QString &id, const QString &title, bool pass, const QString &expected,
                           const QString &seen, const QString &fix)
 {
-    StepRecord r;
+    recipe::StepRecord r;
     r.step = id;
-    r.status = pass ? StepStatus::Pass : StepStatus::Fail;
+    r.status = pass ? recipe::StepStatus::Pass : recipe::StepStatus::Fail;
     r.title = title;
     r.expected = expected;
     r.seen = seen;
@@ -138,9 +138,9 @@ void GatewayCheck::checkServerPort()
     const int port = m_record.upstreamPort;
     const QString title = QCoreApplication::translate("Expose", "The server's own port not reachable");
     if (m_host != m_record.address || m_port != m_record.port) {
-        StepRecord r;
+        recipe::StepRecord r;
         r.step = QStringLiteral("expose.serverport");
-        r.status = StepStatus::Skipped;
+        r.status = recipe::StepStatus::Skipped;
         r.title = title;
         r.seen = QCoreApplication::translate("Expose",
                                              "the gateway was reached through %1:%2, not at the host's %3:%4: the "

@@ -28,7 +28,7 @@ public:
     void start();
 
 Q_SIGNALS:
-    void step(const flashdeck::StepRecord &record);
+    void step(const flashdeck::recipe::StepRecord &record);
     /** Every step passed. */
     void finished(bool passed);
 

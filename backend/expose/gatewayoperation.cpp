@@ -20,7 +20,7 @@ namespace flashdeck::expose {
 // The texts that were the command line's keep its translation context ("Cli"): the same words,
 // translated once, whichever front end says them.
 
-GatewayOperation::GatewayOperation(const AppPaths &paths, HostSession &session, QObject *parent)
+GatewayOperation::GatewayOperation(const AppPaths &paths, fleet::HostSession &session, QObject *parent)
     : QObject(parent)
     , m_paths(paths)
     , m_session(session)
@@ -31,7 +31,7 @@ GatewayOperation::~GatewayOperation() = default;
 
 Result<int> GatewayOperation::upstreamPort(const AppPaths &paths, const QString &host)
 {
-    const Result<Deployment> d = Deployment::read(paths, host);
+    const Result<recipe::Deployment> d = recipe::Deployment::read(paths, host);
     if (d && !d.value().isUndeployed()) {
         return d.value().port > 0 ? d.value().port : 30000;
     }
@@ -58,7 +58,7 @@ Status GatewayOperation::certificateUsable(const GatewayPlan &plan, const QStrin
 
 Result<GatewayOperation::Claim> GatewayOperation::claim(const AppPaths &paths, const QString &host)
 {
-    return claimHost(paths, host);
+    return deploy::claimHost(paths, host);
 }
 
 GatewayPhase GatewayOperation::phase() const
@@ -189,7 +189,7 @@ void GatewayOperation::remove()
     });
 }
 
-Status GatewayOperation::check(const GatewayRecord &record, SecretStore *secrets, const QString &connectHost,
+Status GatewayOperation::check(const GatewayRecord &record, security::SecretStore *secrets, const QString &connectHost,
                                int connectPort)
 {
     if (isRunning()) {
@@ -198,13 +198,13 @@ Status GatewayOperation::check(const GatewayRecord &record, SecretStore *secrets
     setPhase(GatewayPhase::Checking);
     const QString host = connectHost.isEmpty() ? record.address : connectHost;
     const int port = connectPort > 0 ? connectPort : record.port;
-    const Result<Deployment> &deployment = m_session.deployment();
+    const Result<recipe::Deployment> &deployment = m_session.deployment();
     const QString id = deployment ? deployment.value().id().toString() : QString();
     if (secrets == nullptr || id.isEmpty()) {
         recoverKey(record, id, host, port);
         return Status::ok();
     }
-    secrets->read(SecretStore::apiKeyKey(id),
+    secrets->read(security::SecretStore::apiKeyKey(id),
                   [self = QPointer<GatewayOperation>(this), record, id, host, port](const Result<QString> &key) {
                       if (!self) {
                           return;
@@ -230,8 +230,8 @@ void GatewayOperation::recoverKey(const GatewayRecord &record, const QString &de
                            .arg(m_session.deployment().message()));
         return;
     }
-    ApiKeyRecovery *recovery = m_session.apiKeyRecovery(deploymentId, this);
-    connect(recovery, &ApiKeyRecovery::finished, this,
+    deploy::ApiKeyRecovery *recovery = m_session.apiKeyRecovery(deploymentId, this);
+    connect(recovery, &deploy::ApiKeyRecovery::finished, this,
             [this, recovery, record, host, port](const Result<QString> &key) {
                 recovery->deleteLater();
                 if (!key) {

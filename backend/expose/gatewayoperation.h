@@ -14,11 +14,15 @@
 
 namespace flashdeck {
 class AppPaths;
-class HostSession;
-class SecretStore;
 namespace docker {
 class DockerClient;
 } // namespace docker
+namespace fleet {
+class HostSession;
+} // namespace fleet
+namespace security {
+class SecretStore;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::expose {
@@ -53,7 +57,7 @@ public:
     /** The host's run lock, held (null: a file system without locks: only the guard is missing). */
     using Claim = std::unique_ptr<HeldLock>;
 
-    GatewayOperation(const AppPaths &paths, HostSession &session, QObject *parent = nullptr);
+    GatewayOperation(const AppPaths &paths, fleet::HostSession &session, QObject *parent = nullptr);
     ~GatewayOperation() override;
 
     /**
@@ -78,8 +82,8 @@ public:
      * instead of the record's address, as through a NAT), with the deployment's key: the keyring's,
      * else the one its running server was started with. step() and checked() report it.
      */
-    [[nodiscard]] Status check(const GatewayRecord &record, SecretStore *secrets, const QString &connectHost = {},
-                               int connectPort = 0);
+    [[nodiscard]] Status check(const GatewayRecord &record, security::SecretStore *secrets,
+                               const QString &connectHost = {}, int connectPort = 0);
     /** Cancels a placement: it stops and removes what it placed (exposed() says what was undone). */
     void cancel();
 
@@ -99,7 +103,7 @@ Q_SIGNALS:
      */
     void unexposed(const flashdeck::Result<QStringList> &removed, const QString &recordProblem);
     /** One of the check's steps, as `deploy` reports its own. */
-    void step(const flashdeck::StepRecord &record);
+    void step(const flashdeck::recipe::StepRecord &record);
     /** The check ended (`passed`: every step did), or could not start (`problem`, in words). */
     void checked(bool passed, const QString &problem);
     void phaseChanged(flashdeck::expose::GatewayPhase phase);
@@ -115,7 +119,7 @@ private:
     void end();
 
     const AppPaths &m_paths;
-    HostSession &m_session;
+    fleet::HostSession &m_session;
     QString m_host;
     Claim m_claim;
     GatewayPhase m_phase = GatewayPhase::Idle;

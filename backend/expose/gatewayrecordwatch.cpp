@@ -50,7 +50,7 @@ void GatewayRecordWatch::watchFolders()
         wanted.append(m_root);
     }
     for (auto it = m_seen.cbegin(); it != m_seen.cend(); ++it) {
-        const QString folder = Deployment::directory(m_paths, it.key());
+        const QString folder = recipe::Deployment::directory(m_paths, it.key());
         if (QDir(folder).exists()) {
             wanted.append(folder);
         }
@@ -77,7 +77,7 @@ void GatewayRecordWatch::settle()
     watchFolders();
     QStringList differ;
     for (auto it = m_seen.begin(); it != m_seen.end(); ++it) {
-        if (!all && !folders.contains(Deployment::directory(m_paths, it.key()))) {
+        if (!all && !folders.contains(recipe::Deployment::directory(m_paths, it.key()))) {
             continue;
         }
         QByteArray now = recordBytes(it.key());

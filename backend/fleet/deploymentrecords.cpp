@@ -6,7 +6,7 @@
 #include <QDir>
 #include <QFile>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 namespace {
 /** Long enough to take a rename and its lock file as one change, short against two seconds. */
@@ -36,7 +36,7 @@ void DeploymentRecords::setHosts(const QStringList &hosts)
         }
     }
     for (const QString &host : hosts) {
-        const QString folder = Deployment::directory(m_paths, host);
+        const QString folder = recipe::Deployment::directory(m_paths, host);
         if (m_hostOfFolder.contains(folder)) {
             continue;
         }
@@ -74,8 +74,8 @@ void DeploymentRecords::settle()
 
 QByteArray DeploymentRecords::manifestBytes(const QString &host) const
 {
-    QFile f(Deployment::manifestFile(m_paths, host));
+    QFile f(recipe::Deployment::manifestFile(m_paths, host));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

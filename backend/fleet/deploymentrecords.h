@@ -12,6 +12,10 @@ namespace flashdeck {
 
 class AppPaths;
 
+} // namespace flashdeck
+
+namespace flashdeck::fleet {
+
 /**
  * Says when a host's deployment manifest was written by anyone: this window, another one, or a
  * command in a terminal (`deploy`, `upgrade`, `undeploy`), so every page follows within a moment
@@ -50,4 +54,4 @@ private:
     QTimer m_settle;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

@@ -17,9 +17,9 @@
 
 #include <spdlog/logger.h>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
-FleetWatcher::FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, SecretStore *secrets,
+FleetWatcher::FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, security::SecretStore *secrets,
                            QObject *parent)
     : QObject(parent)
     , m_paths(paths)
@@ -50,13 +50,13 @@ ssh::Transport *FleetWatcher::connection(const QString &host) const
     return it == m_watched.end() ? nullptr : &it->second->connection();
 }
 
-SecretStore &FleetWatcher::secretStore()
+security::SecretStore &FleetWatcher::secretStore()
 {
     if (m_secrets) {
         return *m_secrets;
     }
     if (!m_ownSecrets) {
-        m_ownSecrets = std::make_unique<SecretStore>();
+        m_ownSecrets = std::make_unique<security::SecretStore>();
     }
     return *m_ownSecrets;
 }
@@ -136,18 +136,18 @@ void FleetWatcher::watch(const HostEntry &host)
     auto w = m_makeTransport ? std::make_unique<HostSession>(host, m_makeTransport(host))
                              : std::make_unique<HostSession>(host);
     metrics::MonitorConfig config;
-    config.upgradeLock = UpgradePlan::lockOf(Deployment::directory(m_paths, host.name));
-    config.deployLock = DeploySession::lockOf(Deployment::directory(m_paths, host.name));
+    config.upgradeLock = deploy::UpgradePlan::lockOf(recipe::Deployment::directory(m_paths, host.name));
+    config.deployLock = deploy::DeploySession::lockOf(recipe::Deployment::directory(m_paths, host.name));
     if (m_keepHistory) {
         config.archiveFile = m_paths.metricsHistoryFile(host.name);
     }
     const QString name = host.name;
-    w->setDeployment(Deployment::read(m_paths, host.name));
+    w->setDeployment(recipe::Deployment::read(m_paths, host.name));
     const HostSession &session = *w;
     m_watched[host.name] = std::move(w);
     // The monitor starts once the deployment's API key is known (/v1/loads needs it where
     // /metrics is off); a keyring that cannot answer only leaves it out.
-    const Result<Deployment> &deployment = session.deployment();
+    const Result<recipe::Deployment> &deployment = session.deployment();
     const QString profile = deployment ? deployment.value().profile : QString();
     const QString deploymentId = deployment ? deployment.value().id().toString() : QString();
     auto begin = [this, name, config, deploymentId](const QString &apiKey) mutable {
@@ -173,7 +173,7 @@ void FleetWatcher::watch(const HostEntry &host)
         Q_EMIT statusChanged(name);
     };
     if (m_secrets && !profile.isEmpty()) {
-        m_secrets->read(SecretStore::apiKeyKey(deploymentId),
+        m_secrets->read(security::SecretStore::apiKeyKey(deploymentId),
                         [begin](const Result<QString> &key) mutable { begin(key ? key.value() : QString()); });
     } else {
         begin(QString());
@@ -208,8 +208,8 @@ void FleetWatcher::recoverApiKey(HostSession &watched, const QString &deployment
     // No key in the keyring (a machine without one, or a deployment made elsewhere): the one the
     // running server was started with, over the host's Docker.
     metrics::HostMonitor *monitor = watched.monitor();
-    auto *recovery = new ApiKeyRecovery(watched.connection(), deploymentId, monitor);
-    connect(recovery, &ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
+    auto *recovery = new deploy::ApiKeyRecovery(watched.connection(), deploymentId, monitor);
+    connect(recovery, &deploy::ApiKeyRecovery::finished, monitor, [recovery, monitor](const Result<QString> &key) {
         recovery->deleteLater();
         if (key) {
             monitor->setApiKey(key.value());
@@ -223,14 +223,15 @@ void FleetWatcher::deploymentChanged(const QString &host)
     const auto it = m_watched.find(host);
     if (it != m_watched.end()) {
         // Read once, for every page: each listens to its host's session (deploymentChanged).
-        it->second->setDeployment(Deployment::read(m_paths, host));
+        it->second->setDeployment(recipe::Deployment::read(m_paths, host));
     }
     if (it == m_watched.end() || !it->second->monitor()) {
         return;
     }
     HostSession &watched = *it->second;
-    const Result<Deployment> &deployment = watched.deployment();
-    watched.monitor()->reloadDeployment(deployment ? std::optional<Deployment>(deployment.value()) : std::nullopt);
+    const Result<recipe::Deployment> &deployment = watched.deployment();
+    watched.monitor()->reloadDeployment(deployment ? std::optional<recipe::Deployment>(deployment.value())
+                                                   : std::nullopt);
     if (!deployment) {
         return;
     }
@@ -240,7 +241,7 @@ void FleetWatcher::deploymentChanged(const QString &host)
         return;
     }
     QPointer<metrics::HostMonitor> monitor = watched.monitor();
-    m_secrets->read(SecretStore::apiKeyKey(deploymentId),
+    m_secrets->read(security::SecretStore::apiKeyKey(deploymentId),
                     [this, host, deploymentId, monitor](const Result<QString> &key) {
                         const auto again = m_watched.find(host);
                         if (!monitor || again == m_watched.end() || again->second->monitor() != monitor) {
@@ -368,4 +369,4 @@ void FleetWatcher::retry(const QString &host)
     }
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

@@ -16,19 +16,26 @@
 namespace flashdeck {
 
 class AppPaths;
-class HostSession;
-class SecretStore;
-namespace ssh {
-class Transport;
-}
 namespace metrics {
 class HostMonitor;
-}
+} // namespace metrics
 namespace prom {
 class PromFleetSource;
 struct PromConfig;
 struct KnownHost;
 } // namespace prom
+namespace security {
+class SecretStore;
+} // namespace security
+namespace ssh {
+class Transport;
+} // namespace ssh
+
+} // namespace flashdeck
+
+namespace flashdeck::fleet {
+
+class HostSession;
 
 /**
  * Watches every host of the inventory: one HostSession per host (its one SSH connection and its
@@ -44,7 +51,7 @@ public:
     /** Makes a host's one connection (a test's scripted one, say: tests/support/faketransport). */
     using TransportMaker = std::function<std::unique_ptr<ssh::Transport>(const HostEntry &host)>;
 
-    FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, SecretStore *secrets,
+    FleetWatcher(const AppPaths &paths, metrics::AlertThresholds thresholds, security::SecretStore *secrets,
                  QObject *parent = nullptr);
     ~FleetWatcher() override;
 
@@ -70,12 +77,12 @@ public:
     /** Where the deployments' records live. */
     const AppPaths &paths() const { return m_paths; }
     /** The keyring the window shares (null when none was given). */
-    SecretStore *secrets() const { return m_secrets; }
+    security::SecretStore *secrets() const { return m_secrets; }
     /**
      * The keyring the window shares, else (tests without one) the watcher's own: a run the host's
      * session keeps may outlive the page that started it, never the watcher.
      */
-    SecretStore &secretStore();
+    security::SecretStore &secretStore();
     /**
      * How a rolling upgrade reaches each host: its session's connection when it is up, else the
      * host fails with "not connected" (a host that is not up is not upgraded).
@@ -134,8 +141,8 @@ private:
     const AppPaths &m_paths;
     metrics::AlertThresholds m_thresholds;
     bool m_keepHistory = false;
-    SecretStore *m_secrets;
-    std::unique_ptr<SecretStore> m_ownSecrets; // before the sessions: it outlives their runs
+    security::SecretStore *m_secrets;
+    std::unique_ptr<security::SecretStore> m_ownSecrets; // before the sessions: it outlives their runs
     TransportMaker m_makeTransport; // empty: the real connection
     std::map<QString, std::unique_ptr<HostSession>> m_watched;
     /** Manifests written by anyone (a terminal's `undeploy`, another window): every page follows. */
@@ -146,4 +153,4 @@ private:
     QStringList m_prometheusOnly;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

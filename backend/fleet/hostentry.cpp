@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 namespace {
 
@@ -155,4 +155,4 @@ void from_json(const nlohmann::json &j, HostEntry &h)
     h.simulated = j.value("simulated", false);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

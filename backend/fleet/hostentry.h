@@ -5,7 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 /** One host of the inventory. Never holds a secret. */
 struct HostEntry
@@ -35,4 +35,4 @@ struct HostEntry
 void to_json(nlohmann::json &j, const HostEntry &h);
 void from_json(const nlohmann::json &j, HostEntry &h);
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

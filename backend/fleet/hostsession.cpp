@@ -16,7 +16,7 @@
 
 #include <spdlog/logger.h>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 namespace {
 
@@ -114,7 +114,7 @@ void HostSession::setMonitor(std::unique_ptr<metrics::HostMonitor> monitor)
     m_monitor = std::move(monitor);
 }
 
-void HostSession::setDeployment(Result<Deployment> deployment)
+void HostSession::setDeployment(Result<recipe::Deployment> deployment)
 {
     m_deployment = std::move(deployment);
     Q_EMIT deploymentChanged();
@@ -170,9 +170,9 @@ chat::ChatClient *HostSession::chatClient(quint16 port, QObject *parent)
     return new chat::ChatClient(*m_connection, port, parent);
 }
 
-ApiKeyRecovery *HostSession::apiKeyRecovery(const QString &deploymentId, QObject *parent)
+deploy::ApiKeyRecovery *HostSession::apiKeyRecovery(const QString &deploymentId, QObject *parent)
 {
-    return new ApiKeyRecovery(*m_connection, deploymentId, parent);
+    return new deploy::ApiKeyRecovery(*m_connection, deploymentId, parent);
 }
 
 std::unique_ptr<metrics::ServerSampler> HostSession::serverSampler(quint16 port, const QString &apiKey, int periodMs)
@@ -180,24 +180,24 @@ std::unique_ptr<metrics::ServerSampler> HostSession::serverSampler(quint16 port,
     return std::make_unique<metrics::ServerSampler>(*m_connection, port, apiKey, periodMs);
 }
 
-Status HostSession::startDeploy(std::unique_ptr<DeploySession> run)
+Status HostSession::startDeploy(std::unique_ptr<deploy::DeploySession> run)
 {
     if (Status refused = letGoOfLastOperation(); !refused) {
         return refused;
     }
     m_deploy = std::move(run);
-    connect(m_deploy.get(), &DeploySession::finished, this, &HostSession::operationFinished);
+    connect(m_deploy.get(), &deploy::DeploySession::finished, this, &HostSession::operationFinished);
     Q_EMIT operationChanged(); // whoever shows the host follows the run before its first step
     return m_deploy->start(*m_connection);
 }
 
-Status HostSession::startUpgrade(std::unique_ptr<UpgradeSession> run)
+Status HostSession::startUpgrade(std::unique_ptr<deploy::UpgradeSession> run)
 {
     if (Status refused = letGoOfLastOperation(); !refused) {
         return refused;
     }
     m_upgrade = std::move(run);
-    connect(m_upgrade.get(), &UpgradeSession::finished, this, &HostSession::operationFinished);
+    connect(m_upgrade.get(), &deploy::UpgradeSession::finished, this, &HostSession::operationFinished);
     Q_EMIT operationChanged();
     return m_upgrade->start(*m_connection);
 }
@@ -254,4 +254,4 @@ void HostSession::onState(const ssh::ConnectionState &state)
     }
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

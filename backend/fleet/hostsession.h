@@ -12,26 +12,32 @@
 
 namespace flashdeck {
 
+namespace chat {
+class ChatClient;
+} // namespace chat
+namespace deploy {
 class ApiKeyRecovery;
 class DeploySession;
 class UpgradeSession;
-namespace ssh {
-class Transport;
-}
-namespace chat {
-class ChatClient;
-}
+} // namespace deploy
 namespace docker {
 class DockerEndpoint;
-}
-namespace metrics {
-class HostMonitor;
-class ServerSampler;
-} // namespace metrics
+} // namespace docker
 namespace logs {
 class LogRules;
 class SharedLog;
 } // namespace logs
+namespace metrics {
+class HostMonitor;
+class ServerSampler;
+} // namespace metrics
+namespace ssh {
+class Transport;
+} // namespace ssh
+
+} // namespace flashdeck
+
+namespace flashdeck::fleet {
 
 /**
  * One host, once: its one SSH connection, shared by the host bar, every page, the monitor, the
@@ -84,9 +90,9 @@ public:
      * terminal): read once per change by the fleet, for every page. Not deployed, or unreadable:
      * the failure's words.
      */
-    const Result<Deployment> &deployment() const { return m_deployment; }
+    const Result<recipe::Deployment> &deployment() const { return m_deployment; }
     /** The manifest as read now (FleetWatcher, when the records say it changed). */
-    void setDeployment(Result<Deployment> deployment);
+    void setDeployment(Result<recipe::Deployment> deployment);
 
     /** Whether prompts reach the operator (true once connectWithOperator was called). */
     bool asksOperator() const { return m_asksOperator; }
@@ -108,7 +114,7 @@ public:
     /** A chat client for the server on `port` of the host, through this session's connection. */
     [[nodiscard]] chat::ChatClient *chatClient(quint16 port, QObject *parent);
     /** Reads the API key a running deployment was started with (not started yet: call start()). */
-    [[nodiscard]] ApiKeyRecovery *apiKeyRecovery(const QString &deploymentId, QObject *parent);
+    [[nodiscard]] deploy::ApiKeyRecovery *apiKeyRecovery(const QString &deploymentId, QObject *parent);
     /** Samples the server on `port` (/metrics, /v1/loads) every `periodMs`; not started yet. */
     [[nodiscard]] std::unique_ptr<metrics::ServerSampler> serverSampler(quint16 port, const QString &apiKey,
                                                                         int periodMs);
@@ -119,12 +125,12 @@ public:
      * this session's last operation still runs; a finished one is let go once control returns to
      * the event loop (it may be in its own signal).
      */
-    [[nodiscard]] Status startDeploy(std::unique_ptr<DeploySession> run);
-    [[nodiscard]] Status startUpgrade(std::unique_ptr<UpgradeSession> run);
+    [[nodiscard]] Status startDeploy(std::unique_ptr<deploy::DeploySession> run);
+    [[nodiscard]] Status startUpgrade(std::unique_ptr<deploy::UpgradeSession> run);
     /** The host's last deployment run started from the window (null: none, or an upgrade since). */
-    DeploySession *deploy() const { return m_deploy.get(); }
+    deploy::DeploySession *deploy() const { return m_deploy.get(); }
     /** The host's last upgrade started from the window (null: none, or a deployment since). */
-    UpgradeSession *upgrade() const { return m_upgrade.get(); }
+    deploy::UpgradeSession *upgrade() const { return m_upgrade.get(); }
     /** Whether that deployment or upgrade still runs. */
     [[nodiscard]] bool operationRunning() const;
 
@@ -154,13 +160,13 @@ private:
     std::unique_ptr<metrics::HostMonitor> m_monitor;
     std::unique_ptr<logs::LogRules> m_logRules;
     std::unique_ptr<logs::SharedLog> m_log; // after the connection: destroyed before it
-    std::unique_ptr<DeploySession> m_deploy; // runs on the connection: destroyed before it
-    std::unique_ptr<UpgradeSession> m_upgrade;
-    Result<Deployment> m_deployment{Status::failure(QString())};
+    std::unique_ptr<deploy::DeploySession> m_deploy; // runs on the connection: destroyed before it
+    std::unique_ptr<deploy::UpgradeSession> m_upgrade;
+    Result<recipe::Deployment> m_deployment{Status::failure(QString())};
     bool m_asksOperator = false;
     /** This attempt refused a prompt before the operator was there: try again when it ends. */
     bool m_refusedThisAttempt = false;
     bool m_operatorWaiting = false;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

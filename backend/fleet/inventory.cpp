@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 namespace {
 constexpr int kFormatVersion = 1;
@@ -207,4 +207,4 @@ Result<QList<HostEntry>> Inventory::remove(const QString &name)
     });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

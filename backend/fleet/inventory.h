@@ -9,7 +9,7 @@
 #include <functional>
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
 /**
  * The host inventory, `hosts.json` in the config folder, which the window and any number of
@@ -67,4 +67,4 @@ private:
     QList<HostEntry> m_hosts;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

@@ -3,10 +3,10 @@
 #include <QCoreApplication>
 #include <QTimer>
 
-namespace flashdeck {
+namespace flashdeck::fleet {
 
-RollingUpgrade::RollingUpgrade(const Recipe &recipe, SecretStore &secrets, Redactor &redactor, Connect connect,
-                               QObject *parent)
+RollingUpgrade::RollingUpgrade(const recipe::Recipe &recipe, security::SecretStore &secrets,
+                               security::Redactor &redactor, Connect connect, QObject *parent)
     : QObject(parent)
     , m_recipe(recipe)
     , m_secrets(secrets)
@@ -16,7 +16,7 @@ RollingUpgrade::RollingUpgrade(const Recipe &recipe, SecretStore &secrets, Redac
 
 RollingUpgrade::~RollingUpgrade() = default;
 
-void RollingUpgrade::add(const QString &host, const QString &directory, UpgradeSetup setup)
+void RollingUpgrade::add(const QString &host, const QString &directory, deploy::UpgradeSetup setup)
 {
     Host h;
     h.name = host;
@@ -78,16 +78,18 @@ void RollingUpgrade::startNext()
 
 void RollingUpgrade::run(Host &h, ssh::Transport &transport)
 {
-    h.session = std::make_unique<UpgradeSession>(h.directory, h.name, m_recipe, h.setup.profile, h.setup.options,
-                                                 h.setup.plan, m_secrets, m_redactor);
-    UpgradeSession *s = h.session.get();
+    h.session = std::make_unique<deploy::UpgradeSession>(h.directory, h.name, m_recipe, h.setup.profile,
+                                                         h.setup.options, h.setup.plan, m_secrets, m_redactor);
+    deploy::UpgradeSession *s = h.session.get();
     const QString name = h.name;
-    connect(s, &UpgradeSession::phaseChanged, this,
-            [this, name, s](UpgradePhase phase) { Q_EMIT phaseChanged(name, phase, s->plan()); });
-    connect(s, &UpgradeSession::stepChanged, this, [this, name](const StepRecord &r) { Q_EMIT stepChanged(name, r); });
-    connect(s, &UpgradeSession::progress, this, [this, name](const StepProgress &p) { Q_EMIT progress(name, p); });
-    connect(s, &UpgradeSession::notice, this, [this, name](const QString &text) { Q_EMIT notice(name, text); });
-    connect(s, &UpgradeSession::finished, this, [this, &h](UpgradeOutcome outcome) {
+    connect(s, &deploy::UpgradeSession::phaseChanged, this,
+            [this, name, s](deploy::UpgradePhase phase) { Q_EMIT phaseChanged(name, phase, s->plan()); });
+    connect(s, &deploy::UpgradeSession::stepChanged, this,
+            [this, name](const recipe::StepRecord &r) { Q_EMIT stepChanged(name, r); });
+    connect(s, &deploy::UpgradeSession::progress, this,
+            [this, name](const recipe::StepProgress &p) { Q_EMIT progress(name, p); });
+    connect(s, &deploy::UpgradeSession::notice, this, [this, name](const QString &text) { Q_EMIT notice(name, text); });
+    connect(s, &deploy::UpgradeSession::finished, this, [this, &h](deploy::UpgradeOutcome outcome) {
         h.outcome = outcome;
         h.setup.plan = h.session->plan(); // where it ended (the failed step, the phase)
         end(h);
@@ -101,7 +103,7 @@ void RollingUpgrade::run(Host &h, ssh::Transport &transport)
 void RollingUpgrade::end(Host &h)
 {
     h.done = true;
-    m_stopped = m_stopped || h.outcome != UpgradeOutcome::Upgraded;
+    m_stopped = m_stopped || h.outcome != deploy::UpgradeOutcome::Upgraded;
     Q_EMIT hostFinished(h.name, h.outcome, h.setup.plan);
     QTimer::singleShot(0, this, &RollingUpgrade::startNext); // a fresh stack: this runs in the session's signal
 }
@@ -109,7 +111,7 @@ void RollingUpgrade::end(Host &h)
 bool RollingUpgrade::allUpgraded() const
 {
     for (const Host &h : m_hosts) {
-        if (!h.setup.unchanged && h.outcome != UpgradeOutcome::Upgraded) {
+        if (!h.setup.unchanged && h.outcome != deploy::UpgradeOutcome::Upgraded) {
             return false;
         }
     }
@@ -130,7 +132,7 @@ QString RollingUpgrade::resultOf(const Host &h)
     if (!h.outcome) {
         return QStringLiteral("stopped");
     }
-    return upgradeOutcomeName(*h.outcome);
+    return deploy::upgradeOutcomeName(*h.outcome);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

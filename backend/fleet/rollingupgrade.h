@@ -12,11 +12,17 @@
 
 namespace flashdeck {
 
+namespace security {
 class Redactor;
 class SecretStore;
+} // namespace security
 namespace ssh {
 class Transport;
-}
+} // namespace ssh
+
+} // namespace flashdeck
+
+namespace flashdeck::fleet {
 
 /**
  * Hosts upgraded in turn, `maxUnavailable` at a time: no new host starts after the first one that
@@ -37,19 +43,19 @@ public:
     {
         QString name;
         QString directory; // deployments/<host>
-        UpgradeSetup setup; // the session holds a reference to its profile: the list keeps it in place
-        std::unique_ptr<UpgradeSession> session;
-        std::optional<UpgradeOutcome> outcome;
+        deploy::UpgradeSetup setup; // the session holds a reference to its profile: the list keeps it in place
+        std::unique_ptr<deploy::UpgradeSession> session;
+        std::optional<deploy::UpgradeOutcome> outcome;
         QString unreachable; // why it could not be reached
         bool started = false;
         bool done = false;
     };
 
-    RollingUpgrade(const Recipe &recipe, SecretStore &secrets, Redactor &redactor, Connect connect,
-                   QObject *parent = nullptr);
+    RollingUpgrade(const recipe::Recipe &recipe, security::SecretStore &secrets, security::Redactor &redactor,
+                   Connect connect, QObject *parent = nullptr);
     ~RollingUpgrade() override;
 
-    void add(const QString &host, const QString &directory, UpgradeSetup setup);
+    void add(const QString &host, const QString &directory, deploy::UpgradeSetup setup);
     void start(int maxUnavailable);
     /** Cancels the running hosts (each keeps its plan for --resume) and starts no other. */
     void cancel();
@@ -60,14 +66,15 @@ public:
     static QString resultOf(const Host &host);
 
 Q_SIGNALS:
-    void hostStarted(const QString &host, const flashdeck::UpgradePlan &plan);
-    void phaseChanged(const QString &host, flashdeck::UpgradePhase phase, const flashdeck::UpgradePlan &plan);
-    void stepChanged(const QString &host, const flashdeck::StepRecord &record);
-    void progress(const QString &host, const flashdeck::StepProgress &progress);
+    void hostStarted(const QString &host, const flashdeck::deploy::UpgradePlan &plan);
+    void phaseChanged(const QString &host, flashdeck::deploy::UpgradePhase phase,
+                      const flashdeck::deploy::UpgradePlan &plan);
+    void stepChanged(const QString &host, const flashdeck::recipe::StepRecord &record);
+    void progress(const QString &host, const flashdeck::recipe::StepProgress &progress);
     void notice(const QString &host, const QString &text);
     /** The host ended: `outcome` when its upgrade ran, else it was not reached (`unreachable` says why). */
-    void hostFinished(const QString &host, std::optional<flashdeck::UpgradeOutcome> outcome,
-                      const flashdeck::UpgradePlan &plan);
+    void hostFinished(const QString &host, std::optional<flashdeck::deploy::UpgradeOutcome> outcome,
+                      const flashdeck::deploy::UpgradePlan &plan);
     void finished();
 
 private:
@@ -76,9 +83,9 @@ private:
     void end(Host &host);
     int running() const;
 
-    const Recipe &m_recipe;
-    SecretStore &m_secrets;
-    Redactor &m_redactor;
+    const recipe::Recipe &m_recipe;
+    security::SecretStore &m_secrets;
+    security::Redactor &m_redactor;
     Connect m_connect;
     std::list<Host> m_hosts;
     int m_maxUnavailable = 1;
@@ -86,4 +93,4 @@ private:
     bool m_finished = false;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::fleet

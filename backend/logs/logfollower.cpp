@@ -229,8 +229,8 @@ void LogFollower::findContainer()
             }
             // The first server of the deployment speaks for it (the router has no model log);
             // a running one before a stopped one.
-            const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(res.json()),
-                                                                      Recipe::deploymentIds(m_options.hostName));
+            const auto server = docker::OurContainers::speakingServer(
+                docker::OurContainers::parse(res.json()), recipe::Recipe::deploymentIds(m_options.hostName));
             if (!server) {
                 if (m_opened) {
                     startOver(QString()); // the followed container is gone (undeployed)

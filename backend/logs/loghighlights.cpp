@@ -45,14 +45,14 @@ void LogHighlights::noteKvPool(QByteArrayView line)
 
 LogHighlights::Qmul4 LogHighlights::recorded(const AppPaths &paths, const QString &host)
 {
-    const Result<Deployment> d = Deployment::read(paths, host);
+    const Result<recipe::Deployment> d = recipe::Deployment::read(paths, host);
     if (!d) {
         return Qmul4::Unknown;
     }
     switch (d.value().stepStatus(QStringLiteral("check.qmul4"))) {
-    case StepStatus::Pass:
+    case recipe::StepStatus::Pass:
         return Qmul4::FastPath;
-    case StepStatus::Warn:
+    case recipe::StepStatus::Warn:
         return Qmul4::Fallback;
     default:
         break;
@@ -62,7 +62,7 @@ LogHighlights::Qmul4 LogHighlights::recorded(const AppPaths &paths, const QStrin
         return v->fastPath() ? Qmul4::FastPath : Qmul4::Fallback;
     }
     // Skipped with no verdict of these pins: a kernel of Blackwell's, not run on ROCm or Hopper.
-    if (d.value().stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Skipped) {
+    if (d.value().stepStatus(QStringLiteral("check.qmul4")) == recipe::StepStatus::Skipped) {
         return Qmul4::NotApplicable;
     }
     return Qmul4::Unknown;

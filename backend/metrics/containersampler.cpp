@@ -104,7 +104,7 @@ void ContainerSampler::onListed(const nlohmann::json &list)
 {
     std::optional<ContainerStatus> ours;
     if (const auto server = docker::OurContainers::speakingServer(docker::OurContainers::parse(list),
-                                                                  Recipe::deploymentIds(m_hostName))) {
+                                                                  recipe::Recipe::deploymentIds(m_hostName))) {
         ours = ContainerStatus{server->name, server->state, server->status, server->deployment};
     }
     Q_EMIT listed(ours);

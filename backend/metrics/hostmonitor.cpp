@@ -186,17 +186,17 @@ void HostMonitor::applyDeployment()
     if (!m_config.deployment) {
         return; // no deployment by Flashdeck here: GPUs, disk and any Flashdeck container only
     }
-    const Deployment &d = *m_config.deployment;
+    const recipe::Deployment &d = *m_config.deployment;
     m_status.applyDeployment(d);
-    if (const auto recipes = Recipe::builtIn()) {
-        for (const Recipe &r : recipes.value()) {
+    if (const auto recipes = recipe::Recipe::builtIn()) {
+        for (const recipe::Recipe &r : recipes.value()) {
             if (!r.profile(m_status.profile)) {
                 continue;
             }
             // The profile as it was laid out (the operator's port and GPUs; a node's services behind
             // the Router): the first server's metrics, never the Router's, which has SGLang's none.
-            if (const Result<RecipeProfile> laid = ProfileChoice::asDeployed(r, d)) {
-                const RecipeProfile &p = laid.value();
+            if (const Result<recipe::RecipeProfile> laid = recipe::ProfileChoice::asDeployed(r, d)) {
+                const recipe::RecipeProfile &p = laid.value();
                 m_vendor = p.vendor;
                 m_serverPort = p.replicas.isEmpty() ? 0 : p.replicas.first().port;
                 m_otherPorts.clear();
@@ -344,7 +344,7 @@ void HostMonitor::startServerSampler()
     m_server->start();
 }
 
-void HostMonitor::reloadDeployment(const std::optional<Deployment> &deployment)
+void HostMonitor::reloadDeployment(const std::optional<recipe::Deployment> &deployment)
 {
     // A deployment made (or redone) while Flashdeck runs: its profile, port and pins, and a
     // sampler for its server, without restarting the monitor (its history stays). None (the

@@ -14,14 +14,14 @@
 class QTimer;
 
 namespace flashdeck {
-namespace ssh {
-class Transport;
-struct ConnectionState;
-} // namespace ssh
 namespace logs {
 class SharedLog;
 struct LogRecord;
 } // namespace logs
+namespace ssh {
+class Transport;
+struct ConnectionState;
+} // namespace ssh
 } // namespace flashdeck
 
 namespace flashdeck::metrics {
@@ -45,7 +45,7 @@ struct MonitorConfig
      * none where Flashdeck deployed nothing. The monitor never reads the manifest itself: the
      * session is the one reader, and tells the monitor of a change (reloadDeployment).
      */
-    std::optional<Deployment> deployment;
+    std::optional<recipe::Deployment> deployment;
     /** deployments/<host>/upgrade.lock: held while an upgrade or rollback of the host runs. */
     QString upgradeLock;
     /** deployments/<host>/deploy.lock: held while a deployment of the host runs. */
@@ -105,7 +105,7 @@ public:
     /** The server's API key, known late (the keyring had none; read from the running container). */
     void setApiKey(const QString &apiKey);
     /** The host's deployment as it is now (one made or redone meanwhile); samples its server. */
-    void reloadDeployment(const std::optional<Deployment> &deployment);
+    void reloadDeployment(const std::optional<recipe::Deployment> &deployment);
 
 Q_SIGNALS:
     void statusChanged();

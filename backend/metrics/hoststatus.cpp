@@ -265,7 +265,7 @@ void AlertThresholds::usePinsFile(const QString &file)
     if (file.isEmpty()) {
         return;
     }
-    Result<Pins> read = Pins::readFrom(file);
+    Result<recipe::Pins> read = recipe::Pins::readFrom(file);
     if (read) {
         pins = std::move(read).value();
     } else {
@@ -273,7 +273,7 @@ void AlertThresholds::usePinsFile(const QString &file)
     }
 }
 
-void HostStatus::applyDeployment(const Deployment &d)
+void HostStatus::applyDeployment(const recipe::Deployment &d)
 {
     profile = d.profile;
     undeployed = d.isUndeployed();
@@ -287,9 +287,9 @@ void HostStatus::applyDeployment(const Deployment &d)
     }
     imageDigest = d.imageDigest;
     modelSha = d.modelSha;
-    const Result<Pins> read = Pins::of(d);
-    pins = read ? std::optional<Pins>(read.value()) : std::nullopt;
-    qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == StepStatus::Warn;
+    const Result<recipe::Pins> read = recipe::Pins::of(d);
+    pins = read ? std::optional<recipe::Pins>(read.value()) : std::nullopt;
+    qmul4Fallback = d.stepStatus(QStringLiteral("check.qmul4")) == recipe::StepStatus::Warn;
 }
 
 json HostStatus::toJson() const

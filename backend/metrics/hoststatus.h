@@ -14,7 +14,9 @@
 
 namespace flashdeck {
 class Settings;
+namespace recipe {
 struct Deployment;
+} // namespace recipe
 } // namespace flashdeck
 
 namespace flashdeck::metrics {
@@ -47,7 +49,7 @@ struct AlertThresholds
     double errorRatePct = 5;
     double diskFreeGb = 50;
     /** The fleet's pins (a pins file): a deployment with others raises `pins-drift`. None: not judged. */
-    std::optional<Pins> pins;
+    std::optional<recipe::Pins> pins;
     QString pinsFile;
     /** Why the pins file could not be read ("" when it was, or none is set). */
     QString pinsError;
@@ -82,7 +84,7 @@ struct HostStatus
     QString imageDigest;
     QString modelSha;
     /** What the host's recorded deployment pinned (flashdeck pins); none before a deployment pinned. */
-    std::optional<Pins> pins;
+    std::optional<recipe::Pins> pins;
     /** The recorded deployment was undeployed (its containers removed): nothing is pinned now. */
     bool undeployed = false;
     bool qmul4Fallback = false; // the deployment's check.qmul4 warned (F20)
@@ -105,7 +107,7 @@ struct HostStatus
     bool inInventory = true;
 
     /** What the host's recorded deployment says: its profile, pins and qmul4 outcome. */
-    void applyDeployment(const Deployment &d);
+    void applyDeployment(const recipe::Deployment &d);
 
     /** `flashdeck status --json`'s object (issue 7's contract), unknowns as null. */
     nlohmann::json toJson() const;

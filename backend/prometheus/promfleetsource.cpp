@@ -178,11 +178,13 @@ void PromFleetSource::finish()
     m_answers.clear(); // the hosts keep copies; the answers' series can be large
     for (metrics::HostStatus &s : m_hosts) {
         if (s.inInventory) {
-            if (const Result<Deployment> d = Deployment::read(m_paths, s.host)) {
+            if (const Result<recipe::Deployment> d = recipe::Deployment::read(m_paths, s.host)) {
                 s.applyDeployment(d.value());
             }
-            s.upgradeRunning = HeldLock::isHeld(UpgradePlan::lockOf(Deployment::directory(m_paths, s.host)));
-            s.deployRunning = HeldLock::isHeld(DeploySession::lockOf(Deployment::directory(m_paths, s.host)));
+            s.upgradeRunning =
+                HeldLock::isHeld(deploy::UpgradePlan::lockOf(recipe::Deployment::directory(m_paths, s.host)));
+            s.deployRunning =
+                HeldLock::isHeld(deploy::DeploySession::lockOf(recipe::Deployment::directory(m_paths, s.host)));
         }
         s.alerts = m_alerts[s.host].update(metrics::evaluateAlerts(s, m_thresholds), now);
     }

@@ -8,7 +8,7 @@ QByteArray fileSdTargets(const QList<TargetHost> &deployments, ScrapeFrom from)
 {
     nlohmann::json groups = nlohmann::json::array();
     for (const TargetHost &t : deployments) {
-        const Deployment &d = t.deployment;
+        const recipe::Deployment &d = t.deployment;
         const quint16 port = d.port ? d.port : quint16(30000);
         const QString address = from == ScrapeFrom::OnHost ? QStringLiteral("127.0.0.1") : t.address;
         const QString target = address.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(address).arg(port)

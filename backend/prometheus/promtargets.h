@@ -19,7 +19,7 @@ struct TargetHost
 {
     QString name;
     QString address;
-    Deployment deployment;
+    recipe::Deployment deployment;
 };
 
 /**

@@ -11,7 +11,7 @@
 
 #include <limits>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 DeploymentId::DeploymentId(QString host, QString profile)
     : m_host(std::move(host))
@@ -237,4 +237,4 @@ Status Deployment::writeTo(const QString &file) const
         .update([&bytes](const std::optional<QByteArray> &) { return LockedFile::Edit::replaceWith(bytes); });
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

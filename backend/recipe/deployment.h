@@ -14,6 +14,10 @@ namespace flashdeck {
 
 class AppPaths;
 
+} // namespace flashdeck
+
+namespace flashdeck::recipe {
+
 /**
  * What names one deployment: "<host>-<profile>". Its containers (`flashdeck.deployment` label,
  * `flashdeck-<id>`), its API key in the keyring and the runbook all use it; it is built here
@@ -146,4 +150,4 @@ struct Deployment
     [[nodiscard]] Status writeTo(const QString &file) const;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

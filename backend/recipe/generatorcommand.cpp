@@ -8,7 +8,7 @@
 
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 
@@ -400,4 +400,4 @@ Result<GeneratorCommand> GeneratorCommand::parse(const QString &text)
     return cmd;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

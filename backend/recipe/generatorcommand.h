@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 /** One server argument as the generator wrote it: `--tp 4`, `--tp=4`, `--enable-metrics`, `--cuda-graph-bs 1 2 4`. */
 struct ServerArg
@@ -75,4 +75,4 @@ private:
     QList<IgnoredDockerOption> m_ignored;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

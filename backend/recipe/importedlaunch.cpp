@@ -6,7 +6,7 @@
 
 #include <QCoreApplication>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 
@@ -343,4 +343,4 @@ QStringList ImportedLaunch::preview() const
     return lines;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

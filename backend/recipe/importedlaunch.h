@@ -10,7 +10,7 @@
 
 #include <utility>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 struct Recipe;
 struct RecipeProfile;
@@ -90,4 +90,4 @@ struct ImportedLaunch
     static QString generatorAdvice(const QString &hardware);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

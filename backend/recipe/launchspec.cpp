@@ -6,7 +6,7 @@
 #include <QCoreApplication>
 #include <QRandomGenerator>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 
@@ -350,4 +350,4 @@ Result<QList<ContainerSpec>> buildLaunch(const Recipe &recipe, const RecipeProfi
     return specs;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

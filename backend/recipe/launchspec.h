@@ -11,7 +11,7 @@
 
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 struct Recipe;
 struct RecipeProfile;
@@ -66,4 +66,4 @@ struct ContainerSpec
 /** A new API key: 32 bytes from the system's CSPRNG, base64url, prefixed "sk-fd-". */
 QString generateApiKey();
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 Result<LicenseTerms> LicenseTerms::fromJson(const QByteArray &json, const QString &source)
 {
@@ -139,4 +139,4 @@ QString LicenseTerms::summaryHash() const
     return QString::fromLatin1(QCryptographicHash::hash(shownText().toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

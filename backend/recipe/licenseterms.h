@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 /**
  * The licence summary an operator acknowledges before pin and pull (F40): our own plain-words
@@ -63,4 +63,4 @@ private:
     QStringList m_confirmations;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

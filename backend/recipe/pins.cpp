@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 Result<Pins> Pins::of(const Deployment &d)
 {
@@ -144,4 +144,4 @@ Status Pins::writeTo(const QString &path) const
     return writeFileAtomically(path, QByteArray::fromStdString(toJson().dump(2)) + '\n');
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

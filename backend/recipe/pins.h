@@ -6,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 struct Deployment;
 
@@ -50,4 +50,4 @@ struct Pins
     static QString shortRevision(const QString &revision);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

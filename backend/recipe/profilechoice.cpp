@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 QString ProfileChoice::gpuList(const RecipeProfile &profile)
 {
@@ -208,4 +208,4 @@ Result<RecipeProfile> ProfileChoice::asDeployed(const Recipe &recipe, const Depl
     return ProfileChoice{d.image, d.gpus, d.port}.apply(recipe, *listed);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

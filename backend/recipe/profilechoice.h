@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 struct Deployment;
 
@@ -56,4 +56,4 @@ struct ProfileChoice
                                                           const QString &profileId = {});
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

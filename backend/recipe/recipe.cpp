@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 
@@ -390,4 +390,4 @@ const RecipeProfile *Recipe::profile(const QString &profileId) const
     return nullptr;
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

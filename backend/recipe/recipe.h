@@ -9,7 +9,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 /** One SGLang service of a profile: its GPUs and its host port. */
 struct RecipeReplica
@@ -118,4 +118,4 @@ struct Recipe
     static QStringList deploymentIds(const QString &host);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

@@ -5,7 +5,7 @@
 #include <QCoreApplication>
 #include <QStringList>
 
-namespace flashdeck::recipetexts {
+namespace flashdeck::recipe::texts {
 
 QString hubParameterCount()
 {
@@ -57,4 +57,4 @@ QString publishedFiguresNote()
         "Balanced recipe: measure with your own prompt and output lengths, multimodal share and concurrency.");
 }
 
-} // namespace flashdeck::recipetexts
+} // namespace flashdeck::recipe::texts

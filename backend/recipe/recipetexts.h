@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 struct Recipe;
 struct RecipeProfile;
@@ -12,7 +12,7 @@ struct RecipeProfile;
  * field for, in words (translated): `recipes show`, the Deploy page's card and the load test
  * all say it the same way.
  */
-namespace recipetexts {
+namespace texts {
 
 /**
  * Why the Hugging Face file summary shows about 220B parameters for a model of about 428B
@@ -36,6 +36,6 @@ QString loadTestProfileWarning(const QString &profileId);
 /** SGLang's published figures are upstream references, not a guarantee (F25). */
 QString publishedFiguresNote();
 
-} // namespace recipetexts
+} // namespace texts
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 
@@ -276,4 +276,4 @@ Result<QStringList> ShellWords::split(const QString &given)
     return splitter.finish();
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

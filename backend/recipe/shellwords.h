@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 /**
  * Splits one command line into words as a POSIX shell reads them (XCU 2.2 Quoting, 2.3 Token
@@ -29,4 +29,4 @@ public:
     static QString position(const QString &text, qsizetype index);
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

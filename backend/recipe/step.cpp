@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 namespace {
 const char *const kNames[] = {"pending", "running", "pass", "warn", "fail", "skipped", "unknown"};
@@ -56,4 +56,4 @@ void from_json(const nlohmann::json &j, StepRecord &r)
     r.phase = str("phase");
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

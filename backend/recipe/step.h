@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace flashdeck {
+namespace flashdeck::recipe {
 
 /** Where a plan step stands. The names are a contract: the CLI's JSON and the journal use them. */
 enum class StepStatus { Pending, Running, Pass, Warn, Fail, Skipped, Unknown };
@@ -60,4 +60,4 @@ struct StepProgress
 void to_json(nlohmann::json &j, const StepRecord &r);
 void from_json(const nlohmann::json &j, StepRecord &r);
 
-} // namespace flashdeck
+} // namespace flashdeck::recipe

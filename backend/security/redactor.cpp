@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <mutex>
 
-namespace flashdeck {
+namespace flashdeck::security {
 
 namespace {
 
@@ -516,4 +516,4 @@ QString Redactor::redact(const QString &text) const
     return QString::fromUtf8(out.data(), static_cast<qsizetype>(out.size()));
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::security

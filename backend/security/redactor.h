@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace flashdeck {
+namespace flashdeck::security {
 
 /**
  * Removes secrets from text before it reaches a log sink, a journal or an export.
@@ -55,4 +55,4 @@ private:
     std::atomic<std::size_t> m_secretCount{0}; // m_secrets.size(), read without the lock
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::security

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <qt6keychain/keychain.h>
 
-namespace flashdeck {
+namespace flashdeck::security {
 
 SecretStore::SecretStore(QString service, QObject *parent)
     : QObject(parent)
@@ -106,4 +106,4 @@ void SecretStore::remove(const QString &key, StatusDone done)
     job->start();
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::security

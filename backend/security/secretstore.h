@@ -8,7 +8,7 @@
 
 #include <functional>
 
-namespace flashdeck {
+namespace flashdeck::security {
 
 /**
  * Secrets (SGLang API keys, HF tokens, passphrases) in the system keyring through QtKeychain
@@ -51,4 +51,4 @@ private:
     QHash<QString, QString> m_memory; // this run only
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::security

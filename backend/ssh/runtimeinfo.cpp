@@ -5,7 +5,7 @@
 
 #include <QtGlobal>
 
-namespace flashdeck {
+namespace flashdeck::ssh {
 
 RuntimeInfo RuntimeInfo::current()
 {
@@ -21,4 +21,4 @@ QString RuntimeInfo::versionText() const
     return QStringLiteral("flashdeck %1\nQt %2\nlibssh %3\n").arg(version, qtVersion, libsshVersion);
 }
 
-} // namespace flashdeck
+} // namespace flashdeck::ssh

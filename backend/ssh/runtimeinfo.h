@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace flashdeck {
+namespace flashdeck::ssh {
 
 /** What this process runs with: shown by `--version` and on the Settings page. */
 struct RuntimeInfo
@@ -19,4 +19,4 @@ struct RuntimeInfo
     QString versionText() const;
 };
 
-} // namespace flashdeck
+} // namespace flashdeck::ssh

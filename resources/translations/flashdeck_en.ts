@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../ui/mainwindow.cpp" line="+558"/>
+        <location filename="../../ui/mainwindow.cpp" line="+559"/>
         <source>%n host(s) in the inventory</source>
         <translation>
             <numerusform>%n host in the inventory</numerusform>
@@ -113,7 +113,7 @@
 <context>
     <name>UpgradePanel</name>
     <message numerus="yes">
-        <location filename="../../ui/fleet/upgradepanel.cpp" line="+99"/>
+        <location filename="../../ui/fleet/upgradepanel.cpp" line="+101"/>
         <source>&lt;b&gt;Upgrade&lt;/b&gt; — %n host(s), %1 at a time; none starts after one that rolls back</source>
         <translation>
             <numerusform>&lt;b&gt;Upgrade&lt;/b&gt; — %n host, %1 at a time; none starts after one that rolls back</numerusform>

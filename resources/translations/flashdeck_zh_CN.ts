@@ -218,7 +218,7 @@
         <translation> 或者改为指定主机上服务器的端口（--port）。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>%1 was deployed with profile &quot;%2&quot;, which this Flashdeck does not know.</source>
         <translation>%1 以配置“%2”部署，此 Flashdeck 不认识该配置。</translation>
     </message>
@@ -449,11 +449,11 @@
     </message>
     <message>
         <location line="+157"/>
-        <location filename="../../backend/cli/clisession.cpp" line="+60"/>
+        <location filename="../../backend/cli/clisession.cpp" line="+61"/>
         <location filename="../../backend/cli/deployrequest.cpp" line="+227"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+290"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+295"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
@@ -550,7 +550,7 @@
         <location filename="../../backend/cli/pinscommand.cpp" line="+39"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+218"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="+131"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="+132"/>
         <location filename="../../backend/cli/unexposecommand.cpp" line="+94"/>
         <source>Print JSON.</source>
         <translation>输出 JSON。</translation>
@@ -617,7 +617,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-202"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-207"/>
         <source>One JSON object per step transition.</source>
         <translation>每次步骤状态变化输出一个 JSON 对象。</translation>
     </message>
@@ -702,20 +702,20 @@
         <translation>--probe-timeout 取秒数，1 到 3600。</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+97"/>
         <location filename="../../backend/cli/exposerequest.cpp" line="+169"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+13"/>
         <location filename="../../backend/cli/prunecommand.cpp" line="+6"/>
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
         <location filename="../../backend/cli/unexposecommand.cpp" line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+232"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+237"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
     </message>
     <message>
-        <location line="-260"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-179"/>
+        <location line="-261"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-184"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
@@ -755,12 +755,12 @@
         <translation>--accept-license 取值为 %1。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>%1 at %2, summary sha256 %3</source>
         <translation>%1，时间 %2，摘要 sha256 %3</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-125"/>
         <location filename="../../backend/cli/upgradecommand.cpp" line="+15"/>
         <source>--ready-timeout takes seconds (0: no limit).</source>
         <translation>--ready-timeout 取秒数（0：不限）。</translation>
@@ -810,7 +810,7 @@
     </message>
     <message>
         <location line="-61"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+226"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+231"/>
         <source>stopped without waiting; run it again with --resume.
 </source>
         <translation>未等待即停止；请加 --resume 再次运行。
@@ -1304,7 +1304,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="+22"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="+23"/>
         <source>Cannot write %1: %2.
 </source>
         <translation>无法写入 %1：%2。
@@ -1513,7 +1513,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/runbookcommand.cpp" line="-43"/>
+        <location filename="../../backend/cli/runbookcommand.cpp" line="-44"/>
         <source>The runbook leaves the gateway out.</source>
         <translation>运行手册未包含网关。</translation>
     </message>
@@ -1523,7 +1523,7 @@ Summary sha256: %1
         <translation>将脚本写入 FILE。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Runbook written to %1. Run it on the host with FLASHDECK_API_KEY set.
 </source>
         <translation>runbook 已写入 %1。请在主机上设置 FLASHDECK_API_KEY 后运行。
@@ -1733,7 +1733,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-336"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-341"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1804,7 +1804,7 @@ Summary sha256: %1
         <translation>--max-unavailable 取主机数，至少为 1。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+80"/>
         <source>%1: the gateway at %2 is kept and proxies to the server on 127.0.0.1:%3 (&apos;flashdeck expose %1 --check&apos; proves it).
 </source>
         <translation>%1：%2 上的网关已保留，并转发到 127.0.0.1:%3 上的服务器（“flashdeck expose %1 --check”可验证）。
@@ -1818,12 +1818,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+125"/>
         <source>SSH exit code %1</source>
         <translation>SSH 退出码 %1</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-166"/>
         <source>%1: rolling back to %2 (stopped)
 </source>
         <translation>%1：正在回滚到 %2（已停止）
@@ -1837,7 +1837,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+198"/>
         <source>Cancelling: the running step stops and the upgrade is kept for --resume (Ctrl+C again to quit at once)…
 </source>
         <translation>正在取消：正在运行的步骤会停止，升级记录保留以便 --resume（再按一次 Ctrl+C 立即退出）…
@@ -1861,7 +1861,7 @@ Summary sha256: %1
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/undeploycommand.cpp" line="-54"/>
+        <location filename="../../backend/cli/undeploycommand.cpp" line="-55"/>
         <source>No Flashdeck container on %1.
 </source>
         <translation>%1 上没有 Flashdeck 容器。
@@ -1875,7 +1875,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+64"/>
         <source>%1 is open to the team at %2: run &apos;flashdeck unexpose %1&apos; first, so its gateway does not pass requests to whatever listens on port %3 next.</source>
         <translation>%1 已在 %2 向团队开放：请先运行“flashdeck unexpose %1”，以免其网关把请求转给之后监听端口 %3 的任何程序。</translation>
     </message>
@@ -2056,7 +2056,7 @@ Summary sha256: %1
 <context>
     <name>ConnectionController</name>
     <message>
-        <location filename="../../ui/connectioncontroller.cpp" line="+60"/>
+        <location filename="../../ui/connectioncontroller.cpp" line="+62"/>
         <source>Key passphrase</source>
         <translation>密钥口令</translation>
     </message>
@@ -2239,7 +2239,7 @@ Summary sha256: %1
         <translation>%1 不是 Flashdeck 的确认记录文件（应为含有“acknowledgements”数组的对象）。请把它移到别处后重新确认。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>Cannot record the licence acknowledgement. %1</source>
         <translation>无法记录许可证确认。%1</translation>
     </message>
@@ -2400,7 +2400,7 @@ Summary sha256: %1
         <translation>请停止在该端口监听的程序（sudo ss -ltnp &apos;sport = :%1&apos; 可查看），或部署到空闲端口：--port %2（窗口中的“端口”字段）；chat、status 和 runbook 会随之使用。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>--hicache-size counts per rank</source>
         <translation>--hicache-size 按每个 rank 计算</translation>
     </message>
@@ -2420,7 +2420,7 @@ Summary sha256: %1
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+91"/>
         <source>Any other backend means the image&apos;s CUDA Toolkit is older than 13.4 and decode silently takes a slow path</source>
         <translation>任何其他后端都意味着镜像的 CUDA Toolkit 低于 13.4，解码会悄悄走慢速路径</translation>
     </message>
@@ -2445,12 +2445,12 @@ Summary sha256: %1
         <translation>部署无需处理：本次启动没有说明 NVFP4 KV 解码所用的后端。当此镜像与版本的某次启动输出该行时，Flashdeck 会记下它，并在之后的启动中告知。</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-56"/>
         <source>The server found a CUDA Toolkit older than 13.4 in its image and fell back to %1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or newer, and restart; a driver update does not change the image&apos;s toolkit.</source>
         <translation>服务器发现镜像中的 CUDA Toolkit 低于 13.4，已回退到 %1：解码变慢。请运行固定的镜像或用 CUDA 13.4 及以上构建的镜像，然后重启；更新驱动不会改变镜像中的 toolkit。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>--speculative-algorithm DSPARK loads the draft from the checkpoint&apos;s dspark/ subfolder</source>
         <translation>--speculative-algorithm DSPARK 从检查点的 dspark/ 子目录加载草稿模型</translation>
     </message>
@@ -2663,7 +2663,7 @@ Summary sha256: %1
         <translation>生成器的命令没有开启 DSpark（--speculative-algorithm DSPARK）</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="-182"/>
+        <location filename="../../backend/deploy/checks.cpp" line="-183"/>
         <source>ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)</source>
         <translation>ROCm 主机：qmul4 是 NVIDIA 内核（该检查只适用于 CUDA）</translation>
     </message>
@@ -2881,7 +2881,7 @@ Summary sha256: %1
         <translation>请检查主机上的 /proc/meminfo 是否可读。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/deployrunner.cpp" line="+84"/>
+        <location filename="../../backend/deploy/deployrunner.cpp" line="+85"/>
         <source>nothing: Flashdeck had not reached the host&apos;s Docker Engine yet</source>
         <translation>无：Flashdeck 尚未连到主机的 Docker Engine</translation>
     </message>
@@ -3088,7 +3088,7 @@ Summary sha256: %1
         <translation>请检查 GPU 列表（如果这些 GPU 被占用就更换）以及 NVIDIA 运行时。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>The container does not see the GPUs the profile needs: check the NVIDIA runtime and the GPU list.</source>
         <translation>容器看不到该配置所需的 GPU：请检查 NVIDIA 运行时和 GPU 列表。</translation>
     </message>
@@ -3368,12 +3368,12 @@ Summary sha256: %1
         <translation>不是 JSON</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/upgradesetup.cpp" line="+135"/>
+        <location filename="../../backend/deploy/upgradesetup.cpp" line="+136"/>
         <source> An upgrade starts from a deployment: &apos;flashdeck deploy %1&apos; first.</source>
         <translation> 升级须从已有部署开始：请先运行“flashdeck deploy %1”。</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-57"/>
         <source>No interrupted upgrade on %1 to resume (&apos;flashdeck pins %1&apos; shows what it runs).</source>
         <translation>%1 上没有可继续的中断升级（“flashdeck pins %1”显示它运行的版本）。</translation>
     </message>
@@ -3393,7 +3393,7 @@ Summary sha256: %1
         <translation>该固定文件属于配置 %1；%2 运行的是 %3。升级保持配置不变：如需更换，请先 undeploy 再用 deploy --pins 部署。</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+103"/>
         <source>No acknowledgement of the %1 is recorded for %2 (or its summary changed): run &apos;flashdeck license&apos; and deploy once with --accept-license.</source>
         <translation>%2 没有对 %1 的确认记录（或其摘要已变化）：请运行“flashdeck license”，并加 --accept-license 部署一次。</translation>
     </message>
@@ -3606,7 +3606,7 @@ Summary sha256: %1
 <context>
     <name>DeployPage</name>
     <message>
-        <location filename="../../ui/pages/deploypage.cpp" line="+54"/>
+        <location filename="../../ui/pages/deploypage.cpp" line="+55"/>
         <source>Use the suggestion</source>
         <translation>采用建议</translation>
     </message>
@@ -3756,7 +3756,7 @@ Summary sha256: %1
         <translation>模型许可证，由你确认</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>acknowledged for %1 use by %2</source>
         <translation>已由 %2 确认用于%1用途</translation>
     </message>
@@ -3781,7 +3781,7 @@ Summary sha256: %1
         <translation>建议：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/deploy/profilecard.cpp" line="+59"/>
+        <location filename="../../ui/deploy/profilecard.cpp" line="+60"/>
         <source>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ Verified upstream&lt;/span&gt; — by the SGLang Cookbook, not independently re-tested</source>
         <translation>&lt;span style=&apos;color:#1a9850&apos;&gt;✓ 已经上游验证&lt;/span&gt; —— 由 SGLang Cookbook 验证，未经独立复测</translation>
     </message>
@@ -3861,7 +3861,7 @@ Summary sha256: %1
         <translation>已于 %1 撤下部署：其容器已停止并删除。点击“运行”可重新部署。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>interrupted: Flashdeck stopped while this step ran. Resume checks it again.</source>
         <translation>已中断：此步骤运行时 Flashdeck 停止了。“继续”会重新检查它。</translation>
     </message>
@@ -3927,7 +3927,7 @@ Summary sha256: %1
         <translation>正在停止：取消正在运行的操作，并报告留在主机上的内容…</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>%1 is not connected: connect it from the host bar, then upgrade again.</source>
         <translation>%1 未连接：请从主机栏连接它，然后再升级。</translation>
     </message>
@@ -3937,12 +3937,12 @@ Summary sha256: %1
         <translation>%1 已在运行这些固定版本。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Upgrade to %1: failed at %2</source>
         <translation>升级到 %1：失败于“%2”</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Upgrading %1: %2…</source>
         <translation>正在升级 %1：%2…</translation>
     </message>
@@ -3957,7 +3957,7 @@ Summary sha256: %1
         <translation>已将 %1 升级到 %2，每个步骤都已验证。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.</source>
         <translation>升级在 %1 失败（%2）。%3 已回到旧的固定版本 %4，并已重新验证。</translation>
     </message>
@@ -3985,7 +3985,7 @@ Summary sha256: %1
 <context>
     <name>DeploySession</name>
     <message>
-        <location filename="../../backend/deploy/deploysession.cpp" line="+49"/>
+        <location filename="../../backend/deploy/deploysession.cpp" line="+50"/>
         <source>A deployment of %1 runs already, from another window or a terminal. Wait for it to end (its steps go to %2), or stop it where it runs; then run this again.</source>
         <translation>%1 的部署已在另一个窗口或终端中运行。请等待其结束（其步骤写入 %2），或在运行处停止它；然后再运行此操作。</translation>
     </message>
@@ -3995,7 +3995,7 @@ Summary sha256: %1
         <translation>%1 此次运行期间，无法阻止 %2 的另一次运行。</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+146"/>
         <source>Could not write the manifest %1: %2. The journal beside it has every step.</source>
         <translation>无法写入清单 %1：%2。旁边的日志记录包含每个步骤。</translation>
     </message>
@@ -5020,7 +5020,7 @@ Left to you: the server fetches allowed media URLs itself, so the gateway does n
         <translation>当上面的字段说明了谁可以连接以及如何连接后，这里会显示预览。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Expected: %1
 Seen: %2</source>
         <translation>预期：%1
@@ -5253,7 +5253,7 @@ Seen: %2</source>
         <translation>未到达</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>already on these pins</source>
         <translation>已在这些固定版本上</translation>
     </message>
@@ -5799,7 +5799,7 @@ Public-key pin: sha256//%3</source>
         <translation>将要运行的内容</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>%1 has no verified command on the deployment page: for GB-series, B200, H200 or AMD GPUs, paste the command SGLang&apos;s configuration generator printed into “Use the configuration generator&apos;s command”. Flashdeck keeps its flags and sets the model, its pinned revision, the port and the key; the B300 flags are never used here.</source>
         <translation>%1 在部署页面上没有经过验证的命令：对于 GB 系列、B200、H200 或 AMD GPU，请把 SGLang 配置生成器打印的命令粘贴到“使用配置生成器的命令”中。Flashdeck 保留其参数，并设置模型、其固定的修订版本、端口和密钥；这里从不使用 B300 的参数。</translation>
     </message>
@@ -6634,7 +6634,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+235"/>
+        <location filename="../../ui/mainwindow.cpp" line="+236"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -7273,7 +7273,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlanView</name>
     <message>
-        <location filename="../../ui/deploy/planview.cpp" line="+54"/>
+        <location filename="../../ui/deploy/planview.cpp" line="+56"/>
         <source>Deployment steps</source>
         <translation>部署步骤</translation>
     </message>
@@ -7540,7 +7540,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · 主机上的 %2，经由 SSH 隧道 · API 密钥：%3</translation>
     </message>
     <message>
-        <location filename="../../ui/playground/apikeylookup.cpp" line="+35"/>
+        <location filename="../../ui/playground/apikeylookup.cpp" line="+36"/>
         <source>from the keyring (••••••)</source>
         <translation>来自密钥环（••••••）</translation>
     </message>
@@ -9681,7 +9681,7 @@ The key we know for it is at %4.
 <context>
     <name>UpgradePanel</name>
     <message>
-        <location filename="../../ui/fleet/upgradepanel.cpp" line="+30"/>
+        <location filename="../../ui/fleet/upgradepanel.cpp" line="+31"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -9711,7 +9711,7 @@ The key we know for it is at %4.
         <translation>当前</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>An upgrade is running.</source>
         <translation>有升级正在运行。</translation>
     </message>
@@ -9728,7 +9728,7 @@ The key we know for it is at %4.
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>connecting…</source>
         <translation>正在连接…</translation>
     </message>

@@ -79,11 +79,11 @@ void measure(const char *title, const QUrl &prometheus, int hosts, bool inInvent
     if (!paths.ensureExists()) {
         return;
     }
-    FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
-    QList<HostEntry> entries;
+    fleet::FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
+    QList<fleet::HostEntry> entries;
     if (inInventory) {
         for (int i = 0; i < hosts; ++i) {
-            HostEntry h;
+            fleet::HostEntry h;
             h.name = hostName(i);
             h.address = hostName(i);
             h.user = QStringLiteral("ops");
@@ -102,7 +102,7 @@ void measure(const char *title, const QUrl &prometheus, int hosts, bool inInvent
     page.show();
     QEventLoop first;
     qint64 firstTableMs = -1;
-    QObject::connect(&fleet, &FleetWatcher::prometheusRefreshed, &first, [&] {
+    QObject::connect(&fleet, &fleet::FleetWatcher::prometheusRefreshed, &first, [&] {
         if (firstTableMs < 0 && page.model()->rowCount() >= hosts) {
             page.repaint(); // the table as the operator sees it, painted
             firstTableMs = clock.elapsed();

@@ -58,12 +58,12 @@ double incremental(const QStringList &lines, const logs::LogRules &rules, int *v
 {
     QElapsedTimer t;
     t.start();
-    StartLog log(rules);
+    deploy::StartLog log(rules);
     for (qsizetype at = 0; at < lines.size(); at += kRead) {
         for (qsizetype i = at; i < std::min(lines.size(), at + kRead); ++i) {
             (void)log.append(lines.at(i));
         }
-        *verdicts += checks::launchFailure(log, true).status == StepStatus::Fail;
+        *verdicts += deploy::checks::launchFailure(log, true).status == recipe::StepStatus::Fail;
     }
     return double(t.nsecsElapsed()) / 1e9;
 }
@@ -76,7 +76,7 @@ double everyReadAgain(const QStringList &lines, const logs::LogRules &rules, int
     QStringList sofar;
     for (qsizetype at = 0; at < lines.size(); at += kRead) {
         sofar += lines.mid(at, kRead);
-        *verdicts += checks::launchFailure(sofar, rules, true).status == StepStatus::Fail;
+        *verdicts += deploy::checks::launchFailure(sofar, rules, true).status == recipe::StepStatus::Fail;
     }
     return double(t.nsecsElapsed()) / 1e9;
 }

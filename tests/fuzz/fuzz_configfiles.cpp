@@ -11,19 +11,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     using namespace flashdeck;
     const QByteArray input = fuzz::bytes(data, size);
 
-    const auto recipe = Recipe::fromJson(input, QStringLiteral("fuzz.json"));
+    const auto recipe = recipe::Recipe::fromJson(input, QStringLiteral("fuzz.json"));
     if (recipe) {
-        for (const RecipeProfile &p : recipe.value().profiles) {
+        for (const recipe::RecipeProfile &p : recipe.value().profiles) {
             FUZZ_CHECK(recipe.value().profile(p.id) != nullptr);
         }
     } else {
         FUZZ_CHECK(!recipe.message().isEmpty());
     }
 
-    const auto hosts = Inventory::parse(input, QStringLiteral("hosts.json"));
+    const auto hosts = fleet::Inventory::parse(input, QStringLiteral("hosts.json"));
     if (hosts) {
-        for (const HostEntry &h : hosts.value()) {
-            FUZZ_CHECK(HostEntry::validateName(h.name).isOk()); // a bad name is refused, not loaded
+        for (const fleet::HostEntry &h : hosts.value()) {
+            FUZZ_CHECK(fleet::HostEntry::validateName(h.name).isOk()); // a bad name is refused, not loaded
         }
     } else {
         FUZZ_CHECK(!hosts.message().isEmpty());

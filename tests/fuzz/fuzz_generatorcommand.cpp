@@ -11,24 +11,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace flashdeck;
     const QString text = QString::fromUtf8(fuzz::bytes(data, size));
-    const Result<QStringList> words = ShellWords::split(text);
+    const Result<QStringList> words = recipe::ShellWords::split(text);
     if (!words) {
         FUZZ_CHECK(!words.message().isEmpty());
     } else {
-        const Result<QStringList> again = ShellWords::split(QString::fromUtf8(shellJoin(words.value())));
+        const Result<QStringList> again = recipe::ShellWords::split(QString::fromUtf8(shellJoin(words.value())));
         FUZZ_CHECK(again && again.value() == words.value());
     }
-    const Result<GeneratorCommand> cmd = GeneratorCommand::parse(text);
+    const Result<recipe::GeneratorCommand> cmd = recipe::GeneratorCommand::parse(text);
     if (!cmd) {
         FUZZ_CHECK(!cmd.message().isEmpty());
         return 0;
     }
     FUZZ_CHECK(words.isOk());
     const QStringList server = cmd.value().serverWords();
-    const Result<GeneratorCommand> rewritten =
-        GeneratorCommand::parse(QStringLiteral("sglang serve ") + QString::fromUtf8(shellJoin(server)));
+    const Result<recipe::GeneratorCommand> rewritten =
+        recipe::GeneratorCommand::parse(QStringLiteral("sglang serve ") + QString::fromUtf8(shellJoin(server)));
     FUZZ_CHECK(rewritten && rewritten.value().serverWords() == server);
-    for (const IgnoredDockerOption &o : cmd.value().ignoredDockerOptions()) {
+    for (const recipe::IgnoredDockerOption &o : cmd.value().ignoredDockerOptions()) {
         FUZZ_CHECK(!o.why.isEmpty());
     }
     return 0;

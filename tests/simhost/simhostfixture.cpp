@@ -183,10 +183,10 @@ void SimHostFixture::clearLoad()
     QFile::remove(m_sim->path() + QStringLiteral("/gpu-load.json"));
 }
 
-HostEntry SimHostFixture::hostEntry(const QString &name) const
+fleet::HostEntry SimHostFixture::hostEntry(const QString &name) const
 {
     const ssh::SshTarget t = m_conn->target();
-    HostEntry e;
+    fleet::HostEntry e;
     e.name = name;
     e.address = t.host;
     e.port = t.port;
@@ -203,7 +203,7 @@ bool SimHostFixture::addToInventory(const QString &configDir, const QString &nam
     if (!paths.ensureExists()) {
         return false;
     }
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     return inventory.add(hostEntry(name)).isOk() && inventory.save().isOk();
 }
 

@@ -39,7 +39,7 @@ public:
 
     ssh::HostConnection &connection() { return *m_conn; }
     /** An inventory entry named `name` that reaches this host as connection() does (simulated). */
-    HostEntry hostEntry(const QString &name) const;
+    fleet::HostEntry hostEntry(const QString &name) const;
     /** Adds hostEntry(name) to the inventory of the configuration in `configDir`, as `hosts add` does. */
     [[nodiscard]] bool addToInventory(const QString &configDir, const QString &name) const;
     /** Copies scenarios/<name>.json to the host and clears the load. */

@@ -32,26 +32,26 @@ void TestDeployRunner::competingTunnels_theRunnerTakesItsOwn()
     SimHostFixture sim;
     QString error;
     QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY(recipes);
-    const Recipe &recipe = recipes.value().first();
-    const RecipeProfile *profile = recipe.profile(QStringLiteral("b300x4-balanced"));
+    const recipe::Recipe &recipe = recipes.value().first();
+    const recipe::RecipeProfile *profile = recipe.profile(QStringLiteral("b300x4-balanced"));
     QTemporaryDir dir;
-    Redactor redactor;
-    Journal journal(dir.filePath(QStringLiteral("journal.jsonl")), redactor);
-    DeployOptions options;
+    security::Redactor redactor;
+    deploy::Journal journal(dir.filePath(QStringLiteral("journal.jsonl")), redactor);
+    deploy::DeployOptions options;
     options.deploymentId = QStringLiteral("competing-b300x4-balanced");
     options.licenseAcknowledged = QStringLiteral("noncommercial");
     options.licenseRecord = QStringLiteral("test");
-    DeployRunner runner(sim.connection(), recipe, *profile, options, journal, redactor);
+    deploy::DeployRunner runner(sim.connection(), recipe, *profile, options, journal, redactor);
 
     // As each step that opens a tunnel begins, others open theirs first, to a port where nothing
     // listens: their reports come before the runner's. Taking one of them fails the step.
     int competing = 0;
-    QHash<QString, StepRecord> last;
-    connect(&runner, &DeployRunner::stepChanged, this, [&](const StepRecord &r) {
+    QHash<QString, recipe::StepRecord> last;
+    connect(&runner, &deploy::DeployRunner::stepChanged, this, [&](const recipe::StepRecord &r) {
         last.insert(r.step, r);
-        if (r.status == StepStatus::Running &&
+        if (r.status == recipe::StepStatus::Running &&
             (r.step == QLatin1String("preflight.docker") || r.step == QLatin1String("ready"))) {
             for (int i = 0; i < 3; ++i) {
                 sim.connection().openPortTunnel(QStringLiteral("127.0.0.1"), 9);
@@ -59,13 +59,14 @@ void TestDeployRunner::competingTunnels_theRunnerTakesItsOwn()
             }
         }
     });
-    QSignalSpy finished(&runner, &DeployRunner::finished);
+    QSignalSpy finished(&runner, &deploy::DeployRunner::finished);
     runner.start();
     QVERIFY(finished.wait(180000));
     QCOMPARE(competing, 6);
     for (const char *step : {"preflight.docker", "ready", "verify.text"}) {
-        const StepRecord r = last.value(QLatin1String(step));
-        QVERIFY2(r.status == StepStatus::Pass, qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(step), r.seen)));
+        const recipe::StepRecord r = last.value(QLatin1String(step));
+        QVERIFY2(r.status == recipe::StepStatus::Pass,
+                 qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(step), r.seen)));
     }
     QCOMPARE(finished.first().first().toBool(), true);
     // Nothing left behind on the host for the next test.

@@ -276,9 +276,9 @@ void TestExposeLife::unexposeJson_failureIsAnObject()
 {
     // A host that does not answer: the words on stderr, and one JSON object like expose's.
     const AppPaths paths(m_config.path());
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     QVERIFY(inventory.load().isOk());
-    HostEntry gone = m_host->hostEntry(QStringLiteral("gone"));
+    fleet::HostEntry gone = m_host->hostEntry(QStringLiteral("gone"));
     gone.port = freeLocalPort();
     QVERIFY(inventory.add(gone).isOk());
     QVERIFY(inventory.save().isOk());

@@ -271,9 +271,9 @@ void TestHostMonitor::noMetricsNoKey_numbersComeFromTheLog()
     // What the status, the Fleet page and the Playground do without a keyring: read the key the
     // running server was started with, over the host's Docker; and say why when they cannot.
     const auto recover = [&host](const QString &deployment) {
-        ApiKeyRecovery recovery(host.connection(), deployment);
+        deploy::ApiKeyRecovery recovery(host.connection(), deployment);
         std::optional<Result<QString>> found;
-        QObject::connect(&recovery, &ApiKeyRecovery::finished, &recovery,
+        QObject::connect(&recovery, &deploy::ApiKeyRecovery::finished, &recovery,
                          [&found](const Result<QString> &k) { found = k; });
         recovery.start();
         (void)QTest::qWaitFor([&found] { return found.has_value(); }, 30000);

@@ -269,11 +269,11 @@ void TestSimNvidiaSmi::h200x8Scenario_eightHopperGpus_qmul4NotChecked()
     QCOMPARE(architectures, QStringList(8, QStringLiteral("Hopper")));
     QCOMPARE(names, QStringList(8, QStringLiteral("NVIDIA H200")));
     // What the deploy runner decides for check.qmul4 on this host: skipped, with the reason.
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY(recipes);
-    const RecipeProfile *h200 = recipes.value().first().profile(QStringLiteral("h200"));
+    const recipe::RecipeProfile *h200 = recipes.value().first().profile(QStringLiteral("h200"));
     QVERIFY(h200);
-    const QString why = checks::qmul4NotApplicable(*h200, names, architectures);
+    const QString why = deploy::checks::qmul4NotApplicable(*h200, names, architectures);
     QVERIFY2(why.contains(QLatin1String("Hopper")) && why.contains(QLatin1String("Blackwell")), qPrintable(why));
 }
 

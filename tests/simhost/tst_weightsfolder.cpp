@@ -30,7 +30,7 @@ QByteArray list(const QString &dir, bool checksums = false)
 {
     QProcess p;
     p.start(QStringLiteral("/bin/sh"),
-            {QStringLiteral("-c"), QString::fromUtf8(WeightsFolder::listingCommand(dir, checksums))});
+            {QStringLiteral("-c"), QString::fromUtf8(deploy::WeightsFolder::listingCommand(dir, checksums))});
     p.waitForFinished(60000);
     return p.readAllStandardOutput();
 }
@@ -144,10 +144,10 @@ void TestWeightsFolder::verify()
         }
     }
 
-    WeightsFolder folder;
+    deploy::WeightsFolder folder;
     QString error;
     QVERIFY2(folder.parse(list(dir), &error), qPrintable(error));
-    const WeightsFolder::Verdict v = folder.verify(QStringLiteral("dspark"));
+    const deploy::WeightsFolder::Verdict v = folder.verify(QStringLiteral("dspark"));
     QCOMPARE(v.ok(), ok);
     if (!ok) {
         QVERIFY2(v.problems.join(QLatin1Char('\n')).contains(problem), qPrintable(v.problems.join(QLatin1Char('\n'))));
@@ -166,7 +166,7 @@ void TestWeightsFolder::checksumsAndTree()
     QTemporaryDir tmp;
     const QString dir = tmp.filePath(QStringLiteral("ms"));
     QVERIFY(writeModel(dir, QStringLiteral("modelscope")));
-    WeightsFolder folder;
+    deploy::WeightsFolder folder;
     QString error;
     QVERIFY2(folder.parse(list(dir, true), &error), qPrintable(error));
     QCOMPARE(folder.sha256().size(), 49); // 48 shards and the draft
@@ -189,7 +189,7 @@ void TestWeightsFolder::checksumsAndTree()
         }
         return QByteArray(t + ']');
     };
-    WeightsFolder::Verdict same = folder.verify(QStringLiteral("dspark"));
+    deploy::WeightsFolder::Verdict same = folder.verify(QStringLiteral("dspark"));
     folder.compareWithTree(treeOf(folder.sizes(), folder.sha256()), &same);
     QVERIFY2(same.ok(), qPrintable(same.problems.join(QLatin1Char('\n'))));
     QVERIFY(same.notes.join(QLatin1Char('\n'))
@@ -202,7 +202,7 @@ void TestWeightsFolder::checksumsAndTree()
     QHash<QString, qint64> sizes = folder.sizes();
     sizes.insert(QStringLiteral("merges.txt"), 12);
     sizes[QStringLiteral("tokenizer.json")] += 1;
-    WeightsFolder::Verdict diff = folder.verify(QStringLiteral("dspark"));
+    deploy::WeightsFolder::Verdict diff = folder.verify(QStringLiteral("dspark"));
     folder.compareWithTree(treeOf(sizes, hashes), &diff);
     const QString all = diff.problems.join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QLatin1String("1 files of the pinned revision are missing: merges.txt")), qPrintable(all));
@@ -210,7 +210,7 @@ void TestWeightsFolder::checksumsAndTree()
     QVERIFY2(all.contains(QLatin1String("differ in content (sha256) from the pinned revision: model-00010-of-00048")),
              qPrintable(all));
 
-    WeightsFolder::Verdict bad = folder.verify(QStringLiteral("dspark"));
+    deploy::WeightsFolder::Verdict bad = folder.verify(QStringLiteral("dspark"));
     folder.compareWithTree("{\"error\":\"Invalid rev id: x\"}", &bad);
     QVERIFY(!bad.ok());
 }
@@ -220,10 +220,10 @@ void TestWeightsFolder::checksums_againstHfMetadata()
     QTemporaryDir tmp;
     const QString dir = tmp.filePath(QStringLiteral("m"));
     QVERIFY(writeModel(dir, QStringLiteral("hf")));
-    WeightsFolder folder;
+    deploy::WeightsFolder folder;
     QString error;
     QVERIFY2(folder.parse(list(dir, true), &error), qPrintable(error));
-    WeightsFolder::Verdict v = folder.verify(QStringLiteral("dspark"));
+    deploy::WeightsFolder::Verdict v = folder.verify(QStringLiteral("dspark"));
     QVERIFY2(v.ok(), qPrintable(v.problems.join(QLatin1Char('\n'))));
     QVERIFY(v.notes.join(QLatin1Char('\n')).contains(QLatin1String("49 safetensors files match the sha256")));
 
@@ -251,7 +251,7 @@ void TestWeightsFolder::fileNamesWithSpaces()
     const QString dir = tmp.filePath(QStringLiteral("it's here"));
     QVERIFY(writeModel(dir, QStringLiteral("hf")));
     QVERIFY(QFile::copy(dir + QStringLiteral("/config.json"), dir + QStringLiteral("/notes and more.txt")));
-    WeightsFolder folder;
+    deploy::WeightsFolder folder;
     QString error;
     QVERIFY2(folder.parse(list(dir), &error), qPrintable(error));
     QVERIFY(folder.exists());
@@ -266,7 +266,7 @@ void TestWeightsFolder::cutShortListing_isAnError()
     const QString dir = tmp.filePath(QStringLiteral("m"));
     QVERIFY(writeModel(dir, QStringLiteral("hf")));
     const QByteArray full = list(dir);
-    WeightsFolder folder;
+    deploy::WeightsFolder folder;
     QString error;
     QVERIFY(folder.parse(full, &error));
     QVERIFY(!folder.parse(full.left(full.size() / 2), &error));
@@ -278,8 +278,8 @@ void TestWeightsFolder::cutShortListing_isAnError()
 
 void TestWeightsFolder::offlineCommands_quoteAndPin()
 {
-    const QStringList c = WeightsFolder::offlineCommands(kRepo, kSha, QStringLiteral("/srv/models/MiniMax M3.1"),
-                                                         QStringLiteral("ops@gpu1"));
+    const QStringList c = deploy::WeightsFolder::offlineCommands(
+        kRepo, kSha, QStringLiteral("/srv/models/MiniMax M3.1"), QStringLiteral("ops@gpu1"));
     QCOMPARE(c.size(), 3);
     QCOMPARE(c[1],
              QStringLiteral("hf download MiniMaxAI/MiniMax-M3.1-Flash --revision ") + kSha +
@@ -287,7 +287,8 @@ void TestWeightsFolder::offlineCommands_quoteAndPin()
     QCOMPARE(c[2],
              QStringLiteral(
                  "rsync -a --partial --info=progress2 ./MiniMax-M3.1-Flash/ 'ops@gpu1:/srv/models/MiniMax M3.1/'"));
-    QCOMPARE(WeightsFolder::modelscopeCommand(QStringLiteral("MiniMax/MiniMax-M3.1-Flash"), QStringLiteral("/srv/ms")),
+    QCOMPARE(deploy::WeightsFolder::modelscopeCommand(QStringLiteral("MiniMax/MiniMax-M3.1-Flash"),
+                                                      QStringLiteral("/srv/ms")),
              QStringLiteral("modelscope download --model MiniMax/MiniMax-M3.1-Flash --local_dir /srv/ms"));
 }
 

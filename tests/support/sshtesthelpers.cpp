@@ -155,7 +155,7 @@ void enableTestLogging()
     if (spec.isEmpty()) {
         return;
     }
-    static Redactor redactor;
+    static security::Redactor redactor;
     applog::LogOptions options;
     options.toStderr = true;
     options.levels = spec;

@@ -8,9 +8,9 @@ namespace flashdeck::test {
  * An inventory host nobody answers for (nothing listens on its port): the pages must not need one
  * to show and follow its records.
  */
-inline HostEntry unansweredHost(const QString &name)
+inline fleet::HostEntry unansweredHost(const QString &name)
 {
-    HostEntry h;
+    fleet::HostEntry h;
     h.name = name;
     h.address = QStringLiteral("127.0.0.1");
     h.port = 1;

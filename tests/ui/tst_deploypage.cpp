@@ -107,17 +107,17 @@ struct WindowFixture
     QTemporaryDir root;
     AppPaths paths{root.filePath(QStringLiteral("cfg"))};
     bool made = paths.ensureExists();
-    Inventory inventory{paths.inventoryFile()};
+    fleet::Inventory inventory{paths.inventoryFile()};
     Settings settings{paths};
-    Redactor redactor;
+    security::Redactor redactor;
     std::unique_ptr<ui::MainWindow> window;
 
     /** A new window (the old one closed first), at 1366 × 740 on its Deploy page; null if never shown. */
     ui::DeployPage *open()
     {
         window.reset();
-        window =
-            std::make_unique<ui::MainWindow>(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+        window = std::make_unique<ui::MainWindow>(paths, settings, inventory, ssh::RuntimeInfo::current(), nullptr,
+                                                  &redactor);
         return showDeployPage(*window);
     }
 };
@@ -136,7 +136,7 @@ ui::DeployPage *deployUntilPull(WindowFixture &f, SimHostFixture &sim, QString *
         return nullptr;
     }
     ui::DeployPage *page = f.open();
-    HostSession *session = page ? f.window->fleet().session(QStringLiteral("gpu-b300")) : nullptr;
+    fleet::HostSession *session = page ? f.window->fleet().session(QStringLiteral("gpu-b300")) : nullptr;
     if (!session ||
         !QTest::qWaitFor([session] { return session->state().phase == ssh::ConnectionPhase::Ready; }, 60000)) {
         *error = QStringLiteral("gpu-b300 was never connected");
@@ -146,13 +146,14 @@ ui::DeployPage *deployUntilPull(WindowFixture &f, SimHostFixture &sim, QString *
         *error = QStringLiteral("an operation ran before Run");
         return nullptr;
     }
-    QSignalSpy operations(session, &HostSession::operationChanged);
+    QSignalSpy operations(session, &fleet::HostSession::operationChanged);
     page->setProfile(QStringLiteral("b300x4-balanced"));
     page->run();
     page->licensePanel()->choose(QStringLiteral("noncommercial"));
     page->licensePanel()->confirmAll(true);
     if (!page->licensePanel()->acknowledge() ||
-        !QTest::qWaitFor([page] { return page->stepStatus(QStringLiteral("pull")) == StepStatus::Running; }, 60000)) {
+        !QTest::qWaitFor([page] { return page->stepStatus(QStringLiteral("pull")) == recipe::StepStatus::Running; },
+                         60000)) {
         *error =
             QStringLiteral("the pull never ran: ") + page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text();
         return nullptr;
@@ -175,12 +176,12 @@ struct PullingRun
 };
 
 /** One step's record appended to `host`'s journal, as a run (or the command line) writes it. */
-StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, StepStatus status,
-                       const char *title)
+recipe::StepRecord journalStep(const AppPaths &paths, const QString &host, const char *step, recipe::StepStatus status,
+                               const char *title)
 {
-    Redactor redactor;
-    Journal journal(Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"), redactor);
-    StepRecord r;
+    security::Redactor redactor;
+    deploy::Journal journal(recipe::Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"), redactor);
+    recipe::StepRecord r;
     r.step = QString::fromLatin1(step);
     r.status = status;
     r.title = QString::fromLatin1(title);
@@ -240,10 +241,11 @@ void TestDeployPage::scenario_data()
     // A pull and a weights download of a few seconds (a slow link to a 4 × B300 host), so the
     // pictures mid-pull and mid-download show moving bars; the rest at the tests' pace (the whole
     // host slowed down to 0.2 took 26 s).
-    QTest::newRow("b300x4") << "slow-link" << 0.01 << "verify.image" << int(StepStatus::Pass) << "qmul4: fast path";
-    QTest::newRow("qmul4-fallback") << "qmul4-fallback" << 0.01 << "verify.image" << int(StepStatus::Pass)
+    QTest::newRow("b300x4") << "slow-link" << 0.01 << "verify.image" << int(recipe::StepStatus::Pass)
+                            << "qmul4: fast path";
+    QTest::newRow("qmul4-fallback") << "qmul4-fallback" << 0.01 << "verify.image" << int(recipe::StepStatus::Pass)
                                     << "qmul4: SLOW fallback — CUDA Toolkit < 13.4";
-    QTest::newRow("low-disk") << "low-disk" << 0.01 << "preflight.disk" << int(StepStatus::Fail) << "";
+    QTest::newRow("low-disk") << "low-disk" << 0.01 << "preflight.disk" << int(recipe::StepStatus::Fail) << "";
 }
 
 void TestDeployPage::scenario()
@@ -261,8 +263,8 @@ void TestDeployPage::scenario()
     QTemporaryDir root;
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
-    Redactor redactor;
-    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    security::Redactor redactor;
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     watcher.setHosts({sim.hostEntry(QStringLiteral("gpu-b300"))});
     ui::DeployPage page(paths, watcher, redactor);
     page.resize(1600, 940);
@@ -277,11 +279,11 @@ void TestDeployPage::scenario()
     for (int g = 0; g < tree->topLevelItemCount(); ++g) {
         for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) {
             const QString title = tree->topLevelItem(g)->child(i)->text(0);
-            QVERIFY2(!DeployPlan::ids().contains(title), qPrintable(title));
+            QVERIFY2(!deploy::DeployPlan::ids().contains(title), qPrintable(title));
             ++stepRows;
         }
     }
-    QCOMPARE(stepRows, DeployPlan::ids().size());
+    QCOMPARE(stepRows, deploy::DeployPlan::ids().size());
     QTRY_VERIFY_WITH_TIMEOUT(watcher.session(QStringLiteral("gpu-b300"))->state().phase == ssh::ConnectionPhase::Ready,
                              30000);
 
@@ -305,7 +307,8 @@ void TestDeployPage::scenario()
     }
     if (shots) {
         // A deploy of this host from a terminal holds its lock: this run is refused, saying so.
-        HeldLock terminal(DeploySession::lockOf(Deployment::directory(paths, QStringLiteral("gpu-b300"))));
+        HeldLock terminal(
+            deploy::DeploySession::lockOf(recipe::Deployment::directory(paths, QStringLiteral("gpu-b300"))));
         QVERIFY(terminal.acquire());
         acknowledge->click();
         QVERIFY(!page.isRunning());
@@ -322,7 +325,7 @@ void TestDeployPage::scenario()
 
     if (shots) {
         // Mid-pull: the bar moves with bytes, rate and time left.
-        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("pull")) != StepStatus::Pending, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("pull")) != recipe::StepStatus::Pending, 60000);
         page.selectStep(QStringLiteral("pull"));
         auto *bar = page.detail()->findChild<QProgressBar *>(QStringLiteral("stepProgressBar"));
         QTRY_VERIFY_WITH_TIMEOUT((bar->isVisible() && bar->value() > 50 &&
@@ -330,9 +333,9 @@ void TestDeployPage::scenario()
                                       ->findChild<QLabel *>(QStringLiteral("stepProgress"))
                                       ->text()
                                       .contains(QLatin1String("left"))) ||
-                                     page.stepStatus(QStringLiteral("pull")) != StepStatus::Running,
+                                     page.stepStatus(QStringLiteral("pull")) != recipe::StepStatus::Running,
                                  60000);
-        QVERIFY2(page.stepStatus(QStringLiteral("pull")) == StepStatus::Running,
+        QVERIFY2(page.stepStatus(QStringLiteral("pull")) == recipe::StepStatus::Running,
                  "the pull finished before its progress showed");
         auto *layers = page.detail()->findChild<QPushButton *>(QStringLiteral("layersToggle"));
         QVERIFY(layers->isVisible() && layers->text().contains(QLatin1String("layers (")));
@@ -342,14 +345,14 @@ void TestDeployPage::scenario()
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-pull.png"))));
 
         // The first start: the weights arriving in the host's cache, with rate and time left.
-        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("ready")) != StepStatus::Pending, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.stepStatus(QStringLiteral("ready")) != recipe::StepStatus::Pending, 120000);
         page.selectStep(QStringLiteral("ready"));
         const auto *progress = page.detail()->findChild<QLabel *>(QStringLiteral("stepProgress"));
         QTRY_VERIFY_WITH_TIMEOUT((progress->text().contains(QLatin1String("Downloading the weights: ")) &&
                                   progress->text().contains(QLatin1String(" left"))) ||
-                                     page.stepStatus(QStringLiteral("ready")) != StepStatus::Running,
+                                     page.stepStatus(QStringLiteral("ready")) != recipe::StepStatus::Running,
                                  60000);
-        QVERIFY2(page.stepStatus(QStringLiteral("ready")) == StepStatus::Running,
+        QVERIFY2(page.stepStatus(QStringLiteral("ready")) == recipe::StepStatus::Running,
                  "the server was ready before its download showed");
         QVERIFY(bar->isVisible() && bar->format().contains(QLatin1String("252")));
         QVERIFY(page.grab().save(shotPath(root.path(), QStringLiteral("deploy-ready.png"))));
@@ -357,26 +360,27 @@ void TestDeployPage::scenario()
 
     QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000);
     QCOMPARE(int(page.stepStatus(lastStep)), lastStatus);
-    QVERIFY(!HeldLock::isHeld(DeploySession::lockOf(Deployment::directory(paths, QStringLiteral("gpu-b300")))));
+    QVERIFY(!HeldLock::isHeld(
+        deploy::DeploySession::lockOf(recipe::Deployment::directory(paths, QStringLiteral("gpu-b300")))));
     QFile acks(paths.acknowledgementsFile());
     QVERIFY(acks.open(QIODevice::ReadOnly));
     const QByteArray ackText = acks.readAll();
     QVERIFY(ackText.contains("\"via\": \"gui\"") && ackText.contains("\"host\": \"gpu-b300\""));
 
-    if (lastStatus == int(StepStatus::Fail)) {
+    if (lastStatus == int(recipe::StepStatus::Fail)) {
         // Stopped at pre-flight: the red pane says what to do, and nothing later ran.
         page.selectStep(lastStep);
         const auto *fix = page.detail()->findChild<QLabel *>(QStringLiteral("stepFix"));
         QVERIFY(fix->isVisible());
         QVERIFY(!fix->text().isEmpty());
-        QCOMPARE(page.stepStatus(QStringLiteral("pull")), StepStatus::Pending);
+        QCOMPARE(page.stepStatus(QStringLiteral("pull")), recipe::StepStatus::Pending);
         QVERIFY(page.findChild<QPushButton *>(QStringLiteral("deployRetry"))->isEnabled());
         return;
     }
     QTRY_COMPARE_WITH_TIMEOUT(page.logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(), qmul4Badge,
                               30000);
     QCOMPARE(page.stepStatus(QStringLiteral("check.qmul4")),
-             scenario == QLatin1String("qmul4-fallback") ? StepStatus::Warn : StepStatus::Pass);
+             scenario == QLatin1String("qmul4-fallback") ? recipe::StepStatus::Warn : recipe::StepStatus::Pass);
     QVERIFY(page.findChild<QPushButton *>(QStringLiteral("deployExport"))->isEnabled());
     QString exportError;
     QVERIFY2(page.exportRunbook(root.filePath(QStringLiteral("runbook.sh")), &exportError), qPrintable(exportError));
@@ -395,16 +399,16 @@ void TestDeployPage::scenario()
                  QStringLiteral("Server: starting"));
         QCOMPARE(page.logPanel()->findChild<QLabel *>(QStringLiteral("qmul4Badge"))->text(),
                  QStringLiteral("qmul4: waiting for the start-up check"));
-        QCOMPARE(page.stepStatus(QStringLiteral("check.qmul4")), StepStatus::Pending);
+        QCOMPARE(page.stepStatus(QStringLiteral("check.qmul4")), recipe::StepStatus::Pending);
         QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 240000); // the rerun reuses the running server
-        QCOMPARE(page.stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+        QCOMPARE(page.stepStatus(QStringLiteral("verify.image")), recipe::StepStatus::Pass);
     }
 
     // Reopening (a new page on the same data) shows the run again from its journal.
     ui::DeployPage reopened(paths, watcher, redactor);
     reopened.setHost(QStringLiteral("gpu-b300"));
     QCOMPARE(int(reopened.stepStatus(lastStep)), lastStatus);
-    QCOMPARE(reopened.stepStatus(QStringLiteral("pull")), StepStatus::Pass);
+    QCOMPARE(reopened.stepStatus(QStringLiteral("pull")), recipe::StepStatus::Pass);
 }
 
 void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
@@ -417,13 +421,13 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     QTemporaryDir root;
     const AppPaths paths(root.filePath(QStringLiteral("cfg")));
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    HostEntry host = sim.hostEntry(QStringLiteral("gpu-b300"));
+    fleet::Inventory inventory(paths.inventoryFile());
+    fleet::HostEntry host = sim.hostEntry(QStringLiteral("gpu-b300"));
     host.knownHostsFile = root.filePath(QStringLiteral("known_hosts")); // empty: the key is unknown
     QVERIFY(inventory.add(host).isOk());
     Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    security::Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current(), nullptr, &redactor);
     window.resize(1600, 940);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -460,7 +464,7 @@ void TestDeployPage::mainWindow_newHost_acceptKey_acknowledge_deploy()
     QVERIFY2(widest <= 1366, qPrintable(QString::number(widest)));
     for (const char *step : {"preflight.gpus", "license", "pin.image", "pull", "launch", "ready", "check.qmul4",
                              "check.dspark", "check.kvpool", "verify.text", "verify.thinking", "verify.image"}) {
-        QVERIFY2(page->stepStatus(QLatin1String(step)) == StepStatus::Pass, step);
+        QVERIFY2(page->stepStatus(QLatin1String(step)) == recipe::StepStatus::Pass, step);
     }
     QVERIFY(page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text().startsWith(QLatin1String("Deployed")));
     // The Fleet and Metrics follow the deployment made here, without a restart: the server's
@@ -516,7 +520,7 @@ void TestDeployPage::closingMidRun_asks_stopCleansUp()
     answer(QStringLiteral("Stop the deployment"));
     QVERIFY(window.close());
     QVERIFY(!page->isRunning());
-    QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
+    QCOMPARE(page->stepStatus(QStringLiteral("pull")), recipe::StepStatus::Fail);
     page->selectStep(QStringLiteral("pull"));
     QVERIFY(page->detail()
                 ->findChild<QLabel *>(QStringLiteral("stepSeen"))
@@ -533,8 +537,8 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
     ui::DeployPage *page = run.page;
     ui::MainWindow &window = run.window();
     const AppPaths &paths = run.f.paths;
-    Redactor &redactor = run.f.redactor;
-    HostSession *session = window.fleet().session(QStringLiteral("gpu-b300"));
+    security::Redactor &redactor = run.f.redactor;
+    fleet::HostSession *session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
     QVERIFY(session->deploy());
     QVERIFY(session->operationRunning());
@@ -548,8 +552,8 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
     for (const QString &step : seen) {
         QCOMPARE(again->stepStatus(step), page->stepStatus(step));
     }
-    QCOMPARE(again->stepStatus(QStringLiteral("pull")), StepStatus::Running);
-    QCOMPARE(again->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Pass);
+    QCOMPARE(again->stepStatus(QStringLiteral("pull")), recipe::StepStatus::Running);
+    QCOMPARE(again->stepStatus(QStringLiteral("preflight.gpus")), recipe::StepStatus::Pass);
 
     QSignalSpy ended(again.get(), &ui::DeployPage::runningChanged);
     again->stop();
@@ -558,8 +562,8 @@ void TestDeployPage::pageMadeAgain_showsTheSessionsRun_andStopsIt()
     QCOMPARE(ended.last().at(0).toBool(), false);
     QVERIFY(!page->isRunning());
     QVERIFY(!again->isRunning());
-    QCOMPARE(again->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
-    QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Fail);
+    QCOMPARE(again->stepStatus(QStringLiteral("pull")), recipe::StepStatus::Fail);
+    QCOMPARE(page->stepStatus(QStringLiteral("pull")), recipe::StepStatus::Fail);
     again.reset();
     QVERIFY(session->deploy()); // the session still holds the last run, its page gone
     QVERIFY(window.close());
@@ -573,10 +577,10 @@ void TestDeployPage::hostRemovedMidRun_theRunGoesOnToItsEnd()
     QVERIFY2(run.page, qPrintable(run.error));
     ui::MainWindow &window = run.window();
     const AppPaths &paths = run.f.paths;
-    QPointer<HostSession> session = window.fleet().session(QStringLiteral("gpu-b300"));
+    QPointer<fleet::HostSession> session = window.fleet().session(QStringLiteral("gpu-b300"));
     QVERIFY(session);
 
-    Inventory terminal(paths.inventoryFile()); // another process's view of the same file
+    fleet::Inventory terminal(paths.inventoryFile()); // another process's view of the same file
     QVERIFY(terminal.load().isOk());
     QVERIFY(terminal.remove(QStringLiteral("gpu-b300")).isOk());
     QTRY_VERIFY_WITH_TIMEOUT(!window.fleet().session(QStringLiteral("gpu-b300")), 20000);
@@ -590,11 +594,11 @@ void TestDeployPage::hostRemovedMidRun_theRunGoesOnToItsEnd()
 void TestDeployPage::licence_anotherHostStartsUnticked_andTheSummaryWraps()
 {
     QTemporaryDir root;
-    const auto terms = LicenseTerms::builtIn();
+    const auto terms = recipe::LicenseTerms::builtIn();
     QVERIFY(terms);
-    Acknowledgements acks(root.filePath(QStringLiteral("acknowledgements.json")));
-    QVERIFY(acks.record(Acknowledgements::make(QStringLiteral("first"), terms.value(), QStringLiteral("noncommercial"),
-                                               QStringLiteral("gui"))));
+    deploy::Acknowledgements acks(root.filePath(QStringLiteral("acknowledgements.json")));
+    QVERIFY(acks.record(deploy::Acknowledgements::make(QStringLiteral("first"), terms.value(),
+                                                       QStringLiteral("noncommercial"), QStringLiteral("gui"))));
     ui::LicensePanel panel(terms.value(), acks);
     panel.resize(520, 700); // narrower than its longest line: it wraps, it does not widen
     panel.show();
@@ -644,8 +648,8 @@ void TestDeployPage::profileCard_hubParameterCount_andEachGpuModelsMemory()
     QTemporaryDir root;
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
-    Redactor redactor;
-    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    security::Redactor redactor;
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     ui::DeployPage page(paths, watcher, redactor);
     page.setProfile(profile);
     QCOMPARE(page.profile(), profile);
@@ -671,12 +675,12 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
     QTemporaryDir root;
     const AppPaths paths(root.filePath(QStringLiteral("cfg")));
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     QVERIFY(inventory.add(b300.hostEntry(QStringLiteral("demo"))).isOk());
     QVERIFY(inventory.add(amd.hostEntry(QStringLiteral("demo-amd"))).isOk());
     Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    security::Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current(), nullptr, &redactor);
     window.resize(1366, 740);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -698,7 +702,7 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
-    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), recipe::StepStatus::Pass);
     // The profile card gives the pinned image's size as the host's Docker measured it.
     const QString card = page->findChild<QLabel *>(QStringLiteral("profileCard"))->text();
     QVERIFY2(card.contains(QLatin1String("the pinned image ")) && card.contains(QLatin1String(" unpacked")),
@@ -749,7 +753,7 @@ void TestDeployPage::walk_demoDeploy_pagesFollow_amdMismatch()
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 120000);
-    QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), StepStatus::Fail);
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.gpus")), recipe::StepStatus::Fail);
     page->selectStep(QStringLiteral("preflight.gpus"));
     const QString seen = page->findChild<QLabel *>(QStringLiteral("stepSeen"))->text();
     QVERIFY2(seen.contains(QStringLiteral("the profile needs 4 × B300; the host has 8 × AMD Instinct MI355X")),
@@ -811,10 +815,10 @@ void TestDeployPage::generatorBox_amd_pasteReadDeploy_h200NeedsIt()
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
-    QCOMPARE(page->stepStatus(QStringLiteral("verify.text")), StepStatus::Pass);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.text")), recipe::StepStatus::Pass);
     // Every step ended well: nothing to resume (Run checks it all again).
     QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("deployResume"))->isEnabled());
-    const Result<Deployment> d = Deployment::read(paths, QStringLiteral("demo-amd"));
+    const Result<recipe::Deployment> d = recipe::Deployment::read(paths, QStringLiteral("demo-amd"));
     QVERIFY2(d, qPrintable(d.message()));
     QVERIFY(d.value().launchCommand.contains(QLatin1String("--quantization mxfp8")));
     // qmul4 is a Blackwell CUDA kernel: on ROCm the badge says it does not apply, not a guess.
@@ -849,38 +853,39 @@ void TestDeployPage::recordsChangedOutside_pageFollows_commandStaysWithItsHost()
     for (const char *name : {"gpu-a", "gpu-b"}) {
         QVERIFY(f.inventory.add(unansweredHost(QString::fromLatin1(name))).isOk());
     }
-    const auto record = [&paths](const QString &host, StepStatus status) {
-        const StepRecord r = journalStep(paths, host, "preflight.ssh", status, "SSH connection");
-        Deployment d;
+    const auto record = [&paths](const QString &host, recipe::StepStatus status) {
+        const recipe::StepRecord r = journalStep(paths, host, "preflight.ssh", status, "SSH connection");
+        recipe::Deployment d;
         d.host = host;
         d.profile = QStringLiteral("b300x4-balanced");
-        d.ok = status == StepStatus::Pass;
+        d.ok = status == recipe::StepStatus::Pass;
         d.finished = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
         d.steps.insert(r.step, r);
         d.launchCommand = host == QLatin1String("gpu-b") ? QStringLiteral("sglang serve --tp 8") : QString();
         QVERIFY(d.write(paths).isOk());
     };
-    record(QStringLiteral("gpu-a"), StepStatus::Pass);
-    record(QStringLiteral("gpu-b"), StepStatus::Pass);
+    record(QStringLiteral("gpu-a"), recipe::StepStatus::Pass);
+    record(QStringLiteral("gpu-b"), recipe::StepStatus::Pass);
     ui::DeployPage *page = f.open();
     QVERIFY(page);
     ui::MainWindow &window = *f.window;
     page->setHost(QStringLiteral("gpu-a"));
     const auto notice = [page] { return page->findChild<QLabel *>(QStringLiteral("deployNotice"))->text(); };
     auto *resume = page->findChild<QPushButton *>(QStringLiteral("deployResume"));
-    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pass);
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), recipe::StepStatus::Pass);
     QVERIFY2(notice().contains(QLatin1String("from its journal")), qPrintable(notice()));
 
     // `flashdeck undeploy gpu-a` in a terminal.
-    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
+    QVERIFY(
+        recipe::Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
     QTRY_VERIFY2_WITH_TIMEOUT(notice().startsWith(QLatin1String("Undeployed on")), qPrintable(notice()), 10000);
-    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Pending);
+    QCOMPARE(page->stepStatus(QStringLiteral("preflight.ssh")), recipe::StepStatus::Pending);
     QVERIFY(!resume->isEnabled()); // nothing to resume or upgrade: the containers are gone
     QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("deployUpgrade"))->isEnabled());
     QVERIFY(window.grab().save(shotPath(f.root.path(), QStringLiteral("walk-terminal-undeployed.png"))));
     // `flashdeck deploy gpu-a` in a terminal, stopped at its first step.
-    record(QStringLiteral("gpu-a"), StepStatus::Fail);
-    QTRY_COMPARE_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")), StepStatus::Fail, 10000);
+    record(QStringLiteral("gpu-a"), recipe::StepStatus::Fail);
+    QTRY_COMPARE_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")), recipe::StepStatus::Fail, 10000);
     QVERIFY2(notice().contains(QLatin1String("from its journal")), qPrintable(notice()));
 
     // The command in the box belongs to its host: gpu-b gets its deployment's, gpu-a its own back.
@@ -971,7 +976,7 @@ void TestDeployPage::keyboardAlone_runThenTheLicence()
     QTest::keyClick(focused(), Qt::Key_Space);
     QTRY_VERIFY(!panel->acknowledgedUse().isEmpty());
     // The run goes on by itself; Stop (by the keyboard too) ends it before anything is pulled.
-    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")) != StepStatus::Pending, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->stepStatus(QStringLiteral("preflight.ssh")) != recipe::StepStatus::Pending, 30000);
     auto *stop = page->findChild<QPushButton *>(QStringLiteral("deployStop"));
     if (page->isRunning()) {
         stop->setFocus(Qt::TabFocusReason);
@@ -994,12 +999,12 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     QTemporaryDir root;
     const AppPaths paths(root.filePath(QStringLiteral("cfg")));
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     QVERIFY(inventory.add(one.hostEntry(QStringLiteral("gpu1"))).isOk());
     QVERIFY(inventory.add(two.hostEntry(QStringLiteral("gpu2"))).isOk());
     Settings settings(paths);
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), nullptr, &redactor);
+    security::Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current(), nullptr, &redactor);
     window.resize(1366, 740);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -1020,13 +1025,13 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
         QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
-        QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+        QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), recipe::StepStatus::Pass);
     }
     auto *upgradeButton = page->findChild<QPushButton *>(QStringLiteral("deployUpgrade"));
     QVERIFY(upgradeButton->isEnabled());
 
     // The dialog: it starts from what runs, refuses a short digest and the same pins.
-    Pins running;
+    recipe::Pins running;
     running.host = QStringLiteral("gpu2");
     running.profile = QStringLiteral("b300x4-balanced");
     running.imageDigest = current;
@@ -1061,7 +1066,7 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     QVERIFY2(notice.contains(QLatin1String("The upgrade failed at ready (ImportError: cannot import name")) &&
                  notice.contains(QLatin1String("back on its old pins sha256:819722d1da25")),
              qPrintable(notice));
-    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), recipe::StepStatus::Pass);
     // Both plans, in the order they ran: the failed upgrade on top, its failed step there to read,
     // then the rollback's steps.
     {
@@ -1084,7 +1089,8 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     shoot(&window, "deploy-upgrade-rolled-back.png");
 
     // The fleet's pins file, chosen in Settings: both hosts as pinned.
-    const Result<Pins> locked = Pins::of(Deployment::read(paths, QStringLiteral("gpu1")).value());
+    const Result<recipe::Pins> locked =
+        recipe::Pins::of(recipe::Deployment::read(paths, QStringLiteral("gpu1")).value());
     QVERIFY(locked);
     const QString lockFile = root.filePath(QStringLiteral("fleet.pins.json"));
     QVERIFY(locked.value().writeTo(lockFile));
@@ -1115,7 +1121,7 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     fleet->table()->selectAll();
     QCOMPARE(fleet->selectedHosts().size(), 2);
     QVERIFY(fleet->findChild<QPushButton *>(QStringLiteral("fleetUpgrade"))->isEnabled());
-    UpgradeTarget toBroken;
+    deploy::UpgradeTarget toBroken;
     toBroken.imageDigest = broken;
     QVERIFY2(fleet->upgradePanel()->start({QStringLiteral("gpu1"), QStringLiteral("gpu2")}, toBroken, 1, &error),
              qPrintable(error));
@@ -1129,7 +1135,7 @@ void TestDeployPage::upgrade_rollsBackABrokenBuild_fleetUpgradesInTurn_andShowsD
     shoot(&window, "fleet-upgrade-rolled-back.png");
 
     // One host to the earlier build: flagged against the pins file, the other not.
-    UpgradeTarget toEarlier;
+    deploy::UpgradeTarget toEarlier;
     toEarlier.imageDigest = earlier;
     QVERIFY2(fleet->upgradePanel()->start({QStringLiteral("gpu2")}, toEarlier, 1, &error), qPrintable(error));
     done.clear();
@@ -1163,10 +1169,10 @@ void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
     // worded otherwise than the plan's ("Pull by digest"): the page shows each step's one title,
     // in the language spoken now — the same before, during and after a run.
     WindowFixture f;
-    const HostEntry h = unansweredHost(QStringLiteral("gpu-a")); // a journal is read without the host
+    const fleet::HostEntry h = unansweredHost(QStringLiteral("gpu-a")); // a journal is read without the host
     QVERIFY(f.made && f.inventory.add(h).isOk());
     for (const auto &[step, title] : {std::pair{"preflight.ssh", "SSH connection"}, {"pull", "Pull by digest"}}) {
-        QCOMPARE(journalStep(f.paths, h.name, step, StepStatus::Pass, title).title, QString::fromLatin1(title));
+        QCOMPARE(journalStep(f.paths, h.name, step, recipe::StepStatus::Pass, title).title, QString::fromLatin1(title));
     }
     const auto itemText = [](ui::DeployPage *page, const QString &step) {
         auto *tree = page->findChild<QTreeWidget *>(QStringLiteral("deploySteps"));
@@ -1188,7 +1194,7 @@ void TestDeployPage::journal_titlesAreThePlansAndTranslatedWhenShown()
         ui::DeployPage *page = f.open();
         QVERIFY(page);
         page->setHost(h.name);
-        QCOMPARE(page->stepStatus(QStringLiteral("pull")), StepStatus::Pass);
+        QCOMPARE(page->stepStatus(QStringLiteral("pull")), recipe::StepStatus::Pass);
         QCOMPARE(itemText(page, QStringLiteral("pull")), QStringLiteral("Pull the pinned image"));
         page->selectStep(QStringLiteral("pull"));
         QVERIFY2(detailTitle(page).contains(QStringLiteral("Pull the pinned image")),

@@ -94,8 +94,8 @@ private:
     std::unique_ptr<SimHostFixture> m_host;
     QTemporaryDir m_config;
     std::unique_ptr<AppPaths> m_paths;
-    std::unique_ptr<Redactor> m_redactor;
-    std::unique_ptr<FleetWatcher> m_watcher;
+    std::unique_ptr<security::Redactor> m_redactor;
+    std::unique_ptr<fleet::FleetWatcher> m_watcher;
     std::unique_ptr<ui::DeployPage> m_page;
     QPointer<ui::ExposePanel> m_panel;
     quint16 m_relay = 0;
@@ -153,7 +153,7 @@ void TestExposePanel::initTestCase()
     QVERIFY2(m_host->start(QStringLiteral("b300x4"), &error), qPrintable(error));
     m_paths = std::make_unique<AppPaths>(m_config.path());
     QVERIFY(m_paths->ensureExists());
-    Inventory inventory(m_paths->inventoryFile());
+    fleet::Inventory inventory(m_paths->inventoryFile());
     QVERIFY(inventory.add(m_host->hostEntry(QStringLiteral("gpu"))).isOk());
     QVERIFY(inventory.save().isOk());
     // Deployed from a terminal, as an operator may have: the window reads its manifest.
@@ -166,8 +166,8 @@ void TestExposePanel::initTestCase()
     m_relay = m_host->relay(8443);
     QVERIFY(m_relay != 0);
 
-    m_redactor = std::make_unique<Redactor>();
-    m_watcher = std::make_unique<FleetWatcher>(*m_paths, metrics::AlertThresholds(), nullptr);
+    m_redactor = std::make_unique<security::Redactor>();
+    m_watcher = std::make_unique<fleet::FleetWatcher>(*m_paths, metrics::AlertThresholds(), nullptr);
     m_watcher->setHosts({m_host->hostEntry(QStringLiteral("gpu"))});
     m_page = std::make_unique<ui::DeployPage>(*m_paths, *m_watcher, *m_redactor);
     m_page->resize(1366, 740);
@@ -240,11 +240,11 @@ void TestExposePanel::expose_checkGreen_copy_thenUnexpose()
     // The check runs from this machine: each step green (the server's port is judged only on the host's network).
     QTRY_VERIFY_WITH_TIMEOUT(!panel()->isRunning(), 120000);
     for (const char *id : {"expose.tls", "expose.nokey", "expose.key", "expose.media", "expose.rate"}) {
-        QVERIFY2(panel()->stepStatus(QLatin1String(id)) == StepStatus::Pass,
+        QVERIFY2(panel()->stepStatus(QLatin1String(id)) == recipe::StepStatus::Pass,
                  qPrintable(QLatin1String(id) + QStringLiteral(": ") + child<QLabel>("exposeStatus")->text() +
                             child<QLabel>("exposeProblem")->text()));
     }
-    QCOMPARE(panel()->stepStatus(QStringLiteral("expose.serverport")), StepStatus::Skipped);
+    QCOMPARE(panel()->stepStatus(QStringLiteral("expose.serverport")), recipe::StepStatus::Skipped);
     QVERIFY(child<QLabel>("exposeStatus")->text().contains(QLatin1String("Every check passed")));
     panel()->grab().save(shotPath(QStringLiteral("expose-checked.png")));
 

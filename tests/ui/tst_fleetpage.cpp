@@ -114,7 +114,7 @@ void TestFleetPage::liveFleet_modelAndPage()
 
     metrics::AlertThresholds thresholds;
     thresholds.queueDepth = 2;
-    FleetWatcher watcher(paths, thresholds, nullptr);
+    fleet::FleetWatcher watcher(paths, thresholds, nullptr);
     watcher.setHosts({b300.hostEntry(QStringLiteral("gpu-b300")), h200.hostEntry(QStringLiteral("gpu-h200")),
                       unansweredHost(QStringLiteral("gpu-lost"))});
 
@@ -271,16 +271,16 @@ void TestFleetPage::passphraseKey_noAgent_asksOnce_everyPageWorks()
     QString error;
     QVERIFY2(sim.start(QStringLiteral("b300x4"), &error), qPrintable(error));
     const QString passphrase = QStringLiteral("correct horse battery");
-    HostEntry host = sim.hostEntry(QStringLiteral("gpu-locked"));
+    fleet::HostEntry host = sim.hostEntry(QStringLiteral("gpu-locked"));
     host.identityFile = sim.sshd().addClientKey(QStringLiteral("id_locked"), passphrase);
 
     QTemporaryDir root;
     const AppPaths paths(root.filePath(QStringLiteral("cfg")));
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     QVERIFY(inventory.add(host).isOk());
     Settings settings(paths);
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current());
+    ui::MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current());
     window.resize(1366, 740);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -331,7 +331,7 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     const QString after = QStringLiteral("sha256:5f1d0a6bb2c3e4f5061728394a5b6c7d8e9f00112233445566778899aabbccdd");
     const QString revision = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
     const auto deployed = [&](const QString &digest) {
-        Deployment d;
+        recipe::Deployment d;
         d.host = QStringLiteral("gpu-a");
         d.profile = QStringLiteral("b300x4-balanced");
         d.imageDigest = digest;
@@ -341,13 +341,13 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
         QVERIFY(d.write(paths).isOk());
     };
     metrics::AlertThresholds thresholds;
-    Pins fleetPins; // the fleet's pins file: what gpu-a was deployed with
+    recipe::Pins fleetPins; // the fleet's pins file: what gpu-a was deployed with
     fleetPins.imageDigest = before;
     fleetPins.modelRevision = revision;
     fleetPins.profile = QStringLiteral("b300x4-balanced");
     thresholds.pins = fleetPins;
     thresholds.pinsFile = root.filePath(QStringLiteral("fleet.pins.json"));
-    FleetWatcher watcher(paths, thresholds, nullptr);
+    fleet::FleetWatcher watcher(paths, thresholds, nullptr);
     watcher.setHosts({unansweredHost(QStringLiteral("gpu-a"))});
     ui::FleetPage page(watcher);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -398,7 +398,8 @@ void TestFleetPage::recordsChangedOutside_pinsColumnFollows()
     QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Team), QStringLiteral("loopback"), 10000);
 
     // `flashdeck undeploy gpu-a`: nothing runs, so nothing is pinned or drifts.
-    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
+    QVERIFY(
+        recipe::Deployment::recordUndeployed(paths, QStringLiteral("gpu-a"), QDateTime::currentDateTimeUtc()).isOk());
     QTRY_COMPARE_WITH_TIMEOUT(cell(view, QStringLiteral("gpu-a"), FleetModel::Pins), QStringLiteral("undeployed"),
                               10000);
     QVERIFY(!cell(view, QStringLiteral("gpu-a"), FleetModel::Alerts).contains(QLatin1String("pins")));

@@ -286,7 +286,7 @@ void TestLogsPage::page_followsADeployment_badgesAndScreenshot()
     QTemporaryDir root;
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
-    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     watcher.setHosts({good.hostEntry(QStringLiteral("gpu-b300")), slow.hostEntry(QStringLiteral("gpu-slow"))});
 
     ui::LogsPage page(watcher);

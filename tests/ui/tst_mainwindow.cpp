@@ -91,9 +91,9 @@ void TestMainWindow::everyPage_opensAndIsCaptured()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/a"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    flashdeck::RuntimeInfo info = flashdeck::RuntimeInfo::current();
+    flashdeck::ssh::RuntimeInfo info = flashdeck::ssh::RuntimeInfo::current();
     info.logFile = paths.logDir() + QStringLiteral("/flashdeck.log");
-    flashdeck::Inventory inventory(paths.inventoryFile());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
     MainWindow window(paths, settings, inventory, info);
     window.resize(1180, 760);
     window.show();
@@ -146,8 +146,8 @@ void TestMainWindow::shortcuts_switchPages()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/b"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.activateWindow();
@@ -164,16 +164,16 @@ void TestMainWindow::closing_remembersPage()
     QVERIFY(paths.ensureExists());
     {
         flashdeck::Settings settings(paths);
-        flashdeck::Inventory inventory(paths.inventoryFile());
-        MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+        flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+        MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
         window.show();
         window.showPage(MainWindow::Page::Metrics);
         QVERIFY(window.close());
     }
     flashdeck::Settings settings(paths);
     QCOMPARE(settings.lastPage(), static_cast<int>(MainWindow::Page::Metrics));
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    MainWindow reopened(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     QCOMPARE(reopened.currentPage(), MainWindow::Page::Metrics);
 }
 
@@ -183,8 +183,8 @@ void TestMainWindow::alertThresholds_applyAndPersist()
     QVERIFY(paths.ensureExists());
     {
         flashdeck::Settings settings(paths);
-        flashdeck::Inventory inventory(paths.inventoryFile());
-        MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+        flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+        MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
         window.showPage(MainWindow::Page::Settings);
         auto *queue = window.findChild<QDoubleSpinBox *>(QStringLiteral("threshold_queue_depth"));
         QVERIFY(queue);
@@ -204,8 +204,8 @@ void TestMainWindow::alertThresholds_applyAndPersist()
     QCOMPARE(settings.alertThreshold(QStringLiteral("queue_depth"), 0), 7.0);
     QVERIFY(settings.alertNotifications());
     QVERIFY(settings.keepMetricsHistory());
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    MainWindow reopened(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    MainWindow reopened(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     QCOMPARE(reopened.fleet().thresholds().queueDepth, 7.0);
 }
 
@@ -214,8 +214,8 @@ void TestMainWindow::emptyInventory_saysSo()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/d"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     auto *selector = window.findChild<QComboBox *>(QStringLiteral("hostSelector"));
     auto *status = window.findChild<QLabel *>(QStringLiteral("statusText"));
     QVERIFY(selector && status);
@@ -229,11 +229,11 @@ void TestMainWindow::simulatedHosts_areLabelled()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/demo"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
     for (const auto &[name, port, simulated] :
          {std::tuple{QStringLiteral("demo"), 40123, true}, std::tuple{QStringLiteral("demo-amd"), 40124, true},
           std::tuple{QStringLiteral("b300-a"), 22, false}}) {
-        flashdeck::HostEntry h;
+        flashdeck::fleet::HostEntry h;
         h.name = name;
         h.address = simulated ? QStringLiteral("127.0.0.1") : QStringLiteral("gpu1.example.com");
         h.user = QStringLiteral("ops");
@@ -241,7 +241,7 @@ void TestMainWindow::simulatedHosts_areLabelled()
         h.simulated = simulated;
         QVERIFY(inventory.add(h));
     }
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     window.resize(1180, 760);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -300,13 +300,13 @@ void TestMainWindow::fleetTable_fitsALaptop_thumbWhereTheViewIs()
     const flashdeck::AppPaths paths(m_root.path() + QStringLiteral("/fleetfit"));
     QVERIFY(paths.ensureExists());
     flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    flashdeck::HostEntry h;
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    flashdeck::fleet::HostEntry h;
     h.name = QStringLiteral("gpu-b300-a");
     h.address = QStringLiteral("127.0.0.1");
     h.port = 1; // nothing listens: the row shows the host unreachable, which is all this needs
     QVERIFY(inventory.add(h));
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     window.resize(1366, 740);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -376,9 +376,9 @@ void TestMainWindow::chart_smallRanges_readableAxis()
 
 namespace {
 /** One host nobody answers for: the pages show their host-bound controls without a server. */
-flashdeck::HostEntry quietHost()
+flashdeck::fleet::HostEntry quietHost()
 {
-    flashdeck::HostEntry h;
+    flashdeck::fleet::HostEntry h;
     h.name = QStringLiteral("gpu1");
     h.address = QStringLiteral("127.0.0.1");
     h.port = 1;
@@ -395,7 +395,7 @@ struct QuietWindow
         , settings(paths)
         , inventory(paths.inventoryFile())
         , added(inventory.add(quietHost()).isOk())
-        , window(paths, settings, inventory, flashdeck::RuntimeInfo::current())
+        , window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current())
     {
         window.resize(1366, 740);
         window.show();
@@ -405,7 +405,7 @@ struct QuietWindow
     const flashdeck::AppPaths paths;
     const bool created;
     flashdeck::Settings settings;
-    flashdeck::Inventory inventory;
+    flashdeck::fleet::Inventory inventory;
     const bool added;
     MainWindow window;
 };

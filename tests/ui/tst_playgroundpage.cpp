@@ -58,12 +58,12 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     // monitor's own commands (nvidia-smi, docker) find nothing here, as on a bare host.
     testing::FakeSglang sglang;
     constexpr quint16 port = 30000; // the server's port on the host: a name for the tunnel, never bound
-    const auto fakeHost = [&sglang](const HostEntry &entry) -> std::unique_ptr<ssh::Transport> {
+    const auto fakeHost = [&sglang](const fleet::HostEntry &entry) -> std::unique_ptr<ssh::Transport> {
         auto transport = std::make_unique<testing::FakeTransport>(entry.name);
         transport->route("127.0.0.1:" + QByteArray::number(port), sglang.port());
         return transport;
     };
-    HostEntry entry;
+    fleet::HostEntry entry;
     entry.name = QStringLiteral("gpu-b300");
     entry.address = QStringLiteral("gpu-b300.example");
 
@@ -71,7 +71,7 @@ void TestPlaygroundPage::chat_streams_stops_thinkingOff_andScreenshot()
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
     Settings settings(paths);
-    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     watcher.setTransportMaker(fakeHost);
     watcher.setHosts({entry});
     QTRY_VERIFY(watcher.session(QStringLiteral("gpu-b300")) &&
@@ -230,7 +230,7 @@ void TestPlaygroundPage::noDeployment_saysHowToPointAtAServer()
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
     Settings settings(paths);
-    FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds(), nullptr);
     ui::PlaygroundPage page(paths, watcher, settings);
     page.setHost(QStringLiteral("nowhere"));
     QVERIFY(

@@ -99,8 +99,8 @@ void TestPromFleetPage::settingsChoosePrometheus_fleetAndMetricsFollow_sshTakesO
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
     Settings settings(paths);
-    FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
-    HostEntry gpu1;
+    fleet::FleetWatcher fleet(paths, metrics::AlertThresholds{}, nullptr);
+    fleet::HostEntry gpu1;
     gpu1.name = QStringLiteral("gpu1");
     gpu1.address = QStringLiteral("127.0.0.1");
     {
@@ -249,17 +249,17 @@ void TestPromFleetPage::window_doubleClickOpensThatHostsMetrics_sayingWhatPromet
     config.url = prometheus.url();
     config.hostLabel = QStringLiteral("host");
     config.writeTo(settings);
-    FleetWatcher watcher(paths, metrics::AlertThresholds{}, nullptr);
+    fleet::FleetWatcher watcher(paths, metrics::AlertThresholds{}, nullptr);
     watcher.usePrometheus(config, QString());
-    Inventory inventory(paths.inventoryFile());
-    HostEntry gpu4;
+    fleet::Inventory inventory(paths.inventoryFile());
+    fleet::HostEntry gpu4;
     gpu4.name = QStringLiteral("gpu4");
     gpu4.address = QStringLiteral("127.0.0.1");
     gpu4.port = 1; // Prometheus watches it: never connected
     gpu4.user = QStringLiteral("ops");
     QVERIFY(inventory.add(gpu4).isOk());
-    Redactor redactor;
-    ui::MainWindow window(paths, settings, inventory, RuntimeInfo::current(), &watcher, &redactor);
+    security::Redactor redactor;
+    ui::MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current(), &watcher, &redactor);
     window.resize(1366, 768);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

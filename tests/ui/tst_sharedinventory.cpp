@@ -110,13 +110,13 @@ void TestSharedInventory::cliHosts_appearInTheWindow_andItsAddHostKeepsThem()
     QVERIFY(paths.ensureExists());
     QCOMPARE(paths.inventoryFile(), m_config + QStringLiteral("/hosts.json"));
     flashdeck::Settings settings(paths);
-    flashdeck::Inventory inventory(paths.inventoryFile());
-    flashdeck::HostEntry first;
+    flashdeck::fleet::Inventory inventory(paths.inventoryFile());
+    flashdeck::fleet::HostEntry first;
     first.name = QStringLiteral("selected");
     first.address = QStringLiteral("127.0.0.1");
     first.port = 1;
     QVERIFY(inventory.add(first));
-    MainWindow window(paths, settings, inventory, flashdeck::RuntimeInfo::current());
+    MainWindow window(paths, settings, inventory, flashdeck::ssh::RuntimeInfo::current());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.showPage(MainWindow::Page::Fleet);

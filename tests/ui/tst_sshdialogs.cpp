@@ -106,7 +106,7 @@ void TestSshDialogs::addHostDialog_importsFromSshConfig_andValidates()
     QVERIFY(import);
     QCOMPARE(import->count(), 2);
     import->setCurrentIndex(1);
-    const HostEntry h = dialog.host();
+    const fleet::HostEntry h = dialog.host();
     QCOMPARE(h.name, QStringLiteral("b300-a"));
     QCOMPARE(h.address, QStringLiteral("b300-a")); // the alias: libssh applies HostName itself
     QCOMPARE(h.user, QStringLiteral("ops"));
@@ -130,8 +130,8 @@ void TestSshDialogs::mainWindow_connect_asksHostKey_thenShowsConnected()
 
     const AppPaths paths(m_dir.path() + QStringLiteral("/cfg"));
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
-    HostEntry h;
+    fleet::Inventory inventory(paths.inventoryFile());
+    fleet::HostEntry h;
     h.name = QStringLiteral("lab");
     h.address = QStringLiteral("127.0.0.1");
     h.port = sshd.port();
@@ -140,7 +140,7 @@ void TestSshDialogs::mainWindow_connect_asksHostKey_thenShowsConnected()
     h.knownHostsFile = m_dir.path() + QStringLiteral("/known_hosts");
     QVERIFY(inventory.add(h).isOk());
     Settings settings(paths);
-    MainWindow window(paths, settings, inventory, RuntimeInfo::current());
+    MainWindow window(paths, settings, inventory, ssh::RuntimeInfo::current());
     window.resize(1180, 760);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

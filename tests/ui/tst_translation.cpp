@@ -66,7 +66,7 @@ private:
         QTemporaryDir root;
         std::unique_ptr<AppPaths> paths;
         std::unique_ptr<Settings> settings;
-        std::unique_ptr<Inventory> inventory;
+        std::unique_ptr<fleet::Inventory> inventory;
         std::unique_ptr<ui::MainWindow> window;
     };
     /** The window over one connected simulated host, its GPUs read. */
@@ -95,12 +95,12 @@ bool TestTranslation::openWindow(Window &w, QString *why)
         return false;
     }
     w.settings = std::make_unique<Settings>(*w.paths);
-    w.inventory = std::make_unique<Inventory>(w.paths->inventoryFile());
+    w.inventory = std::make_unique<fleet::Inventory>(w.paths->inventoryFile());
     if (!w.inventory->add(m_sim.hostEntry(QStringLiteral("gpu-b300"))).isOk()) {
         *why = QStringLiteral("cannot add the host");
         return false;
     }
-    w.window = std::make_unique<ui::MainWindow>(*w.paths, *w.settings, *w.inventory, RuntimeInfo::current());
+    w.window = std::make_unique<ui::MainWindow>(*w.paths, *w.settings, *w.inventory, ssh::RuntimeInfo::current());
     w.window->resize(1366, 740);
     w.window->show();
     if (!QTest::qWaitForWindowExposed(w.window.get())) {
@@ -233,7 +233,7 @@ QStringList englishWords(const QString &text)
     // The licence summary comes in its own translations (resources/license/, tst_language);
     // the pseudo-locale has none, so it shows the English one.
     static const QStringList licence =
-        LicenseTerms::builtIn(QStringLiteral("en")).value().shownText().split(QLatin1Char('\n'));
+        recipe::LicenseTerms::builtIn(QStringLiteral("en")).value().shownText().split(QLatin1Char('\n'));
     if (licence.contains(text)) {
         return {};
     }
@@ -321,7 +321,7 @@ void TestTranslation::pseudo_afterADeployment_noTextEscapes()
                       Qt::LeftButton);
     QVERIFY(page->isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 240000);
-    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), StepStatus::Pass);
+    QCOMPARE(page->stepStatus(QStringLiteral("verify.image")), recipe::StepStatus::Pass);
     const auto *monitor = window.fleet().monitor(QStringLiteral("gpu-b300"));
     // Every figure of the running deployment is in, the container's too: the pages show words
     // about each (not a timing: the test waits for them).
@@ -355,7 +355,7 @@ void TestTranslation::pseudo_dialogs_noTextEscapes()
     key.fingerprint = QStringLiteral("SHA256:4a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3");
     key.knownHostsFile = dir.filePath(QStringLiteral("known_hosts"));
     ui::HostKeyDialog trust(QStringLiteral("gpu-a"), key);
-    Pins pins;
+    recipe::Pins pins;
     pins.host = QStringLiteral("gpu-a");
     pins.image = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
     pins.imageDigest = QStringLiteral("sha256:819722d1da25901de745cb0552516123684f7c0cddd010b0352609743770c500");

@@ -55,7 +55,8 @@ LaunchCommandBox::LaunchCommandBox(QWidget *parent)
     });
 }
 
-void LaunchCommandBox::setContext(const Recipe &recipe, const RecipeProfile &listed, const QString &gpus, quint16 port)
+void LaunchCommandBox::setContext(const recipe::Recipe &recipe, const recipe::RecipeProfile &listed,
+                                  const QString &gpus, quint16 port)
 {
     m_recipe = recipe;
     m_listed = listed;
@@ -135,8 +136,8 @@ void LaunchCommandBox::check()
         return;
     }
     // The window deploys from the Hub at the recipe's revision; the pin step fixes its commit.
-    const auto made =
-        ImportedLaunch::forProfile(*m_recipe, *m_listed, command, m_gpus, m_port, m_recipe->modelRevision, false);
+    const auto made = recipe::ImportedLaunch::forProfile(*m_recipe, *m_listed, command, m_gpus, m_port,
+                                                         m_recipe->modelRevision, false);
     if (!made) {
         m_problem = made.message();
         m_preview->setPlainText(m_problem);

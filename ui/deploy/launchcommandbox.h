@@ -29,7 +29,8 @@ public:
     explicit LaunchCommandBox(QWidget *parent = nullptr);
 
     /** The profile the command runs in, and the operator's GPUs and port; re-checks the command. */
-    void setContext(const Recipe &recipe, const RecipeProfile &listed, const QString &gpus, quint16 port);
+    void setContext(const recipe::Recipe &recipe, const recipe::RecipeProfile &listed, const QString &gpus,
+                    quint16 port);
     /** The page has no verified command for this profile: the box is open and a command needed. */
     void setRequired(bool required);
     bool required() const { return m_required; }
@@ -38,9 +39,9 @@ public:
     QString text() const;
     void setText(const QString &text);
     /** The command checked into what runs; empty when there is none or it is refused. */
-    const std::optional<ImportedLaunch> &launch() const { return m_launch; }
+    const std::optional<recipe::ImportedLaunch> &launch() const { return m_launch; }
     /** The profile the command runs as (a host without a verified command: one service on its GPUs). */
-    const std::optional<RecipeProfile> &layout() const { return m_layout; }
+    const std::optional<recipe::RecipeProfile> &layout() const { return m_layout; }
     /** Why the command is refused, in words; empty when it is accepted or absent. */
     QString problem() const { return m_problem; }
     /** The page's words for a host without a verified command, as the window says them. */
@@ -62,13 +63,13 @@ private:
 
     QPlainTextEdit *m_edit;
     QPlainTextEdit *m_preview; // read-only, scrolls: a long preview never grows the window
-    std::optional<Recipe> m_recipe;
-    std::optional<RecipeProfile> m_listed;
+    std::optional<recipe::Recipe> m_recipe;
+    std::optional<recipe::RecipeProfile> m_listed;
     QString m_gpus;
     quint16 m_port = 0;
     bool m_required = false;
-    std::optional<ImportedLaunch> m_launch;
-    std::optional<RecipeProfile> m_layout;
+    std::optional<recipe::ImportedLaunch> m_launch;
+    std::optional<recipe::RecipeProfile> m_layout;
     QString m_problem;
 };
 

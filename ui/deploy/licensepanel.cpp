@@ -14,7 +14,7 @@
 
 namespace flashdeck::ui {
 
-LicensePanel::LicensePanel(const LicenseTerms &terms, Acknowledgements &store, QWidget *parent)
+LicensePanel::LicensePanel(const recipe::LicenseTerms &terms, deploy::Acknowledgements &store, QWidget *parent)
     : QWidget(parent)
     , m_terms(terms)
     , m_store(store)
@@ -77,7 +77,7 @@ void LicensePanel::addChoices(QWidget *content, QVBoxLayout *layout)
     auto *useTitle = new QLabel(tr("<b>How will this deployment be used?</b>"), content);
     layout->addWidget(useTitle);
     int id = 0;
-    for (const LicenseTerms::Use &u : m_terms.uses()) {
+    for (const recipe::LicenseTerms::Use &u : m_terms.uses()) {
         auto *radio = new QRadioButton(content);
         radio->setObjectName(QStringLiteral("use_") + u.id);
         radio->setProperty("useId", u.id);
@@ -212,7 +212,7 @@ bool LicensePanel::acknowledge()
         return false;
     }
     const QString use = m_uses->checkedButton()->property("useId").toString();
-    const Acknowledgement ack = Acknowledgements::make(m_host, m_terms, use, QStringLiteral("gui"));
+    const deploy::Acknowledgement ack = deploy::Acknowledgements::make(m_host, m_terms, use, QStringLiteral("gui"));
     if (const Status s = m_store.record(ack); !s) {
         m_state->setText(s.message());
         return false;
@@ -222,11 +222,11 @@ bool LicensePanel::acknowledge()
     return true;
 }
 
-void LicensePanel::showRecord(const Acknowledgement &ack)
+void LicensePanel::showRecord(const deploy::Acknowledgement &ack)
 {
     m_use = ack.use;
     m_record = tr("%1 at %2, summary sha256 %3").arg(ack.user, ack.at, ack.summarySha256);
-    const LicenseTerms::Use *u = m_terms.use(ack.use);
+    const recipe::LicenseTerms::Use *u = m_terms.use(ack.use);
     // Each language named in its own words; records from before languages were recorded say so.
     const QString shownIn = ack.language == QLatin1String("zh_CN") ? QStringLiteral("简体中文")
         : ack.language == QLatin1String("en")                      ? QStringLiteral("English")

@@ -11,9 +11,13 @@ class QScrollArea;
 class QVBoxLayout;
 
 namespace flashdeck {
+namespace deploy {
 class Acknowledgements;
-class LicenseTerms;
 struct Acknowledgement;
+} // namespace deploy
+namespace recipe {
+class LicenseTerms;
+} // namespace recipe
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -29,7 +33,7 @@ class LicensePanel final : public QWidget
     Q_OBJECT
 
 public:
-    LicensePanel(const LicenseTerms &terms, Acknowledgements &store, QWidget *parent = nullptr);
+    LicensePanel(const recipe::LicenseTerms &terms, deploy::Acknowledgements &store, QWidget *parent = nullptr);
 
     /** Shows the host's acknowledgement of this text, if any; otherwise asks for one. */
     void setHost(const QString &host);
@@ -62,10 +66,10 @@ private:
     void addFooter(QVBoxLayout *outer);
     void setChoiceTabOrder();
     void updateState();
-    void showRecord(const Acknowledgement &ack);
+    void showRecord(const deploy::Acknowledgement &ack);
 
-    const LicenseTerms &m_terms;
-    Acknowledgements &m_store;
+    const recipe::LicenseTerms &m_terms;
+    deploy::Acknowledgements &m_store;
     QString m_host;
     QString m_use;
     QString m_record;

@@ -13,36 +13,38 @@ namespace {
 constexpr int kStepRole = Qt::UserRole + 1;
 
 /** The one title of a step (translated when shown); the record's own for an id not known here. */
-QString titleOf(const StepRecord &r)
+QString titleOf(const recipe::StepRecord &r)
 {
-    return DeployPlan::title(r.step, r.title.isEmpty() ? r.step : r.title);
+    return deploy::DeployPlan::title(r.step, r.title.isEmpty() ? r.step : r.title);
 }
 
-QIcon statusIcon(StepStatus s)
+QIcon statusIcon(recipe::StepStatus s)
 {
-    return QIcon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(s)));
+    return QIcon(QStringLiteral(":/icons/status-%1.svg").arg(recipe::stepStatusName(s)));
 }
 
 /** A group's status: the worst of its steps, running first. */
-StepStatus groupStatus(const QList<StepStatus> &steps)
+recipe::StepStatus groupStatus(const QList<recipe::StepStatus> &steps)
 {
-    auto has = [&steps](StepStatus s) { return steps.contains(s); };
-    if (has(StepStatus::Running)) {
-        return StepStatus::Running;
+    auto has = [&steps](recipe::StepStatus s) { return steps.contains(s); };
+    if (has(recipe::StepStatus::Running)) {
+        return recipe::StepStatus::Running;
     }
-    if (has(StepStatus::Fail)) {
-        return StepStatus::Fail;
+    if (has(recipe::StepStatus::Fail)) {
+        return recipe::StepStatus::Fail;
     }
-    if (has(StepStatus::Pending)) {
-        return steps.count(StepStatus::Pending) == steps.size() ? StepStatus::Pending : StepStatus::Running;
+    if (has(recipe::StepStatus::Pending)) {
+        return steps.count(recipe::StepStatus::Pending) == steps.size() ? recipe::StepStatus::Pending
+                                                                        : recipe::StepStatus::Running;
     }
-    if (has(StepStatus::Unknown)) {
-        return StepStatus::Unknown;
+    if (has(recipe::StepStatus::Unknown)) {
+        return recipe::StepStatus::Unknown;
     }
-    if (has(StepStatus::Warn)) {
-        return StepStatus::Warn;
+    if (has(recipe::StepStatus::Warn)) {
+        return recipe::StepStatus::Warn;
     }
-    return steps.count(StepStatus::Skipped) == steps.size() ? StepStatus::Skipped : StepStatus::Pass;
+    return steps.count(recipe::StepStatus::Skipped) == steps.size() ? recipe::StepStatus::Skipped
+                                                                    : recipe::StepStatus::Pass;
 }
 
 } // namespace
@@ -71,19 +73,19 @@ void PlanView::keepAsEarlier(const QString &title)
     }
     auto *earlier = new QTreeWidgetItem(this, {title});
     earlier->setData(0, kStepRole, QString());
-    QList<StepStatus> statuses;
+    QList<recipe::StepStatus> statuses;
     for (QTreeWidgetItem *group : ran) {
         earlier->addChild(group);
-        QList<StepStatus> mine;
+        QList<recipe::StepStatus> mine;
         for (int i = 0; i < group->childCount(); ++i) {
             QTreeWidgetItem *step = group->child(i);
-            const StepRecord r = m_records.value(step->data(0, kStepRole).toString());
+            const recipe::StepRecord r = m_records.value(step->data(0, kStepRole).toString());
             mine.append(r.status);
             // Read-only now: the id belongs to the new plan; what it saw stays on hover.
             step->setData(0, kStepRole, QString());
             step->setToolTip(0, r.seen.isEmpty() ? r.step : r.seen);
         }
-        group->setExpanded(groupStatus(mine) != StepStatus::Pass); // where it failed, open
+        group->setExpanded(groupStatus(mine) != recipe::StepStatus::Pass); // where it failed, open
         statuses += mine;
     }
     earlier->setIcon(0, statusIcon(groupStatus(statuses)));
@@ -96,7 +98,7 @@ void PlanView::addPlan()
     m_items.clear();
     m_records.clear();
     QHash<QString, QTreeWidgetItem *> groups;
-    for (const PlanStep &step : DeployPlan::steps()) {
+    for (const deploy::PlanStep &step : deploy::DeployPlan::steps()) {
         const QString id = step.stepId();
         const QString group = step.groupText();
         QTreeWidgetItem *g = groups.value(group);
@@ -109,7 +111,7 @@ void PlanView::addPlan()
             g->setFont(0, f);
             groups.insert(group, g);
         }
-        StepRecord r;
+        recipe::StepRecord r;
         r.step = id;
         r.title = step.titleText();
         auto *item = new QTreeWidgetItem(g, {titleOf(r)});
@@ -117,14 +119,14 @@ void PlanView::addPlan()
         item->setToolTip(0, id);
         m_items.insert(id, item);
         m_records.insert(id, r);
-        item->setIcon(0, statusIcon(StepStatus::Pending));
+        item->setIcon(0, statusIcon(recipe::StepStatus::Pending));
     }
     for (QTreeWidgetItem *g : groups) {
-        g->setIcon(0, statusIcon(StepStatus::Pending));
+        g->setIcon(0, statusIcon(recipe::StepStatus::Pending));
     }
 }
 
-bool PlanView::apply(const StepRecord &r, bool followRun)
+bool PlanView::apply(const recipe::StepRecord &r, bool followRun)
 {
     QTreeWidgetItem *item = m_items.value(r.step);
     if (!item) {
@@ -134,15 +136,15 @@ bool PlanView::apply(const StepRecord &r, bool followRun)
     item->setIcon(0, statusIcon(r.status));
     item->setText(0, titleOf(r));
     QTreeWidgetItem *group = item->parent();
-    QList<StepStatus> statuses;
+    QList<recipe::StepStatus> statuses;
     for (int i = 0; i < group->childCount(); ++i) {
         statuses.append(m_records.value(group->child(i)->data(0, kStepRole).toString()).status);
     }
     group->setIcon(0, statusIcon(groupStatus(statuses)));
     // The selection follows the run, unless the operator picked another step to read.
     const QString current = currentStep();
-    const bool following = current.isEmpty() || m_records.value(current).status != StepStatus::Fail;
-    if (followRun && following && (r.status == StepStatus::Running || r.status == StepStatus::Fail)) {
+    const bool following = current.isEmpty() || m_records.value(current).status != recipe::StepStatus::Fail;
+    if (followRun && following && (r.status == recipe::StepStatus::Running || r.status == recipe::StepStatus::Fail)) {
         setCurrentItem(item);
     }
     return true;
@@ -171,13 +173,14 @@ void PlanView::select(const QString &step)
 bool PlanView::anyRun() const
 {
     return std::any_of(m_records.cbegin(), m_records.cend(),
-                       [](const StepRecord &r) { return r.status != StepStatus::Pending; });
+                       [](const recipe::StepRecord &r) { return r.status != recipe::StepStatus::Pending; });
 }
 
 bool PlanView::allDone() const
 {
-    return !m_records.isEmpty() && std::all_of(m_records.cbegin(), m_records.cend(), [](const StepRecord &r) {
-        return r.status == StepStatus::Pass || r.status == StepStatus::Warn || r.status == StepStatus::Skipped;
+    return !m_records.isEmpty() && std::all_of(m_records.cbegin(), m_records.cend(), [](const recipe::StepRecord &r) {
+        return r.status == recipe::StepStatus::Pass || r.status == recipe::StepStatus::Warn ||
+            r.status == recipe::StepStatus::Skipped;
     });
 }
 

@@ -31,13 +31,13 @@ public:
      * failed step unless the operator picked a failed one to read. False for a step this build
      * does not know (the journal of a newer Flashdeck).
      */
-    bool apply(const StepRecord &record, bool followRun);
+    bool apply(const recipe::StepRecord &record, bool followRun);
     /** The step's title with how far it got ("Pull the pinned image — 42 %"). */
     void showPercent(const QString &step, int percent);
 
-    StepRecord record(const QString &step) const { return m_records.value(step); }
-    StepStatus status(const QString &step) const { return m_records.value(step).status; }
-    const QHash<QString, StepRecord> &records() const { return m_records; }
+    recipe::StepRecord record(const QString &step) const { return m_records.value(step); }
+    recipe::StepStatus status(const QString &step) const { return m_records.value(step).status; }
+    const QHash<QString, recipe::StepRecord> &records() const { return m_records; }
     /** The selected step's id; empty for a group or nothing. */
     QString currentStep() const;
     void select(const QString &step);
@@ -49,7 +49,7 @@ private:
     void addPlan();
 
     QHash<QString, QTreeWidgetItem *> m_items;
-    QHash<QString, StepRecord> m_records;
+    QHash<QString, recipe::StepRecord> m_records;
 };
 
 } // namespace flashdeck::ui

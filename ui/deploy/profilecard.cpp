@@ -10,7 +10,8 @@ namespace flashdeck::ui {
 
 // The card's texts keep the Deploy page's translation context: they were written there.
 
-QString ProfileCard::html(const Recipe &r, const RecipeProfile &p, qint64 imageBytes, const QString &imageWord)
+QString ProfileCard::html(const recipe::Recipe &r, const recipe::RecipeProfile &p, qint64 imageBytes,
+                          const QString &imageWord)
 {
     const qint64 disk = r.weightsBytes + imageBytes;
     QString html = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(p.title.toHtmlEscaped(), status(p));
@@ -53,7 +54,7 @@ QString ProfileCard::html(const Recipe &r, const RecipeProfile &p, qint64 imageB
     return html + recipeNotes(r);
 }
 
-QString ProfileCard::status(const RecipeProfile &p)
+QString ProfileCard::status(const recipe::RecipeProfile &p)
 {
     if (p.verified()) {
         return QCoreApplication::translate(
@@ -72,7 +73,7 @@ QString ProfileCard::status(const RecipeProfile &p)
                                        "published recipe, not verified upstream");
 }
 
-QString ProfileCard::recipeNotes(const Recipe &r)
+QString ProfileCard::recipeNotes(const recipe::Recipe &r)
 {
     QString html =
         QCoreApplication::translate(
@@ -82,7 +83,7 @@ QString ProfileCard::recipeNotes(const Recipe &r)
     if (!r.scopeNote.isEmpty()) {
         html += QStringLiteral("<p><small>%1</small></p>").arg(r.scopeNote.toHtmlEscaped());
     }
-    if (const QString memory = recipetexts::gpuMemoryByModel(r); !memory.isEmpty()) {
+    if (const QString memory = recipe::texts::gpuMemoryByModel(r); !memory.isEmpty()) {
         html += QCoreApplication::translate("DeployPage", "<p><small>GPU memory per GPU: %1.</small></p>")
                     .arg(memory.toHtmlEscaped());
     }
@@ -92,7 +93,7 @@ QString ProfileCard::recipeNotes(const Recipe &r)
         "about 23B active per token, 1M-token context, MSA sparse attention and a bundled DSpark "
         "draft, for servers, not consumer machines. “23B active” does not mean 23B of GPU "
         "memory: every weight is loaded or sharded across the GPUs.</small></p>");
-    html += QStringLiteral("<p><small>%1</small></p>").arg(recipetexts::hubParameterCount().toHtmlEscaped());
+    html += QStringLiteral("<p><small>%1</small></p>").arg(recipe::texts::hubParameterCount().toHtmlEscaped());
     html += QCoreApplication::translate(
                 "DeployPage",
                 "<p><small>Upstream: <a href='https://huggingface.co/%1'>model card</a> (weights, "

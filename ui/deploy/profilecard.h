@@ -3,8 +3,10 @@
 #include <QString>
 
 namespace flashdeck {
+namespace recipe {
 struct Recipe;
 struct RecipeProfile;
+} // namespace recipe
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -17,13 +19,14 @@ class ProfileCard final
 {
 public:
     /** `imageBytes` and `imageWord`: the image's measured size once a run measured it, else the recipe's estimate. */
-    static QString html(const Recipe &r, const RecipeProfile &p, qint64 imageBytes, const QString &imageWord);
+    static QString html(const recipe::Recipe &r, const recipe::RecipeProfile &p, qint64 imageBytes,
+                        const QString &imageWord);
 
 private:
     /** Verified upstream, generator only, or unverified. */
-    static QString status(const RecipeProfile &p);
+    static QString status(const recipe::RecipeProfile &p);
     /** The model and recipe as a whole: upstream status, scope, GPU memory, parameters and links. */
-    static QString recipeNotes(const Recipe &r);
+    static QString recipeNotes(const recipe::Recipe &r);
 };
 
 } // namespace flashdeck::ui

@@ -35,22 +35,22 @@ QLabel *wrapped(QWidget *parent, const QString &name)
     return l;
 }
 
-QString statusWords(StepStatus s)
+QString statusWords(recipe::StepStatus s)
 {
     switch (s) {
-    case StepStatus::Pending:
+    case recipe::StepStatus::Pending:
         return QObject::tr("Not run yet");
-    case StepStatus::Running:
+    case recipe::StepStatus::Running:
         return QObject::tr("Running…");
-    case StepStatus::Pass:
+    case recipe::StepStatus::Pass:
         return QObject::tr("✓ Passed");
-    case StepStatus::Warn:
+    case recipe::StepStatus::Warn:
         return QObject::tr("⚠ Passed with a warning");
-    case StepStatus::Fail:
+    case recipe::StepStatus::Fail:
         return QObject::tr("✗ Failed");
-    case StepStatus::Skipped:
+    case recipe::StepStatus::Skipped:
         return QObject::tr("Skipped");
-    case StepStatus::Unknown:
+    case recipe::StepStatus::Unknown:
         return QObject::tr("Could not tell");
     }
     return {};
@@ -127,14 +127,14 @@ StepDetail::StepDetail(QWidget *parent)
     layout->addStretch(1);
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_record.command); });
     clearProgress();
-    show(StepRecord());
+    show(recipe::StepRecord());
 }
 
-void StepDetail::show(const StepRecord &r)
+void StepDetail::show(const recipe::StepRecord &r)
 {
     const bool sameStep = r.step == m_record.step;
     m_record = r;
-    const QString title = DeployPlan::title(r.step, r.title); // translated when shown
+    const QString title = deploy::DeployPlan::title(r.step, r.title); // translated when shown
     m_title->setText(title.isEmpty() ? tr("Select a step") : title);
     m_status->setText(r.step.isEmpty() ? QString() : statusWords(r.status));
     m_why->setText(r.why.isEmpty() ? fmt::unknown() : r.why);
@@ -143,7 +143,7 @@ void StepDetail::show(const StepRecord &r)
                                               : tr("(no command: checked from what earlier steps saw)"));
     m_copy->setEnabled(!r.command.isEmpty());
     m_expected->setText(r.expected.isEmpty() ? fmt::unknown() : r.expected);
-    m_seen->setText(r.seen.isEmpty() ? (r.status == StepStatus::Running ? tr("(in progress)") : fmt::unknown())
+    m_seen->setText(r.seen.isEmpty() ? (r.status == recipe::StepStatus::Running ? tr("(in progress)") : fmt::unknown())
                                      : r.seen);
     m_fix->setText(r.fix);
     m_form->setRowVisible(m_fix, !r.fix.isEmpty());
@@ -153,20 +153,20 @@ void StepDetail::show(const StepRecord &r)
     // A failed step turns the pane red; a warning amber. Tints over the palette's own base,
     // so it reads in light and dark themes.
     QPalette pal = QApplication::palette();
-    if (r.status == StepStatus::Fail || r.status == StepStatus::Warn) {
-        const QColor tint = r.status == StepStatus::Fail ? QColor(0xd7, 0x30, 0x27) : QColor(0xe6, 0x9f, 0x00);
+    if (r.status == recipe::StepStatus::Fail || r.status == recipe::StepStatus::Warn) {
+        const QColor tint = r.status == recipe::StepStatus::Fail ? QColor(0xd7, 0x30, 0x27) : QColor(0xe6, 0x9f, 0x00);
         const QColor base = pal.color(QPalette::Window);
         pal.setColor(QPalette::Window,
                      QColor((base.red() * 5 + tint.red()) / 6, (base.green() * 5 + tint.green()) / 6,
                             (base.blue() * 5 + tint.blue()) / 6));
     }
     setPalette(pal);
-    if (!sameStep || r.status != StepStatus::Running) {
+    if (!sameStep || r.status != recipe::StepStatus::Running) {
         clearProgress();
     }
 }
 
-void StepDetail::setProgress(const StepProgress &p, double ratePerSecond, bool inBytes)
+void StepDetail::setProgress(const recipe::StepProgress &p, double ratePerSecond, bool inBytes)
 {
     const qint64 done = p.done;
     const qint64 total = p.total;

@@ -23,17 +23,17 @@ class StepDetail final : public QWidget
 public:
     explicit StepDetail(QWidget *parent = nullptr);
 
-    void show(const StepRecord &record);
-    const StepRecord &record() const { return m_record; }
+    void show(const recipe::StepRecord &record);
+    const recipe::StepRecord &record() const { return m_record; }
     /** Progress of the step shown: bytes (or items) done of total, and the runner's words. */
     /** The bar (the step's percent) and its line: rate and time left ("about" on an estimated total). */
-    void setProgress(const StepProgress &progress, double ratePerSecond, bool inBytes = true);
+    void setProgress(const recipe::StepProgress &progress, double ratePerSecond, bool inBytes = true);
     void clearProgress();
     /** The pull's layers, shown under "▸ layers (N)" on demand. */
     void setLayers(const QStringList &layers);
 
 private:
-    StepRecord m_record;
+    recipe::StepRecord m_record;
     QLabel *m_title;
     QLabel *m_status;
     QLabel *m_why;

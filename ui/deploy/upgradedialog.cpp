@@ -12,8 +12,8 @@
 
 namespace flashdeck::ui {
 
-UpgradeDialog::UpgradeDialog(const QString &host, const Pins &current, const std::optional<UpgradePlan> &interrupted,
-                             QWidget *parent)
+UpgradeDialog::UpgradeDialog(const QString &host, const recipe::Pins &current,
+                             const std::optional<deploy::UpgradePlan> &interrupted, QWidget *parent)
     : QDialog(parent)
     , m_current(current)
     , m_resume(interrupted.has_value())
@@ -33,15 +33,15 @@ UpgradeDialog::UpgradeDialog(const QString &host, const Pins &current, const std
         m_digest->setEnabled(false);
         m_revision->setEnabled(false);
         m_fromFile->setEnabled(false);
-        m_start->setText(tr("Resume the %1").arg(upgradePhaseName(interrupted->phase)));
+        m_start->setText(tr("Resume the %1").arg(deploy::upgradePhaseName(interrupted->phase)));
         m_problem->setText(tr("An upgrade of %1 (%2) was interrupted in its %3: resume it to finish.")
-                               .arg(host, interrupted->summary(), upgradePhaseName(interrupted->phase)));
+                               .arg(host, interrupted->summary(), deploy::upgradePhaseName(interrupted->phase)));
         return;
     }
     validate();
 }
 
-UpgradeDialog::UpgradeDialog(const QStringList &hosts, const Pins &current, QWidget *parent)
+UpgradeDialog::UpgradeDialog(const QStringList &hosts, const recipe::Pins &current, QWidget *parent)
     : QDialog(parent)
     , m_current(current)
     , m_several(true)
@@ -126,7 +126,7 @@ void UpgradeDialog::readPinsFile()
     if (file.isEmpty()) {
         return;
     }
-    const Result<Pins> pins = Pins::readFrom(file);
+    const Result<recipe::Pins> pins = recipe::Pins::readFrom(file);
     if (!pins) {
         m_problem->setText(pins.message());
         return;
@@ -140,9 +140,9 @@ void UpgradeDialog::validate()
     const QString digest = m_digest->text().trimmed();
     const QString revision = m_revision->text().trimmed();
     QString problem;
-    if (!Pins::isImageDigest(digest)) {
+    if (!recipe::Pins::isImageDigest(digest)) {
         problem = tr("The image digest is sha256: and 64 hex digits, as 'flashdeck pins' prints it.");
-    } else if (!Pins::isModelRevision(revision)) {
+    } else if (!recipe::Pins::isModelRevision(revision)) {
         problem = tr("The model revision is a full commit id: 40 hex digits.");
     } else if (!m_several && digest == m_current.imageDigest && revision == m_current.modelRevision) {
         problem = tr("These are the pins the host runs: change the digest or the revision.");
@@ -151,9 +151,9 @@ void UpgradeDialog::validate()
     m_start->setEnabled(problem.isEmpty());
 }
 
-UpgradeTarget UpgradeDialog::target() const
+deploy::UpgradeTarget UpgradeDialog::target() const
 {
-    UpgradeTarget t;
+    deploy::UpgradeTarget t;
     t.resume = m_resume;
     if (!m_resume) {
         t.imageDigest = m_digest->text().trimmed();

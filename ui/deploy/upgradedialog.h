@@ -23,12 +23,12 @@ class UpgradeDialog final : public QDialog
 
 public:
     /** `current`: the host's pins; `interrupted`: an unfinished upgrade's plan, if any. */
-    UpgradeDialog(const QString &host, const Pins &current, const std::optional<UpgradePlan> &interrupted,
-                  QWidget *parent = nullptr);
+    UpgradeDialog(const QString &host, const recipe::Pins &current,
+                  const std::optional<deploy::UpgradePlan> &interrupted, QWidget *parent = nullptr);
     /** Several hosts: `current` is the first one's pins (the fields start from them). */
-    UpgradeDialog(const QStringList &hosts, const Pins &current, QWidget *parent = nullptr);
+    UpgradeDialog(const QStringList &hosts, const recipe::Pins &current, QWidget *parent = nullptr);
 
-    UpgradeTarget target() const;
+    deploy::UpgradeTarget target() const;
     /** How many hosts may upgrade at once (1 for one host). */
     int maxUnavailable() const;
     QLineEdit *digestField() const { return m_digest; }
@@ -40,7 +40,7 @@ private:
     void validate();
     void readPinsFile();
 
-    Pins m_current;
+    recipe::Pins m_current;
     bool m_resume = false;
     bool m_several = false;
     QSpinBox *m_maxUnavailable = nullptr;

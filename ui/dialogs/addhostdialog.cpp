@@ -137,9 +137,9 @@ void AddHostDialog::importAlias(const QString &alias)
     m_identity->setText(h.identityFiles.value(0));
 }
 
-HostEntry AddHostDialog::host() const
+fleet::HostEntry AddHostDialog::host() const
 {
-    HostEntry h;
+    fleet::HostEntry h;
     h.name = m_name->text().trimmed();
     h.address = m_address->text().trimmed();
     h.user = m_user->text().trimmed();
@@ -152,14 +152,14 @@ HostEntry AddHostDialog::host() const
 void AddHostDialog::validate()
 {
     QString problem;
-    const HostEntry h = host();
+    const fleet::HostEntry h = host();
     if (h.name.isEmpty() || h.address.isEmpty()) {
         problem = tr("A name and an address are needed.");
-    } else if (Status s = HostEntry::validateName(h.name); !s) {
+    } else if (Status s = fleet::HostEntry::validateName(h.name); !s) {
         problem = s.message();
     } else if (m_existing.contains(h.name)) {
         problem = tr("A host named \"%1\" already exists.").arg(h.name);
-    } else if (Result<HostEntry> parsed = HostEntry::fromSshSpec(h.name, h.address); !parsed) {
+    } else if (Result<fleet::HostEntry> parsed = fleet::HostEntry::fromSshSpec(h.name, h.address); !parsed) {
         problem = parsed.message();
     }
     m_problem->setText(problem.isEmpty() || (h.name.isEmpty() && h.address.isEmpty()) ? QString()

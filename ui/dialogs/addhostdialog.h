@@ -24,7 +24,7 @@ public:
     /** `existingNames` are refused; `sshConfigPath` feeds the import list. */
     AddHostDialog(const QStringList &existingNames, const QString &sshConfigPath, QWidget *parent = nullptr);
 
-    HostEntry host() const;
+    fleet::HostEntry host() const;
     /** Starts from a host the operator saw elsewhere (Prometheus): its name and address. */
     void prefill(const QString &name, const QString &address);
 

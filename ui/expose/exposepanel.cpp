@@ -53,7 +53,7 @@ QSpinBox *spin(int min, int max, int value, QWidget *parent)
 
 } // namespace
 
-ExposePanel::ExposePanel(const AppPaths &paths, FleetWatcher &watcher, const QString &host, QWidget *parent)
+ExposePanel::ExposePanel(const AppPaths &paths, fleet::FleetWatcher &watcher, const QString &host, QWidget *parent)
     : QDialog(parent)
     , m_paths(paths)
     , m_watcher(watcher)
@@ -413,13 +413,14 @@ void ExposePanel::resetSteps()
     m_stepStatus.clear();
     for (const auto &[id, title] : checkSteps()) {
         auto *item = new QTreeWidgetItem(m_steps, {title, QString()});
-        item->setIcon(0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(StepStatus::Pending))));
+        item->setIcon(
+            0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(recipe::stepStatusName(recipe::StepStatus::Pending))));
         m_stepItems.insert(id, item);
-        m_stepStatus.insert(id, StepStatus::Pending);
+        m_stepStatus.insert(id, recipe::StepStatus::Pending);
     }
 }
 
-void ExposePanel::applyStep(const StepRecord &record)
+void ExposePanel::applyStep(const recipe::StepRecord &record)
 {
     QTreeWidgetItem *item = m_stepItems.value(record.step);
     if (item == nullptr) {
@@ -429,16 +430,16 @@ void ExposePanel::applyStep(const StepRecord &record)
     m_stepStatus.insert(record.step, record.status);
     item->setText(0, record.title);
     item->setText(1,
-                  record.status == StepStatus::Pass || record.fix.isEmpty()
+                  record.status == recipe::StepStatus::Pass || record.fix.isEmpty()
                       ? record.seen
                       : record.seen + QStringLiteral(" — ") + record.fix);
     item->setToolTip(1, tr("Expected: %1\nSeen: %2").arg(record.expected, record.seen));
-    item->setIcon(0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(record.status))));
+    item->setIcon(0, QIcon(QStringLiteral(":/icons/status-%1.svg").arg(recipe::stepStatusName(record.status))));
 }
 
-StepStatus ExposePanel::stepStatus(const QString &step) const
+recipe::StepStatus ExposePanel::stepStatus(const QString &step) const
 {
-    return m_stepStatus.value(step, StepStatus::Pending);
+    return m_stepStatus.value(step, recipe::StepStatus::Pending);
 }
 
 void ExposePanel::say(const QString &status, const QString &problem)

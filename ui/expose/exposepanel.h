@@ -24,12 +24,14 @@ class QWidget;
 
 namespace flashdeck {
 class AppPaths;
-class FleetWatcher;
 namespace expose {
 class GatewayOperation;
 class GatewayRecordWatch;
 struct GatewayPlan;
 } // namespace expose
+namespace fleet {
+class FleetWatcher;
+} // namespace fleet
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -48,7 +50,7 @@ class ExposePanel final : public QDialog
     Q_OBJECT
 
 public:
-    ExposePanel(const AppPaths &paths, FleetWatcher &watcher, const QString &host, QWidget *parent = nullptr);
+    ExposePanel(const AppPaths &paths, fleet::FleetWatcher &watcher, const QString &host, QWidget *parent = nullptr);
     ~ExposePanel() override;
 
     QString host() const { return m_host; }
@@ -57,7 +59,7 @@ public:
     /** Whether a placement, removal or check runs. */
     bool isRunning() const;
     /** A check step's status as the list shows it ("expose.tls", …). */
-    StepStatus stepStatus(const QString &step) const;
+    recipe::StepStatus stepStatus(const QString &step) const;
 
     /** Expose with the fields as they are (what the Expose button does). */
     void exposeNow();
@@ -89,7 +91,7 @@ private:
     void updateButtons();
     void fillFields(const expose::GatewayRecord &r);
     void resetSteps();
-    void applyStep(const StepRecord &record);
+    void applyStep(const recipe::StepRecord &record);
     void say(const QString &status, const QString &problem = {});
     void chooseFile(QLineEdit *into, const QString &title);
 
@@ -104,13 +106,13 @@ private:
     void showRecord();
 
     const AppPaths &m_paths;
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     QString m_host;
     std::optional<expose::GatewayRecord> m_record;
     QPointer<expose::GatewayOperation> m_operation;
     expose::GatewayRecordWatch *m_watch;
     QHash<QString, QTreeWidgetItem *> m_stepItems;
-    QHash<QString, StepStatus> m_stepStatus;
+    QHash<QString, recipe::StepStatus> m_stepStatus;
     bool m_previewValid = false;
     /** What the last expose, unexpose or check said went wrong (shown while the fields are valid). */
     QString m_outcome;

@@ -41,7 +41,7 @@ expose::GatewayOperation *ExposePanel::operation()
     if (m_operation) {
         return m_operation;
     }
-    HostSession *session = m_watcher.session(m_host);
+    fleet::HostSession *session = m_watcher.session(m_host);
     if (session == nullptr) {
         return nullptr;
     }
@@ -63,7 +63,7 @@ Result<expose::GatewayPlan> ExposePanel::plan() const
     if (!o) {
         return o.status();
     }
-    const HostEntry *entry = m_watcher.entry(m_host);
+    const fleet::HostEntry *entry = m_watcher.entry(m_host);
     expose::GatewayPlan p;
     p.host = m_host;
     p.hostAddress = entry ? entry->address : QString();
@@ -103,7 +103,7 @@ void ExposePanel::exposeNow()
         say({}, p.message());
         return;
     }
-    HostSession *session = m_watcher.session(m_host);
+    fleet::HostSession *session = m_watcher.session(m_host);
     expose::GatewayOperation *op = operation();
     if (op == nullptr || session->state().phase != ssh::ConnectionPhase::Ready) {
         p.value().keyPem.fill('\0');

@@ -9,11 +9,11 @@
 
 namespace flashdeck::ui {
 
-AlertNotifier::AlertNotifier(FleetWatcher &watcher, QObject *parent)
+AlertNotifier::AlertNotifier(fleet::FleetWatcher &watcher, QObject *parent)
     : QObject(parent)
     , m_watcher(watcher)
 {
-    connect(&m_watcher, &FleetWatcher::statusChanged, this, &AlertNotifier::check);
+    connect(&m_watcher, &fleet::FleetWatcher::statusChanged, this, &AlertNotifier::check);
 }
 
 bool AlertNotifier::available()

@@ -7,8 +7,10 @@
 class QSystemTrayIcon;
 
 namespace flashdeck {
+namespace fleet {
 class FleetWatcher;
-}
+} // namespace fleet
+} // namespace flashdeck
 
 namespace flashdeck::ui {
 
@@ -21,7 +23,7 @@ class AlertNotifier final : public QObject
     Q_OBJECT
 
 public:
-    explicit AlertNotifier(FleetWatcher &watcher, QObject *parent = nullptr);
+    explicit AlertNotifier(fleet::FleetWatcher &watcher, QObject *parent = nullptr);
 
     void setEnabled(bool on);
     bool isEnabled() const { return m_enabled; }
@@ -35,7 +37,7 @@ Q_SIGNALS:
 private:
     void check(const QString &host);
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     bool m_enabled = false;
     QSystemTrayIcon *m_tray = nullptr;
     QHash<QString, QSet<QString>> m_seen; // host → alert ids already told

@@ -47,7 +47,7 @@ int severityRank(const QString &s)
 
 } // namespace
 
-FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
+FleetModel::FleetModel(fleet::FleetWatcher &watcher, QObject *parent)
     : QAbstractTableModel(parent)
     , m_watcher(watcher)
     , m_team(new TeamAccess(watcher.paths(), this))
@@ -59,11 +59,11 @@ FleetModel::FleetModel(FleetWatcher &watcher, QObject *parent)
             Q_EMIT dataChanged(index(row, Team), index(row, Team));
         }
     });
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, &FleetModel::reset);
-    connect(&m_watcher, &FleetWatcher::statusChanged, this, &FleetModel::hostChanged);
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, &FleetModel::reset);
+    connect(&m_watcher, &fleet::FleetWatcher::statusChanged, this, &FleetModel::hostChanged);
     // A Prometheus refresh changes every host it watches at once: one change for the whole table
     // (a sorted view re-sorts once, not once per host).
-    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::prometheusRefreshed, this, [this] {
         if (!m_hosts.isEmpty()) {
             Q_EMIT dataChanged(index(0, 0), index(int(m_hosts.size()) - 1, ColumnCount - 1));
         }
@@ -229,7 +229,7 @@ QVariant stateData(const HostStatus &s, int role)
     return {};
 }
 
-QVariant hostData(const QString &host, const HostEntry *entry, const HostStatus &s, int role)
+QVariant hostData(const QString &host, const fleet::HostEntry *entry, const HostStatus &s, int role)
 {
     if (role == Qt::DisplayRole || role == FleetModel::SortRole) {
         if (role == Qt::DisplayRole && !entry) {
@@ -266,7 +266,7 @@ QVariant gpusData(const HostStatus &s, int role)
 
 QVariant pinsData(const HostStatus &s, const metrics::AlertThresholds &fleet, int role)
 {
-    const std::optional<flashdeck::Pins> &wanted = fleet.pins;
+    const std::optional<flashdeck::recipe::Pins> &wanted = fleet.pins;
     const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
                                     [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
     if (role == Qt::DisplayRole || role == FleetModel::SortRole) {

@@ -6,10 +6,12 @@
 class QTimer;
 
 namespace flashdeck {
+namespace fleet {
 class FleetWatcher;
+} // namespace fleet
 namespace metrics {
 struct HostStatus;
-}
+} // namespace metrics
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -53,7 +55,7 @@ public:
     enum class ContainerMark { None, Up, Underway, Down };
     static ContainerMark containerMark(const metrics::HostStatus &s);
 
-    explicit FleetModel(FleetWatcher &watcher, QObject *parent = nullptr);
+    explicit FleetModel(fleet::FleetWatcher &watcher, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -66,7 +68,7 @@ private:
     void reset();
     void hostChanged(const QString &host);
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     TeamAccess *m_team;
     QStringList m_hosts;
     QTimer *m_clock; // "updated 3 s ago" ages by itself

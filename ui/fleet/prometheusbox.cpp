@@ -41,7 +41,7 @@ QMap<QString, QString> namesFrom(const QString &text)
 
 } // namespace
 
-PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *parent)
+PrometheusBox::PrometheusBox(Settings &settings, fleet::FleetWatcher &fleet, QWidget *parent)
     : QGroupBox(tr("Fleet data source"), parent)
     , m_settings(settings)
     , m_fleet(fleet)
@@ -66,7 +66,7 @@ PrometheusBox::PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *p
     connect(m_source, &QComboBox::currentIndexChanged, this, &PrometheusBox::enableFields);
     connect(m_auth, &QComboBox::currentIndexChanged, this, &PrometheusBox::enableFields);
     connect(m_apply, &QPushButton::clicked, this, &PrometheusBox::apply);
-    connect(&m_fleet, &FleetWatcher::prometheusRefreshed, this, &PrometheusBox::showState);
+    connect(&m_fleet, &fleet::FleetWatcher::prometheusRefreshed, this, &PrometheusBox::showState);
     enableFields();
     showState();
 }
@@ -171,7 +171,7 @@ void PrometheusBox::apply()
     c.writeTo(m_settings);
     const QString typed = m_secret->text();
     m_secret->clear();
-    SecretStore *secrets = m_fleet.secrets();
+    security::SecretStore *secrets = m_fleet.secrets();
     const auto use = [this, c](const QString &secret) {
         m_fleet.usePrometheus(c, secret);
         m_state->setText(c.enabled() ? tr("Asking Prometheus…") : tr("Every host is watched over SSH."));

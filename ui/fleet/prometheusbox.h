@@ -8,11 +8,13 @@ class QLineEdit;
 class QPushButton;
 
 namespace flashdeck {
-class FleetWatcher;
 class Settings;
+namespace fleet {
+class FleetWatcher;
+} // namespace fleet
 namespace prom {
 struct PromConfig;
-}
+} // namespace prom
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -29,7 +31,7 @@ class PrometheusBox final : public QGroupBox
     Q_DISABLE_COPY_MOVE(PrometheusBox)
 
 public:
-    PrometheusBox(Settings &settings, FleetWatcher &fleet, QWidget *parent = nullptr);
+    PrometheusBox(Settings &settings, fleet::FleetWatcher &fleet, QWidget *parent = nullptr);
 
     /** What the fields say now. */
     prom::PromConfig config() const;
@@ -46,7 +48,7 @@ private:
     void showState();
 
     Settings &m_settings;
-    FleetWatcher &m_fleet;
+    fleet::FleetWatcher &m_fleet;
     QComboBox *m_source;
     QLineEdit *m_url;
     QLineEdit *m_through;

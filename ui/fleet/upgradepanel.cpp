@@ -20,7 +20,8 @@ namespace {
 enum Column { HostColumn, FromColumn, ToColumn, NowColumn };
 }
 
-UpgradePanel::UpgradePanel(FleetWatcher &watcher, const AppPaths &paths, Redactor &redactor, QWidget *parent)
+UpgradePanel::UpgradePanel(fleet::FleetWatcher &watcher, const AppPaths &paths, security::Redactor &redactor,
+                           QWidget *parent)
     : QWidget(parent)
     , m_watcher(watcher)
     , m_paths(paths)
@@ -30,11 +31,11 @@ UpgradePanel::UpgradePanel(FleetWatcher &watcher, const AppPaths &paths, Redacto
     , m_stop(new QPushButton(tr("Stop"), this))
 {
     setObjectName(QStringLiteral("fleetUpgrades"));
-    auto recipes = Recipe::builtIn();
-    auto terms = LicenseTerms::builtIn();
-    m_recipes = std::make_unique<QList<Recipe>>(recipes ? recipes.value() : QList<Recipe>());
+    auto recipes = recipe::Recipe::builtIn();
+    auto terms = recipe::LicenseTerms::builtIn();
+    m_recipes = std::make_unique<QList<recipe::Recipe>>(recipes ? recipes.value() : QList<recipe::Recipe>());
     if (terms) {
-        m_terms = std::make_unique<LicenseTerms>(terms.value());
+        m_terms = std::make_unique<recipe::LicenseTerms>(terms.value());
     }
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
@@ -76,23 +77,24 @@ void UpgradePanel::setNow(const QString &host, const QString &text)
     }
 }
 
-bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, int maxUnavailable, QString *error)
+bool UpgradePanel::start(const QStringList &hosts, const deploy::UpgradeTarget &target, int maxUnavailable,
+                         QString *error)
 {
     if (running() || m_recipes->isEmpty() || !m_terms) {
         *error = running() ? tr("An upgrade is running.") : tr("This build has no recipe.");
         return false;
     }
-    SecretStore *secrets = &m_watcher.secretStore();
-    const Recipe &recipe = m_recipes->first();
+    security::SecretStore *secrets = &m_watcher.secretStore();
+    const recipe::Recipe &recipe = m_recipes->first();
     // Each host through its session's connection, when it is up (the fleet layer decides).
-    auto rolling = std::make_unique<RollingUpgrade>(recipe, *secrets, m_redactor, m_watcher.upgradeConnector());
+    auto rolling = std::make_unique<fleet::RollingUpgrade>(recipe, *secrets, m_redactor, m_watcher.upgradeConnector());
     for (const QString &host : hosts) {
-        Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, host, recipe, *m_terms, target);
+        Result<deploy::UpgradeSetup> setup = deploy::UpgradeSetup::prepare(m_paths, host, recipe, *m_terms, target);
         if (!setup) {
             *error = setup.message();
             return false;
         }
-        rolling->add(host, Deployment::directory(m_paths, host), std::move(setup).value());
+        rolling->add(host, recipe::Deployment::directory(m_paths, host), std::move(setup).value());
     }
     m_rolling = std::move(rolling);
     showRows();
@@ -109,51 +111,55 @@ bool UpgradePanel::start(const QStringList &hosts, const UpgradeTarget &target, 
 void UpgradePanel::showRows()
 {
     m_rows->clear();
-    for (const RollingUpgrade::Host &h : m_rolling->hosts()) {
-        auto *item = new QTreeWidgetItem(m_rows,
-                                         {h.name, UpgradePlan::shortPins(h.setup.plan.from),
-                                          UpgradePlan::shortPins(h.setup.plan.to), RollingUpgrade::resultOf(h)});
+    for (const fleet::RollingUpgrade::Host &h : m_rolling->hosts()) {
+        auto *item =
+            new QTreeWidgetItem(m_rows,
+                                {h.name, deploy::UpgradePlan::shortPins(h.setup.plan.from),
+                                 deploy::UpgradePlan::shortPins(h.setup.plan.to), fleet::RollingUpgrade::resultOf(h)});
         item->setToolTip(FromColumn,
                          h.setup.plan.from.imageDigest + QLatin1Char('\n') + h.setup.plan.from.modelRevision);
         item->setToolTip(ToColumn, h.setup.plan.to.imageDigest + QLatin1Char('\n') + h.setup.plan.to.modelRevision);
     }
 }
 
-void UpgradePanel::connectRolling(RollingUpgrade *r)
+void UpgradePanel::connectRolling(fleet::RollingUpgrade *r)
 {
-    connect(r, &RollingUpgrade::hostStarted, this,
-            [this](const QString &host, const UpgradePlan &) { setNow(host, tr("connecting…")); });
-    connect(r, &RollingUpgrade::phaseChanged, this,
-            [this](const QString &host, UpgradePhase phase, const UpgradePlan &plan) {
+    connect(r, &fleet::RollingUpgrade::hostStarted, this,
+            [this](const QString &host, const deploy::UpgradePlan &) { setNow(host, tr("connecting…")); });
+    connect(r, &fleet::RollingUpgrade::phaseChanged, this,
+            [this](const QString &host, deploy::UpgradePhase phase, const deploy::UpgradePlan &plan) {
                 setNow(host,
-                       phase == UpgradePhase::Upgrade ? tr("upgrading…")
-                                                      : tr("rolling back (%1 failed)…").arg(plan.failedStep));
+                       phase == deploy::UpgradePhase::Upgrade ? tr("upgrading…")
+                                                              : tr("rolling back (%1 failed)…").arg(plan.failedStep));
             });
-    connect(r, &RollingUpgrade::stepChanged, this, [this](const QString &host, const StepRecord &record) {
-        if (record.status == StepStatus::Running) {
-            setNow(host, QStringLiteral("%1: %2").arg(record.phase, record.title));
-        }
-    });
-    connect(r, &RollingUpgrade::hostFinished, this,
-            [this, r](const QString &host, std::optional<UpgradeOutcome> outcome, const UpgradePlan &plan) {
-                for (const RollingUpgrade::Host &h : r->hosts()) {
-                    if (h.name != host) {
-                        continue;
-                    }
-                    QString words = RollingUpgrade::resultOf(h);
-                    if (outcome == UpgradeOutcome::RolledBack || outcome == UpgradeOutcome::RollbackFailed) {
-                        words += QStringLiteral(": %1 failed (%2)").arg(plan.failedStep, plan.failedSeen);
-                    } else if (!h.unreachable.isEmpty()) {
-                        words += QStringLiteral(": ") + h.unreachable;
-                    }
-                    setNow(host, words);
+    connect(r, &fleet::RollingUpgrade::stepChanged, this,
+            [this](const QString &host, const recipe::StepRecord &record) {
+                if (record.status == recipe::StepStatus::Running) {
+                    setNow(host, QStringLiteral("%1: %2").arg(record.phase, record.title));
                 }
-                m_watcher.deploymentChanged(host); // the Pins column follows
             });
-    connect(r, &RollingUpgrade::finished, this, [this, r] {
-        for (const RollingUpgrade::Host &h : r->hosts()) {
+    connect(
+        r, &fleet::RollingUpgrade::hostFinished, this,
+        [this, r](const QString &host, std::optional<deploy::UpgradeOutcome> outcome, const deploy::UpgradePlan &plan) {
+            for (const fleet::RollingUpgrade::Host &h : r->hosts()) {
+                if (h.name != host) {
+                    continue;
+                }
+                QString words = fleet::RollingUpgrade::resultOf(h);
+                if (outcome == deploy::UpgradeOutcome::RolledBack ||
+                    outcome == deploy::UpgradeOutcome::RollbackFailed) {
+                    words += QStringLiteral(": %1 failed (%2)").arg(plan.failedStep, plan.failedSeen);
+                } else if (!h.unreachable.isEmpty()) {
+                    words += QStringLiteral(": ") + h.unreachable;
+                }
+                setNow(host, words);
+            }
+            m_watcher.deploymentChanged(host); // the Pins column follows
+        });
+    connect(r, &fleet::RollingUpgrade::finished, this, [this, r] {
+        for (const fleet::RollingUpgrade::Host &h : r->hosts()) {
             if (!h.started) {
-                setNow(h.name, RollingUpgrade::resultOf(h));
+                setNow(h.name, fleet::RollingUpgrade::resultOf(h));
             }
         }
         m_stop->setEnabled(false);

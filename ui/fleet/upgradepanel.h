@@ -12,11 +12,17 @@ class QTreeWidget;
 
 namespace flashdeck {
 class AppPaths;
+namespace fleet {
 class FleetWatcher;
-class LicenseTerms;
-class Redactor;
 class RollingUpgrade;
+} // namespace fleet
+namespace recipe {
+class LicenseTerms;
+} // namespace recipe
+namespace security {
+class Redactor;
 class SecretStore;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -31,11 +37,12 @@ class UpgradePanel final : public QWidget
     Q_OBJECT
 
 public:
-    UpgradePanel(FleetWatcher &watcher, const AppPaths &paths, Redactor &redactor, QWidget *parent = nullptr);
+    UpgradePanel(fleet::FleetWatcher &watcher, const AppPaths &paths, security::Redactor &redactor,
+                 QWidget *parent = nullptr);
     ~UpgradePanel() override;
 
     /** Prepares every host first (nothing starts when one cannot); false with `error` in words. */
-    bool start(const QStringList &hosts, const UpgradeTarget &target, int maxUnavailable, QString *error);
+    bool start(const QStringList &hosts, const deploy::UpgradeTarget &target, int maxUnavailable, QString *error);
     bool running() const;
     QTreeWidget *rows() const { return m_rows; }
 
@@ -48,14 +55,14 @@ private:
     /** A row per host of the rolling upgrade: its pins from and to, and where it is. */
     void showRows();
     /** Each host's progress in its row; the panel's end when the whole upgrade ends. */
-    void connectRolling(RollingUpgrade *r);
+    void connectRolling(fleet::RollingUpgrade *r);
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     const AppPaths &m_paths;
-    Redactor &m_redactor;
-    std::unique_ptr<QList<Recipe>> m_recipes;
-    std::unique_ptr<LicenseTerms> m_terms;
-    std::unique_ptr<RollingUpgrade> m_rolling;
+    security::Redactor &m_redactor;
+    std::unique_ptr<QList<recipe::Recipe>> m_recipes;
+    std::unique_ptr<recipe::LicenseTerms> m_terms;
+    std::unique_ptr<fleet::RollingUpgrade> m_rolling;
     QLabel *m_title;
     QTreeWidget *m_rows;
     QPushButton *m_stop;

@@ -19,7 +19,7 @@ QDateTime timeOf(const logs::LogRecord &r)
 LogModel::LogModel(const logs::LogRules &rules, QObject *parent)
     : QAbstractListModel(parent)
     , m_rules(rules)
-    , m_redactor(std::make_unique<Redactor>())
+    , m_redactor(std::make_unique<security::Redactor>())
 {
     for (const logs::LogRule &r : m_rules.rules()) {
         m_ruleSeverity.append(severityFromName(r.severity));

@@ -8,10 +8,12 @@
 #include <memory>
 
 namespace flashdeck {
-class Redactor;
 namespace logs {
 class LogRules;
-}
+} // namespace logs
+namespace security {
+class Redactor;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -81,7 +83,7 @@ private:
     logs::LogBuffer m_buffer;
     logs::LogHighlights m_highlights;
     logs::LogHighlights::Qmul4 m_recordedQmul4 = logs::LogHighlights::Qmul4::Unknown;
-    std::unique_ptr<Redactor> m_redactor;
+    std::unique_ptr<security::Redactor> m_redactor;
     QList<Severity> m_ruleSeverity; // per rule index
     bool m_showTimestamps = false;
     int m_pollRule = -1;

@@ -41,7 +41,8 @@
 
 namespace flashdeck::ui {
 
-DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &redactor, QWidget *parent)
+DeployPage::DeployPage(const AppPaths &paths, fleet::FleetWatcher &watcher, security::Redactor &redactor,
+                       QWidget *parent)
     : QWidget(parent)
     , m_paths(paths)
     , m_watcher(watcher)
@@ -70,14 +71,14 @@ DeployPage::DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &r
     , m_detail(new StepDetail(this))
 {
     setObjectName(QStringLiteral("deployPage"));
-    auto recipes = Recipe::builtIn();
-    auto terms = LicenseTerms::builtIn();
+    auto recipes = recipe::Recipe::builtIn();
+    auto terms = recipe::LicenseTerms::builtIn();
     auto rules = logs::LogRules::builtIn();
-    m_recipes = std::make_unique<QList<Recipe>>(recipes ? recipes.value() : QList<Recipe>());
+    m_recipes = std::make_unique<QList<recipe::Recipe>>(recipes ? recipes.value() : QList<recipe::Recipe>());
     // The licence text and the log rules are compiled in: a broken build says so on the page.
-    m_terms = std::make_unique<LicenseTerms>(terms ? terms.value() : LicenseTerms());
+    m_terms = std::make_unique<recipe::LicenseTerms>(terms ? terms.value() : recipe::LicenseTerms());
     m_rules = std::make_unique<logs::LogRules>(rules ? rules.value() : logs::LogRules());
-    m_acks = std::make_unique<Acknowledgements>(m_paths.acknowledgementsFile());
+    m_acks = std::make_unique<deploy::Acknowledgements>(m_paths.acknowledgementsFile());
     m_license = new LicensePanel(*m_terms, *m_acks, this);
     m_log = new LogPanel(*m_rules, this);
 
@@ -197,8 +198,8 @@ void DeployPage::buildChoiceRows(QVBoxLayout *chooseLayout, QGroupBox *choose, Q
     profileRow->addWidget(new QLabel(tr("Profile:"), choose));
     profileRow->addWidget(m_profileBox, 1);
     chooseLayout->addLayout(profileRow);
-    for (const Recipe &r : *m_recipes) {
-        for (const RecipeProfile &p : r.profiles) {
+    for (const recipe::Recipe &r : *m_recipes) {
+        for (const recipe::RecipeProfile &p : r.profiles) {
             m_profileBox->addItem(p.title, p.id);
         }
     }
@@ -267,7 +268,7 @@ QHBoxLayout *DeployPage::buildButtons()
 void DeployPage::wire(QPushButton *addHost)
 {
     const auto recheck = [this] {
-        if (const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile())) {
+        if (const recipe::RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile())) {
             m_generator->setContext(m_recipes->first(), *p, m_gpus->text(), quint16(m_port->value()));
         }
     };
@@ -280,7 +281,7 @@ void DeployPage::wire(QPushButton *addHost)
         }
     });
     connect(m_useSuggested, &QPushButton::clicked, this, [this] {
-        const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+        const recipe::RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
         if (p) {
             m_image->setText(m_recipes->first().imageOf(*p).reference());
         }
@@ -312,8 +313,9 @@ void DeployPage::wire(QPushButton *addHost)
                               : error);
     });
     connect(m_license, &LicensePanel::acknowledged, this, [this] {
-        applyRecord({QStringLiteral("license"), StepStatus::Pass, m_steps->record(QStringLiteral("license")).title,
-                     tr("The model's licence, acknowledged by you"), QString(), QString(),
+        applyRecord({QStringLiteral("license"), recipe::StepStatus::Pass,
+                     m_steps->record(QStringLiteral("license")).title, tr("The model's licence, acknowledged by you"),
+                     QString(), QString(),
                      tr("acknowledged for %1 use by %2").arg(m_license->acknowledgedUse(), m_license->record()),
                      QString(), QDateTime::currentDateTimeUtc(), QString()});
         if (m_runAfterLicense) {
@@ -321,8 +323,8 @@ void DeployPage::wire(QPushButton *addHost)
             startSession();
         }
     });
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, &DeployPage::rebuildHosts);
-    connect(&m_watcher, &FleetWatcher::statusChanged, this, [this](const QString &host) {
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, &DeployPage::rebuildHosts);
+    connect(&m_watcher, &fleet::FleetWatcher::statusChanged, this, [this](const QString &host) {
         if (host == m_host) {
             followHost();
             // A run from a terminal or another window: its start is awaited here too.
@@ -339,7 +341,7 @@ void DeployPage::rebuildHosts()
     const QSignalBlocker block(m_hostBox);
     m_hostBox->clear();
     for (const QString &h : m_watcher.hosts()) {
-        const HostEntry *e = m_watcher.entry(h);
+        const fleet::HostEntry *e = m_watcher.entry(h);
         m_hostBox->addItem(e && e->simulated ? tr("%1 · SIMULATED").arg(h) : h, h);
     }
     if (m_hostBox->count() == 0) {
@@ -375,7 +377,7 @@ void DeployPage::setHost(const QString &host)
         }
         QString command = m_commandFor.value(host);
         if (!m_commandFor.contains(host) && !host.isEmpty()) {
-            if (const Result<Deployment> d = deploymentOf(host)) {
+            if (const Result<recipe::Deployment> d = deploymentOf(host)) {
                 command = d.value().launchCommand;
             }
         }
@@ -394,10 +396,10 @@ void DeployPage::setHost(const QString &host)
     showHost();
 }
 
-Result<Deployment> DeployPage::deploymentOf(const QString &host) const
+Result<recipe::Deployment> DeployPage::deploymentOf(const QString &host) const
 {
-    const HostSession *session = host.isEmpty() ? nullptr : m_watcher.session(host);
-    return session ? session->deployment() : Result<Deployment>(Status::failure(QString()));
+    const fleet::HostSession *session = host.isEmpty() ? nullptr : m_watcher.session(host);
+    return session ? session->deployment() : Result<recipe::Deployment>(Status::failure(QString()));
 }
 
 void DeployPage::showHost()
@@ -412,14 +414,14 @@ void DeployPage::showHost()
 
 void DeployPage::syncPort()
 {
-    const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+    const recipe::RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
     if (!p) {
         return;
     }
     // The port the deployment on this host was made with, for this profile; else the profile's.
-    const Result<Deployment> d = deploymentOf(m_host);
+    const Result<recipe::Deployment> d = deploymentOf(m_host);
     m_port->setValue(d && d.value().profile == p->id && d.value().port != 0 ? d.value().port
-                                                                            : ProfileChoice::servedPort(*p));
+                                                                            : recipe::ProfileChoice::servedPort(*p));
 }
 
 void DeployPage::followHost()
@@ -428,7 +430,7 @@ void DeployPage::followHost()
         return;
     }
     QString id;
-    if (const Result<Deployment> d = deploymentOf(m_host)) {
+    if (const Result<recipe::Deployment> d = deploymentOf(m_host)) {
         id = d.value().profile; // what runs there
     } else if (const metrics::HostMonitor *monitor = m_watcher.monitor(m_host)) {
         QStringList names;
@@ -437,9 +439,9 @@ void DeployPage::followHost()
         }
         // A profile made for these GPUs, else the page's generator-only entry for their model
         // (8 × H200: the card then asks for the generator's command instead of offering B300's).
-        for (const Recipe &r : *m_recipes) {
-            const RecipeProfile *p = r.profileForGpus(names);
-            p = p ? p : ProfileChoice::generatorEntryForGpus(r, names);
+        for (const recipe::Recipe &r : *m_recipes) {
+            const recipe::RecipeProfile *p = r.profileForGpus(names);
+            p = p ? p : recipe::ProfileChoice::generatorEntryForGpus(r, names);
             if (p) {
                 id = p->id;
                 break;
@@ -471,8 +473,8 @@ void DeployPage::updateProfileCard()
     if (m_recipes->isEmpty()) {
         return;
     }
-    const Recipe &r = m_recipes->first();
-    const RecipeProfile *p = r.profile(profile());
+    const recipe::Recipe &r = m_recipes->first();
+    const recipe::RecipeProfile *p = r.profile(profile());
     if (!p) {
         return;
     }
@@ -481,7 +483,7 @@ void DeployPage::updateProfileCard()
     m_image->clear(); // a suggestion is not a decision: each AMD run is confirmed again
     m_image->setPlaceholderText(p->imageConfirm ? tr("Suggested: %1").arg(r.imageOf(*p).reference()) : QString());
     m_gpusRow->setVisible(!p->generatorOnly());
-    m_gpus->setText(ProfileChoice::gpuList(*p));
+    m_gpus->setText(recipe::ProfileChoice::gpuList(*p));
     syncPort();
     // No B300 flags where the page has no verified command: the generator's, or nothing.
     m_generator->setRequired(p->generatorOnly() || p->vendor == probe::GpuVendor::Amd);
@@ -503,11 +505,11 @@ void DeployPage::updateProfileCard()
 
 bool DeployPage::isRunning() const
 {
-    const HostSession *session = hostSession();
+    const fleet::HostSession *session = hostSession();
     return session && session->operationRunning();
 }
 
-HostSession *DeployPage::hostSession() const
+fleet::HostSession *DeployPage::hostSession() const
 {
     return m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
 }
@@ -515,15 +517,15 @@ HostSession *DeployPage::hostSession() const
 void DeployPage::updateButtons()
 {
     const bool running = isRunning();
-    const RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
+    const recipe::RecipeProfile *p = m_recipes->isEmpty() ? nullptr : m_recipes->first().profile(profile());
     const bool launchable = p && (!p->generatorOnly() || m_generator->launch()) && !m_host.isEmpty();
     const bool anyRun = m_steps->anyRun();
     m_run->setEnabled(launchable && !running);
     m_stop->setEnabled(running);
     // A run that ended well has nothing to resume (Run checks it all again).
     m_resume->setEnabled(launchable && !running && anyRun && !m_steps->allDone());
-    m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == StepStatus::Fail);
-    m_export->setEnabled(!m_host.isEmpty() && Deployment::exists(m_paths, m_host));
+    m_retry->setEnabled(launchable && !running && m_steps->status(m_steps->currentStep()) == recipe::StepStatus::Fail);
+    m_export->setEnabled(!m_host.isEmpty() && recipe::Deployment::exists(m_paths, m_host));
     // Nothing to upgrade once undeployed (the containers are gone): Run deploys it again.
     m_upgrade->setEnabled(!running && m_record && !m_record->isUndeployed());
     m_openToTeam->setEnabled(!running && m_record && !m_record->isUndeployed());

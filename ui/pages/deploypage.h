@@ -29,24 +29,32 @@ class QTreeWidgetItem;
 class QVBoxLayout;
 
 namespace flashdeck {
-class Acknowledgements;
 class AppPaths;
+namespace deploy {
+class Acknowledgements;
 class DeploySession;
 class UpgradeSession;
 struct UpgradePlan;
 struct UpgradeTarget;
 enum class UpgradePhase;
+} // namespace deploy
+namespace fleet {
 class FleetWatcher;
 class HostSession;
-class LicenseTerms;
-class Redactor;
-class SecretStore;
-struct Recipe;
-struct RecipeProfile;
+} // namespace fleet
 namespace logs {
 class LogRules;
 struct LogRecord;
 } // namespace logs
+namespace recipe {
+class LicenseTerms;
+struct Recipe;
+struct RecipeProfile;
+} // namespace recipe
+namespace security {
+class Redactor;
+class SecretStore;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -72,7 +80,8 @@ class DeployPage final : public QWidget
     Q_OBJECT
 
 public:
-    DeployPage(const AppPaths &paths, FleetWatcher &watcher, Redactor &redactor, QWidget *parent = nullptr);
+    DeployPage(const AppPaths &paths, fleet::FleetWatcher &watcher, security::Redactor &redactor,
+               QWidget *parent = nullptr);
     ~DeployPage() override;
 
     void setHost(const QString &host);
@@ -92,7 +101,7 @@ public:
      * Moves the host's deployment to other pins (UpgradeSession): the same steps in this view,
      * then, on a failure, the rollback's; the notice says which phase runs and how it ended.
      */
-    void upgrade(const UpgradeTarget &target);
+    void upgrade(const deploy::UpgradeTarget &target);
     /** Asks for the pins in an UpgradeDialog, then upgrade(). */
     void askUpgrade();
     /**
@@ -108,7 +117,7 @@ public:
     LicensePanel *licensePanel() const { return m_license; }
     LogPanel *logPanel() const { return m_log; }
     /** The status of a step as the list shows it. */
-    StepStatus stepStatus(const QString &step) const;
+    recipe::StepStatus stepStatus(const QString &step) const;
     void selectStep(const QString &step);
 
 Q_SIGNALS:
@@ -160,28 +169,28 @@ private:
      * The host's deployment as its session holds it: its manifest, read once each time anyone
      * writes it, for every page (a failure for a host the fleet does not hold).
      */
-    [[nodiscard]] Result<Deployment> deploymentOf(const QString &host) const;
+    [[nodiscard]] Result<recipe::Deployment> deploymentOf(const QString &host) const;
     /** What an upgrade in this phase is doing, for the notice line. */
-    QString upgradeNotice(const UpgradePlan &plan, UpgradePhase phase) const;
+    QString upgradeNotice(const deploy::UpgradePlan &plan, deploy::UpgradePhase phase) const;
     /** A run of this page ended: the fleet reads its manifest, and the page shows it as it is. */
     void recordOwnRun();
     /** Reads the host's manifest into m_record: once per view of it, not per button update. */
     void readRecord();
-    void applyRecord(const StepRecord &record);
+    void applyRecord(const recipe::StepRecord &record);
     void showSelected();
     void showLicense();
-    void onProgress(const StepProgress &progress);
+    void onProgress(const recipe::StepProgress &progress);
     void restartLog();
     void startSession();
     /**
      * The profile as it will run: the generator's command (when given) laid over the operator's
      * image, GPUs and port. A failure says why, in words for the notice line.
      */
-    [[nodiscard]] Result<RecipeProfile> chosenProfile(const RecipeProfile &listed) const;
+    [[nodiscard]] Result<recipe::RecipeProfile> chosenProfile(const recipe::RecipeProfile &listed) const;
     /** The watcher's secret store, or (tests without one) the watcher's own. */
-    SecretStore &secretStore();
+    security::SecretStore &secretStore();
     /** The host's session (null while the host is not watched). */
-    HostSession *hostSession() const;
+    fleet::HostSession *hostSession() const;
     /**
      * Follows the host's operation (its session's deployment or upgrade): its steps, notices and
      * end reach this page; one that runs already is shown as far as it got.
@@ -190,20 +199,20 @@ private:
     /** The steps a running operation has reported so far, as if the page had started it. */
     void showRunningOperation();
     /** A deployment run's steps, progress and notices, and how it ended. */
-    void connectDeploy(DeploySession *s);
+    void connectDeploy(deploy::DeploySession *s);
     /** An upgrade's steps, progress and notices, and each phase (upgrade, then rollback) as it starts. */
-    void connectUpgrade(UpgradeSession *s);
+    void connectUpgrade(deploy::UpgradeSession *s);
     /** How an upgrade ended, in the notice, and the page as it is after it. */
-    void connectUpgradeFinished(UpgradeSession *s);
+    void connectUpgradeFinished(deploy::UpgradeSession *s);
     /** A session's pull layers: kept, and shown when the Pull step is selected. */
     void onLayers(const QStringList &layers);
 
     const AppPaths &m_paths;
-    FleetWatcher &m_watcher;
-    Redactor &m_redactor;
-    std::unique_ptr<QList<Recipe>> m_recipes;
-    std::unique_ptr<LicenseTerms> m_terms;
-    std::unique_ptr<Acknowledgements> m_acks;
+    fleet::FleetWatcher &m_watcher;
+    security::Redactor &m_redactor;
+    std::unique_ptr<QList<recipe::Recipe>> m_recipes;
+    std::unique_ptr<recipe::LicenseTerms> m_terms;
+    std::unique_ptr<deploy::Acknowledgements> m_acks;
     std::unique_ptr<logs::LogRules> m_rules;
     /** The host's operation this page follows (each is connected once). */
     QPointer<QObject> m_followed;
@@ -211,12 +220,12 @@ private:
     QMetaObject::Connection m_sessionWatch;
     QMetaObject::Connection m_recordWatch;
     /** The session those two are connected to (a host made again has a new one). */
-    QPointer<HostSession> m_watchedSession;
+    QPointer<fleet::HostSession> m_watchedSession;
     bool m_runAfterLicense = false;
     QString m_host;
     QString m_runningStep;
     /** The host's manifest as the page last showed it; none before a deployment (or unreadable). */
-    std::optional<Deployment> m_record;
+    std::optional<recipe::Deployment> m_record;
     bool m_recordingOwnRun = false; // recordOwnRun(): the records' echo of this page's own run
     /** What was in the generator's box for each host: another host's command is never run here. */
     QHash<QString, QString> m_commandFor;

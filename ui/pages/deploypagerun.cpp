@@ -58,7 +58,7 @@ void DeployPage::run()
     if (isRunning() || m_recipes->isEmpty()) {
         return;
     }
-    const RecipeProfile *p = m_recipes->first().profile(profile());
+    const recipe::RecipeProfile *p = m_recipes->first().profile(profile());
     if (m_host.isEmpty() || !p) {
         m_notice->setText(tr("Pick a host and a profile first."));
         return;
@@ -78,17 +78,17 @@ void DeployPage::run()
         m_flags->setFocus();
         return;
     }
-    const Result<RecipeProfile> chosen = chosenProfile(*p);
+    const Result<recipe::RecipeProfile> chosen = chosenProfile(*p);
     if (!chosen) {
         const bool image = p->imageConfirm && m_image->text().trimmed().isEmpty();
         m_notice->setText(
             image ? tr("%1 Press “Use the suggestion” to confirm it, or type your own image.").arg(chosen.message())
                   : chosen.message());
-        const bool imageWrong = !ProfileChoice{m_image->text(), {}}.apply(m_recipes->first(), *p);
+        const bool imageWrong = !recipe::ProfileChoice{m_image->text(), {}}.apply(m_recipes->first(), *p);
         (imageWrong ? m_image : m_gpus)->setFocus();
         return;
     }
-    const HostSession *host = hostSession();
+    const fleet::HostSession *host = hostSession();
     if (!host || host->state().phase != ssh::ConnectionPhase::Ready) {
         m_notice->setText(tr("%1 is not connected: connect it from the host bar (its key and login are checked "
                              "there), then Run again.")
@@ -110,31 +110,31 @@ void DeployPage::run()
 
 void DeployPage::startSession()
 {
-    const Recipe &recipe = m_recipes->first();
-    const RecipeProfile *listed = recipe.profile(profile());
-    HostSession *host = hostSession();
+    const recipe::Recipe &recipe = m_recipes->first();
+    const recipe::RecipeProfile *listed = recipe.profile(profile());
+    fleet::HostSession *host = hostSession();
     if (!listed || !host) {
         return;
     }
-    const Result<RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
+    const Result<recipe::RecipeProfile> chosen = chosenProfile(*listed); // checked by run()
     if (!chosen) {
         m_notice->setText(chosen.message());
         return;
     }
-    const RecipeProfile &p = chosen.value();
-    DeployOptions options;
-    options.deploymentId = DeploymentId(m_host, p.id).toString();
+    const recipe::RecipeProfile &p = chosen.value();
+    deploy::DeployOptions options;
+    options.deploymentId = recipe::DeploymentId(m_host, p.id).toString();
     options.licenseAcknowledged = m_license->acknowledgedUse();
     options.licenseRecord = m_license->record();
     options.operatorFlags = m_flags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     // The profile's own list shown unchanged: a node layout may spread over every GPU of the host.
-    options.gpusChosen = m_gpus->text().remove(QLatin1Char(' ')) != ProfileChoice::gpuList(*listed);
-    if (const std::optional<ImportedLaunch> &imported = m_generator->launch()) {
+    options.gpusChosen = m_gpus->text().remove(QLatin1Char(' ')) != recipe::ProfileChoice::gpuList(*listed);
+    if (const std::optional<recipe::ImportedLaunch> &imported = m_generator->launch()) {
         options.imported = imported;
         options.imageDigest = imported->imageDigest; // a docker form's NAME@sha256:…; empty: pinned at pin.image
     }
-    auto run = std::make_unique<DeploySession>(Deployment::directory(m_paths, m_host), m_host, recipe, p, options,
-                                               secretStore(), m_redactor);
+    auto run = std::make_unique<deploy::DeploySession>(recipe::Deployment::directory(m_paths, m_host), m_host, recipe,
+                                                       p, options, secretStore(), m_redactor);
     // One run of a host at a time: a deploy from a terminal (or another window) keeps this one out.
     if (const Status claimed = run->claim(); !claimed) {
         m_notice->setText(claimed.message());
@@ -156,13 +156,13 @@ void DeployPage::startSession()
     Q_EMIT runningChanged(true);
 }
 
-void DeployPage::connectDeploy(DeploySession *s)
+void DeployPage::connectDeploy(deploy::DeploySession *s)
 {
-    connect(s, &DeploySession::stepChanged, this, &DeployPage::applyRecord);
-    connect(s, &DeploySession::progress, this, &DeployPage::onProgress);
-    connect(s, &DeploySession::layersChanged, this, &DeployPage::onLayers);
-    connect(s, &DeploySession::notice, m_notice, &QLabel::setText);
-    connect(s, &DeploySession::finished, this, [this, s](bool ok) {
+    connect(s, &deploy::DeploySession::stepChanged, this, &DeployPage::applyRecord);
+    connect(s, &deploy::DeploySession::progress, this, &DeployPage::onProgress);
+    connect(s, &deploy::DeploySession::layersChanged, this, &DeployPage::onLayers);
+    connect(s, &deploy::DeploySession::notice, m_notice, &QLabel::setText);
+    connect(s, &deploy::DeploySession::finished, this, [this, s](bool ok) {
         recordOwnRun();
         m_notice->setText(
             ok ? tr("Deployed and verified on %1. The journal and manifest are in %2.").arg(m_host, s->directory())
@@ -177,7 +177,7 @@ void DeployPage::connectDeploy(DeploySession *s)
 
 void DeployPage::followOperation()
 {
-    HostSession *session = hostSession();
+    fleet::HostSession *session = hostSession();
     if (session != m_watchedSession.data() || !session) {
         // The page listens to its host's session alone: what it runs, and its deployment, whoever
         // wrote it (the fleet reads the records and gives each session its own).
@@ -187,11 +187,11 @@ void DeployPage::followOperation()
         if (!session) {
             return;
         }
-        m_sessionWatch = connect(session, &HostSession::operationChanged, this, &DeployPage::followOperation);
-        m_recordWatch = connect(session, &HostSession::deploymentChanged, this, &DeployPage::onRecordChanged);
+        m_sessionWatch = connect(session, &fleet::HostSession::operationChanged, this, &DeployPage::followOperation);
+        m_recordWatch = connect(session, &fleet::HostSession::deploymentChanged, this, &DeployPage::onRecordChanged);
     }
-    UpgradeSession *upgrade = session->upgrade();
-    DeploySession *deploy = session->deploy();
+    deploy::UpgradeSession *upgrade = session->upgrade();
+    deploy::DeploySession *deploy = session->deploy();
     QObject *operation = upgrade ? static_cast<QObject *>(upgrade) : deploy;
     if (!operation || operation == m_followed.data()) {
         return;
@@ -218,8 +218,8 @@ void DeployPage::followOperation()
 
 void DeployPage::showRunningOperation()
 {
-    const HostSession *session = hostSession();
-    const DeploySession *run = session->upgrade() ? session->upgrade()->current() : session->deploy();
+    const fleet::HostSession *session = hostSession();
+    const deploy::DeploySession *run = session->upgrade() ? session->upgrade()->current() : session->deploy();
     if (run && run->runner()) {
         // The profile box says what runs, without making it the operator's choice for the host.
         const QSignalBlocker block(m_profileBox);
@@ -231,7 +231,7 @@ void DeployPage::showRunningOperation()
     }
     resetSteps();
     if (run) {
-        for (const StepRecord &r : run->results()) {
+        for (const recipe::StepRecord &r : run->results()) {
             applyRecord(r);
         }
         if (!run->current().step.isEmpty()) {
@@ -246,10 +246,10 @@ void DeployPage::showRunningOperation()
     Q_EMIT runningChanged(true);
 }
 
-Result<RecipeProfile> DeployPage::chosenProfile(const RecipeProfile &listed) const
+Result<recipe::RecipeProfile> DeployPage::chosenProfile(const recipe::RecipeProfile &listed) const
 {
-    const std::optional<ImportedLaunch> &imported = m_generator->launch();
-    const RecipeProfile &base = imported && m_generator->layout() ? *m_generator->layout() : listed;
+    const std::optional<recipe::ImportedLaunch> &imported = m_generator->launch();
+    const recipe::RecipeProfile &base = imported && m_generator->layout() ? *m_generator->layout() : listed;
     QString image = m_image->text().trimmed();
     if (imported && !imported->image.isEmpty()) {
         if (!image.isEmpty() && image != imported->image) {
@@ -260,23 +260,23 @@ Result<RecipeProfile> DeployPage::chosenProfile(const RecipeProfile &listed) con
     }
     // A host without a verified command has no GPU list of its own: the command's layout decides.
     const QString gpus = listed.generatorOnly() ? QString() : m_gpus->text();
-    return ProfileChoice{image, gpus, quint16(m_port->value())}.apply(m_recipes->first(), base);
+    return recipe::ProfileChoice{image, gpus, quint16(m_port->value())}.apply(m_recipes->first(), base);
 }
 
 void DeployPage::stop()
 {
     if (isRunning()) {
         m_notice->setText(tr("Stopping: what runs is cancelled and what is left on the host is reported…"));
-        HostSession *session = hostSession();
-        if (UpgradeSession *upgrade = session->upgrade(); upgrade && upgrade->running()) {
+        fleet::HostSession *session = hostSession();
+        if (deploy::UpgradeSession *upgrade = session->upgrade(); upgrade && upgrade->running()) {
             upgrade->cancel();
-        } else if (DeploySession *deploy = session->deploy()) {
+        } else if (deploy::DeploySession *deploy = session->deploy()) {
             deploy->cancel();
         }
     }
 }
 
-SecretStore &DeployPage::secretStore()
+security::SecretStore &DeployPage::secretStore()
 {
     return m_watcher.secretStore();
 }
@@ -291,13 +291,14 @@ void DeployPage::onLayers(const QStringList &layers)
 
 void DeployPage::askUpgrade()
 {
-    const Result<Deployment> d = deploymentOf(m_host);
-    const Result<Pins> pins = d ? Pins::of(d.value()) : Result<Pins>(d.status());
+    const Result<recipe::Deployment> d = deploymentOf(m_host);
+    const Result<recipe::Pins> pins = d ? recipe::Pins::of(d.value()) : Result<recipe::Pins>(d.status());
     if (!pins) {
         m_notice->setText(pins.message());
         return;
     }
-    const auto interrupted = UpgradePlan::read(UpgradePlan::fileOf(Deployment::directory(m_paths, m_host)));
+    const auto interrupted =
+        deploy::UpgradePlan::read(deploy::UpgradePlan::fileOf(recipe::Deployment::directory(m_paths, m_host)));
     if (!interrupted) {
         m_notice->setText(interrupted.message());
         return;
@@ -308,18 +309,18 @@ void DeployPage::askUpgrade()
     }
 }
 
-void DeployPage::upgrade(const UpgradeTarget &target)
+void DeployPage::upgrade(const deploy::UpgradeTarget &target)
 {
     if (isRunning() || m_recipes->isEmpty() || !m_terms) {
         return;
     }
-    HostSession *host = hostSession();
+    fleet::HostSession *host = hostSession();
     if (!host || host->state().phase != ssh::ConnectionPhase::Ready) {
         m_notice->setText(tr("%1 is not connected: connect it from the host bar, then upgrade again.").arg(m_host));
         return;
     }
-    const Recipe &recipe = m_recipes->first();
-    Result<UpgradeSetup> setup = UpgradeSetup::prepare(m_paths, m_host, recipe, *m_terms, target);
+    const recipe::Recipe &recipe = m_recipes->first();
+    Result<deploy::UpgradeSetup> setup = deploy::UpgradeSetup::prepare(m_paths, m_host, recipe, *m_terms, target);
     if (!setup) {
         m_notice->setText(setup.message());
         return;
@@ -328,11 +329,11 @@ void DeployPage::upgrade(const UpgradeTarget &target)
         m_notice->setText(tr("%1 runs these pins already.").arg(m_host));
         return;
     }
-    const UpgradeSetup &prepared = setup.value();
+    const deploy::UpgradeSetup &prepared = setup.value();
     setProfile(prepared.profile.id);
-    auto run =
-        std::make_unique<UpgradeSession>(Deployment::directory(m_paths, m_host), m_host, recipe, prepared.profile,
-                                         prepared.options, prepared.plan, secretStore(), m_redactor);
+    auto run = std::make_unique<deploy::UpgradeSession>(recipe::Deployment::directory(m_paths, m_host), m_host, recipe,
+                                                        prepared.profile, prepared.options, prepared.plan,
+                                                        secretStore(), m_redactor);
     // The host's session keeps the upgrade; this page follows it from its operationChanged.
     if (const Status started = host->startUpgrade(std::move(run)); !started) {
         m_notice->setText(started.message()); // a deployment of the host runs elsewhere: nothing was written
@@ -344,24 +345,24 @@ void DeployPage::upgrade(const UpgradeTarget &target)
     Q_EMIT runningChanged(true);
 }
 
-void DeployPage::connectUpgrade(UpgradeSession *s)
+void DeployPage::connectUpgrade(deploy::UpgradeSession *s)
 {
-    connect(s, &UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
-    connect(s, &UpgradeSession::progress, this, &DeployPage::onProgress);
-    connect(s, &UpgradeSession::layersChanged, this, &DeployPage::onLayers);
-    connect(s, &UpgradeSession::notice, m_notice, &QLabel::setText);
+    connect(s, &deploy::UpgradeSession::stepChanged, this, &DeployPage::applyRecord);
+    connect(s, &deploy::UpgradeSession::progress, this, &DeployPage::onProgress);
+    connect(s, &deploy::UpgradeSession::layersChanged, this, &DeployPage::onLayers);
+    connect(s, &deploy::UpgradeSession::notice, m_notice, &QLabel::setText);
     auto upgradeShown = std::make_shared<bool>(false); // this run showed the upgrade's own steps
-    connect(s, &UpgradeSession::phaseChanged, this, [this, s, upgradeShown](UpgradePhase phase) {
-        const UpgradePlan &plan = s->plan();
-        if (phase == UpgradePhase::Upgrade) {
+    connect(s, &deploy::UpgradeSession::phaseChanged, this, [this, s, upgradeShown](deploy::UpgradePhase phase) {
+        const deploy::UpgradePlan &plan = s->plan();
+        if (phase == deploy::UpgradePhase::Upgrade) {
             *upgradeShown = true;
         }
         // A resumed rollback has no upgrade of this run to keep above it.
-        if (phase == UpgradePhase::Rollback && *upgradeShown && m_steps->anyRun()) {
+        if (phase == deploy::UpgradePhase::Rollback && *upgradeShown && m_steps->anyRun()) {
             // Both, in the order they ran: the failed upgrade stays on top, folded where it passed.
-            m_steps->keepAsEarlier(
-                tr("Upgrade to %1: failed at %2")
-                    .arg(UpgradePlan::shortPins(plan.to), DeployPlan::title(plan.failedStep, plan.failedStep)));
+            m_steps->keepAsEarlier(tr("Upgrade to %1: failed at %2")
+                                       .arg(deploy::UpgradePlan::shortPins(plan.to),
+                                            deploy::DeployPlan::title(plan.failedStep, plan.failedStep)));
         } else {
             resetSteps();
         }
@@ -370,35 +371,36 @@ void DeployPage::connectUpgrade(UpgradeSession *s)
     });
 }
 
-QString DeployPage::upgradeNotice(const UpgradePlan &plan, UpgradePhase phase) const
+QString DeployPage::upgradeNotice(const deploy::UpgradePlan &plan, deploy::UpgradePhase phase) const
 {
-    return phase == UpgradePhase::Upgrade
+    return phase == deploy::UpgradePhase::Upgrade
         ? tr("Upgrading %1: %2…").arg(m_host, plan.summary())
         : tr("The upgrade failed at %1 (%2). Rolling back to %3…")
-              .arg(plan.failedStep, plan.failedSeen, UpgradePlan::shortPins(plan.from));
+              .arg(plan.failedStep, plan.failedSeen, deploy::UpgradePlan::shortPins(plan.from));
 }
 
-void DeployPage::connectUpgradeFinished(UpgradeSession *s)
+void DeployPage::connectUpgradeFinished(deploy::UpgradeSession *s)
 {
-    connect(s, &UpgradeSession::finished, this, [this, s](UpgradeOutcome outcome) {
+    connect(s, &deploy::UpgradeSession::finished, this, [this, s](deploy::UpgradeOutcome outcome) {
         recordOwnRun();
-        const UpgradePlan &plan = s->plan();
+        const deploy::UpgradePlan &plan = s->plan();
         switch (outcome) {
-        case UpgradeOutcome::Upgraded:
+        case deploy::UpgradeOutcome::Upgraded:
             m_notice->setText(
-                tr("Upgraded %1 to %2, every step verified.").arg(m_host, UpgradePlan::shortPins(plan.to)));
+                tr("Upgraded %1 to %2, every step verified.").arg(m_host, deploy::UpgradePlan::shortPins(plan.to)));
             break;
-        case UpgradeOutcome::RolledBack:
-            m_notice->setText(tr("The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.")
-                                  .arg(plan.failedStep, plan.failedSeen, m_host, UpgradePlan::shortPins(plan.from)));
+        case deploy::UpgradeOutcome::RolledBack:
+            m_notice->setText(
+                tr("The upgrade failed at %1 (%2). %3 is back on its old pins %4, verified again.")
+                    .arg(plan.failedStep, plan.failedSeen, m_host, deploy::UpgradePlan::shortPins(plan.from)));
             break;
-        case UpgradeOutcome::RollbackFailed:
+        case deploy::UpgradeOutcome::RollbackFailed:
             m_notice->setText(tr("The upgrade failed at %1 and the rollback failed too: fix what the failed step "
                                  "says, then Upgrade… resumes the rollback.")
                                   .arg(plan.failedStep));
             break;
-        case UpgradeOutcome::Stopped:
-            m_notice->setText(tr("Stopped. Upgrade… resumes the %1.").arg(upgradePhaseName(plan.phase)));
+        case deploy::UpgradeOutcome::Stopped:
+            m_notice->setText(tr("Stopped. Upgrade… resumes the %1.").arg(deploy::upgradePhaseName(plan.phase)));
             break;
         }
         updateProfileCard();
@@ -414,7 +416,7 @@ bool DeployPage::exportRunbook(const QString &path, QString *error) const
         *error = tr("This build has no recipe.");
         return false;
     }
-    const Result<QString> script = runbookFromManifest(m_recipes->first(), m_host, deploymentOf(m_host));
+    const Result<QString> script = deploy::runbookFromManifest(m_recipes->first(), m_host, deploymentOf(m_host));
     if (!script) {
         *error = script.message();
         return false;

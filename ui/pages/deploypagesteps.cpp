@@ -56,12 +56,12 @@ void DeployPage::resetSteps()
     m_steps->resetPlan();
 }
 
-void DeployPage::applyRecord(const StepRecord &r)
+void DeployPage::applyRecord(const recipe::StepRecord &r)
 {
     if (!m_steps->apply(r, isRunning())) {
         return; // a step this build does not know: the journal of a newer Flashdeck
     }
-    if (r.status == StepStatus::Running) {
+    if (r.status == recipe::StepStatus::Running) {
         m_runningStep = r.step;
         m_progressStart = -1;
     } else if (m_runningStep == r.step) {
@@ -69,7 +69,7 @@ void DeployPage::applyRecord(const StepRecord &r)
     }
     // The qmul4 check skipped (a Blackwell kernel, on Hopper or ROCm): the badge says it does not
     // apply as soon as the run knows, not "not printed by this start" until the run ends.
-    if (r.step == QLatin1String("check.qmul4") && r.status == StepStatus::Skipped) {
+    if (r.step == QLatin1String("check.qmul4") && r.status == recipe::StepStatus::Skipped) {
         m_log->model()->setRecordedQmul4(logs::LogHighlights::Qmul4::NotApplicable);
     }
     if (m_steps->currentStep() == r.step) {
@@ -78,7 +78,7 @@ void DeployPage::applyRecord(const StepRecord &r)
     updateButtons();
 }
 
-StepStatus DeployPage::stepStatus(const QString &step) const
+recipe::StepStatus DeployPage::stepStatus(const QString &step) const
 {
     return m_steps->status(step);
 }
@@ -101,8 +101,8 @@ void DeployPage::showSelected()
         m_rightSplit->setSizes({total * 2 / 5, total - total * 2 / 5});
     }
     m_right->setCurrentWidget(m_detail);
-    m_detail->show(step.isEmpty() ? StepRecord() : m_steps->record(step));
-    if (step == QLatin1String("pull") && m_steps->status(step) == StepStatus::Running) {
+    m_detail->show(step.isEmpty() ? recipe::StepRecord() : m_steps->record(step));
+    if (step == QLatin1String("pull") && m_steps->status(step) == recipe::StepStatus::Running) {
         m_detail->setLayers(m_layers);
     }
 }
@@ -113,7 +113,7 @@ void DeployPage::readRecord()
     if (m_host.isEmpty()) {
         return;
     }
-    if (Result<Deployment> d = deploymentOf(m_host)) {
+    if (Result<recipe::Deployment> d = deploymentOf(m_host)) {
         m_record = std::move(d.value());
     }
 }
@@ -135,11 +135,11 @@ void DeployPage::onRecordChanged()
         return; // this page's own run (which shows its record when it ends)
     }
     // What the page shows already (its own run's echo): when it finished, when it was undeployed.
-    const auto stamp = [](const std::optional<Deployment> &d) {
+    const auto stamp = [](const std::optional<recipe::Deployment> &d) {
         return d ? d->finished + QLatin1Char('|') + d->undeployed : QString();
     };
-    const Result<Deployment> now = deploymentOf(m_host);
-    if (stamp(now ? std::optional<Deployment>(now.value()) : std::nullopt) == stamp(m_record)) {
+    const Result<recipe::Deployment> now = deploymentOf(m_host);
+    if (stamp(now ? std::optional<recipe::Deployment>(now.value()) : std::nullopt) == stamp(m_record)) {
         return;
     }
     showHost();
@@ -164,16 +164,17 @@ void DeployPage::loadJournal()
                               .arg(QLocale().toString(when, QLocale::ShortFormat)));
         return;
     }
-    Journal journal(Deployment::directory(m_paths, m_host) + QStringLiteral("/journal.jsonl"), m_redactor);
+    deploy::Journal journal(recipe::Deployment::directory(m_paths, m_host) + QStringLiteral("/journal.jsonl"),
+                            m_redactor);
     const auto latest = journal.latest();
     if (!latest) {
         m_notice->setText(latest.message());
         return;
     }
-    for (StepRecord r : latest.value()) {
-        if (r.status == StepStatus::Running) {
+    for (recipe::StepRecord r : latest.value()) {
+        if (r.status == recipe::StepStatus::Running) {
             // The run that wrote this ended mid-step (Flashdeck closed, or the machine went down).
-            r.status = StepStatus::Unknown;
+            r.status = recipe::StepStatus::Unknown;
             r.seen = tr("interrupted: Flashdeck stopped while this step ran. Resume checks it again.");
         }
         applyRecord(r);
@@ -187,7 +188,7 @@ void DeployPage::loadJournal()
 
 void DeployPage::restartLog()
 {
-    HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
+    fleet::HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
     // The start-up of a deployment that already runs; the Logs page keeps more. The stream is the
     // host's one, shared with the Logs page.
     m_log->follow(session ? session->logStream() : nullptr, 5000);
@@ -196,7 +197,7 @@ void DeployPage::restartLog()
     }
 }
 
-void DeployPage::onProgress(const StepProgress &p)
+void DeployPage::onProgress(const recipe::StepProgress &p)
 {
     const QString &step = p.step;
     const qint64 done = p.done;

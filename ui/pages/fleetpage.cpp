@@ -29,7 +29,7 @@
 
 namespace flashdeck::ui {
 
-FleetPage::FleetPage(FleetWatcher &watcher, QWidget *parent)
+FleetPage::FleetPage(fleet::FleetWatcher &watcher, QWidget *parent)
     : QWidget(parent)
     , m_watcher(watcher)
     , m_model(new FleetModel(watcher, this))
@@ -194,16 +194,16 @@ void FleetPage::watchFleet()
         refreshSummary();
         refreshAlerts();
     });
-    connect(&m_watcher, &FleetWatcher::statusChanged, m_coalesce, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::statusChanged, m_coalesce, [this] {
         if (!m_coalesce->isActive()) {
             m_coalesce->start();
         }
     });
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, [this] {
         refreshSummary();
         refreshAlerts();
     });
-    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, &FleetPage::refreshSource);
+    connect(&m_watcher, &fleet::FleetWatcher::prometheusRefreshed, this, &FleetPage::refreshSource);
 }
 
 void FleetPage::buildAddKnown()
@@ -387,7 +387,7 @@ void FleetPage::chooseColumns(const QPoint &at)
     menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
 }
 
-void FleetPage::enableUpgrades(const AppPaths &paths, Redactor &redactor)
+void FleetPage::enableUpgrades(const AppPaths &paths, security::Redactor &redactor)
 {
     if (m_upgrade) {
         return;
@@ -430,7 +430,7 @@ void FleetPage::updateUpgradeButton()
 void FleetPage::upgradeSelected()
 {
     const QStringList hosts = selectedHosts();
-    const std::optional<Pins> firstPins = hosts.isEmpty() ? std::nullopt : m_watcher.status(hosts.first()).pins;
+    const std::optional<recipe::Pins> firstPins = hosts.isEmpty() ? std::nullopt : m_watcher.status(hosts.first()).pins;
     if (!firstPins || !m_upgrades) {
         return;
     }

@@ -16,8 +16,12 @@ class QVBoxLayout;
 
 namespace flashdeck {
 class AppPaths;
+namespace fleet {
 class FleetWatcher;
+} // namespace fleet
+namespace security {
 class Redactor;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -35,7 +39,7 @@ class FleetPage final : public QWidget
     Q_OBJECT
 
 public:
-    explicit FleetPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+    explicit FleetPage(fleet::FleetWatcher &watcher, QWidget *parent = nullptr);
 
     FleetModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -48,7 +52,7 @@ public:
      * Offers "Upgrade…" for the selected hosts (a rolling upgrade, UpgradePanel below the table).
      * The window calls it; a page without it only watches.
      */
-    void enableUpgrades(const AppPaths &paths, Redactor &redactor);
+    void enableUpgrades(const AppPaths &paths, security::Redactor &redactor);
     /** The hosts selected in the table, in its order. */
     QStringList selectedHosts() const;
     /** Asks for the pins (UpgradeDialog), then upgrades the selected hosts in turn. */
@@ -81,7 +85,7 @@ private:
     void refreshAlerts();
     void updateUpgradeButton();
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     FleetModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QStackedWidget *m_stack;

@@ -13,7 +13,7 @@
 
 namespace flashdeck::ui {
 
-LogsPage::LogsPage(FleetWatcher &watcher, QWidget *parent)
+LogsPage::LogsPage(fleet::FleetWatcher &watcher, QWidget *parent)
     : QWidget(parent)
     , m_watcher(watcher)
     , m_title(new QLabel(this))
@@ -38,13 +38,13 @@ LogsPage::LogsPage(FleetWatcher &watcher, QWidget *parent)
     m_panel = new LogPanel(*m_rules, this);
     layout->addWidget(m_panel, 1);
     // A deployment or upgrade of the host, from wherever it runs: its start is awaited, not "no log".
-    connect(&m_watcher, &FleetWatcher::statusChanged, this, [this](const QString &host) {
+    connect(&m_watcher, &fleet::FleetWatcher::statusChanged, this, [this](const QString &host) {
         if (host == m_host) {
             const metrics::HostStatus status = m_watcher.status(host);
             m_panel->setStartExpected(status.deployRunning || status.upgradeRunning);
         }
     });
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, [this] {
         // The host's connection may have been replaced (or the host removed).
         if (m_following && m_watcher.session(m_host) == nullptr) {
             restart();
@@ -80,7 +80,7 @@ void LogsPage::restart()
     }
     m_panel->model()->setRecordedQmul4(m_host.isEmpty() ? logs::LogHighlights::Qmul4::Unknown
                                                         : logs::LogHighlights::recorded(m_watcher.paths(), m_host));
-    HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
+    fleet::HostSession *session = m_host.isEmpty() ? nullptr : m_watcher.session(m_host);
     m_panel->follow(session ? session->logStream() : nullptr, m_panel->model()->capacity());
     if (!session) {
         m_panel->setStatus(m_host.isEmpty() ? tr("Pick a host in the host bar to follow its deployment's log.")

@@ -8,7 +8,9 @@
 class QLabel;
 
 namespace flashdeck {
+namespace fleet {
 class FleetWatcher;
+} // namespace fleet
 namespace logs {
 class LogRules;
 } // namespace logs
@@ -28,7 +30,7 @@ class LogsPage final : public QWidget
     Q_OBJECT
 
 public:
-    explicit LogsPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+    explicit LogsPage(fleet::FleetWatcher &watcher, QWidget *parent = nullptr);
     ~LogsPage() override;
 
     void setHost(const QString &host);
@@ -40,7 +42,7 @@ public:
 private:
     void restart();
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     std::unique_ptr<logs::LogRules> m_rules;
     QString m_host;
     QLabel *m_title;

@@ -35,7 +35,7 @@ enum ChartId { GpuUtil, GpuMemory, GpuPower, GpuTemp, KvPercent, KvTokens, Reque
 
 } // namespace
 
-MetricsPage::MetricsPage(FleetWatcher &watcher, QWidget *parent)
+MetricsPage::MetricsPage(fleet::FleetWatcher &watcher, QWidget *parent)
     : QWidget(parent)
     , m_watcher(watcher)
     , m_title(new QLabel(this))
@@ -148,8 +148,8 @@ void MetricsPage::startRedraws()
         }
     });
     m_timer->start();
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] { setHost(m_host); });
-    connect(&m_watcher, &FleetWatcher::prometheusRefreshed, this, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, [this] { setHost(m_host); });
+    connect(&m_watcher, &fleet::FleetWatcher::prometheusRefreshed, this, [this] {
         if (isVisible()) {
             followPrometheus();
         }
@@ -235,7 +235,7 @@ void MetricsPage::rebuildLines()
     for (TimeChart *c : std::as_const(m_charts)) {
         c->clearLines();
     }
-    FleetWatcher *w = &m_watcher;
+    fleet::FleetWatcher *w = &m_watcher;
     const QString host = m_host;
     const prom::PromHistory *history = m_history.get();
     using metrics::Metric;

@@ -13,10 +13,12 @@ class QStackedWidget;
 class QTimer;
 
 namespace flashdeck {
+namespace fleet {
 class FleetWatcher;
+} // namespace fleet
 namespace prom {
 class PromHistory;
-}
+} // namespace prom
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -34,7 +36,7 @@ class MetricsPage final : public QWidget
     Q_OBJECT
 
 public:
-    explicit MetricsPage(FleetWatcher &watcher, QWidget *parent = nullptr);
+    explicit MetricsPage(fleet::FleetWatcher &watcher, QWidget *parent = nullptr);
     ~MetricsPage() override;
 
     void setHost(const QString &host);
@@ -59,7 +61,7 @@ private:
     /** A host Prometheus watches: its charts from range queries (made, or read again, now). */
     void followPrometheus();
 
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     QString m_host;
     qint64 m_windowMs = 5 * 60 * 1000;
     QLabel *m_title;

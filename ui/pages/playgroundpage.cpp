@@ -47,7 +47,7 @@
 
 namespace flashdeck::ui {
 
-PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Settings &settings, QWidget *parent)
+PlaygroundPage::PlaygroundPage(const AppPaths &paths, fleet::FleetWatcher &watcher, Settings &settings, QWidget *parent)
     : QWidget(parent)
     , m_paths(paths)
     , m_watcher(watcher)
@@ -59,7 +59,7 @@ PlaygroundPage::PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Set
     connect(m_session.get(), &chat::ChatSession::exchangeChanged, this, &PlaygroundPage::updateExchange);
     connect(m_session.get(), &chat::ChatSession::replyFinished, this, &PlaygroundPage::onReplyFinished);
     // A host that left the inventory and came back has a new session under the same name.
-    connect(&m_watcher, &FleetWatcher::hostsChanged, this, [this] {
+    connect(&m_watcher, &fleet::FleetWatcher::hostsChanged, this, [this] {
         if (!m_host.isEmpty() && m_watcher.session(m_host) != m_watchedSession.data() && m_manualPort == 0) {
             retarget();
         }
@@ -278,7 +278,7 @@ void PlaygroundPage::setManualPort(quint16 port)
     retarget();
 }
 
-void PlaygroundPage::followSession(HostSession *session)
+void PlaygroundPage::followSession(fleet::HostSession *session)
 {
     if (session == m_watchedSession.data()) {
         return;
@@ -288,7 +288,7 @@ void PlaygroundPage::followSession(HostSession *session)
     QObject::disconnect(m_recordWatch);
     m_watchedSession = session;
     if (session) {
-        m_recordWatch = connect(session, &HostSession::deploymentChanged, this, [this] {
+        m_recordWatch = connect(session, &fleet::HostSession::deploymentChanged, this, [this] {
             if (m_manualPort == 0) {
                 retarget();
             }
@@ -311,10 +311,10 @@ void PlaygroundPage::retarget()
         updateButtons();
         return;
     }
-    HostSession *host = m_watcher.session(m_host);
+    fleet::HostSession *host = m_watcher.session(m_host);
     followSession(host);
     // The host's deployment as its session read it; a host never deployed to says what to do here.
-    auto target = !Deployment::exists(m_paths, m_host)
+    auto target = !recipe::Deployment::exists(m_paths, m_host)
         ? Result<chat::ChatTarget>(Status::failure(
               tr("Flashdeck has not deployed to %1, so it does not know its server. Deploy first, on the Deploy page.")
                   .arg(m_host)))

@@ -23,14 +23,16 @@ class QVBoxLayout;
 
 namespace flashdeck {
 class AppPaths;
-class FleetWatcher;
-class HostSession;
 class Settings;
 namespace chat {
 class ChatClient;
 class ChatSession;
 struct ChatResult;
 } // namespace chat
+namespace fleet {
+class FleetWatcher;
+class HostSession;
+} // namespace fleet
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -51,7 +53,7 @@ class PlaygroundPage final : public QWidget
     Q_OBJECT
 
 public:
-    PlaygroundPage(const AppPaths &paths, FleetWatcher &watcher, Settings &settings, QWidget *parent = nullptr);
+    PlaygroundPage(const AppPaths &paths, fleet::FleetWatcher &watcher, Settings &settings, QWidget *parent = nullptr);
     ~PlaygroundPage() override;
 
     void setHost(const QString &host);
@@ -83,7 +85,7 @@ private:
     QGroupBox *buildLastReply(QWidget *right);
     void retarget();
     /** Listens to the deployment of `session` (the current host's) alone. */
-    void followSession(HostSession *session);
+    void followSession(fleet::HostSession *session);
     void rebuildExchanges();
     void updateExchange(int index);
     void onReplyFinished(int index, const chat::ChatResult &result);
@@ -96,10 +98,10 @@ private:
     void editExchange(int index);
 
     const AppPaths &m_paths;
-    FleetWatcher &m_watcher;
+    fleet::FleetWatcher &m_watcher;
     Settings &m_settings;
     QString m_host;
-    QPointer<HostSession> m_watchedSession;
+    QPointer<fleet::HostSession> m_watchedSession;
     QMetaObject::Connection m_recordWatch;
     quint16 m_manualPort = 0;
     QString m_apiKey;

@@ -39,8 +39,8 @@ QLabel *selectable(const QString &text, QWidget *parent)
 
 } // namespace
 
-SettingsPage::SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Settings &settings, FleetWatcher &fleet,
-                           AlertNotifier &notifier, QWidget *parent)
+SettingsPage::SettingsPage(const AppPaths &paths, const ssh::RuntimeInfo &info, Settings &settings,
+                           fleet::FleetWatcher &fleet, AlertNotifier &notifier, QWidget *parent)
     : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
@@ -95,7 +95,7 @@ QGroupBox *SettingsPage::buildLanguage(Settings &settings)
     return languageBox;
 }
 
-QGroupBox *SettingsPage::buildAlerts(Settings &settings, FleetWatcher &fleet, AlertNotifier &notifier)
+QGroupBox *SettingsPage::buildAlerts(Settings &settings, fleet::FleetWatcher &fleet, AlertNotifier &notifier)
 {
     // F34's alerts: thresholds apply to every host at once and are kept in flashdeck.ini.
     auto *alerts = new QGroupBox(tr("Alerts"), this);
@@ -147,7 +147,7 @@ QGroupBox *SettingsPage::buildAlerts(Settings &settings, FleetWatcher &fleet, Al
     return alerts;
 }
 
-QGroupBox *SettingsPage::buildFleet(Settings &settings, FleetWatcher &fleet)
+QGroupBox *SettingsPage::buildFleet(Settings &settings, fleet::FleetWatcher &fleet)
 {
     // The fleet's pins: a host whose deployment runs others is flagged (Pins column, pins-drift).
     auto *fleetBox = new QGroupBox(tr("Fleet"), this);
@@ -171,8 +171,8 @@ QGroupBox *SettingsPage::buildFleet(Settings &settings, FleetWatcher &fleet)
         fleet.setThresholds(t);
         pinsState->setText(!t.pinsError.isEmpty() ? t.pinsError
                                : t.pins ? tr("Hosts are compared with image %1, model revision %2, profile %3.")
-                                              .arg(Pins::shortDigest(t.pins->imageDigest),
-                                                   Pins::shortRevision(t.pins->modelRevision), t.pins->profile)
+                                              .arg(recipe::Pins::shortDigest(t.pins->imageDigest),
+                                                   recipe::Pins::shortRevision(t.pins->modelRevision), t.pins->profile)
                                         : tr("No pins file: the Pins column shows what each host runs."));
     };
     connect(pinsPath, &QLineEdit::editingFinished, this, applyPins);
@@ -190,7 +190,7 @@ QGroupBox *SettingsPage::buildFleet(Settings &settings, FleetWatcher &fleet)
     return fleetBox;
 }
 
-QGroupBox *SettingsPage::buildCharts(const AppPaths &paths, Settings &settings, FleetWatcher &fleet)
+QGroupBox *SettingsPage::buildCharts(const AppPaths &paths, Settings &settings, fleet::FleetWatcher &fleet)
 {
     auto *charts = new QGroupBox(tr("Charts"), this);
     auto *chartsForm = new QFormLayout(charts);
@@ -252,7 +252,7 @@ QGroupBox *SettingsPage::buildLogs(Settings &settings)
     return logsBox;
 }
 
-QGroupBox *SettingsPage::buildFiles(const AppPaths &paths, const RuntimeInfo &info)
+QGroupBox *SettingsPage::buildFiles(const AppPaths &paths, const ssh::RuntimeInfo &info)
 {
     auto *files = new QGroupBox(tr("Files"), this);
     auto *filesForm = new QFormLayout(files);
@@ -268,7 +268,7 @@ QGroupBox *SettingsPage::buildFiles(const AppPaths &paths, const RuntimeInfo &in
     return files;
 }
 
-QGroupBox *SettingsPage::buildAbout(const RuntimeInfo &info)
+QGroupBox *SettingsPage::buildAbout(const ssh::RuntimeInfo &info)
 {
     auto *about = new QGroupBox(tr("About"), this);
     auto *aboutForm = new QFormLayout(about);

@@ -6,9 +6,13 @@ class QGroupBox;
 
 namespace flashdeck {
 class AppPaths;
-class FleetWatcher;
 class Settings;
+namespace fleet {
+class FleetWatcher;
+} // namespace fleet
+namespace ssh {
 struct RuntimeInfo;
+} // namespace ssh
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -22,7 +26,7 @@ class SettingsPage final : public QWidget
     Q_DISABLE_COPY_MOVE(SettingsPage)
 
 public:
-    SettingsPage(const AppPaths &paths, const RuntimeInfo &info, Settings &settings, FleetWatcher &fleet,
+    SettingsPage(const AppPaths &paths, const ssh::RuntimeInfo &info, Settings &settings, fleet::FleetWatcher &fleet,
                  AlertNotifier &notifier, QWidget *parent = nullptr);
 
 Q_SIGNALS:
@@ -31,13 +35,13 @@ Q_SIGNALS:
 private:
     // Each group of the page, top to bottom (the constructor lays them out in this order).
     QGroupBox *buildLanguage(Settings &settings);
-    QGroupBox *buildAlerts(Settings &settings, FleetWatcher &fleet, AlertNotifier &notifier);
-    QGroupBox *buildFleet(Settings &settings, FleetWatcher &fleet);
-    QGroupBox *buildCharts(const AppPaths &paths, Settings &settings, FleetWatcher &fleet);
+    QGroupBox *buildAlerts(Settings &settings, fleet::FleetWatcher &fleet, AlertNotifier &notifier);
+    QGroupBox *buildFleet(Settings &settings, fleet::FleetWatcher &fleet);
+    QGroupBox *buildCharts(const AppPaths &paths, Settings &settings, fleet::FleetWatcher &fleet);
     QGroupBox *buildPlayground(Settings &settings);
     QGroupBox *buildLogs(Settings &settings);
-    QGroupBox *buildFiles(const AppPaths &paths, const RuntimeInfo &info);
-    QGroupBox *buildAbout(const RuntimeInfo &info);
+    QGroupBox *buildFiles(const AppPaths &paths, const ssh::RuntimeInfo &info);
+    QGroupBox *buildAbout(const ssh::RuntimeInfo &info);
 };
 
 } // namespace flashdeck::ui

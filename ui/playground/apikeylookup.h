@@ -5,11 +5,15 @@
 #include <functional>
 
 namespace flashdeck {
-class HostSession;
-class SecretStore;
 namespace chat {
 class ChatClient;
 } // namespace chat
+namespace fleet {
+class HostSession;
+} // namespace fleet
+namespace security {
+class SecretStore;
+} // namespace security
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -26,11 +30,11 @@ public:
     /** Where the key came from, in the target line's words ("from the keyring (••••••)", …). */
     using Report = std::function<void(const QString &source)>;
 
-    static void start(SecretStore &secrets, HostSession &session, const QString &deploymentId, chat::ChatClient &client,
-                      const Report &report);
+    static void start(security::SecretStore &secrets, fleet::HostSession &session, const QString &deploymentId,
+                      chat::ChatClient &client, const Report &report);
 
 private:
-    static void recover(HostSession &session, const QString &deploymentId, chat::ChatClient &client,
+    static void recover(fleet::HostSession &session, const QString &deploymentId, chat::ChatClient &client,
                         const Report &report);
 };
 

@@ -64,7 +64,7 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
     f->addRow(tr("Output:"), m_outputTokens);
     f->addRow(tr("Duration:"), m_duration);
     f->addRow(m_thinking);
-    auto *note = new QLabel(recipetexts::publishedFiguresNote(), form);
+    auto *note = new QLabel(recipe::texts::publishedFiguresNote(), form);
     note->setObjectName(QStringLiteral("loadTestNote"));
     note->setWordWrap(true);
     f->addRow(note);
@@ -119,7 +119,7 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
 
 LoadTestPanel::~LoadTestPanel() = default;
 
-void LoadTestPanel::setTarget(chat::ChatClient *client, HostSession *session, quint16 port, const QString &model,
+void LoadTestPanel::setTarget(chat::ChatClient *client, fleet::HostSession *session, quint16 port, const QString &model,
                               const QString &apiKey, const QString &unavailable)
 {
     stop();
@@ -139,7 +139,7 @@ void LoadTestPanel::setTarget(chat::ChatClient *client, HostSession *session, qu
 void LoadTestPanel::setProfile(const QString &profileId)
 {
     m_profileId = profileId;
-    const QString warning = recipetexts::loadTestProfileWarning(profileId);
+    const QString warning = recipe::texts::loadTestProfileWarning(profileId);
     m_profileWarning->setText(QStringLiteral("⚠ ") + warning);
     m_profileWarning->setVisible(!warning.isEmpty());
 }
@@ -173,7 +173,7 @@ void LoadTestPanel::start()
     m_tokensSeries = std::make_unique<metrics::TimeSeries>();
     m_kvSeries = std::make_unique<metrics::TimeSeries>();
     m_test = std::make_unique<chat::LoadTest>(*m_client, config);
-    if (HostSession *session = m_hostSession.data()) {
+    if (fleet::HostSession *session = m_hostSession.data()) {
         m_sampler = session->serverSampler(m_port, m_apiKey, 1000);
         connect(m_sampler.get(), &metrics::ServerSampler::sampled, m_test.get(),
                 [this](const metrics::ServerSnapshot &s, const metrics::ServerRates &) {
@@ -243,7 +243,7 @@ void LoadTestPanel::showReport(const chat::LoadTestReport &r, bool final)
         errors += QStringLiteral("<p style='color:#c62828'><b>%1</b></p>").arg(r.aborted.toHtmlEscaped());
     }
     for (const QString &n : r.notes()) {
-        if (n == recipetexts::publishedFiguresNote()) {
+        if (n == recipe::texts::publishedFiguresNote()) {
             continue; // on the form all along
         }
         errors += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());

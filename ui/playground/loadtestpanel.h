@@ -11,16 +11,18 @@ class QPushButton;
 class QSpinBox;
 
 namespace flashdeck {
-class HostSession;
-namespace metrics {
-class ServerSampler;
-class TimeSeries;
-} // namespace metrics
 namespace chat {
 class ChatClient;
 class LoadTest;
 struct LoadTestReport;
 } // namespace chat
+namespace fleet {
+class HostSession;
+} // namespace fleet
+namespace metrics {
+class ServerSampler;
+class TimeSeries;
+} // namespace metrics
 } // namespace flashdeck
 
 namespace flashdeck::ui {
@@ -42,7 +44,7 @@ public:
     ~LoadTestPanel() override;
 
     /** Where requests go (null: nowhere, with the reason shown); `session` samples the server meanwhile. */
-    void setTarget(chat::ChatClient *client, HostSession *session, quint16 port, const QString &model,
+    void setTarget(chat::ChatClient *client, fleet::HostSession *session, quint16 port, const QString &model,
                    const QString &apiKey, const QString &unavailable = {});
     void setApiKey(const QString &apiKey) { m_apiKey = apiKey; }
     /** The deployment's profile (empty: unknown): the Low-Latency one is warned of before and after a run. */
@@ -63,7 +65,7 @@ private:
     void exportReport();
 
     QPointer<chat::ChatClient> m_client;
-    QPointer<HostSession> m_hostSession;
+    QPointer<fleet::HostSession> m_hostSession;
     quint16 m_port = 0;
     QString m_model;
     QString m_apiKey;

@@ -162,9 +162,9 @@ void TestDeployCli::anotherRunOfTheHost_refusedBeforeConnecting()
                          QStringLiteral("--ssh"), QStringLiteral("root@127.0.0.1:1")});
     QVERIFY2(add.exitCode == 0, add.err.constData());
     const flashdeck::AppPaths paths(config.path());
-    const QString dir = flashdeck::Deployment::directory(paths, QStringLiteral("ghost"));
+    const QString dir = flashdeck::recipe::Deployment::directory(paths, QStringLiteral("ghost"));
     QVERIFY(QDir().mkpath(dir));
-    auto held = std::make_unique<flashdeck::HeldLock>(flashdeck::DeploySession::lockOf(dir));
+    auto held = std::make_unique<flashdeck::HeldLock>(flashdeck::deploy::DeploySession::lockOf(dir));
     const flashdeck::Status claimed = held->acquire();
     QVERIFY2(claimed, qPrintable(claimed.message()));
     const Run refused = run(config.path(), {QStringLiteral("deploy"), QStringLiteral("ghost")});
@@ -335,8 +335,8 @@ void TestDeployCli::generatorCommand_amd_bothServicesRunIt_tp8RefusedBeforeThePu
     QCOMPARE(s.value(QStringLiteral("check.dspark"))[QLatin1String("status")].toString(), QStringLiteral("skipped"));
     QCOMPARE(s.value(QStringLiteral("verify.text"))[QLatin1String("status")].toString(), QStringLiteral("pass"));
     // The manifest keeps the command: the runbook and an upgrade run it again.
-    const flashdeck::Result<flashdeck::Deployment> recorded =
-        flashdeck::Deployment::read(flashdeck::AppPaths(config.path()), QStringLiteral("demo"));
+    const flashdeck::Result<flashdeck::recipe::Deployment> recorded =
+        flashdeck::recipe::Deployment::read(flashdeck::AppPaths(config.path()), QStringLiteral("demo"));
     QVERIFY2(recorded, qPrintable(recorded.message()));
     QVERIFY(recorded.value().launchCommand.contains(QLatin1String("--quantization mxfp8")));
 }
@@ -393,8 +393,8 @@ void TestDeployCli::eightB300_twoServicesBehindTheRouter()
         QVERIFY2(row.split(',').value(1).trimmed().toLongLong() > 100000, smi.constData());
     }
     // The manifest names all eight GPUs and the Router's port: status, chat and upgrades follow it.
-    const flashdeck::Result<flashdeck::Deployment> recorded =
-        flashdeck::Deployment::read(flashdeck::AppPaths(config.path()), QStringLiteral("demo"));
+    const flashdeck::Result<flashdeck::recipe::Deployment> recorded =
+        flashdeck::recipe::Deployment::read(flashdeck::AppPaths(config.path()), QStringLiteral("demo"));
     QVERIFY2(recorded, qPrintable(recorded.message()));
     QCOMPARE(recorded.value().gpus, QStringLiteral("0,1,2,3,4,5,6,7"));
     QCOMPARE(recorded.value().port, quint16(30080));
@@ -672,7 +672,7 @@ void TestDeployCli::scenario()
         QVERIFY(r.contains(key)); // the CLI's JSON contract
     }
     if (exitCode == 1) { // the plan stopped at the failed step: nothing after it ran
-        const QStringList plan = flashdeck::DeployPlan::ids();
+        const QStringList plan = flashdeck::deploy::DeployPlan::ids();
         for (qsizetype i = plan.indexOf(step) + 1; i < plan.size(); ++i) {
             QVERIFY2(!s.contains(plan.at(i)), qPrintable(plan.at(i)));
         }
@@ -955,7 +955,8 @@ void TestDeployCli::portTaken_deployOnAnother_everyCommandFollows()
                      Session::Headless);
     QVERIFY2(deployed.exitCode == 0, QByteArray(deployed.out + deployed.err).constData());
     const flashdeck::AppPaths paths(config.path());
-    const flashdeck::Result<flashdeck::Deployment> d = flashdeck::Deployment::read(paths, QStringLiteral("demo"));
+    const flashdeck::Result<flashdeck::recipe::Deployment> d =
+        flashdeck::recipe::Deployment::read(paths, QStringLiteral("demo"));
     QVERIFY2(d, qPrintable(d.message()));
     QCOMPARE(d.value().port, quint16(30001));
 
@@ -1010,10 +1011,11 @@ void TestDeployCli::qmul4_secondStartPrintsNothing_saysWhatTheFirstStartOfTheseP
     const QJsonObject firstCheck = steps(first.out).value(QStringLiteral("check.qmul4"));
     QCOMPARE(firstCheck[QLatin1String("status")].toString(), QStringLiteral("pass"));
     const flashdeck::AppPaths paths(config.path());
-    const flashdeck::Result<flashdeck::Deployment> before = flashdeck::Deployment::read(paths, QStringLiteral("demo"));
+    const flashdeck::Result<flashdeck::recipe::Deployment> before =
+        flashdeck::recipe::Deployment::read(paths, QStringLiteral("demo"));
     QVERIFY2(before, qPrintable(before.message()));
     QCOMPARE(before.value().qmul4Verdicts.size(), 1);
-    const flashdeck::KernelVerdict verdict = before.value().qmul4Verdicts.first();
+    const flashdeck::recipe::KernelVerdict verdict = before.value().qmul4Verdicts.first();
     QCOMPARE(verdict.backend, QStringLiteral("qmul4"));
     QVERIFY(verdict.of(before.value().imageDigest, before.value().modelSha));
     QVERIFY2(verdict.line.contains(QLatin1String("nvfp4_to_fp8 backend=qmul4")), qPrintable(verdict.line));
@@ -1035,7 +1037,8 @@ void TestDeployCli::qmul4_secondStartPrintsNothing_saysWhatTheFirstStartOfTheseP
     const QString said = seen + QLatin1Char(' ') + check[QLatin1String("fix")].toString();
     QVERIFY2(!said.contains(QLatin1String("minfer")) && !said.contains(QLatin1String("cache")), qPrintable(said));
     // Kept for the next start, with the first start's date; the runbook says it too.
-    const flashdeck::Result<flashdeck::Deployment> after = flashdeck::Deployment::read(paths, QStringLiteral("demo"));
+    const flashdeck::Result<flashdeck::recipe::Deployment> after =
+        flashdeck::recipe::Deployment::read(paths, QStringLiteral("demo"));
     QVERIFY2(after, qPrintable(after.message()));
     QCOMPARE(after.value().qmul4Verdicts, before.value().qmul4Verdicts);
     QVERIFY2(runbook.exitCode == 0, runbook.err.constData());

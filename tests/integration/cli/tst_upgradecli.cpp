@@ -272,7 +272,7 @@ void TestUpgradeCli::upgrade_ok_thenABrokenBuildRolledBack_andPruneSparesWhatRun
     QCOMPARE(summary(up.out).value(host)[QLatin1String("result")].toString(), QStringLiteral("upgraded"));
     QCOMPARE(pinsOf(config.path(), host)[QLatin1String("image_digest")].toString(), kCurrent);
     const flashdeck::AppPaths paths(config.path());
-    QVERIFY(!QFile::exists(flashdeck::Deployment::directory(paths, host) + QStringLiteral("/upgrade.json")));
+    QVERIFY(!QFile::exists(flashdeck::recipe::Deployment::directory(paths, host) + QStringLiteral("/upgrade.json")));
 
     // A broken nightly: its server dies at start; the old build runs again and is verified again.
     const CliRun broken = run(config.path(), upgrade({host, QStringLiteral("--image-digest"), kBroken}));
@@ -297,7 +297,7 @@ void TestUpgradeCli::upgrade_ok_thenABrokenBuildRolledBack_andPruneSparesWhatRun
     QCOMPARE(row[QLatin1String("to")][QLatin1String("image_digest")].toString(), kBroken);
     QCOMPARE(pinsOf(config.path(), host)[QLatin1String("image_digest")].toString(), kCurrent);
     // The journal keeps both plans, each record with its phase.
-    QFile journal(flashdeck::Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"));
+    QFile journal(flashdeck::recipe::Deployment::directory(paths, host) + QStringLiteral("/journal.jsonl"));
     QVERIFY(journal.open(QIODevice::ReadOnly));
     const QByteArray kept = journal.readAll();
     QVERIFY(kept.contains("\"phase\":\"upgrade\"") && kept.contains("\"phase\":\"rollback\""));
@@ -355,7 +355,7 @@ void TestUpgradeCli::interruptedUpgrade_refusedUntilResumed_thenFinishes()
     QVERIFY(p.waitForFinished(10000));
     const flashdeck::AppPaths paths(config.path());
     const QString plan =
-        flashdeck::Deployment::directory(paths, QStringLiteral("demo")) + QStringLiteral("/upgrade.json");
+        flashdeck::recipe::Deployment::directory(paths, QStringLiteral("demo")) + QStringLiteral("/upgrade.json");
     QVERIFY(QFile::exists(plan));
 
     // Another upgrade is refused until this one is finished.

@@ -119,16 +119,16 @@ void TestPrometheus::initTestCase()
 void TestPrometheus::writeInventory(const AppPaths &paths)
 {
     QVERIFY(paths.ensureExists());
-    Inventory inventory(paths.inventoryFile());
+    fleet::Inventory inventory(paths.inventoryFile());
     for (const auto &[name, address] : {std::pair{"gpu1", "10.9.9.1"}, std::pair{"gpu2", "10.9.9.2"}}) {
-        HostEntry h;
+        fleet::HostEntry h;
         h.name = QString::fromLatin1(name);
         h.address = QString::fromLatin1(address);
         h.user = QStringLiteral("ops");
         QVERIFY(inventory.add(h).isOk());
     }
     // A host Prometheus does not know: watched over SSH, where nothing answers.
-    HostEntry sshOnly;
+    fleet::HostEntry sshOnly;
     sshOnly.name = QStringLiteral("sshonly");
     sshOnly.address = QStringLiteral("127.0.0.1");
     sshOnly.port = closedPort();
@@ -379,7 +379,7 @@ void TestPrometheus::targets_loadedByPrometheus()
     const AppPaths paths(root.path());
     writeInventory(paths);
     // On the loopback host, at a port where nothing listens: Prometheus scrapes nothing outside.
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("sshonly");
     d.profile = QStringLiteral("b300x4-balanced");
     d.image = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
@@ -387,7 +387,7 @@ void TestPrometheus::targets_loadedByPrometheus()
     d.modelSha = QStringLiteral("62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa");
     d.port = closedPort();
     d.ok = true;
-    QVERIFY(QDir().mkpath(Deployment::directory(paths, d.host)));
+    QVERIFY(QDir().mkpath(recipe::Deployment::directory(paths, d.host)));
     const Status written = d.write(paths);
     QVERIFY2(written.isOk(), qPrintable(written.message()));
     const QString file = root.filePath(QStringLiteral("flashdeck.targets.json"));

@@ -46,9 +46,9 @@ int recordOne(const QString &file, const QString &host)
 {
     std::string go;
     std::getline(std::cin, go);
-    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
-    const Status s = Acknowledgements(file).record(
-        Acknowledgements::make(host, terms, QStringLiteral("noncommercial"), QStringLiteral("cli")));
+    const recipe::LicenseTerms terms = recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    const Status s = deploy::Acknowledgements(file).record(
+        deploy::Acknowledgements::make(host, terms, QStringLiteral("noncommercial"), QStringLiteral("cli")));
     if (!s) {
         std::cerr << s.message().toStdString() << '\n';
         return 1;
@@ -60,7 +60,7 @@ int recordOne(const QString &file, const QString &host)
 
 void TestAcknowledgements::builtIn_saysWhatF40Says()
 {
-    const auto terms = LicenseTerms::builtIn();
+    const auto terms = recipe::LicenseTerms::builtIn();
     QVERIFY2(terms, qPrintable(terms.message()));
     const QString text = terms.value().shownText();
     for (const char *must :
@@ -71,10 +71,10 @@ void TestAcknowledgements::builtIn_saysWhatF40Says()
     QVERIFY(terms.value().fullTextUrl().startsWith(QLatin1String("https://huggingface.co/MiniMaxAI/")));
     QCOMPARE(terms.value().confirmations().size(), 2);
     // The uses are the CLI's --accept-license values and the recipe's, one for one.
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY(recipes);
     QStringList ids;
-    for (const LicenseTerms::Use &u : terms.value().uses()) {
+    for (const recipe::LicenseTerms::Use &u : terms.value().uses()) {
         ids.append(u.id);
     }
     QCOMPARE(ids, recipes.value().first().licenseUses);
@@ -101,7 +101,7 @@ void TestAcknowledgements::badTerms_sayWhy()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, says);
-    const auto t = LicenseTerms::fromJson(json, QStringLiteral("terms.json"));
+    const auto t = recipe::LicenseTerms::fromJson(json, QStringLiteral("terms.json"));
     QVERIFY(!t);
     QVERIFY2(t.message().startsWith(QLatin1String("terms.json: ")), qPrintable(t.message()));
     QVERIFY2(t.message().contains(says), qPrintable(t.message()));
@@ -109,13 +109,14 @@ void TestAcknowledgements::badTerms_sayWhy()
 
 void TestAcknowledgements::hash_coversEveryWordShown()
 {
-    const auto a = LicenseTerms::fromJson(termsJson(), QStringLiteral("a"));
-    const auto b = LicenseTerms::fromJson(termsJson(R"(["Non-commercial use is granted!"])"), QStringLiteral("b"));
-    const auto c =
-        LicenseTerms::fromJson(QByteArray(termsJson()).replace("I read it.", "I read it all."), QStringLiteral("c"));
+    const auto a = recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("a"));
+    const auto b =
+        recipe::LicenseTerms::fromJson(termsJson(R"(["Non-commercial use is granted!"])"), QStringLiteral("b"));
+    const auto c = recipe::LicenseTerms::fromJson(QByteArray(termsJson()).replace("I read it.", "I read it all."),
+                                                  QStringLiteral("c"));
     QVERIFY(a && b && c);
     QCOMPARE(a.value().summaryHash(),
-             LicenseTerms::fromJson(termsJson(), QStringLiteral("again")).value().summaryHash());
+             recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("again")).value().summaryHash());
     QVERIFY(a.value().summaryHash() != b.value().summaryHash());
     QVERIFY(a.value().summaryHash() != c.value().summaryHash());
 }
@@ -123,15 +124,15 @@ void TestAcknowledgements::hash_coversEveryWordShown()
 void TestAcknowledgements::store_recordFindReplace()
 {
     QTemporaryDir dir;
-    Acknowledgements store(dir.filePath(QStringLiteral("config/acknowledgements.json")));
-    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    deploy::Acknowledgements store(dir.filePath(QStringLiteral("config/acknowledgements.json")));
+    const recipe::LicenseTerms terms = recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
     auto found = store.find(QStringLiteral("b300-a"), terms);
     QVERIFY(found);
     QVERIFY(!found.value()); // no file yet: nothing acknowledged
 
-    const Acknowledgement ack =
-        Acknowledgements::make(QStringLiteral("b300-a"), terms, QStringLiteral("noncommercial"), QStringLiteral("gui"));
-    QCOMPARE(ack.user, Acknowledgements::currentUser());
+    const deploy::Acknowledgement ack = deploy::Acknowledgements::make(
+        QStringLiteral("b300-a"), terms, QStringLiteral("noncommercial"), QStringLiteral("gui"));
+    QCOMPARE(ack.user, deploy::Acknowledgements::currentUser());
     QVERIFY(!ack.user.isEmpty());
     QCOMPARE(ack.summarySha256, terms.summaryHash());
     QVERIFY(store.record(ack));
@@ -143,9 +144,9 @@ void TestAcknowledgements::store_recordFindReplace()
     QVERIFY(!store.find(QStringLiteral("b300-b"), terms).value()); // per host
 
     // Another host, then the same host again: one record per host, the newest.
-    QVERIFY(store.record(Acknowledgements::make(QStringLiteral("b300-b"), terms, QStringLiteral("noncommercial"),
-                                                QStringLiteral("cli"))));
-    Acknowledgement again = ack;
+    QVERIFY(store.record(deploy::Acknowledgements::make(QStringLiteral("b300-b"), terms,
+                                                        QStringLiteral("noncommercial"), QStringLiteral("cli"))));
+    deploy::Acknowledgement again = ack;
     again.via = QStringLiteral("cli");
     QVERIFY(store.record(again));
     QFile f(store.fileName());
@@ -154,24 +155,25 @@ void TestAcknowledgements::store_recordFindReplace()
     QCOMPARE(store.find(QStringLiteral("b300-a"), terms).value()->via, QStringLiteral("cli"));
 
     // The text shown changes: the old acknowledgement no longer counts.
-    const LicenseTerms changed = LicenseTerms::fromJson(termsJson(R"(["Changed."])"), QStringLiteral("t2")).value();
+    const recipe::LicenseTerms changed =
+        recipe::LicenseTerms::fromJson(termsJson(R"(["Changed."])"), QStringLiteral("t2")).value();
     QVERIFY(!store.find(QStringLiteral("b300-a"), changed).value());
 }
 
 void TestAcknowledgements::store_badFileOrDirectory_saysSo()
 {
     QTemporaryDir dir;
-    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    const recipe::LicenseTerms terms = recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
     QFile bad(dir.filePath(QStringLiteral("acknowledgements.json")));
     QVERIFY(bad.open(QIODevice::WriteOnly));
     bad.write("[1, 2]");
     bad.close();
-    Acknowledgements store(bad.fileName());
+    deploy::Acknowledgements store(bad.fileName());
     const auto found = store.find(QStringLiteral("h"), terms);
     QVERIFY(!found);
     QVERIFY2(found.message().contains(QLatin1String("Move it aside")), qPrintable(found.message()));
-    const Status s =
-        store.record(Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
+    const Status s = store.record(
+        deploy::Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
     QVERIFY(!s); // never overwrites what it cannot read
     QFile kept(bad.fileName());
     QVERIFY(kept.open(QIODevice::ReadOnly));
@@ -181,9 +183,9 @@ void TestAcknowledgements::store_badFileOrDirectory_saysSo()
     QCOMPARE(copies.size(), 1);
     QVERIFY2(s.message().contains(dir.filePath(copies.first())), qPrintable(s.message()));
 
-    Acknowledgements nowhere(QStringLiteral("/proc/flashdeck-cannot-write/acknowledgements.json"));
-    const Status w =
-        nowhere.record(Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
+    deploy::Acknowledgements nowhere(QStringLiteral("/proc/flashdeck-cannot-write/acknowledgements.json"));
+    const Status w = nowhere.record(
+        deploy::Acknowledgements::make(QStringLiteral("h"), terms, QStringLiteral("noncommercial"), QString()));
     QVERIFY(!w);
     QVERIFY2(w.message().contains(QLatin1String("Cannot record the licence acknowledgement")), qPrintable(w.message()));
 }
@@ -205,8 +207,8 @@ void TestAcknowledgements::store_concurrentProcesses_keepEveryHost()
     }
     const QString released = flashdeck::test::releaseTogether(children);
     QVERIFY2(released.isEmpty(), qPrintable(released));
-    const LicenseTerms terms = LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
-    const Acknowledgements store(file);
+    const recipe::LicenseTerms terms = recipe::LicenseTerms::fromJson(termsJson(), QStringLiteral("t")).value();
+    const deploy::Acknowledgements store(file);
     for (int i = 0; i < 16; ++i) {
         const auto found = store.find(QStringLiteral("gpu%1").arg(i), terms);
         QVERIFY2(found && found.value(), qPrintable(QStringLiteral("gpu%1").arg(i)));

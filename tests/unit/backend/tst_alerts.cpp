@@ -145,7 +145,7 @@ void TestAlerts::pinsDrift_fromTheRecords_alsoWhileAway()
 {
     // The pins are what the records say the host runs: an upgrade from a terminal to other pins
     // is drift whether or not the host answers now; a host that runs nothing never drifts.
-    flashdeck::Pins fleet;
+    flashdeck::recipe::Pins fleet;
     fleet.imageDigest = QStringLiteral("sha256:aaaa");
     fleet.modelRevision = QStringLiteral("62cbc27");
     fleet.profile = QStringLiteral("b300x4-balanced");

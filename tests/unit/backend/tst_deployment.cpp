@@ -46,51 +46,52 @@ private Q_SLOTS:
 
 void TestDeployment::id_isHostDashProfile()
 {
-    const DeploymentId id(QStringLiteral("gpu-b300"), QStringLiteral("b300x4-balanced"));
+    const recipe::DeploymentId id(QStringLiteral("gpu-b300"), QStringLiteral("b300x4-balanced"));
     QCOMPARE(id.toString(), QStringLiteral("gpu-b300-b300x4-balanced"));
     QCOMPARE(id.containerName(), QStringLiteral("flashdeck-gpu-b300-b300x4-balanced"));
-    QVERIFY(DeploymentId().isEmpty());
-    QCOMPARE(DeploymentId(QStringLiteral("h"), QString()).toString(), QString());
+    QVERIFY(recipe::DeploymentId().isEmpty());
+    QCOMPARE(recipe::DeploymentId(QStringLiteral("h"), QString()).toString(), QString());
 }
 
 void TestDeployment::manifest_qmul4Verdicts_keptPerPins_oldManifestHasNone()
 {
     // Issue 41: what a start printed for qmul4, per image digest and model revision.
-    const KernelVerdict first{QStringLiteral("qmul4"), QStringLiteral("… nvfp4_to_fp8 backend=qmul4 in 12.3s"),
-                              QStringLiteral("2026-11-30T12:00:01Z"), QStringLiteral("sha256:aaa"),
-                              QStringLiteral("62cbc27f")};
-    KernelVerdict again = first;
+    const recipe::KernelVerdict first{QStringLiteral("qmul4"), QStringLiteral("… nvfp4_to_fp8 backend=qmul4 in 12.3s"),
+                                      QStringLiteral("2026-11-30T12:00:01Z"), QStringLiteral("sha256:aaa"),
+                                      QStringLiteral("62cbc27f")};
+    recipe::KernelVerdict again = first;
     again.seenAt = QStringLiteral("2026-12-02T08:00:00Z");
     // The same backend again: the first start stays the one named.
-    QList<KernelVerdict> kept = Deployment::withVerdict({first}, again);
-    QCOMPARE(kept, QList<KernelVerdict>{first});
+    QList<recipe::KernelVerdict> kept = recipe::Deployment::withVerdict({first}, again);
+    QCOMPARE(kept, QList<recipe::KernelVerdict>{first});
     // Another backend for the same pins replaces it; other pins are kept beside it.
-    KernelVerdict fallback = again;
+    recipe::KernelVerdict fallback = again;
     fallback.backend = QStringLiteral("fp16_fallback");
-    KernelVerdict other = first;
+    recipe::KernelVerdict other = first;
     other.imageDigest = QStringLiteral("sha256:bbb");
-    kept = Deployment::withVerdict(Deployment::withVerdict({first}, other), fallback);
-    QCOMPARE(kept, (QList<KernelVerdict>{other, fallback}));
+    kept = recipe::Deployment::withVerdict(recipe::Deployment::withVerdict({first}, other), fallback);
+    QCOMPARE(kept, (QList<recipe::KernelVerdict>{other, fallback}));
     for (int i = 0; i < 40; ++i) { // bounded
-        KernelVerdict v = first;
+        recipe::KernelVerdict v = first;
         v.imageDigest = QStringLiteral("sha256:%1").arg(i);
-        kept = Deployment::withVerdict(kept, v);
+        kept = recipe::Deployment::withVerdict(kept, v);
     }
-    QCOMPARE(kept.size(), Deployment::kMaxKernelVerdicts);
+    QCOMPARE(kept.size(), recipe::Deployment::kMaxKernelVerdicts);
     QCOMPARE(kept.last().imageDigest, QStringLiteral("sha256:39"));
 
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu-b300");
     d.profile = QStringLiteral("b300x4-balanced");
     d.qmul4Verdicts = {other, fallback};
-    const Result<Deployment> back = Deployment::fromJson(d.toJson());
+    const Result<recipe::Deployment> back = recipe::Deployment::fromJson(d.toJson());
     QVERIFY2(back, qPrintable(back.message()));
     QCOMPARE(back.value().qmul4Verdicts, d.qmul4Verdicts);
     QCOMPARE(back.value().qmul4VerdictOf(QStringLiteral("sha256:aaa"), QStringLiteral("62cbc27f")), fallback);
     QVERIFY(!back.value().qmul4VerdictOf(QStringLiteral("sha256:aaa"), QStringLiteral("ffff")));
     QVERIFY(!back.value().qmul4VerdictOf(QString(), QString())); // no digest: nothing is known of the image
     // A manifest written before verdicts were kept reads, with none.
-    const Result<Deployment> old = Deployment::fromJson(R"({"host":"h","profile":"b300x4-balanced","ok":true})");
+    const Result<recipe::Deployment> old =
+        recipe::Deployment::fromJson(R"({"host":"h","profile":"b300x4-balanced","ok":true})");
     QVERIFY2(old, qPrintable(old.message()));
     QVERIFY(old.value().qmul4Verdicts.isEmpty());
 }
@@ -100,7 +101,7 @@ void TestDeployment::manifest_roundTrip()
     QTemporaryDir dir;
     const AppPaths paths(dir.path());
     QVERIFY(paths.ensureExists());
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu-b300");
     d.profile = QStringLiteral("b300x4-balanced");
     d.recipe = QStringLiteral("minimax-m31-flash");
@@ -115,18 +116,18 @@ void TestDeployment::manifest_roundTrip()
     d.licenseAcknowledged = QStringLiteral("commercial");
     d.ok = true;
     d.finished = QStringLiteral("2026-12-01T20:00:00Z");
-    StepRecord qmul4;
+    recipe::StepRecord qmul4;
     qmul4.step = QStringLiteral("check.qmul4");
-    qmul4.status = StepStatus::Warn;
+    qmul4.status = recipe::StepStatus::Warn;
     qmul4.seen = QStringLiteral("qmul4 fallback");
     d.steps.insert(qmul4.step, qmul4);
-    QDir().mkpath(Deployment::directory(paths, d.host));
+    QDir().mkpath(recipe::Deployment::directory(paths, d.host));
     QVERIFY(d.write(paths).isOk());
-    QVERIFY(Deployment::exists(paths, d.host));
+    QVERIFY(recipe::Deployment::exists(paths, d.host));
 
-    const Result<Deployment> back = Deployment::read(paths, d.host);
+    const Result<recipe::Deployment> back = recipe::Deployment::read(paths, d.host);
     QVERIFY2(back, qPrintable(back.message()));
-    const Deployment &r = back.value();
+    const recipe::Deployment &r = back.value();
     QCOMPARE(r.id().toString(), QStringLiteral("gpu-b300-b300x4-balanced"));
     for (const auto &[a, b] : {std::pair{r.recipe, d.recipe},
                                {r.image, d.image},
@@ -142,10 +143,10 @@ void TestDeployment::manifest_roundTrip()
         QCOMPARE(a, b);
     }
     QVERIFY(r.ok);
-    QCOMPARE(r.stepStatus(QStringLiteral("check.qmul4")), StepStatus::Warn);
-    QCOMPARE(r.stepStatus(QStringLiteral("verify.text")), StepStatus::Pending);
+    QCOMPARE(r.stepStatus(QStringLiteral("check.qmul4")), recipe::StepStatus::Warn);
+    QCOMPARE(r.stepStatus(QStringLiteral("verify.text")), recipe::StepStatus::Pending);
     // The file keeps the field names scripts and older versions read.
-    QFile f(Deployment::manifestFile(paths, d.host));
+    QFile f(recipe::Deployment::manifestFile(paths, d.host));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const auto j = nlohmann::json::parse(f.readAll().toStdString());
     for (const char *k : {"host", "profile", "image", "gpus", "recipe", "image_digest", "model_sha", "host_home",
@@ -174,27 +175,28 @@ void TestDeployment::manifest_absentOrDamaged_saysSo()
     const AppPaths paths(dir.path());
     QVERIFY(paths.ensureExists());
     if (!content.isNull()) {
-        QDir().mkpath(Deployment::directory(paths, QStringLiteral("gpu-x")));
-        QFile f(Deployment::manifestFile(paths, QStringLiteral("gpu-x")));
+        QDir().mkpath(recipe::Deployment::directory(paths, QStringLiteral("gpu-x")));
+        QFile f(recipe::Deployment::manifestFile(paths, QStringLiteral("gpu-x")));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(content);
     }
-    const Result<Deployment> d = Deployment::read(paths, QStringLiteral("gpu-x"));
+    const Result<recipe::Deployment> d = recipe::Deployment::read(paths, QStringLiteral("gpu-x"));
     QVERIFY(!d);
     QVERIFY2(d.message().contains(says), qPrintable(d.message()));
 }
 
 void TestDeployment::manifest_wrongTypes_readAsNothing()
 {
-    const Result<Deployment> d =
-        Deployment::fromJson(R"({"profile":"p","ok":"yes","image_digest":7,"steps":[],"gpus":null,"launch":{"a":1}})");
+    const Result<recipe::Deployment> d = recipe::Deployment::fromJson(
+        R"({"profile":"p","ok":"yes","image_digest":7,"steps":[],"gpus":null,"launch":{"a":1}})");
     QVERIFY2(d, qPrintable(d.message()));
     QVERIFY(!d.value().ok);
     QVERIFY(d.value().imageDigest.isEmpty());
     QVERIFY(d.value().steps.isEmpty());
-    const Result<Deployment> e = Deployment::fromJson(R"({"profile":"p","steps":{"check.qmul4":{"status":[]},"x":3}})");
+    const Result<recipe::Deployment> e =
+        recipe::Deployment::fromJson(R"({"profile":"p","steps":{"check.qmul4":{"status":[]},"x":3}})");
     QVERIFY(e);
-    QCOMPARE(e.value().stepStatus(QStringLiteral("check.qmul4")), StepStatus::Unknown);
+    QCOMPARE(e.value().stepStatus(QStringLiteral("check.qmul4")), recipe::StepStatus::Unknown);
     QCOMPARE(e.value().steps.size(), 1);
 }
 
@@ -271,20 +273,21 @@ void TestDeployment::undeployed_markedKeepingTheRest_noManifestNoFile()
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
     // No deployment: nothing to mark, and no empty manifest left behind.
-    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
-    QVERIFY(!Deployment::exists(paths, QStringLiteral("gpu1")));
+    QVERIFY(
+        recipe::Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
+    QVERIFY(!recipe::Deployment::exists(paths, QStringLiteral("gpu1")));
 
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu1");
     d.profile = QStringLiteral("b300x4-balanced");
     d.imageDigest = QStringLiteral("sha256:abc");
     d.launchCommand = QStringLiteral("sglang serve --tp 4");
     d.ok = true;
     QVERIFY(d.write(paths).isOk());
-    QVERIFY(!Deployment::read(paths, d.host).value().isUndeployed());
+    QVERIFY(!recipe::Deployment::read(paths, d.host).value().isUndeployed());
     const QDateTime when = QDateTime::fromString(QStringLiteral("2026-12-05T10:00:00Z"), Qt::ISODate);
-    QVERIFY(Deployment::recordUndeployed(paths, d.host, when).isOk());
-    const Result<Deployment> after = Deployment::read(paths, d.host);
+    QVERIFY(recipe::Deployment::recordUndeployed(paths, d.host, when).isOk());
+    const Result<recipe::Deployment> after = recipe::Deployment::read(paths, d.host);
     QVERIFY2(after, qPrintable(after.message()));
     QCOMPARE(after.value().undeployed, QStringLiteral("2026-12-05T10:00:00Z"));
     QVERIFY(after.value().isUndeployed());
@@ -292,7 +295,7 @@ void TestDeployment::undeployed_markedKeepingTheRest_noManifestNoFile()
     QCOMPARE(after.value().launchCommand, d.launchCommand);
     // A new deployment's manifest starts without it.
     QVERIFY(d.write(paths).isOk());
-    QVERIFY(!Deployment::read(paths, d.host).value().isUndeployed());
+    QVERIFY(!recipe::Deployment::read(paths, d.host).value().isUndeployed());
 }
 
 void TestDeployment::undeployed_parallelWithDeploys_neverTornNeverLost()
@@ -303,7 +306,7 @@ void TestDeployment::undeployed_parallelWithDeploys_neverTornNeverLost()
     QTemporaryDir root;
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu1");
     d.profile = QStringLiteral("b300x4-balanced");
     QVERIFY(d.write(paths).isOk());
@@ -312,13 +315,13 @@ void TestDeployment::undeployed_parallelWithDeploys_neverTornNeverLost()
     for (int i = 0; i < 16; ++i) {
         writers.emplace_back([&paths, &failures, i] {
             for (int round = 0; round < 10; ++round) {
-                Deployment mine;
+                recipe::Deployment mine;
                 mine.host = QStringLiteral("gpu1");
                 mine.profile = QStringLiteral("b300x4-balanced");
                 mine.imageDigest = QStringLiteral("sha256:%1").arg(i * 100 + round);
                 const bool ok = i % 2 == 0
                     ? mine.write(paths).isOk()
-                    : Deployment::recordUndeployed(paths, mine.host, QDateTime::currentDateTimeUtc()).isOk();
+                    : recipe::Deployment::recordUndeployed(paths, mine.host, QDateTime::currentDateTimeUtc()).isOk();
                 failures += ok ? 0 : 1;
             }
         });
@@ -327,12 +330,13 @@ void TestDeployment::undeployed_parallelWithDeploys_neverTornNeverLost()
         t.join();
     }
     QCOMPARE(failures.load(), 0);
-    const Result<Deployment> after = Deployment::read(paths, QStringLiteral("gpu1"));
+    const Result<recipe::Deployment> after = recipe::Deployment::read(paths, QStringLiteral("gpu1"));
     QVERIFY2(after, qPrintable(after.message()));
     QVERIFY(after.value().imageDigest.startsWith(QLatin1String("sha256:"))); // whole, and one writer's
     // Last, an undeploy: it keeps the last deploy's fields and says when.
-    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
-    const Result<Deployment> last = Deployment::read(paths, QStringLiteral("gpu1"));
+    QVERIFY(
+        recipe::Deployment::recordUndeployed(paths, QStringLiteral("gpu1"), QDateTime::currentDateTimeUtc()).isOk());
+    const Result<recipe::Deployment> last = recipe::Deployment::read(paths, QStringLiteral("gpu1"));
     QVERIFY(last && last.value().isUndeployed() && last.value().imageDigest == after.value().imageDigest);
 }
 
@@ -341,10 +345,10 @@ void TestDeployment::records_sayWhenAManifestChanges_notTheJournal()
     QTemporaryDir root;
     const AppPaths paths(root.path());
     QVERIFY(paths.ensureExists());
-    DeploymentRecords records(paths);
-    QSignalSpy changed(&records, &DeploymentRecords::changed);
+    fleet::DeploymentRecords records(paths);
+    QSignalSpy changed(&records, &fleet::DeploymentRecords::changed);
     records.setHosts({QStringLiteral("gpu1"), QStringLiteral("gpu2")});
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu2");
     d.profile = QStringLiteral("b300x4-balanced");
     QVERIFY(d.write(paths).isOk()); // a terminal's first deploy, in a folder the watcher made
@@ -352,11 +356,12 @@ void TestDeployment::records_sayWhenAManifestChanges_notTheJournal()
     QCOMPARE(changed.takeFirst().at(0).toString(), QStringLiteral("gpu2"));
 
     // The journal's appends are not a new record; an undeploy is.
-    QFile journal(Deployment::directory(paths, QStringLiteral("gpu2")) + QStringLiteral("/journal.jsonl"));
+    QFile journal(recipe::Deployment::directory(paths, QStringLiteral("gpu2")) + QStringLiteral("/journal.jsonl"));
     QVERIFY(journal.open(QIODevice::Append));
     QVERIFY(journal.write("{}\n") == 3);
     journal.close();
-    QVERIFY(Deployment::recordUndeployed(paths, QStringLiteral("gpu2"), QDateTime::currentDateTimeUtc()).isOk());
+    QVERIFY(
+        recipe::Deployment::recordUndeployed(paths, QStringLiteral("gpu2"), QDateTime::currentDateTimeUtc()).isOk());
     QTRY_COMPARE(changed.size(), 1);
     QCOMPARE(changed.takeFirst().at(0).toString(), QStringLiteral("gpu2"));
 

@@ -77,7 +77,7 @@ void TestGeneratorCommand::shellWords_asAPosixShellSplitsThem()
 {
     QFETCH(QString, text);
     QFETCH(QStringList, words);
-    const Result<QStringList> got = ShellWords::split(text);
+    const Result<QStringList> got = recipe::ShellWords::split(text);
     QVERIFY2(got, qPrintable(got.message()));
     QCOMPARE(got.value(), words);
 }
@@ -91,9 +91,9 @@ void TestGeneratorCommand::generatorOutputs_readAsGiven_data()
     QTest::addColumn<QStringList>("env");
     QTest::addColumn<int>("ignored");
 
-    const int launch = int(GeneratorCommand::Form::LaunchServer);
-    const int serve = int(GeneratorCommand::Form::SglangServe);
-    const int docker = int(GeneratorCommand::Form::DockerRun);
+    const int launch = int(recipe::GeneratorCommand::Form::LaunchServer);
+    const int serve = int(recipe::GeneratorCommand::Form::SglangServe);
+    const int docker = int(recipe::GeneratorCommand::Form::DockerRun);
     // NVIDIA B200, TP 8 (the cookbook's B200 line: 0.65 of memory).
     QTest::newRow("B200 launch_server") << s("python3 -m sglang.launch_server \\\n"
                                              "  --model-path MiniMaxAI/MiniMax-M3.1-Flash \\\n"
@@ -192,14 +192,14 @@ void TestGeneratorCommand::generatorOutputs_readAsGiven()
     QFETCH(QString, image);
     QFETCH(QStringList, env);
     QFETCH(int, ignored);
-    const Result<GeneratorCommand> cmd = GeneratorCommand::parse(text);
+    const Result<recipe::GeneratorCommand> cmd = recipe::GeneratorCommand::parse(text);
     QVERIFY2(cmd, qPrintable(cmd.message()));
     QCOMPARE(int(cmd.value().form()), form);
     QCOMPARE(cmd.value().serverWords(), serverWords);
     QCOMPARE(cmd.value().image(), image);
     QCOMPARE(cmd.value().environment(), env);
     QCOMPARE(cmd.value().ignoredDockerOptions().size(), ignored);
-    for (const IgnoredDockerOption &o : cmd.value().ignoredDockerOptions()) {
+    for (const recipe::IgnoredDockerOption &o : cmd.value().ignoredDockerOptions()) {
         QVERIFY2(!o.why.isEmpty(), qPrintable(o.option)); // every one says why
     }
 }
@@ -265,7 +265,7 @@ void TestGeneratorCommand::hostile_refusedWithTheCharacterAndWhere()
 {
     QFETCH(QString, text);
     QFETCH(QStringList, says);
-    const Result<GeneratorCommand> cmd = GeneratorCommand::parse(text);
+    const Result<recipe::GeneratorCommand> cmd = recipe::GeneratorCommand::parse(text);
     QVERIFY(!cmd);
     for (const QString &s : says) {
         QVERIFY2(cmd.message().contains(s), qPrintable(QStringLiteral("\"%1\" not in: %2").arg(s, cmd.message())));
@@ -274,12 +274,12 @@ void TestGeneratorCommand::hostile_refusedWithTheCharacterAndWhere()
 
 void TestGeneratorCommand::dockerForm_keepsTheEnvironmentAndSaysWhatItIgnores()
 {
-    const Result<GeneratorCommand> cmd = GeneratorCommand::parse(
+    const Result<recipe::GeneratorCommand> cmd = recipe::GeneratorCommand::parse(
         s("docker run --gpus all -p 30000:30000 --shm-size=32g -e HF_TOKEN -e SGLANG_USE_AITER=1 --env-file ./env "
           "lmsysorg/sglang:dev sglang serve --tp 4"));
     QVERIFY2(cmd, qPrintable(cmd.message()));
     QCOMPARE(cmd.value().environment(), l({"SGLANG_USE_AITER=1"}));
-    const QList<IgnoredDockerOption> &ignored = cmd.value().ignoredDockerOptions();
+    const QList<recipe::IgnoredDockerOption> &ignored = cmd.value().ignoredDockerOptions();
     QCOMPARE(ignored.size(), 5);
     QCOMPARE(ignored.at(0).option, s("--gpus all"));
     QVERIFY(ignored.at(0).why.contains(s("GPUs")));
@@ -294,10 +294,10 @@ void TestGeneratorCommand::dockerForm_keepsTheEnvironmentAndSaysWhatItIgnores()
 
 void TestGeneratorCommand::listFlags_keepEveryValueInOrder()
 {
-    const Result<GeneratorCommand> cmd =
-        GeneratorCommand::parse(s("sglang serve --cuda-graph-bs 1 2 4 8 --tp=4 --enable-metrics --tp 8"));
+    const Result<recipe::GeneratorCommand> cmd =
+        recipe::GeneratorCommand::parse(s("sglang serve --cuda-graph-bs 1 2 4 8 --tp=4 --enable-metrics --tp 8"));
     QVERIFY2(cmd, qPrintable(cmd.message()));
-    const QList<ServerArg> &args = cmd.value().serverArgs();
+    const QList<recipe::ServerArg> &args = cmd.value().serverArgs();
     QCOMPARE(args.size(), 4);
     QCOMPARE(args.at(0).values, (l({"1", "2", "4", "8"})));
     QCOMPARE(args.at(1).flag, s("--tp"));
@@ -305,7 +305,7 @@ void TestGeneratorCommand::listFlags_keepEveryValueInOrder()
     QCOMPARE(args.at(1).words(), l({"--tp=4"}));
     QVERIFY(args.at(2).values.isEmpty());
     QCOMPARE(cmd.value().find(s("--tp"))->values, l({"4"})); // the first, as given
-    QCOMPARE((ServerArg{s("--x"), l({"a b"}), false}.text()), s("--x 'a b'"));
+    QCOMPARE((recipe::ServerArg{s("--x"), l({"a b"}), false}.text()), s("--x 'a b'"));
 }
 
 QTEST_GUILESS_MAIN(TestGeneratorCommand)

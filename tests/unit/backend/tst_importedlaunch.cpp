@@ -41,20 +41,20 @@ private Q_SLOTS:
     void launch_h200_oneServiceOnItsGpus();
 
 private:
-    ImportContext nvidia8() const;
-    Recipe m_recipe;
+    recipe::ImportContext nvidia8() const;
+    recipe::Recipe m_recipe;
 };
 
 void TestImportedLaunch::initTestCase()
 {
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     m_recipe = recipes.value().first();
 }
 
-ImportContext TestImportedLaunch::nvidia8() const
+recipe::ImportContext TestImportedLaunch::nvidia8() const
 {
-    ImportContext c;
+    recipe::ImportContext c;
     c.gpusPerService = 8;
     c.gpusFrom = s("the host's 8 GPUs");
     c.revision = s("main");
@@ -97,12 +97,12 @@ void TestImportedLaunch::refusals_nameTheNumbers()
     QFETCH(QString, text);
     QFETCH(bool, amd);
     QFETCH(QStringList, says);
-    ImportContext c = nvidia8();
+    recipe::ImportContext c = nvidia8();
     if (amd) {
         c.vendor = probe::GpuVendor::Amd;
         c.gpusPerService = 4;
     }
-    const Result<ImportedLaunch> launch = ImportedLaunch::make(text, m_recipe, c);
+    const Result<recipe::ImportedLaunch> launch = recipe::ImportedLaunch::make(text, m_recipe, c);
     QVERIFY(!launch);
     for (const QString &w : says) {
         QVERIFY2(launch.message().contains(w),
@@ -112,14 +112,14 @@ void TestImportedLaunch::refusals_nameTheNumbers()
 
 void TestImportedLaunch::accepted_keepsTheArgumentsAndSaysWhatFlashdeckSets()
 {
-    const Result<ImportedLaunch> launch = ImportedLaunch::make(
+    const Result<recipe::ImportedLaunch> launch = recipe::ImportedLaunch::make(
         s("docker run --gpus all -p 30000:30000 -e CUDA_VISIBLE_DEVICES=0,1 -e SGL_X=1 "
           "lmsysorg/sglang:dev-cu12-minimax-m3 python3 -m sglang.launch_server --model-path "
           "MiniMaxAI/MiniMax-M3.1-Flash --revision main --tp 8 --host 0.0.0.0 --port 30000 --enable-metrics "
           "--mem-fraction-static 0.75 --attention-backend fa3"),
         m_recipe, nvidia8());
     QVERIFY2(launch, qPrintable(launch.message()));
-    const ImportedLaunch &i = launch.value();
+    const recipe::ImportedLaunch &i = launch.value();
     QCOMPARE(i.serverArgs, l({"--tp", "8", "--mem-fraction-static", "0.75", "--attention-backend", "fa3"}));
     QCOMPARE(i.env, l({"SGL_X=1"})); // the GPU list is Flashdeck's
     QCOMPARE(i.image, s("lmsysorg/sglang:dev-cu12-minimax-m3"));
@@ -136,24 +136,24 @@ void TestImportedLaunch::accepted_keepsTheArgumentsAndSaysWhatFlashdeckSets()
 
 void TestImportedLaunch::launch_amd_bothServicesRunTheGeneratorsFlagsAndNoB300Flag()
 {
-    ImportContext c;
+    recipe::ImportContext c;
     c.vendor = probe::GpuVendor::Amd;
     c.gpusPerService = 4;
     c.revision = s("main");
-    const Result<ImportedLaunch> imported = ImportedLaunch::make(
+    const Result<recipe::ImportedLaunch> imported = recipe::ImportedLaunch::make(
         s("SGLANG_USE_AITER=1 python3 -m sglang.launch_server --model-path MiniMaxAI/MiniMax-M3.1-Flash --tp 4 "
           "--quantization mxfp8 --dtype bfloat16 --mem-fraction-static 0.80"),
         m_recipe, c);
     QVERIFY2(imported, qPrintable(imported.message()));
-    LaunchInputs in;
+    recipe::LaunchInputs in;
     in.deploymentId = s("amd-mi355x");
     in.imageDigest = kDigest;
     in.modelSha = kSha;
-    in.apiKey = generateApiKey();
+    in.apiKey = recipe::generateApiKey();
     in.hostHome = s("/root");
     in.imported = imported.value();
-    const RecipeProfile *amd = m_recipe.profile(s("mi355x-x8-two-tp4-router"));
-    const auto specs = buildLaunch(m_recipe, *amd, in);
+    const recipe::RecipeProfile *amd = m_recipe.profile(s("mi355x-x8-two-tp4-router"));
+    const auto specs = recipe::buildLaunch(m_recipe, *amd, in);
     QVERIFY2(specs, qPrintable(specs.message()));
     QCOMPARE(specs.value().size(), 3); // two services and the Router
     for (int r = 0; r < 2; ++r) {
@@ -193,19 +193,19 @@ void TestImportedLaunch::launch_amd_bothServicesRunTheGeneratorsFlagsAndNoB300Fl
 
 void TestImportedLaunch::launch_h200_oneServiceOnItsGpus()
 {
-    const Result<ImportedLaunch> imported =
-        ImportedLaunch::make(s("sglang serve --tp-size 8 --attention-backend fa3"), m_recipe, nvidia8());
+    const Result<recipe::ImportedLaunch> imported =
+        recipe::ImportedLaunch::make(s("sglang serve --tp-size 8 --attention-backend fa3"), m_recipe, nvidia8());
     QVERIFY2(imported, qPrintable(imported.message()));
-    const RecipeProfile profile =
-        ImportedLaunch::layout(*m_recipe.profile(s("h200")), 8, imported.value().memFractionStatic);
+    const recipe::RecipeProfile profile =
+        recipe::ImportedLaunch::layout(*m_recipe.profile(s("h200")), 8, imported.value().memFractionStatic);
     QVERIFY(!profile.generatorOnly());
     QVERIFY(!profile.verified());
-    LaunchInputs in;
+    recipe::LaunchInputs in;
     in.deploymentId = s("h200-h200");
     in.imageDigest = kDigest;
     in.modelSha = kSha;
     in.imported = imported.value();
-    const auto specs = buildLaunch(m_recipe, profile, in);
+    const auto specs = recipe::buildLaunch(m_recipe, profile, in);
     QVERIFY2(specs, qPrintable(specs.message()));
     QCOMPARE(specs.value().size(), 1);
     const nlohmann::json &body = specs.value().first().createBody;

@@ -5,8 +5,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using flashdeck::HostEntry;
-using flashdeck::Inventory;
+using flashdeck::fleet::HostEntry;
+using flashdeck::fleet::Inventory;
 
 class TestInventory : public QObject
 {

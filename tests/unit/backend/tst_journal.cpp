@@ -23,14 +23,14 @@ private Q_SLOTS:
     void unwritable_saysWhereAndWhat();
 
 private:
-    static StepRecord record(const QString &step, StepStatus status, const QString &seen = {});
+    static recipe::StepRecord record(const QString &step, recipe::StepStatus status, const QString &seen = {});
     QTemporaryDir m_dir;
-    Redactor m_redactor;
+    security::Redactor m_redactor;
 };
 
-StepRecord TestJournal::record(const QString &step, StepStatus status, const QString &seen)
+recipe::StepRecord TestJournal::record(const QString &step, recipe::StepStatus status, const QString &seen)
 {
-    StepRecord r;
+    recipe::StepRecord r;
     r.step = step;
     r.status = status;
     r.title = QStringLiteral("Title of ") + step;
@@ -41,10 +41,11 @@ StepRecord TestJournal::record(const QString &step, StepStatus status, const QSt
 
 void TestJournal::appendThenRead_roundTrips()
 {
-    Journal j(m_dir.filePath(QStringLiteral("a/journal.jsonl")), m_redactor);
-    QVERIFY(j.append(record(QStringLiteral("preflight.driver"), StepStatus::Running)));
-    QVERIFY(j.append(record(QStringLiteral("preflight.driver"), StepStatus::Fail, QStringLiteral("CUDA 13.0"))));
-    QVERIFY(j.append(record(QStringLiteral("preflight.disk"), StepStatus::Pass)));
+    deploy::Journal j(m_dir.filePath(QStringLiteral("a/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("preflight.driver"), recipe::StepStatus::Running)));
+    QVERIFY(
+        j.append(record(QStringLiteral("preflight.driver"), recipe::StepStatus::Fail, QStringLiteral("CUDA 13.0"))));
+    QVERIFY(j.append(record(QStringLiteral("preflight.disk"), recipe::StepStatus::Pass)));
     const auto all = j.read();
     QVERIFY(all);
     QCOMPARE(all.value().size(), 3);
@@ -52,7 +53,7 @@ void TestJournal::appendThenRead_roundTrips()
     const auto latest = j.latest();
     QVERIFY(latest);
     QCOMPARE(latest.value().size(), 2);
-    QCOMPARE(latest.value().first().status, StepStatus::Fail);
+    QCOMPARE(latest.value().first().status, recipe::StepStatus::Fail);
     QCOMPARE(QFile(j.path()).permissions() & (QFile::ReadOther | QFile::ReadGroup), QFile::Permissions());
 }
 
@@ -60,8 +61,8 @@ void TestJournal::secrets_neverReachTheFile()
 {
     const QString key = QStringLiteral("sk-fd-ThisIsTheSecretKeyOfTheDeployment0123456789");
     QVERIFY(m_redactor.addSecret(key));
-    Journal j(m_dir.filePath(QStringLiteral("b/journal.jsonl")), m_redactor);
-    StepRecord r = record(QStringLiteral("launch"), StepStatus::Pass);
+    deploy::Journal j(m_dir.filePath(QStringLiteral("b/journal.jsonl")), m_redactor);
+    recipe::StepRecord r = record(QStringLiteral("launch"), recipe::StepStatus::Pass);
     r.command = QStringLiteral("docker run … --api-key ") + key;
     QVERIFY(j.append(r));
     QFile f(j.path());
@@ -74,8 +75,8 @@ void TestJournal::secrets_neverReachTheFile()
 
 void TestJournal::tornLastLine_isSkippedWithANote()
 {
-    Journal j(m_dir.filePath(QStringLiteral("c/journal.jsonl")), m_redactor);
-    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    deploy::Journal j(m_dir.filePath(QStringLiteral("c/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), recipe::StepStatus::Running)));
     QFile f(j.path());
     QVERIFY(f.open(QIODevice::Append));
     f.write(R"({"step":"pull","status":"pa)");
@@ -89,13 +90,13 @@ void TestJournal::tornLastLine_isSkippedWithANote()
 
 void TestJournal::damagedMiddle_isAnError()
 {
-    Journal j(m_dir.filePath(QStringLiteral("d/journal.jsonl")), m_redactor);
-    QVERIFY(j.append(record(QStringLiteral("a"), StepStatus::Pass)));
+    deploy::Journal j(m_dir.filePath(QStringLiteral("d/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("a"), recipe::StepStatus::Pass)));
     QFile f(j.path());
     QVERIFY(f.open(QIODevice::Append));
     f.write("garbage\n");
     f.close();
-    QVERIFY(j.append(record(QStringLiteral("b"), StepStatus::Pass)));
+    QVERIFY(j.append(record(QStringLiteral("b"), recipe::StepStatus::Pass)));
     const auto all = j.read();
     QVERIFY(!all);
     QVERIFY(all.message().contains(QLatin1String("line 2")));
@@ -105,13 +106,13 @@ void TestJournal::tornLastLine_isRepairedByTheNextAppend()
 {
     // Flashdeck SIGKILLed mid-write, then run again with --resume: the next record must not be
     // glued to the torn one (the journal would read as damaged in the middle).
-    Journal j(m_dir.filePath(QStringLiteral("e/journal.jsonl")), m_redactor);
-    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    deploy::Journal j(m_dir.filePath(QStringLiteral("e/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), recipe::StepStatus::Running)));
     QFile f(j.path());
     QVERIFY(f.open(QIODevice::Append));
     f.write(R"({"step":"pull","status":"pa)");
     f.close();
-    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Pass, QStringLiteral("resumed"))));
+    QVERIFY(j.append(record(QStringLiteral("pull"), recipe::StepStatus::Pass, QStringLiteral("resumed"))));
     QString warning;
     const auto all = j.read(&warning);
     QVERIFY2(all, qPrintable(all.status().message()));
@@ -124,8 +125,8 @@ void TestJournal::fullDisk_failsClearly_journalStaysWhole_thenResumes()
 {
     test::TmpfsMount disk(m_dir.filePath(QStringLiteral("full")), 64);
     QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
-    Journal j(m_dir.filePath(QStringLiteral("full/demo/journal.jsonl")), m_redactor);
-    QVERIFY(j.append(record(QStringLiteral("pull"), StepStatus::Running)));
+    deploy::Journal j(m_dir.filePath(QStringLiteral("full/demo/journal.jsonl")), m_redactor);
+    QVERIFY(j.append(record(QStringLiteral("pull"), recipe::StepStatus::Running)));
     const QByteArray before = [&] {
         QFile f(j.path());
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -133,7 +134,8 @@ void TestJournal::fullDisk_failsClearly_journalStaysWhole_thenResumes()
     // Leave room for part of a line, not a whole one: the kernel takes what fits (a partial
     // write), which is the case that tears a line.
     QVERIFY(disk.fill(4096) > 0);
-    const StepRecord big = record(QStringLiteral("pull"), StepStatus::Pass, QString(20000, QLatin1Char('x')));
+    const recipe::StepRecord big =
+        record(QStringLiteral("pull"), recipe::StepStatus::Pass, QString(20000, QLatin1Char('x')));
     const Status s = j.append(big);
     QVERIFY(!s);
     QVERIFY2(s.message().contains(QLatin1String("No space left on device")), qPrintable(s.message()));
@@ -154,8 +156,8 @@ void TestJournal::fullDisk_failsClearly_journalStaysWhole_thenResumes()
 
 void TestJournal::unwritable_saysWhereAndWhat()
 {
-    Journal j(QStringLiteral("/proc/flashdeck-cannot-write/journal.jsonl"), m_redactor);
-    const Status s = j.append(record(QStringLiteral("a"), StepStatus::Pass));
+    deploy::Journal j(QStringLiteral("/proc/flashdeck-cannot-write/journal.jsonl"), m_redactor);
+    const Status s = j.append(record(QStringLiteral("a"), recipe::StepStatus::Pass));
     QVERIFY(!s);
     QVERIFY(s.message().contains(QLatin1String("/proc/flashdeck-cannot-write/journal.jsonl")));
 }

@@ -122,8 +122,8 @@ void TestLanguage::pseudo_bracketsEveryText()
 
 void TestLanguage::licence_inBothLanguages_sameTerms()
 {
-    const auto en = LicenseTerms::builtIn(QStringLiteral("en"));
-    const auto zh = LicenseTerms::builtIn(QStringLiteral("zh_CN"));
+    const auto en = recipe::LicenseTerms::builtIn(QStringLiteral("en"));
+    const auto zh = recipe::LicenseTerms::builtIn(QStringLiteral("zh_CN"));
     QVERIFY2(en && zh, qPrintable(en.message() + zh.message()));
     QCOMPARE(en.value().language(), QStringLiteral("en"));
     QCOMPARE(zh.value().language(), QStringLiteral("zh_CN"));
@@ -146,28 +146,28 @@ void TestLanguage::licence_inBothLanguages_sameTerms()
     QVERIFY(en.value().summaryHash() != zh.value().summaryHash());
     QVERIFY(en.value().equivalentHashes().contains(zh.value().summaryHash()));
     QVERIFY(zh.value().equivalentHashes().contains(en.value().summaryHash()));
-    QCOMPARE(LicenseTerms::builtIn(QStringLiteral("fr")).value().language(), QStringLiteral("en"));
+    QCOMPARE(recipe::LicenseTerms::builtIn(QStringLiteral("fr")).value().language(), QStringLiteral("en"));
 }
 
 void TestLanguage::licence_followsTheLanguageInstalled()
 {
-    QCOMPARE(LicenseTerms::builtIn().value().language(), QStringLiteral("en"));
+    QCOMPARE(recipe::LicenseTerms::builtIn().value().language(), QStringLiteral("en"));
     Language language;
     QVERIFY(language.install(UiLanguage::Chinese));
-    QCOMPARE(LicenseTerms::builtIn().value().language(), QStringLiteral("zh_CN"));
+    QCOMPARE(recipe::LicenseTerms::builtIn().value().language(), QStringLiteral("zh_CN"));
     QVERIFY(language.install(UiLanguage::Pseudo)); // no such summary: English, never a broken text
-    QCOMPARE(LicenseTerms::builtIn().value().language(), QStringLiteral("en"));
+    QCOMPARE(recipe::LicenseTerms::builtIn().value().language(), QStringLiteral("en"));
 }
 
 void TestLanguage::acknowledgement_recordsLanguage_countsInEither()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    Acknowledgements store(dir.filePath(QStringLiteral("acknowledgements.json")));
-    const LicenseTerms zh = LicenseTerms::builtIn(QStringLiteral("zh_CN")).value();
-    const LicenseTerms en = LicenseTerms::builtIn(QStringLiteral("en")).value();
-    const Acknowledgement ack =
-        Acknowledgements::make(QStringLiteral("gpu1"), zh, QStringLiteral("commercial"), QStringLiteral("gui"));
+    deploy::Acknowledgements store(dir.filePath(QStringLiteral("acknowledgements.json")));
+    const recipe::LicenseTerms zh = recipe::LicenseTerms::builtIn(QStringLiteral("zh_CN")).value();
+    const recipe::LicenseTerms en = recipe::LicenseTerms::builtIn(QStringLiteral("en")).value();
+    const deploy::Acknowledgement ack =
+        deploy::Acknowledgements::make(QStringLiteral("gpu1"), zh, QStringLiteral("commercial"), QStringLiteral("gui"));
     QCOMPARE(ack.language, QStringLiteral("zh_CN"));
     QCOMPARE(ack.summarySha256, zh.summaryHash());
     QVERIFY(store.record(ack));
@@ -181,7 +181,7 @@ void TestLanguage::acknowledgement_recordsLanguage_countsInEither()
     QFile f(QStringLiteral(":/license/minimax-community-license.zh_CN.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray changed = f.readAll().replace("允许非商业使用。", "允许任何使用。");
-    const auto edited = LicenseTerms::fromJson(changed, QStringLiteral("edited"));
+    const auto edited = recipe::LicenseTerms::fromJson(changed, QStringLiteral("edited"));
     QVERIFY(edited);
     const auto again = store.find(QStringLiteral("gpu1"), edited.value());
     QVERIFY(again && !again.value());

@@ -25,32 +25,32 @@ private Q_SLOTS:
     void apiKey_is32RandomBytes();
 
 private:
-    LaunchInputs inputs() const;
-    Recipe m_recipe;
+    recipe::LaunchInputs inputs() const;
+    recipe::Recipe m_recipe;
 };
 
 void TestLaunchSpec::initTestCase()
 {
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     m_recipe = recipes.value().first();
 }
 
-LaunchInputs TestLaunchSpec::inputs() const
+recipe::LaunchInputs TestLaunchSpec::inputs() const
 {
-    LaunchInputs in;
+    recipe::LaunchInputs in;
     in.deploymentId = QStringLiteral("d1");
     in.imageDigest = kDigest;
     in.modelSha = kSha;
-    in.apiKey = generateApiKey();
+    in.apiKey = recipe::generateApiKey();
     in.hostHome = QStringLiteral("/home/ops");
     return in;
 }
 
 void TestLaunchSpec::balanced_isTheContractsContainer()
 {
-    const LaunchInputs in = inputs();
-    const auto specs = buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("b300x4-balanced")), in);
+    const recipe::LaunchInputs in = inputs();
+    const auto specs = recipe::buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("b300x4-balanced")), in);
     QVERIFY2(specs, qPrintable(specs.message()));
     QCOMPARE(specs.value().size(), 1);
     const nlohmann::json &b = specs.value().first().createBody;
@@ -95,8 +95,8 @@ void TestLaunchSpec::balanced_isTheContractsContainer()
 
 void TestLaunchSpec::dockerRun_isTheSameContainerWithTheKeyAsAVariable()
 {
-    const LaunchInputs in = inputs();
-    const auto specs = buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("b300x4-balanced")), in);
+    const recipe::LaunchInputs in = inputs();
+    const auto specs = recipe::buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("b300x4-balanced")), in);
     QVERIFY(specs);
     const QString line = specs.value().first().dockerRunLine();
     QVERIFY(!line.contains(in.apiKey)); // the runbook never holds the key
@@ -109,11 +109,12 @@ void TestLaunchSpec::dockerRun_isTheSameContainerWithTheKeyAsAVariable()
 
 void TestLaunchSpec::amd_twoServicesOnTheirGpusAndPorts()
 {
-    const auto specs = buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("mi355x-x8-two-tp4-router")), inputs());
+    const auto specs =
+        recipe::buildLaunch(m_recipe, *m_recipe.profile(QStringLiteral("mi355x-x8-two-tp4-router")), inputs());
     QVERIFY2(specs, qPrintable(specs.message()));
     QCOMPARE(specs.value().size(), 3); // two TP 4 services and the Router (F11, F37)
     QCOMPARE(specs.value().at(1).hostPort, quint16(30001));
-    const ContainerSpec &router = specs.value().at(2);
+    const recipe::ContainerSpec &router = specs.value().at(2);
     QCOMPARE(router.role, QStringLiteral("router"));
     QCOMPARE(router.createBody["HostConfig"]["NetworkMode"], "host");
     QCOMPARE(router.createBody["Cmd"],
@@ -146,7 +147,7 @@ void TestLaunchSpec::rules_refuseBeforeAnythingRuns()
     QFETCH(QString, profile);
     QFETCH(int, change);
     QFETCH(QString, message);
-    LaunchInputs in = inputs();
+    recipe::LaunchInputs in = inputs();
     switch (change) {
     case 1:
         in.exposePublicly = true;
@@ -164,15 +165,15 @@ void TestLaunchSpec::rules_refuseBeforeAnythingRuns()
     default:
         break;
     }
-    const auto r = buildLaunch(m_recipe, *m_recipe.profile(profile), in);
+    const auto r = recipe::buildLaunch(m_recipe, *m_recipe.profile(profile), in);
     QVERIFY(!r);
     QVERIFY2(r.message().contains(message), qPrintable(r.message()));
 }
 
 void TestLaunchSpec::apiKey_is32RandomBytes()
 {
-    const QString a = generateApiKey();
-    const QString b = generateApiKey();
+    const QString a = recipe::generateApiKey();
+    const QString b = recipe::generateApiKey();
     QVERIFY(a != b);
     QVERIFY(a.startsWith(QLatin1String("sk-fd-")));
     QCOMPARE(QByteArray::fromBase64(a.mid(6).toLatin1(), QByteArray::Base64UrlEncoding).size(), 32);

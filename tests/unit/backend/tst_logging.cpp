@@ -12,7 +12,7 @@
 
 #include <sstream>
 
-using flashdeck::Redactor;
+using flashdeck::security::Redactor;
 namespace fdlog = flashdeck::applog;
 
 Q_LOGGING_CATEGORY(lcSshTest, "flashdeck.ssh")

@@ -12,7 +12,7 @@
 
 using namespace flashdeck;
 
-Q_DECLARE_METATYPE(flashdeck::Pins)
+Q_DECLARE_METATYPE(flashdeck::recipe::Pins)
 
 /** Pins files, what differs between two sets of pins, the upgrade's plan file and prune's record. */
 class TestPins : public QObject
@@ -36,9 +36,9 @@ const char *const kOther = "sha256:f2980cb6934c079e09e1da073703389ba9cdc94781c5b
 const char *const kCommit = "62cbc27f7e9e74309d8ecea398ffe088b6c4e0aa";
 const char *const kEarlier = "c66bf306fb58d9596ad65805d9f749548dd05e58";
 
-Pins pins(const char *digest, const char *commit, const char *profile = "b300x4-balanced")
+recipe::Pins pins(const char *digest, const char *commit, const char *profile = "b300x4-balanced")
 {
-    Pins p;
+    recipe::Pins p;
     p.host = QStringLiteral("gpu1");
     p.image = QStringLiteral("lmsysorg/sglang:dev-minimax-m31-flash");
     p.imageDigest = QString::fromLatin1(digest);
@@ -68,7 +68,7 @@ void TestPins::fromJson()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, error);
-    const Result<Pins> p = Pins::fromJson(nlohmann::json::parse(json.toStdString()));
+    const Result<recipe::Pins> p = recipe::Pins::fromJson(nlohmann::json::parse(json.toStdString()));
     QCOMPARE(bool(p), error.isEmpty());
     if (!p) {
         QCOMPARE(p.message(), error);
@@ -77,8 +77,8 @@ void TestPins::fromJson()
 
 void TestPins::differences_data()
 {
-    QTest::addColumn<Pins>("runs");
-    QTest::addColumn<Pins>("wanted");
+    QTest::addColumn<recipe::Pins>("runs");
+    QTest::addColumn<recipe::Pins>("wanted");
     QTest::addColumn<QStringList>("differs");
     QTest::newRow("same") << pins(kDigest, kCommit) << pins(kDigest, kCommit) << QStringList{};
     QTest::newRow("image") << pins(kOther, kCommit) << pins(kDigest, kCommit)
@@ -92,7 +92,7 @@ void TestPins::differences_data()
                              << QStringList{QStringLiteral("profile b300x4-low-latency where the pins say "
                                                            "b300x4-balanced")};
     // Another host's name and another launch line (its home folder) are not drift.
-    Pins elsewhere = pins(kDigest, kCommit);
+    recipe::Pins elsewhere = pins(kDigest, kCommit);
     elsewhere.host = QStringLiteral("gpu7");
     elsewhere.launchSha256 = QStringLiteral("00");
     QTest::newRow("another host") << elsewhere << pins(kDigest, kCommit) << QStringList{};
@@ -100,8 +100,8 @@ void TestPins::differences_data()
 
 void TestPins::differences()
 {
-    QFETCH(Pins, runs);
-    QFETCH(Pins, wanted);
+    QFETCH(recipe::Pins, runs);
+    QFETCH(recipe::Pins, wanted);
     QFETCH(QStringList, differs);
     QCOMPARE(runs.differencesFrom(wanted), differs);
 }
@@ -130,7 +130,7 @@ void TestPins::drift_raisedOnlyForADeploymentThatDiffers()
              QStringLiteral("Runs other pins than fleet.pins.json: image digest sha256:f2980cb6934c where the "
                             "pins say sha256:819722d1da25"));
     // Undeployed (from a terminal, say): it runs nothing again, so nothing drifts.
-    Deployment undeployed;
+    recipe::Deployment undeployed;
     undeployed.host = QStringLiteral("gpu1");
     undeployed.profile = QStringLiteral("b300x4-balanced");
     undeployed.imageDigest = QString::fromLatin1(kOther);
@@ -146,19 +146,19 @@ void TestPins::drift_raisedOnlyForADeploymentThatDiffers()
 void TestPins::upgradePlan_roundTrip_andDamagedNamed()
 {
     QTemporaryDir dir;
-    const QString file = UpgradePlan::fileOf(dir.path());
-    const Result<std::optional<UpgradePlan>> none = UpgradePlan::read(file);
+    const QString file = deploy::UpgradePlan::fileOf(dir.path());
+    const Result<std::optional<deploy::UpgradePlan>> none = deploy::UpgradePlan::read(file);
     QVERIFY(none && !none.value());
-    UpgradePlan plan;
+    deploy::UpgradePlan plan;
     plan.from = pins(kOther, kCommit);
     plan.to = pins(kDigest, kCommit);
-    plan.phase = UpgradePhase::Rollback;
+    plan.phase = deploy::UpgradePhase::Rollback;
     plan.failedStep = QStringLiteral("ready");
     plan.failedSeen = QStringLiteral("ImportError: cannot import name 'x'");
     QVERIFY(plan.write(file));
-    const Result<std::optional<UpgradePlan>> back = UpgradePlan::read(file);
+    const Result<std::optional<deploy::UpgradePlan>> back = deploy::UpgradePlan::read(file);
     QVERIFY(back && back.value());
-    QCOMPARE(back.value()->phase, UpgradePhase::Rollback);
+    QCOMPARE(back.value()->phase, deploy::UpgradePhase::Rollback);
     QCOMPARE(back.value()->from.imageDigest, plan.from.imageDigest);
     QCOMPARE(back.value()->to.imageDigest, plan.to.imageDigest);
     QCOMPARE(back.value()->failedSeen, plan.failedSeen);
@@ -168,7 +168,7 @@ void TestPins::upgradePlan_roundTrip_andDamagedNamed()
     QFile f(file);
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"from\": {}") > 0);
     f.close();
-    const Result<std::optional<UpgradePlan>> damaged = UpgradePlan::read(file);
+    const Result<std::optional<deploy::UpgradePlan>> damaged = deploy::UpgradePlan::read(file);
     QVERIFY(!damaged);
     QVERIFY2(damaged.message().contains(file) && damaged.message().contains(QLatin1String("flashdeck status")),
              qPrintable(damaged.message()));
@@ -177,7 +177,7 @@ void TestPins::upgradePlan_roundTrip_andDamagedNamed()
 void TestPins::pulledImages_recordForget_andDamagedNamed()
 {
     QTemporaryDir dir;
-    PulledImages record(PulledImages::fileOf(dir.path()));
+    deploy::PulledImages record(deploy::PulledImages::fileOf(dir.path()));
     QVERIFY(record.read() && record.read().value().isEmpty());
     const QString a = QStringLiteral("lmsysorg/sglang@") + QLatin1String(kDigest);
     const QString b = QStringLiteral("lmsysorg/sglang@") + QLatin1String(kOther);
@@ -189,11 +189,11 @@ void TestPins::pulledImages_recordForget_andDamagedNamed()
     QVERIFY(record.forget(b));
     QCOMPARE(record.read().value().size(), 1);
     QCOMPARE(record.read().value().first().reference, a);
-    QFile f(PulledImages::fileOf(dir.path()));
+    QFile f(deploy::PulledImages::fileOf(dir.path()));
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write("[1, 2]") > 0);
     f.close();
     QVERIFY(!record.read());
-    QVERIFY(record.read().message().contains(PulledImages::fileOf(dir.path())));
+    QVERIFY(record.read().message().contains(deploy::PulledImages::fileOf(dir.path())));
     QVERIFY(!record.record({a, 1, QString()})); // never overwrites what it could not read
 }
 

@@ -216,7 +216,7 @@ void TestPromFleet::assemble_aggregatesRanks_andFoldsDcgmFree()
 
 void TestPromFleet::targets_fileSd()
 {
-    Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu1");
     d.profile = QStringLiteral("b300x4-balanced");
     d.port = 30001;

@@ -3,9 +3,9 @@
 
 #include <QTest>
 
-using flashdeck::ProfileChoice;
-using flashdeck::ReadyProgress;
-using flashdeck::Recipe;
+using flashdeck::deploy::ReadyProgress;
+using flashdeck::recipe::ProfileChoice;
+using flashdeck::recipe::Recipe;
 
 /**
  * The Ready step's reading of a first start (the weights cache growing, the log's milestones,

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-using flashdeck::Recipe;
+using flashdeck::recipe::Recipe;
 
 /** The shipped recipe loads and says what the seed says; a broken one names the key. */
 class TestRecipe : public QObject
@@ -166,10 +166,11 @@ void TestRecipe::generatorProfileForGpus_theModelsEntry()
     QFETCH(QString, profile);
     const auto recipes = Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
-    const flashdeck::RecipeProfile *p = flashdeck::ProfileChoice::generatorEntryForGpus(recipes.value().first(), names);
+    const flashdeck::recipe::RecipeProfile *p =
+        flashdeck::recipe::ProfileChoice::generatorEntryForGpus(recipes.value().first(), names);
     QCOMPARE(p ? p->id : QString(), profile);
     if (p) { // SGLang's default port until the command says otherwise (the window showed 1)
-        QCOMPARE(flashdeck::ProfileChoice::servedPort(*p), quint16(30000));
+        QCOMPARE(flashdeck::recipe::ProfileChoice::servedPort(*p), quint16(30000));
     }
 }
 
@@ -179,7 +180,7 @@ void TestRecipe::profileForGpus_fitsTheHost()
     QFETCH(QString, profile);
     const auto recipes = Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
-    const flashdeck::RecipeProfile *p = recipes.value().first().profileForGpus(names);
+    const flashdeck::recipe::RecipeProfile *p = recipes.value().first().profileForGpus(names);
     QCOMPARE(p ? p->id : QString(), profile);
 }
 
@@ -222,18 +223,18 @@ void TestRecipe::nodeLayout_oneServicePerFourGpusBehindTheRouter()
     const auto recipes = Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     const Recipe &recipe = recipes.value().first();
-    const flashdeck::RecipeProfile *listed = recipe.profile(profile);
+    const flashdeck::recipe::RecipeProfile *listed = recipe.profile(profile);
     QVERIFY(listed);
-    const auto chosen = flashdeck::ProfileChoice{{}, gpus, quint16(port)}.apply(recipe, *listed);
+    const auto chosen = flashdeck::recipe::ProfileChoice{{}, gpus, quint16(port)}.apply(recipe, *listed);
     if (layout.startsWith(QLatin1String("error: "))) {
         QVERIFY(!chosen);
         QVERIFY2(chosen.message().contains(layout.mid(7)), qPrintable(chosen.message()));
         return;
     }
     QVERIFY2(chosen, qPrintable(chosen.message()));
-    const auto describe = [](const flashdeck::RecipeProfile &p) -> QString {
+    const auto describe = [](const flashdeck::recipe::RecipeProfile &p) -> QString {
         QStringList services;
-        for (const flashdeck::RecipeReplica &r : p.replicas) {
+        for (const flashdeck::recipe::RecipeReplica &r : p.replicas) {
             QStringList ids;
             for (const int g : r.gpus) {
                 ids.append(QString::number(g));
@@ -245,16 +246,17 @@ void TestRecipe::nodeLayout_oneServicePerFourGpusBehindTheRouter()
     };
     QCOMPARE(describe(chosen.value()), layout);
     // What the manifest records (the GPUs in order, the entry point) lays it out the same again.
-    flashdeck::Deployment d;
+    flashdeck::recipe::Deployment d;
     d.profile = profile;
-    d.gpus = flashdeck::ProfileChoice::gpuList(chosen.value());
-    d.port = flashdeck::ProfileChoice::servedPort(chosen.value());
-    const auto again = flashdeck::ProfileChoice::asDeployed(recipe, d);
+    d.gpus = flashdeck::recipe::ProfileChoice::gpuList(chosen.value());
+    d.port = flashdeck::recipe::ProfileChoice::servedPort(chosen.value());
+    const auto again = flashdeck::recipe::ProfileChoice::asDeployed(recipe, d);
     QVERIFY2(again, qPrintable(again.message()));
     QCOMPARE(describe(again.value()), layout);
     // The host's count decides when the operator gives no list: services of the profile's TP.
-    QCOMPARE(flashdeck::ProfileChoice::servicesOn(*listed, 8), profile == QLatin1String("b300x4-balanced") ? 2 : 1);
-    QCOMPARE(flashdeck::ProfileChoice::servicesOn(*listed, 4), 1);
+    QCOMPARE(flashdeck::recipe::ProfileChoice::servicesOn(*listed, 8),
+             profile == QLatin1String("b300x4-balanced") ? 2 : 1);
+    QCOMPARE(flashdeck::recipe::ProfileChoice::servicesOn(*listed, 4), 1);
 }
 
 QTEST_GUILESS_MAIN(TestRecipe)

@@ -27,7 +27,7 @@ private Q_SLOTS:
 
 void TestRecipeTexts::hubParameterCount_saysPackedFp4AndThatEveryWeightIsLoaded()
 {
-    const QString text = recipetexts::hubParameterCount();
+    const QString text = recipe::texts::hubParameterCount();
     for (const char *part : {"about 220B parameters", "428B", "packed FP4", "two values in each byte",
                              "counts each byte as one parameter", "all the weights must be loaded"}) {
         QVERIFY2(text.contains(QLatin1String(part)), part);
@@ -36,12 +36,12 @@ void TestRecipeTexts::hubParameterCount_saysPackedFp4AndThatEveryWeightIsLoaded(
 
 void TestRecipeTexts::gpuMemoryByModel_givesEachModelOnce()
 {
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     // The page's per-GPU memory (two B300 profiles, said once).
-    QCOMPARE(recipetexts::gpuMemoryByModel(recipes.value().first()),
+    QCOMPARE(recipe::texts::gpuMemoryByModel(recipes.value().first()),
              QStringLiteral("B300 288 GB, B200 192 GB, GB200 186 GB"));
-    QCOMPARE(recipetexts::gpuMemoryByModel(Recipe()), QString());
+    QCOMPARE(recipe::texts::gpuMemoryByModel(recipe::Recipe()), QString());
 }
 
 void TestRecipeTexts::loadTestNotes_warnOfLowLatency_andSayFiguresAreUpstream_data()
@@ -66,9 +66,9 @@ void TestRecipeTexts::loadTestNotes_warnOfLowLatency_andSayFiguresAreUpstream()
     if (warned) {
         QVERIFY(notes.first().contains(QLatin1String("serves less than the Balanced profile"))); // said first
     }
-    QVERIFY(notes.contains(recipetexts::publishedFiguresNote()));
+    QVERIFY(notes.contains(recipe::texts::publishedFiguresNote()));
     QVERIFY(
-        recipetexts::publishedFiguresNote().contains(QLatin1String("upstream references, not a MiniMax guarantee")));
+        recipe::texts::publishedFiguresNote().contains(QLatin1String("upstream references, not a MiniMax guarantee")));
     // The JSON report carries the same words, and the profile.
     const QJsonObject json = QJsonDocument::fromJson(report.toJson()).object();
     QCOMPARE(json.value(QLatin1String("notes")).toArray().size(), notes.size());

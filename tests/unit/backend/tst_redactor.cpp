@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-using flashdeck::Redactor;
+using flashdeck::security::Redactor;
 
 class TestRedactor : public QObject
 {

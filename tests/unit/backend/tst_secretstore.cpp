@@ -16,7 +16,7 @@ namespace {
 const QString kService = QStringLiteral("Flashdeck test");
 
 /** Runs an asynchronous store call to completion (the keyring answers over D-Bus). */
-Status awaitStatus(const std::function<void(SecretStore::StatusDone)> &call)
+Status awaitStatus(const std::function<void(security::SecretStore::StatusDone)> &call)
 {
     std::optional<Status> out;
     call([&out](const Status &s) { out = s; });
@@ -26,7 +26,7 @@ Status awaitStatus(const std::function<void(SecretStore::StatusDone)> &call)
     return *out;
 }
 
-Result<QString> awaitRead(const std::function<void(SecretStore::ReadDone)> &call)
+Result<QString> awaitRead(const std::function<void(security::SecretStore::ReadDone)> &call)
 {
     std::optional<Result<QString>> out;
     call([&out](const Result<QString> &r) { out = r; });
@@ -56,22 +56,24 @@ void TestSecretStore::keyring_roundTripAcrossInstances_andNeverPlaintextOnDisk()
 {
     QVERIFY2(!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"),
              "run this test through tests/support/with-keyring (ctest does)");
-    const QString key = SecretStore::apiKeyKey(QStringLiteral("gpu1-b300x4-balanced"));
+    const QString key = security::SecretStore::apiKeyKey(QStringLiteral("gpu1-b300x4-balanced"));
     const QString secret = QStringLiteral("sk-fd-keyring-test-0123456789abcdefghijklmnopqrstuvwxyz");
     {
-        SecretStore store(kService);
+        security::SecretStore store(kService);
         QVERIFY(store.keyringAvailable());
         QVERIFY(store.memoryOnlyReason().isEmpty());
-        const Status written = awaitStatus([&](SecretStore::StatusDone d) { store.write(key, secret, std::move(d)); });
+        const Status written =
+            awaitStatus([&](security::SecretStore::StatusDone d) { store.write(key, secret, std::move(d)); });
         QVERIFY2(written.isOk(), qPrintable(written.message()));
     }
     {
-        SecretStore again(kService); // a new run: nothing in memory, the keyring answers
-        const Result<QString> read = awaitRead([&](SecretStore::ReadDone d) { again.read(key, std::move(d)); });
+        security::SecretStore again(kService); // a new run: nothing in memory, the keyring answers
+        const Result<QString> read =
+            awaitRead([&](security::SecretStore::ReadDone d) { again.read(key, std::move(d)); });
         QVERIFY2(read.isOk(), qPrintable(read.message()));
         QCOMPARE(read.value(), secret);
-        const Result<QString> none = awaitRead([&](SecretStore::ReadDone d) {
-            again.read(SecretStore::apiKeyKey(QStringLiteral("never-stored")), std::move(d));
+        const Result<QString> none = awaitRead([&](security::SecretStore::ReadDone d) {
+            again.read(security::SecretStore::apiKeyKey(QStringLiteral("never-stored")), std::move(d));
         });
         QVERIFY(none.isOk());
         QVERIFY(none.value().isEmpty());
@@ -89,10 +91,11 @@ void TestSecretStore::keyring_roundTripAcrossInstances_andNeverPlaintextOnDisk()
     }
     QVERIFY(files > 0); // the keyring file exists
     {
-        SecretStore store(kService);
-        QVERIFY(awaitStatus([&](SecretStore::StatusDone d) { store.remove(key, std::move(d)); }).isOk());
-        SecretStore after(kService);
-        const Result<QString> gone = awaitRead([&](SecretStore::ReadDone d) { after.read(key, std::move(d)); });
+        security::SecretStore store(kService);
+        QVERIFY(awaitStatus([&](security::SecretStore::StatusDone d) { store.remove(key, std::move(d)); }).isOk());
+        security::SecretStore after(kService);
+        const Result<QString> gone =
+            awaitRead([&](security::SecretStore::ReadDone d) { after.read(key, std::move(d)); });
         QVERIFY(gone.isOk());
         QVERIFY(gone.value().isEmpty());
     }
@@ -102,19 +105,19 @@ void TestSecretStore::noSessionBus_saysSoAtOnce_andKeepsSecretsInMemoryOnly()
 {
     const QByteArray bus = qgetenv("DBUS_SESSION_BUS_ADDRESS");
     qunsetenv("DBUS_SESSION_BUS_ADDRESS");
-    SecretStore store(kService);
+    security::SecretStore store(kService);
     qputenv("DBUS_SESSION_BUS_ADDRESS", bus);
     QVERIFY(!store.keyringAvailable());
     QVERIFY(store.memoryOnlyReason().contains(QLatin1String("no D-Bus session")));
     QVERIFY(store.memoryOnlyReason().contains(QLatin1String("never written to disk")));
-    const QString key = SecretStore::apiKeyKey(QStringLiteral("h"));
-    QVERIFY(awaitStatus([&](SecretStore::StatusDone d) {
+    const QString key = security::SecretStore::apiKeyKey(QStringLiteral("h"));
+    QVERIFY(awaitStatus([&](security::SecretStore::StatusDone d) {
                 store.write(key, QStringLiteral("in-memory-secret"), std::move(d));
             }).isOk());
-    QCOMPARE(awaitRead([&](SecretStore::ReadDone d) { store.read(key, std::move(d)); }).value(),
+    QCOMPARE(awaitRead([&](security::SecretStore::ReadDone d) { store.read(key, std::move(d)); }).value(),
              QStringLiteral("in-memory-secret"));
-    SecretStore other(kService); // another run (with the bus back): it never saw that secret
-    QVERIFY(awaitRead([&](SecretStore::ReadDone d) { other.read(key, std::move(d)); }).value().isEmpty());
+    security::SecretStore other(kService); // another run (with the bus back): it never saw that secret
+    QVERIFY(awaitRead([&](security::SecretStore::ReadDone d) { other.read(key, std::move(d)); }).value().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSecretStore)

@@ -33,12 +33,12 @@ public:
 
 void TestUserWords::recipe_saysItInWords()
 {
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     int texts = 0;
-    for (const Recipe &r : recipes.value()) {
+    for (const recipe::Recipe &r : recipes.value()) {
         QVERIFY2(idIn(r.statusNote).isEmpty(), qPrintable(r.statusNote));
-        for (const RecipeProfile &p : r.profiles) {
+        for (const recipe::RecipeProfile &p : r.profiles) {
             for (const QString &text : QStringList{p.title, p.note, p.imageSource} + p.facts) {
                 QVERIFY2(idIn(text).isEmpty(), qPrintable(text));
                 ++texts;

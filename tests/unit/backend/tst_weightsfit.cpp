@@ -54,17 +54,17 @@ void TestWeightsFit::fitsOrSaysWhy()
     QFETCH(double, fraction);
     QFETCH(bool, fits);
     QFETCH(QString, says);
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
-    const Recipe &recipe = recipes.value().first();
-    RecipeProfile p;
+    const recipe::Recipe &recipe = recipes.value().first();
+    recipe::RecipeProfile p;
     if (profile.startsWith(QLatin1String("h200:"))) {
-        p = ImportedLaunch::layout(*recipe.profile(QStringLiteral("h200")), profile.mid(5).toInt(), QString());
+        p = recipe::ImportedLaunch::layout(*recipe.profile(QStringLiteral("h200")), profile.mid(5).toInt(), QString());
     } else {
         const QStringList parts = profile.split(QLatin1Char('@'));
         p = *recipe.profile(parts.first());
         if (parts.size() == 2) {
-            p = ProfileChoice::overGpus(p, {0, 1, 2, 3, 4, 5, 6, 7});
+            p = recipe::ProfileChoice::overGpus(p, {0, 1, 2, 3, 4, 5, 6, 7});
             QCOMPARE(p.replicas.size(), 2);
         }
     }
@@ -78,7 +78,7 @@ void TestWeightsFit::fitsOrSaysWhy()
         g.memoryTotalMiB = mibEach;
         driver.gpus.append(g);
     }
-    const checks::WeightsFit fit = checks::weightsFit(p, driver, recipe.weightsBytes);
+    const deploy::checks::WeightsFit fit = deploy::checks::weightsFit(p, driver, recipe.weightsBytes);
     QCOMPARE(fit.fits, fits);
     if (says.isEmpty()) {
         QVERIFY2(fit.words.isEmpty(), qPrintable(fit.words));

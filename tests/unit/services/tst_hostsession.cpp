@@ -32,20 +32,20 @@ private Q_SLOTS:
 
 namespace {
 
-HostEntry entry()
+fleet::HostEntry entry()
 {
-    HostEntry e;
+    fleet::HostEntry e;
     e.name = QStringLiteral("gpu-fake");
     e.address = QStringLiteral("fake-host");
     return e;
 }
 
 /** A session over a fake transport; `fake` points at the transport the session owns. */
-std::unique_ptr<HostSession> sessionOverFake(FakeTransport **fake)
+std::unique_ptr<fleet::HostSession> sessionOverFake(FakeTransport **fake)
 {
     auto transport = std::make_unique<FakeTransport>();
     *fake = transport.get();
-    return std::make_unique<HostSession>(entry(), std::move(transport));
+    return std::make_unique<fleet::HostSession>(entry(), std::move(transport));
 }
 
 } // namespace
@@ -53,9 +53,9 @@ std::unique_ptr<HostSession> sessionOverFake(FakeTransport **fake)
 void TestHostSession::state_followsTheTransport()
 {
     FakeTransport *fake = nullptr;
-    const std::unique_ptr<HostSession> session = sessionOverFake(&fake);
+    const std::unique_ptr<fleet::HostSession> session = sessionOverFake(&fake);
     QCOMPARE(session->state().phase, ssh::ConnectionPhase::Ready);
-    QSignalSpy changed(session.get(), &HostSession::stateChanged);
+    QSignalSpy changed(session.get(), &fleet::HostSession::stateChanged);
     fake->setPhase(ssh::ConnectionPhase::Reconnecting);
     QVERIFY(changed.wait());
     QCOMPARE(changed.last().at(0).value<ssh::ConnectionState>().phase, ssh::ConnectionPhase::Reconnecting);
@@ -65,9 +65,9 @@ void TestHostSession::state_followsTheTransport()
 void TestHostSession::prompts_refusedUntilTheOperatorAsks()
 {
     FakeTransport *fake = nullptr;
-    const std::unique_ptr<HostSession> session = sessionOverFake(&fake);
-    QSignalSpy asked(session.get(), &HostSession::passphraseNeeded);
-    QSignalSpy hostKey(session.get(), &HostSession::hostKeyNeedsDecision);
+    const std::unique_ptr<fleet::HostSession> session = sessionOverFake(&fake);
+    QSignalSpy asked(session.get(), &fleet::HostSession::passphraseNeeded);
+    QSignalSpy hostKey(session.get(), &fleet::HostSession::hostKeyNeedsDecision);
     Q_EMIT fake->passphraseNeeded({QStringLiteral("/home/op/.ssh/id_ed25519"), 1, {}});
     Q_EMIT fake->hostKeyNeedsDecision({});
     Q_EMIT fake->passwordNeeded({QStringLiteral("op"), QStringLiteral("fake-host"), 1, {}});
@@ -99,14 +99,14 @@ void TestHostSession::prompts_reachTheOperator_andTheirAnswersTheTransport()
     QFETCH(QString, prompt);
     QFETCH(QString, answered);
     FakeTransport *fake = nullptr;
-    const std::unique_ptr<HostSession> session = sessionOverFake(&fake);
+    const std::unique_ptr<fleet::HostSession> session = sessionOverFake(&fake);
     session->connectWithOperator();
-    HostSession *s = session.get();
+    fleet::HostSession *s = session.get();
     // The operator's dialog: answers what the session asks.
-    connect(s, &HostSession::passphraseNeeded, s, [s] { s->answerPassphrase(QStringLiteral("secret words")); });
-    connect(s, &HostSession::passwordNeeded, s, [s] { s->answerPassword(QStringLiteral("pw")); });
-    connect(s, &HostSession::hostKeyNeedsDecision, s, [s] { s->answerHostKey(true); });
-    connect(s, &HostSession::keyboardInteractiveNeeded, s,
+    connect(s, &fleet::HostSession::passphraseNeeded, s, [s] { s->answerPassphrase(QStringLiteral("secret words")); });
+    connect(s, &fleet::HostSession::passwordNeeded, s, [s] { s->answerPassword(QStringLiteral("pw")); });
+    connect(s, &fleet::HostSession::hostKeyNeedsDecision, s, [s] { s->answerHostKey(true); });
+    connect(s, &fleet::HostSession::keyboardInteractiveNeeded, s,
             [s] { s->answerKeyboardInteractive(QStringList{QStringLiteral("123456")}); });
     if (prompt == QLatin1String("passphrase")) {
         Q_EMIT fake->passphraseNeeded({QStringLiteral("/home/op/.ssh/id_ed25519"), 1, {}});
@@ -123,12 +123,12 @@ void TestHostSession::prompts_reachTheOperator_andTheirAnswersTheTransport()
 void TestHostSession::connectWithOperator_connectsOnlyAHostThatIsNotUp()
 {
     FakeTransport *fake = nullptr;
-    const std::unique_ptr<HostSession> session = sessionOverFake(&fake);
+    const std::unique_ptr<fleet::HostSession> session = sessionOverFake(&fake);
     session->connectWithOperator(); // up already: its commands and tunnels run on it, never dropped
     QCOMPARE(fake->connects(), 0);
     fake->setPhase(ssh::ConnectionPhase::Failed);
     QTRY_COMPARE(session->state().phase, ssh::ConnectionPhase::Failed);
-    QSignalSpy changed(session.get(), &HostSession::stateChanged);
+    QSignalSpy changed(session.get(), &fleet::HostSession::stateChanged);
     session->connectWithOperator();
     QCOMPARE(fake->connects(), 1);
     QVERIFY(changed.wait());
@@ -138,7 +138,7 @@ void TestHostSession::connectWithOperator_connectsOnlyAHostThatIsNotUp()
 void TestHostSession::oneDockerEndpoint_noOperationYet()
 {
     FakeTransport *fake = nullptr;
-    const std::unique_ptr<HostSession> session = sessionOverFake(&fake);
+    const std::unique_ptr<fleet::HostSession> session = sessionOverFake(&fake);
     // Everything given the session's transport reaches the same endpoint as the session's own.
     QCOMPARE(&session->docker(), &docker::DockerEndpoint::of(*fake));
     QCOMPARE(&session->docker(), &session->docker());

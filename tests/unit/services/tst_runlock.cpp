@@ -34,35 +34,36 @@ private Q_SLOTS:
 void TestRunLock::deployAndUpgrade_refusedWhileADeploymentRuns_nothingWritten()
 {
     QTemporaryDir dir;
-    const auto recipes = Recipe::builtIn();
+    const auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
-    const Recipe recipe = recipes.value().first();
-    const RecipeProfile *profile = recipe.profile(QStringLiteral("b300x4-balanced"));
+    const recipe::Recipe recipe = recipes.value().first();
+    const recipe::RecipeProfile *profile = recipe.profile(QStringLiteral("b300x4-balanced"));
     QVERIFY(profile);
-    SecretStore secrets(QStringLiteral("FlashdeckTestRunLock"));
-    Redactor redactor;
+    security::SecretStore secrets(QStringLiteral("FlashdeckTestRunLock"));
+    security::Redactor redactor;
     FakeTransport host(QStringLiteral("gpu1"));
 
-    HeldLock running(DeploySession::lockOf(dir.path()));
+    HeldLock running(deploy::DeploySession::lockOf(dir.path()));
     QVERIFY(running.acquire());
 
     // An upgrade: refused before its plan is written, so no stale plan asks for --resume later.
-    UpgradePlan plan;
+    deploy::UpgradePlan plan;
     plan.to.imageDigest = QStringLiteral("sha256:") + QString(64, QLatin1Char('b'));
-    UpgradeSession upgrade(dir.path(), QStringLiteral("gpu1"), recipe, *profile, DeployOptions{}, plan, secrets,
-                           redactor);
-    QSignalSpy upgradeFinished(&upgrade, &UpgradeSession::finished);
+    deploy::UpgradeSession upgrade(dir.path(), QStringLiteral("gpu1"), recipe, *profile, deploy::DeployOptions{}, plan,
+                                   secrets, redactor);
+    QSignalSpy upgradeFinished(&upgrade, &deploy::UpgradeSession::finished);
     const Status upgradeStarted = upgrade.start(host);
     QVERIFY(!upgradeStarted);
     QVERIFY2(upgradeStarted.message().contains(QLatin1String("A deployment of gpu1 runs already")),
              qPrintable(upgradeStarted.message()));
     QVERIFY(!upgrade.running());
-    QVERIFY(!QFile::exists(UpgradePlan::fileOf(dir.path())));
-    QVERIFY(!HeldLock::isHeld(UpgradePlan::lockOf(dir.path()))); // no planned outage announced
+    QVERIFY(!QFile::exists(deploy::UpgradePlan::fileOf(dir.path())));
+    QVERIFY(!HeldLock::isHeld(deploy::UpgradePlan::lockOf(dir.path()))); // no planned outage announced
     QCOMPARE(upgradeFinished.count(), 0);
 
     // Another deployment: refused the same way, with no journal line.
-    DeploySession second(dir.path(), QStringLiteral("gpu1"), recipe, *profile, DeployOptions{}, secrets, redactor);
+    deploy::DeploySession second(dir.path(), QStringLiteral("gpu1"), recipe, *profile, deploy::DeployOptions{}, secrets,
+                                 redactor);
     const Status claimed = second.claim();
     QVERIFY(!claimed);
     QVERIFY2(claimed.message().contains(QLatin1String("journal.jsonl")), qPrintable(claimed.message()));
@@ -74,7 +75,7 @@ void TestRunLock::deployAndUpgrade_refusedWhileADeploymentRuns_nothingWritten()
     // That run ends (its process exits, or it finishes): this one takes the host.
     running.release();
     QVERIFY(second.claim());
-    QVERIFY(HeldLock::isHeld(DeploySession::lockOf(dir.path())));
+    QVERIFY(HeldLock::isHeld(deploy::DeploySession::lockOf(dir.path())));
 }
 
 QTEST_GUILESS_MAIN(TestRunLock)

@@ -41,7 +41,7 @@ enum class Host {
 } // namespace
 
 Q_DECLARE_METATYPE(Host)
-Q_DECLARE_METATYPE(flashdeck::StepStatus)
+Q_DECLARE_METATYPE(flashdeck::recipe::StepStatus)
 
 /**
  * The deploy runner's steps over a scripted host (no SSH, no simulator: milliseconds): for each
@@ -65,28 +65,28 @@ private Q_SLOTS:
 private:
     struct Outcome
     {
-        QHash<QString, StepRecord> last;
-        QList<StepRecord> all; // every record, in the order they came
+        QHash<QString, recipe::StepRecord> last;
+        QList<recipe::StepRecord> all; // every record, in the order they came
         QStringList order;
         bool ok = false;
         QList<QByteArray> commands;
     };
-    Outcome runPlan(Host host, const QString &profileId, DeployOptions options);
-    std::optional<Recipe> m_recipe;
+    Outcome runPlan(Host host, const QString &profileId, deploy::DeployOptions options);
+    std::optional<recipe::Recipe> m_recipe;
 };
 
 void TestRunnerSteps::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    auto recipes = Recipe::builtIn();
+    auto recipes = recipe::Recipe::builtIn();
     QVERIFY2(recipes, qPrintable(recipes.message()));
     m_recipe = recipes.value().first();
 }
 
-TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &profileId, DeployOptions options)
+TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &profileId, deploy::DeployOptions options)
 {
     Outcome outcome;
-    const RecipeProfile *profile = m_recipe->profile(profileId);
+    const recipe::RecipeProfile *profile = m_recipe->profile(profileId);
     if (profile == nullptr) {
         qFatal("no profile %s", qPrintable(profileId));
     }
@@ -185,18 +185,18 @@ TestRunnerSteps::Outcome TestRunnerSteps::runPlan(Host host, const QString &prof
     }
 
     QTemporaryDir dir;
-    Redactor redactor;
-    Journal journal(dir.filePath(QStringLiteral("journal.jsonl")), redactor);
+    security::Redactor redactor;
+    deploy::Journal journal(dir.filePath(QStringLiteral("journal.jsonl")), redactor);
     options.deploymentId = QStringLiteral("fake-") + profileId;
-    DeployRunner runner(fake, *m_recipe, *profile, options, journal, redactor);
-    connect(&runner, &DeployRunner::stepChanged, this, [&outcome](const StepRecord &r) {
+    deploy::DeployRunner runner(fake, *m_recipe, *profile, options, journal, redactor);
+    connect(&runner, &deploy::DeployRunner::stepChanged, this, [&outcome](const recipe::StepRecord &r) {
         if (!outcome.last.contains(r.step)) {
             outcome.order.append(r.step);
         }
         outcome.last.insert(r.step, r);
         outcome.all.append(r);
     });
-    QSignalSpy finished(&runner, &DeployRunner::finished);
+    QSignalSpy finished(&runner, &deploy::DeployRunner::finished);
     runner.start();
     // The plan stops at its first failure; pin.image, with no registry behind the fake, is the latest.
     if (!finished.wait(20000)) {
@@ -215,94 +215,97 @@ void TestRunnerSteps::step_data()
     QTest::addColumn<int>("hicache");
     QTest::addColumn<QString>("license");
     QTest::addColumn<QString>("step");
-    QTest::addColumn<StepStatus>("status");
+    QTest::addColumn<recipe::StepStatus>("status");
     QTest::addColumn<QString>("seen"); // a part of what the operator reads
     QTest::addColumn<QString>("fix");
 
     const QString b300 = QStringLiteral("b300x4-balanced");
     const QString mi = QStringLiteral("mi355x-x8-two-tp4-router");
     const QString nc = QStringLiteral("noncommercial");
-    QTest::newRow("ssh passes") << Host::Healthy << b300 << 0 << nc << "preflight.ssh" << StepStatus::Pass
+    QTest::newRow("ssh passes") << Host::Healthy << b300 << 0 << nc << "preflight.ssh" << recipe::StepStatus::Pass
                                 << "connected"
                                 << "";
-    QTest::newRow("gpus pass") << Host::Healthy << b300 << 0 << nc << "preflight.gpus" << StepStatus::Pass << "B300"
+    QTest::newRow("gpus pass") << Host::Healthy << b300 << 0 << nc << "preflight.gpus" << recipe::StepStatus::Pass
+                               << "B300"
                                << "";
     QTest::newRow("gpus: an AMD host for an NVIDIA profile")
-        << Host::AmdGpusOnly << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail
+        << Host::AmdGpusOnly << b300 << 0 << nc << "preflight.gpus" << recipe::StepStatus::Fail
         << "the profile needs 4 × B300; the host has 8 × AMD Instinct MI355X"
         << "Choose a profile for this host's GPUs: mi355x";
     QTest::newRow("gpus pass on ROCm, by name")
-        << Host::Healthy << mi << 0 << nc << "preflight.gpus" << StepStatus::Pass << "8 × AMD Instinct MI355X"
+        << Host::Healthy << mi << 0 << nc << "preflight.gpus" << recipe::StepStatus::Pass << "8 × AMD Instinct MI355X"
         << "";
     QTest::newRow("gpus: no GPU tool at all")
-        << Host::NoGpuTool << b300 << 0 << nc << "preflight.gpus" << StepStatus::Fail << "command not found"
+        << Host::NoGpuTool << b300 << 0 << nc << "preflight.gpus" << recipe::StepStatus::Fail << "command not found"
         << "Install the NVIDIA driver on the host";
-    QTest::newRow("driver passes") << Host::Healthy << b300 << 0 << nc << "preflight.driver" << StepStatus::Pass
+    QTest::newRow("driver passes") << Host::Healthy << b300 << 0 << nc << "preflight.driver" << recipe::StepStatus::Pass
                                    << "595"
                                    << "";
     QTest::newRow("driver: skipped on ROCm")
-        << Host::Healthy << mi << 0 << nc << "preflight.driver" << StepStatus::Skipped << "ROCm host"
+        << Host::Healthy << mi << 0 << nc << "preflight.driver" << recipe::StepStatus::Skipped << "ROCm host"
         << "";
     QTest::newRow("docker passes, with the nvidia runtime")
-        << Host::Healthy << b300 << 0 << nc << "preflight.docker" << StepStatus::Pass
+        << Host::Healthy << b300 << 0 << nc << "preflight.docker" << recipe::StepStatus::Pass
         << "Docker 27.5.1, API 1.47, nvidia runtime"
         << "";
     QTest::newRow("docker: no nvidia runtime")
-        << Host::NoNvidiaRuntime << b300 << 0 << nc << "preflight.docker" << StepStatus::Fail << "Docker 27.5.1"
+        << Host::NoNvidiaRuntime << b300 << 0 << nc << "preflight.docker" << recipe::StepStatus::Fail << "Docker 27.5.1"
         << "Install the NVIDIA Container Toolkit";
     QTest::newRow("docker: dial-stdio cannot start") << Host::DockerMissing << b300 << 0 << nc << "preflight.docker"
-                                                     << StepStatus::Fail << "docker: command not found"
+                                                     << recipe::StepStatus::Fail << "docker: command not found"
                                                      << "Install Docker Engine on the host";
     QTest::newRow("docker: the daemon is down, in dial-stdio's words")
-        << Host::DockerDown << b300 << 0 << nc << "preflight.docker" << StepStatus::Fail
+        << Host::DockerDown << b300 << 0 << nc << "preflight.docker" << recipe::StepStatus::Fail
         << "Cannot connect to the Docker daemon"
         << "daemon is not running";
-    QTest::newRow("gpu memory passes (idle GPUs)")
-        << Host::Healthy << b300 << 0 << nc << "preflight.gpumemory" << StepStatus::Pass << "the server takes free"
-        << "";
-    QTest::newRow("gpu memory passes on ROCm (idle GPUs)")
-        << Host::Healthy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Pass << "the server takes free"
-        << "";
+    QTest::newRow("gpu memory passes (idle GPUs)") << Host::Healthy << b300 << 0 << nc << "preflight.gpumemory"
+                                                   << recipe::StepStatus::Pass << "the server takes free"
+                                                   << "";
+    QTest::newRow("gpu memory passes on ROCm (idle GPUs)") << Host::Healthy << mi << 0 << nc << "preflight.gpumemory"
+                                                           << recipe::StepStatus::Pass << "the server takes free"
+                                                           << "";
     QTest::newRow("gpu memory: another job on the ROCm GPUs, named (amd-smi process)")
-        << Host::AmdBusy << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Fail << "pid 52113 (python3) holds"
+        << Host::AmdBusy << mi << 0 << nc << "preflight.gpumemory" << recipe::StepStatus::Fail
+        << "pid 52113 (python3) holds"
         << "The other processes are not Flashdeck's";
     QTest::newRow("gpu memory: another job on the ROCm GPUs, named (rocm-smi --showpids)")
-        << Host::AmdRocmSmiOnly << mi << 0 << nc << "preflight.gpumemory" << StepStatus::Fail
+        << Host::AmdRocmSmiOnly << mi << 0 << nc << "preflight.gpumemory" << recipe::StepStatus::Fail
         << "pid 52113 (python3) holds 1151.9 GiB on GPUs rocm-smi does not name (8 of them)"
         << "The other processes are not Flashdeck's";
-    QTest::newRow("disk passes") << Host::Healthy << b300 << 0 << nc << "preflight.disk" << StepStatus::Pass
+    QTest::newRow("disk passes") << Host::Healthy << b300 << 0 << nc << "preflight.disk" << recipe::StepStatus::Pass
                                  << "3840.0 GB free on /"
                                  << "";
-    QTest::newRow("disk: 21.5 GB free") << Host::DiskSmall << b300 << 0 << nc << "preflight.disk" << StepStatus::Fail
-                                        << "21.5 GB free on /"
+    QTest::newRow("disk: 21.5 GB free") << Host::DiskSmall << b300 << 0 << nc << "preflight.disk"
+                                        << recipe::StepStatus::Fail << "21.5 GB free on /"
                                         << "or point the Hugging Face cache";
-    QTest::newRow("port passes") << Host::Healthy << b300 << 0 << nc << "preflight.port" << StepStatus::Pass
+    QTest::newRow("port passes") << Host::Healthy << b300 << 0 << nc << "preflight.port" << recipe::StepStatus::Pass
                                  << "all free"
                                  << "";
     QTest::newRow("port: taken by another program")
-        << Host::PortTaken << b300 << 0 << nc << "preflight.port" << StepStatus::Fail << "in use: 30000"
+        << Host::PortTaken << b300 << 0 << nc << "preflight.port" << recipe::StepStatus::Fail << "in use: 30000"
         << "--port 30001";
     QTest::newRow("port: held by this deployment's own server")
-        << Host::PortOurs << b300 << 0 << nc << "preflight.port" << StepStatus::Pass
+        << Host::PortOurs << b300 << 0 << nc << "preflight.port" << recipe::StepStatus::Pass
         << "in use by this deployment's running server"
         << "";
     QTest::newRow("memory: skipped without HiCache")
-        << Host::Healthy << b300 << 0 << nc << "preflight.memory" << StepStatus::Skipped << "HiCache is off"
+        << Host::Healthy << b300 << 0 << nc << "preflight.memory" << recipe::StepStatus::Skipped << "HiCache is off"
         << "";
     QTest::newRow("memory passes with HiCache")
-        << Host::Healthy << b300 << 64 << nc << "preflight.memory" << StepStatus::Pass << "2048.0 GB available"
+        << Host::Healthy << b300 << 64 << nc << "preflight.memory" << recipe::StepStatus::Pass << "2048.0 GB available"
         << "";
     QTest::newRow("memory: too little for HiCache")
-        << Host::LowMemory << b300 << 64 << nc << "preflight.memory" << StepStatus::Fail << "61.4 GB available"
+        << Host::LowMemory << b300 << 64 << nc << "preflight.memory" << recipe::StepStatus::Fail << "61.4 GB available"
         << "Lower --hicache-size";
-    QTest::newRow("weights: skipped from the Hub") << Host::Healthy << b300 << 0 << nc << "preflight.weights"
-                                                   << StepStatus::Skipped << "from the Hub at the pinned revision"
-                                                   << "";
-    QTest::newRow("licence passes") << Host::Healthy << b300 << 0 << nc << "license" << StepStatus::Pass
+    QTest::newRow("weights: skipped from the Hub")
+        << Host::Healthy << b300 << 0 << nc << "preflight.weights" << recipe::StepStatus::Skipped
+        << "from the Hub at the pinned revision"
+        << "";
+    QTest::newRow("licence passes") << Host::Healthy << b300 << 0 << nc << "license" << recipe::StepStatus::Pass
                                     << "acknowledged for noncommercial use"
                                     << "";
     QTest::newRow("licence: not acknowledged") << Host::Healthy << b300 << 0 << ""
-                                               << "license" << StepStatus::Fail << "no acknowledgement"
+                                               << "license" << recipe::StepStatus::Fail << "no acknowledgement"
                                                << "--accept-license";
 }
 
@@ -313,23 +316,23 @@ void TestRunnerSteps::step()
     QFETCH(int, hicache);
     QFETCH(QString, license);
     QFETCH(QString, step);
-    QFETCH(StepStatus, status);
+    QFETCH(recipe::StepStatus, status);
     QFETCH(QString, seen);
     QFETCH(QString, fix);
 
-    DeployOptions options;
+    deploy::DeployOptions options;
     options.licenseAcknowledged = license;
     options.hicacheGbPerRank = hicache;
     const Outcome o = runPlan(host, profile, options);
     QVERIFY2(o.last.contains(step),
              qPrintable(QStringLiteral("never reached; the plan went: %1").arg(o.order.join(QStringLiteral(", ")))));
-    const StepRecord r = o.last.value(step);
+    const recipe::StepRecord r = o.last.value(step);
     const QByteArray said =
-        QStringLiteral("%1 — seen: %2 — fix: %3").arg(stepStatusName(r.status), r.seen, r.fix).toUtf8();
+        QStringLiteral("%1 — seen: %2 — fix: %3").arg(recipe::stepStatusName(r.status), r.seen, r.fix).toUtf8();
     QVERIFY2(r.status == status, said.constData());
     QVERIFY2(r.seen.contains(seen), said.constData());
     QVERIFY2(r.fix.contains(fix), said.constData());
-    if (status != StepStatus::Fail) {
+    if (status != recipe::StepStatus::Fail) {
         QVERIFY2(r.fix.isEmpty(), said.constData()); // nothing to do about a step that passed
     } else {
         QVERIFY(!o.ok);
@@ -341,11 +344,11 @@ void TestRunnerSteps::step()
 void TestRunnerSteps::commandsRunOncePerStep()
 {
     // The whole preflight on a healthy host, then pin.image finds no registry behind the fake.
-    DeployOptions options;
+    deploy::DeployOptions options;
     options.licenseAcknowledged = QStringLiteral("noncommercial");
     const Outcome o = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options);
-    QCOMPARE(o.order.mid(0, 11), DeployPlan::ids().mid(0, 11));
-    QCOMPARE(o.last.value(QStringLiteral("pin.image")).status, StepStatus::Fail);
+    QCOMPARE(o.order.mid(0, 11), deploy::DeployPlan::ids().mid(0, 11));
+    QCOMPARE(o.last.value(QStringLiteral("pin.image")).status, recipe::StepStatus::Fail);
     QCOMPARE(o.commands.count("ss -Hltn"), 1);
     QCOMPARE(o.commands.count("cat /proc/meminfo"), 0); // HiCache is off: not asked
 }
@@ -354,32 +357,33 @@ void TestRunnerSteps::plan_stepsAreWhole()
 {
     // The plan's step objects: one id each, and a phase and a title to show before anything ran.
     QSet<QString> seen;
-    for (const PlanStep &step : DeployPlan::steps()) {
+    for (const deploy::PlanStep &step : deploy::DeployPlan::steps()) {
         QVERIFY2(!seen.contains(step.stepId()), step.id);
         seen.insert(step.stepId());
         QVERIFY2(!step.titleText().isEmpty() && !step.groupText().isEmpty(), step.id);
         QVERIFY(step.run);
-        QCOMPARE(DeployPlan::find(step.stepId()), &step);
-        QCOMPARE(DeployPlan::title(step.stepId(), QStringLiteral("other")), step.titleText());
+        QCOMPARE(deploy::DeployPlan::find(step.stepId()), &step);
+        QCOMPARE(deploy::DeployPlan::title(step.stepId(), QStringLiteral("other")), step.titleText());
     }
-    QCOMPARE(DeployPlan::ids().size(), DeployPlan::steps().size());
-    QCOMPARE(DeployPlan::find(u"upgrade.drain"), nullptr); // a newer plan's step
-    QCOMPARE(DeployPlan::title(QStringLiteral("upgrade.drain"), QStringLiteral("Drain")), QStringLiteral("Drain"));
+    QCOMPARE(deploy::DeployPlan::ids().size(), deploy::DeployPlan::steps().size());
+    QCOMPARE(deploy::DeployPlan::find(u"upgrade.drain"), nullptr); // a newer plan's step
+    QCOMPARE(deploy::DeployPlan::title(QStringLiteral("upgrade.drain"), QStringLiteral("Drain")),
+             QStringLiteral("Drain"));
 }
 
 void TestRunnerSteps::records_carryThePlansTitleAndAWhy()
 {
     // Every record, running and ended, skipped or not, has its step's one title (the journal's
     // and the CLI's are the window's) and says why the step is there.
-    DeployOptions options;
+    deploy::DeployOptions options;
     options.licenseAcknowledged = QStringLiteral("noncommercial");
     options.hicacheGbPerRank = 8; // preflight.memory runs
-    const QList<StepRecord> records = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options).all;
+    const QList<recipe::StepRecord> records = runPlan(Host::Healthy, QStringLiteral("b300x4-balanced"), options).all;
     QVERIFY(records.size() >= 20); // preflight, licence and pin.image, each running then ended
-    for (const StepRecord &r : records) {
-        const QByteArray what = (r.step + QLatin1Char(' ') + stepStatusName(r.status)).toUtf8();
-        QVERIFY2(DeployPlan::find(r.step), what.constData());
-        QCOMPARE(r.title, DeployPlan::find(r.step)->titleText());
+    for (const recipe::StepRecord &r : records) {
+        const QByteArray what = (r.step + QLatin1Char(' ') + recipe::stepStatusName(r.status)).toUtf8();
+        QVERIFY2(deploy::DeployPlan::find(r.step), what.constData());
+        QCOMPARE(r.title, deploy::DeployPlan::find(r.step)->titleText());
         QVERIFY2(!r.why.isEmpty(), what.constData());
     }
 }
