@@ -13,6 +13,9 @@
 # 4. ui/ reaches a host through its HostSession only: no SSH transport header (the connection,
 #    the transport, its replies, the worker). The plain types (sshtypes.h, sshconfig.h,
 #    runtimeinfo.h) are allowed.
+# 5. No two sources of one layer (or of ui/) define a file-local function or constant of the same name: with
+#    FLASHDECK_UNITY a layer's sources are compiled a batch at a time, where two such helpers would
+#    silently overload each other or clash. A helper both need goes in a header of the layer.
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "check-layers: pass -DROOT=<backend dir>")
@@ -92,6 +95,60 @@ if(UI_ROOT)
     endif()
   endforeach()
 endif()
+# 5. Free functions defined at the start of a line (clang-format leaves namespace bodies unindented):
+# a name met in two files of one directory group is refused. Public functions are defined once
+# anyway; to_json/from_json are found by their argument's type.
+function(check_local_names group files)
+  set(seen "")
+  foreach(f IN LISTS files)
+    if(NOT f MATCHES "\\.cpp$")
+      continue()
+    endif()
+    file(STRINGS "${f}" lines REGEX "^[A-Za-z_][^;=(]*[ *&]~?[A-Za-z_][A-Za-z0-9_]*\\(")
+    set(names "")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "^(return|using|namespace|typedef|Q_[A-Z_]+|case|else|if|for|while) "
+         OR NOT line MATCHES "[ *&]([A-Za-z_][A-Za-z0-9_]*)\\(")
+        continue()
+      endif()
+      string(REGEX MATCH "[ *&]([A-Za-z_][A-Za-z0-9_]*)\\(" _ "${line}")
+      set(name "${CMAKE_MATCH_1}")
+      string(REGEX MATCH "^[^(]*" head "${line}")
+      if(head MATCHES "::${name}$" OR name MATCHES "^(to_json|from_json|main|qHash|operator)$")
+        continue() # a member, or found by its argument's type
+      endif()
+      list(APPEND names "${name}")
+    endforeach()
+    # And file-local constants: `const QString kUsage = …` in two commands clashed.
+    file(STRINGS "${f}" lines REGEX "^(static |inline )?(constexpr |const )[^(;=]*[ *&][A-Za-z_][A-Za-z0-9_]* *(=|{|\\[)")
+    foreach(line IN LISTS lines)
+      string(REGEX MATCH "[ *&]([A-Za-z_][A-Za-z0-9_]*) *(=|{|\\[)" _ "${line}")
+      list(APPEND names "${CMAKE_MATCH_1}")
+    endforeach()
+    list(REMOVE_DUPLICATES names) # overloads inside one file are the file's own business
+    foreach(name IN LISTS names)
+      if(DEFINED where_${name})
+        set(bad "${bad};${f}: ${name} is also defined in ${where_${name}}: the two meet in one batch (FLASHDECK_UNITY): rename one, or share it through a header" PARENT_SCOPE)
+        set(bad "${bad};${f}: ${name} is also defined in ${where_${name}}: the two meet in one batch (FLASHDECK_UNITY): rename one, or share it through a header")
+      else()
+        set(where_${name} "${f}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+file(GLOB layers LIST_DIRECTORIES true RELATIVE "${ROOT}" "${ROOT}/*")
+foreach(layer IN LISTS layers)
+  if(IS_DIRECTORY "${ROOT}/${layer}")
+    file(GLOB_RECURSE files "${ROOT}/${layer}/*.cpp")
+    check_local_names(${layer} "${files}")
+  endif()
+endforeach()
+if(UI_ROOT)
+  file(GLOB_RECURSE files "${UI_ROOT}/*.cpp")
+  check_local_names(ui "${files}")
+endif()
+list(FILTER bad EXCLUDE REGEX "^$")
+
 if(bad)
   list(JOIN bad "\n  " text)
   message(FATAL_ERROR "Layer check failed:\n  ${text}")

@@ -31,7 +31,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage =
+const QString kChatUsage =
     QStringLiteral("Usage: flashdeck chat HOST --prompt TEXT [--system TEXT] [--no-thinking] [--image FILE]\n"
                    "                      [--temperature X] [--top-p X] [--max-tokens N] [--seed N] [--stop S]\n"
                    "                      [--port N] [--timeout SECONDS] [--json]");
@@ -303,12 +303,12 @@ int runChatCommand(const QStringList &args, CliContext &c)
     p.addOptions({f.promptOpt, f.systemOpt, f.noThinkingOpt, f.imageOpt, f.temperatureOpt, f.topPOpt, f.maxTokensOpt,
                   f.seedOpt, f.stopOpt, f.portOpt, f.jsonOpt, f.timeoutOpt});
     if (!p.parse(args)) {
-        c.err << "flashdeck chat: " << p.errorText() << '\n' << kUsage << '\n';
+        c.err << "flashdeck chat: " << p.errorText() << '\n' << kChatUsage << '\n';
         return ExitUsage;
     }
     const QStringList positional = p.positionalArguments().mid(1);
     if (positional.size() != 1 || !p.isSet(f.promptOpt)) {
-        c.err << "flashdeck chat: give one HOST and --prompt.\n" << kUsage << '\n';
+        c.err << "flashdeck chat: give one HOST and --prompt.\n" << kChatUsage << '\n';
         return ExitUsage;
     }
     ChatRequest r;

@@ -15,14 +15,14 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage =
+const QString kDemoUsage =
     QStringLiteral("Usage: flashdeck demo start [--scenario NAME] [--time-factor X] [--hosts N] [--json]\n"
                    "       flashdeck demo status [--json]\n"
                    "       flashdeck demo stop");
 
 int usage(CliContext &c, const QString &message)
 {
-    c.err << "flashdeck demo: " << message << '\n' << kUsage << '\n';
+    c.err << "flashdeck demo: " << message << '\n' << kDemoUsage << '\n';
     c.err.flush();
     return ExitUsage;
 }

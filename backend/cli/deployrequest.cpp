@@ -21,7 +21,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral(
+const QString kDeployUsage = QStringLiteral(
     "Usage: flashdeck deploy HOST [--profile ID] [--accept-license noncommercial|commercial|commercial-authorized]\n"
     "                        [--resume] [--json] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "                        [--probe-timeout SECONDS]\n"
@@ -161,7 +161,7 @@ struct DeployFlags
 
 int usageError(CliContext &c, const QString &message)
 {
-    c.err << "flashdeck deploy: " << message << '\n' << kUsage << '\n';
+    c.err << "flashdeck deploy: " << message << '\n' << kDeployUsage << '\n';
     return int(ExitUsage);
 }
 

@@ -29,26 +29,26 @@ void addGlobalOptions(QCommandLineParser &p)
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT] [--identity FILE] "
-                                      "[--known-hosts FILE]\n"
-                                      "       flashdeck hosts list [--json]\n"
-                                      "       flashdeck hosts remove NAME\n"
-                                      "       flashdeck hosts check NAME [--accept-new-host-key] [--json]");
+const QString kHostsUsage = QStringLiteral("Usage: flashdeck hosts add NAME --ssh [USER@]HOST[:PORT] [--identity FILE] "
+                                           "[--known-hosts FILE]\n"
+                                           "       flashdeck hosts list [--json]\n"
+                                           "       flashdeck hosts remove NAME\n"
+                                           "       flashdeck hosts check NAME [--accept-new-host-key] [--json]");
 
 std::string s(const QString &v)
 {
     return v.toStdString();
 }
 
-void printJson(QTextStream &out, const nlohmann::json &j)
+void printHostsJson(QTextStream &out, const nlohmann::json &j)
 {
     out << QString::fromStdString(j.dump()) << '\n';
     out.flush();
 }
 
-int usage(CliContext &c, const QString &message)
+int hostsUsage(CliContext &c, const QString &message)
 {
-    c.err << "flashdeck hosts: " << message << '\n' << kUsage << '\n';
+    c.err << "flashdeck hosts: " << message << '\n' << kHostsUsage << '\n';
     c.err.flush();
     return ExitUsage;
 }
@@ -78,15 +78,16 @@ int cmdAdd(const QStringList &args, CliContext &c)
                                    QStringLiteral("TEXT"));
     p.addOptions({ssh, identity, knownHosts, vendor, notes});
     if (!p.parse(args)) {
-        return usage(c, p.errorText());
+        return hostsUsage(c, p.errorText());
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2 || !p.isSet(ssh)) {
-        return usage(c, QCoreApplication::translate("Cli", "'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
+        return hostsUsage(c,
+                          QCoreApplication::translate("Cli", "'hosts add' needs NAME and --ssh [USER@]HOST[:PORT]."));
     }
     Result<fleet::HostEntry> entry = fleet::HostEntry::fromSshSpec(pos.at(1), p.value(ssh));
     if (!entry) {
-        return usage(c, entry.message());
+        return hostsUsage(c, entry.message());
     }
     fleet::HostEntry host = entry.value();
     host.identityFile = p.value(identity);
@@ -95,7 +96,7 @@ int cmdAdd(const QStringList &args, CliContext &c)
     host.notes = p.value(notes);
     if (!host.vendorHint.isEmpty() && host.vendorHint != QStringLiteral("nvidia") &&
         host.vendorHint != QStringLiteral("amd")) {
-        return usage(c, QCoreApplication::translate("Cli", "--vendor must be nvidia or amd."));
+        return hostsUsage(c, QCoreApplication::translate("Cli", "--vendor must be nvidia or amd."));
     }
     // Added to the file as it is now, under its lock: hosts other processes add meanwhile stay.
     fleet::Inventory inventory(c.paths.inventoryFile());
@@ -118,10 +119,10 @@ int cmdList(const QStringList &args, CliContext &c)
                                   QCoreApplication::translate("Cli", "One JSON object per line."));
     p.addOption(json);
     if (!p.parse(args)) {
-        return usage(c, p.errorText());
+        return hostsUsage(c, p.errorText());
     }
     if (p.positionalArguments().size() != 1) {
-        return usage(c, QCoreApplication::translate("Cli", "'hosts list' takes no arguments."));
+        return hostsUsage(c, QCoreApplication::translate("Cli", "'hosts list' takes no arguments."));
     }
     Result<fleet::Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -131,7 +132,7 @@ int cmdList(const QStringList &args, CliContext &c)
     const QList<fleet::HostEntry> &hosts = inventory.value().hosts();
     if (p.isSet(json)) {
         for (const fleet::HostEntry &h : hosts) {
-            printJson(c.out, nlohmann::json(h));
+            printHostsJson(c.out, nlohmann::json(h));
         }
         return ExitOk;
     }
@@ -157,11 +158,11 @@ int cmdRemove(const QStringList &args, CliContext &c)
     QCommandLineParser p;
     addGlobalOptions(p);
     if (!p.parse(args)) {
-        return usage(c, p.errorText());
+        return hostsUsage(c, p.errorText());
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) {
-        return usage(c, QCoreApplication::translate("Cli", "'hosts remove' needs NAME."));
+        return hostsUsage(c, QCoreApplication::translate("Cli", "'hosts remove' needs NAME."));
     }
     fleet::Inventory inventory(c.paths.inventoryFile());
     if (Result<QList<fleet::HostEntry>> removed = inventory.remove(pos.at(1)); !removed) {
@@ -300,7 +301,7 @@ void printCheckJson(CliContext &c, const fleet::HostEntry &host, const CheckRepo
     } else {
         j["error"] = {{"code", s(errorCodeName(error.code))}, {"message", s(error.message)}};
     }
-    printJson(c.out, j);
+    printHostsJson(c.out, j);
 }
 
 void printCheckWords(CliContext &c, const CheckReport &report, int code, const ssh::SshError &error)
@@ -339,11 +340,11 @@ int cmdCheck(const QStringList &args, CliContext &c)
                                      QStringLiteral("SECONDS"), QStringLiteral("15"));
     p.addOptions({json, accept, timeout});
     if (!p.parse(args)) {
-        return usage(c, p.errorText());
+        return hostsUsage(c, p.errorText());
     }
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) {
-        return usage(c, QCoreApplication::translate("Cli", "'hosts check' needs NAME."));
+        return hostsUsage(c, QCoreApplication::translate("Cli", "'hosts check' needs NAME."));
     }
     Result<fleet::Inventory> inventory = loadInventory(c);
     if (!inventory) {
@@ -392,9 +393,9 @@ int runHostsCommand(const QStringList &args, CliContext &context)
     if (verb == QStringLiteral("check")) {
         return cmdCheck(rest, context);
     }
-    return usage(context,
-                 verb.isEmpty() ? QCoreApplication::translate("Cli", "which hosts command?")
-                                : QCoreApplication::translate("Cli", "unknown command \"%1\".").arg(verb));
+    return hostsUsage(context,
+                      verb.isEmpty() ? QCoreApplication::translate("Cli", "which hosts command?")
+                                     : QCoreApplication::translate("Cli", "unknown command \"%1\".").arg(verb));
 }
 
 } // namespace flashdeck::cli

@@ -24,7 +24,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage =
+const QString kLoadtestUsage =
     QStringLiteral("Usage: flashdeck loadtest HOST --concurrency N --prompt-tokens P --output-tokens O --duration S\n"
                    "                          [--json] [--csv FILE] [--no-thinking] [--port N]");
 
@@ -97,7 +97,7 @@ Stop readNumbers(const QCommandLineParser &p, const LoadTestOptions &o, CliConte
         if (!p.isSet(n.option) || !ok || v < n.min || v > n.max) {
             c.err << "flashdeck loadtest: --" << n.option.names().first() << ' '
                   << QCoreApplication::translate("Cli", "takes a number from %1 to %2.\n").arg(n.min).arg(n.max)
-                  << kUsage << '\n';
+                  << kLoadtestUsage << '\n';
             return ExitUsage;
         }
         *n.into = v;
@@ -113,7 +113,7 @@ Stop readRequest(const QStringList &args, CliContext &c, LoadTestRequest &r)
     p.addOptions(
         {o.concurrencyOpt, o.promptOpt, o.outputOpt, o.durationOpt, o.jsonOpt, o.csvOpt, o.noThinkingOpt, o.portOpt});
     if (!p.parse(args)) {
-        c.err << "flashdeck loadtest: " << p.errorText() << '\n' << kUsage << '\n';
+        c.err << "flashdeck loadtest: " << p.errorText() << '\n' << kLoadtestUsage << '\n';
         return ExitUsage;
     }
     const QStringList positional = p.positionalArguments().mid(1);
@@ -121,7 +121,7 @@ Stop readRequest(const QStringList &args, CliContext &c, LoadTestRequest &r)
         return stop;
     }
     if (positional.size() != 1) {
-        c.err << "flashdeck loadtest: give one HOST.\n" << kUsage << '\n';
+        c.err << "flashdeck loadtest: give one HOST.\n" << kLoadtestUsage << '\n';
         return ExitUsage;
     }
     r.hostName = positional.first();
@@ -160,7 +160,7 @@ Stop resolveTarget(CliContext &c, const fleet::HostEntry &host, LoadTestRequest 
 }
 
 /** One line on stderr every second while the test runs. */
-void printProgress(CliContext &c, const chat::LoadTestReport &r)
+void printLoadProgress(CliContext &c, const chat::LoadTestReport &r)
 {
     const chat::LoadTestTick *t = r.ticks.isEmpty() ? nullptr : &r.ticks.last();
     c.err << QCoreApplication::translate(
@@ -247,7 +247,7 @@ void startLoadTest(fleet::HostSession &session, CliContext &c, const LoadTestReq
                      });
     sampler->start();
     QObject::connect(test, &chat::LoadTest::progress, test,
-                     [&c](const chat::LoadTestReport &report) { printProgress(c, report); });
+                     [&c](const chat::LoadTestReport &report) { printLoadProgress(c, report); });
     QObject::connect(test, &chat::LoadTest::finished, test,
                      [&c, json = r.json, csv = r.csv, done, sampler](const chat::LoadTestReport &report) {
                          sampler->stop(); // its tunnel closes while the connection is still there

@@ -30,7 +30,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral(
+const QString kLogsUsage = QStringLiteral(
     "Usage: flashdeck logs HOST [--follow] [--tail N] [--container NAME] [--highlights-only] "
     "[--timestamps] [--polls] [--json]\n       flashdeck logs --file PATH [--highlights-only] [--polls] [--json]");
 
@@ -324,14 +324,14 @@ int runLogsCommand(const QStringList &args, CliContext &c)
         QCoreApplication::translate("Cli", "Show the health and metrics polls (folded: SGLang logs each one)."));
     p.addOptions({fileOpt, followOpt, tailOpt, containerOpt, highlightsOpt, timestampsOpt, pollsOpt, jsonOpt});
     if (!p.parse(args)) {
-        c.err << "flashdeck logs: " << p.errorText() << '\n' << kUsage << '\n';
+        c.err << "flashdeck logs: " << p.errorText() << '\n' << kLogsUsage << '\n';
         return ExitUsage;
     }
     const QStringList positional = p.positionalArguments().mid(1);
     const bool fromFile = p.isSet(fileOpt);
     if ((fromFile && !positional.isEmpty()) || (!fromFile && positional.size() != 1) ||
         (fromFile && (p.isSet(followOpt) || p.isSet(tailOpt) || p.isSet(containerOpt)))) {
-        c.err << "flashdeck logs: give either one HOST or --file PATH.\n" << kUsage << '\n';
+        c.err << "flashdeck logs: give either one HOST or --file PATH.\n" << kLogsUsage << '\n';
         return ExitUsage;
     }
     bool tailOk = true;

@@ -18,8 +18,9 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck prometheus rules [--output FILE] [--host-label LABEL]\n"
-                                      "       flashdeck prometheus targets [--output FILE] [--on-host]");
+const QString kPrometheusUsage =
+    QStringLiteral("Usage: flashdeck prometheus rules [--output FILE] [--host-label LABEL]\n"
+                   "       flashdeck prometheus targets [--output FILE] [--on-host]");
 
 int emit(CliContext &c, const QString &output, const QByteArray &data, const QString &what)
 {
@@ -61,7 +62,7 @@ int runPrometheusCommand(const QStringList &args, CliContext &c)
               << (!p.errorText().isEmpty() ? p.errorText()
                                            : QCoreApplication::translate("Cli", "needs rules or targets."))
               << '\n'
-              << kUsage << '\n';
+              << kPrometheusUsage << '\n';
         return ExitUsage;
     }
     const Settings settings(c.paths);

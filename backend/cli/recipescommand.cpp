@@ -14,10 +14,10 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck recipes list [--json]\n"
-                                      "       flashdeck recipes show ID [--json]   (a recipe or a profile id)");
+const QString kRecipesUsage = QStringLiteral("Usage: flashdeck recipes list [--json]\n"
+                                             "       flashdeck recipes show ID [--json]   (a recipe or a profile id)");
 
-std::string s(const QString &v)
+std::string recipeText(const QString &v)
 {
     return v.toStdString();
 }
@@ -30,22 +30,22 @@ nlohmann::json profileJson(const recipe::RecipeProfile &p)
     }
     nlohmann::json env = nlohmann::json::object();
     for (auto it = p.env.begin(); it != p.env.end(); ++it) {
-        env[s(it.key())] = s(it.value());
+        env[recipeText(it.key())] = recipeText(it.value());
     }
     nlohmann::json args = nlohmann::json::array();
     for (const QString &a : p.serverArgs) {
-        args.push_back(s(a));
+        args.push_back(recipeText(a));
     }
     nlohmann::json facts = nlohmann::json::array();
     for (const QString &f : p.facts) {
-        facts.push_back(s(f));
+        facts.push_back(recipeText(f));
     }
-    nlohmann::json j = {{"id", s(p.id)},
-                        {"title", s(p.title)},
-                        {"status", s(p.status)},
-                        {"vendor", s(probe::gpuVendorName(p.vendor))},
-                        {"gpu_model", s(p.gpuModel)},
-                        {"note", s(p.note)},
+    nlohmann::json j = {{"id", recipeText(p.id)},
+                        {"title", recipeText(p.title)},
+                        {"status", recipeText(p.status)},
+                        {"vendor", recipeText(probe::gpuVendorName(p.vendor))},
+                        {"gpu_model", recipeText(p.gpuModel)},
+                        {"note", recipeText(p.note)},
                         {"facts", facts}};
     if (!p.generatorOnly()) {
         j.update({{"gpu_count", p.gpuCount},
@@ -57,13 +57,13 @@ nlohmann::json profileJson(const recipe::RecipeProfile &p)
                   {"server_args", args},
                   {"operator_flags_required", p.operatorFlagsRequired}});
         if (p.routerPort) {
-            j["router"] = {{"port", p.routerPort}, {"policy", s(p.routerPolicy)}};
+            j["router"] = {{"port", p.routerPort}, {"policy", recipeText(p.routerPolicy)}};
         }
         if (!p.imageName.isEmpty()) { // its own image (else the recipe's)
-            j["image"] = {{"name", s(p.imageName)},
-                          {"tag", s(p.imageTag)},
+            j["image"] = {{"name", recipeText(p.imageName)},
+                          {"tag", recipeText(p.imageTag)},
                           {"confirm", p.imageConfirm},
-                          {"source", s(p.imageSource)}};
+                          {"source", recipeText(p.imageSource)}};
         }
     }
     if (p.gpuMemoryGb) {
@@ -79,12 +79,12 @@ nlohmann::json showJson(const recipe::Recipe &r, const recipe::RecipeProfile &p)
     nlohmann::json memory = nlohmann::json::object();
     for (const recipe::RecipeProfile &other : r.profiles) {
         if (other.gpuMemoryGb > 0) {
-            memory[s(other.gpuModel)] = other.gpuMemoryGb;
+            memory[recipeText(other.gpuModel)] = other.gpuMemoryGb;
         }
     }
-    j.update({{"recipe", s(r.id)},
-              {"scope_note", s(r.scopeNote)},
-              {"parameters_note", s(recipe::texts::hubParameterCount())},
+    j.update({{"recipe", recipeText(r.id)},
+              {"scope_note", recipeText(r.scopeNote)},
+              {"parameters_note", recipeText(recipe::texts::hubParameterCount())},
               {"gpu_memory_gb_by_model", memory}});
     return j;
 }
@@ -151,7 +151,7 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
     const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("Cli", "Print JSON."));
     p.addOption(json);
     const auto usage = [&c](const QString &message) {
-        c.err << "flashdeck recipes: " << message << '\n' << kUsage << '\n';
+        c.err << "flashdeck recipes: " << message << '\n' << kRecipesUsage << '\n';
         return int(ExitUsage);
     };
     if (!p.parse(args)) {
@@ -175,11 +175,11 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
                     profiles.push_back(profileJson(pr));
                 }
                 c.out << QString::fromStdString(nlohmann::json{
-                             {"id", s(r.id)},
-                             {"title", s(r.title)},
-                             {"status", s(r.status)},
-                             {"model", s(r.modelRepo)},
-                             {"scope_note", s(r.scopeNote)},
+                             {"id", recipeText(r.id)},
+                             {"title", recipeText(r.title)},
+                             {"status", recipeText(r.status)},
+                             {"model", recipeText(r.modelRepo)},
+                             {"scope_note", recipeText(r.scopeNote)},
                              {"profiles", profiles}}.dump())
                       << '\n';
                 continue;

@@ -33,9 +33,9 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
-                                      "[--timeout SECONDS] [--pins FILE] [--source ssh|prometheus] "
-                                      "[--prometheus-url URL]");
+const QString kStatusUsage = QStringLiteral("Usage: flashdeck status [HOST…] [--json] [--watch] [--interval SECONDS] "
+                                            "[--timeout SECONDS] [--pins FILE] [--source ssh|prometheus] "
+                                            "[--prometheus-url URL]");
 
 QString orDash(const std::optional<double> &v, int decimals = 0, const QString &suffix = {})
 {
@@ -168,7 +168,7 @@ struct StatusRequest
 };
 
 /** The options, checked; an exit code when they are wrong (said on stderr). */
-std::variant<StatusRequest, int> readRequest(const QStringList &args, CliContext &c)
+std::variant<StatusRequest, int> readStatusRequest(const QStringList &args, CliContext &c)
 {
     QCommandLineParser p;
     addGlobalOptions(p);
@@ -203,7 +203,7 @@ std::variant<StatusRequest, int> readRequest(const QStringList &args, CliContext
         QStringLiteral("URL"));
     p.addOptions({jsonOpt, watchOpt, intervalOpt, timeoutOpt, pinsOpt, sourceOpt, promUrlOpt});
     if (!p.parse(args)) {
-        c.err << "flashdeck status: " << p.errorText() << '\n' << kUsage << '\n';
+        c.err << "flashdeck status: " << p.errorText() << '\n' << kStatusUsage << '\n';
         return ExitUsage;
     }
     StatusRequest r;
@@ -356,7 +356,8 @@ QString unreadableGateway(const QString &host, const QString &why)
 }
 
 /** Prints every host once, as a table with notes or one JSON object each; false when one is not up. */
-bool printHosts(const fleet::FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json, CliContext &c)
+bool printStatusHosts(const fleet::FleetWatcher &fleet, const QStringList &order, qsizetype overSsh, bool json,
+                      CliContext &c)
 {
     bool allUp = true;
     QList<QStringList> rows;
@@ -423,7 +424,9 @@ bool printHosts(const fleet::FleetWatcher &fleet, const QStringList &order, qsiz
 int printUntilDone(fleet::FleetWatcher &fleet, const StatusRequest &r, const QStringList &order,
                    const QList<fleet::HostEntry> &overSsh, CliContext &c)
 {
-    const auto print = [&] { return printHosts(fleet, order, overSsh.size(), r.json, c) ? ExitOk : ExitCheckFailed; };
+    const auto print = [&] {
+        return printStatusHosts(fleet, order, overSsh.size(), r.json, c) ? ExitOk : ExitCheckFailed;
+    };
     QEventLoop loop;
     QElapsedTimer waited;
     waited.start();
@@ -470,7 +473,7 @@ int printUntilDone(fleet::FleetWatcher &fleet, const StatusRequest &r, const QSt
 
 int runStatusCommand(const QStringList &args, CliContext &c)
 {
-    auto read = readRequest(args, c);
+    auto read = readStatusRequest(args, c);
     if (const int *rc = std::get_if<int>(&read)) {
         return *rc;
     }

@@ -12,7 +12,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const char *mark(recipe::StepStatus s)
+const char *statusMark(recipe::StepStatus s)
 {
     switch (s) {
     case recipe::StepStatus::Pass:
@@ -47,7 +47,8 @@ void printStep(CliContext &c, const recipe::StepRecord &r, bool json, const QStr
         if (r.status == recipe::StepStatus::Running) {
             c.out << prefix << "....  " << title << '\n';
         } else {
-            c.out << prefix << QString::fromLatin1(mark(r.status)).leftJustified(5) << ' ' << r.step << "  " << title
+            c.out << prefix << QString::fromLatin1(statusMark(r.status)).leftJustified(5) << ' ' << r.step << "  "
+                  << title
                   << (r.seen.isEmpty() ? QString() : QStringLiteral(" — ") + r.seen.section(QLatin1Char('\n'), 0, 0))
                   << '\n';
             if (!r.fix.isEmpty() && r.status != recipe::StepStatus::Pass) {

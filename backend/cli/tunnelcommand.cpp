@@ -19,7 +19,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral("Usage: flashdeck tunnel HOST [--local-port N] [--port N] [--json]");
+const QString kTunnelUsage = QStringLiteral("Usage: flashdeck tunnel HOST [--local-port N] [--port N] [--json]");
 
 /** A port number option's value, or 0 (said on stderr) when it is none. */
 quint16 portValue(const QCommandLineParser &p, const QCommandLineOption &option, CliContext &c)
@@ -68,12 +68,12 @@ int runTunnelCommand(const QStringList &args, CliContext &c)
         QCoreApplication::translate("Cli", "Print {\"url\", \"local_port\", \"remote_port\"}."));
     p.addOptions({localPortOpt, portOpt, jsonOpt});
     if (!p.parse(args)) {
-        c.err << "flashdeck tunnel: " << p.errorText() << '\n' << kUsage << '\n';
+        c.err << "flashdeck tunnel: " << p.errorText() << '\n' << kTunnelUsage << '\n';
         return ExitUsage;
     }
     const QStringList positional = p.positionalArguments().mid(1);
     if (positional.size() != 1) {
-        c.err << "flashdeck tunnel: give one HOST.\n" << kUsage << '\n';
+        c.err << "flashdeck tunnel: give one HOST.\n" << kTunnelUsage << '\n';
         return ExitUsage;
     }
     const quint16 localPort = p.isSet(localPortOpt) ? portValue(p, localPortOpt, c) : 0;

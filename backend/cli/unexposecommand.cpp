@@ -18,7 +18,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-void report(CliContext &c, bool json, const QString &host, const QStringList &removed)
+void reportUnexposed(CliContext &c, bool json, const QString &host, const QStringList &removed)
 {
     if (json) {
         nlohmann::json names = nlohmann::json::array();
@@ -40,7 +40,7 @@ void report(CliContext &c, bool json, const QString &host, const QStringList &re
 }
 
 /** Why unexpose failed: on stderr, and with --json as one object like expose's ({"host","ok":false,"error"}). */
-void sayFailure(CliContext &c, bool json, const QString &host, const QString &why)
+void sayUnexposeFailure(CliContext &c, bool json, const QString &host, const QString &why)
 {
     if (json) {
         c.out << QString::fromStdString(
@@ -61,26 +61,26 @@ void removeGateway(fleet::HostSession &session, CliContext &c, const QString &ho
             operation->deleteLater();
             answered = true;
             if (!removed) {
-                sayFailure(c, json, host, removed.message());
+                sayUnexposeFailure(c, json, host, removed.message());
                 done(ExitCheckFailed);
                 return;
             }
             if (!recordProblem.isEmpty()) {
                 // The gateway is gone, but status and the window would still read it as open.
-                sayFailure(c, json, host,
-                           QCoreApplication::translate(
-                               "Cli", "The gateway on %1 was removed, but its record here could not be: %2")
-                               .arg(host, recordProblem));
+                sayUnexposeFailure(c, json, host,
+                                   QCoreApplication::translate(
+                                       "Cli", "The gateway on %1 was removed, but its record here could not be: %2")
+                                       .arg(host, recordProblem));
                 done(ExitCheckFailed);
                 return;
             }
-            report(c, json, host, removed.value());
+            reportUnexposed(c, json, host, removed.value());
             done(ExitOk);
         });
     if (const Status s = operation->unexpose(std::move(claim)); !s) {
         operation->deleteLater();
         answered = true;
-        sayFailure(c, json, host, s.message());
+        sayUnexposeFailure(c, json, host, s.message());
         done(ExitCheckFailed);
     }
 }
@@ -107,7 +107,7 @@ int runUnexposeCommand(const QStringList &args, CliContext &c)
     const bool asJson = p.isSet(json);
     Result<expose::GatewayOperation::Claim> held = expose::GatewayOperation::claim(c.paths, host->name);
     if (!held) {
-        sayFailure(c, asJson, host->name, held.message());
+        sayUnexposeFailure(c, asJson, host->name, held.message());
         return ExitCheckFailed;
     }
     auto claim = std::make_shared<expose::GatewayOperation::Claim>(std::move(held).value());

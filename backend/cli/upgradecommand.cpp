@@ -35,7 +35,7 @@ namespace flashdeck::cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral(
+const QString kUpgradeUsage = QStringLiteral(
     "Usage: flashdeck upgrade HOST [HOST…] (--image-digest sha256:… | --model-revision COMMIT | --pins FILE)\n"
     "                         [--json] [--max-unavailable N] [--ready-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "       flashdeck upgrade HOST [HOST…] --resume [--json]");
@@ -104,9 +104,9 @@ UpgradeFlags upgradeFlags()
     return {digestOpt, revisionOpt, pinsOpt, jsonOpt, resumeOpt, maxOpt, timeoutOpt, stallOpt};
 }
 
-int usageError(CliContext &c, const QString &message)
+int upgradeUsageError(CliContext &c, const QString &message)
 {
-    c.err << "flashdeck upgrade: " << message << '\n' << kUsage << '\n';
+    c.err << "flashdeck upgrade: " << message << '\n' << kUpgradeUsage << '\n';
     return int(ExitUsage);
 }
 
@@ -125,39 +125,41 @@ struct UpgradeRequest
 /** The exit code where the command stops; none: go on. */
 using Stop = std::optional<int>;
 
-Stop readRequest(const QCommandLineParser &p, const UpgradeFlags &f, CliContext &c, UpgradeRequest &r)
+Stop readUpgradeRequest(const QCommandLineParser &p, const UpgradeFlags &f, CliContext &c, UpgradeRequest &r)
 {
     const bool pinsGiven = p.isSet(f.digestOpt) || p.isSet(f.revisionOpt) || p.isSet(f.pinsOpt);
     if (r.resume == pinsGiven) {
-        return usageError(c,
-                          r.resume ? QCoreApplication::translate(
-                                         "Cli", "--resume continues the recorded upgrade: leave out the pins.")
-                                   : QCoreApplication::translate(
-                                         "Cli", "say what to move to: --image-digest, --model-revision or --pins."));
+        return upgradeUsageError(
+            c,
+            r.resume
+                ? QCoreApplication::translate("Cli", "--resume continues the recorded upgrade: leave out the pins.")
+                : QCoreApplication::translate("Cli",
+                                              "say what to move to: --image-digest, --model-revision or --pins."));
     }
     if (p.isSet(f.pinsOpt) && (p.isSet(f.digestOpt) || p.isSet(f.revisionOpt))) {
-        return usageError(
+        return upgradeUsageError(
             c,
             QCoreApplication::translate("Cli",
                                         "--pins gives the digest and the commit: leave out --image-digest and "
                                         "--model-revision."));
     }
     if (const QString problem = pinOptionsProblem(p.value(f.digestOpt), p.value(f.revisionOpt)); !problem.isEmpty()) {
-        return usageError(c, problem);
+        return upgradeUsageError(c, problem);
     }
     bool number = true;
     r.maxUnavailable = p.value(f.maxOpt).toInt(&number);
     if (!number || r.maxUnavailable < 1) {
-        return usageError(c,
-                          QCoreApplication::translate("Cli", "--max-unavailable takes a number of hosts, at least 1."));
+        return upgradeUsageError(
+            c, QCoreApplication::translate("Cli", "--max-unavailable takes a number of hosts, at least 1."));
     }
     r.readyTimeoutMs = p.isSet(f.timeoutOpt) ? p.value(f.timeoutOpt).toInt(&number) * 1000 : 0;
     if (!number || r.readyTimeoutMs < 0) {
-        return usageError(c, QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
+        return upgradeUsageError(c, QCoreApplication::translate("Cli", "--ready-timeout takes seconds (0: no limit)."));
     }
     r.stallTimeoutMs = p.value(f.stallOpt).toInt(&number) * 1000;
     if (!number || r.stallTimeoutMs < 1000 || r.stallTimeoutMs > 24 * 3600 * 1000) {
-        return usageError(c, QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
+        return upgradeUsageError(c,
+                                 QCoreApplication::translate("Cli", "--stall-timeout takes seconds, from 1 to 86400."));
     }
     if (p.isSet(f.pinsOpt)) {
         Result<recipe::Pins> read = recipe::Pins::readFrom(p.value(f.pinsOpt));
@@ -318,15 +320,15 @@ Stop parseRequest(const QStringList &args, CliContext &c, UpgradeRequest &r, dep
     const UpgradeFlags f = upgradeFlags();
     p.addOptions({f.digestOpt, f.revisionOpt, f.pinsOpt, f.jsonOpt, f.resumeOpt, f.maxOpt, f.timeoutOpt, f.stallOpt});
     if (!p.parse(args)) {
-        return usageError(c, p.errorText());
+        return upgradeUsageError(c, p.errorText());
     }
     r.names = p.positionalArguments().mid(1);
     if (r.names.isEmpty()) {
-        return usageError(c, QCoreApplication::translate("Cli", "needs HOST."));
+        return upgradeUsageError(c, QCoreApplication::translate("Cli", "needs HOST."));
     }
     r.json = p.isSet(f.jsonOpt);
     r.resume = p.isSet(f.resumeOpt);
-    if (const Stop stop = readRequest(p, f, c, r)) {
+    if (const Stop stop = readUpgradeRequest(p, f, c, r)) {
         return stop;
     }
     target.resume = r.resume;

@@ -9,7 +9,7 @@ namespace flashdeck {
 
 namespace {
 
-bool equalsLower(QByteArrayView name, QByteArrayView lower)
+bool headerNameIs(QByteArrayView name, QByteArrayView lower)
 {
     return name.size() == lower.size() && name.compare(lower, Qt::CaseInsensitive) == 0;
 }
@@ -122,7 +122,7 @@ void LocalHttpClient::send()
     QByteArray out = r.method + ' ' + r.path + " HTTP/1.1\r\n";
     bool host = false;
     for (const auto &[name, value] : r.headers) {
-        host = host || equalsLower(name, "host");
+        host = host || headerNameIs(name, "host");
         out += name + ": " + value + "\r\n";
     }
     if (!host) {

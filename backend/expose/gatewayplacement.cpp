@@ -27,7 +27,7 @@ namespace {
 constexpr int kConfirmAttempts = 60;
 constexpr int kConfirmIntervalMs = 250;
 
-bool isWildcard(const QString &address)
+bool isWildcardAddress(const QString &address)
 {
     const QHostAddress a(address);
     return a == QHostAddress(QHostAddress::AnyIPv4) || a == QHostAddress(QHostAddress::AnyIPv6);
@@ -102,7 +102,7 @@ QByteArray GatewayPlacement::dirArg() const
 
 QString GatewayPlacement::clientAddress() const
 {
-    return isWildcard(m_plan.options.listenAddress) ? m_plan.hostAddress : m_plan.options.listenAddress;
+    return isWildcardAddress(m_plan.options.listenAddress) ? m_plan.hostAddress : m_plan.options.listenAddress;
 }
 
 void GatewayPlacement::probe()

@@ -62,7 +62,7 @@ QString limits(const GatewayOptions &o)
         .arg(o.upstreamTimeoutSeconds);
 }
 
-QString refused(const GatewayOptions &o)
+QString previewRefused(const GatewayOptions &o)
 {
     const QString hosts = o.mediaAllow.isEmpty()
         ? QCoreApplication::translate("Expose", "none, so only data: URIs pass")
@@ -85,7 +85,7 @@ QString refused(const GatewayOptions &o)
 
 QString GatewayPreview::text(const GatewayOptions &options)
 {
-    return where(options) + who(options) + limits(options) + refused(options);
+    return where(options) + who(options) + limits(options) + previewRefused(options);
 }
 
 } // namespace flashdeck::expose

@@ -14,17 +14,17 @@ namespace flashdeck::expose {
 
 namespace {
 
-std::string s(const QString &v)
+std::string recordText(const QString &v)
 {
     return v.toStdString();
 }
 
-QString q(const nlohmann::json &j, const char *key)
+QString recordString(const nlohmann::json &j, const char *key)
 {
     return QString::fromStdString(jsonread::string(j, key));
 }
 
-nlohmann::json list(const QStringList &items)
+nlohmann::json recordList(const QStringList &items)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const QString &i : items) {
@@ -69,7 +69,7 @@ QString GatewayRecord::curlLine() const
 
 nlohmann::json GatewayRecord::statusJson() const
 {
-    return {{"url", s(url())}, {"sha256", s(publicKeySha256)}, {"allow", list(allow)}};
+    return {{"url", recordText(url())}, {"sha256", recordText(publicKeySha256)}, {"allow", recordList(allow)}};
 }
 
 QString GatewayRecord::file(const AppPaths &paths, const QString &host)
@@ -79,27 +79,27 @@ QString GatewayRecord::file(const AppPaths &paths, const QString &host)
 
 QByteArray GatewayRecord::toJson() const
 {
-    const nlohmann::json j{{"host", s(host)},
-                           {"address", s(address)},
+    const nlohmann::json j{{"host", recordText(host)},
+                           {"address", recordText(address)},
                            {"port", port},
-                           {"listen_address", s(listenAddress)},
+                           {"listen_address", recordText(listenAddress)},
                            {"upstream_port", upstreamPort},
-                           {"allow", list(allow)},
-                           {"public_key_sha256", s(publicKeySha256)},
-                           {"certificate_sha256", s(certificateSha256)},
-                           {"certificate_expires", s(certificateExpires)},
+                           {"allow", recordList(allow)},
+                           {"public_key_sha256", recordText(publicKeySha256)},
+                           {"certificate_sha256", recordText(certificateSha256)},
+                           {"certificate_expires", recordText(certificateExpires)},
                            {"self_signed", selfSigned},
-                           {"image", s(image)},
-                           {"container", s(containerName)},
-                           {"host_dir", s(hostDir)},
-                           {"rate", s(rate)},
+                           {"image", recordText(image)},
+                           {"container", recordText(containerName)},
+                           {"host_dir", recordText(hostDir)},
+                           {"rate", recordText(rate)},
                            {"burst", burst},
                            {"max_concurrent", maxConcurrent},
                            {"max_body_bytes", maxBodyBytes},
                            {"client_timeout_seconds", clientTimeoutSeconds},
                            {"upstream_timeout_seconds", upstreamTimeoutSeconds},
-                           {"media_allow", list(mediaAllow)},
-                           {"exposed_at", s(exposedAt)}};
+                           {"media_allow", recordList(mediaAllow)},
+                           {"exposed_at", recordText(exposedAt)}};
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 
@@ -110,27 +110,27 @@ Result<GatewayRecord> GatewayRecord::fromJson(const QByteArray &bytes)
         return Status::failure(QStringLiteral("not a JSON object"));
     }
     GatewayRecord r;
-    r.host = q(j, "host");
-    r.address = q(j, "address");
+    r.host = recordString(j, "host");
+    r.address = recordString(j, "address");
     r.port = int(jsonread::integer(j, "port", 1, 65535).value_or(0));
-    r.listenAddress = q(j, "listen_address");
+    r.listenAddress = recordString(j, "listen_address");
     r.upstreamPort = int(jsonread::integer(j, "upstream_port", 1, 65535).value_or(0));
     r.allow = listOf(j, "allow");
-    r.publicKeySha256 = q(j, "public_key_sha256");
-    r.certificateSha256 = q(j, "certificate_sha256");
-    r.certificateExpires = q(j, "certificate_expires");
+    r.publicKeySha256 = recordString(j, "public_key_sha256");
+    r.certificateSha256 = recordString(j, "certificate_sha256");
+    r.certificateExpires = recordString(j, "certificate_expires");
     r.selfSigned = j.value("self_signed", false);
-    r.image = q(j, "image");
-    r.containerName = q(j, "container");
-    r.hostDir = q(j, "host_dir");
-    r.rate = q(j, "rate");
+    r.image = recordString(j, "image");
+    r.containerName = recordString(j, "container");
+    r.hostDir = recordString(j, "host_dir");
+    r.rate = recordString(j, "rate");
     r.burst = int(jsonread::integer(j, "burst", 0, 1 << 30).value_or(0));
     r.maxConcurrent = int(jsonread::integer(j, "max_concurrent", 0, 1 << 30).value_or(0));
     r.maxBodyBytes = jsonread::integer(j, "max_body_bytes", 0, qint64(1) << 50).value_or(0);
     r.clientTimeoutSeconds = int(jsonread::integer(j, "client_timeout_seconds", 0, 1 << 30).value_or(0));
     r.upstreamTimeoutSeconds = int(jsonread::integer(j, "upstream_timeout_seconds", 0, 1 << 30).value_or(0));
     r.mediaAllow = listOf(j, "media_allow");
-    r.exposedAt = q(j, "exposed_at");
+    r.exposedAt = recordString(j, "exposed_at");
     if (r.port == 0 || r.address.isEmpty()) {
         return Status::failure(QStringLiteral("no address or port"));
     }

@@ -9,7 +9,7 @@ namespace flashdeck::ssh {
 
 namespace {
 
-QString expandTilde(const QString &path)
+QString expandHome(const QString &path)
 {
     if (path == QStringLiteral("~") || path.startsWith(QStringLiteral("~/"))) {
         return QDir::homePath() + path.mid(1);
@@ -94,7 +94,7 @@ void SshConfig::parseInto(const QByteArray &text, const QString &baseDir, int de
             m_entries.push_back(Entry{{}, true, {}});
         } else if (keyword == QStringLiteral("include")) {
             for (const QString &pattern : values) {
-                QString full = expandTilde(pattern);
+                QString full = expandHome(pattern);
                 if (QFileInfo(full).isRelative()) {
                     full = QDir(baseDir).filePath(full);
                 }
@@ -165,7 +165,7 @@ SshConfigHost SshConfig::resolve(const QString &alias) const
                 host.port = static_cast<quint16>(value.toUShort());
             } else if (key == QStringLiteral("identityfile")) {
                 // IdentityFile accumulates, unlike most keywords.
-                const QString path = expandTilde(value);
+                const QString path = expandHome(value);
                 if (!host.identityFiles.contains(path)) {
                     host.identityFiles.append(path);
                 }

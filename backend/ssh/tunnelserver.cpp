@@ -22,7 +22,7 @@ namespace flashdeck::ssh {
 namespace {
 // Bytes moved per read or write: large enough that one wake-up carries many SSH packets (libssh
 // hands over what its channel buffer holds, up to this), small enough to stay in cache.
-constexpr int kChunk = 256 * 1024;
+constexpr int kTunnelChunk = 256 * 1024;
 // Stop reading from one side while this much waits for the other.
 constexpr qsizetype kHighWater = 1024 * 1024;
 // Reads in a row of a channel that found nothing decrypted while the session's bytes were held,
@@ -237,7 +237,8 @@ TunnelServer::Step TunnelServer::bufferToChannel(Link &link)
         if (window == 0) {
             break;
         }
-        const auto n = static_cast<uint32_t>(std::min<qsizetype>({link.toRemote.size(), qsizetype(window), kChunk}));
+        const auto n =
+            static_cast<uint32_t>(std::min<qsizetype>({link.toRemote.size(), qsizetype(window), kTunnelChunk}));
         const int written = ssh_channel_write(ch, link.toRemote.constData(), n);
         if (written < 0) {
             return Step::Ended;
@@ -270,8 +271,9 @@ TunnelServer::Step TunnelServer::channelToClient(Link &link)
         bool failed = false;
         bool ended = false;
         int emptyReads = 0;
-        while (filled < kChunk) {
-            const int n = ssh_channel_read_nonblocking(ch, m_buffer.data() + filled, uint32_t(kChunk - filled), 0);
+        while (filled < kTunnelChunk) {
+            const int n =
+                ssh_channel_read_nonblocking(ch, m_buffer.data() + filled, uint32_t(kTunnelChunk - filled), 0);
             if (n > 0) {
                 filled += n;
                 emptyReads = 0;
@@ -310,13 +312,13 @@ TunnelServer::Step TunnelServer::channelToClient(Link &link)
             link.remoteEof = true;
             step = Step::Moved;
         }
-        if (filled < kChunk) {
+        if (filled < kTunnelChunk) {
             break; // libssh has nothing more buffered for now
         }
     }
     if (m_spec.kind == Kind::Stdio) {
         // The remote command's diagnostics: logged, never mixed into the byte stream.
-        const int n = ssh_channel_read_nonblocking(ch, m_buffer.data(), kChunk, 1);
+        const int n = ssh_channel_read_nonblocking(ch, m_buffer.data(), kTunnelChunk, 1);
         if (n > 0) {
             applog::ssh().debug("tunnel {} stderr: {}", m_id,
                                 std::string_view(m_buffer.data(), static_cast<size_t>(n)));
@@ -355,8 +357,8 @@ bool TunnelServer::pumpLink(Link &link)
 {
     // One buffer for every pump (not a fresh zero-filled array per call: that cost a memset of
     // the whole chunk on every wake-up).
-    if (m_buffer.size() != std::size_t(kChunk)) {
-        m_buffer.resize(kChunk);
+    if (m_buffer.size() != std::size_t(kTunnelChunk)) {
+        m_buffer.resize(kTunnelChunk);
     }
     bool progress = false;
     for (Step (TunnelServer::*direction)(Link &) : {&TunnelServer::clientToBuffer, &TunnelServer::bufferToChannel,

@@ -30,7 +30,7 @@ QString ms(const std::optional<double> &v)
     return v ? QObject::tr("%1 ms").arg(*v, 0, 'f', 0) : QObject::tr("—");
 }
 
-QSpinBox *spin(QWidget *parent, const QString &name, int min, int max, int value, const QString &suffix = {})
+QSpinBox *spinBox(QWidget *parent, const QString &name, int min, int max, int value, const QString &suffix = {})
 {
     auto *s = new QSpinBox(parent);
     s->setObjectName(name);
@@ -53,10 +53,10 @@ LoadTestPanel::LoadTestPanel(QWidget *parent)
     //: The load a load test applies (concurrency, lengths, duration), not loading a file.
     auto *form = new QGroupBox(tr("Load"), this);
     auto *f = new QFormLayout(form);
-    m_concurrency = spin(form, QStringLiteral("concurrency"), 1, 1024, 8);
-    m_promptTokens = spin(form, QStringLiteral("promptTokens"), 1, 1000000, 2048, tr(" tokens"));
-    m_outputTokens = spin(form, QStringLiteral("outputTokens"), 1, 1000000, 512, tr(" tokens"));
-    m_duration = spin(form, QStringLiteral("duration"), 1, 86400, 60, tr(" s"));
+    m_concurrency = spinBox(form, QStringLiteral("concurrency"), 1, 1024, 8);
+    m_promptTokens = spinBox(form, QStringLiteral("promptTokens"), 1, 1000000, 2048, tr(" tokens"));
+    m_outputTokens = spinBox(form, QStringLiteral("outputTokens"), 1, 1000000, 512, tr(" tokens"));
+    m_duration = spinBox(form, QStringLiteral("duration"), 1, 86400, 60, tr(" s"));
     m_thinking = new QCheckBox(tr("Thinking"), form);
     m_thinking->setChecked(false);
     f->addRow(tr("Requests in flight:"), m_concurrency);

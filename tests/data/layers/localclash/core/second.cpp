@@ -1,0 +1,12 @@
+// ...and another of the same name in a second file of the layer: in one unity batch, the two
+// would overload each other.
+namespace flashdeck {
+namespace {
+
+double twice(double x)
+{
+    return 2 * x;
+}
+
+} // namespace
+} // namespace flashdeck
