@@ -7,7 +7,7 @@
 namespace flashdeck {
 class AppPaths;
 namespace recipe {
-class Deployment;
+struct Deployment;
 } // namespace recipe
 } // namespace flashdeck
 

@@ -30,8 +30,6 @@ namespace flashdeck::cli {
 
 namespace {
 
-using nlohmann::json;
-
 struct Prune
 {
     std::unique_ptr<docker::DockerClient> docker;
@@ -42,8 +40,8 @@ struct Prune
     QSet<QString> gateway; // those of them the host's gateway (flashdeck expose) runs
     QString unrecorded; // Flashdeck's gateway image, looked for though no pull of it was recorded
     bool dryRun = false;
-    json removed = json::array();
-    json kept = json::array();
+    nlohmann::json removed = nlohmann::json::array();
+    nlohmann::json kept = nlohmann::json::array();
     qint64 freed = 0;
     bool failed = false;
 };
@@ -110,7 +108,8 @@ void pruneNext(const std::shared_ptr<Prune> &u, deploy::PulledImages &record, co
                                     // Only a "Deleted" entry frees space; an "Untagged" alone means
                                     // another name still holds the image.
                                     bool deleted = false;
-                                    for (const json &e : gone.json().is_array() ? gone.json() : json::array()) {
+                                    for (const nlohmann::json &e :
+                                         gone.json().is_array() ? gone.json() : nlohmann::json::array()) {
                                         deleted = deleted || e.contains("Deleted");
                                     }
                                     u->removed.push_back(
@@ -177,7 +176,7 @@ void addGatewayImage(Prune &u)
 void printPrune(CliContext &c, bool asJson, const QString &host, const Prune &u)
 {
     if (asJson) {
-        c.out << QString::fromStdString(json{
+        c.out << QString::fromStdString(nlohmann::json{
                      {"host", host.toStdString()},
                      {"dry_run", u.dryRun},
                      {"removed", u.removed},
@@ -187,13 +186,13 @@ void printPrune(CliContext &c, bool asJson, const QString &host, const Prune &u)
               << '\n';
         return;
     }
-    for (const json &r : u.removed) {
+    for (const nlohmann::json &r : u.removed) {
         c.out << (u.dryRun ? QCoreApplication::translate("Cli", "would remove %1 (%2)\n")
                            : QCoreApplication::translate("Cli", "removed %1 (%2)\n"))
                      .arg(QString::fromStdString(r["image"].get<std::string>()),
                           fmt::gbExact(r["bytes"].get<qint64>()));
     }
-    for (const json &k : u.kept) {
+    for (const nlohmann::json &k : u.kept) {
         c.out << QCoreApplication::translate("Cli", "kept %1: %2\n")
                      .arg(QString::fromStdString(k["image"].get<std::string>()),
                           QString::fromStdString(k["reason"].get<std::string>()));
@@ -262,7 +261,7 @@ int runPruneCommand(const QStringList &args, CliContext &c)
                                         done(ExitCheckFailed);
                                         return;
                                     }
-                                    for (const json &ct : list.json()) {
+                                    for (const nlohmann::json &ct : list.json()) {
                                         u->usedIds.insert(QString::fromStdString(jsonread::string(ct, "ImageID")));
                                     }
                                     pruneNext(u, record, [&, u, done] {

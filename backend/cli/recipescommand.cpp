@@ -17,7 +17,7 @@ namespace {
 const QString kRecipesUsage = QStringLiteral("Usage: flashdeck recipes list [--json]\n"
                                              "       flashdeck recipes show ID [--json]   (a recipe or a profile id)");
 
-std::string recipeText(const QString &v)
+std::string stdString(const QString &v)
 {
     return v.toStdString();
 }
@@ -30,22 +30,22 @@ nlohmann::json profileJson(const recipe::RecipeProfile &p)
     }
     nlohmann::json env = nlohmann::json::object();
     for (auto it = p.env.begin(); it != p.env.end(); ++it) {
-        env[recipeText(it.key())] = recipeText(it.value());
+        env[stdString(it.key())] = stdString(it.value());
     }
     nlohmann::json args = nlohmann::json::array();
     for (const QString &a : p.serverArgs) {
-        args.push_back(recipeText(a));
+        args.push_back(stdString(a));
     }
     nlohmann::json facts = nlohmann::json::array();
     for (const QString &f : p.facts) {
-        facts.push_back(recipeText(f));
+        facts.push_back(stdString(f));
     }
-    nlohmann::json j = {{"id", recipeText(p.id)},
-                        {"title", recipeText(p.title)},
-                        {"status", recipeText(p.status)},
-                        {"vendor", recipeText(probe::gpuVendorName(p.vendor))},
-                        {"gpu_model", recipeText(p.gpuModel)},
-                        {"note", recipeText(p.note)},
+    nlohmann::json j = {{"id", stdString(p.id)},
+                        {"title", stdString(p.title)},
+                        {"status", stdString(p.status)},
+                        {"vendor", stdString(probe::gpuVendorName(p.vendor))},
+                        {"gpu_model", stdString(p.gpuModel)},
+                        {"note", stdString(p.note)},
                         {"facts", facts}};
     if (!p.generatorOnly()) {
         j.update({{"gpu_count", p.gpuCount},
@@ -57,13 +57,13 @@ nlohmann::json profileJson(const recipe::RecipeProfile &p)
                   {"server_args", args},
                   {"operator_flags_required", p.operatorFlagsRequired}});
         if (p.routerPort) {
-            j["router"] = {{"port", p.routerPort}, {"policy", recipeText(p.routerPolicy)}};
+            j["router"] = {{"port", p.routerPort}, {"policy", stdString(p.routerPolicy)}};
         }
         if (!p.imageName.isEmpty()) { // its own image (else the recipe's)
-            j["image"] = {{"name", recipeText(p.imageName)},
-                          {"tag", recipeText(p.imageTag)},
+            j["image"] = {{"name", stdString(p.imageName)},
+                          {"tag", stdString(p.imageTag)},
                           {"confirm", p.imageConfirm},
-                          {"source", recipeText(p.imageSource)}};
+                          {"source", stdString(p.imageSource)}};
         }
     }
     if (p.gpuMemoryGb) {
@@ -79,12 +79,12 @@ nlohmann::json showJson(const recipe::Recipe &r, const recipe::RecipeProfile &p)
     nlohmann::json memory = nlohmann::json::object();
     for (const recipe::RecipeProfile &other : r.profiles) {
         if (other.gpuMemoryGb > 0) {
-            memory[recipeText(other.gpuModel)] = other.gpuMemoryGb;
+            memory[stdString(other.gpuModel)] = other.gpuMemoryGb;
         }
     }
-    j.update({{"recipe", recipeText(r.id)},
-              {"scope_note", recipeText(r.scopeNote)},
-              {"parameters_note", recipeText(recipe::texts::hubParameterCount())},
+    j.update({{"recipe", stdString(r.id)},
+              {"scope_note", stdString(r.scopeNote)},
+              {"parameters_note", stdString(recipe::texts::hubParameterCount())},
               {"gpu_memory_gb_by_model", memory}});
     return j;
 }
@@ -175,11 +175,11 @@ int runRecipesCommand(const QStringList &args, CliContext &c)
                     profiles.push_back(profileJson(pr));
                 }
                 c.out << QString::fromStdString(nlohmann::json{
-                             {"id", recipeText(r.id)},
-                             {"title", recipeText(r.title)},
-                             {"status", recipeText(r.status)},
-                             {"model", recipeText(r.modelRepo)},
-                             {"scope_note", recipeText(r.scopeNote)},
+                             {"id", stdString(r.id)},
+                             {"title", stdString(r.title)},
+                             {"status", stdString(r.status)},
+                             {"model", stdString(r.modelRepo)},
+                             {"scope_note", stdString(r.scopeNote)},
                              {"profiles", profiles}}.dump())
                       << '\n';
                 continue;

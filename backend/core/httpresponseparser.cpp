@@ -4,15 +4,6 @@
 
 namespace flashdeck {
 
-namespace {
-
-bool equalsLower(QByteArrayView name, QByteArrayView lower)
-{
-    return name.size() == lower.size() && name.compare(lower, Qt::CaseInsensitive) == 0;
-}
-
-} // namespace
-
 void HttpResponseParser::reset()
 {
     *this = HttpResponseParser(m_maxBody);
@@ -77,14 +68,14 @@ HttpResponseParser::Result HttpResponseParser::parseHeaders(QByteArray &in)
             const QByteArray name = line.first(colon).trimmed();
             const QByteArray value = line.mid(colon + 1).trimmed();
             m_headers.append({name, value});
-            if (equalsLower(name, "content-length")) {
+            if (headerNameIs(name, "content-length")) {
                 m_contentLength = value.toLongLong(&ok);
                 if (!ok || m_contentLength < 0) {
                     return Result::Failed;
                 }
-            } else if (equalsLower(name, "transfer-encoding")) {
+            } else if (headerNameIs(name, "transfer-encoding")) {
                 m_chunked = value.toLower().contains("chunked");
-            } else if (equalsLower(name, "connection")) {
+            } else if (headerNameIs(name, "connection")) {
                 const QByteArray v = value.toLower();
                 keepAlive = v.contains("keep-alive") || (keepAlive && !v.contains("close"));
             }

@@ -1,10 +1,17 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QList>
 #include <QPair>
 
 namespace flashdeck {
+
+/** An HTTP header's name against one in lower case: names are case-insensitive (RFC 9110, 5.1). */
+[[nodiscard]] inline bool headerNameIs(QByteArrayView name, QByteArrayView lower)
+{
+    return name.size() == lower.size() && name.compare(lower, Qt::CaseInsensitive) == 0;
+}
 
 /**
  * Reads one HTTP/1.x response as it arrives, the way uvicorn and dockerd send them:

@@ -7,15 +7,6 @@
 
 namespace flashdeck {
 
-namespace {
-
-bool headerNameIs(QByteArrayView name, QByteArrayView lower)
-{
-    return name.size() == lower.size() && name.compare(lower, Qt::CaseInsensitive) == 0;
-}
-
-} // namespace
-
 LocalHttpClient::LocalHttpClient(quint16 port, QObject *parent)
     : LocalHttpClient(LinkOpener::loopback(port), parent)
 { }

@@ -10,7 +10,6 @@
 namespace flashdeck {
 
 namespace recipe {
-struct Deployment;
 struct Recipe;
 struct RecipeProfile;
 } // namespace recipe

@@ -9,7 +9,7 @@ namespace flashdeck {
 
 namespace logs {
 class LogRules;
-}
+} // namespace logs
 
 } // namespace flashdeck
 

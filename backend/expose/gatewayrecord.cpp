@@ -14,7 +14,7 @@ namespace flashdeck::expose {
 
 namespace {
 
-std::string recordText(const QString &v)
+std::string stdString(const QString &v)
 {
     return v.toStdString();
 }
@@ -69,7 +69,7 @@ QString GatewayRecord::curlLine() const
 
 nlohmann::json GatewayRecord::statusJson() const
 {
-    return {{"url", recordText(url())}, {"sha256", recordText(publicKeySha256)}, {"allow", recordList(allow)}};
+    return {{"url", stdString(url())}, {"sha256", stdString(publicKeySha256)}, {"allow", recordList(allow)}};
 }
 
 QString GatewayRecord::file(const AppPaths &paths, const QString &host)
@@ -79,27 +79,27 @@ QString GatewayRecord::file(const AppPaths &paths, const QString &host)
 
 QByteArray GatewayRecord::toJson() const
 {
-    const nlohmann::json j{{"host", recordText(host)},
-                           {"address", recordText(address)},
+    const nlohmann::json j{{"host", stdString(host)},
+                           {"address", stdString(address)},
                            {"port", port},
-                           {"listen_address", recordText(listenAddress)},
+                           {"listen_address", stdString(listenAddress)},
                            {"upstream_port", upstreamPort},
                            {"allow", recordList(allow)},
-                           {"public_key_sha256", recordText(publicKeySha256)},
-                           {"certificate_sha256", recordText(certificateSha256)},
-                           {"certificate_expires", recordText(certificateExpires)},
+                           {"public_key_sha256", stdString(publicKeySha256)},
+                           {"certificate_sha256", stdString(certificateSha256)},
+                           {"certificate_expires", stdString(certificateExpires)},
                            {"self_signed", selfSigned},
-                           {"image", recordText(image)},
-                           {"container", recordText(containerName)},
-                           {"host_dir", recordText(hostDir)},
-                           {"rate", recordText(rate)},
+                           {"image", stdString(image)},
+                           {"container", stdString(containerName)},
+                           {"host_dir", stdString(hostDir)},
+                           {"rate", stdString(rate)},
                            {"burst", burst},
                            {"max_concurrent", maxConcurrent},
                            {"max_body_bytes", maxBodyBytes},
                            {"client_timeout_seconds", clientTimeoutSeconds},
                            {"upstream_timeout_seconds", upstreamTimeoutSeconds},
                            {"media_allow", recordList(mediaAllow)},
-                           {"exposed_at", recordText(exposedAt)}};
+                           {"exposed_at", stdString(exposedAt)}};
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 

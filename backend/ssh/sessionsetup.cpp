@@ -13,15 +13,6 @@
 
 namespace flashdeck::ssh {
 
-namespace {
-
-QString expandTilde(const QString &path)
-{
-    return path.startsWith(QStringLiteral("~/")) ? QDir::homePath() + path.mid(1) : path;
-}
-
-} // namespace
-
 SshError SessionSetup::connectError(ssh_session session, const QString &where)
 {
     const QString text = QString::fromUtf8(ssh_get_error(session));
@@ -62,14 +53,14 @@ SshError SessionSetup::connectError(ssh_session session, const QString &where)
 QString SessionSetup::knownHostsPath(const SshTarget &target)
 {
     return target.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-                                           : expandTilde(target.knownHostsFile);
+                                           : expandHome(target.knownHostsFile);
 }
 
 QStringList SessionSetup::identityCandidates(const SshTarget &target)
 {
     QStringList out;
     if (!target.identityFile.isEmpty()) {
-        out.append(expandTilde(target.identityFile));
+        out.append(expandHome(target.identityFile));
     }
     if (target.configFile != QStringLiteral("none")) {
         const SshConfig config =
@@ -134,7 +125,7 @@ SessionPtr SessionSetup::create(const SshTarget &target, SshError &error, QStrin
             return {};
         }
     } else {
-        const QByteArray config = QFile::encodeName(expandTilde(target.configFile));
+        const QByteArray config = QFile::encodeName(expandHome(target.configFile));
         if (ssh_options_parse_config(s, config.isEmpty() ? nullptr : config.constData()) != SSH_OK) {
             applog::ssh().warn("could not parse the SSH config for {}: {}", target.host.toStdString(),
                                ssh_get_error(s));

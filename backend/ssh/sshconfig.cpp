@@ -7,8 +7,6 @@
 
 namespace flashdeck::ssh {
 
-namespace {
-
 QString expandHome(const QString &path)
 {
     if (path == QStringLiteral("~") || path.startsWith(QStringLiteral("~/"))) {
@@ -16,6 +14,8 @@ QString expandHome(const QString &path)
     }
     return path;
 }
+
+namespace {
 
 // Splits "Keyword value", "Keyword=value" and quoted values.
 QStringList tokens(const QString &line)

@@ -50,4 +50,7 @@ private:
     std::vector<Entry> m_entries;
 };
 
+/** `~` or `~/…` as ssh reads it in a configuration or on its command line: the user's home. */
+[[nodiscard]] QString expandHome(const QString &path);
+
 } // namespace flashdeck::ssh

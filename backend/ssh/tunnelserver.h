@@ -98,7 +98,7 @@ private:
     Listener *m_server = nullptr;
     bool m_ready = false;
     std::vector<std::unique_ptr<Link>> m_links;
-    std::vector<char> m_buffer; // the pumps' scratch buffer (kChunk)
+    std::vector<char> m_buffer; // the pumps' scratch buffer (kTunnelChunk)
     std::function<bool()> m_backlog;
 };
 

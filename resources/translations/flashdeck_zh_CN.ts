@@ -387,7 +387,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../backend/cli/hostscommand.cpp" line="+118"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="+119"/>
         <location filename="../../backend/cli/logscommand.cpp" line="+321"/>
         <source>One JSON object per line.</source>
         <translation>每行一个 JSON 对象。</translation>
@@ -453,7 +453,7 @@
         <location filename="../../backend/cli/deployrequest.cpp" line="+227"/>
         <location filename="../../backend/cli/hostscommand.cpp" line="+237"/>
         <location filename="../../backend/cli/statuscommand.cpp" line="+270"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+295"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+297"/>
         <source>No host named &quot;%1&quot; in the inventory (see &apos;flashdeck hosts list&apos;).
 </source>
         <translation>主机清单中没有名为“%1”的主机（见“flashdeck hosts list”）。
@@ -548,7 +548,7 @@
         <location filename="../../backend/cli/exposerequest.cpp" line="+65"/>
         <location filename="../../backend/cli/licensecommand.cpp" line="+90"/>
         <location filename="../../backend/cli/pinscommand.cpp" line="+39"/>
-        <location filename="../../backend/cli/prunecommand.cpp" line="+218"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="+217"/>
         <location filename="../../backend/cli/recipescommand.cpp" line="+151"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+132"/>
         <location filename="../../backend/cli/unexposecommand.cpp" line="+94"/>
@@ -617,7 +617,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-207"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-209"/>
         <source>One JSON object per step transition.</source>
         <translation>每次步骤状态变化输出一个 JSON 对象。</translation>
     </message>
@@ -709,13 +709,13 @@
         <location filename="../../backend/cli/runbookcommand.cpp" line="+7"/>
         <location filename="../../backend/cli/undeploycommand.cpp" line="+4"/>
         <location filename="../../backend/cli/unexposecommand.cpp" line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+237"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+239"/>
         <source>needs HOST.</source>
         <translation>需要 HOST。</translation>
     </message>
     <message>
         <location line="-261"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-184"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-185"/>
         <source>--pins gives the digest and the commit: leave out --image-digest and --model-revision.</source>
         <translation>--pins 已给出 digest 和 commit：请去掉 --image-digest 和 --model-revision。</translation>
     </message>
@@ -767,7 +767,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="+4"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="+5"/>
         <source>--stall-timeout takes seconds, from 1 to 86400.</source>
         <translation>--stall-timeout 取秒数，1 到 86400。</translation>
     </message>
@@ -845,7 +845,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/hostscommand.cpp" line="-332"/>
+        <location filename="../../backend/cli/hostscommand.cpp" line="-333"/>
         <source>Settings, inventory and data under DIR.</source>
         <translation>设置、主机清单和数据存放在 DIR 下。</translation>
     </message>
@@ -875,7 +875,7 @@
         <translation>自由文本。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&apos;hosts add&apos; needs NAME and --ssh [USER@]HOST[:PORT].</source>
         <translation>“hosts add”需要 NAME 和 --ssh [USER@]HOST[:PORT]。</translation>
     </message>
@@ -1325,7 +1325,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/prometheuscommand.cpp" line="+32"/>
+        <location filename="../../backend/cli/prometheuscommand.cpp" line="+33"/>
         <source>Could not write %1: %2
 </source>
         <translation>无法写入 %1：%2
@@ -1398,7 +1398,7 @@ Summary sha256: %1
         <translation>抓取目标</translation>
     </message>
     <message>
-        <location filename="../../backend/cli/prunecommand.cpp" line="-154"/>
+        <location filename="../../backend/cli/prunecommand.cpp" line="-155"/>
         <source>no longer on the host</source>
         <translation>已不在主机上</translation>
     </message>
@@ -1418,7 +1418,7 @@ Summary sha256: %1
         <translation>有容器在使用它</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+127"/>
         <source>Say what would go; remove nothing.</source>
         <translation>说明会删除什么；不删除任何东西。</translation>
     </message>
@@ -1430,12 +1430,12 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-104"/>
         <source>Flashdeck&apos;s gateway (flashdeck expose) runs it</source>
         <translation>Flashdeck 的网关（flashdeck expose）正在使用它</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>removed %1 (%2)
 </source>
         <translation>已删除 %1（%2）
@@ -1699,19 +1699,19 @@ Summary sha256: %1
         <translation>%1 无法确定 %2 是否已开放：那里可能仍有网关在运行。“flashdeck unexpose %2”会删除那里的任何网关及其记录。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>%1: exposed at %2 to %3 (pin sha256//%4)</source>
         <translation>%1：已对 %3 开放，地址 %2（固定公钥 sha256//%4）</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+129"/>
         <source>No hosts: the inventory has none and Prometheus named none.
 </source>
         <translation>没有主机：主机清单中没有，Prometheus 也没有给出。
 </translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-122"/>
         <source>%1: known to Prometheus, not in the inventory (add it with &apos;flashdeck hosts add %1 USER@ADDRESS&apos; to deploy there)</source>
         <translation>%1：Prometheus 知道它，但不在主机清单中（用“flashdeck hosts add %1 USER@ADDRESS”添加后即可部署）</translation>
     </message>
@@ -1726,14 +1726,14 @@ Summary sha256: %1
         <translation>，%1 台经 SSH</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>Watching over SSH until it answers.
 </source>
         <translation>在它应答之前经由 SSH 监视。
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/upgradecommand.cpp" line="-341"/>
+        <location filename="../../backend/cli/upgradecommand.cpp" line="-343"/>
         <source>%1: the upgrade failed at %2 (%3); the host is back on its old pins %4, verified again.
 </source>
         <translation>%1：升级在 %2 失败（%3）；主机已回到旧的固定版本 %4，并已重新验证。
@@ -1789,12 +1789,12 @@ Summary sha256: %1
         <translation>连续这么多秒没有进展则判定“就绪”步骤失败（默认 900）。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>--resume continues the recorded upgrade: leave out the pins.</source>
         <translation>--resume 继续已记录的升级：请去掉固定参数。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>say what to move to: --image-digest, --model-revision or --pins.</source>
         <translation>请说明要迁移到什么：--image-digest、--model-revision 或 --pins。</translation>
     </message>
@@ -1804,7 +1804,7 @@ Summary sha256: %1
         <translation>--max-unavailable 取主机数，至少为 1。</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>%1: the gateway at %2 is kept and proxies to the server on 127.0.0.1:%3 (&apos;flashdeck expose %1 --check&apos; proves it).
 </source>
         <translation>%1：%2 上的网关已保留，并转发到 127.0.0.1:%3 上的服务器（“flashdeck expose %1 --check”可验证）。
@@ -1851,7 +1851,7 @@ Summary sha256: %1
 </translation>
     </message>
     <message>
-        <location filename="../../backend/cli/stepprinter.cpp" line="+55"/>
+        <location filename="../../backend/cli/stepprinter.cpp" line="+56"/>
         <source>fix: </source>
         <translation>修复：</translation>
     </message>
@@ -2120,7 +2120,7 @@ Summary sha256: %1
     </message>
     <message>
         <location line="+27"/>
-        <location filename="../../backend/core/localhttpclient.cpp" line="+156"/>
+        <location filename="../../backend/core/localhttpclient.cpp" line="+147"/>
         <source>The server&apos;s answer was not HTTP that Flashdeck can read.</source>
         <translation>服务器的应答不是 Flashdeck 能读懂的 HTTP。</translation>
     </message>
@@ -9102,7 +9102,7 @@ The key we know for it is at %4.
         <translation>无法对照 %2 检查 %1 的主机密钥。请检查该文件可读且格式正确。</translation>
     </message>
     <message>
-        <location filename="../../backend/ssh/sessionsetup.cpp" line="+30"/>
+        <location filename="../../backend/ssh/sessionsetup.cpp" line="+21"/>
         <source>%1 (libssh code %2)</source>
         <translation>%1（libssh 代码 %2）</translation>
     </message>

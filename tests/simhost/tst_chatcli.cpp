@@ -499,16 +499,15 @@ void TestChatCli::loadTest_lowLatencyDeployment_warnsOfBatchOne_andUpstreamFigur
     // Issue 41: a deployment of the Low-Latency profile (MonoKernel: batch-size-1 steps only)
     // is warned of before the run and in the report; published figures are upstream references.
     const flashdeck::AppPaths paths(m_config.path());
-    flashdeck::recipe::Deployment d;
+    recipe::Deployment d;
     d.host = QStringLiteral("gpu");
     d.profile = QStringLiteral("b300x4-low-latency");
     d.recipe = QStringLiteral("minimax-m31-flash");
     d.port = m_port;
     d.ok = true;
-    QVERIFY(QDir().mkpath(flashdeck::recipe::Deployment::directory(paths, d.host)));
+    QVERIFY(QDir().mkpath(recipe::Deployment::directory(paths, d.host)));
     QVERIFY(d.write(paths).isOk());
-    const auto cleanup =
-        qScopeGuard([&] { QDir(flashdeck::recipe::Deployment::directory(paths, d.host)).removeRecursively(); });
+    const auto cleanup = qScopeGuard([&] { QDir(recipe::Deployment::directory(paths, d.host)).removeRecursively(); });
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SGLANG_API_KEY"), kKey);

@@ -266,7 +266,7 @@ QVariant gpusData(const HostStatus &s, int role)
 
 QVariant pinsData(const HostStatus &s, const metrics::AlertThresholds &fleet, int role)
 {
-    const std::optional<flashdeck::recipe::Pins> &wanted = fleet.pins;
+    const std::optional<recipe::Pins> &wanted = fleet.pins;
     const auto drift = std::find_if(s.alerts.cbegin(), s.alerts.cend(),
                                     [](const metrics::Alert &a) { return a.id == QLatin1String("pins-drift"); });
     if (role == Qt::DisplayRole || role == FleetModel::SortRole) {

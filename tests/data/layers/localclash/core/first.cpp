@@ -1,4 +1,4 @@
-// The layer check's own test data (never compiled): a file-local helper...
+// The layer check's own test data (never compiled): a file-local helper and a constant...
 namespace flashdeck {
 namespace {
 
@@ -7,5 +7,11 @@ int twice(int x)
     return 2 * x;
 }
 
+} // namespace
+} // namespace flashdeck
+
+namespace flashdeck {
+namespace {
+const char *const kUsage = "first";
 } // namespace
 } // namespace flashdeck

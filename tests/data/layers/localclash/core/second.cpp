@@ -10,3 +10,9 @@ double twice(double x)
 
 } // namespace
 } // namespace flashdeck
+
+namespace flashdeck {
+namespace {
+[[maybe_unused]] constexpr const char *kUsage = "second";
+} // namespace
+} // namespace flashdeck
