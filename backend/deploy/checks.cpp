@@ -1,13 +1,11 @@
 #include "backend/deploy/checks.h"
 
 #include "backend/core/format.h"
-#include "backend/logs/logrules.h"
 #include "backend/probe/hostfacts.h"
 #include "backend/probe/nvidiasmi.h"
 #include "backend/recipe/recipe.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -15,30 +13,6 @@
 namespace flashdeck::deploy::checks {
 
 namespace {
-
-/** Runs `check` with the rules built into Flashdeck; a build without them says so in the step. */
-template<typename Check>
-recipe::StepRecord withBuiltInRules(const char *step, Check check)
-{
-    const Result<logs::LogRules> rules = logs::LogRules::builtIn();
-    if (!rules) {
-        recipe::StepRecord r;
-        r.step = QString::fromLatin1(step);
-        r.status = recipe::StepStatus::Unknown;
-        r.seen = rules.message();
-        return r;
-    }
-    return check(rules.value());
-}
-
-/** A check's record: its id and why. Its title is the plan's, which the runner gives every record. */
-recipe::StepRecord make(const char *step, const QString &why)
-{
-    recipe::StepRecord r;
-    r.step = QString::fromLatin1(step);
-    r.why = why;
-    return r;
-}
 
 QString gib(qint64 mib)
 {
@@ -149,9 +123,17 @@ void judgeGpu(int index, const probe::NvidiaGpu &gpu, double memFraction, const 
 
 } // namespace
 
+recipe::StepRecord record(const char *step, const QString &why)
+{
+    recipe::StepRecord r;
+    r.step = QString::fromLatin1(step);
+    r.why = why;
+    return r;
+}
+
 recipe::StepRecord gpus(const recipe::RecipeProfile &profile, const QStringList &names)
 {
-    recipe::StepRecord r = make(
+    recipe::StepRecord r = record(
         "preflight.gpus",
         QCoreApplication::translate("Deploy", "The profile needs %1 × %2").arg(profile.gpuCount).arg(profile.gpuModel));
     r.expected = QStringLiteral("%1 × %2").arg(profile.gpuCount).arg(profile.gpuModel);
@@ -179,7 +161,7 @@ recipe::StepRecord gpus(const recipe::RecipeProfile &profile, const QStringList 
 
 recipe::StepRecord driver(const recipe::Recipe &recipe, const probe::NvidiaDriver &d)
 {
-    recipe::StepRecord r = make(
+    recipe::StepRecord r = record(
         "preflight.driver",
         QCoreApplication::translate("Deploy", "The pinned image needs the CUDA %1 runtime").arg(recipe.cudaRuntime));
     r.expected = QStringLiteral("CUDA ≥ %1").arg(recipe.cudaRuntime);
@@ -202,7 +184,7 @@ recipe::StepRecord gpuMemory(const recipe::RecipeProfile &profile, const probe::
                              const QHash<qint64, QString> &owners, const QString &deploymentId, const QString &host,
                              const QList<probe::RocmSmiProcess> &unplaced, const QSet<int> &ownGpus)
 {
-    recipe::StepRecord r = make(
+    recipe::StepRecord r = record(
         "preflight.gpumemory",
         QCoreApplication::translate("Deploy", "The server takes --mem-fraction-static %1 of each whole card at start")
             .arg(profile.memFractionStatic));
@@ -255,9 +237,10 @@ recipe::StepRecord gpuMemory(const recipe::RecipeProfile &profile, const probe::
 
 recipe::StepRecord disk(const recipe::Recipe &recipe, const probe::DiskFree &free, bool weightsOnHost)
 {
-    recipe::StepRecord r = make("preflight.disk",
-                                QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
-                                    .arg(fmt::gbExact(recipe.weightsBytes)));
+    recipe::StepRecord r =
+        record("preflight.disk",
+               QCoreApplication::translate("Deploy", "About %1 of weights, plus the image and caches")
+                   .arg(fmt::gbExact(recipe.weightsBytes)));
     const qint64 need = (weightsOnHost ? 0 : recipe.weightsBytes) + recipe.imageApproxBytes;
     r.expected = weightsOnHost
         ? QCoreApplication::translate("Deploy", "≥ %1 free for the image (the weights are already on the host)")
@@ -279,7 +262,7 @@ recipe::StepRecord disk(const recipe::Recipe &recipe, const probe::DiskFree &fre
 recipe::StepRecord ports(const recipe::RecipeProfile &profile, const QList<probe::ListeningSocket> &listening)
 {
     recipe::StepRecord r =
-        make("preflight.port", QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
+        record("preflight.port", QCoreApplication::translate("Deploy", "The server publishes on the host's loopback"));
     QList<quint16> wanted;
     for (const recipe::RecipeReplica &rep : profile.replicas) {
         wanted.append(rep.port);
@@ -322,7 +305,7 @@ recipe::StepRecord ports(const recipe::RecipeProfile &profile, const QList<probe
 recipe::StepRecord hostMemory(const recipe::RecipeProfile &profile, int gbPerRank, const probe::HostMemory &memory)
 {
     recipe::StepRecord r =
-        make("preflight.memory", QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
+        record("preflight.memory", QCoreApplication::translate("Deploy", "--hicache-size counts per rank"));
     const qsizetype ranks = qsizetype(profile.tp) * profile.replicas.size();
     const qint64 need = qint64(gbPerRank) * 1000000000LL * ranks;
     r.expected = QCoreApplication::translate("Deploy", "≥ %1 available (%2 GB × %3 ranks)")
@@ -373,230 +356,6 @@ QString qmul4NotApplicable(const recipe::RecipeProfile &profile, const QStringLi
                                        "Hopper GPUs (%1): qmul4 is a Blackwell CUDA kernel, so no start prints its "
                                        "line here (the check applies to Blackwell GPUs only)")
         .arg(names.join(QStringLiteral(", ")));
-}
-
-std::optional<recipe::KernelVerdict> qmul4Printed(const StartLog &log)
-{
-    // Which line is which is the log rules' knowledge (qmul4-ok, qmul4-fallback); the backend's
-    // name is read from the line only to say which slow path it took.
-    static const QRegularExpression backend(QStringLiteral("nvfp4_to_fp8 backend=(\\S+)"));
-    const int ok = log.rules().indexOf(QStringLiteral("qmul4-ok"));
-    const qsizetype fast = log.first(ok);
-    const qsizetype slow = log.first(log.rules().indexOf(QStringLiteral("qmul4-fallback")));
-    const qsizetype at = fast < 0 ? slow : slow < 0 ? fast : std::min(fast, slow);
-    if (at < 0) {
-        return std::nullopt;
-    }
-    const QString &l = log.lines().at(at);
-    recipe::KernelVerdict v;
-    v.line = l.trimmed();
-    v.backend = log.ruleAt(at) == ok ? QStringLiteral("qmul4") : backend.match(l).captured(1);
-    if (v.backend.isEmpty()) {
-        v.backend = QStringLiteral("unknown"); // a fallback line the pattern does not name
-    }
-    return v;
-}
-
-std::optional<recipe::KernelVerdict> qmul4Printed(const QStringList &lines, const logs::LogRules &rules)
-{
-    return qmul4Printed(StartLog(lines, rules));
-}
-
-namespace {
-
-QString fallbackFix(const QString &backend)
-{
-    // F20: the toolkit in the image, not the driver (which only has to support it).
-    return QCoreApplication::translate("Deploy",
-                                       "The server found a CUDA Toolkit older than 13.4 in its image and fell back to "
-                                       "%1: decode is slower. Run the pinned image, or one built with CUDA 13.4 or "
-                                       "newer, and restart; a driver update does not change the image's toolkit.")
-        .arg(backend);
-}
-
-} // namespace
-
-recipe::StepRecord qmul4(const QStringList &lines, const logs::LogRules &rules,
-                         const std::optional<recipe::KernelVerdict> &earlier)
-{
-    return qmul4(StartLog(lines, rules), earlier);
-}
-
-recipe::StepRecord qmul4(const StartLog &log, const std::optional<recipe::KernelVerdict> &earlier)
-{
-    recipe::StepRecord r = make(
-        "check.qmul4",
-        QCoreApplication::translate("Deploy",
-                                    "Any other backend means the image's CUDA Toolkit is older than 13.4 and decode "
-                                    "silently takes a slow path"));
-    r.expected = QStringLiteral("nvfp4_to_fp8 backend=qmul4");
-    if (const std::optional<recipe::KernelVerdict> printed = qmul4Printed(log)) {
-        r.seen = printed->line;
-        r.status = printed->fastPath() ? recipe::StepStatus::Pass : recipe::StepStatus::Warn;
-        if (!printed->fastPath()) {
-            r.fix = fallbackFix(printed->backend);
-        }
-        return r;
-    }
-    // No line from this start. Why is not known (issue 41: no guess, and no advice to clear the
-    // kernel cache, which forces a long recompile): what an earlier start of the same image
-    // digest and model revision printed is said, with its date; else only that none was printed.
-    if (earlier) {
-        const QString date = QDateTime::fromString(earlier->seenAt, Qt::ISODate).date().toString(Qt::ISODate);
-        if (earlier->fastPath()) {
-            // Not this start's observation: informative, never a pass.
-            r.status = recipe::StepStatus::Skipped;
-            r.seen = QCoreApplication::translate("Deploy",
-                                                 "qmul4 seen on %1 at the first start of this image and revision; "
-                                                 "not printed by this start")
-                         .arg(date);
-        } else {
-            // The same image digest has the same toolkit: its fallback stands.
-            r.status = recipe::StepStatus::Warn;
-            r.seen = QCoreApplication::translate("Deploy",
-                                                 "backend=%1 seen on %2 at the first start of this image and "
-                                                 "revision; not printed by this start")
-                         .arg(earlier->backend, date);
-            r.fix = fallbackFix(earlier->backend);
-        }
-        return r;
-    }
-    r.status = recipe::StepStatus::Unknown;
-    r.seen = QCoreApplication::translate("Deploy", "not printed by this start");
-    r.fix = QCoreApplication::translate(
-        "Deploy",
-        "Nothing to do for the deployment: this start did not name the NVFP4 KV decode backend. When a start of this "
-        "image and revision prints it, Flashdeck keeps it and says it at later starts.");
-    return r;
-}
-
-recipe::StepRecord dspark(const QStringList &lines, const logs::LogRules &rules)
-{
-    return dspark(StartLog(lines, rules));
-}
-
-recipe::StepRecord dspark(const StartLog &log)
-{
-    recipe::StepRecord r =
-        make("check.dspark",
-             QCoreApplication::translate("Deploy",
-                                         "--speculative-algorithm DSPARK loads the draft from the checkpoint's "
-                                         "dspark/ subfolder"));
-    r.expected = QCoreApplication::translate("Deploy", "a DSpark draft line");
-    // The page's wording and the real variants.
-    if (const qsizetype at = log.first(log.rules().indexOf(QStringLiteral("dspark-ok"))); at >= 0) {
-        r.status = recipe::StepStatus::Pass;
-        r.seen = log.lines().at(at).trimmed();
-        return r;
-    }
-    r.status = recipe::StepStatus::Warn;
-    r.seen = QCoreApplication::translate("Deploy", "no DSpark line in the log");
-    r.fix = QCoreApplication::translate(
-        "Deploy",
-        "Speculative decoding is off: check that the pinned revision has the dspark/ folder and "
-        "that the launch has --speculative-algorithm DSPARK.");
-    return r;
-}
-
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &lines, const logs::LogRules &rules)
-{
-    return kvPool(profile, StartLog(lines, rules));
-}
-
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const StartLog &log)
-{
-    recipe::StepRecord r = make(
-        "check.kvpool",
-        QCoreApplication::translate("Deploy", "The profile expects about %1 tokens").arg(profile.kvTokensExpected));
-    static const QRegularExpression tokens(QStringLiteral("(?:#tokens: |max_total_num_tokens=)(\\d+)"));
-    qint64 seen = 0;
-    for (const qsizetype at : log.matches(log.rules().indexOf(QStringLiteral("kv-pool")))) {
-        const QRegularExpressionMatch m = tokens.match(log.lines().at(at));
-        if (m.hasMatch()) {
-            seen = m.captured(1).toLongLong();
-        }
-    }
-    r.expected = profile.kvTokensExpected
-        ? QCoreApplication::translate("Deploy", "≈ %1 tokens (±15 %)").arg(profile.kvTokensExpected)
-        : QCoreApplication::translate("Deploy", "no published figure");
-    if (seen == 0) {
-        r.status = recipe::StepStatus::Unknown;
-        r.seen = QCoreApplication::translate("Deploy", "the log names no KV pool size");
-        return r;
-    }
-    r.seen = QCoreApplication::translate("Deploy", "%1 tokens").arg(seen);
-    if (profile.kvTokensExpected == 0 || qAbs(seen - profile.kvTokensExpected) * 100 <= profile.kvTokensExpected * 15) {
-        r.status = recipe::StepStatus::Pass;
-    } else {
-        r.status = recipe::StepStatus::Warn;
-        r.fix = QCoreApplication::translate("Deploy",
-                                            "Check --mem-fraction-static and what else holds GPU memory (nvidia-smi).");
-    }
-    return r;
-}
-
-recipe::StepRecord launchFailure(const QStringList &lines, const logs::LogRules &rules, bool specificOnly)
-{
-    return launchFailure(StartLog(lines, rules), specificOnly);
-}
-
-recipe::StepRecord launchFailure(const StartLog &log, bool specificOnly)
-{
-    // The log rules of severity "error", in their order: the most specific come first, and the
-    // generic crash lines last (a traceback starts with "Scheduler hit an exception" and names
-    // its cause a few lines later). Where each matched first is known: no line is read again.
-    const logs::LogRules &rules = log.rules();
-    const QStringList &lines = log.lines();
-    recipe::StepRecord r;
-    for (int i = 0; i < rules.rules().size(); ++i) {
-        const logs::LogRule &rule = rules.rules().at(i);
-        if (rule.severity != QLatin1String("error") || (specificOnly && rule.id == QLatin1String("crash"))) {
-            continue;
-        }
-        const qsizetype at = log.first(i);
-        if (at >= 0) {
-            r.status = recipe::StepStatus::Fail;
-            r.seen = lines.at(at).trimmed();
-            if (rule.id == QLatin1String("crash")) {
-                // A traceback's first line says only that there is one: its exception line (a
-                // few frames later) is the cause, "ImportError: cannot import name …".
-                static const QRegularExpression exception(
-                    QStringLiteral("^[A-Za-z_][\\w.]*(Error|Exception|Interrupt)\\b:"));
-                for (qsizetype j = at + 1; j < lines.size(); ++j) {
-                    if (exception.match(lines.at(j).trimmed()).hasMatch()) {
-                        r.seen = lines.at(j).trimmed() + QLatin1Char('\n') + r.seen; // the cause first
-                        break;
-                    }
-                }
-            }
-            r.fix = rule.fix.isEmpty() ? rule.meaning : rule.meaning + QLatin1Char(' ') + rule.fix;
-            return r;
-        }
-    }
-    return r;
-}
-
-recipe::StepRecord qmul4(const QStringList &logLines, const std::optional<recipe::KernelVerdict> &earlier)
-{
-    return withBuiltInRules("check.qmul4",
-                            [&](const logs::LogRules &rules) { return qmul4(logLines, rules, earlier); });
-}
-
-recipe::StepRecord dspark(const QStringList &logLines)
-{
-    return withBuiltInRules("check.dspark", [&](const logs::LogRules &rules) { return dspark(logLines, rules); });
-}
-
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines)
-{
-    return withBuiltInRules("check.kvpool",
-                            [&](const logs::LogRules &rules) { return kvPool(profile, logLines, rules); });
-}
-
-recipe::StepRecord launchFailure(const QStringList &logLines, bool specificOnly)
-{
-    return withBuiltInRules("ready",
-                            [&](const logs::LogRules &rules) { return launchFailure(logLines, rules, specificOnly); });
 }
 
 } // namespace flashdeck::deploy::checks

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/deploy/startlog.h"
+#include "backend/deploy/startlogchecks.h" // the start log's checks, for every caller of these
 #include "backend/probe/amdsmi.h"
 #include "backend/recipe/deployment.h"
 #include "backend/recipe/step.h"
@@ -63,10 +64,6 @@ recipe::StepRecord ports(const recipe::RecipeProfile &profile, const QList<probe
 /** F36: host memory for HiCache: --hicache-size counts per rank, for every rank of every service. */
 recipe::StepRecord hostMemory(const recipe::RecipeProfile &profile, int hicacheGbPerRank,
                               const probe::HostMemory &memory);
-// The log checks read lines through the log rules (resources/logrules/log-rules.json): which line
-// says what is known there alone, as the Logs page's highlights know it (issue 22). The overloads
-// without rules use the built-in ones.
-
 /**
  * Why check.qmul4 does not apply to these GPUs; empty when it does. qmul4 is a Blackwell CUDA
  * kernel (its line comes from the SM100 build), so neither a ROCm host nor an NVIDIA GPU of an
@@ -75,37 +72,9 @@ recipe::StepRecord hostMemory(const recipe::RecipeProfile &profile, int hicacheG
  */
 QString qmul4NotApplicable(const recipe::RecipeProfile &profile, const QStringList &gpuNames,
                            const QStringList &architectures);
-/** The `nvfp4_to_fp8 backend=…` line this start printed (its backend and the line); none when it printed none. */
-std::optional<recipe::KernelVerdict> qmul4Printed(const StartLog &log);
-std::optional<recipe::KernelVerdict> qmul4Printed(const QStringList &logLines, const logs::LogRules &rules);
-/**
- * F20: qmul4 passes, another backend warns loudly. No line at all is no guess: what `earlier` (a
- * start of the same image digest and model revision) printed, and when (skipped for qmul4, a
- * warning for a fallback), else "not printed by this start" (unknown).
- */
-recipe::StepRecord qmul4(const StartLog &log, const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
-recipe::StepRecord qmul4(const QStringList &logLines, const logs::LogRules &rules,
-                         const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
-recipe::StepRecord qmul4(const QStringList &logLines,
-                         const std::optional<recipe::KernelVerdict> &earlier = std::nullopt);
-/** F18: the seed's wording or the real variants (rule dspark-ok). */
-recipe::StepRecord dspark(const StartLog &log);
-recipe::StepRecord dspark(const QStringList &logLines, const logs::LogRules &rules);
-recipe::StepRecord dspark(const QStringList &logLines);
-/** F09/F10: the KV pool the log reports (rule kv-pool) against the profile's expectation (±15 %). */
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const StartLog &log);
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines,
-                          const logs::LogRules &rules);
-recipe::StepRecord kvPool(const recipe::RecipeProfile &profile, const QStringList &logLines);
-/**
- * The launch's failure lines (the rules of severity "error") in `logLines`, with the rule's
- * meaning and fix; empty when none. `specificOnly`: ignore the generic crash lines (a traceback
- * names its cause a few lines later, so a log read while it streams must not stop at its first
- * line).
- */
-recipe::StepRecord launchFailure(const StartLog &log, bool specificOnly = false);
-recipe::StepRecord launchFailure(const QStringList &logLines, const logs::LogRules &rules, bool specificOnly = false);
-recipe::StepRecord launchFailure(const QStringList &logLines, bool specificOnly = false);
+
+/** A check's record: its id and why. Its title is the plan's, which the runner gives every record. */
+recipe::StepRecord record(const char *step, const QString &why);
 
 } // namespace checks
 } // namespace flashdeck::deploy

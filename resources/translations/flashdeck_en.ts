@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../ui/mainwindow.cpp" line="+559"/>
+        <location filename="../../ui/mainwindowhosts.cpp" line="+135"/>
         <source>%n host(s) in the inventory</source>
         <translation>
             <numerusform>%n host in the inventory</numerusform>

@@ -2269,7 +2269,7 @@ Summary sha256: %1
         <translation>服务器容器 %1 启动时没有 --api-key：它不要求密钥，或是由其他工具启动的。</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="+156"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+138"/>
         <source>The profile needs %1 × %2</source>
         <translation>该配置需要 %1 × %2</translation>
     </message>
@@ -2305,7 +2305,7 @@ Summary sha256: %1
         <translation>配置中每块 GPU 空闲 %1 %</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-116"/>
         <source>pid %1 (%2) holds %3</source>
         <translation>pid %1（%2）占用 %3</translation>
     </message>
@@ -2330,7 +2330,7 @@ Summary sha256: %1
         <translation>GPU %1：%3 中空闲 %2，服务器需要 %4%5</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+89"/>
         <source>every GPU of the profile has the %1 the server takes free</source>
         <translation>配置中的每块 GPU 都有服务器所需的 %1 空闲</translation>
     </message>
@@ -2350,7 +2350,7 @@ Summary sha256: %1
         <translation>其他进程不属于 Flashdeck：在主机上查明它们属于谁（ps -o user,etime,cmd -p PID），停止它们或等待其结束，然后加 --resume 再运行。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>About %1 of weights, plus the image and caches</source>
         <translation>约 %1 的权重，加上镜像和缓存</translation>
     </message>
@@ -2420,7 +2420,7 @@ Summary sha256: %1
         <translation>请将 --hicache-size 降到每个 rank 最多 %1 GB，或释放主机内存。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location filename="../../backend/deploy/startlogchecks.cpp" line="+84"/>
         <source>Any other backend means the image&apos;s CUDA Toolkit is older than 13.4 and decode silently takes a slow path</source>
         <translation>任何其他后端都意味着镜像的 CUDA Toolkit 低于 13.4，解码会悄悄走慢速路径</translation>
     </message>
@@ -2663,7 +2663,7 @@ Summary sha256: %1
         <translation>生成器的命令没有开启 DSpark（--speculative-algorithm DSPARK）</translation>
     </message>
     <message>
-        <location filename="../../backend/deploy/checks.cpp" line="-183"/>
+        <location filename="../../backend/deploy/checks.cpp" line="+11"/>
         <source>ROCm host: qmul4 is an NVIDIA kernel (the check applies to CUDA only)</source>
         <translation>ROCm 主机：qmul4 是 NVIDIA 内核（该检查只适用于 CUDA）</translation>
     </message>
@@ -6634,7 +6634,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+236"/>
+        <location filename="../../ui/mainwindow.cpp" line="+215"/>
         <source>Fleet</source>
         <translation>机群</translation>
     </message>
@@ -6724,7 +6724,7 @@ Text shown: %6, sha256 %5</source>
         <translation>  [模拟]</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+131"/>
+        <location filename="../../ui/mainwindowhosts.cpp" line="+80"/>
         <source>Could not add the host</source>
         <translation>无法添加主机</translation>
     </message>
@@ -6744,7 +6744,7 @@ Text shown: %6, sha256 %5</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../ui/mainwindow.cpp" line="+37"/>
+        <location filename="../../ui/mainwindowhosts.cpp" line="+37"/>
         <source>Cannot connect to %1</source>
         <translation>无法连接 %1</translation>
     </message>
@@ -6761,7 +6761,7 @@ Text shown: %6, sha256 %5</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../../ui/mainwindow.cpp" line="+101"/>
         <source>A deployment is running</source>
         <translation>有部署正在运行</translation>
     </message>
@@ -7263,6 +7263,80 @@ Text shown: %6, sha256 %5</source>
     </message>
 </context>
 <context>
+    <name>ParametersBox</name>
+    <message>
+        <location filename="../../ui/playground/parametersbox.cpp" line="+16"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>System prompt (optional)</source>
+        <translation>系统提示词（可选）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Off sends chat_template_kwargs {&quot;thinking_mode&quot;: &quot;disabled&quot;} (MiniMax-M3)</source>
+        <translation>关闭时发送 chat_template_kwargs {&quot;thinking_mode&quot;: &quot;disabled&quot;}（MiniMax-M3）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Top p:</source>
+        <translation>Top p：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>server default</source>
+        <translation>服务器默认值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max tokens:</source>
+        <translation>最大 token 数：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none; separate with |</source>
+        <translation>无；用 | 分隔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop:</source>
+        <extracomment>Stop sequences of the sampling parameters, not a stop button.</extracomment>
+        <translation>停止序列：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model card defaults</source>
+        <translation>模型卡默认值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>temperature 1.0, top_p 0.95</source>
+        <translation>temperature 1.0，top_p 0.95</translation>
+    </message>
+</context>
+<context>
     <name>PlaceholderPage</name>
     <message>
         <location filename="../../ui/pages/placeholderpage.cpp" line="+41"/>
@@ -7281,7 +7355,7 @@ Text shown: %6, sha256 %5</source>
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../ui/pages/playgroundpage.cpp" line="+90"/>
+        <location filename="../../ui/pages/playgroundpage.cpp" line="+87"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
@@ -7291,7 +7365,7 @@ Text shown: %6, sha256 %5</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -7322,12 +7396,12 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+440"/>
+        <location line="+349"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-437"/>
+        <location line="-346"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -7393,77 +7467,6 @@ Text shown: %6, sha256 %5</source>
     </message>
     <message>
         <location line="+20"/>
-        <source>Parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>System prompt (optional)</source>
-        <translation>系统提示词（可选）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Thinking</source>
-        <translation>思考</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Off sends chat_template_kwargs {&quot;thinking_mode&quot;: &quot;disabled&quot;} (MiniMax-M3)</source>
-        <translation>关闭时发送 chat_template_kwargs {&quot;thinking_mode&quot;: &quot;disabled&quot;}（MiniMax-M3）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Temperature:</source>
-        <translation>温度：</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Top p:</source>
-        <translation>Top p：</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>server default</source>
-        <translation>服务器默认值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Max tokens:</source>
-        <translation>最大 token 数：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>none; separate with |</source>
-        <translation>无；用 | 分隔</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Stop:</source>
-        <extracomment>Stop sequences of the sampling parameters, not a stop button.</extracomment>
-        <translation>停止序列：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>random</source>
-        <translation>随机</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Seed:</source>
-        <translation>种子：</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Model card defaults</source>
-        <translation>模型卡默认值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>temperature 1.0, top_p 0.95</source>
-        <translation>temperature 1.0，top_p 0.95</translation>
-    </message>
-    <message>
-        <location line="+11"/>
         <source>Last reply</source>
         <translation>上一条回复</translation>
     </message>
@@ -7585,7 +7588,7 @@ Text shown: %6, sha256 %5</source>
         <translation>%1 · %2 kB · 点击移除</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+48"/>
         <source>Send edited</source>
         <translation>发送修改</translation>
     </message>

@@ -17,15 +17,13 @@
 #include "ui/playground/apikeylookup.h"
 #include "ui/playground/exchangeview.h"
 #include "ui/playground/loadtestpanel.h"
+#include "ui/playground/parametersbox.h"
 
 #include <QApplication>
-#include <QCheckBox>
 #include <QClipboard>
-#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QImage>
@@ -38,7 +36,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QShortcut>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -102,7 +99,8 @@ void PlaygroundPage::buildUi()
     auto *right = new QWidget(split);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(buildParameters(right));
+    m_params = new ParametersBox(right);
+    rightLayout->addWidget(m_params);
     rightLayout->addWidget(buildLastReply(right));
     rightLayout->addStretch(1);
     split->addWidget(left);
@@ -192,61 +190,12 @@ void PlaygroundPage::buildPromptButtons(QWidget *left, QVBoxLayout *leftLayout)
     connect(shortcut, &QShortcut::activated, this, &PlaygroundPage::sendPrompt);
     connect(m_stop, &QPushButton::clicked, m_session.get(), &chat::ChatSession::stop);
     connect(m_regenerate, &QPushButton::clicked, this, [this] {
-        readParams();
+        m_params->readInto(*m_session);
         m_session->regenerate();
     });
     connect(m_clear, &QPushButton::clicked, m_session.get(), &chat::ChatSession::clear);
     connect(m_curl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(curlForPrompt()); });
     connect(m_export, &QPushButton::clicked, this, &PlaygroundPage::exportConversation);
-}
-
-QGroupBox *PlaygroundPage::buildParameters(QWidget *right)
-{
-    auto *params = new QGroupBox(tr("Parameters"), right);
-    auto *form = new QFormLayout(params);
-    m_system = new QPlainTextEdit(params);
-    m_system->setObjectName(QStringLiteral("systemPrompt"));
-    m_system->setPlaceholderText(tr("System prompt (optional)"));
-    m_system->setMaximumHeight(70);
-    form->addRow(m_system);
-    m_thinking = new QCheckBox(tr("Thinking"), params);
-    m_thinking->setObjectName(QStringLiteral("thinking"));
-    m_thinking->setChecked(true);
-    m_thinking->setToolTip(tr("Off sends chat_template_kwargs {\"thinking_mode\": \"disabled\"} (MiniMax-M3)"));
-    form->addRow(m_thinking);
-    m_temperature = new QDoubleSpinBox(params);
-    m_temperature->setObjectName(QStringLiteral("temperature"));
-    m_temperature->setRange(0, 2);
-    m_temperature->setSingleStep(0.05);
-    m_temperature->setValue(1.0);
-    form->addRow(tr("Temperature:"), m_temperature);
-    m_topP = new QDoubleSpinBox(params);
-    m_topP->setObjectName(QStringLiteral("topP"));
-    m_topP->setRange(0.01, 1);
-    m_topP->setSingleStep(0.01);
-    m_topP->setValue(0.95);
-    form->addRow(tr("Top p:"), m_topP);
-    m_maxTokens = new QSpinBox(params);
-    m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
-    m_maxTokens->setRange(0, 1000000);
-    m_maxTokens->setSingleStep(256);
-    m_maxTokens->setSpecialValueText(tr("server default"));
-    form->addRow(tr("Max tokens:"), m_maxTokens);
-    m_stopSequences = new QLineEdit(params);
-    m_stopSequences->setPlaceholderText(tr("none; separate with |"));
-    //: Stop sequences of the sampling parameters, not a stop button.
-    form->addRow(tr("Stop:"), m_stopSequences);
-    m_seed = new QLineEdit(params);
-    m_seed->setPlaceholderText(tr("random"));
-    form->addRow(tr("Seed:"), m_seed);
-    auto *defaults = new QPushButton(tr("Model card defaults"), params);
-    defaults->setToolTip(tr("temperature 1.0, top_p 0.95"));
-    connect(defaults, &QPushButton::clicked, this, [this] {
-        m_temperature->setValue(1.0);
-        m_topP->setValue(0.95);
-    });
-    form->addRow(defaults);
-    return params;
 }
 
 QGroupBox *PlaygroundPage::buildLastReply(QWidget *right)
@@ -268,7 +217,7 @@ void PlaygroundPage::setHost(const QString &host)
     }
     m_host = host;
     m_manualPort = 0;
-    loadPreset();
+    m_params->loadPreset(m_settings.playgroundPreset(m_host));
     retarget();
 }
 
@@ -428,58 +377,16 @@ void PlaygroundPage::updateAttachments()
     m_attachRow->addStretch(1);
 }
 
-void PlaygroundPage::readParams()
-{
-    chat::ChatParams &p = m_session->params;
-    p.temperature = m_temperature->value();
-    p.topP = m_topP->value();
-    p.maxTokens = m_maxTokens->value() > 0 ? std::optional<int>(m_maxTokens->value()) : std::nullopt;
-    p.stop.clear();
-    for (const QString &s : m_stopSequences->text().split(QLatin1Char('|'), Qt::SkipEmptyParts)) {
-        p.stop.append(s);
-    }
-    bool ok = false;
-    const qint64 seed = m_seed->text().trimmed().toLongLong(&ok);
-    p.seed = ok ? std::optional<qint64>(seed) : std::nullopt;
-    p.thinking = m_thinking->isChecked();
-    m_session->systemPrompt = m_system->toPlainText();
-}
-
-void PlaygroundPage::loadPreset()
-{
-    const QVariantMap p = m_settings.playgroundPreset(m_host);
-    m_temperature->setValue(p.value(QStringLiteral("temperature"), 1.0).toDouble());
-    m_topP->setValue(p.value(QStringLiteral("top_p"), 0.95).toDouble());
-    m_maxTokens->setValue(p.value(QStringLiteral("max_tokens"), 0).toInt());
-    m_thinking->setChecked(p.value(QStringLiteral("thinking"), true).toBool());
-    m_stopSequences->setText(p.value(QStringLiteral("stop")).toString());
-    m_seed->setText(p.value(QStringLiteral("seed")).toString());
-    m_system->setPlainText(p.value(QStringLiteral("system")).toString());
-}
-
-void PlaygroundPage::savePreset()
-{
-    if (m_host.isEmpty()) {
-        return;
-    }
-    m_settings.setPlaygroundPreset(m_host,
-                                   {{QStringLiteral("temperature"), m_temperature->value()},
-                                    {QStringLiteral("top_p"), m_topP->value()},
-                                    {QStringLiteral("max_tokens"), m_maxTokens->value()},
-                                    {QStringLiteral("thinking"), m_thinking->isChecked()},
-                                    {QStringLiteral("stop"), m_stopSequences->text()},
-                                    {QStringLiteral("seed"), m_seed->text()},
-                                    {QStringLiteral("system"), m_system->toPlainText()}});
-}
-
 void PlaygroundPage::sendPrompt()
 {
     const QString text = m_prompt->toPlainText();
     if (m_session->busy() || (text.trimmed().isEmpty() && m_attachments.isEmpty())) {
         return;
     }
-    readParams();
-    savePreset();
+    m_params->readInto(*m_session);
+    if (!m_host.isEmpty()) {
+        m_settings.setPlaygroundPreset(m_host, m_params->preset());
+    }
     const bool sent = m_editing >= 0 ? m_session->editAndResend(m_editing, text) : m_session->send(text, m_attachments);
     if (sent) {
         m_editing = -1;
@@ -492,7 +399,7 @@ void PlaygroundPage::sendPrompt()
 
 QString PlaygroundPage::curlForPrompt()
 {
-    readParams(); // what Send would send now
+    m_params->readInto(*m_session); // what Send would send now
     QList<chat::ChatTurn> turns = m_session->turnsFor(int(m_session->exchanges().size()));
     turns.append({QStringLiteral("user"), m_prompt->toPlainText(), {}, m_attachments});
     return chat::curlCommand(turns, m_session->params,

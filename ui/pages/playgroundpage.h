@@ -9,16 +9,12 @@
 
 #include <memory>
 
-class QCheckBox;
-class QDoubleSpinBox;
 class QGroupBox;
 class QHBoxLayout;
 class QLabel;
-class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
-class QSpinBox;
 class QVBoxLayout;
 
 namespace flashdeck {
@@ -39,6 +35,7 @@ namespace flashdeck::ui {
 
 class ExchangeView;
 class LoadTestPanel;
+class ParametersBox;
 
 /**
  * The Playground (issue 8): talk to the selected host's deployment through its SSH
@@ -80,8 +77,7 @@ private:
     /** Left: the conversation, the attachments and the prompt. */
     void buildConversation(QWidget *left, QVBoxLayout *leftLayout);
     void buildPromptButtons(QWidget *left, QVBoxLayout *leftLayout);
-    /** Right: the sampling parameters, then the last reply's figures. */
-    QGroupBox *buildParameters(QWidget *right);
+    /** Right, below the parameters: the last reply's figures. */
     QGroupBox *buildLastReply(QWidget *right);
     void retarget();
     /** Listens to the deployment of `session` (the current host's) alone. */
@@ -91,9 +87,6 @@ private:
     void onReplyFinished(int index, const chat::ChatResult &result);
     void updateButtons();
     void updateAttachments();
-    void readParams();
-    void loadPreset();
-    void savePreset();
     void exportConversation();
     void editExchange(int index);
 
@@ -124,13 +117,7 @@ private:
     QPushButton *m_clear;
     QPushButton *m_curl;
     QPushButton *m_export;
-    QPlainTextEdit *m_system;
-    QCheckBox *m_thinking;
-    QDoubleSpinBox *m_temperature;
-    QDoubleSpinBox *m_topP;
-    QSpinBox *m_maxTokens;
-    QLineEdit *m_stopSequences;
-    QLineEdit *m_seed;
+    ParametersBox *m_params;
     QLabel *m_lastReply;
     LoadTestPanel *m_loadTest = nullptr;
 };
