@@ -120,7 +120,63 @@ QByteArray whole(const Reply &r, const std::string &id)
         {"usage", r.usage}}.dump());
 }
 
+/** The simulator's histogram (SimHistogram::text): cumulative buckets, then _sum and _count. */
+QByteArray histogram(const QByteArray &name, const QByteArray &labels, const QList<double> &seconds)
+{
+    // SGLang's default TTFT buckets, as the simulator has them (SimHistogram::kBounds).
+    static constexpr double kBounds[] = {0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 20.0, 40.0, 60.0};
+    QByteArray out = "# TYPE " + name + " histogram\n";
+    double sum = 0;
+    for (const double s : seconds) {
+        sum += s;
+    }
+    const auto upTo = [&seconds](double bound) {
+        return std::count_if(seconds.cbegin(), seconds.cend(), [bound](double s) { return s <= bound; });
+    };
+    for (const double bound : kBounds) {
+        out += name + "_bucket{" + labels + ",le=\"" + QByteArray::number(bound, 'f', 1) + "\"} " +
+            QByteArray::number(qint64(upTo(bound))) + ".0\n";
+    }
+    out += name + "_bucket{" + labels + ",le=\"+Inf\"} " + QByteArray::number(seconds.size()) + ".0\n";
+    out += name + "_sum{" + labels + "} " + QByteArray::number(sum, 'f', 6) + "\n";
+    out += name + "_count{" + labels + "} " + QByteArray::number(seconds.size()) + ".0\n";
+    return out;
+}
+
 } // namespace
+
+QByteArray FakeSglang::metricsText(const Load &load)
+{
+    const QByteArray model = kModel;
+    const QByteArray labels = "{model_name=\"" + model + "\",tp_rank=\"0\",dp_rank=\"0\"}";
+    QByteArray out;
+    const auto gauge = [&](const char *name, const QByteArray &value) {
+        out += QByteArray("# TYPE sglang:") + name + " gauge\nsglang:" + name + labels + " " + value + "\n";
+    };
+    const double usage = load.maxTotalTokens > 0 ? double(load.usedTokens) / double(load.maxTotalTokens) : 0.0;
+    gauge("token_usage", QByteArray::number(usage, 'f', 4));
+    gauge("num_used_tokens", QByteArray::number(load.usedTokens));
+    gauge("max_total_num_tokens", QByteArray::number(load.maxTotalTokens));
+    gauge("num_running_reqs", QByteArray::number(load.running));
+    gauge("num_queue_reqs", QByteArray::number(load.queued));
+    gauge("gen_throughput", QByteArray::number(load.genThroughput, 'f', 2));
+    gauge("cache_hit_rate", "0.0");
+    gauge("spec_accept_length", QByteArray::number(load.specAcceptLength, 'f', 2));
+    out += "# TYPE sglang:num_requests_total counter\nsglang:num_requests_total" + labels + " " +
+        QByteArray::number(load.requestsTotal) + "\n";
+    out += "# TYPE sglang:num_aborted_requests_total counter\nsglang:num_aborted_requests_total" + labels + " " +
+        QByteArray::number(load.abortedTotal) + "\n";
+    // Tokenizer metrics carry model_name only (sglang-facts §5).
+    const QByteArray tokenizerLabels = "model_name=\"" + model + "\"";
+    out += histogram("sglang:time_to_first_token_seconds", tokenizerLabels, load.ttftSeconds);
+    out += histogram("sglang:e2e_request_latency_seconds", tokenizerLabels, load.e2eSeconds);
+    return out;
+}
+
+void FakeSglang::setLoad(const Load &load)
+{
+    m_load = load;
+}
 
 FakeSglang::FakeSglang(QObject *parent)
     : QObject(parent)
@@ -134,7 +190,13 @@ FakeSglang::FakeSglang(QObject *parent)
                    "sglang:num_queue_reqs{model_name=\"MiniMaxAI/MiniMax-M3.1-Flash\"} 0\n"
                    "sglang:token_usage{model_name=\"MiniMaxAI/MiniMax-M3.1-Flash\"} 0.01\n"
                    "sglang:gen_throughput{model_name=\"MiniMaxAI/MiniMax-M3.1-Flash\"} 0\n";
-    m_http.on("GET", "/metrics", metrics);
+    m_http.on("GET", "/metrics", [this, metrics](const FakeHttpServer::Request &) {
+        FakeHttpServer::Response now = metrics;
+        if (m_load) {
+            now.body = metricsText(*m_load);
+        }
+        return now;
+    });
     m_http.on("POST", "/v1/chat/completions", [this](const FakeHttpServer::Request &r) { return chat(r); });
 }
 

@@ -24,6 +24,16 @@ FakeTransport::~FakeTransport() = default;
 void FakeTransport::connectToHost()
 {
     ++m_connects;
+    if (m_loginError) {
+        if (m_state.phase == ssh::ConnectionPhase::Disconnected || m_state.phase == ssh::ConnectionPhase::Failed ||
+            m_state.phase == ssh::ConnectionPhase::Reconnecting) {
+            m_state.error = {};
+            setPhase(ssh::ConnectionPhase::Connecting);
+            m_state.error = *m_loginError;
+            setPhase(ssh::ConnectionPhase::Failed);
+        }
+        return;
+    }
     switch (m_state.phase) {
     case ssh::ConnectionPhase::Disconnected:
     case ssh::ConnectionPhase::Reconnecting:
@@ -53,6 +63,12 @@ void FakeTransport::setPhase(ssh::ConnectionPhase phase)
             }
         }
     }
+}
+
+void FakeTransport::refuseLogins(const ssh::SshError &error)
+{
+    m_loginError = error;
+    m_state = {}; // Disconnected, as a connection not yet made: nobody listens yet, nothing is signalled
 }
 
 void FakeTransport::drop()
@@ -121,6 +137,18 @@ CommandReply *FakeTransport::execute(const ssh::RemoteCommand &command, QObject 
         }
         if (a.keepRunning) {
             m_running.append(reply);
+            if (a.repeatMs > 0 && command.streamLines) {
+                auto *again = new QTimer(reply); // goes with the reply
+                again->setInterval(a.repeatMs);
+                connect(again, &QTimer::timeout, reply, [reply, again, a] {
+                    if (reply->isFinished()) {
+                        again->stop();
+                        return;
+                    }
+                    reply->deliverOutput(a.repeat ? a.repeat() : a.lines, {});
+                });
+                again->start();
+            }
             return;
         }
         ssh::CommandResult r;

@@ -36,6 +36,12 @@ public:
         QList<QByteArray> lines;
         /** Left running after `lines`: the test ends it (finish()) or the caller cancels it. */
         bool keepRunning = false;
+        /**
+         * With keepRunning: more output every `repeatMs` while it runs, as a tool that samples in
+         * a loop prints it (nvidia-smi -lms N): what `repeat` returns then, else `lines` again.
+         */
+        int repeatMs = 0;
+        std::function<QList<QByteArray>()> repeat = {};
     };
     using Script = std::function<Answer(const ssh::RemoteCommand &)>;
 
@@ -81,6 +87,12 @@ public:
 
     /** Ready by default; a change is signalled (queued) like the real one. */
     void setPhase(ssh::ConnectionPhase phase);
+    /**
+     * A host nobody answers for: the transport starts Disconnected, and every connectToHost()
+     * goes Connecting, then Failed with `error` (the real transport's words for that fault, e.g.
+     * a refused TCP connect). Call it before the transport is used.
+     */
+    void refuseLogins(const ssh::SshError &error);
     /**
      * The session drops: running commands end Cancelled ("Disconnected."), open tunnels close,
      * the phase goes to Reconnecting.
@@ -131,6 +143,7 @@ private:
 
     ssh::SshTarget m_target;
     ssh::ConnectionState m_state;
+    std::optional<ssh::SshError> m_loginError;
     int m_connects = 0;
     QStringList m_answers;
     QList<Rule> m_rules;
