@@ -2,6 +2,7 @@
 
 #include "backend/deploy/checks.h"
 #include "backend/logs/logrules.h"
+#include "backend/recipe/recipe.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
