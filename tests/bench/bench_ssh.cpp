@@ -74,6 +74,9 @@ public:
     }
     ~Source()
     {
+        // A client that never came (an `ssh -L` that failed to forward) leaves accept() waiting:
+        // shutting the listener down wakes it, on Linux with EINVAL, and the send loop ends at once.
+        ::shutdown(m_listen, SHUT_RDWR);
         m_thread.join();
         ::close(m_listen);
     }
@@ -195,11 +198,18 @@ Transfer openSshTransfer(const QStringList &base, const QString &dest, const QSt
     fwd.terminate();
     fwd.waitForFinished();
     Transfer t{r.note.isEmpty() ? r.value : 0, QStringLiteral("?")};
+    QByteArray lastWords; // what ssh said last: why, when its run is a zero
     for (const QByteArray &line : fwd.readAllStandardError().split('\n')) {
         const int at = line.indexOf("server->client cipher: ");
         if (at >= 0) {
             t.cipher = QString::fromUtf8(line.mid(at + 23).split(' ').first());
         }
+        if (!line.trimmed().isEmpty() && !line.startsWith("debug1:")) {
+            lastWords = line.trimmed();
+        }
+    }
+    if (!r.note.isEmpty()) {
+        std::fprintf(stderr, "ssh -L run failed: %s (ssh: %s)\n", qPrintable(r.note), lastWords.constData());
     }
     return t;
 }
