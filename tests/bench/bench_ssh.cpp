@@ -60,6 +60,9 @@ public:
         m_port = ntohs(a.sin_port);
         m_thread = std::thread([this, bytes] {
             const int c = ::accept(m_listen, nullptr, nullptr);
+            if (c < 0) {
+                return; // the listener was shut down: nobody came
+            }
             std::vector<char> buf(256 * 1024, 0);
             qint64 left = bytes;
             while (left > 0) {
@@ -75,7 +78,7 @@ public:
     ~Source()
     {
         // A client that never came (an `ssh -L` that failed to forward) leaves accept() waiting:
-        // shutting the listener down wakes it, on Linux with EINVAL, and the send loop ends at once.
+        // shutting the listener down wakes it, on Linux with EINVAL, and the thread ends.
         ::shutdown(m_listen, SHUT_RDWR);
         m_thread.join();
         ::close(m_listen);

@@ -123,7 +123,8 @@ QByteArray whole(const Reply &r, const std::string &id)
 /** The simulator's histogram (SimHistogram::text): cumulative buckets, then _sum and _count. */
 QByteArray histogram(const QByteArray &name, const QByteArray &labels, const QList<double> &seconds)
 {
-    // SGLang's default TTFT buckets, as the simulator has them (SimHistogram::kBounds).
+    // SGLang's default TTFT buckets, as the simulator has them (SimHistogram::kBounds); copied, so
+    // the fakes link no simulator.
     static constexpr double kBounds[] = {0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 20.0, 40.0, 60.0};
     QByteArray out = "# TYPE " + name + " histogram\n";
     double sum = 0;

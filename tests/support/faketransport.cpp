@@ -31,6 +31,10 @@ void FakeTransport::connectToHost()
             setPhase(ssh::ConnectionPhase::Connecting);
             m_state.error = *m_loginError;
             setPhase(ssh::ConnectionPhase::Failed);
+            // As SessionWorker::fail: what waited for the connection ends with its error.
+            for (const Queued &q : std::exchange(m_queued, {})) {
+                finishFailed(q.reply);
+            }
         }
         return;
     }
@@ -63,6 +67,20 @@ void FakeTransport::setPhase(ssh::ConnectionPhase phase)
             }
         }
     }
+}
+
+void FakeTransport::finishFailed(const QPointer<ssh::CommandReply> &reply)
+{
+    if (!reply) {
+        return;
+    }
+    ssh::CommandResult failed;
+    failed.error = m_state.error;
+    QTimer::singleShot(0, reply.data(), [r = reply, failed] {
+        if (r) {
+            r->deliverFinished(failed);
+        }
+    });
 }
 
 void FakeTransport::refuseLogins(const ssh::SshError &error)
@@ -164,6 +182,8 @@ CommandReply *FakeTransport::execute(const ssh::RemoteCommand &command, QObject 
     };
     if (m_state.phase == ssh::ConnectionPhase::Ready) {
         QTimer::singleShot(0, reply, run);
+    } else if (m_state.phase == ssh::ConnectionPhase::Failed && m_loginError) {
+        finishFailed(reply); // as SessionWorker::runCommand on a failed connection
     } else {
         m_queued.append({reply, run}); // queued until connected, as the real transport does
     }

@@ -38,7 +38,8 @@ public:
         bool keepRunning = false;
         /**
          * With keepRunning: more output every `repeatMs` while it runs, as a tool that samples in
-         * a loop prints it (nvidia-smi -lms N): what `repeat` returns then, else `lines` again.
+         * a loop prints it (nvidia-smi -lms N): what `repeat` returns then, else `lines` again. Only
+         * for a command that streams its lines (`RemoteCommand::streamLines`); ignored otherwise.
          */
         int repeatMs = 0;
         std::function<QList<QByteArray>()> repeat = {};
@@ -140,6 +141,8 @@ private:
         std::function<void()> run;
     };
     ssh::TunnelReply *openTunnel(const QByteArray &key, QObject *owner);
+    /** Ends a command with the failed login's error, from the event loop, as the real worker does. */
+    void finishFailed(const QPointer<ssh::CommandReply> &reply);
 
     ssh::SshTarget m_target;
     ssh::ConnectionState m_state;

@@ -183,8 +183,8 @@ void TestFleetPage::liveFleet_modelAndPage()
         host->answer("command -v nvidia-smi", testing::FakeTransport::Answer{"nvidia\n", {}, 0, {}, {}, false});
         host->answer("nvidia-smi --query-gpu=", [&, isB300](const ssh::RemoteCommand &c) {
             testing::FakeTransport::Answer a;
-            a.keepRunning = true;
             a.repeatMs = loopMs(c.commandLine); // a sweep every -lms N, as nvidia-smi prints them
+            a.keepRunning = a.repeatMs > 0; // a query without -lms prints once and ends
             if (isB300) {
                 a.repeat = [&] { return gpusBusy ? busy : serving; };
                 a.lines = a.repeat();

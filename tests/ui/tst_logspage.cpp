@@ -52,7 +52,8 @@ QByteArray startLogFrames(const QByteArray &kernelBackend)
     };
     line(
         "server_args=ServerArgs(model_path='MiniMaxAI/MiniMax-M3.1-Flash', revision='62cbc27f7e9e74309d8ecea398ffe088b6"
-        "c4e0aa', tp_size=4, host='0.0.0.0', port=30000, mem_fraction_static=0.85, api_key='[REDACTED]', "
+        "c4e0aa', tp_size=4, host='0.0.0.0', port=30000, mem_fraction_static=0.85, "
+        "api_key='sk-flashdeck-test-0123456789abcdef', "
         "speculative_algorithm='DSPARK', reasoning_parser='minimax-m3', enable_metrics=True)",
         false);
     line("DSpark draft weights are bundled in the target checkpoint; defaulting --speculative-draft-model-path to "
