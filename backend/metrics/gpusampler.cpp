@@ -17,8 +17,9 @@ namespace {
 
 QByteArray nvidiaCommand(int periodMs)
 {
-    return QByteArray("nvidia-smi --query-gpu=") + probe::kGpuSampleFields + " --format=csv,noheader,nounits -lms " +
-        QByteArray::number(periodMs);
+    // TZ=UTC: nvidia-smi prints its timestamp in the host's zone, without naming it.
+    return QByteArray("env TZ=UTC nvidia-smi --query-gpu=") + probe::kGpuStreamFields +
+        " --format=csv,noheader,nounits -lms " + QByteArray::number(periodMs);
 }
 
 const QByteArray kAmdSmi = "amd-smi metric --json";
@@ -132,6 +133,9 @@ void GpuSampler::onLines(const QList<QByteArray> &lines)
         if (!m_sweep.isEmpty() && s.value().index <= m_sweep.last().index) {
             flushSweep(); // the indexes started again: a new sweep
         }
+        if (m_sweep.isEmpty()) {
+            m_sweepArrivedMs = QDateTime::currentMSecsSinceEpoch();
+        }
         m_sweep.append(s.value());
         m_restarts = 0; // it works: the next failure starts the backoff afresh
     }
@@ -145,7 +149,8 @@ void GpuSampler::flushSweep()
         return;
     }
     const QList<probe::GpuSample> sweep = std::exchange(m_sweep, {});
-    Q_EMIT sampled(sweep, QDateTime::currentMSecsSinceEpoch());
+    const std::optional<qint64> read = sweep.first().hostTimeMs;
+    Q_EMIT sampled(sweep, read ? m_clock.toLocal(*read, m_sweepArrivedMs) : m_sweepArrivedMs);
 }
 
 void GpuSampler::onPolled(const ssh::CommandResult &result)

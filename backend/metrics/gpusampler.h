@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/metrics/hostclock.h"
 #include "backend/probe/gpuvendor.h"
 #include "backend/probe/nvidiasmi.h"
 
@@ -22,7 +23,8 @@ namespace flashdeck::metrics {
 /**
  * The GPUs of one host, once a second, over its SSH connection (issue 7). NVIDIA: one
  * long-lived `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms 1000` whose lines
- * are grouped into sweeps, restarted with backoff when it ends. AMD: `amd-smi metric --json`
+ * are grouped into sweeps, restarted with backoff when it ends; a sweep is stamped with the time
+ * nvidia-smi read its first GPU, placed on this machine's clock (HostClock). AMD: `amd-smi metric --json`
  * each second, falling back to `rocm-smi … --json` where amd-smi is missing; neither names the
  * GPUs, so `amd-smi static --asic --json` is read once, first, for their names.
  */
@@ -41,7 +43,10 @@ public:
     QString command() const;
 
 Q_SIGNALS:
-    /** One reading of every GPU the host reported, at `atMs` (ms since the epoch, this machine). */
+    /**
+     * One reading of every GPU the host reported, at `atMs` (ms since the epoch, this machine's
+     * clock): when the host read them where the tool says (nvidia-smi), else when they arrived.
+     */
     void sampled(const QList<flashdeck::probe::GpuSample> &gpus, qint64 atMs);
     /** The sampler cannot read the GPUs now (the message says why); it keeps trying. */
     void failed(const QString &message);
@@ -69,6 +74,8 @@ private:
     QString m_gaveUp; // why the stream was stopped, for its end
     static constexpr int kMaxBadLines = 64;
     QList<probe::GpuSample> m_sweep;
+    qint64 m_sweepArrivedMs = 0; // when its first line came
+    HostClock m_clock;
     QTimer *m_sweepTimer = nullptr; // the end of a sweep: no line for a moment
     QTimer *m_retryTimer = nullptr;
     QTimer *m_pollTimer = nullptr;

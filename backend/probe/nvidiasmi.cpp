@@ -3,6 +3,7 @@
 #include "backend/core/hosttext.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QXmlStreamReader>
 
 namespace flashdeck::probe {
@@ -107,13 +108,25 @@ QStringList splitCsvRow(const QByteArray &line)
 
 Result<GpuSample> parseGpuSample(const QByteArray &line)
 {
-    const QStringList f = splitCsvRow(line);
+    QStringList f = splitCsvRow(line);
+    std::optional<qint64> hostTimeMs;
+    if (f.size() == 10) {
+        // "2026/11/30 07:37:27.246", as the real stream prints it (nvidia-smi-h200x2's capture);
+        // the sampler runs nvidia-smi under TZ=UTC, so that is what the time is read as.
+        const QString stamp = f.takeFirst();
+        const QDateTime t(QDate::fromString(stamp.left(10), QStringLiteral("yyyy/MM/dd")),
+                          QTime::fromString(stamp.mid(11), QStringLiteral("HH:mm:ss.zzz")), Qt::UTC);
+        if (t.isValid()) {
+            hostTimeMs = t.toMSecsSinceEpoch();
+        }
+    }
     if (f.size() != 9) {
         return Status::failure(QCoreApplication::translate("Probe", "A GPU sample has %1 fields instead of 9: \"%2\"")
                                    .arg(f.size())
                                    .arg(hostText(line.left(200), 200)));
     }
     GpuSample s;
+    s.hostTimeMs = hostTimeMs;
     bool ok = false;
     s.index = f.at(0).toInt(&ok);
     if (!ok) {

@@ -48,9 +48,19 @@ struct NvidiaDriver
 inline constexpr const char *kGpuSampleFields =
     "index,name,uuid,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,power.limit";
 
+/**
+ * The live stream's query: nvidia-smi's `timestamp` (when it read that GPU, "YYYY/MM/DD
+ * HH:MM:SS.msec" by the host's clock in the host's zone, so the stream runs under TZ=UTC), then
+ * the sample's fields.
+ */
+inline constexpr const char *kGpuStreamFields = "timestamp,index,name,uuid,memory.total,memory.used,utilization.gpu,"
+                                                "temperature.gpu,power.draw,power.limit";
+
 /** One line of the sample stream; a field the GPU cannot report (`[N/A]`) is empty. */
 struct GpuSample
 {
+    /** When the host read it (ms since the epoch, the host's clock), from a line of kGpuStreamFields. */
+    std::optional<qint64> hostTimeMs;
     int index = 0;
     QString name;
     QString uuid;
@@ -64,7 +74,10 @@ struct GpuSample
 
 /** Splits a `--format=csv` row (", "-separated; names never hold a comma in practice). */
 QStringList splitCsvRow(const QByteArray &line);
-/** Parses one `kGpuSampleFields` line; an error names the line. */
+/**
+ * Parses one `kGpuSampleFields` line, or one of `kGpuStreamFields` (its timestamp read as UTC);
+ * an error names the line.
+ */
 [[nodiscard]] Result<GpuSample> parseGpuSample(const QByteArray &line);
 
 using flashdeck::compareVersions; // core/versions.h: Docker's API versions compare the same way

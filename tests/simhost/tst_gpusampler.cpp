@@ -2,12 +2,15 @@
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdlib>
 
 using namespace flashdeck;
 using namespace flashdeck::test;
@@ -55,6 +58,11 @@ void TestGpuSampler::nvidia_streamsSweeps_followsLoad_restartsWhenKilled()
     QCOMPARE(lastSweep(sampled).size(), 4);
     QCOMPARE(lastSweep(sampled).at(3).index, 3);
     QVERIFY(lastSweep(sampled).at(0).name.contains(QLatin1String("B300")));
+    // nvidia-smi's own time comes with each line, read as UTC (the stream runs under TZ=UTC): within
+    // a minute of this machine's clock, which the simulated host shares.
+    const std::optional<qint64> read = lastSweep(sampled).at(0).hostTimeMs;
+    QVERIFY(read.has_value());
+    QVERIFY2(std::abs(*read - QDateTime::currentMSecsSinceEpoch()) < 60000, qPrintable(QString::number(*read)));
 
     QVERIFY(host.writeLoad({0, 1}, 200000, 93));
     QTRY_VERIFY_WITH_TIMEOUT(lastSweep(sampled).size() == 4 && lastSweep(sampled).at(0).utilizationGpu == 93 &&

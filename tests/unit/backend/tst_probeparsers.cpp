@@ -4,6 +4,7 @@
 #include "backend/probe/nvidiasmi.h"
 #include "tests/support/buildpaths.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QTest>
 
@@ -104,13 +105,21 @@ void TestProbeParsers::gpuSample_data()
     QTest::addColumn<bool>("ok");
     QTest::addColumn<qint64>("used");
     QTest::addColumn<bool>("hasPower");
+    QTest::addColumn<qint64>("hostTimeMs"); // -1: none
     QTest::newRow("b300") << QByteArray("2, NVIDIA B300 SXM6 AC, GPU-5b3, 293660, 234928, 92, 71, 932.00, 1100.00")
-                          << true << qint64(234928) << true;
+                          << true << qint64(234928) << true << qint64(-1);
     QTest::newRow("power N/A") << QByteArray("0, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, [N/A], 700.00") << true
-                               << qint64(0) << false;
-    QTest::newRow("short") << QByteArray("0, NVIDIA H200") << false << qint64(0) << false;
+                               << qint64(0) << false << qint64(-1);
+    QTest::newRow("short") << QByteArray("0, NVIDIA H200") << false << qint64(0) << false << qint64(-1);
     QTest::newRow("no index") << QByteArray("x, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, 79, 700") << false << qint64(0)
-                              << false;
+                              << false << qint64(-1);
+    // The stream's lines begin with nvidia-smi's timestamp, as the real capture prints it
+    // (tests/data/nvidia-smi-h200x2/query-gpu-csv-noheader-nounits-head.txt), read as UTC.
+    QTest::newRow("stream, timestamp")
+        << QByteArray("2026/11/30 07:37:27.246, 0, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, 79.12, 700.00") << true
+        << qint64(0) << true << QDateTime(QDate(2026, 11, 30), QTime(7, 37, 27, 246), Qt::UTC).toMSecsSinceEpoch();
+    QTest::newRow("stream, not a time") << QByteArray("soon, 0, NVIDIA H200, GPU-53c, 143771, 0, 0, 41, 79.12, 700.00")
+                                        << true << qint64(0) << true << qint64(-1);
 }
 
 void TestProbeParsers::gpuSample()
@@ -119,11 +128,14 @@ void TestProbeParsers::gpuSample()
     QFETCH(bool, ok);
     QFETCH(qint64, used);
     QFETCH(bool, hasPower);
+    QFETCH(qint64, hostTimeMs);
     const auto s = parseGpuSample(line);
     QCOMPARE(bool(s), ok);
     if (ok) {
         QCOMPARE(s.value().memoryUsedMiB.value_or(-1), used);
         QCOMPARE(s.value().powerW.has_value(), hasPower);
+        QCOMPARE(s.value().hostTimeMs.value_or(-1), hostTimeMs);
+        QVERIFY2(s.value().name.startsWith(QLatin1String("NVIDIA ")), qPrintable(s.value().name)); // fields in place
     } else {
         QVERIFY(!s.message().isEmpty());
     }

@@ -2,13 +2,16 @@
 #include "faketransport.h"
 
 #include "backend/metrics/gpusampler.h"
+#include "backend/metrics/hostclock.h"
 #include "backend/ssh/commandreply.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace flashdeck;
 using flashdeck::metrics::GpuSampler;
+using flashdeck::metrics::HostClock;
 using flashdeck::testing::fakeHostData;
 using flashdeck::testing::FakeTransport;
 
@@ -17,6 +20,16 @@ namespace {
 QList<QByteArray> sweep()
 {
     return fakeHostData("nvidia-smi-query-b300x4.csv").trimmed().split('\n');
+}
+
+/** The same sweep as the stream prints it: each line begins with nvidia-smi's timestamp. */
+QList<QByteArray> timedSweep(const QDateTime &at)
+{
+    QList<QByteArray> lines = sweep();
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        lines[i].prepend(at.addMSecs(3 * i).toString(QStringLiteral("yyyy/MM/dd HH:mm:ss.zzz, ")).toUtf8());
+    }
+    return lines;
 }
 
 } // namespace
@@ -32,6 +45,9 @@ class TestGpuSamplerUnit : public QObject
 
 private Q_SLOTS:
     void nvidiaStream_groupsSweeps();
+    void nvidiaStream_stampedWhenTheHostReadIt();
+    void hostClock_data();
+    void hostClock();
     void nvidiaStreamEnds_saysWhy_andStartsAgain();
     void nvidiaGarbage_isStopped();
     void stop_endsTheStream();
@@ -55,6 +71,72 @@ void TestGpuSamplerUnit::nvidiaStream_groupsSweeps()
     QCOMPARE(gpus.at(3).index, 3);
     QCOMPARE(gpus.at(0).name, QStringLiteral("NVIDIA B300 SXM6 AC"));
     QVERIFY(fake.commands().first().endsWith("-lms 200"));
+}
+
+void TestGpuSamplerUnit::nvidiaStream_stampedWhenTheHostReadIt()
+{
+    // A host whose clock is an hour behind: its first sweep arrives at once, then two more come
+    // together (SSH stalled). They keep the second between them that nvidia-smi took, on this
+    // machine's clock: not an hour off, and not both at the moment they arrived.
+    FakeTransport fake;
+    const QDateTime host = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    FakeTransport::Answer stream;
+    stream.lines = timedSweep(host);
+    stream.keepRunning = true;
+    stream.repeatMs = 3000; // later than the burst's sweeps were taken, whatever the timer's slack
+    stream.repeat = [host] { return timedSweep(host.addMSecs(1000)) + timedSweep(host.addMSecs(2000)); };
+    fake.answer("nvidia-smi --query-gpu=", stream);
+    GpuSampler sampler(fake, GpuSampler::Vendor::Nvidia, 1000);
+    QSignalSpy sampled(&sampler, &GpuSampler::sampled);
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    sampler.start();
+    QTRY_VERIFY_WITH_TIMEOUT(sampled.size() >= 3, 10000);
+    const qint64 first = sampled.at(0).at(1).toLongLong();
+    const qint64 second = sampled.at(1).at(1).toLongLong();
+    const qint64 third = sampled.at(2).at(1).toLongLong();
+    QCOMPARE(second - first, qint64(1000));
+    QCOMPARE(third - second, qint64(1000));
+    QVERIFY2(first >= before && third <= QDateTime::currentMSecsSinceEpoch(),
+             qPrintable(QStringLiteral("%1 %2 %3").arg(before).arg(first).arg(third)));
+    // The host's zone is not guessed: the stream runs under TZ=UTC, and asks for the timestamp.
+    QVERIFY(fake.commands().first().startsWith("env TZ=UTC nvidia-smi --query-gpu=timestamp,index,"));
+}
+
+void TestGpuSamplerUnit::hostClock_data()
+{
+    // Readings as (host time, arrival) pairs in ms, and where each lands on this machine's clock.
+    QTest::addColumn<QList<qint64>>("host");
+    QTest::addColumn<QList<qint64>>("arrived");
+    QTest::addColumn<QList<qint64>>("local");
+    QTest::newRow("host behind, steady") << QList<qint64>{1000, 2000, 3000} << QList<qint64>{61010, 62005, 63020}
+                                         << QList<qint64>{61010, 62005, 63005};
+    QTest::newRow("a stall, then a burst")
+        << QList<qint64>{1000, 2000, 3000, 4000} << QList<qint64>{1010, 2010, 4010, 4010}
+        << QList<qint64>{1010, 2010, 3010, 4010};
+    QTest::newRow("host ahead, then its clock steps forward")
+        << QList<qint64>{90000, 91000, 200000} << QList<qint64>{1000, 2000, 3000} << QList<qint64>{1000, 2000, 3000};
+    QList<qint64> host{0};
+    QList<qint64> arrived{10};
+    QList<qint64> local{10};
+    for (int i = 1; i <= HostClock::kStepsToTrust; ++i) { // the host's clock stepped back a minute
+        host << i * 1000 - 60000;
+        arrived << i * 1000 + 10;
+        local << (i < HostClock::kStepsToTrust ? i * 1000 - 60000 + 10 : i * 1000 + 10);
+    }
+    QTest::newRow("host clock stepped back: believed after a run") << host << arrived << local;
+}
+
+void TestGpuSamplerUnit::hostClock()
+{
+    QFETCH(QList<qint64>, host);
+    QFETCH(QList<qint64>, arrived);
+    QFETCH(QList<qint64>, local);
+    HostClock clock;
+    for (qsizetype i = 0; i < host.size(); ++i) {
+        const qint64 at = clock.toLocal(host.at(i), arrived.at(i));
+        QCOMPARE(at, local.at(i));
+        QVERIFY(at <= arrived.at(i)); // never later than it came
+    }
 }
 
 void TestGpuSamplerUnit::nvidiaStreamEnds_saysWhy_andStartsAgain()
