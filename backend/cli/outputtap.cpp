@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 namespace flashdeck::cli {
@@ -37,17 +39,41 @@ qint64 OutputTap::writeData(const char *data, qint64 size)
         }
         m_keptSince.append(data, qsizetype(done));
     }
-    // Only the last line is held: a follow may print for hours.
-    for (char ch : QByteArrayView(data, qsizetype(done))) {
-        if (ch != '\n') {
-            m_line.append(ch);
-        } else if (!m_line.trimmed().isEmpty()) {
-            m_lastLine = std::exchange(m_line, {});
-        } else {
-            m_line.clear();
-        }
-    }
+    keepLastLine(QByteArrayView(data, qsizetype(done)));
     return qint64(done);
+}
+
+void OutputTap::keepLastLine(QByteArrayView chunk)
+{
+    // Only the last line is held: a follow may print for hours. Looked for from the chunk's end,
+    // not byte by byte (`logs --file` writes a megabyte at a time: appending each byte to the
+    // line being written cost four times what the command's own work did, bench_logtriage).
+    const qsizetype lastEnd = chunk.lastIndexOf('\n');
+    if (lastEnd < 0) {
+        m_line.append(chunk);
+        return;
+    }
+    const auto blank = [](QByteArrayView line) {
+        return std::all_of(line.begin(), line.end(),
+                           [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    };
+    // The lines this chunk ends, the last first: the last that is not blank is the last line.
+    for (qsizetype end = lastEnd;;) {
+        const qsizetype start = end > 0 ? chunk.lastIndexOf('\n', end - 1) + 1 : 0;
+        const QByteArrayView line = chunk.sliced(start, end - start);
+        if (start == 0) { // the first line ended here began in an earlier write
+            if (!blank(m_line) || !blank(line)) {
+                m_lastLine = m_line + line;
+            }
+            break;
+        }
+        if (!blank(line)) {
+            m_lastLine = line.toByteArray();
+            break;
+        }
+        end = start - 1;
+    }
+    m_line = chunk.sliced(lastEnd + 1).toByteArray();
 }
 
 const char *exitCodeName(int code)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArrayView>
 #include <QIODevice>
 #include <QString>
 
@@ -35,6 +36,8 @@ protected:
     qint64 writeData(const char *data, qint64 size) override;
 
 private:
+    void keepLastLine(QByteArrayView chunk);
+
     FILE *m_file;
     bool m_keep;
     qint64 m_written = 0;

@@ -9,6 +9,7 @@
 #include "backend/core/linkreply.h"
 #include "backend/ssh/hostconnection.h"
 #include "backend/ssh/tunnelreply.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/bench/benchprocess.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
@@ -105,6 +106,8 @@ void benchNewConnections(test::SimHostFixture &sim, quint16 port)
     }
     openssh->terminate();
     openssh->waitForFinished(5000);
+    bench::printMachine({QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("vaes"),
+                         QStringLiteral("avx2"), QStringLiteral("avx512f")});
     std::printf("%-52s %14s %16s %16s\n", "new connection, GET /health, median of 50", "private", "uid-checked port",
                 "ssh -L");
     std::printf("%-52s %14.2f %16.2f %16.2f\n", "ms", median(ms[0]), median(ms[1]), median(ms[2]));

@@ -14,6 +14,7 @@
 #include "backend/metrics/hostmonitor.h"
 #include "backend/metrics/timeseries.h"
 #include "backend/ssh/hostconnection.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/bench/benchprocess.h"
 #include "tests/simhost/simhostfixture.h"
 #include "tests/support/sshtesthelpers.h"
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
         poll.start(100);
         loop.exec();
     }
+    bench::printMachine({QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("avx2")});
     std::printf("fleet benchmark: %d hosts × 8 GPUs on %d simulated hosts; %d of %d up with metrics after %.1f s\n",
                 hostCount, simCount, upCount(), hostCount, double(setup.elapsed()) / 1000.0);
     std::printf("%8s %14s %10s %10s %12s\n", "minute", "CPU % of core", "RSS MB", "hosts up", "samples");

@@ -147,9 +147,7 @@ int main(int argc, char **argv)
         : 5;
     const bench::Machine machine = bench::describeMachine(
         {QStringLiteral("sse4_2"), QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512bw")});
-    std::printf("CPU: %s, %u cores; has %s%s%s\n", qPrintable(machine.model), machine.cores,
-                qPrintable(machine.features.join(QLatin1Char(' '))), machine.missing.isEmpty() ? "" : "; lacks ",
-                qPrintable(machine.missing.join(QLatin1Char(' '))));
+    std::printf("%s\n", qPrintable(bench::machineLine(machine)));
     std::printf("classifier: %s\n\n", rules.value().usesVectorScan() ? "vector (AVX2)" : "portable");
     std::printf("%-6s %12s %12s %12s %10s %10s\n", "run", "Flashdeck", "portable", "grep -E", "ratio", "portable");
     std::vector<double> ours, portables, greps;

@@ -5,6 +5,7 @@
 // table; figures go to docs/PERFORMANCE.md. Nothing here asserts a time.
 
 #include "backend/logs/logrules.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/bench/benchprocess.h"
 
 #include <QCoreApplication>
@@ -108,6 +109,7 @@ int main(int argc, char **argv)
             grepArgs << QStringLiteral("-e") << QRegularExpression::escape(QString::fromUtf8(m));
         }
     }
+    bench::printMachine({QStringLiteral("sse4_2"), QStringLiteral("avx2"), QStringLiteral("avx512f")});
     std::printf("%-44s %12s %12s %8s %14s\n", "flashdeck logs --file --highlights-only", "Flashdeck s", "grep -E s",
                 "ratio", "lines printed");
     for (const int decode : {55, 0}) {
@@ -134,6 +136,8 @@ int main(int argc, char **argv)
         std::printf("%-44s %12.3f %12.3f %7.2fx %7lld/%lld\n",
                     qPrintable(QStringLiteral("%1 lines, %2 % decode").arg(lines).arg(decode)), os, gs, gs / os,
                     static_cast<long long>(o.outputLines), static_cast<long long>(g.outputLines));
+        std::printf("  every run, Flashdeck: %s; grep: %s\n", qPrintable(bench::runsText(ours)),
+                    qPrintable(bench::runsText(grep)));
     }
     std::printf("(ratio = grep's seconds / Flashdeck's: >= 1.0 is as fast as grep; medians of %d runs)\n", runs);
     return 0;

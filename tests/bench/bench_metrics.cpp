@@ -6,6 +6,7 @@
 #include "backend/metrics/prometheustext.h"
 #include "backend/metrics/serversnapshot.h"
 #include "backend/metrics/timeseries.h"
+#include "tests/bench/benchmachine.h"
 #include "ui/charts/timechart.h"
 
 #include <QApplication>
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    flashdeck::bench::printMachine();
     std::printf("%-58s %12s  %s\n", "benchmark", "median", "goal");
     const QByteArray text = scrape(2000);
     std::size_t samples = 0;

@@ -18,6 +18,7 @@
 #include "backend/fleet/fleetwatcher.h"
 #include "backend/prometheus/promconfig.h"
 #include "backend/prometheus/promfleetsource.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/bench/benchprocess.h"
 #include "ui/fleet/fleetmodel.h"
 #include "ui/pages/fleetpage.h"
@@ -179,6 +180,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "prometheus: %s\n", qPrintable(error));
         return 1;
     }
+    bench::printMachine();
     std::printf("The Fleet page on Prometheus (%d hosts × 8 GPUs, scraped every 5 s; the page refreshing every "
                 "5 s for %d s):\n\n",
                 hosts, seconds);

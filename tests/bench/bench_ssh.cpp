@@ -234,9 +234,7 @@ void printTunnelRuns(const std::vector<Run> &results, const QString &ourCipher, 
         {QStringLiteral("aes"), QStringLiteral("pclmulqdq"), QStringLiteral("vaes"), QStringLiteral("vpclmulqdq"),
          QStringLiteral("avx2"), QStringLiteral("avx512f"), QStringLiteral("avx512vl")});
     std::printf("\n1 GiB remote → local through a tunnel, %d runs alternated\n", runs);
-    std::printf("CPU: %s, %u cores; has %s; lacks %s\n", qPrintable(machine.model), machine.cores,
-                qPrintable(machine.features.join(QLatin1Char(' '))),
-                machine.missing.isEmpty() ? "none" : qPrintable(machine.missing.join(QLatin1Char(' '))));
+    std::printf("%s\n", qPrintable(bench::machineLine(machine)));
     std::printf("ciphers, server → client: Flashdeck %s; ssh -L %s; ssh -L -c %s\n", qPrintable(ourCipher),
                 qPrintable(results.empty() ? QString() : results.front().defaults.cipher),
                 qPrintable(results.empty() ? QString() : results.front().sameCipher.cipher));

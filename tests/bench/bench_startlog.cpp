@@ -8,6 +8,7 @@
 
 #include "backend/deploy/checks.h"
 #include "backend/logs/logrules.h"
+#include "tests/bench/benchmachine.h"
 #include "tests/bench/benchprocess.h"
 
 #include <QCoreApplication>
@@ -114,7 +115,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const logs::LogRules rules = bench::builtInRulesOrExit();
     QTemporaryDir dir;
-    const int runs = 3;
+    const int runs = 5;
+    bench::printMachine({QStringLiteral("sse4_2"), QStringLiteral("avx2"), QStringLiteral("avx512f")});
     std::printf("%-28s %14s %14s %10s %18s\n", "ready wait's log checks", "incremental s", "grep -E once s", "ratio",
                 "every read again s");
     int verdicts = 0;
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
         const double gs = median(grep);
         std::printf("%-28s %14.3f %14.3f %9.2fx %18s\n", qPrintable(QStringLiteral("%1 lines").arg(n)), os, gs, gs / os,
                     qPrintable(old));
+        std::printf("  every run, incremental: %s; grep: %s\n", qPrintable(bench::runsText(ours)),
+                    qPrintable(bench::runsText(grep)));
     }
     std::printf("(ratio = grep's seconds / Flashdeck's: >= 1.0 is as fast as grep reading the log once; medians of "
                 "%d runs; %d failure verdicts, 0 expected)\n",

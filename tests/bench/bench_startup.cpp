@@ -8,6 +8,8 @@
 // answer (the Fleet page with rows, connections being made). Nothing asserts; figures go to
 // docs/PERFORMANCE.md.
 
+#include "tests/bench/benchmachine.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -85,6 +87,7 @@ int main(int argc, char **argv)
         hosts.push_back(once(flashdeck, {QStringLiteral("--config-dir"), withHosts.path()}));
     }
     const double r = median(ref);
+    flashdeck::bench::printMachine();
     std::printf("Start to first painted window, median of %d runs (ms since the process started):\n\n", runs);
     std::printf("| program | median | min | max | ratio to the reference |\n| --- | --- | --- | --- | --- |\n");
     const auto row = [r](const char *name, const std::vector<double> &v) {

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -44,6 +45,35 @@ inline Machine describeMachine(const QStringList &wanted)
         (flags.contains(w.toUtf8()) ? m.features : m.missing).append(w);
     }
     return m;
+}
+
+/** "CPU: AMD EPYC, 2 cores; has avx2 …; lacks …": the line every benchmark prints first. */
+inline QString machineLine(const Machine &m)
+{
+    QString line = QStringLiteral("CPU: %1, %2 cores").arg(m.model).arg(m.cores);
+    if (!m.features.isEmpty()) {
+        line += QStringLiteral("; has ") + m.features.join(QLatin1Char(' '));
+    }
+    if (!m.missing.isEmpty()) {
+        line += QStringLiteral("; lacks ") + m.missing.join(QLatin1Char(' '));
+    }
+    return line;
+}
+
+/** Prints machineLine() for the features the code under test chooses by (none: the model and cores). */
+inline void printMachine(const QStringList &wanted = {})
+{
+    std::printf("%s\n", qPrintable(machineLine(describeMachine(wanted))));
+}
+
+/** Every run's figure, in the order run: "0.81 0.77 0.92" (a median says nothing of the spread). */
+inline QString runsText(const std::vector<double> &v, int decimals = 3)
+{
+    QStringList out;
+    for (const double x : v) {
+        out.append(QString::number(x, 'f', decimals));
+    }
+    return out.join(QLatin1Char(' '));
 }
 
 /** The median of several runs' figures (the mean of the middle two of an even count); 0 for none. */

@@ -19,6 +19,8 @@ class TestOutputTap : public QObject
 
 private Q_SLOTS:
     void lastLine_acrossWrites();
+    void lastLine_wherever_aWriteEnds_data();
+    void lastLine_wherever_aWriteEnds();
     void keptSinceOther_startsOverWhenTheOtherWrites();
     void closingError_data();
     void closingError();
@@ -39,6 +41,42 @@ void TestOutputTap::lastLine_acrossWrites()
     QCOMPARE(tap.lastLine(), QByteArray("{\"line\":4}"));
     QCOMPARE(tap.written(), qint64(std::ftell(sink)));
     std::fclose(sink);
+}
+
+void TestOutputTap::lastLine_wherever_aWriteEnds_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("last"); // the last line ended that is not blank
+    QTest::newRow("lines") << QByteArray("{\"a\":1}\n{\"b\":2}\n") << QByteArray("{\"b\":2}");
+    QTest::newRow("blank lines after") << QByteArray("{\"a\":1}\n\n  \n\t\n") << QByteArray("{\"a\":1}");
+    QTest::newRow("unended tail") << QByteArray("one\ntwo\nthree") << QByteArray("two");
+    QTest::newRow("spaces kept") << QByteArray("x\n  padded  \n") << QByteArray("  padded  ");
+    QTest::newRow("CRLF") << QByteArray("one\r\ntwo\r\n\r\n") << QByteArray("two\r");
+    QTest::newRow("nothing ended") << QByteArray("no newline at all") << QByteArray();
+    QTest::newRow("only blanks") << QByteArray("\n \n\n") << QByteArray();
+}
+
+void TestOutputTap::lastLine_wherever_aWriteEnds()
+{
+    // Every way of cutting the text into two or three writes gives the same last line: the tap
+    // looks for it from each write's end, and a line may begin in one write and end in the next.
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, last);
+    for (qsizetype a = 0; a <= text.size(); ++a) {
+        for (qsizetype b = a; b <= text.size(); ++b) {
+            FILE *sink = std::tmpfile();
+            QVERIFY(sink);
+            OutputTap tap(sink, false);
+            tap.write(text.left(a));
+            tap.write(text.mid(a, b - a));
+            tap.write(text.mid(b));
+            QVERIFY2(
+                tap.lastLine() == last,
+                qPrintable(
+                    QStringLiteral("cut at %1 and %2: \"%3\"").arg(a).arg(b).arg(QString::fromUtf8(tap.lastLine()))));
+            std::fclose(sink);
+        }
+    }
 }
 
 void TestOutputTap::keptSinceOther_startsOverWhenTheOtherWrites()
