@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 namespace flashdeck::cli {
@@ -54,8 +53,8 @@ void OutputTap::keepLastLine(QByteArrayView chunk)
         return;
     }
     const auto blank = [](QByteArrayView line) {
-        return std::all_of(line.begin(), line.end(),
-                           [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+        // QByteArray::trimmed()'s whitespace, whatever the locale: " \t\n\v\f\r".
+        return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
     };
     // The lines this chunk ends, the last first: the last that is not blank is the last line.
     for (qsizetype end = lastEnd;;) {

@@ -48,6 +48,14 @@ GpuSampler::GpuSampler(ssh::Transport &connection, Vendor vendor, int periodMs, 
     connect(m_pollTimer, &QTimer::timeout, this, &GpuSampler::pollAmd);
 }
 
+QString GpuSampler::tool() const
+{
+    // Not the command's first word: the stream runs under `env TZ=UTC`.
+    return m_vendor == Vendor::Nvidia ? QStringLiteral("nvidia-smi")
+        : m_rocmFallback              ? QStringLiteral("rocm-smi")
+                                      : QStringLiteral("amd-smi");
+}
+
 GpuSampler::~GpuSampler()
 {
     stop();

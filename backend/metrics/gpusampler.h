@@ -41,6 +41,8 @@ public:
     void stop();
     /** The command being used (for the status and logs). */
     QString command() const;
+    /** The tool it reads, as the operator knows it: "nvidia-smi", "amd-smi" or "rocm-smi". */
+    QString tool() const;
 
 Q_SIGNALS:
     /**

@@ -104,7 +104,7 @@ HostMonitor::HostMonitor(QString hostName, ssh::Transport &connection, MonitorCo
             QCoreApplication::translate("Metrics",
                                         "%1 has given no reading for %2 s (the tool hangs, or the host is "
                                         "overloaded)")
-                .arg(m_gpus->command().section(QLatin1Char(' '), 0, 0))
+                .arg(m_gpus->tool())
                 .arg(silentMs / 1000);
         for (const int gone : std::as_const(m_lastGpuIndexes)) {
             for (const Metric m : MetricId::gpuMetrics()) {

@@ -66,7 +66,7 @@ inline void printMachine(const QStringList &wanted = {})
     std::printf("%s\n", qPrintable(machineLine(describeMachine(wanted))));
 }
 
-/** Every run's figure, in the order run: "0.81 0.77 0.92" (a median says nothing of the spread). */
+/** Every run's figure, in the order run: "0.810 0.770 0.920" (a median says nothing of the spread). */
 inline QString runsText(const std::vector<double> &v, int decimals = 3)
 {
     QStringList out;

@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <ctime>
+
 using namespace flashdeck::probe;
 
 namespace {
@@ -30,6 +32,12 @@ class TestProbeParsers : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    /** A zone that is not UTC, so that a timestamp read as local time would fail (CI runs in UTC). */
+    void initTestCase()
+    {
+        qputenv("TZ", "Asia/Kolkata");
+        ::tzset();
+    }
     void untrustedJson_depthIsBounded_data();
     void untrustedJson_depthIsBounded();
     void amdSmi_nestingBomb_isRefusedBeforeParsing();

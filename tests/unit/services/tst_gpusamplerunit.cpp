@@ -3,6 +3,7 @@
 
 #include "backend/metrics/gpusampler.h"
 #include "backend/metrics/hostclock.h"
+#include "backend/metrics/hostmonitor.h"
 #include "backend/ssh/commandreply.h"
 
 #include <QDateTime>
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void nvidiaStream_stampedWhenTheHostReadIt();
     void hostClock_data();
     void hostClock();
+    void monitor_aToolFallenSilent_isNamed();
     void nvidiaStreamEnds_saysWhy_andStartsAgain();
     void nvidiaGarbage_isStopped();
     void stop_endsTheStream();
@@ -115,15 +117,36 @@ void TestGpuSamplerUnit::hostClock_data()
         << QList<qint64>{1010, 2010, 3010, 4010};
     QTest::newRow("host ahead, then its clock steps forward")
         << QList<qint64>{90000, 91000, 200000} << QList<qint64>{1000, 2000, 3000} << QList<qint64>{1000, 2000, 3000};
-    QList<qint64> host{0};
-    QList<qint64> arrived{10};
-    QList<qint64> local{10};
-    for (int i = 1; i <= HostClock::kStepsToTrust; ++i) { // the host's clock stepped back a minute
-        host << i * 1000 - 60000;
-        arrived << i * 1000 + 10;
-        local << (i < HostClock::kStepsToTrust ? i * 1000 - 60000 + 10 : i * 1000 + 10);
+    {
+        // SSH stalls for 20 s: the 20 readings taken meanwhile arrive together, far more than
+        // kStepMs late, and keep their second apart; the next arrives on time.
+        QList<qint64> host{0};
+        QList<qint64> arrived{10};
+        QList<qint64> local{10};
+        for (int i = 1; i <= 20; ++i) {
+            host << i * 1000;
+            arrived << 20010;
+            local << i * 1000 + 10;
+        }
+        host << 21000;
+        arrived << 21010;
+        local << 21010;
+        QTest::newRow("a long stall: its burst is not a clock step") << host << arrived << local;
     }
-    QTest::newRow("host clock stepped back: believed after a run") << host << arrived << local;
+    {
+        // The host's clock steps back a minute: its readings keep arriving "late". They are held
+        // at the last time given (never earlier) until the lateness has lasted kStepTrustMs.
+        QList<qint64> host{0};
+        QList<qint64> arrived{10};
+        QList<qint64> local{10};
+        const int steps = int(HostClock::kStepTrustMs / 1000);
+        for (int i = 1; i <= steps + 1; ++i) {
+            host << i * 1000 - 60000;
+            arrived << i * 1000 + 10;
+            local << (i <= steps ? 10 : i * 1000 + 10);
+        }
+        QTest::newRow("host clock stepped back: believed once it lasts") << host << arrived << local;
+    }
 }
 
 void TestGpuSamplerUnit::hostClock()
@@ -136,7 +159,27 @@ void TestGpuSamplerUnit::hostClock()
         const qint64 at = clock.toLocal(host.at(i), arrived.at(i));
         QCOMPARE(at, local.at(i));
         QVERIFY(at <= arrived.at(i)); // never later than it came
+        QVERIFY(i == 0 || at >= local.at(i - 1)); // never back: a series drops an older point
     }
+}
+
+void TestGpuSamplerUnit::monitor_aToolFallenSilent_isNamed()
+{
+    // nvidia-smi prints one sweep and then nothing (a hung tool): the monitor says so, naming the
+    // tool as the operator knows it, not the first word of the command (`env`). The monitor waits
+    // ten seconds of silence before it says so.
+    FakeTransport fake;
+    fake.answer("then echo nvidia", FakeTransport::Answer{"nvidia\n", {}, 0, {}, {}, false});
+    FakeTransport::Answer stream;
+    stream.lines = timedSweep(QDateTime::currentDateTimeUtc());
+    stream.keepRunning = true;
+    fake.answer("nvidia-smi --query-gpu=", stream);
+    metrics::HostMonitor monitor(QStringLiteral("gpu-a"), fake, metrics::MonitorConfig{});
+    monitor.start();
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.status().gpus.size(), 4, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!monitor.status().gpuError.isEmpty(), 30000);
+    QVERIFY2(monitor.status().gpuError.startsWith(QLatin1String("nvidia-smi has given no reading for 10 s")),
+             qPrintable(monitor.status().gpuError));
 }
 
 void TestGpuSamplerUnit::nvidiaStreamEnds_saysWhy_andStartsAgain()
