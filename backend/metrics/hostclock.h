@@ -28,11 +28,9 @@ public:
 
     /** `hostMs` on this machine's clock, for a reading that arrived at `arrivedMs` (both ms since the epoch). */
     qint64 toLocal(qint64 hostMs, qint64 arrivedMs);
-    /** The offset in use (this clock − the host's, less the fastest delivery); none before a reading. */
-    std::optional<qint64> offsetMs() const { return m_offset; }
 
 private:
-    std::optional<qint64> m_offset;
+    std::optional<qint64> m_offset; // this clock − the host's, less the fastest delivery
     std::optional<qint64> m_lateSinceMs; // arrival of the first of the late readings in a row
     std::optional<qint64> m_lastMs; // the last time given
 };
